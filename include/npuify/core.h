@@ -1,0 +1,339 @@
+/*
+ * npuify core: status codes, string views, spans, arenas, growable buffers,
+ * typed vectors, source files with line tables, diagnostics, file walking and
+ * atomic writes. Everything above this layer builds on these types.
+ *
+ * Ownership in one sentence per type:
+ *  - nfy_str / nfy_span are views: they own nothing and are never NUL-terminated.
+ *  - nfy_arena owns every block it hands out; nfy_arena_release frees them all.
+ *  - nfy_buf owns its bytes until nfy_buf_take hands them to the caller.
+ *  - NFY_VEC owns its heap array; nfy_vec_free releases it.
+ *  - nfy_source owns its bytes and line table; spans into it live as long as it.
+ *  - nfy_diags owns its diagnostics (copied message and source line).
+ *
+ * Allocation failure aborts with a message (as tree-sitter and jq do); real
+ * errors (I/O, limits, bad input) come back as nfy_status values.
+ * Nothing here keeps mutable global state; everything is reentrant.
+ */
+#ifndef NPUIFY_CORE_H
+#define NPUIFY_CORE_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/types.h>
+
+#if defined(__GNUC__)
+#    define NFY_NODISCARD  __attribute__((warn_unused_result))
+#    define NFY_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#    define NFY_NODISCARD
+#    define NFY_PRINTF(a, b)
+#endif
+
+/* ---- Status ------------------------------------------------------------ */
+
+#define NFY_STATUS_MAP(X)                                                      \
+    X(OK, "success")                                                           \
+    X(ENOMEM, "out of memory")                                                 \
+    X(EIO, "input/output error")                                               \
+    X(ENOENT, "no such file or directory")                                     \
+    X(EEXIST, "already exists")                                                \
+    X(ESYNTAX, "syntax error")                                                 \
+    X(ERULE, "invalid rule")                                                   \
+    X(ELIMIT, "size or depth limit exceeded")                                  \
+    X(EUSAGE, "invalid usage")                                                 \
+    X(EINTERNAL, "internal error")
+
+typedef enum {
+#define NFY_STATUS_ENUM(name, text) NFY_##name,
+    NFY_STATUS_MAP(NFY_STATUS_ENUM)
+#undef NFY_STATUS_ENUM
+} nfy_status;
+
+/** Short symbolic name ("ENOMEM") of a status; never NULL. */
+const char *nfy_status_name(nfy_status st);
+/** Human-readable text of a status; never NULL. */
+const char *nfy_status_str(nfy_status st);
+/** Map an errno value to the closest nfy_status. */
+nfy_status nfy_status_from_errno(int err);
+
+/* Stable process exit codes (DESIGN.md section 1). */
+enum nfy_exit {
+    NFY_EXIT_OK = 0,
+    NFY_EXIT_FINDINGS = 1,
+    NFY_EXIT_USAGE = 2,
+    NFY_EXIT_INPUT = 3,
+    NFY_EXIT_INTERNAL = 4
+};
+
+/* ---- String views and spans ------------------------------------------- */
+
+typedef struct {
+    const char *ptr;
+    size_t len;
+} nfy_str;
+
+#define NFY_STR_LIT(lit) ((nfy_str){(lit), sizeof(lit) - 1})
+#define NFY_STR_FMT(s)   (int)(s).len, (s).ptr
+
+nfy_str nfy_str_from_cstr(const char *s);
+bool nfy_str_eq(nfy_str a, nfy_str b);
+bool nfy_str_eq_cstr(nfy_str a, const char *b);
+bool nfy_str_starts_with(nfy_str s, nfy_str prefix);
+bool nfy_str_ends_with(nfy_str s, nfy_str suffix);
+/** Sub-view [start, end) clamped to the string. */
+nfy_str nfy_str_slice(nfy_str s, size_t start, size_t end);
+/** Index of the first c in s, or -1. */
+ptrdiff_t nfy_str_find_char(nfy_str s, char c);
+/** Byte-wise comparison usable with qsort-style ordering. */
+int nfy_str_cmp(nfy_str a, nfy_str b);
+/** FNV-1a hash of the bytes. */
+uint64_t nfy_str_hash(nfy_str s);
+
+/** Byte range [start, end) into an nfy_source; valid while the source lives. */
+typedef struct {
+    uint32_t start;
+    uint32_t end;
+} nfy_span;
+
+/* ---- UTF-8 ------------------------------------------------------------- */
+
+/**
+ * Decode one UTF-8 sequence at s (n bytes available). Returns its length
+ * (1-4) and stores the code point, or returns 0 for an invalid or truncated
+ * sequence (overlongs, surrogates and values above U+10FFFF are invalid).
+ */
+size_t nfy_utf8_decode(const char *s, size_t n, uint32_t *cp);
+/** Number of code points in s, counting each invalid byte as one. */
+size_t nfy_utf8_count(const char *s, size_t n);
+
+/* ---- Arena ------------------------------------------------------------- */
+
+typedef struct nfy_arena_block nfy_arena_block;
+
+/** Bump allocator over a chain of blocks; one per file or session. */
+typedef struct {
+    nfy_arena_block *head;
+    size_t used_total; /* bytes handed out, for statistics */
+} nfy_arena;
+
+#define NFY_ARENA_INIT {NULL, 0}
+
+void nfy_arena_init(nfy_arena *a);
+/** Free every block; the arena can be used again afterwards. */
+void nfy_arena_release(nfy_arena *a);
+/** Aligned (max_align_t) uninitialised memory; aborts on out-of-memory. */
+void *nfy_arena_alloc(nfy_arena *a, size_t size);
+/** Zeroed memory for n elements of size bytes; aborts on overflow or OOM. */
+void *nfy_arena_calloc(nfy_arena *a, size_t n, size_t size);
+/** NUL-terminated copy of n bytes. */
+char *nfy_arena_strndup(nfy_arena *a, const char *s, size_t n);
+/** NUL-terminated copy of a view, returned as a view onto the copy. */
+nfy_str nfy_arena_str(nfy_arena *a, nfy_str s);
+/** printf into arena memory. */
+char *nfy_arena_fmt(nfy_arena *a, const char *fmt, ...) NFY_PRINTF(2, 3);
+char *nfy_arena_vfmt(nfy_arena *a, const char *fmt, va_list ap);
+
+/* ---- Growable buffer --------------------------------------------------- */
+
+/**
+ * Growable byte buffer, always NUL-terminated once anything was added, with a
+ * hard size cap. Errors are sticky: after an add fails (cap exceeded) every
+ * later add is a no-op, and status holds the first error, so writers can add
+ * freely and check once at the end.
+ */
+typedef struct {
+    char *data;
+    size_t len;
+    size_t cap;
+    size_t max;        /* cap on len; 0 means NFY_BUF_DEFAULT_MAX */
+    nfy_status status; /* first error, sticky */
+} nfy_buf;
+
+#define NFY_BUF_DEFAULT_MAX ((size_t)1 << 31)
+#define NFY_BUF_INIT        {NULL, 0, 0, 0, NFY_OK}
+
+void nfy_buf_init(nfy_buf *b, size_t max);
+void nfy_buf_release(nfy_buf *b);
+/** Forget the content, keep the memory; also clears a sticky error. */
+void nfy_buf_reset(nfy_buf *b);
+nfy_status nfy_buf_add(nfy_buf *b, const void *data, size_t len);
+nfy_status nfy_buf_addstr(nfy_buf *b, const char *s);
+nfy_status nfy_buf_addch(nfy_buf *b, char c);
+nfy_status nfy_buf_addview(nfy_buf *b, nfy_str s);
+nfy_status nfy_buf_addf(nfy_buf *b, const char *fmt, ...) NFY_PRINTF(2, 3);
+nfy_status nfy_buf_vaddf(nfy_buf *b, const char *fmt, va_list ap);
+/** Make room for at least extra more bytes (plus the NUL). */
+nfy_status nfy_buf_reserve(nfy_buf *b, size_t extra);
+/** The content as a C string; "" for an empty buffer, never NULL. */
+const char *nfy_buf_cstr(const nfy_buf *b);
+nfy_str nfy_buf_view(const nfy_buf *b);
+/** Hand the bytes to the caller (free() them); the buffer becomes empty. */
+char *nfy_buf_take(nfy_buf *b, size_t *len_out);
+
+/* ---- Typed vector ------------------------------------------------------ */
+
+#define NFY_VEC(T)                                                             \
+    struct {                                                                   \
+        T *items;                                                              \
+        size_t len;                                                            \
+        size_t cap;                                                            \
+    }
+
+/** Grow *items to hold need elements of elem bytes; aborts on OOM/overflow. */
+void nfy__vec_grow(void **items, size_t *cap, size_t need, size_t elem);
+
+#define nfy_vec_reserve(v, n)                                                  \
+    nfy__vec_grow((void **)&(v)->items, &(v)->cap, (v)->len + (n),             \
+                  sizeof *(v)->items)
+#define nfy_vec_push(v, x)                                                     \
+    (nfy_vec_reserve((v), 1), (v)->items[(v)->len++] = (x))
+#define nfy_vec_last(v) (&(v)->items[(v)->len - 1])
+#define nfy_vec_free(v)                                                        \
+    (free((v)->items), (v)->items = NULL, (v)->len = 0, (v)->cap = 0)
+
+/* ---- Source files ------------------------------------------------------ */
+
+/**
+ * A file's bytes plus a table of line starts. Lines end at "\n", "\r\n" or
+ * a lone "\r", as in Python. Owns its bytes (always followed by a NUL that is
+ * not part of len) and its table.
+ */
+typedef struct {
+    const char *path; /* display name; owned copy */
+    char *data;
+    size_t len;
+    uint32_t *line_starts; /* line_starts[i] = offset of line i+1 */
+    size_t nlines;
+} nfy_source;
+
+/** Largest file npuify reads (spans are 32-bit offsets). */
+#define NFY_SOURCE_MAX_BYTES ((size_t)1 << 30)
+
+/** Read a whole file; NFY_ELIMIT if larger than max (0: NFY_SOURCE_MAX_BYTES). */
+NFY_NODISCARD nfy_status nfy_source_load(nfy_source *src, const char *path,
+                                         size_t max);
+/** Build a source from a copy of memory. */
+NFY_NODISCARD nfy_status nfy_source_from_mem(nfy_source *src, const char *path,
+                                             const char *data, size_t len);
+void nfy_source_release(nfy_source *src);
+/**
+ * 1-based line and 0-based column (in code points, as Python counts) of a
+ * byte offset. Offsets past the end map to the end.
+ */
+void nfy_source_linecol(const nfy_source *src, uint32_t offset, uint32_t *line,
+                        uint32_t *col);
+/** The text of a 1-based line without its line ending. */
+nfy_str nfy_source_line(const nfy_source *src, uint32_t line);
+
+/* ---- Diagnostics ------------------------------------------------------- */
+
+typedef enum {
+    NFY_SEV_NOTE,
+    NFY_SEV_WARNING,
+    NFY_SEV_ERROR
+} nfy_severity;
+
+const char *nfy_severity_name(nfy_severity sev);
+
+/** One located message. Strings are owned by the nfy_diags arena. */
+typedef struct {
+    nfy_severity sev;
+    const char *code; /* e.g. "E-LEX-UNTERMINATED" or a rule id */
+    const char *file; /* may be NULL for messages about no file */
+    uint32_t line;    /* 1-based; 0 when unknown */
+    uint32_t col;     /* 0-based code points */
+    uint32_t offset;  /* byte offset into the file */
+    uint32_t width;   /* columns to underline, >= 1 */
+    const char *msg;
+    nfy_str line_text; /* the source line, for the caret rendering */
+} nfy_diag;
+
+typedef struct {
+    NFY_VEC(nfy_diag) items;
+    nfy_arena arena;
+    size_t max;     /* stop recording after this many (0: unlimited) */
+    size_t dropped; /* diagnostics not recorded because of max */
+} nfy_diags;
+
+void nfy_diags_init(nfy_diags *d);
+void nfy_diags_release(nfy_diags *d);
+size_t nfy_diags_count(const nfy_diags *d, nfy_severity min_sev);
+/**
+ * Record a diagnostic at byte range [offset, offset+len) of src (src may be
+ * NULL: then only file is kept, from path).
+ */
+void nfy_diag_add(nfy_diags *d, nfy_severity sev, const char *code,
+                  const nfy_source *src, uint32_t offset, uint32_t len,
+                  const char *fmt, ...) NFY_PRINTF(7, 8);
+/** Record a diagnostic with a known file and line/column, no source text. */
+void nfy_diag_add_at(nfy_diags *d, nfy_severity sev, const char *code,
+                     const char *file, uint32_t line, uint32_t col,
+                     const char *fmt, ...) NFY_PRINTF(7, 8);
+/** "file:line:col: severity[code]: msg", the source line and a caret line. */
+void nfy_diag_render_text(const nfy_diag *dg, bool color, nfy_buf *out);
+/** One JSON object (no trailing newline). */
+void nfy_diag_render_json(const nfy_diag *dg, nfy_buf *out);
+
+/* ---- JSON/CSV escaping (shared by every report writer) ----------------- */
+
+/** Append s as a JSON string literal, quotes included. */
+void nfy_json_escape(nfy_buf *out, const char *s, size_t n);
+/** Append s as an RFC 4180 CSV field (quoted only when needed). */
+void nfy_csv_escape(nfy_buf *out, const char *s, size_t n);
+
+/* ---- Files ------------------------------------------------------------- */
+
+/** Read a whole file into out (appended). NFY_ELIMIT past max bytes. */
+NFY_NODISCARD nfy_status nfy_file_read(const char *path, size_t max,
+                                       nfy_buf *out);
+/**
+ * Write a file atomically: a temporary file in the same directory, fsync,
+ * then rename over path, so a reader never sees a half-written file. The
+ * mode of an existing file is kept; mode is used for a new one.
+ */
+NFY_NODISCARD nfy_status nfy_file_write_atomic(const char *path,
+                                               const void *data, size_t len,
+                                               mode_t mode);
+/** mkdir -p. */
+NFY_NODISCARD nfy_status nfy_mkdirs(const char *path, mode_t mode);
+/** Join two path parts with one '/'; result in arena. */
+char *nfy_path_join(nfy_arena *a, const char *dir, const char *name);
+
+typedef enum {
+    NFY_WALK_FILE,
+    NFY_WALK_SYMLINK, /* reported, never followed */
+    NFY_WALK_DIR      /* reported before its children */
+} nfy_walk_kind;
+
+typedef struct {
+    const char *path; /* root-joined path */
+    const char *rel;  /* path relative to the root, '/' separated; "" for root */
+    nfy_walk_kind kind;
+    mode_t mode;
+    off_t size;
+} nfy_walk_entry;
+
+/** Return non-zero to stop the walk (it then returns NFY_OK early). */
+typedef int (*nfy_walk_fn)(void *ctx, const nfy_walk_entry *e);
+
+typedef struct {
+    const char *const *skip_names; /* NULL-terminated; matched on base names */
+    const char *skip_path;         /* a real path to skip (e.g. the output) */
+} nfy_walk_opts;
+
+/**
+ * Walk root depth-first in sorted (byte) order, calling fn for every entry.
+ * Symbolic links are reported, never followed, so there are no loops; a
+ * directory seen twice (same device and inode, e.g. bind mounts) is skipped.
+ * Unreadable directories become diagnostics and the walk goes on. If root
+ * is a file, fn is called once for it with rel set to its base name.
+ */
+NFY_NODISCARD nfy_status nfy_walk(const char *root, const nfy_walk_opts *opts,
+                                  nfy_walk_fn fn, void *ctx,
+                                  nfy_diags *diags);
+
+#endif

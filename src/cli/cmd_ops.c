@@ -1,0 +1,13 @@
+/* Placeholder until the ops command lands; replaced by its owner. */
+#include <stdio.h>
+
+#include "cli/commands.h"
+#include "npuify/core.h"
+
+int nfy_cmd_ops(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    fprintf(stderr, "npuify ops: not built yet\n");
+    return NFY_EXIT_INTERNAL;
+}

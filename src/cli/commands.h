@@ -1,0 +1,14 @@
+/*
+ * The npuify subcommands. Each lives in its own cmd_<name>.c and receives
+ * argv with argv[0] set to the subcommand name. Returns an enum nfy_exit.
+ */
+#ifndef NPUIFY_CLI_COMMANDS_H
+#define NPUIFY_CLI_COMMANDS_H
+
+int nfy_cmd_tokens(int argc, char **argv);
+int nfy_cmd_syntax(int argc, char **argv);
+int nfy_cmd_convert(int argc, char **argv);
+int nfy_cmd_rules(int argc, char **argv);
+int nfy_cmd_ops(int argc, char **argv);
+
+#endif

@@ -1,0 +1,65 @@
+/*
+ * npuify command-line entry point: dispatches to one subcommand from a
+ * table, git style. All work happens in the cmd_*.c files over the public
+ * library API.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "npuify/core.h"
+
+#ifndef NPUIFY_VERSION
+#    define NPUIFY_VERSION "0.1.0"
+#endif
+
+typedef struct {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    const char *summary;
+} command;
+
+static const command commands[] = {
+    {"convert", nfy_cmd_convert,
+     "rewrite a GPU (CUDA) PyTorch project for Ascend NPU, with a report"},
+    {"ops", nfy_cmd_ops,
+     "extract operators from profiler logs/traces, check them on torch_npu"},
+    {"rules", nfy_cmd_rules, "list the migration rules, or explain one"},
+    {"tokens", nfy_cmd_tokens,
+     "debug: print a file's tokens as JSON lines (like python -m tokenize)"},
+    {"syntax", nfy_cmd_syntax,
+     "debug: print a file's statement structure as JSON lines"},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: npuify <command> [options]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out, "\nRun 'npuify <command> --help' for a command's options.\n"
+                 "Exit codes: 0 ok, 1 findings (--check), 2 usage, 3 input "
+                 "errors, 4 internal.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return NFY_EXIT_USAGE;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+        !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return NFY_EXIT_OK;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("npuify %s\n", NPUIFY_VERSION);
+        return NFY_EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[1], commands[i].name))
+            return commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "npuify: unknown command '%s'\n\n", argv[1]);
+    usage(stderr);
+    return NFY_EXIT_USAGE;
+}

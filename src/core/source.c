@@ -1,0 +1,123 @@
+/*
+ * nfy_source: a file's bytes plus a table of line starts, so spans turn
+ * into Python-style (line, column) positions on demand.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/fatal.h"
+#include "npuify/core.h"
+
+/* Python ends a line at "\n", "\r\n" or a lone "\r". */
+static nfy_status build_lines(nfy_source *src)
+{
+    NFY_VEC(uint32_t) lines = {0};
+    nfy_vec_push(&lines, 0);
+    for (size_t i = 0; i < src->len; i++) {
+        char c = src->data[i];
+        if (c == '\r' && i + 1 < src->len && src->data[i + 1] == '\n')
+            i++;
+        else if (c != '\n' && c != '\r')
+            continue;
+        if (i + 1 < src->len)
+            nfy_vec_push(&lines, (uint32_t)(i + 1));
+    }
+    src->line_starts = lines.items;
+    src->nlines = lines.len;
+    return NFY_OK;
+}
+
+static char *dup_path(const char *path)
+{
+    size_t n = strlen(path ? path : "");
+    char *p = malloc(n + 1);
+    if (!p)
+        nfy__fatal("out of memory");
+    memcpy(p, path ? path : "", n + 1);
+    return p;
+}
+
+nfy_status nfy_source_from_mem(nfy_source *src, const char *path,
+                               const char *data, size_t len)
+{
+    memset(src, 0, sizeof *src);
+    if (len >= NFY_SOURCE_MAX_BYTES)
+        return NFY_ELIMIT;
+    src->data = malloc(len + 1);
+    if (!src->data)
+        nfy__fatal("out of memory");
+    if (len)
+        memcpy(src->data, data, len);
+    src->data[len] = '\0';
+    src->len = len;
+    src->path = dup_path(path);
+    return build_lines(src);
+}
+
+nfy_status nfy_source_load(nfy_source *src, const char *path, size_t max)
+{
+    memset(src, 0, sizeof *src);
+    nfy_buf b = NFY_BUF_INIT;
+    nfy_status st = nfy_file_read(path, max ? max : NFY_SOURCE_MAX_BYTES - 1,
+                                  &b);
+    if (st) {
+        nfy_buf_release(&b);
+        return st;
+    }
+    size_t len;
+    src->data = nfy_buf_take(&b, &len);
+    src->len = len;
+    src->path = dup_path(path);
+    return build_lines(src);
+}
+
+void nfy_source_release(nfy_source *src)
+{
+    free((char *)src->path);
+    free(src->data);
+    free(src->line_starts);
+    memset(src, 0, sizeof *src);
+}
+
+/* Index (0-based) of the line holding offset, by binary search. */
+static size_t line_index(const nfy_source *src, uint32_t offset)
+{
+    size_t lo = 0, hi = src->nlines;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (src->line_starts[mid] <= offset)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+void nfy_source_linecol(const nfy_source *src, uint32_t offset,
+                        uint32_t *line, uint32_t *col)
+{
+    if (offset > src->len)
+        offset = (uint32_t)src->len;
+    if (!src->nlines) {
+        *line = 1;
+        *col = offset;
+        return;
+    }
+    size_t li = line_index(src, offset);
+    uint32_t start = src->line_starts[li];
+    *line = (uint32_t)li + 1;
+    *col = (uint32_t)nfy_utf8_count(src->data + start, offset - start);
+}
+
+nfy_str nfy_source_line(const nfy_source *src, uint32_t line)
+{
+    if (line == 0 || line > src->nlines)
+        return (nfy_str){"", 0};
+    uint32_t start = src->line_starts[line - 1];
+    uint32_t end = line < src->nlines ? src->line_starts[line]
+                                      : (uint32_t)src->len;
+    while (end > start &&
+           (src->data[end - 1] == '\n' || src->data[end - 1] == '\r'))
+        end--;
+    return (nfy_str){src->data + start, end - start};
+}

@@ -1,0 +1,122 @@
+/* String views (nfy_str) and UTF-8 decoding. Views never own their bytes. */
+#include <string.h>
+
+#include "npuify/core.h"
+
+nfy_str nfy_str_from_cstr(const char *s)
+{
+    return (nfy_str){s, s ? strlen(s) : 0};
+}
+
+bool nfy_str_eq(nfy_str a, nfy_str b)
+{
+    return a.len == b.len && (a.len == 0 || !memcmp(a.ptr, b.ptr, a.len));
+}
+
+bool nfy_str_eq_cstr(nfy_str a, const char *b)
+{
+    return nfy_str_eq(a, nfy_str_from_cstr(b));
+}
+
+bool nfy_str_starts_with(nfy_str s, nfy_str prefix)
+{
+    return s.len >= prefix.len &&
+           (prefix.len == 0 || !memcmp(s.ptr, prefix.ptr, prefix.len));
+}
+
+bool nfy_str_ends_with(nfy_str s, nfy_str suffix)
+{
+    return s.len >= suffix.len &&
+           (suffix.len == 0 ||
+            !memcmp(s.ptr + s.len - suffix.len, suffix.ptr, suffix.len));
+}
+
+nfy_str nfy_str_slice(nfy_str s, size_t start, size_t end)
+{
+    if (end > s.len)
+        end = s.len;
+    if (start > end)
+        start = end;
+    return (nfy_str){s.ptr + start, end - start};
+}
+
+ptrdiff_t nfy_str_find_char(nfy_str s, char c)
+{
+    const char *p = s.len ? memchr(s.ptr, c, s.len) : NULL;
+    return p ? p - s.ptr : -1;
+}
+
+int nfy_str_cmp(nfy_str a, nfy_str b)
+{
+    size_t n = a.len < b.len ? a.len : b.len;
+    int c = n ? memcmp(a.ptr, b.ptr, n) : 0;
+    if (c)
+        return c;
+    return (a.len > b.len) - (a.len < b.len);
+}
+
+uint64_t nfy_str_hash(nfy_str s)
+{
+    uint64_t h = 14695981039346656037ull;
+    for (size_t i = 0; i < s.len; i++) {
+        h ^= (unsigned char)s.ptr[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+/* Continuation byte check: 10xxxxxx. */
+static bool is_cont(unsigned char c)
+{
+    return (c & 0xC0) == 0x80;
+}
+
+size_t nfy_utf8_decode(const char *str, size_t n, uint32_t *cp)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    if (n == 0)
+        return 0;
+    if (s[0] < 0x80) {
+        *cp = s[0];
+        return 1;
+    }
+    size_t len;
+    uint32_t v, min;
+    if ((s[0] & 0xE0) == 0xC0) {
+        len = 2, v = s[0] & 0x1F, min = 0x80;
+    } else if ((s[0] & 0xF0) == 0xE0) {
+        len = 3, v = s[0] & 0x0F, min = 0x800;
+    } else if ((s[0] & 0xF8) == 0xF0) {
+        len = 4, v = s[0] & 0x07, min = 0x10000;
+    } else {
+        return 0;
+    }
+    if (n < len)
+        return 0;
+    for (size_t i = 1; i < len; i++) {
+        if (!is_cont(s[i]))
+            return 0;
+        v = (v << 6) | (s[i] & 0x3F);
+    }
+    if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF))
+        return 0;
+    *cp = v;
+    return len;
+}
+
+size_t nfy_utf8_count(const char *s, size_t n)
+{
+    size_t count = 0;
+    size_t i = 0;
+    while (i < n) {
+        if ((unsigned char)s[i] < 0x80) {
+            i++;
+        } else {
+            uint32_t cp;
+            size_t k = nfy_utf8_decode(s + i, n - i, &cp);
+            i += k ? k : 1;
+        }
+        count++;
+    }
+    return count;
+}

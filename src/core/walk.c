@@ -1,0 +1,156 @@
+/*
+ * Directory walk in sorted order. Symbolic links are reported and never
+ * followed, so the walk cannot loop; a directory reached twice (same device
+ * and inode, as with bind mounts) is skipped. Unreadable directories become
+ * diagnostics and the walk goes on.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "npuify/core.h"
+
+typedef struct {
+    dev_t dev;
+    ino_t ino;
+} dir_id;
+
+typedef struct {
+    const nfy_walk_opts *opts;
+    nfy_walk_fn fn;
+    void *ctx;
+    nfy_diags *diags;
+    NFY_VEC(dir_id) seen;
+    struct stat skip_st;
+    bool have_skip;
+    bool stopped;
+} walker;
+
+typedef NFY_VEC(char *) name_vec;
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool skipped_name(const walker *w, const char *name)
+{
+    const char *const *s = w->opts ? w->opts->skip_names : NULL;
+    for (; s && *s; s++)
+        if (!strcmp(*s, name))
+            return true;
+    return false;
+}
+
+static bool seen_before(walker *w, const struct stat *st)
+{
+    for (size_t i = 0; i < w->seen.len; i++)
+        if (w->seen.items[i].dev == st->st_dev &&
+            w->seen.items[i].ino == st->st_ino)
+            return true;
+    nfy_vec_push(&w->seen, ((dir_id){st->st_dev, st->st_ino}));
+    return false;
+}
+
+static void warn(walker *w, const char *path, const char *what)
+{
+    if (w->diags)
+        nfy_diag_add_at(w->diags, NFY_SEV_WARNING, "walk-unreadable", path, 0,
+                        0, "%s: %s", what, strerror(errno));
+}
+
+static bool read_names(walker *w, const char *path, name_vec *names)
+{
+    DIR *d = opendir(path);
+    if (!d) {
+        warn(w, path, "cannot open directory");
+        return false;
+    }
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+            continue;
+        if (skipped_name(w, de->d_name))
+            continue;
+        size_t n = strlen(de->d_name);
+        char *copy = malloc(n + 1);
+        if (!copy)
+            abort();
+        memcpy(copy, de->d_name, n + 1);
+        nfy_vec_push(names, copy);
+    }
+    closedir(d);
+    qsort(names->items, names->len, sizeof(char *), cmp_names);
+    return true;
+}
+
+static void walk_dir(walker *w, const char *path, const char *rel);
+
+static void visit(walker *w, const char *path, const char *rel)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0) {
+        warn(w, path, "cannot stat");
+        return;
+    }
+    if (w->have_skip && st.st_dev == w->skip_st.st_dev &&
+        st.st_ino == w->skip_st.st_ino)
+        return;
+    nfy_walk_entry e = {path, rel, NFY_WALK_FILE, st.st_mode, st.st_size};
+    if (S_ISLNK(st.st_mode))
+        e.kind = NFY_WALK_SYMLINK;
+    else if (S_ISDIR(st.st_mode))
+        e.kind = NFY_WALK_DIR;
+    else if (!S_ISREG(st.st_mode))
+        return; /* sockets, fifos, devices: nothing to migrate or copy */
+    if (e.kind == NFY_WALK_DIR && seen_before(w, &st))
+        return;
+    if (w->fn(w->ctx, &e)) {
+        w->stopped = true;
+        return;
+    }
+    if (e.kind == NFY_WALK_DIR)
+        walk_dir(w, path, rel);
+}
+
+static void walk_dir(walker *w, const char *path, const char *rel)
+{
+    name_vec names = {0};
+    if (read_names(w, path, &names)) {
+        nfy_arena a = NFY_ARENA_INIT;
+        for (size_t i = 0; i < names.len && !w->stopped; i++) {
+            const char *child = nfy_path_join(&a, path, names.items[i]);
+            const char *crel = *rel ? nfy_path_join(&a, rel, names.items[i])
+                                    : names.items[i];
+            visit(w, child, crel);
+        }
+        nfy_arena_release(&a);
+    }
+    for (size_t i = 0; i < names.len; i++)
+        free(names.items[i]);
+    nfy_vec_free(&names);
+}
+
+nfy_status nfy_walk(const char *root, const nfy_walk_opts *opts,
+                    nfy_walk_fn fn, void *ctx, nfy_diags *diags)
+{
+    walker w = {.opts = opts, .fn = fn, .ctx = ctx, .diags = diags};
+    if (opts && opts->skip_path && stat(opts->skip_path, &w.skip_st) == 0)
+        w.have_skip = true;
+    struct stat st;
+    if (stat(root, &st) != 0)
+        return nfy_status_from_errno(errno);
+    if (S_ISDIR(st.st_mode)) {
+        seen_before(&w, &st);
+        walk_dir(&w, root, "");
+    } else {
+        const char *slash = strrchr(root, '/');
+        nfy_walk_entry e = {root, slash ? slash + 1 : root, NFY_WALK_FILE,
+                            st.st_mode, st.st_size};
+        fn(ctx, &e);
+    }
+    nfy_vec_free(&w.seen);
+    return NFY_OK;
+}

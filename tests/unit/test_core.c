@@ -1,0 +1,291 @@
+/* Unit tests for src/core: views, UTF-8, arena, buffer, vector, source line
+ * tables, diagnostics rendering, escaping, atomic writes and the walker. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "npuify/core.h"
+
+static void test_str_ops(void **state)
+{
+    (void)state;
+    nfy_str s = nfy_str_from_cstr("torch.cuda.amp");
+    assert_true(nfy_str_starts_with(s, NFY_STR_LIT("torch.")));
+    assert_true(nfy_str_ends_with(s, NFY_STR_LIT(".amp")));
+    assert_false(nfy_str_ends_with(s, NFY_STR_LIT("torch.cuda.amp.x")));
+    assert_int_equal(nfy_str_find_char(s, '.'), 5);
+    assert_int_equal(nfy_str_find_char(s, '!'), -1);
+    nfy_str mid = nfy_str_slice(s, 6, 10);
+    assert_true(nfy_str_eq_cstr(mid, "cuda"));
+    assert_true(nfy_str_eq_cstr(nfy_str_slice(s, 20, 30), ""));
+    assert_true(nfy_str_cmp(NFY_STR_LIT("ab"), NFY_STR_LIT("abc")) < 0);
+    assert_true(nfy_str_cmp(NFY_STR_LIT("b"), NFY_STR_LIT("abc")) > 0);
+    assert_int_equal(nfy_str_cmp(NFY_STR_LIT("x"), NFY_STR_LIT("x")), 0);
+    assert_true(nfy_str_hash(NFY_STR_LIT("a")) !=
+                nfy_str_hash(NFY_STR_LIT("b")));
+}
+
+static void test_utf8(void **state)
+{
+    (void)state;
+    uint32_t cp = 0;
+    assert_int_equal(nfy_utf8_decode("\xC3\xA9", 2, &cp), 2);
+    assert_int_equal(cp, 0xE9);
+    assert_int_equal(nfy_utf8_decode("\xE5\x89\x8D", 3, &cp), 3);
+    assert_int_equal(cp, 0x524D);
+    assert_int_equal(nfy_utf8_decode("\xF0\x9F\x98\x80", 4, &cp), 4);
+    assert_int_equal(cp, 0x1F600);
+    assert_int_equal(nfy_utf8_decode("\xC0\x80", 2, &cp), 0);     /* overlong */
+    assert_int_equal(nfy_utf8_decode("\xED\xA0\x80", 3, &cp), 0); /* surrogate */
+    assert_int_equal(nfy_utf8_decode("\xE5\x89", 2, &cp), 0);     /* truncated */
+    assert_int_equal(nfy_utf8_decode("\x80", 1, &cp), 0);
+    assert_int_equal(nfy_utf8_count("a\xC3\xA9\xFF" "b", 5), 4);
+}
+
+static void test_arena(void **state)
+{
+    (void)state;
+    nfy_arena a = NFY_ARENA_INIT;
+    char *s = nfy_arena_fmt(&a, "%s:%d", "cuda", 3);
+    assert_string_equal(s, "cuda:3");
+    /* Many small and a few huge allocations, all usable and aligned. */
+    for (int i = 0; i < 10000; i++) {
+        int *p = nfy_arena_alloc(&a, sizeof(int) * (size_t)(i % 7 + 1));
+        assert_int_equal((uintptr_t)p % _Alignof(max_align_t), 0);
+        p[0] = i;
+    }
+    char *big = nfy_arena_calloc(&a, 1, 1 << 20);
+    assert_int_equal(big[(1 << 20) - 1], 0);
+    char *after = nfy_arena_strndup(&a, "xyz", 2);
+    assert_string_equal(after, "xy");
+    assert_string_equal(s, "cuda:3");
+    nfy_arena_release(&a);
+    assert_null(a.head);
+}
+
+static void test_buf(void **state)
+{
+    (void)state;
+    nfy_buf b = NFY_BUF_INIT;
+    assert_string_equal(nfy_buf_cstr(&b), "");
+    assert_int_equal(nfy_buf_addstr(&b, "npu"), NFY_OK);
+    assert_int_equal(nfy_buf_addf(&b, ":%d", 7), NFY_OK);
+    assert_int_equal(nfy_buf_addch(&b, '!'), NFY_OK);
+    assert_string_equal(nfy_buf_cstr(&b), "npu:7!");
+    size_t len;
+    char *taken = nfy_buf_take(&b, &len);
+    assert_int_equal(len, 6);
+    assert_string_equal(taken, "npu:7!");
+    free(taken);
+    assert_int_equal(b.len, 0);
+
+    /* The cap is enforced and the error is sticky. */
+    nfy_buf capped;
+    nfy_buf_init(&capped, 8);
+    assert_int_equal(nfy_buf_addstr(&capped, "12345678"), NFY_OK);
+    assert_int_equal(nfy_buf_addch(&capped, '9'), NFY_ELIMIT);
+    assert_int_equal(nfy_buf_addstr(&capped, ""), NFY_ELIMIT);
+    assert_int_equal(capped.status, NFY_ELIMIT);
+    assert_string_equal(nfy_buf_cstr(&capped), "12345678");
+    nfy_buf_reset(&capped);
+    assert_int_equal(nfy_buf_addch(&capped, 'x'), NFY_OK);
+    nfy_buf_release(&capped);
+}
+
+static void test_vec(void **state)
+{
+    (void)state;
+    NFY_VEC(int) v = {0};
+    for (int i = 0; i < 1000; i++)
+        nfy_vec_push(&v, i * 2);
+    assert_int_equal(v.len, 1000);
+    assert_int_equal(v.items[999], 1998);
+    assert_int_equal(*nfy_vec_last(&v), 1998);
+    nfy_vec_free(&v);
+    assert_null(v.items);
+}
+
+static void test_source_lines(void **state)
+{
+    (void)state;
+    nfy_source src;
+    const char text[] = "a = 1\r\nb\rc\n\xC3\xA9x = 2";
+    assert_int_equal(nfy_source_from_mem(&src, "t.py", text, sizeof text - 1),
+                     NFY_OK);
+    assert_int_equal(src.nlines, 4);
+    uint32_t line, col;
+    nfy_source_linecol(&src, 7, &line, &col); /* 'b' */
+    assert_int_equal(line, 2);
+    assert_int_equal(col, 0);
+    nfy_source_linecol(&src, 9, &line, &col); /* 'c' after lone CR */
+    assert_int_equal(line, 3);
+    nfy_source_linecol(&src, 13, &line, &col); /* 'x' after e-acute */
+    assert_int_equal(line, 4);
+    assert_int_equal(col, 1); /* code points, not bytes */
+    assert_true(nfy_str_eq_cstr(nfy_source_line(&src, 1), "a = 1"));
+    assert_true(nfy_str_eq_cstr(nfy_source_line(&src, 4), "\xC3\xA9x = 2"));
+    assert_true(nfy_str_eq_cstr(nfy_source_line(&src, 9), ""));
+    nfy_source_release(&src);
+}
+
+static void test_diag_render(void **state)
+{
+    (void)state;
+    nfy_source src;
+    const char text[] = "import torch\nx = torch.cuda.foo()\n";
+    assert_int_equal(nfy_source_from_mem(&src, "m.py", text, sizeof text - 1),
+                     NFY_OK);
+    nfy_diags d;
+    nfy_diags_init(&d);
+    nfy_diag_add(&d, NFY_SEV_WARNING, "NPU201", &src, 17, 10, "no %s", "foo");
+    nfy_source_release(&src); /* rendering must not need the source */
+    nfy_buf out = NFY_BUF_INIT;
+    nfy_diag_render_text(&d.items.items[0], false, &out);
+    assert_string_equal(nfy_buf_cstr(&out),
+                        "m.py:2:5: warning[NPU201]: no foo\n"
+                        " x = torch.cuda.foo()\n"
+                        "     ^~~~~~~~~~\n");
+    nfy_buf_reset(&out);
+    nfy_diag_render_json(&d.items.items[0], &out);
+    assert_string_equal(nfy_buf_cstr(&out),
+                        "{\"file\": \"m.py\", \"line\": 2, \"col\": 5, "
+                        "\"severity\": \"warning\", \"code\": \"NPU201\", "
+                        "\"message\": \"no foo\"}");
+    assert_int_equal(nfy_diags_count(&d, NFY_SEV_ERROR), 0);
+    assert_int_equal(nfy_diags_count(&d, NFY_SEV_NOTE), 1);
+    nfy_buf_release(&out);
+    nfy_diags_release(&d);
+}
+
+static void test_diag_cap(void **state)
+{
+    (void)state;
+    nfy_diags d;
+    nfy_diags_init(&d);
+    d.max = 2;
+    for (int i = 0; i < 5; i++)
+        nfy_diag_add_at(&d, NFY_SEV_ERROR, "x", "f", 1, 0, "%d", i);
+    assert_int_equal(d.items.len, 2);
+    assert_int_equal(d.dropped, 3);
+    nfy_diags_release(&d);
+}
+
+static void test_escape(void **state)
+{
+    (void)state;
+    nfy_buf b = NFY_BUF_INIT;
+    nfy_json_escape(&b, "a\"b\\\n\x01\xC3\xA9\xFF", 9);
+    assert_string_equal(nfy_buf_cstr(&b),
+                        "\"a\\\"b\\\\\\n\\u0001\xC3\xA9\xEF\xBF\xBD\"");
+    nfy_buf_reset(&b);
+    nfy_csv_escape(&b, "plain", 5);
+    nfy_buf_addch(&b, '|');
+    nfy_csv_escape(&b, "a,\"b\"", 5);
+    assert_string_equal(nfy_buf_cstr(&b), "plain|\"a,\"\"b\"\"\"");
+    nfy_buf_release(&b);
+}
+
+static void test_atomic_write(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/nfy-core-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    nfy_arena a = NFY_ARENA_INIT;
+    const char *sub = nfy_path_join(&a, dir, "x/y");
+    assert_int_equal(nfy_mkdirs(sub, 0755), NFY_OK);
+    const char *f = nfy_path_join(&a, sub, "f.py");
+    assert_int_equal(nfy_file_write_atomic(f, "one", 3, 0600), NFY_OK);
+    assert_int_equal(nfy_file_write_atomic(f, "two!", 4, 0644), NFY_OK);
+    struct stat st;
+    assert_int_equal(stat(f, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0600); /* existing mode kept */
+    nfy_buf b = NFY_BUF_INIT;
+    assert_int_equal(nfy_file_read(f, 100, &b), NFY_OK);
+    assert_string_equal(nfy_buf_cstr(&b), "two!");
+    nfy_buf_reset(&b);
+    assert_int_equal(nfy_file_read(f, 2, &b), NFY_ELIMIT);
+    nfy_buf_release(&b);
+    assert_int_equal(nfy_file_read(nfy_path_join(&a, dir, "none"), 9, &b),
+                     NFY_ENOENT);
+    /* A write into a missing directory fails and leaves nothing behind. */
+    assert_int_not_equal(
+        nfy_file_write_atomic(nfy_path_join(&a, dir, "no/f"), "x", 1, 0644),
+        NFY_OK);
+    assert_string_equal(nfy_path_join(&a, "a//", "b"), "a/b");
+    unlink(f);
+    rmdir(sub);
+    rmdir(nfy_path_join(&a, dir, "x"));
+    rmdir(dir);
+    nfy_arena_release(&a);
+}
+
+typedef struct {
+    nfy_buf seen;
+} walk_ctx;
+
+static int record(void *ctx, const nfy_walk_entry *e)
+{
+    walk_ctx *w = ctx;
+    nfy_buf_addf(&w->seen, "%c:%s\n", "FLD"[e->kind], e->rel);
+    return 0;
+}
+
+static void test_walk(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/nfy-walk-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    nfy_arena a = NFY_ARENA_INIT;
+    assert_int_equal(nfy_mkdirs(nfy_path_join(&a, dir, "b/.git"), 0755),
+                     NFY_OK);
+    assert_int_equal(nfy_mkdirs(nfy_path_join(&a, dir, "out"), 0755), NFY_OK);
+    assert_int_equal(
+        nfy_file_write_atomic(nfy_path_join(&a, dir, "b/z.py"), "", 0, 0644),
+        NFY_OK);
+    assert_int_equal(
+        nfy_file_write_atomic(nfy_path_join(&a, dir, "a.py"), "", 0, 0644),
+        NFY_OK);
+    /* A symlink loop must be reported, not followed. */
+    assert_int_equal(symlink(".", nfy_path_join(&a, dir, "b/loop")), 0);
+    const char *skip[] = {".git", NULL};
+    nfy_walk_opts opts = {skip, nfy_path_join(&a, dir, "out")};
+    walk_ctx w = {NFY_BUF_INIT};
+    nfy_diags d;
+    nfy_diags_init(&d);
+    assert_int_equal(nfy_walk(dir, &opts, record, &w, &d), NFY_OK);
+    assert_string_equal(nfy_buf_cstr(&w.seen), "F:a.py\nD:b\nL:b/loop\n"
+                                               "F:b/z.py\n");
+    nfy_buf_release(&w.seen);
+    nfy_diags_release(&d);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    nfy_arena_release(&a);
+}
+
+static void test_status_names(void **state)
+{
+    (void)state;
+    assert_string_equal(nfy_status_name(NFY_ELIMIT), "ELIMIT");
+    assert_string_equal(nfy_status_str(NFY_ENOENT),
+                        "no such file or directory");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_str_ops),     cmocka_unit_test(test_utf8),
+        cmocka_unit_test(test_arena),       cmocka_unit_test(test_buf),
+        cmocka_unit_test(test_vec),         cmocka_unit_test(test_source_lines),
+        cmocka_unit_test(test_diag_render), cmocka_unit_test(test_diag_cap),
+        cmocka_unit_test(test_escape),      cmocka_unit_test(test_atomic_write),
+        cmocka_unit_test(test_walk),        cmocka_unit_test(test_status_names),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
