@@ -298,6 +298,16 @@ NFY_NODISCARD nfy_status nfy_file_read(const char *path, size_t max,
 NFY_NODISCARD nfy_status nfy_file_write_atomic(const char *path,
                                                const void *data, size_t len,
                                                mode_t mode);
+/**
+ * Copy a file's bytes to dst atomically (streamed, so memory stays small
+ * for any file size), keeping src's permission bits.
+ */
+NFY_NODISCARD nfy_status nfy_file_copy_atomic(const char *src,
+                                              const char *dst);
+/** Recreate the symbolic link src at dst (replacing dst atomically). */
+NFY_NODISCARD nfy_status nfy_symlink_copy(const char *src, const char *dst);
+/** True when path exists and is a directory with at least one entry. */
+bool nfy_dir_nonempty(const char *path);
 /** mkdir -p. */
 NFY_NODISCARD nfy_status nfy_mkdirs(const char *path, mode_t mode);
 /** Join two path parts with one '/'; result in arena. */

@@ -3,6 +3,7 @@
  * the same directory, fsync, rename) so no user file is ever half-written,
  * mkdir -p and path joining.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -142,4 +143,91 @@ char *nfy_path_join(nfy_arena *a, const char *dir, const char *name)
     if (!dl)
         return nfy_arena_strndup(a, name, strlen(name));
     return nfy_arena_fmt(a, "%.*s/%s", (int)dl, dir, name);
+}
+
+static nfy_status copy_fd(int in, int out)
+{
+    char block[65536];
+    for (;;) {
+        ssize_t n = read(in, block, sizeof block);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return nfy_status_from_errno(errno);
+        if (n == 0)
+            return NFY_OK;
+        nfy_status rc = write_all(out, block, (size_t)n);
+        if (rc)
+            return rc;
+    }
+}
+
+nfy_status nfy_file_copy_atomic(const char *src, const char *dst)
+{
+    int in = open(src, O_RDONLY | O_CLOEXEC);
+    if (in < 0)
+        return nfy_status_from_errno(errno);
+    struct stat st;
+    if (fstat(in, &st) != 0) {
+        close(in);
+        return NFY_EIO;
+    }
+    char *tmp = temp_template(dst);
+    int out = tmp ? mkstemp(tmp) : -1;
+    if (out < 0) {
+        nfy_status rc = tmp ? nfy_status_from_errno(errno) : NFY_ENOMEM;
+        free(tmp);
+        close(in);
+        return rc;
+    }
+    nfy_status rc = copy_fd(in, out);
+    close(in);
+    if (!rc && fchmod(out, st.st_mode & 07777) != 0)
+        rc = nfy_status_from_errno(errno);
+    if (close(out) != 0 && !rc)
+        rc = nfy_status_from_errno(errno);
+    if (!rc && rename(tmp, dst) != 0)
+        rc = nfy_status_from_errno(errno);
+    if (rc)
+        unlink(tmp);
+    free(tmp);
+    return rc;
+}
+
+nfy_status nfy_symlink_copy(const char *src, const char *dst)
+{
+    char target[4096];
+    ssize_t n = readlink(src, target, sizeof target - 1);
+    if (n < 0)
+        return nfy_status_from_errno(errno);
+    target[n] = '\0';
+    char *tmp = temp_template(dst);
+    if (!tmp)
+        return NFY_ENOMEM;
+    /* mkstemp gives a unique name; replace the file by the link. */
+    int fd = mkstemp(tmp);
+    nfy_status rc = fd < 0 ? nfy_status_from_errno(errno) : NFY_OK;
+    if (fd >= 0)
+        close(fd);
+    if (!rc && (unlink(tmp) != 0 || symlink(target, tmp) != 0))
+        rc = nfy_status_from_errno(errno);
+    if (!rc && rename(tmp, dst) != 0) {
+        rc = nfy_status_from_errno(errno);
+        unlink(tmp);
+    }
+    free(tmp);
+    return rc;
+}
+
+bool nfy_dir_nonempty(const char *path)
+{
+    DIR *d = opendir(path);
+    if (!d)
+        return false;
+    bool any = false;
+    struct dirent *de;
+    while (!any && (de = readdir(d)) != NULL)
+        any = strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+    closedir(d);
+    return any;
 }
