@@ -1,13 +1,262 @@
-/* Placeholder until the convert command lands; replaced by its owner. */
+/*
+ * npuify convert: the command-line face of nfy_convert_run. Parses options,
+ * loads the rule set, runs the conversion, writes the report files and
+ * prints the summary and diagnostics.
+ */
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
+#include "cli/cli_util.h"
 #include "cli/commands.h"
-#include "npuify/core.h"
+#include "npuify/apidb.h"
+#include "npuify/convert.h"
+#include "npuify/report.h"
+#include "npuify/rules.h"
+
+#ifndef NPUIFY_VERSION
+#    define NPUIFY_VERSION "0.1.0"
+#endif
+
+typedef struct {
+    nfy_convert_opts conv;
+    const char *report_dir;
+    const char *formats;
+    const char *rule_files[16];
+    size_t nrule_files;
+    bool quiet;
+    bool color;
+    bool json_diags;
+} convert_args;
+
+static const char usage_text[] =
+    "usage: npuify convert SRC -o DST [options]\n"
+    "       npuify convert SRC (--diff | --check | --in-place) [options]\n"
+    "\n"
+    "Rewrite a CUDA PyTorch project (a directory or one file) for Ascend NPU\n"
+    "(torch_npu) with minimal edits, and write the migration report.\n"
+    "\n"
+    "  -o, --output DST      write the converted tree to DST (must not lie\n"
+    "                        inside SRC; must be empty unless --force)\n"
+    "  --diff                print a unified diff, write nothing\n"
+    "  --check               exit 1 if anything would change, write nothing\n"
+    "  --in-place            rewrite SRC atomically; originals kept as\n"
+    "                        FILE.orig unless --no-backup\n"
+    "  --no-backup           with --in-place, keep no FILE.orig\n"
+    "  --force               write into a non-empty DST\n"
+    "  --report-dir DIR      where the reports go (default DST/npuify_report;\n"
+    "                        none for --diff/--check unless given)\n"
+    "  --format LIST         report files: csv,log,json,md,sarif or all\n"
+    "                        (default all)\n"
+    "  --torch-version V     target torch/torch_npu version (default newest)\n"
+    "  --rules FILE.json     add custom rules (npuify or msFmkTransplt schema)\n"
+    "  --mode manual|auto    manual: full migration (default); auto: only add\n"
+    "                        import torch_npu + transfer_to_npu\n"
+    "  --unsafe              also apply rules marked unsafe\n"
+    "  --amp                 insert mixed precision where there is none\n"
+    "  --quiet               print no summary\n"
+    "  --color / --no-color  colour the diagnostics (default: if a terminal)\n"
+    "  --json-diagnostics    print diagnostics as JSON lines\n"
+    "\n"
+    "Exit: 0 ok, 1 changes pending (--check), 2 usage, 3 input or output\n"
+    "errors (the rest of the tree is still converted), 4 internal.\n";
+
+/* Parse argv into a; returns -1 to go on, else an exit code. */
+static int parse_args(int argc, char **argv, convert_args *a)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const char *val = NULL;
+        if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+            fputs(usage_text, stdout);
+            return NFY_EXIT_OK;
+        } else if (nfy_cli_opt(argc, argv, &i, "-o", "--output", &val)) {
+            a->conv.dst = val;
+        } else if (nfy_cli_opt(argc, argv, &i, NULL, "--report-dir", &val)) {
+            a->report_dir = val;
+        } else if (nfy_cli_opt(argc, argv, &i, NULL, "--format", &val)) {
+            a->formats = val;
+        } else if (nfy_cli_opt(argc, argv, &i, NULL, "--torch-version",
+                               &val)) {
+            a->conv.torch_version = val;
+        } else if (nfy_cli_opt(argc, argv, &i, NULL, "--rules", &val)) {
+            if (a->nrule_files == sizeof a->rule_files / sizeof(char *))
+                return nfy_cli_usage_error("convert", "too many --rules");
+            a->rule_files[a->nrule_files++] = val;
+        } else if (nfy_cli_opt(argc, argv, &i, NULL, "--mode", &val)) {
+            if (!strcmp(val, "auto"))
+                a->conv.mode = NFY_CONVERT_MODE_AUTO;
+            else if (strcmp(val, "manual"))
+                return nfy_cli_usage_error("convert",
+                                           "--mode takes manual or auto");
+        } else if (!strcmp(arg, "--diff")) {
+            a->conv.action = NFY_CONVERT_DIFF;
+        } else if (!strcmp(arg, "--check")) {
+            a->conv.action = NFY_CONVERT_CHECK;
+        } else if (!strcmp(arg, "--in-place")) {
+            a->conv.action = NFY_CONVERT_IN_PLACE;
+        } else if (!strcmp(arg, "--no-backup")) {
+            a->conv.backup = false;
+        } else if (!strcmp(arg, "--force")) {
+            a->conv.force = true;
+        } else if (!strcmp(arg, "--unsafe")) {
+            a->conv.unsafe = true;
+        } else if (!strcmp(arg, "--amp")) {
+            a->conv.amp = true;
+        } else if (!strcmp(arg, "--quiet") || !strcmp(arg, "-q")) {
+            a->quiet = true;
+        } else if (!strcmp(arg, "--color")) {
+            a->color = true;
+        } else if (!strcmp(arg, "--no-color")) {
+            a->color = false;
+        } else if (!strcmp(arg, "--json-diagnostics")) {
+            a->json_diags = true;
+        } else if (arg[0] == '-' && arg[1]) {
+            return nfy_cli_usage_error("convert", "unknown option");
+        } else if (!a->conv.src) {
+            a->conv.src = arg;
+        } else {
+            return nfy_cli_usage_error("convert", "more than one SRC given");
+        }
+    }
+    if (!a->conv.src)
+        return nfy_cli_usage_error("convert", "no SRC given");
+    if (a->conv.action == NFY_CONVERT_WRITE && !a->conv.dst)
+        return nfy_cli_usage_error(
+            "convert", "give -o DST, or one of --diff, --check, --in-place");
+    if (a->conv.action != NFY_CONVERT_WRITE && a->conv.dst)
+        return nfy_cli_usage_error(
+            "convert", "-o cannot be combined with --diff/--check/--in-place");
+    return -1;
+}
+
+static int load_rules(convert_args *a, nfy_rule_set **out, nfy_diags *diags)
+{
+    nfy_rule_set *set = nfy_rule_set_new(diags);
+    if (!set)
+        return NFY_EXIT_INTERNAL;
+    for (size_t i = 0; i < a->nrule_files; i++) {
+        if (nfy_rules_load_file(set, a->rule_files[i], diags)) {
+            nfy_rule_set_free(set);
+            return NFY_EXIT_INPUT;
+        }
+    }
+    *out = set;
+    return -1;
+}
+
+static int check_version(const convert_args *a, nfy_diags *diags)
+{
+    if (!a->conv.torch_version)
+        return -1;
+    const nfy_apidb_version *v;
+    nfy_status st =
+        nfy_apidb_version_parse(nfy_str_from_cstr(a->conv.torch_version), &v);
+    if (st == NFY_OK)
+        return -1;
+    nfy_diag_add_at(diags, NFY_SEV_ERROR, "usage", NULL, 0, 0,
+                    "--torch-version %s: %s; shipped versions: %s",
+                    a->conv.torch_version,
+                    st == NFY_ENOENT ? "no data for this version"
+                                     : "not a version number",
+                    nfy_apidb_version_list());
+    return NFY_EXIT_USAGE;
+}
+
+static const char *report_dir(const convert_args *a, nfy_arena *ar)
+{
+    if (a->report_dir)
+        return a->report_dir;
+    if (a->conv.action == NFY_CONVERT_WRITE) {
+        const char *base = a->conv.dst;
+        /* Single-file output: reports beside the file. */
+        if (nfy_cli_is_file_input(a->conv.src) &&
+            !nfy_cli_is_dir(a->conv.dst)) {
+            const char *slash = strrchr(a->conv.dst, '/');
+            base = slash ? nfy_arena_strndup(ar, a->conv.dst,
+                                             (size_t)(slash - a->conv.dst))
+                         : ".";
+        }
+        return nfy_path_join(ar, base, "npuify_report");
+    }
+    if (a->conv.action == NFY_CONVERT_IN_PLACE &&
+        !nfy_cli_is_file_input(a->conv.src))
+        return nfy_path_join(ar, a->conv.src, "npuify_report");
+    return NULL;
+}
+
+static int finish(convert_args *a, nfy_report *rep, nfy_buf *diff,
+                  const nfy_convert_stats *stats, nfy_status st,
+                  nfy_diags *diags, nfy_arena *ar)
+{
+    const char *dir = report_dir(a, ar);
+    unsigned formats = NFY_REPORT_ALL;
+    if (a->formats && nfy_report_formats_parse(a->formats, &formats)) {
+        nfy_cli_print_diags(diags, a->color, a->json_diags);
+        return nfy_cli_usage_error("convert", "unknown --format name");
+    }
+    if (dir && st != NFY_EUSAGE && nfy_report_write(rep, dir, formats, diags))
+        st = NFY_EIO;
+    fwrite(diff->data ? diff->data : "", 1, diff->len, stdout);
+    nfy_cli_print_diags(diags, a->color, a->json_diags);
+    if (st == NFY_EUSAGE)
+        return NFY_EXIT_USAGE;
+    if (!a->quiet && a->conv.action != NFY_CONVERT_DIFF) {
+        nfy_buf out = NFY_BUF_INIT;
+        nfy_report_render_console(rep, 5, a->color, &out);
+        if (dir)
+            nfy_buf_addf(&out, "report: %s/\n", dir);
+        fputs(nfy_buf_cstr(&out), stdout);
+        nfy_buf_release(&out);
+    }
+    if (st || stats->files_error)
+        return NFY_EXIT_INPUT;
+    if (a->conv.action == NFY_CONVERT_CHECK && stats->files_changed)
+        return NFY_EXIT_FINDINGS;
+    return NFY_EXIT_OK;
+}
 
 int nfy_cmd_convert(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "npuify convert: not built yet\n");
-    return NFY_EXIT_INTERNAL;
+    convert_args a = {0};
+    a.conv.backup = true;
+    a.color = isatty(STDERR_FILENO);
+    int rc = parse_args(argc, argv, &a);
+    if (rc >= 0)
+        return rc;
+    nfy_diags diags;
+    nfy_diags_init(&diags);
+    nfy_rule_set *rules = NULL;
+    rc = check_version(&a, &diags);
+    if (rc < 0)
+        rc = load_rules(&a, &rules, &diags);
+    if (rc >= 0) {
+        nfy_cli_print_diags(&diags, a.color, a.json_diags);
+        nfy_diags_release(&diags);
+        return rc;
+    }
+    a.conv.rules = rules;
+    nfy_arena ar = NFY_ARENA_INIT;
+    const char *rdir = report_dir(&a, &ar);
+    const char *skip[2] = {NULL, NULL};
+    if (a.conv.action == NFY_CONVERT_IN_PLACE && rdir)
+        skip[0] = nfy_cli_rel_inside(&ar, rdir, a.conv.src);
+    a.conv.skip_rel = skip;
+    nfy_report rep;
+    nfy_report_init(&rep);
+    nfy_report_meta meta = {NPUIFY_VERSION, "convert", a.conv.src,
+                            a.conv.torch_version,
+                            a.conv.mode == NFY_CONVERT_MODE_AUTO ? "auto"
+                                                                 : "manual"};
+    nfy_report_set_meta(&rep, &meta);
+    nfy_buf diff = NFY_BUF_INIT;
+    nfy_convert_stats stats;
+    nfy_status st = nfy_convert_run(&a.conv, &rep, &diff, &stats, &diags);
+    rc = finish(&a, &rep, &diff, &stats, st, &diags, &ar);
+    nfy_buf_release(&diff);
+    nfy_report_release(&rep);
+    nfy_rule_set_free(rules);
+    nfy_diags_release(&diags);
+    nfy_arena_release(&ar);
+    return rc;
 }

@@ -1,13 +1,403 @@
-/* Placeholder until the ops command lands; replaced by its owner. */
+/*
+ * `npuify ops LOG...`: operators from profiler text logs and chrome traces,
+ * checked against torch_npu (Huawei's extract_ops_by_step plus the manual
+ * lookup, in one step). Each input is sniffed: .json / .gz names or
+ * content starting with '[' / '{' / gzip magic go to the trace reader,
+ * everything else to the text reader. `--capture -- CMD...` first runs CMD
+ * under the profiler (npuify/capture.h) and then reads its trace.
+ * Exit: 0 ok, 2 usage, 3 input errors (reports still written).
+ */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "cli/cli_util.h"
 #include "cli/commands.h"
+#include "npuify/apidb.h"
+#include "npuify/capture.h"
 #include "npuify/core.h"
+#include "npuify/proflog.h"
+
+static const char usage_text[] =
+    "usage: npuify ops LOG... [options]\n"
+    "       npuify ops --capture [options] -- python train.py ARGS...\n"
+    "\n"
+    "Extract operators (names, input shapes, calls, self time, steps,\n"
+    "dynamic-shape operators) from PyTorch profiler text output (training\n"
+    "logs with key_averages()/print(prof) tables, torch 1.2 to 2.x) or\n"
+    "chrome traces (.json, .json.gz), and check each on torch_npu.\n"
+    "\n"
+    "options:\n"
+    "  -o, --output DIR      report directory (default ./npuify_ops)\n"
+    "  --torch-version V     torch_npu line to check against (default: the\n"
+    "                        newest shipped)\n"
+    "  --compare-versions    also name the first torch_npu version that\n"
+    "                        supports each missing operator\n"
+    "  --ref-step N          reference step for dynamic shapes (default: the\n"
+    "                        first step seen)\n"
+    "  --format LIST         csv,json,md or all (default all); all_ops.txt is\n"
+    "                        always written\n"
+    "  --capture             run the command after -- under the profiler\n"
+    "  --every N             with --capture: keep every Nth step\n"
+    "  --all-processes       with --capture: profile child Python processes\n"
+    "  --rows                also write rows.tsv: every row read (debugging,\n"
+    "                        tests): input, table, step, rank, calls, flags,\n"
+    "                        name, overload, shapes\n"
+    "  --json-diagnostics    diagnostics as JSON lines\n"
+    "  -q, --quiet           print no summary\n"
+    "\n"
+    "Outputs: all_ops.txt, ops.csv, dynamic_ops.csv, report.json, summary.md.\n"
+    "Exit codes: 0 ok, 2 usage, 3 input errors (what was read is reported).\n";
+
+typedef struct {
+    const char *out_dir;
+    const char *version_text;
+    bool compare;
+    bool quiet;
+    bool json_diags;
+    bool capture;
+    bool all_processes;
+    bool rows;
+    unsigned every;
+    int32_t ref_step;
+    unsigned formats;
+    const char **inputs;
+    size_t ninputs;
+    char **cmd; /* after "--" */
+} ops_args;
+
+static bool parse_formats(const char *s, unsigned *out)
+{
+    *out = 0;
+    while (*s) {
+        size_t n = strcspn(s, ",");
+        if (n == 3 && !strncmp(s, "csv", 3))
+            *out |= NFY_PROF_OUT_CSV;
+        else if (n == 4 && !strncmp(s, "json", 4))
+            *out |= NFY_PROF_OUT_JSON;
+        else if (n == 2 && !strncmp(s, "md", 2))
+            *out |= NFY_PROF_OUT_MD;
+        else if (n == 3 && !strncmp(s, "all", 3))
+            *out |= NFY_PROF_OUT_CSV | NFY_PROF_OUT_JSON | NFY_PROF_OUT_MD;
+        else if (n != 0 && !(n == 4 && !strncmp(s, "html", 4)) &&
+                 !(n == 5 && !strncmp(s, "sarif", 5)))
+            return false;
+        s += n + (s[n] == ',');
+    }
+    return true;
+}
+
+static bool parse_uint(const char *s, long max, long *out)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (!*s || *end || v < 0 || v > max)
+        return false;
+    *out = v;
+    return true;
+}
+
+static int parse_args(int argc, char **argv, ops_args *a)
+{
+    const char *val;
+    long n;
+    a->out_dir = "npuify_ops";
+    a->ref_step = -1;
+    a->formats = NFY_PROF_OUT_CSV | NFY_PROF_OUT_JSON | NFY_PROF_OUT_MD;
+    a->inputs = calloc((size_t)argc + 1, sizeof *a->inputs);
+    if (!a->inputs)
+        abort();
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (!strcmp(arg, "--")) {
+            a->cmd = argv + i + 1;
+            break;
+        } else if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+            fputs(usage_text, stdout);
+            return -1;
+        } else if (nfy_cli_opt(argc, argv, &i, "-o", "--output", &val)) {
+            a->out_dir = val;
+        } else if (nfy_cli_opt(argc, argv, &i, NULL, "--torch-version", &val)) {
+            a->version_text = val;
+        } else if (nfy_cli_opt(argc, argv, &i, NULL, "--format", &val)) {
+            if (!parse_formats(val, &a->formats))
+                return nfy_cli_usage_error("ops", "unknown --format name");
+        } else if (nfy_cli_opt(argc, argv, &i, NULL, "--ref-step", &val)) {
+            if (!parse_uint(val, 1L << 30, &n))
+                return nfy_cli_usage_error("ops", "--ref-step needs a number");
+            a->ref_step = (int32_t)n;
+        } else if (nfy_cli_opt(argc, argv, &i, NULL, "--every", &val)) {
+            if (!parse_uint(val, 1L << 30, &n))
+                return nfy_cli_usage_error("ops", "--every needs a number");
+            a->every = (unsigned)n;
+        } else if (!strcmp(arg, "--compare-versions")) {
+            a->compare = true;
+        } else if (!strcmp(arg, "--capture")) {
+            a->capture = true;
+        } else if (!strcmp(arg, "--rows")) {
+            a->rows = true;
+        } else if (!strcmp(arg, "--all-processes")) {
+            a->all_processes = true;
+        } else if (!strcmp(arg, "--json-diagnostics")) {
+            a->json_diags = true;
+        } else if (!strcmp(arg, "-q") || !strcmp(arg, "--quiet")) {
+            a->quiet = true;
+        } else if (arg[0] == '-' && arg[1]) {
+            fprintf(stderr, "npuify ops: unknown option '%s'\n", arg);
+            return NFY_EXIT_USAGE;
+        } else {
+            a->inputs[a->ninputs++] = arg;
+        }
+    }
+    if (a->capture && (!a->cmd || !a->cmd[0]))
+        return nfy_cli_usage_error("ops", "--capture needs a command after --");
+    if (!a->capture && a->cmd)
+        return nfy_cli_usage_error("ops", "a command after -- needs --capture");
+    if (!a->capture && !a->ninputs)
+        return nfy_cli_usage_error("ops", "no profiler log or trace given");
+    return 0;
+}
+
+/* Sink for --rows: aggregate, and log the row as one TSV line. */
+typedef struct {
+    nfy_prof_table *table;
+    nfy_buf *rows; /* NULL without --rows */
+    const char *input;
+} row_sink;
+
+static void tsv_view(nfy_buf *b, nfy_str s)
+{
+    for (size_t i = 0; i < s.len; i++)
+        (void)nfy_buf_addch(b, s.ptr[i] == '\t' || s.ptr[i] == '\n' ? ' '
+                                                                    : s.ptr[i]);
+}
+
+static int sink_row(void *ctx, const nfy_prof_row *r)
+{
+    row_sink *rs = ctx;
+    nfy_prof_table_add(rs->table, r);
+    if (!rs->rows)
+        return 0;
+    static const struct {
+        uint32_t bit;
+        char letter;
+    } fl[] = {{NFY_PROW_NAME_TRUNCATED, 'T'}, {NFY_PROW_SHAPES_TRUNCATED, 'S'},
+              {NFY_PROW_TABLE_CUT, 'C'},      {NFY_PROW_RAW_EVENT, 'R'},
+              {NFY_PROW_STEP_MARKER, 'M'},    {NFY_PROW_HAS_SHAPES, 'H'},
+              {NFY_PROW_FROM_TRACE, 'J'}};
+    char flags[16];
+    size_t nf = 0;
+    for (size_t i = 0; i < sizeof fl / sizeof fl[0]; i++)
+        if (r->flags & fl[i].bit)
+            flags[nf++] = fl[i].letter;
+    if (!nf)
+        flags[nf++] = '-';
+    flags[nf] = '\0';
+    (void)nfy_buf_addf(rs->rows, "%s\t%d\t%d\t%d\t%lld\t%s\t", rs->input,
+                       (int)r->table, (int)r->step, (int)r->rank,
+                       (long long)r->calls, flags);
+    tsv_view(rs->rows, r->name);
+    (void)nfy_buf_addch(rs->rows, '\t');
+    tsv_view(rs->rows, r->overload);
+    (void)nfy_buf_addch(rs->rows, '\t');
+    tsv_view(rs->rows, r->shapes);
+    (void)nfy_buf_addch(rs->rows, '\n');
+    return 0;
+}
+
+static bool name_says_trace(const char *p)
+{
+    size_t n = strlen(p);
+    return (n >= 5 && !strcmp(p + n - 5, ".json")) ||
+           (n >= 3 && !strcmp(p + n - 3, ".gz"));
+}
+
+/* Read one input into t; returns false on an input error. */
+static bool read_input(const char *path, nfy_prof_table *t, nfy_diags *d,
+                       nfy_prof_input_info *info, nfy_buf *rows)
+{
+    size_t before = nfy_diags_count(d, NFY_SEV_ERROR);
+    row_sink rs = {t, rows, path};
+    nfy_proflog_opts o = {path, d, sink_row, &rs, 0};
+    info->path = path;
+    uint64_t rows0 = t->rows;
+    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+    if (!f) {
+        nfy_diag_add_at(d, NFY_SEV_ERROR, "E-OPS-IO", path, 0, 0,
+                        "cannot open the profiler log");
+        info->format = "text";
+        info->errors = 1;
+        return false;
+    }
+    unsigned char head[64];
+    size_t nh = f == stdin ? 0 : fread(head, 1, sizeof head, f);
+    bool trace = f != stdin &&
+                 (name_says_trace(path) || nfy_proflog_sniff_trace(head, nh));
+    if (trace) {
+        fclose(f);
+        info->format = "trace";
+        (void)nfy_proflog_read_trace(path, &o);
+        info->stats.rows = t->rows - rows0;
+    } else {
+        info->format = "text";
+        nfy_proflog_text *r = nfy_proflog_text_new(&o);
+        (void)nfy_proflog_text_feed(r, head, nh);
+        char buf[1 << 16];
+        size_t n;
+        while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+            (void)nfy_proflog_text_feed(r, buf, n);
+        if (ferror(f))
+            nfy_diag_add_at(d, NFY_SEV_ERROR, "E-OPS-IO", path, 0, 0,
+                            "read error");
+        (void)nfy_proflog_text_finish(r);
+        nfy_proflog_text_stats(r, &info->stats);
+        nfy_proflog_text_free(r);
+        if (f != stdin)
+            fclose(f);
+    }
+    if (t->rows == rows0)
+        nfy_diag_add_at(d, NFY_SEV_ERROR, "E-OPS-EMPTY", path, 0, 0,
+                        "no profiler table or trace event found (print "
+                        "prof.key_averages(group_by_input_shape=True)"
+                        ".table(row_limit=-1) with record_shapes=True)");
+    info->errors = (unsigned)(nfy_diags_count(d, NFY_SEV_ERROR) - before);
+    return info->errors == 0;
+}
+
+/* Warnings and errors only: notes (skipped interleaved lines) are in the
+ * report's counts, and would flood a terminal on a long training log. */
+static void print_diags(const nfy_diags *d, bool json)
+{
+    nfy_buf out = NFY_BUF_INIT;
+    for (size_t i = 0; i < d->items.len; i++) {
+        if (d->items.items[i].sev < NFY_SEV_WARNING)
+            continue;
+        if (json) {
+            nfy_diag_render_json(&d->items.items[i], &out);
+            (void)nfy_buf_addch(&out, '\n');
+        } else {
+            nfy_diag_render_text(&d->items.items[i], false, &out);
+        }
+    }
+    fputs(nfy_buf_cstr(&out), stderr);
+    nfy_buf_release(&out);
+}
+
+static void print_summary(const nfy_prof_table *t, const ops_args *a,
+                          const nfy_apidb_version *v, int32_t ref)
+{
+    nfy_prof_counts c;
+    nfy_prof_table_counts(t, &c);
+    printf("npuify ops: %zu names, %zu operators on torch_npu %s: %zu "
+           "supported, %zu cpu-fallback, %zu unsupported, %zu composite, %zu "
+           "unknown; %zu dynamic-shape (reference step %d of %zu)\n",
+           c.names, c.ops, v ? v->name : "?", c.supported, c.fallback,
+           c.unsupported, c.composite, c.unknown, c.dynamic, (int)ref,
+           t->steps.len);
+    printf("npuify ops: reports in %s/\n", a->out_dir);
+}
+
+static int run_capture(ops_args *a, nfy_diags *d)
+{
+    nfy_capture_opts co = {a->out_dir, a->cmd, a->every, a->all_processes, d};
+    nfy_capture_result res;
+    nfy_status st = nfy_ops_capture(&co, &res);
+    if (st == NFY_OK) {
+        for (size_t i = 0; i < res.n_traces; i++)
+            a->inputs[a->ninputs++] = strdup(res.trace_paths[i]);
+        if (res.exit_code && !a->quiet)
+            fprintf(stderr, "npuify ops: the command exited with %d\n",
+                    res.exit_code);
+    }
+    nfy_capture_result_release(&res);
+    return st == NFY_OK ? 0 : NFY_EXIT_INPUT;
+}
+
+static int analyse(ops_args *a, const nfy_apidb_version *v, nfy_diags *d)
+{
+    nfy_prof_table t;
+    nfy_prof_table_init(&t);
+    nfy_prof_input_info *infos = calloc(a->ninputs + 1, sizeof *infos);
+    if (!infos)
+        abort();
+    bool ok = true;
+    nfy_buf rows = NFY_BUF_INIT;
+    for (size_t i = 0; i < a->ninputs; i++)
+        ok &= read_input(a->inputs[i], &t, d, &infos[i],
+                         a->rows ? &rows : NULL);
+    int32_t ref = a->ref_step;
+    nfy_prof_table_dynamic(&t, ref);
+    if (ref < 0) { /* report the step that was used */
+        for (size_t i = 0; i < t.ops.len; i++) {
+            const nfy_prof_step_vec *s = t.any_shapes
+                                             ? &t.ops.items[i].shape_steps
+                                             : &t.ops.items[i].steps;
+            if (s->len && (ref < 0 || s->items[0] < ref))
+                ref = s->items[0];
+        }
+    }
+    nfy_prof_table_resolve_truncated(&t);
+    nfy_prof_table_check(&t, v, a->compare);
+    nfy_prof_table_sort(&t);
+    nfy_prof_report_meta m = {v, infos, a->ninputs, ref, a->compare,
+                              a->formats};
+    nfy_status st = nfy_prof_report_write(&t, &m, a->out_dir, d);
+    if (st == NFY_OK && a->rows) {
+        nfy_arena ar = NFY_ARENA_INIT;
+        st = rows.status;
+        if (st == NFY_OK)
+            st = nfy_file_write_atomic(
+                nfy_path_join(&ar, a->out_dir, "rows.tsv"),
+                rows.data ? rows.data : "", rows.len, 0644);
+        nfy_arena_release(&ar);
+    }
+    nfy_buf_release(&rows);
+    print_diags(d, a->json_diags);
+    if (!a->quiet && st == NFY_OK)
+        print_summary(&t, a, v, ref);
+    free(infos);
+    nfy_prof_table_release(&t);
+    if (st != NFY_OK)
+        return NFY_EXIT_INTERNAL;
+    return ok ? NFY_EXIT_OK : NFY_EXIT_INPUT;
+}
 
 int nfy_cmd_ops(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "npuify ops: not built yet\n");
-    return NFY_EXIT_INTERNAL;
+    ops_args a;
+    memset(&a, 0, sizeof a);
+    int rc = parse_args(argc, argv, &a);
+    if (rc) {
+        free(a.inputs);
+        return rc < 0 ? NFY_EXIT_OK : rc;
+    }
+    const nfy_apidb_version *v = nfy_apidb_version_default();
+    if (a.version_text) {
+        nfy_status st =
+            nfy_apidb_version_parse(nfy_str_from_cstr(a.version_text), &v);
+        if (st) {
+            fprintf(stderr, "npuify ops: torch version '%s' %s; shipped: %s\n",
+                    a.version_text,
+                    st == NFY_ENOENT ? "is not shipped" : "is malformed",
+                    nfy_apidb_version_list());
+            free(a.inputs);
+            return NFY_EXIT_USAGE;
+        }
+    }
+    nfy_diags d;
+    nfy_diags_init(&d);
+    d.max = 10000;
+    size_t given = a.ninputs;
+    if (a.capture && (rc = run_capture(&a, &d)) != 0) {
+        print_diags(&d, a.json_diags);
+        nfy_diags_release(&d);
+        free(a.inputs);
+        return rc;
+    }
+    rc = analyse(&a, v, &d);
+    for (size_t i = given; i < a.ninputs; i++)
+        free((char *)a.inputs[i]);
+    nfy_diags_release(&d);
+    free(a.inputs);
+    return rc;
 }

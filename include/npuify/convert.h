@@ -1,0 +1,73 @@
+/*
+ * convert: migrate a whole project tree (or one file) from CUDA to Ascend
+ * NPU. Walks SRC in sorted order; Python files go through the migration
+ * passes and get minimal edits, launcher shell scripts get their CUDA/NCCL
+ * environment names renamed, every other file is copied byte for byte, and
+ * the findings go into an nfy_report that the caller writes out.
+ *
+ * Actions:
+ *  - WRITE: write the converted tree to dst (which must not lie inside src,
+ *    and must be empty or absent unless force). Each file is written
+ *    atomically (temporary file + rename).
+ *  - DIFF: write nothing; append a unified diff of every change to diff_out.
+ *  - CHECK: write nothing; count the files that would change.
+ *  - IN_PLACE: rewrite changed files of src atomically, keeping the original
+ *    as FILE.orig unless backup is false.
+ * Bad files (unreadable, too large, not UTF-8 decodable, syntax errors) are
+ * reported as diagnostics with file:line:col and copied unchanged; the rest
+ * of the tree is still processed.
+ */
+#ifndef NPUIFY_CONVERT_H
+#define NPUIFY_CONVERT_H
+
+#include "npuify/core.h"
+#include "npuify/report.h"
+#include "npuify/rules.h"
+
+typedef enum {
+    NFY_CONVERT_WRITE,
+    NFY_CONVERT_DIFF,
+    NFY_CONVERT_CHECK,
+    NFY_CONVERT_IN_PLACE
+} nfy_convert_action;
+
+typedef enum {
+    NFY_CONVERT_MODE_MANUAL, /* the full rule-based migration (default) */
+    NFY_CONVERT_MODE_AUTO    /* only add torch_npu + transfer_to_npu imports */
+} nfy_convert_mode;
+
+typedef struct {
+    const char *src;
+    const char *dst; /* WRITE only */
+    nfy_convert_action action;
+    nfy_convert_mode mode;
+    bool force;  /* WRITE into a non-empty dst */
+    bool backup; /* IN_PLACE: keep FILE.orig */
+    bool unsafe; /* also apply rules of safety "unsafe" */
+    bool amp;    /* insert AMP where the project has none */
+    const char *torch_version;   /* NULL: newest shipped */
+    const nfy_rule_set *rules;   /* built-in + custom rules */
+    const char *const *skip_rel; /* NULL-terminated relative paths to skip
+                                    (e.g. the report dir), may be NULL */
+} nfy_convert_opts;
+
+typedef struct {
+    size_t files_seen;
+    size_t files_scanned; /* Python files and shell scripts */
+    size_t files_changed; /* would change / changed */
+    size_t files_error;
+} nfy_convert_stats;
+
+/**
+ * Run a conversion. rep receives every file and finding (paths relative to
+ * src); diff_out (DIFF only, may be NULL otherwise) the unified diff; diags
+ * the problems with input files. Returns NFY_EUSAGE for a bad src/dst pair
+ * (with a diagnostic saying why), NFY_EIO when some output could not be
+ * written, NFY_OK otherwise (even when input files had errors: see stats).
+ */
+NFY_NODISCARD nfy_status nfy_convert_run(const nfy_convert_opts *opts,
+                                         nfy_report *rep, nfy_buf *diff_out,
+                                         nfy_convert_stats *stats,
+                                         nfy_diags *diags);
+
+#endif

@@ -1,0 +1,138 @@
+/*
+ * migrate: the migration passes of `npuify convert` (DESIGN.md section 3).
+ *
+ * One call migrates one file: it tokenizes and structures the source
+ * (pylex, pysyn), resolves names (resolve), matches the enabled rules of a
+ * rule set against the resolved code and produces
+ *  - edits (nfy_edit_set over the source, each with its rule id and a note),
+ *  - findings in an nfy_report: every kept edit as a change record
+ *    (NFY_CAT_CHANGE, with its safety), plus unsupported / unknown / CUDA-only
+ *    APIs, advice, and each "cuda" text deliberately left unchanged with the
+ *    reason,
+ *  - per-file facts (nfy_migrate_info) that project-level rules need.
+ * The generic rule kinds of rules.h are interpreted straight from the set
+ * (so custom rule files work); a few rules name a dedicated pass (match
+ * "pass", pattern = pass name: "int-device", "amp-missing",
+ * "cpp-extension-cu", "device-capability", "nccl-compare", "left-unchanged").
+ *
+ * Guarantees: edits are minimal (a token, a string's leading "cuda", one
+ * inserted line) and never overlap; running the passes on their own output
+ * yields no edit (idempotence); every edit and finding carries file, line,
+ * column and rule id. A file with syntax errors still gets findings, but its
+ * edits are withheld (left empty) unless NFY_MIGRATE_FORCE is set, so a
+ * broken file is never made worse.
+ *
+ * Usage (per file, then once per project):
+ *
+ *     nfy_migrate_opts mo = {.rules = set, .torch_version = "2.1"};
+ *     nfy_migrate_project proj;
+ *     nfy_migrate_project_init(&proj);
+ *     for each file F (relative path rel, loaded into src):
+ *         nfy_edit_set es;
+ *         nfy_migrate_info info;
+ *         nfy_edit_set_init(&es, &src);
+ *         if (nfy_migrate_file(&mo, &src, rel, &es, rep, &info, diags)
+ *                 == NFY_OK && es.edits.len > 0)
+ *             nfy_edit_set_apply(&es, diags, &out);  (write out, else copy)
+ *         nfy_migrate_project_add(&proj, rel, &info);
+ *         nfy_edit_set_release(&es);
+ *     nfy_migrate_project_finish(&proj, &mo, rep);
+ *     nfy_migrate_project_release(&proj);
+ *
+ * Shell launchers are convert's business (src/convert/shell.c). Do not call
+ * nfy_report_add_edits for these edits: nfy_migrate_file has already
+ * recorded them with the right safety.
+ *
+ * Thread safety: nfy_migrate_file only reads opts and the rule set; use
+ * one nfy_report and one nfy_migrate_project per worker and merge them.
+ */
+#ifndef NPUIFY_MIGRATE_H
+#define NPUIFY_MIGRATE_H
+
+#include "npuify/core.h"
+#include "npuify/edit.h"
+#include "npuify/report.h"
+
+struct nfy_rule_set; /* npuify/rules.h */
+
+enum nfy_migrate_flags {
+    NFY_MIGRATE_UNSAFE = 1u << 0, /* also apply edits of "unsafe" rules */
+    NFY_MIGRATE_AUTO = 1u << 1,   /* --mode auto: only add `import torch_npu`
+                                     and `from torch_npu.contrib import
+                                     transfer_to_npu` to entry scripts (files
+                                     with a __main__ guard); findings as usual */
+    NFY_MIGRATE_AMP = 1u << 2,    /* enables rules gated by option "amp" */
+    NFY_MIGRATE_DISTRIBUTED = 1u << 3, /* ... by option "distributed" */
+    NFY_MIGRATE_MSFT = 1u << 4,   /* ... by option "msfmktransplt" */
+    NFY_MIGRATE_FORCE = 1u << 5   /* edit files with syntax errors too */
+};
+
+typedef struct {
+    const struct nfy_rule_set *rules; /* required; built-in + custom rules */
+    const char *torch_version; /* "2.1" ... "2.8" ...; NULL: newest shipped */
+    unsigned flags;            /* enum nfy_migrate_flags */
+} nfy_migrate_opts;
+
+/** Per-file facts for project-level rules. */
+typedef struct {
+    bool scanned;      /* the passes ran */
+    bool syntax_error; /* pylex/pysyn reported errors (edits withheld) */
+    bool uses_torch;   /* imports torch (or a submodule) */
+    bool uses_cuda;    /* something CUDA-specific was found */
+    bool uses_amp;     /* torch.cuda.amp, torch.amp, torch.autocast,
+                          apex.amp, torch.npu.amp ... */
+    bool has_main;     /* has an `if __name__ == "__main__":` block */
+    uint32_t amp_line; /* first AMP use (1-based), 0 when none */
+    uint32_t first_torch_line; /* line of the first torch import, 0 none */
+    size_t edits;      /* edits kept */
+    size_t findings;   /* non-change findings recorded */
+} nfy_migrate_info;
+
+/**
+ * Migrate one Python file. src is the whole file; relpath ('/'-separated,
+ * relative to the source root) names it in the report. edits must be
+ * initialised over src (nfy_edit_set_init(edits, src)); edits are added and
+ * the set is normalized. Findings and change records go to report (may be
+ * NULL: then nothing is recorded). info (may be NULL) receives the facts.
+ * Diagnostics (syntax problems, "migrate-*") go to diags (may be NULL).
+ * Returns NFY_OK; NFY_EUSAGE for a bad torch_version or missing rules (with
+ * a diagnostic), NFY_ELIMIT for files too large to tokenize.
+ */
+NFY_NODISCARD nfy_status nfy_migrate_file(const nfy_migrate_opts *opts,
+                                          const nfy_source *src,
+                                          const char *relpath,
+                                          nfy_edit_set *edits,
+                                          nfy_report *report,
+                                          nfy_migrate_info *info,
+                                          nfy_diags *diags);
+
+/** Project-level state: facts gathered from every file. */
+typedef struct {
+    nfy_arena arena;
+    size_t files;       /* files added */
+    size_t torch_files; /* files that use torch */
+    size_t amp_files;   /* files that use AMP */
+    size_t cuda_files;  /* files with CUDA-specific code */
+    const char *first_amp_file; /* smallest relpath with AMP, or NULL */
+    uint32_t first_amp_line;
+    const char *first_torch_file; /* smallest relpath using torch, or NULL */
+} nfy_migrate_project;
+
+void nfy_migrate_project_init(nfy_migrate_project *p);
+void nfy_migrate_project_release(nfy_migrate_project *p);
+/** Record one file's facts (relpath is copied). */
+void nfy_migrate_project_add(nfy_migrate_project *p, const char *relpath,
+                             const nfy_migrate_info *info);
+/** Add src's facts into dst (for parallel workers). */
+void nfy_migrate_project_merge(nfy_migrate_project *dst,
+                               const nfy_migrate_project *src);
+/**
+ * Project-level findings into report: without AMP anywhere in a project that
+ * uses torch, one loud finding (file NULL = "NA", the "amp-missing" rule);
+ * with AMP, a note naming the first file. Deterministic for any file order.
+ */
+void nfy_migrate_project_finish(const nfy_migrate_project *p,
+                                const nfy_migrate_opts *opts,
+                                nfy_report *report);
+
+#endif

@@ -1,0 +1,276 @@
+/*
+ * report: the migration report model and its writers.
+ *
+ * A report collects, for one run (convert / analyse), the files seen and the
+ * findings made. A finding is one located record: an edit that was applied
+ * (category NFY_CAT_CHANGE), or something the user must know (unsupported or
+ * unknown API, CUDA-only API, precision / performance advice, a fused
+ * "affinity" NPU API, a "cuda" text deliberately left alone and why).
+ *
+ * Writers (all deterministic: rows sorted by file, then start line, start
+ * column, end, rule, message; no timestamps; absolute paths only where the
+ * caller put them in the metadata):
+ *   change_list.csv        File, Start Line, End Line, Operation Type, Message,
+ *                          Rule, Start Col, End Col, Safety
+ *                          (every NFY_CAT_CHANGE finding and every finding
+ *                           whose op is NFY_OPTYPE_UNSUPPORTED)
+ *   unsupported_api.csv    File, Start Line, End Line, OP, Tips
+ *   unknown_api.csv        same columns
+ *   api_precision_advice.csv, api_performance_advice.csv   same columns
+ *   cuda_op_list.csv       File, Api
+ *   affinity_api_call.csv  File, Start Line, End Line, Api Type,
+ *                          Api Call Name, Affinity Api Name
+ *   npuify.log             plain text, per file: status, then one line per
+ *                          change ("line: a ~ b   Operation Type: X
+ *                          Message: ..." as msFmkTransplt prints), then the
+ *                          caller's log lines
+ *   report.json            {"schema": "npuify-report/1", "tool": {...},
+ *                          "run": {...}, "summary": {...}, "files": [...],
+ *                          "findings": [...], "left_unchanged": [...]}
+ *   summary.md             counts, edits by rule, manual work, per-line table
+ *   report.sarif           SARIF 2.1.0, one run, rules from the rule ids
+ * Column conventions: lines are 1-based, columns 0-based code points (as
+ * Python's tokenize counts; SARIF gets them +1 as its format requires). A
+ * finding about the whole project has file NULL, written as "NA" like
+ * msFmkTransplt's global advice rows.
+ *
+ * Ownership: the report owns copies of every string it is given (one arena),
+ * so callers may free their per-file memory right after adding. Not
+ * thread-safe: parallel workers fill one report each and the caller merges
+ * them with nfy_report_merge (order of merging does not matter: writers sort).
+ * The library never prints; console output is rendered into an nfy_buf.
+ */
+#ifndef NPUIFY_REPORT_H
+#define NPUIFY_REPORT_H
+
+#include "npuify/core.h"
+#include "npuify/edit.h"
+#include "npuify/rules.h"
+
+/* Operation type, msFmkTransplt's enum plus NONE for non-change findings.
+ * (Named NFY_OPTYPE_* by the lead: pylex.h owns NFY_OP_* for operators.) */
+typedef enum {
+    NFY_OPTYPE_NONE,   /* advice, unknown API, left unchanged: no operation */
+    NFY_OPTYPE_INSERT, /* code added */
+    NFY_OPTYPE_MODIFY, /* code replaced */
+    NFY_OPTYPE_DELETE, /* code removed */
+    NFY_OPTYPE_UNSUPPORTED /* needs manual migration; listed in change_list too */
+} nfy_op_type;
+
+/* Safety levels are the rule catalogue's (rules.h): SAFE, UNSAFE, MANUAL.
+ * (Shared by the lead so both headers can be included together.) */
+typedef nfy_rule_safety nfy_safety;
+
+/* Which report file a finding belongs to (besides report.json/md/sarif). */
+typedef enum {
+    NFY_CAT_CHANGE,             /* an applied edit -> change_list.csv */
+    NFY_CAT_UNSUPPORTED_API,    /* -> unsupported_api.csv */
+    NFY_CAT_UNKNOWN_API,        /* -> unknown_api.csv */
+    NFY_CAT_CUDA_OP,            /* -> cuda_op_list.csv */
+    NFY_CAT_PRECISION_ADVICE,   /* -> api_precision_advice.csv */
+    NFY_CAT_PERFORMANCE_ADVICE, /* -> api_performance_advice.csv */
+    NFY_CAT_AFFINITY_API,       /* -> affinity_api_call.csv */
+    NFY_CAT_LEFT_UNCHANGED,     /* -> report.json "left_unchanged" */
+    NFY_CAT_COUNT
+} nfy_finding_cat;
+
+/** "INSERT", "MODIFY", "DELETE", "UNSUPPORTED", "" for NONE. */
+const char *nfy_op_type_name(nfy_op_type op);
+/** "safe", "unsafe", "manual". */
+const char *nfy_safety_name(nfy_safety s);
+/** "change", "unsupported_api", "unknown_api", "cuda_op",
+ *  "precision_advice", "performance_advice", "affinity_api",
+ *  "left_unchanged". */
+const char *nfy_finding_cat_name(nfy_finding_cat c);
+
+/**
+ * One finding or change record. All strings are NUL-terminated; every one may
+ * be NULL (written as empty) except rule. When added to a report they are
+ * copied, so the caller's copies may be temporary.
+ */
+typedef struct {
+    const char *file;     /* relative to the source root, '/'-separated;
+                             NULL: project-wide ("NA") */
+    uint32_t start_line;  /* 1-based; 0 when unknown (project-wide) */
+    uint32_t start_col;   /* 0-based code points */
+    uint32_t end_line;    /* end of the span (exclusive end position) */
+    uint32_t end_col;
+    const char *rule;     /* stable rule id, e.g. "NPU201" */
+    nfy_op_type op;
+    nfy_safety safety;
+    nfy_finding_cat cat;
+    const char *api;      /* qualified API name ("torch.cuda.set_device") or
+                             operator / CUDA API name; the OP/Api column */
+    const char *message;  /* Message / Tips column; for LEFT_UNCHANGED the
+                             reason */
+    const char *before;   /* original source text of the span */
+    const char *after;    /* replacement text (changes) */
+    const char *api_type; /* affinity: "function", "class", "optimizer"... */
+    const char *npu_api;  /* affinity / replacement NPU API name */
+} nfy_finding;
+
+typedef NFY_VEC(nfy_finding) nfy_finding_vec;
+
+/** Set start/end line and column of f from a byte span of src. */
+void nfy_finding_locate(nfy_finding *f, const nfy_source *src, nfy_span sp);
+
+/* What happened to one input file. */
+typedef enum {
+    NFY_FILE_CONVERTED, /* rewritten: at least one edit applied */
+    NFY_FILE_UNCHANGED, /* scanned (Python / shell), nothing to change */
+    NFY_FILE_COPIED,    /* not scanned (other file type), copied verbatim */
+    NFY_FILE_SKIPPED,   /* not copied (symlink, output dir, too large ...) */
+    NFY_FILE_ERROR      /* could not be read or scanned; see note */
+} nfy_file_status;
+
+/** "converted", "unchanged", "copied", "skipped", "error". */
+const char *nfy_file_status_name(nfy_file_status s);
+
+typedef struct {
+    const char *file; /* relative, '/'-separated */
+    nfy_file_status status;
+    const char *note; /* why skipped / the error; may be NULL */
+} nfy_report_file;
+
+typedef NFY_VEC(nfy_report_file) nfy_report_file_vec;
+
+/* A caller-provided log line for npuify.log, attached to a file or NULL. */
+typedef struct {
+    const char *file;
+    const char *text;
+    uint32_t seq; /* order of addition, kept within one file */
+} nfy_report_log_line;
+
+typedef NFY_VEC(nfy_report_log_line) nfy_report_log_vec;
+
+/* Run metadata, written into report.json, summary.md and the SARIF run. */
+typedef struct {
+    const char *tool_version;  /* e.g. "0.1.0" */
+    const char *command;       /* "convert", "analyse" */
+    const char *source;        /* source root as the user gave it */
+    const char *torch_version; /* target torch / torch_npu version, or NULL */
+    const char *mode;          /* "manual", "auto", "distributed"..., or NULL */
+} nfy_report_meta;
+
+/** Optional lookup of a rule's one-line description (for SARIF / summary). */
+typedef const char *(*nfy_rule_desc_fn)(void *ctx, const char *rule_id);
+
+typedef struct {
+    nfy_arena arena; /* owns every string below */
+    nfy_report_meta meta;
+    nfy_report_file_vec files;
+    nfy_finding_vec findings;
+    nfy_report_log_vec log;
+    uint32_t next_seq;
+    nfy_rule_desc_fn rule_desc; /* may be NULL */
+    void *rule_desc_ctx;
+} nfy_report;
+
+void nfy_report_init(nfy_report *rep);
+void nfy_report_release(nfy_report *rep);
+/** Copy the metadata strings into the report. */
+void nfy_report_set_meta(nfy_report *rep, const nfy_report_meta *meta);
+/** Record a file and what happened to it (note may be NULL). */
+void nfy_report_add_file(nfy_report *rep, const char *file,
+                         nfy_file_status status, const char *note);
+/** Record a finding (all strings copied). A NULL rule becomes "". */
+void nfy_report_add_finding(nfy_report *rep, const nfy_finding *f);
+/**
+ * Record every edit of a normalized set as a NFY_CAT_CHANGE finding on file:
+ * op from the edit's shape (empty span: INSERT, empty text: DELETE, else
+ * MODIFY), position from the set's source, before/after from the bytes,
+ * rule and message from the edit's rule and note, the given safety.
+ */
+void nfy_report_add_edits(nfy_report *rep, const char *file,
+                          nfy_edit_set *set, nfy_safety safety);
+/** Add a line to npuify.log under file (NULL: a run-level line). */
+void nfy_report_logf(nfy_report *rep, const char *file, const char *fmt, ...)
+    NFY_PRINTF(3, 4);
+/** Move-copy everything of src into dst (src is left as it was). */
+void nfy_report_merge(nfy_report *dst, const nfy_report *src);
+
+/* Totals derived from the model (what the summaries print). */
+typedef struct {
+    size_t files_total;    /* every file recorded */
+    size_t files_scanned;  /* converted + unchanged + error */
+    size_t files_changed;  /* converted */
+    size_t files_copied;
+    size_t files_skipped;
+    size_t files_error;
+    size_t edits;          /* NFY_CAT_CHANGE findings */
+    size_t manual;         /* findings needing manual work: op UNSUPPORTED,
+                              safety manual, or category unsupported API */
+    size_t by_cat[NFY_CAT_COUNT];
+} nfy_report_totals;
+
+void nfy_report_totals_get(const nfy_report *rep, nfy_report_totals *t);
+/** True when f needs a human (counted in totals.manual). */
+bool nfy_finding_is_manual(const nfy_finding *f);
+
+/* Report files; nfy_report_write takes a mask of these. */
+enum nfy_report_formats {
+    NFY_REPORT_CSV = 1u << 0,   /* the seven CSV files */
+    NFY_REPORT_LOG = 1u << 1,   /* npuify.log */
+    NFY_REPORT_JSON = 1u << 2,  /* report.json */
+    NFY_REPORT_MD = 1u << 3,    /* summary.md */
+    NFY_REPORT_SARIF = 1u << 4, /* report.sarif */
+    NFY_REPORT_ALL = 0x1f
+};
+
+/**
+ * Parse a --format list ("csv,json,md,sarif,log", "all"); unknown names give
+ * NFY_EUSAGE. "html" is accepted and ignored (another module writes it).
+ */
+NFY_NODISCARD nfy_status nfy_report_formats_parse(const char *list,
+                                                  unsigned *mask);
+
+/**
+ * Create dir (mkdir -p) and write the selected report files into it, each
+ * atomically. A failure is recorded in diags (with the file name) and the
+ * other files are still written; the first error status is returned.
+ */
+NFY_NODISCARD nfy_status nfy_report_write(const nfy_report *rep,
+                                          const char *dir, unsigned formats,
+                                          nfy_diags *diags);
+
+/* Renderers behind nfy_report_write, appending to out (for tests, stdout). */
+typedef enum {
+    NFY_CSV_CHANGE_LIST,
+    NFY_CSV_UNSUPPORTED_API,
+    NFY_CSV_UNKNOWN_API,
+    NFY_CSV_PRECISION_ADVICE,
+    NFY_CSV_PERFORMANCE_ADVICE,
+    NFY_CSV_CUDA_OP_LIST,
+    NFY_CSV_AFFINITY_API,
+    NFY_CSV_COUNT
+} nfy_csv_kind;
+
+/** File name of a CSV kind, e.g. "change_list.csv". */
+const char *nfy_csv_file_name(nfy_csv_kind kind);
+void nfy_report_render_csv(const nfy_report *rep, nfy_csv_kind kind,
+                           nfy_buf *out);
+void nfy_report_render_log(const nfy_report *rep, nfy_buf *out);
+void nfy_report_render_json(const nfy_report *rep, nfy_buf *out);
+void nfy_report_render_md(const nfy_report *rep, nfy_buf *out);
+void nfy_report_render_sarif(const nfy_report *rep, nfy_buf *out);
+
+/**
+ * The short console summary: files scanned / changed, edits by rule, and
+ * findings needing manual work with the first top locations (sorted), e.g.
+ *   npuify: 12 files scanned, 5 changed, 3 copied, 0 errors
+ *   edits: 23 (NPU101 x8, NPU201 x6, ...)
+ *   manual work: 4 findings
+ *     train.py:42:8: NPU503 nn.DataParallel is not supported ...
+ * color adds ANSI colours.
+ */
+void nfy_report_render_console(const nfy_report *rep, size_t top, bool color,
+                               nfy_buf *out);
+
+/**
+ * Sorted view: fills *out with pointers to rep's findings in report order
+ * (file, start line/col, end line/col, rule, message, api). Caller frees
+ * *out with free(). Used by every writer.
+ */
+size_t nfy_report_sorted(const nfy_report *rep, const nfy_finding ***out);
+
+#endif

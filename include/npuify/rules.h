@@ -1,0 +1,467 @@
+/*
+ * npuify rules: the migration rule catalogue as data (DESIGN.md section 3).
+ *
+ * A rule says WHAT to look for and WHAT to do; the migrate passes say HOW.
+ * Each rule has a stable ID ("NPU101"), a kind (what the pass does), a match
+ * kind (what the pass looks for, with a pattern), a safety level, texts for
+ * the report (message, fix-it hint, before/after example) and kind-specific
+ * data (replacement, argument position/keyword, string contexts, a from->to
+ * table, version bounds, an option gate).
+ *
+ * The built-in catalogue (data/rules/rules.json) is embedded into the binary
+ * at build time and parsed by the same loader that reads custom rule files,
+ * so built-in and custom rules are the same type and go through the same
+ * validation. Custom files come in our schema (data/rules/README.md, and the
+ * summary at nfy_rules_load_file below) or in msFmkTransplt's
+ * {"rules": {"ArgsModifyRule": [...], "FuncNameModifyRule": [...],
+ * "ModuleNameModifyRule": [...]}} schema.
+ *
+ * Ownership: an nfy_rule_set owns every rule and every string in it (one
+ * arena); the pointers returned by lookups live as long as the set. Rules are
+ * read-only to callers except through nfy_rule_set_enable.
+ *
+ * How a pass reads a rule, by kind (the authoritative contract):
+ *
+ *  NFY_RULE_RENAME ("rename-qualified-api")
+ *      match NAME:   a reference (call, attribute, decorator, base class,
+ *                    `from X import Y` item) whose resolved qualified name
+ *                    equals pattern -> replacement (a qualified name).
+ *      match MODULE: the qualified name equals pattern or starts with
+ *                    pattern + "."; the prefix is replaced by replacement and
+ *                    the rest kept (torch.cuda.amp.X -> torch.npu.amp.X).
+ *                    Applies to import statements of the module too.
+ *      match METHOD: a call `<expr>.P(...)` whose receiver is not a known
+ *                    module (so `x.cuda()` matches, `torch.cuda` does not);
+ *                    the method name P becomes replacement.
+ *      match ATTR:   an attribute `<expr>.P` (called or not) with a receiver
+ *                    that is not a known module; P becomes replacement.
+ *      With a map (nmap > 0) the pair table is the rename list and pattern
+ *      is only a common prefix for quick rejection (may be "").
+ *      The pass keeps the user's spelling of the unchanged part (an alias
+ *      `th.cuda.X` becomes `th.npu.X`); when the root module differs
+ *      (torch.profiler -> torch_npu.profiler) it writes the replacement in
+ *      full and the file gets `import torch_npu` through NPU001.
+ *      NFY_RULE_F_APIDB: rename only if apidb says the replacement exists for
+ *      the target torch version; otherwise report rule `fallback` instead.
+ *
+ *  NFY_RULE_REWRITE_ARG ("rewrite-argument")
+ *      match CALL (pattern = callee qualified name) or METHOD (pattern =
+ *      method name on any non-module receiver). The argument is positional
+ *      arg_pos (-1: none) or keyword arg_kw (NULL: none), whichever the call
+ *      uses. With nctx > 0 (match PASS, pattern a description) the argument
+ *      positions come from the ARG and KEYWORD contexts instead, so one rule
+ *      covers many callees. replacement is a template: "$ARG" stands for the
+ *      argument's source text; NULL with NFY_RULE_F_DELETE removes the
+ *      argument (and its comma). The rule applies only when the argument's
+ *      source text matches the POSIX ERE `arg_match` (NULL: any) and matches
+ *      none of the EREs in `skip` (msFmkTransplt's white_list; both
+ *      case-insensitive, compile with REG_EXTENDED|REG_ICASE|REG_NOSUB).
+ *      `arg_value`, when set, further restricts the rule to arguments that
+ *      are one string literal whose value is exactly arg_value.
+ *
+ *  NFY_RULE_REWRITE_STRING ("rewrite-string-in-context")
+ *      match STRING: a string literal (or the literal text of an f-string, a
+ *      %-format or .format() template, or the left operand of `+`) whose
+ *      value equals pattern, or, with NFY_RULE_F_DEVICE_FORM, starts with
+ *      pattern + ":" ("cuda:0", f"cuda:{i}", "cuda:%d" % i,
+ *      "cuda:{}".format(i), "cuda:" + str(i)). Only that leading part is
+ *      replaced by replacement; quotes, prefixes and the rest are kept.
+ *      The literal must stand in one of the contexts ctx[0..nctx) (below);
+ *      other occurrences are left unchanged and listed with the reason.
+ *      match ENV: an environment variable name in an env context (Python:
+ *      os.environ[...], os.environ.get/setdefault/pop, os.getenv/putenv,
+ *      keys of an `env=` dict; shell: `export N=`, `N=... cmd`, `$N`,
+ *      `${N}`). pattern is a glob ("NCCL_*"); the map gives from -> to; a
+ *      pair with an empty `to` has no counterpart: report, do not rewrite.
+ *
+ *  NFY_RULE_INSERT_IMPORT ("insert-import")
+ *      replacement is the statement to insert ("import torch_npu"). pattern
+ *      is the trigger: insert only in files that import this module (or a
+ *      submodule), once, right after the first import of it (after
+ *      `from __future__`, the module docstring and the encoding line), and
+ *      only if the file does not already have the statement.
+ *
+ *  NFY_RULE_REMOVE_IMPORT ("remove-import")
+ *      match IMPORT, pattern = module: delete `import P` / `from P import ..`
+ *      (or only P from a multi-name import statement).
+ *
+ *  NFY_RULE_FLAG ("flag")
+ *      Report only, never edit. Any match kind: NAME, MODULE, CALL, METHOD,
+ *      ATTR, IMPORT (module or submodule imported; `from numba import cuda`
+ *      imports numba.cuda), STRING (+ ctx), KEYWORD (a keyword argument
+ *      named pattern in a call to any of the ARG ctx callees, or in any call
+ *      when nctx == 0; arg_match restricts its value's source text), FILE
+ *      (a file in the tree whose base name matches glob pattern, e.g.
+ *      "*.cu|*.cuh") and PASS (a dedicated pass decides, e.g. "project has
+ *      no AMP"; pattern names the pass). A map, when present, gives the
+ *      suggested replacement per matched name (apex optimizers -> torch_npu
+ *      ones); `to` "" means no replacement, note says why.
+ *
+ * Maps on NAME/CALL/MODULE/METHOD/ATTR rules: the rows' `from` values are
+ * the names matched (qualified names, or member names for METHOD/ATTR);
+ * pattern is then only a common prefix, for documentation. For MODULE rules
+ * with a map, names below pattern with no row are reported (rule message,
+ * no edit); for the other match kinds unmapped names do not match.
+ *
+ * Several rules may match one place. FLAG rules are additive: each one
+ * reports. Among edit rules the most specific wins: for names, the longest
+ * matched name (exact beats prefix); for strings, an ARG context naming the
+ * callee beats KEYWORD/ASSIGN, which beat COMPARE/ARGPARSE/SHELL/ANY; ties go
+ * to the lower ID. nfy_rule_set_lookup returns hits in that order.
+ *
+ * Dedicated passes (match PASS; pattern = pass name; kind FLAG for reports,
+ * REWRITE_ARG for passes that edit) in the built-in catalogue:
+ *   int-device         NPU104  .to(0)/device=0 -> "npu:0" (ctx = where)
+ *   int-device-runtime NPU105  .to(x) -> f"npu:{x}" if isinstance(x, int)...
+ *   left-unchanged     NPU107  "cuda" in a string/comment left alone
+ *   ddp-rewrite        NPU307  --distributed: DDP + HCCL + sampler
+ *   nccl-compare       NPU308  comparisons with "nccl"
+ *   launcher           NPU310  --distributed: launcher script written
+ *   amp-missing        NPU402  project has no AMP (map = AMP markers)
+ *   amp-insert         NPU403  --amp: insert autocast + GradScaler
+ *   amp-used           NPU404  AMP found (map = AMP markers)
+ *   cpp-extension-cu   NPU502  cpp_extension.load/load_inline with CUDA
+ *   cuda-ops           NPU504  calls of user CUDA ops (PYBIND11/TORCH_LIBRARY)
+ *   device-capability  NPU508  get_device_capability / properties .major
+ *   dataloader-pin-memory NPU602, affinity-user NPU605, global-advice NPU607
+ *
+ * Safety: SAFE edits are applied by default; UNSAFE edits only when the user
+ * asks (convert --unsafe, or the rule's option); MANUAL rules never edit.
+ * option: when non-NULL, the rule applies only when one of the options in
+ * this comma list is on ("distributed", "amp", "auto", "msfmktransplt",
+ * "specify_device"); see nfy_rule_option_on.
+ *
+ * match CALL with a pattern that has no '.' (msFmkTransplt's bare
+ * func_name, e.g. "set_device") matches any call whose callee's last name
+ * is pattern, whatever the receiver.
+ */
+#ifndef NPUIFY_RULES_H
+#define NPUIFY_RULES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "npuify/core.h"
+
+/* ---- Enumerations (X-macros give enum, name and parser in one place) ---- */
+
+#define NFY_RULE_KIND_MAP(X)                                                   \
+    X(RENAME, "rename-qualified-api")                                          \
+    X(REWRITE_ARG, "rewrite-argument")                                         \
+    X(REWRITE_STRING, "rewrite-string-in-context")                             \
+    X(INSERT_IMPORT, "insert-import")                                          \
+    X(REMOVE_IMPORT, "remove-import")                                          \
+    X(FLAG, "flag")
+
+typedef enum {
+#define NFY_RULE_KIND_ENUM(name, text) NFY_RULE_##name,
+    NFY_RULE_KIND_MAP(NFY_RULE_KIND_ENUM)
+#undef NFY_RULE_KIND_ENUM
+        NFY_RULE_KIND_COUNT
+} nfy_rule_kind;
+
+#define NFY_MATCH_MAP(X)                                                       \
+    X(NAME, "name")         /* resolved qualified name == pattern */          \
+    X(MODULE, "module")     /* qualified name == pattern or below it */       \
+    X(CALL, "call")         /* call whose callee resolves to pattern */       \
+    X(METHOD, "method")     /* <non-module expr>.pattern(...) */              \
+    X(ATTR, "attribute")    /* <non-module expr>.pattern */                   \
+    X(IMPORT, "import")     /* import of module pattern or a submodule */     \
+    X(STRING, "string")     /* string literal value, in ctx */                \
+    X(ENV, "env")           /* environment variable name, glob */             \
+    X(KEYWORD, "keyword")   /* keyword argument name in a call */             \
+    X(FILE, "file")         /* file base name glob in the tree */             \
+    X(PASS, "pass")         /* a dedicated pass decides */
+
+typedef enum {
+#define NFY_MATCH_ENUM(name, text) NFY_MATCH_##name,
+    NFY_MATCH_MAP(NFY_MATCH_ENUM)
+#undef NFY_MATCH_ENUM
+        NFY_MATCH_COUNT
+} nfy_match_kind;
+
+#define NFY_SAFETY_MAP(X)                                                      \
+    X(SAFE, "safe")     /* applied by default */                              \
+    X(UNSAFE, "unsafe") /* applied only when asked (a flag) */                \
+    X(MANUAL, "manual") /* report only */
+
+typedef enum {
+#define NFY_SAFETY_ENUM(name, text) NFY_SAFETY_##name,
+    NFY_SAFETY_MAP(NFY_SAFETY_ENUM)
+#undef NFY_SAFETY_ENUM
+        NFY_SAFETY_COUNT
+} nfy_rule_safety;
+
+/* Category: the hundreds digit of an "NPUnxx" ID; CUSTOM for other IDs. */
+#define NFY_RULE_CAT_MAP(X)                                                    \
+    X(IMPORT, "import")           /* NPU0xx */                                 \
+    X(DEVICE, "device")           /* NPU1xx */                                 \
+    X(CUDA_API, "cuda-api")       /* NPU2xx */                                 \
+    X(DISTRIBUTED, "distributed") /* NPU3xx */                                 \
+    X(AMP, "amp")                 /* NPU4xx */                                 \
+    X(MANUAL, "manual")           /* NPU5xx unsupported, manual work */        \
+    X(ADVICE, "advice")           /* NPU6xx precision/performance */           \
+    X(CUSTOM, "custom")           /* any other ID */
+
+typedef enum {
+#define NFY_RULE_CAT_ENUM(name, text) NFY_RULE_CAT_##name,
+    NFY_RULE_CAT_MAP(NFY_RULE_CAT_ENUM)
+#undef NFY_RULE_CAT_ENUM
+        NFY_RULE_CAT_COUNT
+} nfy_rule_category;
+
+/* Where a string literal (or env name) must stand for a rule to apply. */
+#define NFY_CTX_MAP(X)                                                         \
+    X(ARG, "arg")           /* arg:CALLEE@POS, arg:CALLEE=KW, arg:C@POS=KW */ \
+    X(KEYWORD, "kw")        /* kw:NAME - keyword NAME of any call */          \
+    X(COMPARE, "compare")   /* operand of == != in / not in (tuple items) */  \
+    X(ARGPARSE, "argparse") /* default= / choices= of add_argument */         \
+    X(ASSIGN, "assign")     /* assign:GLOB - value bound to a name like */    \
+                            /* GLOB (case-insensitive, last component): */    \
+                            /* assignment, parameter default, keyword arg, */ \
+                            /* dict display key */                            \
+    X(SUBSCRIPT, "subscript") /* subscript:NAME - NAME[...] e.g. os.environ */\
+    X(SHELL, "shell")       /* shell scripts (export, assignments, $N) */     \
+    X(ANY, "any")           /* any string literal */
+
+typedef enum {
+#define NFY_CTX_ENUM(name, text) NFY_CTX_##name,
+    NFY_CTX_MAP(NFY_CTX_ENUM)
+#undef NFY_CTX_ENUM
+        NFY_CTX_COUNT
+} nfy_rule_ctx_kind;
+
+/* Rule flags (bit set). */
+enum nfy_rule_flags {
+    NFY_RULE_F_APIDB = 1u << 0,       /* rename only if apidb has the target */
+    NFY_RULE_F_DEVICE_FORM = 1u << 1, /* string: also "P:<index>" forms */
+    NFY_RULE_F_DELETE = 1u << 2,      /* rewrite-arg: delete the argument */
+    NFY_RULE_F_OFF = 1u << 3,         /* disabled unless enabled by name */
+    NFY_RULE_F_SUBSTRING = 1u << 4    /* string: replace pattern anywhere */
+};
+
+/* ---- Rule data ------------------------------------------------------------ */
+
+/** One string context: see NFY_CTX_MAP for the spelling in rule files. */
+typedef struct {
+    nfy_rule_ctx_kind kind;
+    const char *name; /* callee / keyword / glob / subscripted name; or NULL */
+    int pos;          /* positional index for ARG, -1 when none */
+    const char *kw;   /* keyword for ARG, NULL when none */
+} nfy_rule_ctx;
+
+/** One row of a rule's from -> to table. */
+typedef struct {
+    const char *from;
+    const char *to;   /* "" when there is no counterpart (report only) */
+    const char *note; /* short remark for the report, or NULL */
+} nfy_rule_pair;
+
+typedef struct {
+    const char *id;        /* "NPU101"; unique in a set */
+    nfy_rule_kind kind;
+    nfy_match_kind match;
+    nfy_rule_safety safety;
+    nfy_rule_category category;
+    nfy_severity severity; /* NOTE advice, WARNING change/risk, ERROR breaks */
+    unsigned flags;        /* enum nfy_rule_flags */
+    bool enabled;          /* !(flags & OFF) unless changed by the set */
+
+    const char *pattern;     /* see the kind contract above; never NULL */
+    const char *replacement; /* qualified name / template / text; or NULL */
+    int arg_pos;             /* rewrite-arg positional index, -1 none */
+    const char *arg_kw;      /* rewrite-arg keyword, NULL none */
+    const char *arg_match;   /* ERE the argument text must match, or NULL */
+    const char *arg_value;   /* only string-literal args with this value */
+    const char *skip;        /* "|"-joined POSIX EREs to leave alone, or NULL */
+    const char *fallback;    /* rule ID to report when F_APIDB fails, or NULL */
+    const char *option;      /* comma list of convert options, or NULL */
+    const char *min_torch;   /* "2.1": applies from this torch version, NULL */
+    const char *max_torch;   /* applies up to and including, NULL */
+    const char *tags;        /* comma list: "precision", "performance", ... */
+
+    const nfy_rule_ctx *ctx; /* string/keyword contexts */
+    size_t nctx;
+    const nfy_rule_pair *map; /* from -> to table */
+    size_t nmap;
+
+    const char *message; /* one line, shown with every finding */
+    const char *hint;    /* fix-it hint, one or two sentences */
+    const char *before;  /* example code before (may hold newlines) */
+    const char *after;   /* example code after, or NULL for report-only */
+    const char *origin;  /* "builtin" or the file it came from */
+} nfy_rule;
+
+/* ---- Names of enumerations -------------------------------------------- */
+
+const char *nfy_rule_kind_name(nfy_rule_kind k);
+const char *nfy_match_kind_name(nfy_match_kind m);
+const char *nfy_rule_safety_name(nfy_rule_safety s);
+const char *nfy_rule_category_name(nfy_rule_category c);
+const char *nfy_rule_ctx_kind_name(nfy_rule_ctx_kind k);
+/** Parse the names above; false when unknown. */
+bool nfy_rule_kind_parse(nfy_str s, nfy_rule_kind *out);
+bool nfy_match_kind_parse(nfy_str s, nfy_match_kind *out);
+bool nfy_rule_safety_parse(nfy_str s, nfy_rule_safety *out);
+/** Category of an ID: NPU1xx -> DEVICE ...; anything else CUSTOM. */
+nfy_rule_category nfy_rule_category_of_id(const char *id);
+/** Operation Type column of change_list.csv: INSERT, MODIFY, DELETE, UNSUPPORTED. */
+const char *nfy_rule_operation(const nfy_rule *r);
+
+/* ---- Rule sets ------------------------------------------------------------ */
+
+typedef struct nfy_rule_set nfy_rule_set; /* opaque */
+
+/**
+ * A set holding the built-in catalogue. Fails only if the embedded catalogue
+ * is invalid (a build bug, reported in diags); returns NULL then.
+ */
+NFY_NODISCARD nfy_rule_set *nfy_rule_set_new(nfy_diags *diags);
+/** An empty set (no built-in rules), for tests and custom-only runs. */
+NFY_NODISCARD nfy_rule_set *nfy_rule_set_new_empty(void);
+void nfy_rule_set_free(nfy_rule_set *set);
+
+/**
+ * Add the rules of a JSON rule file. The format is detected: an object with
+ * "rules" holding an ARRAY is our schema; with "rules" holding an OBJECT of
+ * rule-class arrays it is msFmkTransplt's. Errors go to diags with
+ * file:line:col (JSON syntax errors from the parser; schema errors at the
+ * offending key or value, with its key path like rules[3].kind in the
+ * message). Duplicate IDs (within the file or against the set), unknown
+ * fields, duplicate keys, bad enum values, missing required fields are all
+ * errors. On any error no rule of the file is added and NFY_ERULE (or
+ * NFY_ESYNTAX for malformed JSON, NFY_ENOENT/NFY_EIO for a missing or
+ * unreadable file) is returned.
+ *
+ * Our schema (all keys besides "id", "kind", "match", "pattern", "message"
+ * are optional; see data/rules/README.md for the full text):
+ *   {"schema": "npuify-rules/1", "comment": "...",
+ *    "rules": [{"id": "USR001", "kind": "rename-qualified-api",
+ *      "match": "name", "pattern": "mylib.cuda_op", "replacement": "...",
+ *      "safety": "safe", "severity": "warning", "message": "...",
+ *      "hint": "...", "before": "...", "after": "...",
+ *      "arg_pos": 0, "arg_kw": "device", "arg_match": "^[0-9]+$",
+ *      "arg_value": "nccl",
+ *      "skip": "cpu|int", "delete": false, "device_form": false,
+ *      "substring": false, "apidb": false, "fallback": "NPU202",
+ *      "default": true, "option": "distributed",
+ *      "min_torch": "2.1", "max_torch": null, "tags": "performance",
+ *      "ctx": ["arg:torch.device@0", "kw:device", "compare"],
+ *      "map": [["from", "to"], ["from2", "", "note"]]}]}
+ */
+NFY_NODISCARD nfy_status nfy_rules_load_file(nfy_rule_set *set,
+                                             const char *path,
+                                             nfy_diags *diags);
+/** Same, from memory; name is used in diagnostics. */
+NFY_NODISCARD nfy_status nfy_rules_load_mem(nfy_rule_set *set,
+                                            const char *name,
+                                            const char *text, size_t len,
+                                            nfy_diags *diags);
+
+size_t nfy_rule_set_count(const nfy_rule_set *set);
+/** The i-th rule in load order (built-ins first, sorted by ID). */
+const nfy_rule *nfy_rule_set_at(const nfy_rule_set *set, size_t i);
+/** Rule by ID (exact, case-sensitive), or NULL. */
+const nfy_rule *nfy_rule_set_find(const nfy_rule_set *set, const char *id);
+/** Turn a rule on or off; NFY_ENOENT if there is no such ID. */
+nfy_status nfy_rule_set_enable(nfy_rule_set *set, const char *id, bool on);
+
+/**
+ * Iterate rules, optionally filtered. kind/match < 0 mean any; disabled
+ * rules are skipped unless include_disabled.
+ *   nfy_rule_iter it; nfy_rule_iter_init(&it, set, NFY_RULE_RENAME, -1);
+ *   for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));) ...
+ */
+typedef struct {
+    const nfy_rule_set *set;
+    size_t next;
+    int kind;
+    int match;
+    bool include_disabled;
+} nfy_rule_iter;
+
+void nfy_rule_iter_init(nfy_rule_iter *it, const nfy_rule_set *set, int kind,
+                        int match);
+const nfy_rule *nfy_rule_iter_next(nfy_rule_iter *it);
+
+/* ---- Lookup for passes --------------------------------------------------- */
+
+/**
+ * Lookup spaces: what kind of key is being looked up.
+ *  QUALNAME: a resolved qualified name ("torch.cuda.amp.autocast"); finds
+ *            NAME, CALL, IMPORT rules (exact pattern or map row) and MODULE
+ *            rules (pattern or map row equal to the name or a dotted prefix
+ *            of it). The caller keeps the hits that fit the syntactic place
+ *            (a call site: NAME/MODULE/CALL; an import: MODULE/IMPORT/NAME).
+ *  MEMBER:   an attribute or method name ("cuda", "is_cuda", "double");
+ *            finds METHOD and ATTR rules.
+ *  KEYWORD:  a keyword-argument name; finds KEYWORD rules.
+ *  STRING:   a string literal's value; finds STRING rules whose pattern
+ *            equals it, or (F_DEVICE_FORM) is followed by ':' in it, or
+ *            (F_SUBSTRING) occurs in it. The caller checks the contexts.
+ *  ENV:      an environment variable name; finds ENV rules by glob/map.
+ *  FILE:     a file base name; finds FILE rules by glob.
+ * Only enabled rules are returned. Thread-safe for concurrent lookups as
+ * long as nobody loads files or enables rules meanwhile.
+ */
+typedef enum {
+    NFY_LOOKUP_QUALNAME,
+    NFY_LOOKUP_MEMBER,
+    NFY_LOOKUP_KEYWORD,
+    NFY_LOOKUP_STRING,
+    NFY_LOOKUP_ENV,
+    NFY_LOOKUP_FILE
+} nfy_lookup_space;
+
+/** One lookup result. */
+typedef struct {
+    const nfy_rule *rule;
+    const nfy_rule_pair *pair; /* the map row that matched, or NULL */
+    size_t matched_len;        /* bytes of the key the pattern/row covered */
+} nfy_rule_hit;
+
+/**
+ * All enabled rules matching key in a space, best first (see the
+ * precedence paragraph at the top; FLAG rules after edit rules of the same
+ * length). Writes at most max hits and returns how many there are in all.
+ */
+size_t nfy_rule_set_lookup(const nfy_rule_set *set, nfy_lookup_space space,
+                           nfy_str key, nfy_rule_hit *hits, size_t max);
+/** The map row whose from equals key, or NULL. */
+const nfy_rule_pair *nfy_rule_map_find(const nfy_rule *r, nfy_str key);
+/**
+ * Glob match: '*' any run, '?' one byte, '|' separates alternatives
+ * ("*.cu|*.cuh"). Case-sensitive; the _nocase form folds ASCII case (used
+ * for ASSIGN contexts).
+ */
+bool nfy_rule_glob(const char *glob, nfy_str s);
+bool nfy_rule_glob_nocase(const char *glob, nfy_str s);
+/** Whether a string context list entry applies is the pass's call; this
+ * says whether the rule's option gate is open given the enabled options
+ * (a NULL-terminated list such as {"distributed", NULL}). */
+bool nfy_rule_option_on(const nfy_rule *r, const char *const *options);
+/**
+ * Whether a rule applies to torch version ver ("2.1", "2.6.0"); NULL or ""
+ * means the newest: only max_torch-bounded rules are excluded then.
+ */
+bool nfy_rule_applies_to_torch(const nfy_rule *r, const char *ver);
+/** Compare dotted versions numerically ("2.10" > "2.9"); <0, 0, >0. */
+int nfy_version_cmp(const char *a, const char *b);
+
+/* ---- Rendering (for `npuify rules`) ---------------------------------------- */
+
+/**
+ * Aligned table: ID, kind, safety, message; one line per rule. kind < 0:
+ * every kind. Disabled rules are shown with "[off]" when include_disabled.
+ */
+void nfy_rules_render_table(const nfy_rule_set *set, int kind,
+                            bool include_disabled, nfy_buf *out);
+/** One rule in full, with its example, as text. */
+void nfy_rule_render_explain(const nfy_rule *r, nfy_buf *out);
+/** One rule as a JSON object in our schema (round-trips through the loader). */
+void nfy_rule_render_json(const nfy_rule *r, nfy_buf *out);
+/** {"schema": "npuify-rules/1", "rules": [...]}; kind < 0: every kind. */
+void nfy_rules_render_json(const nfy_rule_set *set, int kind,
+                           bool include_disabled, nfy_buf *out);
+
+#endif

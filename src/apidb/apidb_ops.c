@@ -1,0 +1,248 @@
+/*
+ * Operator status: is an aten (or npu::) operator runnable on the NPU for a
+ * torch_npu version, and how. The evidence, strongest first: an NPU kernel
+ * in torch_npu/op-plugin's yaml; the 'tocpu' and 'unsupported' sections
+ * (1.11 and 2.0 only); PyTorch's native_functions.yaml, which says whether
+ * the op is composite (decomposes into other ops, so needs no kernel) or a
+ * plain aten op without an NPU kernel (CPU fallback from 2.1 on, an error
+ * before).
+ */
+#include "apidb/apidb_data.h"
+
+#include <string.h>
+
+typedef enum { NS_NONE, NS_ATEN, NS_NPU, NS_OTHER } op_ns;
+
+typedef struct {
+    op_ns ns;
+    nfy_str base;      /* "add" */
+    nfy_str full;      /* "add.Tensor", or "add" for the default overload */
+    bool has_overload; /* an overload was named (".default" included) */
+} op_name;
+
+static bool eat(nfy_str *s, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    if (s->len < n || memcmp(s->ptr, prefix, n) != 0)
+        return false;
+    s->ptr += n;
+    s->len -= n;
+    return true;
+}
+
+static nfy_str trim_blanks(nfy_str s)
+{
+    while (s.len && (s.ptr[0] == ' ' || s.ptr[0] == '\t')) {
+        s.ptr++;
+        s.len--;
+    }
+    while (s.len && (s.ptr[s.len - 1] == ' ' || s.ptr[s.len - 1] == '\t' ||
+                     s.ptr[s.len - 1] == '\n' || s.ptr[s.len - 1] == '\r'))
+        s.len--;
+    return s;
+}
+
+static bool has_namespace(nfy_str s)
+{
+    for (size_t i = 0; i + 1 < s.len; i++)
+        if (s.ptr[i] == ':' && s.ptr[i + 1] == ':')
+            return true;
+    return false;
+}
+
+static op_name parse_op(nfy_str s)
+{
+    op_name op = {NS_NONE, {NULL, 0}, {NULL, 0}, false};
+    s = trim_blanks(s);
+    if (eat(&s, "aten::") || eat(&s, "torch.ops.aten."))
+        op.ns = NS_ATEN;
+    else if (eat(&s, "npu::") || eat(&s, "torch.ops.npu.") ||
+             eat(&s, "torch_npu."))
+        op.ns = NS_NPU;
+    else if (has_namespace(s))
+        op.ns = NS_OTHER;
+    size_t dot = 0;
+    while (dot < s.len && s.ptr[dot] != '.')
+        dot++;
+    op.base = (nfy_str){s.ptr, dot};
+    op.full = s;
+    op.has_overload = dot < s.len;
+    if (op.has_overload && s.len - dot - 1 == 7 &&
+        memcmp(s.ptr + dot + 1, "default", 7) == 0)
+        op.full = op.base;
+    return op;
+}
+
+const char *nfy_op_status_name(nfy_op_status st)
+{
+    switch (st) {
+    case NFY_OP_SUPPORTED:
+        return "supported";
+    case NFY_OP_CPU_FALLBACK:
+        return "cpu-fallback";
+    case NFY_OP_UNSUPPORTED:
+        return "unsupported";
+    case NFY_OP_COMPOSITE:
+        return "composite";
+    case NFY_OP_UNKNOWN:
+        break;
+    }
+    return "unknown";
+}
+
+/* The row for op in family f at label: exact overload, or any overload. */
+static const nfy__apidb_row *find_op(nfy__apidb_fam_id fam, const op_name *op,
+                                     int label)
+{
+    const nfy__apidb_family *f = nfy__apidb_fam(fam);
+    if (label < 0 || op->base.len == 0)
+        return NULL;
+    if (op->has_overload)
+        return nfy__apidb_find_in(f, op->full, label);
+    return nfy__apidb_find_base(f, op->base, label);
+}
+
+static int kind_rank(const char *kind)
+{
+    if (!kind)
+        return 0;
+    if (strcmp(kind, "implicit") == 0)
+        return 2;
+    if (strcmp(kind, "explicit") == 0)
+        return 1;
+    return 0;
+}
+
+/*
+ * PyTorch's entry for op: the exact overload when one was named, else the
+ * default overload, else the most composite of its overloads (a profiler
+ * name without overload cannot tell them apart; the children of a
+ * composite op are checked in their own right).
+ */
+static const nfy__apidb_row *torch_entry(const op_name *op, int label)
+{
+    const nfy__apidb_family *f = nfy__apidb_fam(NFY__FAM_TORCH_OPS);
+    if (op->has_overload)
+        return nfy__apidb_find_in(f, op->full, label);
+    const nfy__apidb_row *r = nfy__apidb_find_in(f, op->base, label);
+    if (r)
+        return r;
+    uint32_t i, end;
+    const nfy__apidb_row *best = NULL;
+    nfy__apidb_find(f, op->base, &i, &end); /* overloads sort after base */
+    for (i = end; i < f->nrows; i++) {
+        const nfy__apidb_row *c = &nfy__apidb_rows[f->first_row + i];
+        const char *key = nfy__apidb_str(c->key);
+        if (strncmp(key, op->base.ptr, op->base.len) != 0 ||
+            key[op->base.len] != '.')
+            break;
+        if (((c->mask >> label) & 1u) &&
+            (!best || kind_rank(nfy__apidb_field(c, 0)) >
+                          kind_rank(nfy__apidb_field(best, 0))))
+            best = c;
+    }
+    return best;
+}
+
+static nfy_op_status decide(nfy_op_info *info, nfy_op_status st, bool listed,
+                            const nfy__apidb_row *r)
+{
+    info->status = st;
+    info->listed = listed;
+    info->matched = r ? nfy__apidb_str(r->key) : NULL;
+    return st;
+}
+
+static nfy_op_status custom_status(const nfy_apidb_version *v,
+                                   const op_name *op, nfy_op_info *info)
+{
+    const nfy__apidb_family *cf = nfy__apidb_fam(NFY__FAM_NPU_CUSTOM);
+    const nfy__apidb_row *r =
+        find_op(NFY__FAM_NPU_CUSTOM, op, nfy__apidb_label_exact(cf, v));
+    if (!r)
+        return NFY_OP_UNKNOWN;
+    const nfy__apidb_family *pf = nfy__apidb_fam(NFY__FAM_NPU_PUBLIC);
+    info->custom = true;
+    info->is_public =
+        nfy__apidb_find_in(pf, op->base, nfy__apidb_label_exact(pf, v)) != NULL;
+    return decide(info, NFY_OP_SUPPORTED, true, r);
+}
+
+/* Steps after "no NPU kernel": explicit lists, then PyTorch's own data. */
+static nfy_op_status aten_without_kernel(const nfy_apidb_version *v,
+                                         const op_name *op, nfy_op_info *info)
+{
+    int cpu_label =
+        nfy__apidb_label_exact(nfy__apidb_fam(NFY__FAM_ATEN_CPU), v);
+    const nfy__apidb_row *r = find_op(NFY__FAM_ATEN_CPU, op, cpu_label);
+    if (r)
+        return decide(info, NFY_OP_CPU_FALLBACK, true, r);
+    r = find_op(NFY__FAM_ATEN_UNSUP, op,
+                nfy__apidb_label_exact(nfy__apidb_fam(NFY__FAM_ATEN_UNSUP), v));
+    if (r)
+        return decide(info, NFY_OP_UNSUPPORTED, true, r);
+    const nfy__apidb_family *tf = nfy__apidb_fam(NFY__FAM_TORCH_OPS);
+    int tl = nfy__apidb_label_nearest(tf, v);
+    info->torch_version = tl >= 0 ? nfy__apidb_str(tf->labels[tl]) : NULL;
+    r = tl >= 0 && op->base.len ? torch_entry(op, tl) : NULL;
+    if (!r)
+        return decide(info, NFY_OP_UNKNOWN, false, NULL);
+    int rank = kind_rank(nfy__apidb_field(r, 0));
+    if (rank > 0) {
+        info->explicit_composite = rank == 1;
+        return decide(info, NFY_OP_COMPOSITE, false, r);
+    }
+    /* 1.11/2.0 have 'tocpu' lists and no generic fallback */
+    return decide(info,
+                  cpu_label >= 0 ? NFY_OP_UNSUPPORTED : NFY_OP_CPU_FALLBACK,
+                  false, r);
+}
+
+nfy_op_status nfy_apidb_op_status(const nfy_apidb_version *v, nfy_str name,
+                                  nfy_op_info *info)
+{
+    nfy_op_info local;
+    if (!info)
+        info = &local;
+    memset(info, 0, sizeof *info);
+    v = nfy__apidb_or_default(v);
+    op_name op = parse_op(name);
+    if (op.ns == NS_OTHER || op.base.len == 0)
+        return decide(info, NFY_OP_UNKNOWN, false, NULL);
+    if (op.ns == NS_NPU) {
+        info->custom = true;
+        return custom_status(v, &op, info);
+    }
+    const nfy__apidb_row *r =
+        find_op(NFY__FAM_ATEN_OPS, &op,
+                nfy__apidb_label_exact(nfy__apidb_fam(NFY__FAM_ATEN_OPS), v));
+    if (r)
+        return decide(info, NFY_OP_SUPPORTED, true, r);
+    if (op.ns == NS_NONE && custom_status(v, &op, info) == NFY_OP_SUPPORTED)
+        return NFY_OP_SUPPORTED;
+    return aten_without_kernel(v, &op, info);
+}
+
+const nfy_apidb_version *nfy_apidb_op_first_supported(nfy_str name)
+{
+    for (size_t i = 0; i < nfy_apidb_version_count(); i++) {
+        const nfy_apidb_version *v = nfy_apidb_version_at(i);
+        if (nfy_apidb_op_status(v, name, NULL) == NFY_OP_SUPPORTED)
+            return v;
+    }
+    return NULL;
+}
+
+bool nfy_apidb_npu_custom_op(const nfy_apidb_version *v, nfy_str name,
+                             bool *is_public)
+{
+    nfy_op_info info;
+    memset(&info, 0, sizeof info);
+    v = nfy__apidb_or_default(v);
+    op_name op = parse_op(name);
+    bool found = op.ns != NS_ATEN && op.ns != NS_OTHER &&
+                 custom_status(v, &op, &info) == NFY_OP_SUPPORTED;
+    if (is_public)
+        *is_public = found && info.is_public;
+    return found;
+}

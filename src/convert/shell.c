@@ -1,0 +1,114 @@
+/*
+ * Launcher shell scripts: CUDA/NCCL environment names (export NCCL_X=...,
+ * CUDA_VISIBLE_DEVICES=0,1 python ..., $NCCL_X, ${CUDA_VISIBLE_DEVICES})
+ * renamed to their Ascend counterparts by the ENV rules whose contexts
+ * include "shell". A name without a counterpart is reported, not changed.
+ * The scan is lexical: comments and single-quoted text are skipped.
+ */
+#include <string.h>
+
+#include "convert/convert_internal.h"
+
+static bool is_ident_start(char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+}
+
+static bool is_ident(char c)
+{
+    return is_ident_start(c) || (c >= '0' && c <= '9');
+}
+
+static bool rule_in_shell(const nfy_rule *r)
+{
+    if (!r->enabled || r->match != NFY_MATCH_ENV)
+        return false;
+    for (size_t i = 0; i < r->nctx; i++)
+        if (r->ctx[i].kind == NFY_CTX_SHELL)
+            return true;
+    return r->nctx == 0;
+}
+
+static void record_name(const nfy_convert_opts *o, const nfy_source *src,
+                        const char *rel, nfy_span sp, nfy_edit_set *set,
+                        nfy_report *rep, nfy_diags *diags)
+{
+    nfy_str name = {src->data + sp.start, sp.end - sp.start};
+    for (size_t i = 0; i < nfy_rule_set_count(o->rules); i++) {
+        const nfy_rule *r = nfy_rule_set_at(o->rules, i);
+        if (!rule_in_shell(r) || !nfy_rule_glob(r->pattern, name))
+            continue;
+        const nfy_rule_pair *p = nfy_rule_map_find(r, name);
+        if (!p)
+            continue;
+        if (p->to && *p->to) {
+            /* Bounds are valid by construction; a failure is in diags. */
+            nfy_status st = nfy_edit_set_add(set, sp.start, sp.end,
+                                             nfy_str_from_cstr(p->to), r->id,
+                                             r->message, diags);
+            (void)st;
+            return;
+        }
+        char *api = strndup(name.ptr, name.len);
+        nfy_finding f = {.file = rel, .rule = r->id,
+                         .op = NFY_OPTYPE_UNSUPPORTED,
+                         .safety = NFY_SAFETY_MANUAL,
+                         .cat = NFY_CAT_UNSUPPORTED_API, .api = api,
+                         .message = p->note ? p->note : r->message};
+        nfy_finding_locate(&f, src, sp);
+        nfy_report_add_finding(rep, &f);
+        free(api);
+        return;
+    }
+}
+
+/* Is the identifier at i an assignment word start (NAME=...)? */
+static bool at_word_start(const char *s, size_t i)
+{
+    return i == 0 || s[i - 1] == ' ' || s[i - 1] == '\t' ||
+           s[i - 1] == '\n' || s[i - 1] == ';' || s[i - 1] == '(' ||
+           s[i - 1] == '&' || s[i - 1] == '|';
+}
+
+nfy_status nfy__shell_env_edits(const nfy_convert_opts *o,
+                                const nfy_source *src, const char *rel,
+                                nfy_edit_set *set, nfy_report *rep,
+                                nfy_diags *diags)
+{
+    const char *s = src->data;
+    size_t n = src->len;
+    size_t i = 0;
+    while (i < n) {
+        char c = s[i];
+        if (c == '#' && at_word_start(s, i)) {
+            while (i < n && s[i] != '\n')
+                i++;
+        } else if (c == '\'') {
+            const char *q = memchr(s + i + 1, '\'', n - i - 1);
+            i = q ? (size_t)(q - s) + 1 : n;
+        } else if (c == '$' && i + 1 < n &&
+                   (is_ident_start(s[i + 1]) || s[i + 1] == '{')) {
+            size_t start = i + 1 + (s[i + 1] == '{');
+            size_t end = start;
+            while (end < n && is_ident(s[end]))
+                end++;
+            if (end > start)
+                record_name(o, src, rel,
+                            (nfy_span){(uint32_t)start, (uint32_t)end}, set,
+                            rep, diags);
+            i = end > start ? end : i + 1;
+        } else if (is_ident_start(c) && at_word_start(s, i)) {
+            size_t end = i;
+            while (end < n && is_ident(s[end]))
+                end++;
+            if (end < n && s[end] == '=')
+                record_name(o, src, rel,
+                            (nfy_span){(uint32_t)i, (uint32_t)end}, set, rep,
+                            diags);
+            i = end;
+        } else {
+            i++;
+        }
+    }
+    return NFY_OK;
+}

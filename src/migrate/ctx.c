@@ -1,0 +1,369 @@
+/*
+ * The per-file pass driver and the helpers every pass shares: tokenize,
+ * structure and resolve the file, then run the passes in a fixed order.
+ * Rule gating (option, torch version, safety) and the token claims that
+ * keep edits disjoint live here, so each pass only decides what to match.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "migrate/pass.h"
+
+/* ---- rules ---------------------------------------------------------------- */
+
+static bool option_on(const mig_ctx *c, const char *opt)
+{
+    static const struct {
+        const char *name;
+        unsigned flag;
+    } opts[] = {{"amp", MIG_F_AMP},
+                {"distributed", MIG_F_DISTRIBUTED},
+                {"auto", MIG_F_AUTO},
+                {"msfmktransplt", MIG_F_MSFT}};
+    if (opt == NULL || opt[0] == '\0')
+        return true;
+    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++) {
+        if (strcmp(opt, opts[i].name) == 0)
+            return (c->p->flags & opts[i].flag) != 0;
+    }
+    return false;
+}
+
+bool mig_rule_on(const mig_ctx *c, const nfy_rule *r)
+{
+    return r != NULL && r->enabled && option_on(c, r->option) &&
+           nfy_rule_applies_to_torch(r, c->p->version);
+}
+
+static bool has_tag(const nfy_rule *r, const char *tag)
+{
+    if (r->tags == NULL)
+        return false;
+    size_t n = strlen(tag);
+    for (const char *p = r->tags; *p;) {
+        while (*p == ',' || *p == ' ')
+            p++;
+        size_t len = strcspn(p, ", ");
+        if (len == n && strncmp(p, tag, n) == 0)
+            return true;
+        p += len;
+    }
+    return false;
+}
+
+void mig_flag_class(const nfy_rule *r, mig_cat *cat, mig_op *op)
+{
+    *op = MIG_OP_NONE;
+    if (has_tag(r, "precision"))
+        *cat = MIG_CAT_PRECISION;
+    else if (has_tag(r, "performance") || r->category == NFY_RULE_CAT_ADVICE)
+        *cat = MIG_CAT_PERFORMANCE;
+    else if (has_tag(r, "affinity"))
+        *cat = MIG_CAT_AFFINITY;
+    else if (has_tag(r, "unknown"))
+        *cat = MIG_CAT_UNKNOWN;
+    else if (has_tag(r, "cuda-op") || r->category == NFY_RULE_CAT_CUDA_API) {
+        *cat = MIG_CAT_CUDA_OP;
+        if (r->severity >= NFY_SEV_WARNING)
+            *op = MIG_OP_UNSUPPORTED;
+    } else if (r->severity == NFY_SEV_NOTE) {
+        *cat = MIG_CAT_PERFORMANCE;
+    } else {
+        *cat = MIG_CAT_UNSUPPORTED;
+        *op = MIG_OP_UNSUPPORTED;
+    }
+}
+
+const nfy_rule *mig_find_pass(const mig_ctx *c, int kind, const char *name)
+{
+    nfy_rule_iter it;
+    nfy_rule_iter_init(&it, c->rules, kind, NFY_MATCH_PASS);
+    for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));) {
+        if (strcmp(r->pattern, name) == 0 && mig_rule_on(c, r))
+            return r;
+    }
+    return NULL;
+}
+
+/* ---- emitting ------------------------------------------------------------- */
+
+bool mig_claimed(const mig_ctx *c, uint32_t tfirst, uint32_t tend)
+{
+    for (uint32_t t = tfirst; t < tend && t < c->m->ntoks; t++) {
+        if (c->claimed[t])
+            return true;
+    }
+    return false;
+}
+
+static nfy_span span_of(uint32_t start, uint32_t end)
+{
+    return (nfy_span){start, end};
+}
+
+static mig_op op_of_shape(uint32_t start, uint32_t end, const char *text)
+{
+    if (start == end)
+        return MIG_OP_INSERT;
+    return text[0] == '\0' ? MIG_OP_DELETE : MIG_OP_MODIFY;
+}
+
+bool mig_edit(mig_ctx *c, const nfy_rule *r, uint32_t tfirst, uint32_t tend,
+              uint32_t start, uint32_t end, const char *text,
+              const char *note)
+{
+    nfy_span sp = span_of(start, end);
+    if (mig_claimed(c, tfirst, tend))
+        return false;
+    if ((c->p->flags & MIG_F_AUTO) && r->kind != NFY_RULE_INSERT_IMPORT)
+        return false;
+    if (r->safety == NFY_SAFETY_MANUAL) {
+        mig_note_add(c, r, sp, MIG_CAT_UNSUPPORTED, MIG_OP_UNSUPPORTED, NULL,
+                     note);
+        nfy_vec_last(c->notes)->after = mig_strdup(c, nfy_str_from_cstr(text));
+        return false;
+    }
+    if (r->safety == NFY_SAFETY_UNSAFE && !(c->p->flags & MIG_F_UNSAFE)) {
+        mig_note_add(c, r, sp, MIG_CAT_LEFT_UNCHANGED, MIG_OP_NONE, NULL,
+                     mig_fmt(c, "not applied: unsafe rule (use --unsafe): %s",
+                             note ? note : r->message));
+        nfy_vec_last(c->notes)->after = mig_strdup(c, nfy_str_from_cstr(text));
+        return false;
+    }
+    if (c->withhold) {
+        mig_note_add(c, r, sp, MIG_CAT_LEFT_UNCHANGED, op_of_shape(start, end,
+                                                                   text),
+                     NULL, "not applied: the file has syntax errors");
+        return false;
+    }
+    if (nfy_edit_set_add(c->edits, start, end, nfy_str_from_cstr(text), r->id,
+                         note ? note : r->message, c->diags) != NFY_OK)
+        return false;
+    for (uint32_t t = tfirst; t < tend && t < c->m->ntoks; t++)
+        c->claimed[t] = 1;
+    return true;
+}
+
+void mig_note_id(mig_ctx *c, const char *rule, mig_safety safety,
+                 nfy_span span, mig_cat cat, mig_op op, const char *api,
+                 const char *message)
+{
+    mig_note n = {span, rule, (uint8_t)op, (uint8_t)safety, (uint8_t)cat,
+                  api,  message, NULL, NULL};
+    nfy_vec_push(c->notes, n);
+}
+
+void mig_note_add(mig_ctx *c, const nfy_rule *r, nfy_span span, mig_cat cat,
+                  mig_op op, const char *api, const char *message)
+{
+    mig_safety s = r->safety == NFY_SAFETY_MANUAL   ? MIG_MANUAL
+                   : r->safety == NFY_SAFETY_UNSAFE ? MIG_UNSAFE
+                                                    : MIG_SAFE;
+    mig_note_id(c, r->id, s, span, cat, op, api,
+                message ? message : r->message);
+}
+
+void mig_flag(mig_ctx *c, const nfy_rule *r, nfy_span span, const char *api,
+              const char *suggest)
+{
+    mig_cat cat;
+    mig_op op;
+    mig_flag_class(r, &cat, &op);
+    const char *msg = r->message;
+    if (r->hint != NULL && r->hint[0] != '\0')
+        msg = mig_fmt(c, "%s %s", r->message, r->hint);
+    mig_note_add(c, r, span, cat, op, api, msg);
+    nfy_vec_last(c->notes)->npu_api = suggest;
+}
+
+/* ---- tokens ---------------------------------------------------------------- */
+
+nfy_str mig_tok(const mig_ctx *c, uint32_t t)
+{
+    if (t >= c->m->ntoks)
+        return nfy_str_slice(NFY_STR_LIT(""), 0, 0);
+    return nfy_pysyn_tok_text(c->m, t);
+}
+
+nfy_span mig_tok_span(const mig_ctx *c, uint32_t t)
+{
+    return span_of(c->m->toks[t].start, c->m->toks[t].end);
+}
+
+bool mig_tok_is(const mig_ctx *c, uint32_t t, const char *text)
+{
+    return t < c->m->ntoks && nfy_str_eq_cstr(mig_tok(c, t), text);
+}
+
+bool mig_tok_op(const mig_ctx *c, uint32_t t, int op)
+{
+    return t < c->m->ntoks && c->m->toks[t].kind == NFY_TOK_OP &&
+           c->m->toks[t].op == (uint32_t)op;
+}
+
+static bool is_trivial(const nfy_token *t)
+{
+    return t->kind == NFY_TOK_NL || t->kind == NFY_TOK_COMMENT ||
+           t->kind == NFY_TOK_INDENT || t->kind == NFY_TOK_DEDENT;
+}
+
+uint32_t mig_prev_sig(const mig_ctx *c, uint32_t t)
+{
+    while (t > 0 && t <= c->m->ntoks) {
+        t--;
+        if (!is_trivial(&c->m->toks[t]))
+            return t;
+    }
+    return NFY_NONE;
+}
+
+uint32_t mig_next_sig(const mig_ctx *c, uint32_t t)
+{
+    for (t++; t < c->m->ntoks; t++) {
+        if (!is_trivial(&c->m->toks[t]))
+            return t;
+    }
+    return NFY_NONE;
+}
+
+char *mig_strdup(mig_ctx *c, nfy_str s)
+{
+    return nfy_arena_strndup(c->arena, s.ptr ? s.ptr : "", s.len);
+}
+
+char *mig_fmt(mig_ctx *c, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = nfy_arena_vfmt(c->arena, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+/* ---- strings ---------------------------------------------------------------- */
+
+nfy_str mig_string_body(const mig_ctx *c, uint32_t t, uint32_t *body_off)
+{
+    const nfy_token *tk = &c->m->toks[t];
+    nfy_str s = mig_tok(c, t);
+    nfy_str none = nfy_str_slice(s, 0, 0);
+    if (tk->kind != NFY_TOK_STRING || (tk->flags & NFY_TOKF_UNTERMINATED))
+        return none;
+    size_t i = 0;
+    while (i < s.len && s.ptr[i] != '"' && s.ptr[i] != '\'')
+        i++;
+    size_t q = (tk->flags & NFY_TOKF_TRIPLE) ? 3 : 1;
+    if (s.len < i + 2 * q)
+        return none;
+    *body_off = tk->start + (uint32_t)(i + q);
+    return nfy_str_slice(s, i + q, s.len - q);
+}
+
+nfy_str mig_callee_qual(const mig_ctx *c, uint32_t k)
+{
+    const nfy_call *call = &c->m->calls[k];
+    if (call->dotted.len == 0 || call->use == NFY_NONE)
+        return nfy_str_slice(call->dotted, 0, 0);
+    return nfy_resolve_use(c->r, call->use)->qual;
+}
+
+nfy_str mig_callee_attr(const mig_ctx *c, uint32_t k)
+{
+    const nfy_call *call = &c->m->calls[k];
+    if (call->attr_tok == NFY_NONE)
+        return nfy_str_slice(NFY_STR_LIT(""), 0, 0);
+    return mig_tok(c, call->attr_tok);
+}
+
+bool mig_attr_on_module(const mig_ctx *c, uint32_t attr_tok)
+{
+    nfy_str q = nfy_resolve_attr_receiver(c->r, attr_tok);
+    nfy_str root = nfy_dotted_head(q, 1);
+    return nfy_str_eq_cstr(root, "torch") || nfy_str_eq_cstr(root, "torch_npu");
+}
+
+/* ---- driver ---------------------------------------------------------------- */
+
+static void build_tok_arg(mig_ctx *c)
+{
+    const nfy_pysyn *m = c->m;
+    c->tok_arg = nfy_arena_alloc(c->arena, (m->ntoks + 1) * sizeof(uint32_t));
+    for (uint32_t t = 0; t <= m->ntoks; t++)
+        c->tok_arg[t] = NFY_NONE;
+    for (uint32_t a = 0; a < m->nargs; a++) {
+        for (uint32_t t = m->args[a].value_first;
+             t < m->args[a].value_end && t < m->ntoks; t++)
+            c->tok_arg[t] = a;
+    }
+}
+
+static void run_passes(mig_ctx *c)
+{
+    bool autom = (c->p->flags & MIG_F_AUTO) != 0;
+    mig_pass_imports(c);
+    mig_pass_names(c);
+    mig_pass_members(c);
+    mig_pass_int_device(c);
+    mig_pass_args(c);
+    if (!autom) {
+        mig_pass_strings(c);
+        mig_pass_env(c);
+        mig_pass_comments(c);
+    }
+    mig_pass_special(c);
+    mig_pass_insert_import(c);
+}
+
+static void fill_info(mig_ctx *c)
+{
+    mig_info *in = c->info;
+    in->scanned = true;
+    in->uses_torch = nfy_resolve_imports_module(c->r, "torch");
+    in->has_main = c->m->main_guard != NFY_NONE;
+    for (uint32_t i = 0; i < c->m->nimports; i++) {
+        const nfy_import *imp = &c->m->imports[i];
+        nfy_str mod = imp->module;
+        if (!(imp->flags & NFY_IMPF_FROM) && imp->nnames > 0)
+            mod = c->m->import_names[imp->names_first].name;
+        if (nfy_str_eq(nfy_dotted_head(mod, 1), NFY_STR_LIT("torch")) &&
+            imp->level == 0) {
+            in->first_torch_line = c->m->stmts[imp->stmt].line;
+            break;
+        }
+    }
+}
+
+nfy_status mig_python(const mig_params *p, const nfy_source *src,
+                      nfy_edit_set *edits, mig_note_vec *notes, mig_info *info,
+                      nfy_arena *arena, nfy_diags *diags)
+{
+    nfy_diags local;
+    nfy_diags_init(&local);
+    nfy_diags *dg = diags ? diags : &local;
+    size_t errs0 = nfy_diags_count(dg, NFY_SEV_ERROR);
+    nfy_tokens toks;
+    nfy_tokens_init(&toks);
+    nfy_status st = nfy_lex(src, &toks, dg);
+    nfy_pysyn *m = NULL;
+    if (st == NFY_OK)
+        st = nfy_pysyn_parse(src, &toks, arena, dg, &m);
+    nfy_resolution *r = NULL;
+    if (st == NFY_OK)
+        st = nfy_resolve(m, arena, &r);
+    if (st == NFY_OK) {
+        mig_ctx c = {.p = p, .src = src, .m = m, .r = r, .rules = p->rules,
+                     .edits = edits, .notes = notes, .info = info,
+                     .arena = arena, .diags = dg};
+        info->syntax_error = nfy_diags_count(dg, NFY_SEV_ERROR) > errs0 ||
+                             m->nerrors > 0;
+        c.withhold = info->syntax_error && !(p->flags & MIG_F_FORCE);
+        c.claimed = nfy_arena_calloc(arena, m->ntoks + 1, 1);
+        build_tok_arg(&c);
+        fill_info(&c);
+        run_passes(&c);
+    }
+    nfy_tokens_release(&toks);
+    nfy_diags_release(&local);
+    return st;
+}

@@ -1,0 +1,156 @@
+/*
+ * Context tests for string-in-context and device-argument rules: where an
+ * expression (a string literal, possibly formatted with %, .format() or +,
+ * or a plain variable) stands. "Reaching" an argument means being its whole
+ * value, or one branch of a conditional expression that is.
+ */
+#include <string.h>
+
+#include "migrate/ctxmatch.h"
+
+static bool tok_word(const mig_ctx *c, uint32_t t, const char *w)
+{
+    return t != NFY_NONE && c->m->toks[t].kind == NFY_TOK_NAME &&
+           mig_tok_is(c, t, w);
+}
+
+static bool is_cmp(const mig_ctx *c, uint32_t t)
+{
+    return mig_tok_op(c, t, NFY_OP_EQEQUAL) ||
+           mig_tok_op(c, t, NFY_OP_NOTEQUAL) || tok_word(c, t, "in");
+}
+
+/*
+ * [head, end) covers the whole of [vfirst, vend) up to a trailing
+ * formatting (% x, .format(...), + x) or conditional (x if c else y).
+ */
+static bool expr_whole(const mig_ctx *c, uint32_t head, uint32_t end,
+                       uint32_t vfirst, uint32_t vend)
+{
+    if (head < vfirst || end > vend)
+        return false;
+    uint32_t prev = mig_prev_sig(c, head);
+    if (head != vfirst && !tok_word(c, prev, "else"))
+        return false;
+    uint32_t next = mig_next_sig(c, end - 1);
+    if (next == NFY_NONE || next >= vend)
+        return true;
+    if (mig_tok_op(c, next, NFY_OP_PERCENT) || mig_tok_op(c, next, NFY_OP_PLUS))
+        return true;
+    if (tok_word(c, next, "if"))
+        return true;
+    return mig_tok_op(c, next, NFY_OP_DOT) &&
+           mig_tok_is(c, mig_next_sig(c, next), "format");
+}
+
+nfy_str mig_chain_qual_ending(const mig_ctx *c, uint32_t t)
+{
+    nfy_str none = nfy_str_slice(NFY_STR_LIT(""), 0, 0);
+    if (t == NFY_NONE || c->m->toks[t].kind != NFY_TOK_NAME)
+        return none;
+    uint32_t n = 1;
+    for (;;) {
+        uint32_t dot = mig_prev_sig(c, t);
+        if (!mig_tok_op(c, dot, NFY_OP_DOT))
+            break;
+        uint32_t nm = mig_prev_sig(c, dot);
+        if (nm == NFY_NONE || c->m->toks[nm].kind != NFY_TOK_NAME)
+            return none;
+        t = nm;
+        n++;
+    }
+    uint32_t u = nfy_pysyn_use_at(c->m, t);
+    return u == NFY_NONE ? none : nfy_resolve_prefix(c->r, u, n);
+}
+
+/* Name assigned by the assignment statement whose value holds head. */
+static nfy_str assign_target(const mig_ctx *c, uint32_t head, uint32_t end,
+                             uint32_t lit)
+{
+    nfy_str none = nfy_str_slice(NFY_STR_LIT(""), 0, 0);
+    if (lit != NFY_NONE && c->m->strings[lit].ctx == NFY_STR_DEFAULT &&
+        c->m->strings[lit].param_tok != NFY_NONE)
+        return mig_tok(c, c->m->strings[lit].param_tok);
+    uint32_t s = c->m->tok_stmt[head];
+    if (s == NFY_NONE || c->tok_arg[head] != NFY_NONE)
+        return none;
+    const nfy_stmt *st = &c->m->stmts[s];
+    if ((st->kind != NFY_STMT_ASSIGN && st->kind != NFY_STMT_ANNASSIGN) ||
+        st->value_first == NFY_NONE ||
+        !expr_whole(c, head, end, st->value_first, st->value_end))
+        return none;
+    uint32_t eq = mig_prev_sig(c, st->value_first);
+    uint32_t tgt = st->kind == NFY_STMT_ANNASSIGN ? st->first
+                                                  : mig_prev_sig(c, eq);
+    if (tgt == NFY_NONE || c->m->toks[tgt].kind != NFY_TOK_NAME)
+        return none;
+    return mig_tok(c, tgt);
+}
+
+static bool in_subscript(const mig_ctx *c, uint32_t head, uint32_t end,
+                         const char *name)
+{
+    uint32_t l = mig_prev_sig(c, head), r = mig_next_sig(c, end - 1);
+    if (!mig_tok_op(c, l, NFY_OP_LSQB) || !mig_tok_op(c, r, NFY_OP_RSQB))
+        return false;
+    nfy_str q = mig_chain_qual_ending(c, mig_prev_sig(c, l));
+    return name == NULL || nfy_str_eq_cstr(q, name);
+}
+
+static bool argparse_fits(const mig_ctx *c, uint32_t a, uint32_t head,
+                          uint32_t end)
+{
+    const nfy_arg *arg = &c->m->args[a];
+    if (arg->kind != NFY_ARG_KEYWORD ||
+        !nfy_str_eq_cstr(mig_callee_attr(c, arg->call), "add_argument"))
+        return false;
+    if (mig_tok_is(c, arg->name_tok, "choices"))
+        return head >= arg->value_first && end <= arg->value_end;
+    return mig_tok_is(c, arg->name_tok, "default") &&
+           expr_whole(c, head, end, arg->value_first, arg->value_end);
+}
+
+bool mig_expr_in_ctx(const mig_ctx *c, uint32_t head, uint32_t end,
+                     uint32_t lit, const nfy_rule_ctx *x)
+{
+    uint32_t a = c->tok_arg[head];
+    const nfy_arg *arg = a != NFY_NONE ? &c->m->args[a] : NULL;
+    bool whole = arg != NULL &&
+                 expr_whole(c, head, end, arg->value_first, arg->value_end);
+    switch (x->kind) {
+    case NFY_CTX_ARG:
+        return whole && mig_arg_fits(c, a, x);
+    case NFY_CTX_KEYWORD:
+        return whole && arg->kind == NFY_ARG_KEYWORD &&
+               mig_tok_is(c, arg->name_tok, x->name);
+    case NFY_CTX_COMPARE:
+        if (lit != NFY_NONE && c->m->strings[lit].ctx == NFY_STR_COMPARE)
+            return true;
+        return is_cmp(c, mig_prev_sig(c, head)) ||
+               is_cmp(c, mig_next_sig(c, end - 1));
+    case NFY_CTX_ARGPARSE:
+        return arg != NULL && argparse_fits(c, a, head, end);
+    case NFY_CTX_ASSIGN: {
+        nfy_str t = assign_target(c, head, end, lit);
+        return t.len > 0 && (x->name == NULL || nfy_rule_glob(x->name, t));
+    }
+    case NFY_CTX_SUBSCRIPT:
+        return in_subscript(c, head, end, x->name);
+    case NFY_CTX_ANY:
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool mig_expr_in_rule(const mig_ctx *c, uint32_t head, uint32_t end,
+                      uint32_t lit, const nfy_rule *r)
+{
+    if (r->nctx == 0)
+        return true;
+    for (size_t i = 0; i < r->nctx; i++) {
+        if (mig_expr_in_ctx(c, head, end, lit, &r->ctx[i]))
+            return true;
+    }
+    return false;
+}

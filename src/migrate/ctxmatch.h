@@ -1,0 +1,35 @@
+/*
+ * Internal to src/migrate: does a call, an argument or an expression stand
+ * in one of a rule's contexts (`arg:CALLEE@POS=KW`, `kw:NAME`, `compare`,
+ * `argparse`, `assign:GLOB`, `subscript:NAME`, `any`)?
+ */
+#ifndef NPUIFY_MIGRATE_CTXMATCH_H
+#define NPUIFY_MIGRATE_CTXMATCH_H
+
+#include "migrate/pass.h"
+
+/**
+ * Whether call k's callee is callee: a qualified name (also when already
+ * renamed to torch.npu / torch_npu), or ".name" for a method on a receiver
+ * that is not a torch module. NULL or "" fits every call.
+ */
+bool mig_call_fits(const mig_ctx *c, uint32_t k, const char *callee);
+/** Whether argument a is the one context x (kind ARG) names. */
+bool mig_arg_fits(const mig_ctx *c, uint32_t a, const nfy_rule_ctx *x);
+/** Case-insensitive POSIX ERE match of a "|"-joined skip list. */
+bool mig_skip_match(const char *skip, nfy_str text);
+
+/**
+ * Whether the expression starting at token head (a string literal group
+ * [head, end) or a single name) stands in context x. lit is the string
+ * group index for literals, NFY_NONE for names.
+ */
+bool mig_expr_in_ctx(const mig_ctx *c, uint32_t head, uint32_t end,
+                     uint32_t lit, const nfy_rule_ctx *x);
+/** ... in any of r's contexts (true when r has none). */
+bool mig_expr_in_rule(const mig_ctx *c, uint32_t head, uint32_t end,
+                      uint32_t lit, const nfy_rule *r);
+/** Qualified name of the dotted chain that ends at token t, or "". */
+nfy_str mig_chain_qual_ending(const mig_ctx *c, uint32_t t);
+
+#endif

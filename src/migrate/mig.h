@@ -1,0 +1,96 @@
+/*
+ * Internal to src/migrate: the boundary between the public driver
+ * (migrate.c, which speaks report.h) and the passes (which speak pylex,
+ * pysyn, resolve and rules). The passes record findings as mig_note values
+ * with mirror enums, so no translation unit needs report.h together with
+ * pylex.h, rules.h or apidb.h (their enum constants collide; see
+ * .api_requests.txt). migrate.c maps the mirrors onto report.h.
+ */
+#ifndef NPUIFY_MIGRATE_MIG_H
+#define NPUIFY_MIGRATE_MIG_H
+
+#include "npuify/core.h"
+#include "npuify/edit.h"
+
+struct nfy_rule_set;
+
+/* Mirrors of nfy_op_type, nfy_safety and nfy_finding_cat (same order). */
+typedef enum {
+    MIG_OP_NONE,
+    MIG_OP_INSERT,
+    MIG_OP_MODIFY,
+    MIG_OP_DELETE,
+    MIG_OP_UNSUPPORTED
+} mig_op;
+
+typedef enum { MIG_SAFE, MIG_UNSAFE, MIG_MANUAL } mig_safety;
+
+typedef enum {
+    MIG_CAT_CHANGE,
+    MIG_CAT_UNSUPPORTED,
+    MIG_CAT_UNKNOWN,
+    MIG_CAT_CUDA_OP,
+    MIG_CAT_PRECISION,
+    MIG_CAT_PERFORMANCE,
+    MIG_CAT_AFFINITY,
+    MIG_CAT_LEFT_UNCHANGED
+} mig_cat;
+
+/* Mirror of enum nfy_migrate_flags (checked in migrate.c). */
+enum {
+    MIG_F_UNSAFE = 1u << 0,
+    MIG_F_AUTO = 1u << 1,
+    MIG_F_AMP = 1u << 2,
+    MIG_F_DISTRIBUTED = 1u << 3,
+    MIG_F_MSFT = 1u << 4,
+    MIG_F_FORCE = 1u << 5
+};
+
+/** A non-change finding; strings live in the per-file arena. */
+typedef struct {
+    nfy_span span;
+    const char *rule;
+    uint8_t op, safety, cat;
+    const char *api;
+    const char *message;
+    const char *after;   /* suggested replacement text, or NULL */
+    const char *npu_api; /* suggested NPU API, or NULL */
+} mig_note;
+
+typedef NFY_VEC(mig_note) mig_note_vec;
+
+/** Mirror of nfy_migrate_info. */
+typedef struct {
+    bool scanned, syntax_error, uses_torch, uses_cuda, uses_amp, has_main;
+    uint32_t amp_line, first_torch_line;
+} mig_info;
+
+typedef struct {
+    const struct nfy_rule_set *rules;
+    const char *version; /* canonical apidb version name, e.g. "2.8" */
+    unsigned flags;      /* MIG_F_* */
+} mig_params;
+
+/* ---- passes (ctx.c) ---- */
+/**
+ * Run every pass over one Python file: edits into edits (not normalized),
+ * findings into notes; strings in arena.
+ */
+nfy_status mig_python(const mig_params *p, const nfy_source *src,
+                      nfy_edit_set *edits, mig_note_vec *notes, mig_info *info,
+                      nfy_arena *arena, nfy_diags *diags);
+
+/* ---- rules (ruleq.c) ---- */
+/** Safety of rule id (MIG_SAFE when unknown), and whether it exists. */
+mig_safety mig_rule_safety(const struct nfy_rule_set *set, const char *id);
+/** The enabled FLAG/PASS rule for pass name, or NULL: its id/message. */
+bool mig_pass_rule(const struct nfy_rule_set *set, const char *pass,
+                   const char **id, const char **message, const char **hint);
+
+/* ---- apidb (apiq.c) ---- */
+/** Canonical version name for text (NULL: default); NULL if unknown. */
+const char *mig_version_canon(const char *text, nfy_status *st);
+/** Whether torch.npu has the attribute named by a qualified name. */
+bool mig_npu_has(const char *ver, nfy_str qual);
+
+#endif

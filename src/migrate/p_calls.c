@@ -1,0 +1,242 @@
+/*
+ * Passes over attributes and calls:
+ *  - members: method and attribute rules on receivers that are not torch
+ *    modules (`x.cuda()` -> `x.npu()`, `t.is_cuda` -> `t.is_npu`,
+ *    `.double()` flagged); `torch.cuda` itself is never such a receiver;
+ *  - args: rewrite-argument rules on calls (template or deletion of an
+ *    argument, e.g. experimental_config= of torch.profiler.profile);
+ *  - keyword flags (use_cuda= of the profiler).
+ * Also the shared "does this call / argument match a context" tests.
+ */
+#include <regex.h>
+#include <string.h>
+
+#include "migrate/ctxmatch.h"
+#include "migrate/qmatch.h"
+
+/* ---- members ---------------------------------------------------------------- */
+
+static void member_rule(mig_ctx *c, const nfy_rule *r, uint32_t tok,
+                        bool called)
+{
+    if (r->match == NFY_MATCH_METHOD && !called)
+        return;
+    nfy_span sp = mig_tok_span(c, tok);
+    if (r->kind == NFY_RULE_FLAG) {
+        mig_flag(c, r, sp, mig_fmt(c, ".%s", r->pattern), NULL);
+        return;
+    }
+    if (r->kind != NFY_RULE_RENAME || r->replacement == NULL)
+        return;
+    mig_edit(c, r, tok, tok + 1, sp.start, sp.end, r->replacement,
+             mig_fmt(c, ".%s -> .%s", r->pattern, r->replacement));
+}
+
+void mig_pass_members(mig_ctx *c)
+{
+    for (uint32_t i = 0; i < c->m->nattrs; i++) {
+        uint32_t tok = c->m->attrs[i].name_tok;
+        nfy_str name = mig_tok(c, tok);
+        nfy_rule_iter it;
+        nfy_rule_iter_init(&it, c->rules, -1, -1);
+        bool called = mig_tok_op(c, mig_next_sig(c, tok), NFY_OP_LPAR);
+        bool checked = false, on_module = false;
+        for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));) {
+            if ((r->match != NFY_MATCH_METHOD && r->match != NFY_MATCH_ATTR) ||
+                !nfy_str_eq_cstr(name, r->pattern) || !mig_rule_on(c, r))
+                continue;
+            if (!checked) {
+                on_module = mig_attr_on_module(c, tok);
+                checked = true;
+            }
+            if (!on_module)
+                member_rule(c, r, tok, called);
+        }
+    }
+}
+
+/* ---- contexts ------------------------------------------------------------------ */
+
+bool mig_call_fits(const mig_ctx *c, uint32_t k, const char *callee)
+{
+    if (callee == NULL || callee[0] == '\0')
+        return true;
+    if (callee[0] == '.') {
+        const nfy_call *call = &c->m->calls[k];
+        return call->attr_tok != NFY_NONE &&
+               nfy_str_eq_cstr(mig_tok(c, call->attr_tok), callee + 1) &&
+               !mig_attr_on_module(c, call->attr_tok);
+    }
+    nfy_str q = mig_callee_qual(c, k);
+    if (nfy_str_eq_cstr(q, callee))
+        return true;
+    /* a second run sees torch.cuda.X already spelled torch.npu.X */
+    if (strncmp(callee, "torch.cuda.", 11) == 0 &&
+        nfy_str_starts_with(q, NFY_STR_LIT("torch.npu.")))
+        return nfy_str_eq_cstr(nfy_str_slice(q, 10, q.len), callee + 11);
+    return false;
+}
+
+bool mig_arg_fits(const mig_ctx *c, uint32_t a, const nfy_rule_ctx *x)
+{
+    const nfy_arg *arg = &c->m->args[a];
+    if (!mig_call_fits(c, arg->call, x->name))
+        return false;
+    if (x->pos < 0 && x->kw == NULL)
+        return true;
+    if (arg->kind == NFY_ARG_POS)
+        return x->pos >= 0 && arg->pos == (uint32_t)x->pos;
+    return arg->kind == NFY_ARG_KEYWORD && x->kw != NULL &&
+           mig_tok_is(c, arg->name_tok, x->kw);
+}
+
+/* ---- rewrite-argument (generic) ---------------------------------------------- */
+
+/* The argument of call k that rule r addresses, or NFY_NONE. */
+static uint32_t rule_arg(const mig_ctx *c, const nfy_rule *r, uint32_t k)
+{
+    if (r->arg_kw != NULL) {
+        uint32_t a = nfy_pysyn_kwarg(c->m, k, r->arg_kw);
+        if (a != NFY_NONE)
+            return a;
+    }
+    if (r->arg_pos >= 0)
+        return nfy_pysyn_posarg(c->m, k, (uint32_t)r->arg_pos);
+    return NFY_NONE;
+}
+
+bool mig_skip_match(const char *skip, nfy_str text)
+{
+    if (skip == NULL || skip[0] == '\0')
+        return false;
+    regex_t re;
+    if (regcomp(&re, skip, REG_EXTENDED | REG_ICASE | REG_NOSUB) != 0)
+        return false;
+    char buf[512];
+    size_t n = text.len < sizeof buf - 1 ? text.len : sizeof buf - 1;
+    memcpy(buf, text.ptr, n);
+    buf[n] = '\0';
+    bool hit = regexec(&re, buf, 0, NULL, 0) == 0;
+    regfree(&re);
+    return hit;
+}
+
+static void delete_arg(mig_ctx *c, const nfy_rule *r, uint32_t k, uint32_t a)
+{
+    const nfy_call *call = &c->m->calls[k];
+    const nfy_arg *arg = &c->m->args[a];
+    uint32_t idx = a - call->args_first;
+    uint32_t start = arg->span.start, end = arg->span.end;
+    uint32_t t1 = arg->first, t2 = arg->end;
+    if (idx + 1 < call->nargs) {
+        end = c->m->args[a + 1].span.start;
+        t2 = c->m->args[a + 1].first;
+    } else if (idx > 0) {
+        start = c->m->args[a - 1].span.end;
+        t1 = c->m->args[a - 1].end;
+    } else {
+        uint32_t comma = mig_next_sig(c, arg->end - 1);
+        if (mig_tok_op(c, comma, NFY_OP_COMMA)) {
+            end = c->m->toks[comma].end;
+            t2 = comma + 1;
+        }
+    }
+    mig_edit(c, r, t1, t2, start, end, "",
+             mig_fmt(c, "drop argument %.*s",
+                     NFY_STR_FMT(nfy_pysyn_span_text(c->m, arg->span))));
+}
+
+static char *fill_template(mig_ctx *c, const char *tpl, nfy_str arg)
+{
+    nfy_buf b = NFY_BUF_INIT;
+    for (const char *p = tpl; *p;) {
+        if (strncmp(p, "$ARG", 4) == 0) {
+            (void)nfy_buf_addview(&b, arg);
+            p += 4;
+        } else {
+            (void)nfy_buf_addch(&b, *p++);
+        }
+    }
+    char *s = mig_strdup(c, nfy_buf_view(&b));
+    nfy_buf_release(&b);
+    return s;
+}
+
+static void arg_rule(mig_ctx *c, const nfy_rule *r, uint32_t k)
+{
+    uint32_t a = rule_arg(c, r, k);
+    if (a == NFY_NONE)
+        return;
+    const nfy_arg *arg = &c->m->args[a];
+    nfy_str text = nfy_pysyn_span_text(c->m, arg->value_span);
+    if (mig_skip_match(r->skip, text))
+        return;
+    if (r->arg_value != NULL) {
+        uint32_t off;
+        nfy_str body = arg->value_end == arg->value_first + 1
+                           ? mig_string_body(c, arg->value_first, &off)
+                           : nfy_str_slice(text, 0, 0);
+        if (!nfy_str_eq_cstr(body, r->arg_value))
+            return;
+    }
+    if (r->flags & NFY_RULE_F_DELETE) {
+        delete_arg(c, r, k, a);
+        return;
+    }
+    if (r->replacement == NULL)
+        return;
+    char *rep = fill_template(c, r->replacement, text);
+    if (strcmp(rep, mig_strdup(c, text)) == 0)
+        return;
+    mig_edit(c, r, arg->value_first, arg->value_end, arg->value_span.start,
+             arg->value_span.end, rep, NULL);
+}
+
+static void keyword_flag(mig_ctx *c, const nfy_rule *r, uint32_t k)
+{
+    const nfy_call *call = &c->m->calls[k];
+    bool fits = r->nctx == 0;
+    for (size_t i = 0; i < r->nctx && !fits; i++)
+        fits = r->ctx[i].kind == NFY_CTX_ARG &&
+               mig_call_fits(c, k, r->ctx[i].name);
+    if (!fits)
+        return;
+    for (uint32_t i = 0; i < call->nargs; i++) {
+        const nfy_arg *arg = &c->m->args[call->args_first + i];
+        if (arg->kind == NFY_ARG_KEYWORD && mig_tok_is(c, arg->name_tok,
+                                                       r->pattern))
+            mig_flag(c, r, arg->span, mig_fmt(c, "%s=", r->pattern), NULL);
+    }
+}
+
+void mig_pass_args(mig_ctx *c)
+{
+    nfy_rule_iter it;
+    nfy_rule_iter_init(&it, c->rules, -1, -1);
+    for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));) {
+        bool rewrite = r->kind == NFY_RULE_REWRITE_ARG &&
+                       (r->match == NFY_MATCH_CALL ||
+                        r->match == NFY_MATCH_METHOD);
+        bool kwflag = r->kind == NFY_RULE_FLAG && r->match == NFY_MATCH_KEYWORD;
+        if ((!rewrite && !kwflag) || !mig_rule_on(c, r))
+            continue;
+        for (uint32_t k = 0; k < c->m->ncalls; k++) {
+            if (kwflag) {
+                keyword_flag(c, r, k);
+                continue;
+            }
+            const char *callee = r->pattern;
+            char buf[256];
+            if (r->match == NFY_MATCH_METHOD) {
+                buf[0] = '.';
+                size_t n = strlen(r->pattern);
+                n = n < sizeof buf - 2 ? n : sizeof buf - 2;
+                memcpy(buf + 1, r->pattern, n);
+                buf[n + 1] = '\0';
+                callee = buf;
+            }
+            if (mig_call_fits(c, k, callee))
+                arg_rule(c, r, k);
+        }
+    }
+}

@@ -1,0 +1,232 @@
+/*
+ * Import statements: rename rules applied to what an import binds
+ * (`import torch.cuda as tc` -> `import torch.npu as tc`, `from torch.cuda.amp
+ * import autocast` -> `from torch.npu.amp import autocast`, a renamed
+ * imported name keeps its binding with `as`), removal of imports such as
+ * amp_C, and flags on imported modules (triton, cupy, numba.cuda ...).
+ * `import torch.cuda` without an alias binds only `torch` and stays; its
+ * uses are renamed where they are spelled.
+ */
+#include <string.h>
+
+#include "migrate/pass.h"
+#include "migrate/qmatch.h"
+
+#define COMPS_MAX 64
+
+/* NAME tokens of [first, end) (dotted path), at most COMPS_MAX. */
+static uint32_t path_names(const mig_ctx *c, uint32_t first, uint32_t end,
+                           uint32_t *out)
+{
+    uint32_t n = 0;
+    for (uint32_t t = first; t < end && t < c->m->ntoks && n < COMPS_MAX; t++) {
+        if (c->m->toks[t].kind == NFY_TOK_NAME)
+            out[n++] = t;
+    }
+    return n;
+}
+
+/*
+ * Rewrite the path tokens toks[0..nold) (old components of q) so they spell
+ * newq's first nnew components; only the differing middle is replaced.
+ */
+static void rewrite_path(mig_ctx *c, const nfy_rule *r, const uint32_t *toks,
+                         uint32_t nold, nfy_str oldq, nfy_str newq,
+                         uint32_t nnew, const char *note)
+{
+    uint32_t p = 0, s = 0;
+    while (p < nold && p < nnew && nfy_str_eq(mig_comp(oldq, p),
+                                             mig_comp(newq, p)))
+        p++;
+    while (s < nold - p && s < nnew - p &&
+           nfy_str_eq(mig_comp(oldq, nold - 1 - s), mig_comp(newq, nnew - 1 - s)))
+        s++;
+    if (p == nold - s) {
+        if (p == nnew - s)
+            return; /* nothing differs */
+        p = p > 0 ? p - 1 : 0; /* pure insertion: widen by one component */
+        if (p >= nold - s)
+            s = 0;
+    }
+    char *text = mig_join_comps(c->arena, newq, p, nnew - s);
+    uint32_t t1 = toks[p], t2 = toks[nold - s - 1];
+    mig_edit(c, r, t1, t2 + 1, c->m->toks[t1].start, c->m->toks[t2].end, text,
+             note);
+}
+
+static void rename_from_import(mig_ctx *c, const nfy_import *imp,
+                               const nfy_import_name *in, const mig_qmatch *m,
+                               nfy_str target, nfy_str newq)
+{
+    uint32_t mt[COMPS_MAX];
+    uint32_t nm = path_names(c, imp->module_first, imp->module_end, mt);
+    uint32_t nt = nfy_dotted_count(newq);
+    const char *note = mig_fmt(c, "%s -> %s", mig_strdup(c, target), newq.ptr);
+    bool star = (imp->flags & NFY_IMPF_STAR) != 0;
+    uint32_t nnew_mod = star ? nt : nt - 1;
+    rewrite_path(c, m->rule, mt, nm, target, newq, nnew_mod, note);
+    if (star)
+        return;
+    nfy_str oldname = in->name, newname = mig_comp(newq, nt - 1);
+    if (nfy_str_eq(oldname, newname))
+        return;
+    uint32_t t = in->name_first;
+    char *text = in->asname.len > 0
+                     ? mig_strdup(c, newname)
+                     : mig_fmt(c, "%.*s as %.*s", NFY_STR_FMT(newname),
+                               NFY_STR_FMT(oldname));
+    mig_edit(c, m->rule, t, t + 1, c->m->toks[t].start, c->m->toks[t].end, text,
+             note);
+}
+
+static void rename_import_name(mig_ctx *c, const mig_rule_list *rl,
+                               const nfy_import_name *in)
+{
+    const nfy_import *imp = &c->m->imports[in->import];
+    bool from = (imp->flags & NFY_IMPF_FROM) != 0;
+    if (imp->level != 0 || (!from && in->asname.len == 0))
+        return;
+    nfy_str target = from ? in->target : in->name;
+    if (imp->flags & NFY_IMPF_STAR)
+        target = imp->module;
+    mig_qmatch m;
+    if (!mig_best_rename(rl, target, false, &m))
+        return;
+    uint32_t k = nfy_dotted_count(m.from), n = nfy_dotted_count(target);
+    if (k > n)
+        return; /* renamed below what is imported: the uses carry it */
+    nfy_span sp = imp->flags & NFY_IMPF_STAR
+                      ? nfy_pysyn_range_span(c->m, imp->module_first,
+                                             imp->module_end)
+                      : in->span;
+    if (m.to == NULL || m.to[0] == '\0') {
+        mig_report_norename(c, &m, sp, target, false);
+        return;
+    }
+    nfy_str newq = mig_concat_tail(c->arena, m.to, target, k);
+    if ((m.rule->flags & NFY_RULE_F_APIDB) && n > k &&
+        !mig_npu_has(c->p->version, newq)) {
+        mig_report_norename(c, &m, sp, target, true);
+        return;
+    }
+    if (from) {
+        rename_from_import(c, imp, in, &m, target, newq);
+        return;
+    }
+    uint32_t toks[COMPS_MAX];
+    uint32_t nold = path_names(c, in->name_first, in->name_end, toks);
+    rewrite_path(c, m.rule, toks, nold, target, newq, nfy_dotted_count(newq),
+                 mig_fmt(c, "%s -> %s", mig_strdup(c, target), newq.ptr));
+}
+
+/* ---- remove-import ---------------------------------------------------------- */
+
+static bool only_statement_of_body(const mig_ctx *c, uint32_t s)
+{
+    uint32_t parent = c->m->stmts[s].parent;
+    if (parent == NFY_NONE)
+        return false;
+    const nfy_stmt *p = &c->m->stmts[parent];
+    /* direct children of parent other than s */
+    for (uint32_t i = parent + 1; i < p->body_end; i++) {
+        if (i != s && c->m->stmts[i].parent == parent)
+            return false;
+    }
+    return true;
+}
+
+/* Byte range of the whole line(s) of statement s, with its line break. */
+static bool stmt_line_range(const mig_ctx *c, uint32_t s, nfy_span *out)
+{
+    const nfy_stmt *st = &c->m->stmts[s];
+    const nfy_token *first = &c->m->toks[st->first];
+    uint32_t ls = c->src->line_starts[first->line - 1];
+    for (uint32_t o = ls; o < first->start; o++) {
+        if (c->src->data[o] != ' ' && c->src->data[o] != '\t')
+            return false; /* something before it on the line */
+    }
+    uint32_t nl = mig_next_sig(c, st->end - 1);
+    if (nl == NFY_NONE || c->m->toks[nl].kind != NFY_TOK_NEWLINE)
+        return false; /* `import x; y` or an inline body */
+    *out = (nfy_span){ls, c->m->toks[nl].end};
+    return true;
+}
+
+static void remove_import(mig_ctx *c, const nfy_rule *r, const nfy_import *imp,
+                          const nfy_import_name *in)
+{
+    const nfy_stmt *st = &c->m->stmts[imp->stmt];
+    const char *note = mig_fmt(c, "remove import of %s", r->pattern);
+    if (imp->nnames > 1 && !(imp->flags & NFY_IMPF_FROM)) {
+        /* drop `amp_C, ` (or `, amp_C` when last) from a list */
+        uint32_t t1 = in->name_first, t2 = in->asname_tok != NFY_NONE
+                                               ? in->asname_tok + 1
+                                               : in->name_end;
+        uint32_t next = mig_next_sig(c, t2 - 1);
+        uint32_t prev = mig_prev_sig(c, t1);
+        if (mig_tok_op(c, next, NFY_OP_COMMA)) {
+            uint32_t after = mig_next_sig(c, next);
+            mig_edit(c, r, t1, after, c->m->toks[t1].start,
+                     c->m->toks[after].start, "", note);
+        } else if (mig_tok_op(c, prev, NFY_OP_COMMA)) {
+            mig_edit(c, r, prev, t2, c->m->toks[prev].start,
+                     c->m->toks[t2 - 1].end, "", note);
+        }
+        return;
+    }
+    nfy_span line;
+    if (!only_statement_of_body(c, imp->stmt) &&
+        stmt_line_range(c, imp->stmt, &line))
+        mig_edit(c, r, st->first, st->end, line.start, line.end, "", note);
+    else
+        mig_edit(c, r, st->first, st->end, st->span.start, st->span.end,
+                 "pass", note);
+}
+
+static bool import_fits(const nfy_import *imp, const nfy_import_name *in,
+                        nfy_str pat)
+{
+    if (imp->level != 0)
+        return false;
+    if (!(imp->flags & NFY_IMPF_FROM))
+        return mig_q_under(in->name, pat);
+    return mig_q_under(imp->module, pat) || mig_q_under(in->target, pat);
+}
+
+static void import_rules(mig_ctx *c, const nfy_import_name *in,
+                         uint32_t *flagged_stmt, const nfy_rule **flagged)
+{
+    const nfy_import *imp = &c->m->imports[in->import];
+    nfy_rule_iter it;
+    nfy_rule_iter_init(&it, c->rules, -1, NFY_MATCH_IMPORT);
+    for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));) {
+        if (!mig_rule_on(c, r) ||
+            !import_fits(imp, in, nfy_str_from_cstr(r->pattern)))
+            continue;
+        if (r->kind == NFY_RULE_REMOVE_IMPORT) {
+            remove_import(c, r, imp, in);
+        } else if (r->kind == NFY_RULE_FLAG &&
+                   !(*flagged_stmt == imp->stmt && *flagged == r)) {
+            mig_flag(c, r, c->m->stmts[imp->stmt].span,
+                     mig_strdup(c, (imp->flags & NFY_IMPF_FROM) ? in->target
+                                                                 : in->name),
+                     NULL);
+            *flagged_stmt = imp->stmt;
+            *flagged = r;
+        }
+    }
+}
+
+void mig_pass_imports(mig_ctx *c)
+{
+    mig_rule_list rl = {0};
+    mig_rules_collect(c, &rl);
+    uint32_t flagged_stmt = NFY_NONE;
+    const nfy_rule *flagged = NULL;
+    for (uint32_t i = 0; i < c->m->nimport_names; i++) {
+        const nfy_import_name *in = &c->m->import_names[i];
+        import_rules(c, in, &flagged_stmt, &flagged);
+        rename_import_name(c, &rl, in);
+    }
+    nfy_vec_free(&rl);
+}

@@ -1,0 +1,201 @@
+/*
+ * Passes over resolved names: rename rules (torch.cuda.X -> torch.npu.X,
+ * torch.profiler.* -> torch_npu.profiler.*, is_nccl_available ->
+ * is_hccl_available ...) and flag rules (DataParallel, cudnn, float64 ...)
+ * matched against the qualified name of every name use.
+ *
+ * A use only edits the part of its chain that it spells itself: with
+ * `import torch as th`, `th.cuda.X` becomes `th.npu.X`; when the renamed
+ * part lies inside an import target (`from torch.cuda import amp as A;
+ * A.autocast`), the import statement is rewritten instead (p_imports.c)
+ * and the use is left alone. When the root module changes and the alias
+ * cannot be kept, the new name is written in full (torch_npu.profiler...).
+ * Rules with the apidb flag rename only what torch.npu has for the target
+ * version; the rest is reported under the rule's fallback.
+ */
+#include <string.h>
+
+#include "migrate/pass.h"
+#include "migrate/qmatch.h"
+
+/* Rules named as some rule's fallback fire only as fallbacks. */
+static bool is_fallback_id(const mig_ctx *c, const char *id)
+{
+    size_t n = nfy_rule_set_count(c->rules);
+    for (size_t i = 0; i < n; i++) {
+        const nfy_rule *r = nfy_rule_set_at(c->rules, i);
+        if (r->fallback != NULL && strcmp(r->fallback, id) == 0)
+            return true;
+    }
+    return false;
+}
+
+static bool name_rule(const mig_ctx *c, const nfy_rule *r)
+{
+    if (r->kind != NFY_RULE_RENAME && r->kind != NFY_RULE_FLAG)
+        return false;
+    if (r->match != NFY_MATCH_NAME && r->match != NFY_MATCH_MODULE &&
+        r->match != NFY_MATCH_CALL)
+        return false;
+    if (!mig_rule_on(c, r))
+        return false;
+    return r->kind != NFY_RULE_FLAG || !is_fallback_id(c, r->id);
+}
+
+void mig_rules_collect(const mig_ctx *c, mig_rule_list *out)
+{
+    out->len = 0;
+    size_t n = nfy_rule_set_count(c->rules);
+    for (size_t i = 0; i < n; i++) {
+        const nfy_rule *r = nfy_rule_set_at(c->rules, i);
+        if (name_rule(c, r))
+            nfy_vec_push(out, r);
+    }
+}
+
+/* Best rename (highest score) among the collected rules, flags aside. */
+bool mig_best_rename(const mig_rule_list *rl, nfy_str q, bool is_call,
+                     mig_qmatch *best)
+{
+    bool found = false;
+    for (size_t i = 0; i < rl->len; i++) {
+        mig_qmatch m;
+        if (rl->items[i]->kind != NFY_RULE_RENAME ||
+            !mig_qmatch_rule(rl->items[i], q, is_call, &m))
+            continue;
+        if (!found || m.score > best->score) {
+            *best = m;
+            found = true;
+        }
+    }
+    return found;
+}
+
+static const char *pair_message(mig_ctx *c, const mig_qmatch *m)
+{
+    if (m->pair != NULL && m->pair->note != NULL && m->pair->note[0])
+        return mig_fmt(c, "%s (%s)", m->rule->message, m->pair->note);
+    return m->rule->message;
+}
+
+/* A rename row with no counterpart, or a failed apidb check. */
+void mig_report_norename(mig_ctx *c, const mig_qmatch *m, nfy_span sp,
+                         nfy_str q, bool apidb_failed)
+{
+    const nfy_rule *r = m->rule;
+    const char *api = mig_strdup(c, q);
+    if (apidb_failed && r->fallback != NULL) {
+        const nfy_rule *fb = nfy_rule_set_find(c->rules, r->fallback);
+        if (fb != NULL && fb->enabled) {
+            mig_cat cat;
+            mig_op op;
+            mig_flag_class(fb, &cat, &op);
+            mig_note_add(c, fb, sp, cat, op, api,
+                         mig_fmt(c, "%s: torch.npu has no counterpart of %s "
+                                    "for torch %s",
+                                 fb->message, api, c->p->version));
+            return;
+        }
+    }
+    mig_cat cat;
+    mig_op op;
+    mig_flag_class(r, &cat, &op);
+    if (cat == MIG_CAT_PERFORMANCE && op == MIG_OP_NONE) {
+        cat = MIG_CAT_UNSUPPORTED;
+        op = MIG_OP_UNSUPPORTED;
+    }
+    mig_note_add(c, r, sp, cat, op, api,
+                 mig_fmt(c, "%s: no NPU counterpart for %s", pair_message(c, m),
+                         api));
+}
+
+/* The NAME tokens of use u's chain, in order (at most cap). */
+static uint32_t chain_names(const mig_ctx *c, uint32_t u, uint32_t *out,
+                            uint32_t cap)
+{
+    const nfy_name_use *use = &c->m->uses[u];
+    uint32_t n = 0;
+    for (uint32_t t = use->tok; t <= use->chain_end && n < cap; t++) {
+        if (c->m->toks[t].kind == NFY_TOK_NAME)
+            out[n++] = t;
+    }
+    return n;
+}
+
+#define CHAIN_MAX 64
+
+static void rename_use(mig_ctx *c, uint32_t u, const mig_qmatch *m)
+{
+    const nfy_res *res = nfy_resolve_use(c->r, u);
+    nfy_str q = res->qual;
+    uint32_t h = res->head_parts;
+    if (m->to == NULL || m->to[0] == '\0') {
+        nfy_span sp = mig_tok_span(c, c->m->uses[u].tok);
+        sp.end = c->m->toks[c->m->uses[u].chain_end].end;
+        mig_report_norename(c, m, sp, q, false);
+        return;
+    }
+    mig_rplan p;
+    mig_rename_plan(m->from, nfy_str_from_cstr(m->to), &p);
+    if (p.k <= h)
+        return; /* the import statement carries the rename */
+    uint32_t names[CHAIN_MAX];
+    uint32_t nn = chain_names(c, u, names, CHAIN_MAX);
+    uint32_t mend = p.k - p.e > h ? p.k - p.e : h; /* region [lo, mend) */
+    uint32_t lo = p.d >= h ? p.d : 0;
+    uint32_t j1 = p.d >= h ? p.d - h + 1 : 0;
+    uint32_t j2 = mend - h; /* chain index of comp mend-1 */
+    if (mend <= lo || j2 >= nn || j1 > j2)
+        return;
+    nfy_str tail = mig_concat_tail(c->arena, m->to, q, p.k);
+    nfy_span sp = {c->m->toks[names[j1]].start, c->m->toks[names[j2]].end};
+    if ((m->rule->flags & NFY_RULE_F_APIDB) && nfy_dotted_count(q) > p.k &&
+        !mig_npu_has(c->p->version, tail)) {
+        mig_report_norename(c, m, sp, q, true);
+        return;
+    }
+    uint32_t nlo = p.d >= h ? p.d : 0;
+    uint32_t nend = p.n - (p.k - mend);
+    char *text = mig_join_comps(c->arena, tail, nlo, nend);
+    mig_edit(c, m->rule, names[j1], names[j2] + 1, sp.start, sp.end, text,
+             mig_fmt(c, "%s -> %s", mig_strdup(c, q), tail.ptr));
+}
+
+static bool use_is_callee(const mig_ctx *c, uint32_t u)
+{
+    uint32_t after = mig_next_sig(c, c->m->uses[u].chain_end);
+    return mig_tok_op(c, after, NFY_OP_LPAR);
+}
+
+static void flag_use(mig_ctx *c, uint32_t u, const mig_qmatch *m)
+{
+    nfy_span sp = mig_tok_span(c, c->m->uses[u].tok);
+    sp.end = c->m->toks[c->m->uses[u].chain_end].end;
+    const char *suggest = m->to != NULL && m->to[0] ? m->to : NULL;
+    mig_flag(c, m->rule, sp, mig_strdup(c, nfy_resolve_use(c->r, u)->qual),
+             suggest);
+    if (m->pair != NULL && m->pair->note != NULL && m->pair->note[0])
+        nfy_vec_last(c->notes)->message = pair_message(c, m);
+}
+
+void mig_pass_names(mig_ctx *c)
+{
+    mig_rule_list rl = {0};
+    mig_rules_collect(c, &rl);
+    for (uint32_t u = 0; u < c->m->nuses && rl.len > 0; u++) {
+        const nfy_res *res = nfy_resolve_use(c->r, u);
+        if (res->qual.len == 0 || res->relative)
+            continue;
+        bool is_call = use_is_callee(c, u);
+        mig_qmatch best;
+        if (mig_best_rename(&rl, res->qual, is_call, &best))
+            rename_use(c, u, &best);
+        for (size_t i = 0; i < rl.len; i++) {
+            mig_qmatch m;
+            if (rl.items[i]->kind == NFY_RULE_FLAG &&
+                mig_qmatch_rule(rl.items[i], res->qual, is_call, &m))
+                flag_use(c, u, &m);
+        }
+    }
+    nfy_vec_free(&rl);
+}

@@ -1,0 +1,97 @@
+/*
+ * Internal to src/migrate: the per-file context every pass works on, and
+ * the helpers they share (rule gating, emitting edits and notes, token
+ * navigation, string literal values). One mig_ctx per file; passes run in a
+ * fixed order (ctx.c) and claim the tokens they edit, so no two edits of
+ * one file ever overlap.
+ */
+#ifndef NPUIFY_MIGRATE_PASS_H
+#define NPUIFY_MIGRATE_PASS_H
+
+#include "migrate/mig.h"
+#include "npuify/pysyn.h"
+#include "npuify/resolve.h"
+#include "npuify/rules.h"
+
+typedef struct {
+    const mig_params *p;
+    const nfy_source *src;
+    const nfy_pysyn *m;
+    const nfy_resolution *r;
+    const nfy_rule_set *rules;
+    nfy_edit_set *edits;
+    mig_note_vec *notes;
+    mig_info *info;
+    nfy_arena *arena;
+    nfy_diags *diags;
+    uint8_t *claimed;  /* per token: an edit touches it */
+    uint32_t *tok_arg; /* per token: innermost call argument value, or NONE */
+    bool withhold; /* syntax errors: record, do not edit */
+} mig_ctx;
+
+/* ---- rules ---- */
+/** Whether r is enabled and applies (option gate, torch version). */
+bool mig_rule_on(const mig_ctx *c, const nfy_rule *r);
+/** Map a FLAG rule to the report category, op. */
+void mig_flag_class(const nfy_rule *r, mig_cat *cat, mig_op *op);
+/** The enabled rule of kind/match PASS with pattern name, or NULL. */
+const nfy_rule *mig_find_pass(const mig_ctx *c, int kind, const char *name);
+
+/* ---- emitting ---- */
+/**
+ * Edit [start, end) of the source to text under rule r. Honours safety
+ * (manual: note only; unsafe without the flag: a left-unchanged note) and
+ * claimed tokens [tfirst, tend) (an overlap is silently skipped: the first
+ * pass to claim wins). Returns true when the edit was added.
+ */
+bool mig_edit(mig_ctx *c, const nfy_rule *r, uint32_t tfirst, uint32_t tend,
+              uint32_t start, uint32_t end, const char *text,
+              const char *note);
+/** Record a finding for rule r at span (message NULL: the rule's). */
+void mig_note_add(mig_ctx *c, const nfy_rule *r, nfy_span span, mig_cat cat,
+                  mig_op op, const char *api, const char *message);
+/** Same with an explicit rule id. */
+void mig_note_id(mig_ctx *c, const char *rule, mig_safety safety,
+                 nfy_span span, mig_cat cat, mig_op op, const char *api,
+                 const char *message);
+/** A FLAG rule finding, classified with mig_flag_class. */
+void mig_flag(mig_ctx *c, const nfy_rule *r, nfy_span span, const char *api,
+              const char *suggest);
+bool mig_claimed(const mig_ctx *c, uint32_t tfirst, uint32_t tend);
+
+/* ---- tokens ---- */
+nfy_str mig_tok(const mig_ctx *c, uint32_t t);
+nfy_span mig_tok_span(const mig_ctx *c, uint32_t t);
+bool mig_tok_is(const mig_ctx *c, uint32_t t, const char *text);
+bool mig_tok_op(const mig_ctx *c, uint32_t t, int op);
+/** Previous/next token that is not NL, COMMENT, INDENT or DEDENT. */
+uint32_t mig_prev_sig(const mig_ctx *c, uint32_t t);
+uint32_t mig_next_sig(const mig_ctx *c, uint32_t t);
+char *mig_strdup(mig_ctx *c, nfy_str s);
+char *mig_fmt(mig_ctx *c, const char *fmt, ...) NFY_PRINTF(2, 3);
+
+/* ---- strings ---- */
+/**
+ * The text between the quotes of a plain or f-string token (prefix and
+ * quotes excluded, escapes not decoded) and its offset in the source.
+ */
+nfy_str mig_string_body(const mig_ctx *c, uint32_t t, uint32_t *body_off);
+/** Qualified callee name of call k ("" unknown), and its method name. */
+nfy_str mig_callee_qual(const mig_ctx *c, uint32_t k);
+nfy_str mig_callee_attr(const mig_ctx *c, uint32_t k);
+/** Whether the receiver of an attribute token is a torch module. */
+bool mig_attr_on_module(const mig_ctx *c, uint32_t attr_tok);
+
+/* ---- passes, in run order ---- */
+void mig_pass_imports(mig_ctx *c);
+void mig_pass_names(mig_ctx *c);
+void mig_pass_members(mig_ctx *c);
+void mig_pass_args(mig_ctx *c);
+void mig_pass_int_device(mig_ctx *c);
+void mig_pass_strings(mig_ctx *c);
+void mig_pass_env(mig_ctx *c);
+void mig_pass_special(mig_ctx *c);
+void mig_pass_comments(mig_ctx *c);
+void mig_pass_insert_import(mig_ctx *c);
+
+#endif

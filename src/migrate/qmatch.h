@@ -1,0 +1,56 @@
+/*
+ * Internal to src/migrate: matching rules against qualified names and the
+ * component plan of a rename (see qmatch.c).
+ */
+#ifndef NPUIFY_MIGRATE_QMATCH_H
+#define NPUIFY_MIGRATE_QMATCH_H
+
+#include "migrate/pass.h"
+
+typedef struct {
+    const nfy_rule *rule;
+    const nfy_rule_pair *pair; /* the map row, or NULL */
+    nfy_str from;              /* the matched pattern or row */
+    const char *to;            /* replacement; NULL or "" when none */
+    int score;                 /* higher is more specific */
+} mig_qmatch;
+
+/**
+ * Whether rule r (match NAME, MODULE or CALL; CALL only when is_call) fits
+ * qualified name q, directly or through its map (longest row wins).
+ */
+bool mig_qmatch_rule(const nfy_rule *r, nfy_str q, bool is_call,
+                     mig_qmatch *out);
+/** q equals f or lies below it. */
+bool mig_q_under(nfy_str q, nfy_str f);
+/** The i-th dotted component of q (empty past the end). */
+nfy_str mig_comp(nfy_str q, uint32_t i);
+
+/**
+ * A rename from -> to as components: k and n are their counts; the first d
+ * and the last e components are the same in both, so only from's [d, k-e)
+ * become to's [d, n-e).
+ */
+typedef struct {
+    uint32_t k, n, d, e;
+} mig_rplan;
+
+void mig_rename_plan(nfy_str from, nfy_str to, mig_rplan *p);
+/** Components [first, end) of q joined with '.', NUL-terminated. */
+char *mig_join_comps(nfy_arena *a, nfy_str q, uint32_t first, uint32_t end);
+/** to + q's components from k on ("torch.npu" + ".synchronize"). */
+nfy_str mig_concat_tail(nfy_arena *a, const char *to, nfy_str q, uint32_t k);
+
+/* ---- shared by the name and import passes (p_names.c) ---- */
+typedef NFY_VEC(const nfy_rule *) mig_rule_list;
+
+/** Enabled RENAME/FLAG rules matching NAME/MODULE/CALL (no fallbacks). */
+void mig_rules_collect(const mig_ctx *c, mig_rule_list *out);
+/** The most specific rename rule of rl fitting q. */
+bool mig_best_rename(const mig_rule_list *rl, nfy_str q, bool is_call,
+                     mig_qmatch *best);
+/** Report a rename that cannot be done (no `to`, or apidb said no). */
+void mig_report_norename(mig_ctx *c, const mig_qmatch *m, nfy_span sp,
+                         nfy_str q, bool apidb_failed);
+
+#endif

@@ -1,0 +1,143 @@
+/*
+ * Grammar-checked walking over the lexer's tokens for values the trace
+ * reader does not keep (skip) or keeps only as text (shape lists). Skipping
+ * is iterative with an explicit stack of container kinds, so a hostile
+ * 100k-deep array costs a diagnostic, not the C stack.
+ */
+#include <string.h>
+
+#include "proflog/json_lex.h"
+
+bool nfy_json_fail(nfy_json_lex *lx, const char *msg)
+{
+    if (lx->tok != NFY_JT_ERROR) {
+        lx->error = msg;
+        lx->tok = NFY_JT_ERROR;
+    }
+    return false;
+}
+
+static bool is_scalar(nfy_json_tok t)
+{
+    return t == NFY_JT_STRING || t == NFY_JT_NUMBER || t == NFY_JT_TRUE ||
+           t == NFY_JT_FALSE || t == NFY_JT_NULL;
+}
+
+static bool is_open(nfy_json_tok t)
+{
+    return t == NFY_JT_LBRACE || t == NFY_JT_LBRACKET;
+}
+
+static nfy_json_tok closer(char kind)
+{
+    return kind == '{' ? NFY_JT_RBRACE : NFY_JT_RBRACKET;
+}
+
+/* In an object: key, colon, then return the value's first token. */
+static nfy_json_tok member_value(nfy_json_lex *lx, nfy_json_tok t)
+{
+    if (t != NFY_JT_STRING) {
+        nfy_json_fail(lx, "expected a key string");
+        return NFY_JT_ERROR;
+    }
+    if (nfy_json_lex_next(lx, 0) != NFY_JT_COLON) {
+        nfy_json_fail(lx, "expected ':' after key");
+        return NFY_JT_ERROR;
+    }
+    return nfy_json_lex_next(lx, 0);
+}
+
+bool nfy_json_skip_value(nfy_json_lex *lx, nfy_json_tok tok, int depth)
+{
+    char kinds[NFY_JSON_MAX_DEPTH];
+    int d = 0;
+    if (is_scalar(tok))
+        return true;
+    if (!is_open(tok))
+        return nfy_json_fail(lx, "expected a value");
+    if (depth >= NFY_JSON_MAX_DEPTH)
+        return nfy_json_fail(lx, "nesting too deep");
+    kinds[d++] = tok == NFY_JT_LBRACE ? '{' : '[';
+    nfy_json_tok t = nfy_json_lex_next(lx, 0);
+    bool first = true; /* right after an opening bracket */
+    for (;;) {
+        if (first && t == closer(kinds[d - 1])) {
+            d--;
+        } else {
+            if (kinds[d - 1] == '{')
+                t = member_value(lx, t);
+            if (is_open(t)) {
+                if (depth + d >= NFY_JSON_MAX_DEPTH)
+                    return nfy_json_fail(lx, "nesting too deep");
+                kinds[d++] = t == NFY_JT_LBRACE ? '{' : '[';
+                t = nfy_json_lex_next(lx, 0);
+                first = true;
+                continue;
+            }
+            if (!is_scalar(t))
+                return nfy_json_fail(lx, "expected a value");
+        }
+        /* A value (scalar or closed container) ends here. */
+        for (;;) {
+            if (d == 0)
+                return true;
+            t = nfy_json_lex_next(lx, 0);
+            if (t == NFY_JT_COMMA)
+                break;
+            if (t != closer(kinds[d - 1]))
+                return nfy_json_fail(lx, "expected ',' or a closing bracket");
+            d--;
+        }
+        t = nfy_json_lex_next(lx, 0);
+        first = false;
+    }
+}
+
+static void render_scalar(nfy_json_lex *lx, nfy_json_tok t, nfy_buf *out)
+{
+    if (t == NFY_JT_NUMBER) {
+        nfy_buf_add(out, lx->text, lx->text_len);
+    } else if (t == NFY_JT_STRING) {
+        nfy_buf_addch(out, '\'');
+        nfy_buf_add(out, lx->text, lx->text_len);
+        nfy_buf_addch(out, '\'');
+    } else {
+        nfy_buf_addstr(out, t == NFY_JT_TRUE    ? "True"
+                            : t == NFY_JT_FALSE ? "False"
+                                                : "None");
+    }
+}
+
+bool nfy_json_render_list(nfy_json_lex *lx, nfy_json_tok tok, int depth,
+                          nfy_buf *out)
+{
+    if (is_scalar(tok)) {
+        render_scalar(lx, tok, out);
+        return true;
+    }
+    if (tok == NFY_JT_LBRACE) {
+        nfy_buf_addstr(out, "{...}");
+        return nfy_json_skip_value(lx, tok, depth);
+    }
+    if (tok != NFY_JT_LBRACKET)
+        return nfy_json_fail(lx, "expected a value");
+    if (depth >= NFY_JSON_MAX_DEPTH)
+        return nfy_json_fail(lx, "nesting too deep");
+    nfy_buf_addch(out, '[');
+    nfy_json_tok t = nfy_json_lex_next(lx, 256);
+    if (t != NFY_JT_RBRACKET) {
+        for (;;) {
+            if (!nfy_json_render_list(lx, t, depth + 1, out))
+                return false;
+            t = nfy_json_lex_next(lx, 0);
+            if (t == NFY_JT_RBRACKET)
+                break;
+            if (t != NFY_JT_COMMA)
+                return nfy_json_fail(lx, "expected ',' or ']'");
+            nfy_buf_addstr(out, ", ");
+            t = nfy_json_lex_next(lx, 256);
+        }
+    }
+    nfy_buf_addch(out, ']');
+    return true;
+}

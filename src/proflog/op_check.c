@@ -1,0 +1,130 @@
+/*
+ * Analysis over the op model: names cut by the profiler (52 chars + "...")
+ * resolved by unique prefix among the names the same input printed in
+ * full, and each operator's status on torch_npu from apidb (supported,
+ * CPU fallback, unsupported, composite, unknown), optionally with the
+ * first torch_npu version that supports it.
+ */
+#include <string.h>
+
+#include "npuify/proflog.h"
+
+static bool is_cut(const nfy_prof_op *op)
+{
+    return (op->flags & NFY_PROW_NAME_TRUNCATED) &&
+           nfy_str_ends_with(op->name, NFY_STR_LIT("..."));
+}
+
+void nfy_prof_table_resolve_truncated(nfy_prof_table *t)
+{
+    for (size_t i = 0; i < t->ops.len; i++) {
+        nfy_prof_op *op = &t->ops.items[i];
+        if (!is_cut(op))
+            continue;
+        nfy_str prefix = nfy_str_slice(op->name, 0, op->name.len - 3);
+        nfy_buf cands = NFY_BUF_INIT;
+        size_t n = 0;
+        nfy_str match = {NULL, 0};
+        for (size_t j = 0; j < t->ops.len; j++) {
+            const nfy_prof_op *o = &t->ops.items[j];
+            if (j == i || is_cut(o) || !nfy_str_starts_with(o->name, prefix))
+                continue;
+            if (n++)
+                (void)nfy_buf_addch(&cands, '|');
+            (void)nfy_buf_addview(&cands, o->name);
+            match = o->name;
+        }
+        if (n == 1)
+            op->full_name = match;
+        else if (n > 1)
+            op->ambiguity = nfy_arena_str(&t->arena, nfy_buf_view(&cands));
+        nfy_buf_release(&cands);
+    }
+}
+
+static nfy_prof_status from_apidb(nfy_op_status s)
+{
+    switch (s) {
+    case NFY_OP_SUPPORTED:
+        return NFY_PSTAT_SUPPORTED;
+    case NFY_OP_CPU_FALLBACK:
+        return NFY_PSTAT_FALLBACK;
+    case NFY_OP_UNSUPPORTED:
+        return NFY_PSTAT_UNSUPPORTED;
+    case NFY_OP_COMPOSITE:
+        return NFY_PSTAT_COMPOSITE;
+    case NFY_OP_UNKNOWN:
+        break;
+    }
+    return NFY_PSTAT_UNKNOWN;
+}
+
+const char *nfy_prof_status_name(nfy_prof_status s)
+{
+    static const char *const names[] = {"",          "supported",
+                                        "cpu-fallback", "unsupported",
+                                        "composite", "unknown"};
+    return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
+}
+
+void nfy_prof_table_check(nfy_prof_table *t, const nfy_apidb_version *v,
+                          bool compare_versions)
+{
+    for (size_t i = 0; i < t->ops.len; i++) {
+        nfy_prof_op *op = &t->ops.items[i];
+        op->status = NFY_PSTAT_UNCHECKED;
+        op->first_version = (nfy_str){"", 0};
+        if (op->kind != NFY_PKIND_OP && op->kind != NFY_PKIND_COMM)
+            continue;
+        nfy_str name = nfy_prof_qualified(&t->arena, op->full_name);
+        if (op->overload.len)
+            name = nfy_str_from_cstr(nfy_arena_fmt(
+                &t->arena, "%.*s.%.*s", NFY_STR_FMT(name),
+                NFY_STR_FMT(op->overload)));
+        if (is_cut(op) && op->full_name.ptr == op->name.ptr) {
+            op->status = NFY_PSTAT_UNKNOWN; /* cut, not resolved */
+            continue;
+        }
+        op->status = from_apidb(nfy_apidb_op_status(v, name, NULL));
+        if (compare_versions && op->status != NFY_PSTAT_SUPPORTED &&
+            op->status != NFY_PSTAT_COMPOSITE) {
+            const nfy_apidb_version *f = nfy_apidb_op_first_supported(name);
+            if (f)
+                op->first_version = nfy_str_from_cstr(f->name);
+        }
+    }
+}
+
+void nfy_prof_table_counts(const nfy_prof_table *t, nfy_prof_counts *c)
+{
+    memset(c, 0, sizeof *c);
+    c->names = t->ops.len;
+    for (size_t i = 0; i < t->ops.len; i++) {
+        const nfy_prof_op *op = &t->ops.items[i];
+        if (op->flags & NFY_PROW_NAME_TRUNCATED)
+            c->truncated++;
+        if (op->kind != NFY_PKIND_OP && op->kind != NFY_PKIND_COMM)
+            continue;
+        c->ops++;
+        c->dynamic += op->dyn != NFY_PDYN_STATIC;
+        switch (op->status) {
+        case NFY_PSTAT_SUPPORTED:
+            c->supported++;
+            break;
+        case NFY_PSTAT_FALLBACK:
+            c->fallback++;
+            break;
+        case NFY_PSTAT_UNSUPPORTED:
+            c->unsupported++;
+            break;
+        case NFY_PSTAT_COMPOSITE:
+            c->composite++;
+            break;
+        case NFY_PSTAT_UNKNOWN:
+            c->unknown++;
+            break;
+        case NFY_PSTAT_UNCHECKED:
+            break;
+        }
+    }
+}

@@ -1,0 +1,256 @@
+/*
+ * `npuify ops` outputs: all_ops.txt (Huawei's file: one operator per line),
+ * ops.csv, dynamic_ops.csv, report.json and summary.md. Everything is
+ * rendered from a sorted nfy_prof_table, so the bytes depend only on the
+ * input: no timestamps, no absolute paths beyond what the caller passes.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "npuify/proflog.h"
+
+static bool is_operator(const nfy_prof_op *op)
+{
+    return op->kind == NFY_PKIND_OP || op->kind == NFY_PKIND_COMM;
+}
+
+static double self_time(const nfy_prof_op *op)
+{
+    return op->self_us[NFY_PDEV_CPU] + op->self_us[NFY_PDEV_ACCEL];
+}
+
+static double total_self(const nfy_prof_table *t)
+{
+    double sum = 0;
+    for (size_t i = 0; i < t->ops.len; i++)
+        if (t->ops.items[i].kind != NFY_PKIND_STEP)
+            sum += self_time(&t->ops.items[i]);
+    return sum;
+}
+
+static double share(const nfy_prof_op *op, double total)
+{
+    return total > 0 ? 100.0 * self_time(op) / total : 0.0;
+}
+
+static const char *dyn_name(nfy_prof_dyn d)
+{
+    return d == NFY_PDYN_NEW_LATER       ? "new-in-later-step"
+           : d == NFY_PDYN_SHAPE_CHANGED ? "shape-changed"
+                                         : "static";
+}
+
+/* The name reports use: resolved full name, "aten::" added to bare ones. */
+static nfy_str display_name(const nfy_prof_op *op, nfy_arena *a)
+{
+    return op->kind == NFY_PKIND_OP ? nfy_prof_qualified(a, op->full_name)
+                                    : op->full_name;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return nfy_str_cmp(*(const nfy_str *)a, *(const nfy_str *)b);
+}
+
+void nfy_prof_render_all_ops(const nfy_prof_table *t, nfy_buf *out)
+{
+    nfy_arena a = NFY_ARENA_INIT;
+    nfy_str *names = calloc(t->ops.len + 1, sizeof *names);
+    size_t n = 0;
+    if (!names)
+        abort();
+    for (size_t i = 0; i < t->ops.len; i++)
+        if (is_operator(&t->ops.items[i]))
+            names[n++] = display_name(&t->ops.items[i], &a);
+    qsort(names, n, sizeof *names, cmp_str);
+    for (size_t i = 0; i < n; i++) {
+        if (i && nfy_str_eq(names[i], names[i - 1]))
+            continue;
+        (void)nfy_buf_addview(out, names[i]);
+        (void)nfy_buf_addch(out, '\n');
+    }
+    free(names);
+    nfy_arena_release(&a);
+}
+
+static void csv_view(nfy_buf *out, nfy_str s)
+{
+    nfy_csv_escape(out, s.ptr ? s.ptr : "", s.len);
+}
+
+static void join_shapes(const nfy_prof_op *op, nfy_buf *tmp, int32_t after)
+{
+    nfy_buf_reset(tmp);
+    bool first = true;
+    for (size_t k = 0; k < op->shapes.len; k++) {
+        const nfy_prof_shape *s = &op->shapes.items[k];
+        if (after >= 0 && !(s->first_step > after))
+            continue;
+        if (!first)
+            (void)nfy_buf_addstr(tmp, "; ");
+        first = false;
+        (void)nfy_buf_addview(tmp, s->text);
+        if (after >= 0)
+            (void)nfy_buf_addf(tmp, "@%d", (int)s->first_step);
+    }
+}
+
+static void join_steps(const nfy_prof_step_vec *v, nfy_buf *tmp)
+{
+    nfy_buf_reset(tmp);
+    for (size_t k = 0; k < v->len; k++)
+        (void)nfy_buf_addf(tmp, k ? " %d" : "%d", (int)v->items[k]);
+}
+
+static void notes_of(const nfy_prof_op *op, nfy_buf *tmp)
+{
+    nfy_buf_reset(tmp);
+    if (op->flags & NFY_PROW_NAME_TRUNCATED)
+        (void)nfy_buf_addstr(tmp, op->full_name.ptr != op->name.ptr
+                                      ? "name cut by the profiler, resolved; "
+                                      : "name cut by the profiler; ");
+    if (op->ambiguity.len)
+        (void)nfy_buf_addf(tmp, "could be %.*s; ", NFY_STR_FMT(op->ambiguity));
+    for (size_t k = 0; k < op->shapes.len; k++)
+        if (op->shapes.items[k].truncated) {
+            (void)nfy_buf_addstr(tmp, "shapes cut by the profiler; ");
+            break;
+        }
+    if (op->flags & NFY_PROW_TABLE_CUT)
+        (void)nfy_buf_addstr(tmp, "from a table cut off; ");
+    if (tmp->len >= 2)
+        tmp->len -= 2, tmp->data[tmp->len] = '\0';
+}
+
+void nfy_prof_render_ops_csv(const nfy_prof_table *t,
+                             const nfy_prof_report_meta *m, nfy_buf *out)
+{
+    (void)m;
+    nfy_arena a = NFY_ARENA_INIT;
+    nfy_buf tmp = NFY_BUF_INIT;
+    double total = total_self(t);
+    (void)nfy_buf_addstr(out, "Op,Overload,Kind,Calls,Input Shapes,Self CPU "
+                              "(us),Self Device (us),Self Time Share (%),"
+                              "Status,Supported Since,First Step,Steps,"
+                              "Dynamic,Notes\n");
+    for (size_t i = 0; i < t->ops.len; i++) {
+        const nfy_prof_op *op = &t->ops.items[i];
+        csv_view(out, display_name(op, &a));
+        (void)nfy_buf_addch(out, ',');
+        csv_view(out, op->overload);
+        (void)nfy_buf_addf(out, ",%s,%lld,", nfy_prof_kind_name(op->kind),
+                           (long long)op->calls);
+        join_shapes(op, &tmp, -1);
+        csv_view(out, nfy_buf_view(&tmp));
+        (void)nfy_buf_addf(out, ",%.3f,%.3f,%.2f,%s,", op->self_us[0],
+                           op->self_us[1], share(op, total),
+                           nfy_prof_status_name(op->status));
+        csv_view(out, op->first_version);
+        if (op->first_step >= 0)
+            (void)nfy_buf_addf(out, ",%d,", (int)op->first_step);
+        else
+            (void)nfy_buf_addstr(out, ",,");
+        join_steps(&op->steps, &tmp);
+        csv_view(out, nfy_buf_view(&tmp));
+        (void)nfy_buf_addf(out, ",%s,", dyn_name(op->dyn));
+        notes_of(op, &tmp);
+        csv_view(out, nfy_buf_view(&tmp));
+        (void)nfy_buf_addch(out, '\n');
+    }
+    nfy_buf_release(&tmp);
+    nfy_arena_release(&a);
+}
+
+void nfy_prof_render_dynamic_csv(const nfy_prof_table *t,
+                                 const nfy_prof_report_meta *m, nfy_buf *out)
+{
+    nfy_arena a = NFY_ARENA_INIT;
+    nfy_buf tmp = NFY_BUF_INIT;
+    (void)nfy_buf_addstr(out, "Op,Kind,Dynamic,Reference Step,"
+                              "Shapes In Reference,New Shapes@Step,Steps\n");
+    for (size_t i = 0; i < t->ops.len; i++) {
+        const nfy_prof_op *op = &t->ops.items[i];
+        if (op->dyn == NFY_PDYN_STATIC)
+            continue;
+        csv_view(out, display_name(op, &a));
+        (void)nfy_buf_addf(out, ",%s,%s,%d,", nfy_prof_kind_name(op->kind),
+                           dyn_name(op->dyn), (int)m->ref_step);
+        nfy_buf_reset(&tmp);
+        bool first = true;
+        for (size_t k = 0; k < op->shapes.len; k++) {
+            const nfy_prof_shape *s = &op->shapes.items[k];
+            if (s->first_step < 0 || s->first_step > m->ref_step)
+                continue;
+            if (!first)
+                (void)nfy_buf_addstr(&tmp, "; ");
+            first = false;
+            (void)nfy_buf_addview(&tmp, s->text);
+        }
+        csv_view(out, nfy_buf_view(&tmp));
+        (void)nfy_buf_addch(out, ',');
+        join_shapes(op, &tmp, m->ref_step);
+        csv_view(out, nfy_buf_view(&tmp));
+        (void)nfy_buf_addch(out, ',');
+        join_steps(&op->steps, &tmp);
+        csv_view(out, nfy_buf_view(&tmp));
+        (void)nfy_buf_addch(out, '\n');
+    }
+    nfy_buf_release(&tmp);
+    nfy_arena_release(&a);
+}
+
+static nfy_status write_one(const char *dir, const char *name, nfy_buf *b,
+                            nfy_diags *diags)
+{
+    nfy_arena a = NFY_ARENA_INIT;
+    char *path = nfy_path_join(&a, dir, name);
+    nfy_status st = b->status;
+    if (st == NFY_OK)
+        st = nfy_file_write_atomic(path, b->data ? b->data : "", b->len, 0644);
+    if (st && diags)
+        nfy_diag_add_at(diags, NFY_SEV_ERROR, "E-OPS-WRITE", path, 0, 0,
+                        "cannot write: %s", nfy_status_str(st));
+    nfy_arena_release(&a);
+    return st;
+}
+
+nfy_status nfy_prof_report_write(const nfy_prof_table *t,
+                                 const nfy_prof_report_meta *m,
+                                 const char *dir, nfy_diags *diags)
+{
+    nfy_status st = nfy_mkdirs(dir, 0755);
+    if (st) {
+        if (diags)
+            nfy_diag_add_at(diags, NFY_SEV_ERROR, "E-OPS-WRITE", dir, 0, 0,
+                            "cannot create the output directory: %s",
+                            nfy_status_str(st));
+        return st;
+    }
+    nfy_status first = NFY_OK;
+    nfy_buf b = NFY_BUF_INIT;
+    nfy_prof_render_all_ops(t, &b);
+    first = write_one(dir, "all_ops.txt", &b, diags);
+    struct {
+        unsigned fmt;
+        const char *name;
+        void (*render)(const nfy_prof_table *, const nfy_prof_report_meta *,
+                       nfy_buf *);
+    } outs[] = {
+        {NFY_PROF_OUT_CSV, "ops.csv", nfy_prof_render_ops_csv},
+        {NFY_PROF_OUT_CSV, "dynamic_ops.csv", nfy_prof_render_dynamic_csv},
+        {NFY_PROF_OUT_JSON, "report.json", nfy_prof_render_json},
+        {NFY_PROF_OUT_MD, "summary.md", nfy_prof_render_md},
+    };
+    for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++) {
+        if (!(m->formats & outs[i].fmt))
+            continue;
+        nfy_buf_reset(&b);
+        outs[i].render(t, m, &b);
+        st = write_one(dir, outs[i].name, &b, diags);
+        if (st && !first)
+            first = st;
+    }
+    nfy_buf_release(&b);
+    return first;
+}

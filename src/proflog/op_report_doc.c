@@ -1,0 +1,254 @@
+/*
+ * `npuify ops` documents: report.json (schema "npuify-ops/1") and
+ * summary.md, where what needs work comes first: unsupported and CPU
+ * fallback operators weighted by self time, then unknown ones, then
+ * dynamic-shape operators. Deterministic: no timestamps.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "npuify/proflog.h"
+
+static bool is_operator(const nfy_prof_op *op)
+{
+    return op->kind == NFY_PKIND_OP || op->kind == NFY_PKIND_COMM;
+}
+
+static double self_time(const nfy_prof_op *op)
+{
+    return op->self_us[NFY_PDEV_CPU] + op->self_us[NFY_PDEV_ACCEL];
+}
+
+static double total_self(const nfy_prof_table *t)
+{
+    double sum = 0;
+    for (size_t i = 0; i < t->ops.len; i++)
+        if (t->ops.items[i].kind != NFY_PKIND_STEP)
+            sum += self_time(&t->ops.items[i]);
+    return sum;
+}
+
+static void jstr(nfy_buf *out, nfy_str s)
+{
+    nfy_json_escape(out, s.ptr ? s.ptr : "", s.len);
+}
+
+static void jkey(nfy_buf *out, const char *k)
+{
+    nfy_json_escape(out, k, strlen(k));
+    (void)nfy_buf_addch(out, ':');
+}
+
+static const char *dyn_name(nfy_prof_dyn d)
+{
+    return d == NFY_PDYN_NEW_LATER       ? "new-in-later-step"
+           : d == NFY_PDYN_SHAPE_CHANGED ? "shape-changed"
+                                         : "static";
+}
+
+static void json_inputs(const nfy_prof_report_meta *m, nfy_buf *out)
+{
+    (void)nfy_buf_addstr(out, "\"inputs\":[");
+    for (size_t i = 0; i < m->ninputs; i++) {
+        const nfy_prof_input_info *in = &m->inputs[i];
+        (void)nfy_buf_addstr(out, i ? ",\n  {" : "\n  {");
+        jkey(out, "path");
+        jstr(out, nfy_str_from_cstr(in->path));
+        (void)nfy_buf_addf(out,
+                           ",\"format\":\"%s\",\"lines\":%llu,\"tables\":%llu,"
+                           "\"rows\":%llu,\"skipped_lines\":%llu,"
+                           "\"errors\":%u}",
+                           in->format, (unsigned long long)in->stats.lines,
+                           (unsigned long long)in->stats.tables,
+                           (unsigned long long)in->stats.rows,
+                           (unsigned long long)in->stats.bad_rows, in->errors);
+    }
+    (void)nfy_buf_addstr(out, "],\n");
+}
+
+static void json_op(const nfy_prof_op *op, double total, nfy_arena *a,
+                    nfy_buf *out)
+{
+    (void)nfy_buf_addstr(out, "{");
+    jkey(out, "name");
+    jstr(out, op->kind == NFY_PKIND_OP ? nfy_prof_qualified(a, op->full_name)
+                                       : op->full_name);
+    (void)nfy_buf_addch(out, ',');
+    jkey(out, "printed");
+    jstr(out, op->name);
+    (void)nfy_buf_addch(out, ',');
+    jkey(out, "overload");
+    jstr(out, op->overload);
+    (void)nfy_buf_addf(out,
+                       ",\"kind\":\"%s\",\"status\":\"%s\",\"calls\":%lld,"
+                       "\"self_cpu_us\":%.3f,\"self_device_us\":%.3f,"
+                       "\"self_share_pct\":%.2f,\"first_step\":%d,"
+                       "\"dynamic\":\"%s\",\"name_truncated\":%s,",
+                       nfy_prof_kind_name(op->kind),
+                       nfy_prof_status_name(op->status), (long long)op->calls,
+                       op->self_us[0], op->self_us[1],
+                       total > 0 ? 100.0 * self_time(op) / total : 0.0,
+                       (int)op->first_step, dyn_name(op->dyn),
+                       (op->flags & NFY_PROW_NAME_TRUNCATED) ? "true" : "false");
+    jkey(out, "supported_since");
+    jstr(out, op->first_version);
+    (void)nfy_buf_addstr(out, ",\"steps\":[");
+    for (size_t k = 0; k < op->steps.len; k++)
+        (void)nfy_buf_addf(out, k ? ",%d" : "%d", (int)op->steps.items[k]);
+    (void)nfy_buf_addstr(out, "],\"shapes\":[");
+    for (size_t k = 0; k < op->shapes.len; k++) {
+        const nfy_prof_shape *s = &op->shapes.items[k];
+        (void)nfy_buf_addstr(out, k ? ",{" : "{");
+        jkey(out, "text");
+        jstr(out, s->text);
+        (void)nfy_buf_addf(out, ",\"calls\":%lld,\"first_step\":%d,"
+                                "\"truncated\":%s}",
+                           (long long)s->calls, (int)s->first_step,
+                           s->truncated ? "true" : "false");
+    }
+    (void)nfy_buf_addstr(out, "]}");
+}
+
+void nfy_prof_render_json(const nfy_prof_table *t,
+                          const nfy_prof_report_meta *m, nfy_buf *out)
+{
+    nfy_prof_counts c;
+    nfy_prof_table_counts(t, &c);
+    nfy_arena a = NFY_ARENA_INIT;
+    (void)nfy_buf_addstr(out, "{\"schema\":\"npuify-ops/1\",\n");
+    if (m->version) {
+        (void)nfy_buf_addstr(out, "\"torch_npu\":{\"version\":");
+        jstr(out, nfy_str_from_cstr(m->version->name));
+        (void)nfy_buf_addstr(out, ",\"tag\":");
+        jstr(out, nfy_str_from_cstr(m->version->npu_tag));
+        (void)nfy_buf_addstr(out, "},\n");
+    }
+    json_inputs(m, out);
+    (void)nfy_buf_addf(
+        out,
+        "\"summary\":{\"names\":%zu,\"operators\":%zu,\"supported\":%zu,"
+        "\"cpu_fallback\":%zu,\"unsupported\":%zu,\"composite\":%zu,"
+        "\"unknown\":%zu,\"dynamic\":%zu,\"truncated_names\":%zu,"
+        "\"steps\":%zu,\"reference_step\":%d,\"rows\":%llu},\n",
+        c.names, c.ops, c.supported, c.fallback, c.unsupported, c.composite,
+        c.unknown, c.dynamic, c.truncated, t->steps.len, (int)m->ref_step,
+        (unsigned long long)t->rows);
+    (void)nfy_buf_addstr(out, "\"ops\":[");
+    double total = total_self(t);
+    for (size_t i = 0; i < t->ops.len; i++) {
+        (void)nfy_buf_addstr(out, i ? ",\n " : "\n ");
+        json_op(&t->ops.items[i], total, &a, out);
+    }
+    (void)nfy_buf_addstr(out, "]}\n");
+    nfy_arena_release(&a);
+}
+
+/* Markdown table cell: '|' escaped, newlines flattened. */
+static void md_cell(nfy_buf *out, nfy_str s)
+{
+    for (size_t i = 0; i < s.len; i++) {
+        char ch = s.ptr[i];
+        if (ch == '|')
+            (void)nfy_buf_addstr(out, "\\|");
+        else if (ch == '\n' || ch == '\r')
+            (void)nfy_buf_addch(out, ' ');
+        else
+            (void)nfy_buf_addch(out, ch);
+    }
+}
+
+typedef bool (*op_filter)(const nfy_prof_op *op);
+
+static bool needs_work(const nfy_prof_op *op)
+{
+    return is_operator(op) && (op->status == NFY_PSTAT_UNSUPPORTED ||
+                               op->status == NFY_PSTAT_FALLBACK);
+}
+
+static bool unknown_op(const nfy_prof_op *op)
+{
+    return is_operator(op) && op->status == NFY_PSTAT_UNKNOWN;
+}
+
+static bool dynamic_op(const nfy_prof_op *op)
+{
+    return is_operator(op) && op->dyn != NFY_PDYN_STATIC;
+}
+
+static void md_section(const nfy_prof_table *t, const char *title,
+                       op_filter keep, double total, nfy_arena *a,
+                       nfy_buf *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < t->ops.len; i++)
+        n += keep(&t->ops.items[i]);
+    (void)nfy_buf_addf(out, "\n## %s (%zu)\n\n", title, n);
+    if (!n) {
+        (void)nfy_buf_addstr(out, "None.\n");
+        return;
+    }
+    (void)nfy_buf_addstr(out, "| Operator | Status | Calls | Self time (us) "
+                              "| Share | Dynamic | Supported since |\n"
+                              "| --- | --- | ---: | ---: | ---: | --- | --- |\n");
+    /* ops are sorted by kind then self time: operators by time already */
+    for (size_t i = 0; i < t->ops.len; i++) {
+        const nfy_prof_op *op = &t->ops.items[i];
+        if (!keep(op))
+            continue;
+        (void)nfy_buf_addstr(out, "| `");
+        md_cell(out, op->kind == NFY_PKIND_OP
+                         ? nfy_prof_qualified(a, op->full_name)
+                         : op->full_name);
+        (void)nfy_buf_addf(out, "` | %s | %lld | %.3f | %.2f%% | %s | ",
+                           nfy_prof_status_name(op->status),
+                           (long long)op->calls, self_time(op),
+                           total > 0 ? 100.0 * self_time(op) / total : 0.0,
+                           dyn_name(op->dyn));
+        md_cell(out, op->first_version);
+        (void)nfy_buf_addstr(out, " |\n");
+    }
+}
+
+void nfy_prof_render_md(const nfy_prof_table *t,
+                        const nfy_prof_report_meta *m, nfy_buf *out)
+{
+    nfy_prof_counts c;
+    nfy_prof_table_counts(t, &c);
+    nfy_arena a = NFY_ARENA_INIT;
+    double total = total_self(t);
+    (void)nfy_buf_addstr(out, "# npuify ops: operator report\n\n");
+    if (m->version)
+        (void)nfy_buf_addf(out, "Target: torch_npu %s (`%s`).\n\n",
+                           m->version->name, m->version->npu_tag);
+    (void)nfy_buf_addstr(out, "| Input | Format | Tables | Rows | Skipped "
+                              "lines |\n| --- | --- | ---: | ---: | ---: |\n");
+    for (size_t i = 0; i < m->ninputs; i++) {
+        const nfy_prof_input_info *in = &m->inputs[i];
+        (void)nfy_buf_addstr(out, "| ");
+        md_cell(out, nfy_str_from_cstr(in->path));
+        (void)nfy_buf_addf(out, " | %s | %llu | %llu | %llu |\n", in->format,
+                           (unsigned long long)in->stats.tables,
+                           (unsigned long long)in->stats.rows,
+                           (unsigned long long)in->stats.bad_rows);
+    }
+    (void)nfy_buf_addf(
+        out,
+        "\n%zu distinct names, %zu operators: %zu supported, %zu "
+        "cpu-fallback, %zu unsupported, %zu composite, %zu unknown. "
+        "%zu dynamic-shape operators (reference step %d of %zu).\n",
+        c.names, c.ops, c.supported, c.fallback, c.unsupported, c.composite,
+        c.unknown, c.dynamic, (int)m->ref_step, t->steps.len);
+    md_section(t, "Unsupported and CPU-fallback operators, by self time",
+               needs_work, total, &a, out);
+    md_section(t, "Operators unknown to the torch_npu data", unknown_op, total,
+               &a, out);
+    md_section(t, "Dynamic-shape operators", dynamic_op, total, &a, out);
+    size_t kinds[NFY_PKIND__COUNT] = {0};
+    for (size_t i = 0; i < t->ops.len; i++)
+        kinds[t->ops.items[i].kind]++;
+    (void)nfy_buf_addstr(out, "\n## Rows that are not operators\n\n");
+    for (int k = NFY_PKIND_AUTOGRAD; k < NFY_PKIND__COUNT; k++)
+        (void)nfy_buf_addf(out, "- %s: %zu\n",
+                           nfy_prof_kind_name((nfy_prof_kind)k), kinds[k]);
+    nfy_arena_release(&a);
+}

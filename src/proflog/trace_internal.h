@@ -1,0 +1,93 @@
+/*
+ * Private pieces of the chrome-trace reader: one parsed event (reused for
+ * every event, so the steady state allocates nothing), the step windows
+ * found in a first pass, and the per-thread stacks that compute self time
+ * (duration minus direct children) before a row goes to the sink.
+ */
+#ifndef NPUIFY_PROFLOG_TRACE_INTERNAL_H
+#define NPUIFY_PROFLOG_TRACE_INTERNAL_H
+
+#include "npuify/proflog.h"
+#include "proflog/json_lex.h"
+
+/* One event object; every text field is capped (see trace_event_init). */
+typedef struct {
+    nfy_buf name, cat, ph, pid, tid, shapes;
+    double ts, dur;
+    bool has_ts, has_dur, has_dims;
+    bool cut;      /* some field was longer than its cap */
+    bool repaired; /* invalid string content kept (legacy writer) */
+    uint64_t offset;
+    int64_t rank;  /* distributedInfo.rank of the trace, or -1 */
+} nfy_trace_event;
+
+void nfy__trace_event_init(nfy_trace_event *ev, size_t cap);
+void nfy__trace_event_release(nfy_trace_event *ev);
+void nfy__trace_event_reset(nfy_trace_event *ev);
+/**
+ * Parse the object whose "{" was just read into ev. depth is the object's
+ * nesting. False on a grammar error (lx->error, lx->tok_offset).
+ */
+bool nfy__trace_event_parse(nfy_json_lex *lx, nfy_trace_event *ev, int depth);
+/** Is it an operator-like event the sink wants (ph X, cat cpu_op...)? */
+bool nfy__trace_event_wanted(const nfy_trace_event *ev);
+/** N of "ProfilerStep#N", or -1 when the name is not a step marker. */
+int32_t nfy__trace_step_number(nfy_str name);
+/** 64-bit key of the event's (pid, tid) and of its pid alone. */
+uint64_t nfy__trace_thread_key(const nfy_trace_event *ev);
+uint64_t nfy__trace_pid_key(const nfy_trace_event *ev);
+
+/* ---- Step windows (first pass) and self-time stacks --------------------- */
+
+typedef struct {
+    uint64_t thread, pid;
+    double start, end;
+    int32_t step;
+} nfy_trace_window;
+
+typedef NFY_VEC(nfy_trace_window) nfy_trace_window_vec;
+
+/* A row kept until its children are known; owns copies of its strings. */
+typedef struct {
+    nfy_buf name, shapes;
+    double ts, end, dur, child_us;
+    int32_t step;
+    uint32_t flags;
+    uint64_t offset;
+} nfy_trace_pending;
+
+typedef struct {
+    uint64_t key;
+    nfy_trace_pending *stack; /* open events, outermost first */
+    size_t depth, cap;
+    bool unsorted;  /* events went back in time: no self time from here */
+} nfy_trace_thread;
+
+typedef NFY_VEC(nfy_trace_thread) nfy_trace_thread_vec;
+
+typedef struct {
+    nfy_trace_window_vec windows;
+    nfy_trace_thread_vec threads;
+    const nfy_proflog_opts *opts;
+    bool windows_sorted;
+    int32_t rank;
+    size_t cap;   /* field cap for pending copies */
+    size_t last_thread; /* index of the last thread used (cache) */
+    int stopped;  /* the sink asked to stop */
+} nfy_trace_rows;
+
+void nfy__trace_rows_init(nfy_trace_rows *r, const nfy_proflog_opts *opts,
+                          size_t cap);
+void nfy__trace_rows_release(nfy_trace_rows *r);
+/** First pass: remember a ProfilerStep#N window. */
+void nfy__trace_rows_window(nfy_trace_rows *r, const nfy_trace_event *ev);
+/** Second pass: an operator event; rows reach the sink once complete. */
+void nfy__trace_rows_event(nfy_trace_rows *r, const nfy_trace_event *ev);
+/** End of input: emit everything still open. */
+void nfy__trace_rows_flush(nfy_trace_rows *r);
+
+/** nfy_proflog_read_trace over memory (tests and fuzzing). */
+nfy_status nfy__proflog_read_trace_mem(const void *data, size_t len,
+                                       const nfy_proflog_opts *opts);
+
+#endif

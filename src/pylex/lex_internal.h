@@ -1,0 +1,101 @@
+/*
+ * Private pieces of the pylex tokenizer shared between its files: the byte
+ * classes of the hot loop, the scanners for numbers, operators, names and
+ * strings (each a pure function over the bytes, mirroring one regular
+ * expression of Python 3.11's Lib/tokenize.py), the PEP 701 f-string
+ * scanner and the Unicode name tables.
+ *
+ * Scanners take the buffer s, a start offset and a limit (exclusive) and
+ * return end offsets; they never read at or past the limit.
+ */
+#ifndef NPUIFY_PYLEX_LEX_INTERNAL_H
+#define NPUIFY_PYLEX_LEX_INTERNAL_H
+
+#include "npuify/pylex.h"
+
+/* What a byte can start, for the dispatch in the token loop. */
+enum lex_class {
+    LC_BAD = 0,  /* no token starts here: $ ? ` control bytes ... */
+    LC_WS,       /* ' ' '\t' '\f': tokenize's Whitespace */
+    LC_NL,       /* '\n' */
+    LC_CR,       /* '\r' */
+    LC_HASH,     /* '#' */
+    LC_QUOTE,    /* ' and " */
+    LC_PREFIX,   /* b r u f and capitals: may start a string prefix */
+    LC_NAME,     /* other ASCII letters and '_' */
+    LC_DIGIT,    /* 0-9 */
+    LC_DOT,      /* '.' */
+    LC_OP,       /* a character that starts an operator */
+    LC_BSLASH,   /* '\\' */
+    LC_HIGH      /* a byte >= 0x80 */
+};
+
+/* enum lex_class of each ASCII byte (lex_scan.c). */
+extern const unsigned char nfy__lex_ascii_class[128];
+
+/** Class of a byte. */
+static inline unsigned nfy__lex_class(unsigned char c)
+{
+    return c >= 0x80 ? LC_HIGH : nfy__lex_ascii_class[c];
+}
+
+static inline bool nfy__lex_is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/** tokenize's "\w" and str.isidentifier() on one code point >= 0x80. */
+bool nfy__lex_is_word_cp(uint32_t cp);
+bool nfy__lex_is_ident_start_cp(uint32_t cp);
+
+/** Length (1-4) of the valid UTF-8 sequence at s, 0 if invalid. */
+uint32_t nfy__lex_utf8(const char *s, uint32_t n, uint32_t *cp);
+/** Code points in [a, b), each invalid byte counting as one. */
+uint32_t nfy__lex_count_cps(const char *s, uint32_t a, uint32_t b);
+
+/** End of tokenize's Number at p (s[p] is a digit, or '.' then a digit). */
+uint32_t nfy__lex_number(const char *s, uint32_t p, uint32_t lim);
+/** Length of the operator at p (0 if none, e.g. a lone '!'); sets *op. */
+uint32_t nfy__lex_op(const char *s, uint32_t p, uint32_t lim, unsigned *op);
+/** End of tokenize's Name ("\w+") at p; p if no word character there. */
+uint32_t nfy__lex_name(const char *s, uint32_t p, uint32_t lim);
+
+/* The start of a string literal: prefix, quote character, triple or not. */
+typedef struct {
+    uint32_t plen;  /* prefix letters before the quote */
+    uint16_t flags; /* NFY_TOKF_FSTRING/BYTES/RAW/TRIPLE */
+    char quote;
+} nfy__lex_strstart;
+
+/** Is there a string prefix + opening quote at q (all before lim)? */
+bool nfy__lex_string_start(const char *s, uint32_t q, uint32_t lim,
+                           nfy__lex_strstart *st);
+
+enum { LEX_STR_FAIL, LEX_STR_END, LEX_STR_CONT };
+
+/**
+ * tokenize's ContStr after the opening quote, within one line [body, le):
+ * LEX_STR_END (*end after the closing quote), LEX_STR_CONT (*end after the
+ * backslash-newline) or LEX_STR_FAIL.
+ */
+int nfy__lex_contstr(const char *s, uint32_t body, uint32_t le, char quote,
+                     uint32_t *end);
+
+/**
+ * tokenize's endpats: the closing quote(s) of a string from p, not past lim.
+ * A backslash escapes the next byte unless that is '\n' (then no match on
+ * this line, as the regular expression's '.' does not match a newline).
+ */
+bool nfy__lex_endpat(const char *s, uint32_t p, uint32_t lim, char quote,
+                     bool triple, uint32_t *end);
+
+/**
+ * PEP 701 scan of an f-string body starting at body (after the opening
+ * quotes): replacement fields may hold nested strings with any quotes,
+ * newlines and comments. True with *end after the closing quotes; false
+ * when it does not close within n or a size/depth budget.
+ */
+bool nfy__lex_fstring_scan(const char *s, uint32_t body, uint32_t n,
+                           char quote, bool triple, bool raw, uint32_t *end);
+
+#endif

@@ -1,0 +1,637 @@
+/*
+ * The expression scanner: one left-to-right walk over a statement's
+ * positions with an explicit frame stack (brackets, def parameters,
+ * lambdas), recording name uses with their dotted chains, attribute
+ * accesses, calls and arguments, subscripts, lambda and comprehension
+ * scopes, and string literal groups.
+ *
+ * "The primary" (pstart, puse, pcall) is the atom-plus-trailers expression
+ * being read: it decides whether '(' is a call and '[' a subscript, and
+ * what a call's callee is. A comprehension is only recognised at its first
+ * `for`, so the names already seen in its element move into its scope then
+ * (they are the most recent entries of the result vectors).
+ */
+#include <string.h>
+
+#include "pysyn/syn_internal.h"
+
+static frame *top(syn *s)
+{
+    return nfy_vec_last(&s->frames);
+}
+
+static void reset_primary(syn *s)
+{
+    s->pstart = s->puse = s->pcall = NFY_NONE;
+}
+
+static bool is_bracket_frame(const frame *f)
+{
+    return f->kind == FR_PAREN || f->kind == FR_LIST || f->kind == FR_DICT ||
+           f->kind == FR_CALL;
+}
+
+/* Can the token at p end a primary (so '(' after it is a call)? */
+static bool primary_end(const syn *s, uint32_t p)
+{
+    const nfy_token *t = syn_tok(s, p);
+    switch (t->kind) {
+    case NFY_TOK_NAME:
+        return s->kw[p] == KW_NOTKW || s->kw[p] >= KW_SOFT_FIRST ||
+               s->kw[p] == KW_NONE || s->kw[p] == KW_TRUE ||
+               s->kw[p] == KW_FALSE;
+    case NFY_TOK_NUMBER:
+    case NFY_TOK_STRING:
+        return true;
+    case NFY_TOK_OP:
+        return (t->op == NFY_OP_RPAR || t->op == NFY_OP_RSQB ||
+                t->op == NFY_OP_RBRACE) &&
+               s->pmatch[p] != NFY_NONE;
+    default:
+        return false;
+    }
+}
+
+void syn_scan_begin(syn *s, uint32_t scope)
+{
+    s->frames.len = 0;
+    s->cands.len = 0;
+    s->eqs.len = 0;
+    s->augop = s->anncolon = s->first_in = NFY_NONE;
+    s->assign_str = NFY_NONE;
+    s->m_uses = (uint32_t)s->uses.len;
+    s->m_calls = (uint32_t)s->calls.len;
+    s->m_strings = (uint32_t)s->strings.len;
+    frame f;
+    memset(&f, 0, sizeof f);
+    f.kind = FR_STMT;
+    f.open = f.call = f.arg = f.param = f.callf = f.in_pos = NFY_NONE;
+    f.scope = f.inner = f.outer = scope;
+    nfy_vec_push(&s->frames, f);
+    reset_primary(s);
+}
+
+static frame *push_frame(syn *s, uint8_t kind, uint32_t open)
+{
+    frame f = *top(s);
+    uint32_t idx = (uint32_t)s->frames.len;
+    f.kind = kind;
+    f.pstate = PS_START;
+    f.cstate = CS_NONE;
+    f.nfor = 0;
+    f.open = open;
+    f.outer = f.inner = f.scope;
+    f.call = f.arg = f.param = f.in_pos = NFY_NONE;
+    f.npos = 0;
+    if (kind != FR_PAREN && kind != FR_LIST)
+        f.ubase = idx;
+    f.m_uses = (uint32_t)s->uses.len;
+    f.m_scopes = (uint32_t)s->scopes.len;
+    f.m_calls = (uint32_t)s->calls.len;
+    f.m_strings = (uint32_t)s->strings.len;
+    f.m_bindings = (uint32_t)s->bindings.len;
+    f.s_pstart = s->pstart;
+    f.s_puse = s->puse;
+    f.s_pcall = s->pcall;
+    nfy_vec_push(&s->frames, f);
+    reset_primary(s);
+    return top(s);
+}
+
+/* ---- Calls and arguments -------------------------------------------------- */
+
+static void new_call(syn *s, frame *f, uint32_t p, uint32_t callee_pos,
+                     uint32_t flags)
+{
+    const frame *outer = &s->frames.items[s->frames.len - 2];
+    nfy_call c;
+    memset(&c, 0, sizeof c);
+    c.callee_first = s->sig[callee_pos];
+    c.lpar = s->sig[p];
+    c.rpar = s->pmatch[p] != NFY_NONE ? s->sig[s->pmatch[p]] : NFY_NONE;
+    c.use = c.attr_tok = c.recv_call = NFY_NONE;
+    c.parent_call = c.parent_arg = NFY_NONE;
+    if (outer->callf != NFY_NONE) {
+        c.parent_call = s->frames.items[outer->callf].call;
+        c.parent_arg = s->frames.items[outer->callf].arg;
+    }
+    c.stmt = s->cur_stmt;
+    c.scope = outer->scope;
+    c.flags = flags | (c.rpar == NFY_NONE ? NFY_CALLF_UNCLOSED : 0);
+    uint32_t endp = s->pmatch[p] != NFY_NONE ? s->pmatch[p] : p;
+    c.span = syn_span(s, callee_pos, endp + 1);
+    nfy_vec_push(&s->calls, c);
+    f->call = (uint32_t)s->calls.len - 1;
+    f->callf = (uint32_t)s->frames.len - 1;
+}
+
+/* The callee of the call just opened at p, from the primary before it. */
+static void describe_callee(syn *s, nfy_call *c, uint32_t p, uint32_t puse)
+{
+    if (puse != NFY_NONE && s->uses.items[puse].chain_end == s->sig[p - 1])
+        c->use = puse;
+    if (p >= s->st_first + 2 && syn_is_ident(s, p - 1) &&
+        syn_is_op(s, p - 2, NFY_OP_DOT)) {
+        c->attr_tok = s->sig[p - 1];
+        if (s->attrs.len && nfy_vec_last(&s->attrs)->name_tok == c->attr_tok)
+            c->recv_call = nfy_vec_last(&s->attrs)->base_call;
+    }
+}
+
+static void finish_arg(syn *s, frame *f, uint32_t p)
+{
+    if (f->arg == NFY_NONE)
+        return;
+    nfy_arg *a = &s->args.items[f->arg];
+    uint32_t first_pos = a->pos; /* holds the position until finished */
+    uint32_t vpos = a->value_end;
+    uint32_t last = p > first_pos ? p - 1 : first_pos;
+    a->first = s->sig[first_pos];
+    a->end = s->sig[last] + 1;
+    a->span = syn_span(s, first_pos, last + 1);
+    if (vpos > last) {
+        a->value_first = a->value_end = a->end;
+        a->value_span = (nfy_span){a->span.end, a->span.end};
+    } else {
+        a->value_first = s->sig[vpos];
+        a->value_end = a->end;
+        a->value_span = syn_span(s, vpos, last + 1);
+    }
+    a->pos = a->kind == NFY_ARG_POS ? f->npos++ : NFY_NONE;
+    f->arg = NFY_NONE;
+}
+
+/* Bookkeeping for token p directly inside call frame f; returns how many
+   tokens it consumed (2 for `name=`). */
+static uint32_t arg_step(syn *s, frame *f, uint32_t p, uint32_t e)
+{
+    if (syn_is_op(s, p, NFY_OP_COMMA)) {
+        finish_arg(s, f, p);
+        return 0;
+    }
+    if (f->arg != NFY_NONE || p == s->pmatch[f->open])
+        return 0;
+    nfy_arg a;
+    memset(&a, 0, sizeof a);
+    a.kind = NFY_ARG_POS;
+    a.call = f->call;
+    a.pos = p;          /* first position, until finish_arg */
+    a.value_end = p;    /* value position, until finish_arg */
+    a.name_tok = NFY_NONE;
+    uint32_t used = 0;
+    if (syn_is_op(s, p, NFY_OP_STAR) || syn_is_op(s, p, NFY_OP_DOUBLESTAR)) {
+        a.kind = syn_is_op(s, p, NFY_OP_STAR) ? NFY_ARG_STAR : NFY_ARG_DSTAR;
+        a.value_end = p + 1;
+    } else if (p + 1 < e && syn_is_ident(s, p) &&
+               syn_is_op(s, p + 1, NFY_OP_EQUAL)) {
+        a.kind = NFY_ARG_KEYWORD;
+        a.name_tok = s->sig[p];
+        a.value_end = p + 2;
+        used = 2;
+    }
+    nfy_vec_push(&s->args, a);
+    f->arg = (uint32_t)s->args.len - 1;
+    return used;
+}
+
+/* ---- Parameters (def and lambda) ------------------------------------------ */
+
+/* Token p directly inside a PARAMS or LAMBDA (params part) frame; returns
+   true when it was consumed as parameter syntax. */
+static bool param_step(syn *s, frame *f, uint32_t p)
+{
+    bool lambda = f->kind == FR_LAMBDA;
+    const nfy_token *t = syn_tok(s, p);
+    uint32_t op = t->kind == NFY_TOK_OP ? t->op : NFY_OP_NONE;
+    if (op == NFY_OP_COMMA) {
+        f->pstate = PS_START;
+        f->scope = f->inner;
+        return true;
+    }
+    if (lambda && op == NFY_OP_COLON) {
+        f->pstate = PS_BODY;
+        f->scope = f->inner;
+        return true;
+    }
+    switch (f->pstate) {
+    case PS_START:
+        if (op == NFY_OP_STAR || op == NFY_OP_DOUBLESTAR || op == NFY_OP_SLASH)
+            return true;
+        if (syn_is_ident(s, p)) {
+            syn_bind(s, NFY_BIND_PARAM, p, f->inner);
+            f->param = p;
+            f->pstate = PS_NAME;
+            return true;
+        }
+        return false;
+    case PS_NAME:
+    case PS_ANNOT:
+        if (op == NFY_OP_EQUAL || (op == NFY_OP_COLON && !lambda &&
+                                   f->pstate == PS_NAME)) {
+            f->pstate = op == NFY_OP_EQUAL ? PS_DEFAULT : PS_ANNOT;
+            f->scope = f->outer;
+            return true;
+        }
+        return false;
+    default:
+        return false;
+    }
+}
+
+void syn_scan_params(syn *s, uint32_t p, uint32_t fscope)
+{
+    frame *f = push_frame(s, FR_PARAMS, p);
+    f->inner = fscope;
+}
+
+void syn_scan_bases(syn *s, uint32_t p, uint32_t name_pos)
+{
+    frame *f = push_frame(s, FR_CALL, p);
+    new_call(s, f, p, name_pos, NFY_CALLF_CLASS_BASES);
+}
+
+static void open_lambda(syn *s, uint32_t p)
+{
+    uint32_t outer = top(s)->scope;
+    uint32_t ls = syn_scope_push(s, NFY_SCOPE_LAMBDA, outer, s->sig[p]);
+    frame *f = push_frame(s, FR_LAMBDA, NFY_NONE);
+    f->inner = ls;
+    f->scope = ls;
+}
+
+static bool ends_lambda(const syn *s, uint32_t p)
+{
+    const nfy_token *t = syn_tok(s, p);
+    if (t->kind == NFY_TOK_NAME)
+        return s->kw[p] == KW_FOR || s->kw[p] == KW_ASYNC;
+    if (t->kind != NFY_TOK_OP)
+        return false;
+    switch (t->op) {
+    case NFY_OP_COMMA: case NFY_OP_RPAR: case NFY_OP_RSQB:
+    case NFY_OP_RBRACE: case NFY_OP_COLON: case NFY_OP_SEMI:
+    case NFY_OP_EQUAL:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static void pop_frame(syn *s, uint32_t end_tok)
+{
+    frame *f = top(s);
+    if (f->kind == FR_LAMBDA)
+        s->scopes.items[f->inner].end = end_tok;
+    else if (f->cstate != CS_NONE && f->inner != NFY_NONE &&
+             s->scopes.items[f->inner].end == NFY_NONE)
+        s->scopes.items[f->inner].end = end_tok;
+    s->frames.len--;
+}
+
+static void end_lambdas(syn *s, uint32_t p)
+{
+    while (top(s)->kind == FR_LAMBDA && top(s)->pstate == PS_BODY &&
+           ends_lambda(s, p)) {
+        pop_frame(s, s->sig[p - 1] + 1);
+        reset_primary(s);
+    }
+}
+
+/* ---- Comprehensions -------------------------------------------------------- */
+
+/* Move what the element expression recorded into the new scope. */
+static void adopt_into(syn *s, const frame *f, uint32_t from, uint32_t to)
+{
+    for (size_t i = f->m_uses; i < s->uses.len; i++)
+        if (s->uses.items[i].scope == from)
+            s->uses.items[i].scope = to;
+    for (size_t i = f->m_scopes; i < to; i++)
+        if (s->scopes.items[i].parent == from)
+            s->scopes.items[i].parent = to;
+    for (size_t i = f->m_calls; i < s->calls.len; i++)
+        if (s->calls.items[i].scope == from)
+            s->calls.items[i].scope = to;
+    for (size_t i = f->m_strings; i < s->strings.len; i++)
+        if (s->strings.items[i].scope == from)
+            s->strings.items[i].scope = to;
+    for (size_t i = f->m_bindings; i < s->bindings.len; i++)
+        if (s->bindings.items[i].scope == from &&
+            s->bindings.items[i].kind != NFY_BIND_WALRUS)
+            s->bindings.items[i].scope = to;
+}
+
+static void comp_for(syn *s, frame *f)
+{
+    if (f->cstate == CS_NONE) {
+        uint32_t from = f->scope;
+        uint32_t cs = syn_scope_push(s, NFY_SCOPE_COMPREHENSION, from,
+                                     s->sig[f->open]);
+        if (s->pmatch[f->open] != NFY_NONE)
+            s->scopes.items[cs].end = s->sig[s->pmatch[f->open]] + 1;
+        adopt_into(s, f, from, cs);
+        f->inner = cs;
+        f->outer = from;
+        if (f->kind == FR_CALL)
+            s->calls.items[f->call].flags |= NFY_CALLF_GENEXP_ARG;
+    }
+    f->cstate = CS_TARGETS;
+    f->scope = f->inner;
+    f->ubase = (uint32_t)(f - s->frames.items); /* targets unpack from here */
+    if (f->nfor < 255)
+        f->nfor++;
+}
+
+static void comp_in(frame *f, uint32_t p)
+{
+    f->in_pos = p;
+    if (f->nfor == 1) {
+        f->cstate = CS_FIRST_ITER;
+        f->scope = f->outer;
+    } else {
+        f->cstate = CS_LATER;
+    }
+}
+
+/* ---- Names ----------------------------------------------------------------- */
+
+static uint32_t nearest_non_comp(const syn *s, uint32_t sc)
+{
+    while (s->scopes.items[sc].kind == NFY_SCOPE_COMPREHENSION &&
+           s->scopes.items[sc].parent != NFY_NONE)
+        sc = s->scopes.items[sc].parent;
+    return sc;
+}
+
+static bool trailer_follows(const syn *s, uint32_t p, uint32_t e)
+{
+    if (p + 1 >= e)
+        return false;
+    return syn_is_op(s, p + 1, NFY_OP_DOT) || syn_is_op(s, p + 1, NFY_OP_LPAR) ||
+           syn_is_op(s, p + 1, NFY_OP_LSQB);
+}
+
+static void attribute(syn *s, uint32_t p)
+{
+    nfy_attr a = {s->sig[p], s->sig[s->pstart], NFY_NONE, NFY_NONE,
+                  s->cur_stmt};
+    if (syn_is_op(s, p - 2, NFY_OP_RPAR))
+        a.base_call = s->pcall;
+    if (s->puse != NFY_NONE &&
+        s->uses.items[s->puse].chain_end == s->sig[p - 2]) {
+        nfy_name_use *u = &s->uses.items[s->puse];
+        u->chain_end = s->sig[p];
+        if (u->nparts < UINT16_MAX)
+            u->nparts++;
+        a.use = s->puse;
+    } else {
+        s->puse = NFY_NONE;
+    }
+    nfy_vec_push(&s->attrs, a);
+    s->pcall = NFY_NONE;
+}
+
+static void name_use(syn *s, uint32_t p, uint32_t e)
+{
+    frame *f = top(s);
+    nfy_name_use u = {s->sig[p], s->sig[p], 1, NFY_CTX_LOAD, f->scope,
+                      s->cur_stmt, NFY_NONE};
+    uint32_t idx = (uint32_t)s->uses.len;
+    s->pstart = p;
+    s->puse = idx;
+    s->pcall = NFY_NONE;
+    if (p + 1 < e && syn_is_op(s, p + 1, NFY_OP_COLONEQUAL)) {
+        uint32_t sc = nearest_non_comp(s, f->scope);
+        u.binding = syn_bind(s, NFY_BIND_WALRUS, p, sc);
+        u.ctx = NFY_CTX_STORE;
+        u.scope = sc;
+    } else if (!trailer_follows(s, p, e)) {
+        frame *b = &s->frames.items[f->ubase];
+        if (b->kind != FR_STMT && b->cstate == CS_TARGETS) {
+            u.binding = syn_bind(s, NFY_BIND_FOR, p, b->inner);
+            u.ctx = NFY_CTX_STORE;
+        } else {
+            target_cand c = {idx, p, f->ubase};
+            nfy_vec_push(&s->cands, c);
+        }
+    }
+    nfy_vec_push(&s->uses, u);
+}
+
+static void keyword(syn *s, uint32_t p)
+{
+    frame *f = top(s);
+    switch (s->kw[p]) {
+    case KW_TRUE:
+    case KW_FALSE:
+    case KW_NONE:
+        s->pstart = p;
+        s->puse = s->pcall = NFY_NONE;
+        return;
+    case KW_LAMBDA:
+        open_lambda(s, p);
+        break;
+    case KW_FOR:
+        if (is_bracket_frame(f))
+            comp_for(s, f);
+        break;
+    case KW_IN:
+        if (f->cstate == CS_TARGETS)
+            comp_in(f, p);
+        else if (f->kind == FR_STMT && s->first_in == NFY_NONE)
+            s->first_in = p;
+        break;
+    case KW_IF:
+        if (f->cstate == CS_FIRST_ITER) {
+            f->cstate = CS_LATER;
+            f->scope = f->inner;
+        }
+        break;
+    default:
+        break;
+    }
+    reset_primary(s);
+}
+
+static uint32_t scan_name(syn *s, uint32_t p, uint32_t e)
+{
+    if (!syn_is_ident(s, p)) {
+        keyword(s, p);
+        return p + 1;
+    }
+    if (p > s->st_first && s->pstart != NFY_NONE &&
+        syn_is_op(s, p - 1, NFY_OP_DOT) && p >= 2)
+        attribute(s, p);
+    else
+        name_use(s, p, e);
+    return p + 1;
+}
+
+/* ---- Brackets -------------------------------------------------------------- */
+
+static void open_bracket(syn *s, uint32_t p)
+{
+    uint32_t op = syn_tok(s, p)->op;
+    bool trailer = p > s->st_first && s->pstart != NFY_NONE &&
+                   primary_end(s, p - 1);
+    uint32_t pstart = s->pstart, puse = s->puse;
+    if (op == NFY_OP_LPAR && trailer) {
+        frame *f = push_frame(s, FR_CALL, p);
+        new_call(s, f, p, pstart, 0);
+        describe_callee(s, &s->calls.items[f->call], p, puse);
+    } else if (op == NFY_OP_LSQB && trailer) {
+        nfy_subscript sub = {s->sig[pstart], s->sig[p], NFY_NONE, NFY_NONE,
+                             s->cur_stmt};
+        if (s->pmatch[p] != NFY_NONE)
+            sub.rsqb = s->sig[s->pmatch[p]];
+        if (puse != NFY_NONE && s->uses.items[puse].chain_end == s->sig[p - 1])
+            sub.use = puse;
+        nfy_vec_push(&s->subs, sub);
+        push_frame(s, FR_SUB, p);
+    } else {
+        push_frame(s, op == NFY_OP_LPAR   ? FR_PAREN
+                      : op == NFY_OP_LSQB ? FR_LIST
+                                          : FR_DICT,
+                   p);
+    }
+}
+
+static void close_bracket(syn *s, uint32_t p)
+{
+    uint32_t o = s->pmatch[p];
+    while (s->frames.len > 1 && top(s)->open != o)
+        pop_frame(s, s->sig[p]);
+    if (s->frames.len <= 1) {
+        reset_primary(s);
+        return;
+    }
+    frame *f = top(s);
+    if (f->kind == FR_CALL)
+        finish_arg(s, f, p);
+    frame saved = *f;
+    pop_frame(s, s->sig[p] + 1);
+    switch (saved.kind) {
+    case FR_CALL:
+        if (s->calls.items[saved.call].flags & NFY_CALLF_CLASS_BASES) {
+            reset_primary(s);
+            break;
+        }
+        s->pstart = saved.s_pstart;
+        s->puse = NFY_NONE;
+        s->pcall = saved.call;
+        break;
+    case FR_SUB:
+        s->pstart = saved.s_pstart;
+        s->puse = s->pcall = NFY_NONE;
+        break;
+    case FR_PARAMS:
+        reset_primary(s);
+        break;
+    default:
+        s->pstart = o;
+        s->puse = s->pcall = NFY_NONE;
+        break;
+    }
+}
+
+static bool is_augop(uint32_t op)
+{
+    switch (op) {
+    case NFY_OP_PLUSEQUAL: case NFY_OP_MINEQUAL: case NFY_OP_STAREQUAL:
+    case NFY_OP_SLASHEQUAL: case NFY_OP_PERCENTEQUAL: case NFY_OP_AMPEREQUAL:
+    case NFY_OP_VBAREQUAL: case NFY_OP_CIRCUMFLEXEQUAL:
+    case NFY_OP_LEFTSHIFTEQUAL: case NFY_OP_RIGHTSHIFTEQUAL:
+    case NFY_OP_DOUBLESTAREQUAL: case NFY_OP_DOUBLESLASHEQUAL:
+    case NFY_OP_ATEQUAL:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static void scan_op(syn *s, uint32_t p)
+{
+    uint32_t op = syn_tok(s, p)->op;
+    frame *f = top(s);
+    switch (op) {
+    case NFY_OP_LPAR: case NFY_OP_LSQB: case NFY_OP_LBRACE:
+        open_bracket(s, p);
+        return;
+    case NFY_OP_RPAR: case NFY_OP_RSQB: case NFY_OP_RBRACE:
+        if (s->pmatch[p] != NFY_NONE)
+            close_bracket(s, p);
+        else
+            reset_primary(s);
+        return;
+    case NFY_OP_DOT:
+        return; /* the primary continues */
+    case NFY_OP_EQUAL:
+        if (f->kind == FR_STMT)
+            nfy_vec_push(&s->eqs, p);
+        break;
+    case NFY_OP_COLON:
+        if (f->kind == FR_STMT && s->anncolon == NFY_NONE && !s->eqs.len &&
+            s->augop == NFY_NONE)
+            s->anncolon = p;
+        break;
+    default:
+        if (f->kind == FR_STMT && is_augop(op) && s->augop == NFY_NONE)
+            s->augop = p;
+        break;
+    }
+    reset_primary(s);
+}
+
+/* ---- Driver ---------------------------------------------------------------- */
+
+void syn_scan(syn *s, uint32_t p, uint32_t e)
+{
+    while (p < e) {
+        end_lambdas(s, p);
+        frame *f = top(s);
+        if (f->kind == FR_CALL) {
+            uint32_t used = arg_step(s, f, p, e);
+            if (used) {
+                reset_primary(s);
+                p += used;
+                continue;
+            }
+        } else if ((f->kind == FR_PARAMS ||
+                    (f->kind == FR_LAMBDA && f->pstate != PS_BODY)) &&
+                   param_step(s, f, p)) {
+            reset_primary(s);
+            p++;
+            continue;
+        }
+        switch (syn_tok(s, p)->kind) {
+        case NFY_TOK_NAME:
+            p = scan_name(s, p, e);
+            break;
+        case NFY_TOK_STRING:
+            p = syn_string(s, p, e);
+            break;
+        case NFY_TOK_NUMBER:
+            s->pstart = p;
+            s->puse = s->pcall = NFY_NONE;
+            p++;
+            break;
+        case NFY_TOK_OP:
+            scan_op(s, p);
+            p++;
+            break;
+        default:
+            reset_primary(s);
+            p++;
+            break;
+        }
+    }
+}
+
+void syn_scan_end(syn *s, uint32_t e)
+{
+    uint32_t last = e > s->st_first ? e - 1 : s->st_first;
+    while (s->frames.len > 1) {
+        frame *f = top(s);
+        if (f->kind == FR_CALL)
+            finish_arg(s, f, e);
+        pop_frame(s, s->sig[last] + 1);
+    }
+}

@@ -1,0 +1,241 @@
+/*
+ * The entry point and the final steps: run the passes, then the fix-ups
+ * that need the whole file (arguments grouped per call, callee text,
+ * try/except ImportError guards on imports), then copy every result vector
+ * into the caller's arena so the nfy_pysyn is one flat, self-contained
+ * value. Scratch memory (positions, vectors) is freed before returning.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pysyn/syn_internal.h"
+
+void syn_error(syn *s, uint32_t p, const char *code, const char *msg)
+{
+    s->pflags[p] |= PF_ERROR;
+    if (s->cur_stmt != NFY_NONE && p >= s->st_first && p < s->st_end)
+        s->stmts.items[s->cur_stmt].flags |= NFY_STMTF_ERROR;
+    syn_error_tok(s, s->sig[p], code, msg);
+}
+
+void syn_error_tok(syn *s, uint32_t t, const char *code, const char *msg)
+{
+    s->nerrors++;
+    if (!s->diags)
+        return;
+    const nfy_token *tk = &s->toks[t];
+    uint32_t len = tk->end > tk->start ? tk->end - tk->start : 1;
+    nfy_diag_add(s->diags, NFY_SEV_ERROR, code, s->src, tk->start, len, "%s",
+                 msg);
+}
+
+nfy_span syn_span(const syn *s, uint32_t first_pos, uint32_t end_pos)
+{
+    if (end_pos <= first_pos) {
+        uint32_t at = syn_tok(s, first_pos)->start;
+        return (nfy_span){at, at};
+    }
+    return (nfy_span){syn_tok(s, first_pos)->start,
+                      syn_tok(s, end_pos - 1)->end};
+}
+
+nfy_str syn_join_dotted(syn *s, uint32_t p, uint32_t e)
+{
+    nfy_pysyn m;
+    memset(&m, 0, sizeof m);
+    m.src = s->src;
+    m.toks = s->toks;
+    m.ntoks = s->ntoks;
+    nfy_name_use u = {s->sig[p], s->sig[e - 1], 0, 0, 0, 0, 0};
+    return nfy_pysyn_dotted(&m, s->arena, &u, 0);
+}
+
+/* Group the arguments of each call together, in call order. */
+static void group_args(syn *s)
+{
+    size_t nc = s->calls.len, na = s->args.len;
+    if (!na)
+        return;
+    uint32_t *next = calloc(nc + 1, sizeof *next);
+    uint32_t *remap = malloc(na * sizeof *remap);
+    nfy_arg *out = malloc(na * sizeof *out);
+    if (!next || !remap || !out)
+        abort();
+    for (size_t i = 0; i < na; i++)
+        s->calls.items[s->args.items[i].call].nargs++;
+    uint32_t base = 0;
+    for (size_t c = 0; c < nc; c++) {
+        s->calls.items[c].args_first = next[c] = base;
+        base += s->calls.items[c].nargs;
+    }
+    for (size_t i = 0; i < na; i++) {
+        uint32_t j = next[s->args.items[i].call]++;
+        out[j] = s->args.items[i];
+        remap[i] = j;
+    }
+    memcpy(s->args.items, out, na * sizeof *out);
+    for (size_t i = 0; i < s->strings.len; i++)
+        if (s->strings.items[i].arg != NFY_NONE)
+            s->strings.items[i].arg = remap[s->strings.items[i].arg];
+    for (size_t c = 0; c < nc; c++)
+        if (s->calls.items[c].parent_arg != NFY_NONE)
+            s->calls.items[c].parent_arg = remap[s->calls.items[c].parent_arg];
+    free(out);
+    free(remap);
+    free(next);
+}
+
+static void callee_text(syn *s, nfy_pysyn *m)
+{
+    for (size_t c = 0; c < s->calls.len; c++) {
+        nfy_call *call = &s->calls.items[c];
+        if (call->use != NFY_NONE)
+            call->dotted =
+                nfy_pysyn_dotted(m, s->arena, &s->uses.items[call->use], 0);
+    }
+}
+
+static bool catches_import_error(const syn *s, const nfy_stmt *ex)
+{
+    if (ex->end - ex->first <= 2)
+        return true; /* bare `except:` */
+    static const char *const names[] = {"ImportError", "ModuleNotFoundError",
+                                        "Exception", "BaseException"};
+    for (uint32_t t = ex->first; t < ex->end; t++) {
+        if (s->toks[t].kind != NFY_TOK_NAME)
+            continue;
+        nfy_str txt = {s->src->data + s->toks[t].start,
+                       s->toks[t].end - s->toks[t].start};
+        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+            if (nfy_str_eq_cstr(txt, names[i]))
+                return true;
+    }
+    return false;
+}
+
+static void import_guards(syn *s)
+{
+    uint32_t n = (uint32_t)s->stmts.len;
+    for (size_t i = 0; i < s->imports.len; i++) {
+        nfy_import *imp = &s->imports.items[i];
+        uint32_t a = s->stmts.items[imp->stmt].parent;
+        while (a != NFY_NONE && s->stmts.items[a].kind != NFY_STMT_TRY)
+            a = s->stmts.items[a].parent;
+        if (a == NFY_NONE)
+            continue;
+        imp->try_stmt = a;
+        imp->flags |= NFY_IMPF_IN_TRY;
+        for (uint32_t j = s->stmts.items[a].body_end;
+             j < n && s->stmts.items[j].clause_of == a;
+             j = s->stmts.items[j].body_end)
+            if (s->stmts.items[j].kind == NFY_STMT_EXCEPT &&
+                catches_import_error(s, &s->stmts.items[j]))
+                imp->flags |= NFY_IMPF_GUARDED;
+    }
+}
+
+static void *arena_copy(nfy_arena *a, const void *src, size_t n, size_t elem)
+{
+    if (!n)
+        return NULL;
+    void *dst = nfy_arena_alloc(a, n * elem);
+    memcpy(dst, src, n * elem);
+    return dst;
+}
+
+static void copy_out(syn *s, nfy_pysyn *m)
+{
+#define COPY(vec, field)                                                       \
+    m->field = arena_copy(s->arena, s->vec.items, s->vec.len,                  \
+                          sizeof *s->vec.items);                               \
+    m->n##field = (uint32_t)s->vec.len;
+    COPY(stmts, stmts)
+    COPY(scopes, scopes)
+    COPY(bindings, bindings)
+    COPY(uses, uses)
+    COPY(attrs, attrs)
+    COPY(calls, calls)
+    COPY(args, args)
+    COPY(subs, subscripts)
+    COPY(imports, imports)
+    COPY(inames, import_names)
+    COPY(withs, with_items)
+    COPY(strings, strings)
+#undef COPY
+    uint32_t *match = nfy_arena_alloc(s->arena, (s->ntoks + 1) * sizeof *match);
+    for (uint32_t t = 0; t < s->ntoks; t++)
+        match[t] = NFY_NONE;
+    for (uint32_t p = 0; p < s->nsig; p++)
+        if (s->pmatch[p] != NFY_NONE)
+            match[s->sig[p]] = s->sig[s->pmatch[p]];
+    m->match = match;
+    m->tok_stmt = s->tok_stmt;
+    m->main_guard = s->main_guard;
+    m->nerrors = s->nerrors;
+}
+
+static void release(syn *s)
+{
+    free(s->sig);
+    free(s->pmatch);
+    free(s->kw);
+    free(s->pflags);
+    nfy_vec_free(&s->stmts);
+    nfy_vec_free(&s->scopes);
+    nfy_vec_free(&s->bindings);
+    nfy_vec_free(&s->uses);
+    nfy_vec_free(&s->attrs);
+    nfy_vec_free(&s->calls);
+    nfy_vec_free(&s->args);
+    nfy_vec_free(&s->subs);
+    nfy_vec_free(&s->imports);
+    nfy_vec_free(&s->inames);
+    nfy_vec_free(&s->withs);
+    nfy_vec_free(&s->strings);
+    nfy_vec_free(&s->blocks);
+    nfy_vec_free(&s->scope_stack);
+    nfy_vec_free(&s->vcols);
+    nfy_vec_free(&s->inline_heads);
+    nfy_vec_free(&s->frames);
+    nfy_vec_free(&s->cands);
+    nfy_vec_free(&s->eqs);
+}
+
+nfy_status nfy_pysyn_parse(const nfy_source *src, const nfy_tokens *toks,
+                           nfy_arena *arena, nfy_diags *diags,
+                           nfy_pysyn **out)
+{
+    if (toks->toks.len >= (size_t)UINT32_MAX - 2)
+        return NFY_ELIMIT;
+    syn s;
+    memset(&s, 0, sizeof s);
+    s.src = src;
+    s.toks = toks->toks.items;
+    s.ntoks = (uint32_t)toks->toks.len;
+    s.arena = arena;
+    s.diags = diags;
+    s.cur_stmt = s.pending = s.deco_first = s.main_guard = NFY_NONE;
+    size_t n = s.ntoks + 1;
+    s.sig = malloc(n * sizeof *s.sig);
+    s.pmatch = malloc(n * sizeof *s.pmatch);
+    s.kw = malloc(n);
+    s.pflags = malloc(n);
+    if (!s.sig || !s.pmatch || !s.kw || !s.pflags)
+        abort();
+    s.tok_stmt = nfy_arena_alloc(arena, n * sizeof *s.tok_stmt);
+    for (uint32_t t = 0; t < n; t++)
+        s.tok_stmt[t] = NFY_NONE;
+    nfy_pysyn *m = nfy_arena_calloc(arena, 1, sizeof *m);
+    m->src = src;
+    m->toks = s.toks;
+    m->ntoks = s.ntoks;
+    syn_pass1(&s);
+    syn_pass2(&s);
+    group_args(&s);
+    callee_text(&s, m);
+    import_guards(&s);
+    copy_out(&s, m);
+    release(&s);
+    *out = m;
+    return NFY_OK;
+}

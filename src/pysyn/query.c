@@ -1,0 +1,138 @@
+/*
+ * Read-only queries over a built nfy_pysyn: token text, spans, dotted
+ * names, and binary searches over the arrays (all ordered by token).
+ */
+#include <string.h>
+
+#include "pysyn/syn_internal.h"
+
+nfy_str nfy_pysyn_tok_text(const nfy_pysyn *m, uint32_t t)
+{
+    if (t >= m->ntoks)
+        return (nfy_str){"", 0};
+    const nfy_token *k = &m->toks[t];
+    return (nfy_str){m->src->data + k->start, k->end - k->start};
+}
+
+nfy_span nfy_pysyn_range_span(const nfy_pysyn *m, uint32_t first, uint32_t end)
+{
+    if (first >= m->ntoks || end <= first || end > m->ntoks)
+        return (nfy_span){0, 0};
+    return (nfy_span){m->toks[first].start, m->toks[end - 1].end};
+}
+
+nfy_str nfy_pysyn_span_text(const nfy_pysyn *m, nfy_span sp)
+{
+    if (sp.end > m->src->len || sp.start > sp.end)
+        return (nfy_str){"", 0};
+    return (nfy_str){m->src->data + sp.start, sp.end - sp.start};
+}
+
+static bool skipped(const nfy_token *t)
+{
+    return t->kind == NFY_TOK_COMMENT || t->kind == NFY_TOK_NL;
+}
+
+nfy_str nfy_pysyn_dotted(const nfy_pysyn *m, nfy_arena *arena,
+                         const nfy_name_use *use, uint32_t nparts)
+{
+    uint32_t end = use->chain_end;
+    if (nparts) { /* cut after the nparts-th NAME */
+        uint32_t seen = 0;
+        for (uint32_t t = use->tok; t <= use->chain_end; t++)
+            if (m->toks[t].kind == NFY_TOK_NAME && ++seen == nparts) {
+                end = t;
+                break;
+            }
+    }
+    bool contiguous = true;
+    for (uint32_t t = use->tok + 1; t <= end && contiguous; t++)
+        contiguous = !skipped(&m->toks[t]) &&
+                     m->toks[t].trivia_start == m->toks[t].start;
+    const char *base = m->src->data;
+    if (contiguous)
+        return (nfy_str){base + m->toks[use->tok].start,
+                         m->toks[end].end - m->toks[use->tok].start};
+    size_t len = 0;
+    for (uint32_t t = use->tok; t <= end; t++)
+        if (!skipped(&m->toks[t]))
+            len += m->toks[t].end - m->toks[t].start;
+    char *buf = nfy_arena_alloc(arena, len + 1);
+    size_t at = 0;
+    for (uint32_t t = use->tok; t <= end; t++)
+        if (!skipped(&m->toks[t])) {
+            size_t n = m->toks[t].end - m->toks[t].start;
+            memcpy(buf + at, base + m->toks[t].start, n);
+            at += n;
+        }
+    buf[at] = '\0';
+    return (nfy_str){buf, at};
+}
+
+uint32_t nfy_pysyn_use_at(const nfy_pysyn *m, uint32_t t)
+{
+    uint32_t lo = 0, hi = m->nuses;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (m->uses[mid].tok < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < m->nuses && m->uses[lo].tok == t ? lo : NFY_NONE;
+}
+
+uint32_t nfy_pysyn_call_at(const nfy_pysyn *m, uint32_t lpar)
+{
+    /* calls are in '(' order */
+    uint32_t lo = 0, hi = m->ncalls;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (m->calls[mid].lpar < lpar)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < m->ncalls && m->calls[lo].lpar == lpar ? lo : NFY_NONE;
+}
+
+uint32_t nfy_pysyn_string_at(const nfy_pysyn *m, uint32_t t)
+{
+    uint32_t lo = 0, hi = m->nstrings;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (m->strings[mid].first < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < m->nstrings && m->strings[lo].first == t ? lo : NFY_NONE;
+}
+
+bool nfy_pysyn_tok_is(const nfy_pysyn *m, uint32_t t, const char *kw)
+{
+    return t < m->ntoks && nfy_str_eq_cstr(nfy_pysyn_tok_text(m, t), kw);
+}
+
+uint32_t nfy_pysyn_kwarg(const nfy_pysyn *m, uint32_t call, const char *kw)
+{
+    if (call >= m->ncalls)
+        return NFY_NONE;
+    const nfy_call *c = &m->calls[call];
+    for (uint32_t i = c->args_first; i < c->args_first + c->nargs; i++)
+        if (m->args[i].kind == NFY_ARG_KEYWORD &&
+            nfy_pysyn_tok_is(m, m->args[i].name_tok, kw))
+            return i;
+    return NFY_NONE;
+}
+
+uint32_t nfy_pysyn_posarg(const nfy_pysyn *m, uint32_t call, uint32_t pos)
+{
+    if (call >= m->ncalls)
+        return NFY_NONE;
+    const nfy_call *c = &m->calls[call];
+    for (uint32_t i = c->args_first; i < c->args_first + c->nargs; i++)
+        if (m->args[i].pos == pos)
+            return i;
+    return NFY_NONE;
+}

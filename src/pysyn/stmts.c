@@ -1,0 +1,597 @@
+/*
+ * Pass 2: logical lines into statements, blocks by INDENT/DEDENT.
+ *
+ * Each logical line (up to NEWLINE, or a recovery break from pass 1) holds
+ * simple statements split on ';' and compound headers; a header whose ':'
+ * ends the line waits ("pending") for the INDENT that opens its block.
+ * Statements are numbered in source order, and a block's end fixes its
+ * owner's body_end, so a body is always the contiguous range after its
+ * statement. The block stack and scope stack are heap vectors.
+ */
+#include <string.h>
+
+#include "pysyn/syn_internal.h"
+
+static block *top_block(syn *s)
+{
+    return nfy_vec_last(&s->blocks);
+}
+
+static uint32_t cur_scope(const syn *s)
+{
+    return s->scope_stack.items[s->scope_stack.len - 1];
+}
+
+uint32_t syn_scope_push(syn *s, nfy_scope_kind kind, uint32_t parent,
+                        uint32_t first)
+{
+    nfy_scope sc = {(uint16_t)kind, 0, parent, s->cur_stmt, NFY_NONE,
+                    first, NFY_NONE};
+    nfy_vec_push(&s->scopes, sc);
+    return (uint32_t)s->scopes.len - 1;
+}
+
+uint32_t syn_bind(syn *s, nfy_bind_kind kind, uint32_t pos, uint32_t scope)
+{
+    nfy_binding b = {(uint16_t)kind, 0, s->sig[pos], scope, s->cur_stmt,
+                     NFY_NONE, NFY_NONE, NFY_NONE};
+    nfy_vec_push(&s->bindings, b);
+    return (uint32_t)s->bindings.len - 1;
+}
+
+/* Statement flags from pass 1 errors and error tokens in [p, e). */
+static uint16_t error_flags(syn *s, uint32_t p, uint32_t e)
+{
+    uint16_t fl = 0;
+    for (uint32_t i = p; i < e; i++) {
+        if (s->pflags[i] & PF_ERROR)
+            fl = NFY_STMTF_ERROR;
+        if (syn_tok(s, i)->kind == NFY_TOK_ERRORTOKEN && !fl) {
+            syn_error(s, i, "syn-bad-token", "statement has an invalid token");
+            fl = NFY_STMTF_ERROR;
+        }
+    }
+    return fl;
+}
+
+static uint32_t new_stmt(syn *s, nfy_stmt_kind kind, uint32_t p, uint32_t e,
+                         uint32_t parent)
+{
+    uint32_t idx = (uint32_t)s->stmts.len;
+    const nfy_token *t = syn_tok(s, p);
+    nfy_stmt st;
+    memset(&st, 0, sizeof st);
+    st.kind = (uint16_t)kind;
+    st.first = s->sig[p];
+    st.end = s->sig[e - 1] + 1;
+    st.span = syn_span(s, p, e);
+    st.line = t->line;
+    st.col = t->col;
+    st.parent = parent;
+    st.body_end = idx + 1;
+    st.depth = parent == NFY_NONE ? 0 : s->stmts.items[parent].depth + 1;
+    st.scope = cur_scope(s);
+    st.body_scope = st.name_tok = st.deco_first = st.clause_of = NFY_NONE;
+    st.value_first = st.value_end = NFY_NONE;
+    st.flags = error_flags(s, p, e);
+    nfy_vec_push(&s->stmts, st);
+    for (uint32_t i = st.first; i < st.end; i++)
+        s->tok_stmt[i] = idx;
+    block *b = top_block(s);
+    if (parent == b->stmt)
+        b->last_child = idx;
+    s->cur_stmt = idx;
+    s->st_first = p;
+    s->st_end = e;
+    return idx;
+}
+
+/* First ':' at bracket depth 0 of [p, q) not taken by a lambda. */
+static uint32_t header_colon(const syn *s, uint32_t p, uint32_t q)
+{
+    uint32_t lambdas = 0;
+    for (uint32_t i = p; i < q; i++) {
+        const nfy_token *t = syn_tok(s, i);
+        if (t->kind == NFY_TOK_OP) {
+            if (s->pmatch[i] != NFY_NONE && s->pmatch[i] > i)
+                i = s->pmatch[i];
+            else if (t->op == NFY_OP_COLON) {
+                if (!lambdas)
+                    return i;
+                lambdas--;
+            }
+        } else if (s->kw[i] == KW_LAMBDA) {
+            lambdas++;
+        }
+    }
+    return NFY_NONE;
+}
+
+/* End of the simple statement at p: the first depth-0 ';' or q. */
+static uint32_t simple_end(const syn *s, uint32_t p, uint32_t q)
+{
+    for (uint32_t i = p; i < q; i++) {
+        if (s->pmatch[i] != NFY_NONE && s->pmatch[i] > i)
+            i = s->pmatch[i];
+        else if (syn_is_op(s, i, NFY_OP_SEMI))
+            return i;
+    }
+    return q;
+}
+
+static bool line_ends_with_colon(const syn *s, uint32_t p, uint32_t q)
+{
+    uint32_t c = header_colon(s, p, q);
+    return c != NFY_NONE && c == q - 1;
+}
+
+/* match/case are soft keywords: statements only when they look like one. */
+static bool soft_header(const syn *s, uint32_t p, uint32_t q)
+{
+    if (p + 2 > q || !line_ends_with_colon(s, p, q))
+        return false;
+    const nfy_token *n = syn_tok(s, p + 1);
+    if (n->kind == NFY_TOK_OP)
+        switch (n->op) {
+        case NFY_OP_LPAR: case NFY_OP_LSQB: case NFY_OP_LBRACE:
+        case NFY_OP_MINUS: case NFY_OP_STAR: case NFY_OP_TILDE:
+            break;
+        default:
+            return false;
+        }
+    if (s->kw[p] == KW_MATCH)
+        return true;
+    uint32_t parent = s->blocks.items[s->blocks.len - 1].stmt;
+    return parent != NFY_NONE && s->stmts.items[parent].kind == NFY_STMT_MATCH;
+}
+
+static int compound_kind(const syn *s, uint32_t p, uint32_t q)
+{
+    switch (s->kw[p]) {
+    case KW_IF: return NFY_STMT_IF;
+    case KW_ELIF: return NFY_STMT_ELIF;
+    case KW_ELSE: return NFY_STMT_ELSE;
+    case KW_FOR: return NFY_STMT_FOR;
+    case KW_WHILE: return NFY_STMT_WHILE;
+    case KW_WITH: return NFY_STMT_WITH;
+    case KW_TRY: return NFY_STMT_TRY;
+    case KW_EXCEPT: return NFY_STMT_EXCEPT;
+    case KW_FINALLY: return NFY_STMT_FINALLY;
+    case KW_DEF: return NFY_STMT_DEF;
+    case KW_CLASS: return NFY_STMT_CLASS;
+    case KW_ASYNC:
+        if (p + 1 < q && (s->kw[p + 1] == KW_DEF || s->kw[p + 1] == KW_FOR ||
+                          s->kw[p + 1] == KW_WITH))
+            return compound_kind(s, p + 1, q);
+        return -1;
+    case KW_MATCH:
+        return soft_header(s, p, q) ? NFY_STMT_MATCH : -1;
+    case KW_CASE:
+        return soft_header(s, p, q) ? NFY_STMT_CASE : -1;
+    default:
+        return -1;
+    }
+}
+
+static void set_clause_of(syn *s, uint32_t idx, uint32_t parent)
+{
+    /* the statement before idx is the previous sibling or inside it */
+    uint32_t prev = idx ? idx - 1 : NFY_NONE;
+    while (prev != NFY_NONE && s->stmts.items[prev].parent != parent)
+        prev = s->stmts.items[prev].parent;
+    if (prev == NFY_NONE) {
+        syn_error(s, s->st_first, "syn-orphan-clause",
+                  "clause without the statement it continues");
+        s->stmts.items[idx].flags |= NFY_STMTF_ERROR;
+        return;
+    }
+    const nfy_stmt *ps = &s->stmts.items[prev];
+    s->stmts.items[idx].clause_of =
+        ps->clause_of != NFY_NONE ? ps->clause_of : prev;
+}
+
+static void check_main_guard(syn *s, uint32_t idx, uint32_t p, uint32_t c)
+{
+    if (c != p + 3 || !syn_is_op(s, p + 1, NFY_OP_EQEQUAL))
+        return;
+    uint32_t name = p, str = p + 2;
+    if (syn_tok(s, name)->kind == NFY_TOK_STRING) {
+        name = p + 2;
+        str = p;
+    }
+    nfy_str n = {s->src->data + syn_tok(s, name)->start,
+                 syn_tok(s, name)->end - syn_tok(s, name)->start};
+    nfy_str v = {s->src->data + syn_tok(s, str)->start,
+                 syn_tok(s, str)->end - syn_tok(s, str)->start};
+    if (syn_tok(s, name)->kind != NFY_TOK_NAME ||
+        syn_tok(s, str)->kind != NFY_TOK_STRING ||
+        !nfy_str_eq_cstr(n, "__name__") ||
+        !(nfy_str_eq_cstr(v, "\"__main__\"") ||
+          nfy_str_eq_cstr(v, "'__main__'")))
+        return;
+    s->stmts.items[idx].flags |= NFY_STMTF_MAIN_GUARD;
+    if (s->stmts.items[idx].parent == NFY_NONE && s->main_guard == NFY_NONE)
+        s->main_guard = idx;
+}
+
+static void attach_decorators(syn *s, uint32_t idx, uint32_t parent)
+{
+    if (s->deco_first == NFY_NONE || s->deco_first + s->deco_n != idx ||
+        s->stmts.items[s->deco_first].parent != parent)
+        return;
+    s->stmts.items[idx].deco_first = s->deco_first;
+    s->stmts.items[idx].ndecos = s->deco_n;
+    s->deco_first = NFY_NONE;
+}
+
+/* def NAME ( params ) [-> ann] : */
+static void def_header(syn *s, uint32_t idx, uint32_t kwp, uint32_t c)
+{
+    uint32_t outer = cur_scope(s);
+    uint32_t np = kwp + 1, lp = kwp + 2;
+    uint32_t first = lp < c ? s->sig[lp] : s->sig[kwp];
+    uint32_t fs = syn_scope_push(s, NFY_SCOPE_FUNCTION, outer, first);
+    nfy_stmt *st = &s->stmts.items[idx];
+    st->body_scope = fs;
+    if (np < c && syn_is_ident(s, np)) {
+        st->name_tok = s->sig[np];
+        s->scopes.items[fs].name_tok = s->sig[np];
+        syn_bind(s, NFY_BIND_DEF, np, outer);
+    } else {
+        syn_error(s, kwp, "syn-def", "expected a function name");
+        st->flags |= NFY_STMTF_ERROR;
+    }
+    syn_scan_begin(s, outer);
+    if (lp < c && syn_is_op(s, lp, NFY_OP_LPAR)) {
+        syn_scan_params(s, lp, fs);
+        syn_scan(s, lp + 1, c);
+    } else if (np + 1 < c) {
+        syn_scan(s, np + 1, c);
+    }
+    syn_scan_end(s, c);
+    nfy_vec_push(&s->scope_stack, fs);
+}
+
+static void class_header(syn *s, uint32_t idx, uint32_t kwp, uint32_t c)
+{
+    uint32_t outer = cur_scope(s);
+    uint32_t np = kwp + 1;
+    nfy_stmt *st = &s->stmts.items[idx];
+    syn_scan_begin(s, outer);
+    if (np < c && syn_is_ident(s, np)) {
+        st->name_tok = s->sig[np];
+        syn_bind(s, NFY_BIND_CLASS, np, outer);
+        if (np + 1 < c && syn_is_op(s, np + 1, NFY_OP_LPAR)) {
+            syn_scan_bases(s, np + 1, np);
+            syn_scan(s, np + 2, c);
+        }
+    } else {
+        syn_error(s, kwp, "syn-class", "expected a class name");
+        st->flags |= NFY_STMTF_ERROR;
+    }
+    syn_scan_end(s, c);
+    uint32_t cs = syn_scope_push(s, NFY_SCOPE_CLASS, outer,
+                                 c < s->nsig ? s->sig[c] : s->sig[kwp]);
+    s->scopes.items[cs].name_tok = st->name_tok;
+    s->stmts.items[idx].body_scope = cs;
+    nfy_vec_push(&s->scope_stack, cs);
+}
+
+static void plain_header(syn *s, uint32_t idx, uint32_t kwp, uint32_t c)
+{
+    syn_scan_begin(s, cur_scope(s));
+    syn_scan(s, kwp + 1, c);
+    syn_scan_end(s, c);
+    syn_targets(s, idx);
+}
+
+/* A compound header at p; returns the position after its ':' (or q). */
+static uint32_t parse_compound(syn *s, int kind, uint32_t p, uint32_t q,
+                               uint32_t parent, uint32_t *idx_out)
+{
+    uint32_t kwp = s->kw[p] == KW_ASYNC ? p + 1 : p;
+    uint32_t c = header_colon(s, kwp, q);
+    uint32_t e = c == NFY_NONE ? q : c + 1;
+    uint32_t idx = new_stmt(s, (nfy_stmt_kind)kind, p, e, parent);
+    nfy_stmt *st = &s->stmts.items[idx];
+    st->flags |= NFY_STMTF_COMPOUND | (kwp != p ? NFY_STMTF_ASYNC : 0);
+    if (c == NFY_NONE) {
+        syn_error(s, p, "syn-expected-colon", "compound statement without ':'");
+        st->flags |= NFY_STMTF_ERROR;
+        c = q;
+    }
+    if (kind == NFY_STMT_ELIF || kind == NFY_STMT_ELSE ||
+        kind == NFY_STMT_EXCEPT || kind == NFY_STMT_FINALLY)
+        set_clause_of(s, idx, parent);
+    if (kind == NFY_STMT_DEF) {
+        attach_decorators(s, idx, parent);
+        def_header(s, idx, kwp, c);
+    } else if (kind == NFY_STMT_CLASS) {
+        attach_decorators(s, idx, parent);
+        class_header(s, idx, kwp, c);
+    } else if (kind != NFY_STMT_ELSE && kind != NFY_STMT_TRY &&
+               kind != NFY_STMT_FINALLY) {
+        plain_header(s, idx, kwp, c);
+        if (kind == NFY_STMT_IF)
+            check_main_guard(s, idx, kwp + 1, c);
+    }
+    *idx_out = idx;
+    return e;
+}
+
+static int simple_kind(const syn *s, uint32_t p, uint32_t e)
+{
+    switch (s->kw[p]) {
+    case KW_IMPORT: return NFY_STMT_IMPORT;
+    case KW_FROM: return NFY_STMT_FROM_IMPORT;
+    case KW_RETURN: return NFY_STMT_RETURN;
+    case KW_PASS: return NFY_STMT_PASS;
+    case KW_BREAK: return NFY_STMT_BREAK;
+    case KW_CONTINUE: return NFY_STMT_CONTINUE;
+    case KW_RAISE: return NFY_STMT_RAISE;
+    case KW_DEL: return NFY_STMT_DEL;
+    case KW_GLOBAL: return NFY_STMT_GLOBAL;
+    case KW_NONLOCAL: return NFY_STMT_NONLOCAL;
+    case KW_ASSERT: return NFY_STMT_ASSERT;
+    case KW_TYPE:
+        if (p + 2 < e && syn_is_ident(s, p + 1) &&
+            (syn_is_op(s, p + 2, NFY_OP_EQUAL) ||
+             syn_is_op(s, p + 2, NFY_OP_LSQB)))
+            return NFY_STMT_TYPE_ALIAS;
+        return NFY_STMT_EXPR;
+    default:
+        return syn_is_op(s, p, NFY_OP_AT) ? NFY_STMT_DECORATOR : NFY_STMT_EXPR;
+    }
+}
+
+static void global_names(syn *s, uint32_t p, uint32_t e, nfy_bind_kind k)
+{
+    for (uint32_t i = p + 1; i < e; i++)
+        if (syn_is_ident(s, i))
+            syn_bind(s, k, i, cur_scope(s));
+}
+
+static void decorator(syn *s, uint32_t idx, uint32_t p, uint32_t e)
+{
+    uint32_t mark = (uint32_t)s->calls.len;
+    syn_scan_begin(s, cur_scope(s));
+    syn_scan(s, p + 1, e);
+    syn_scan_end(s, e);
+    for (uint32_t i = mark; i < s->calls.len; i++)
+        if (p + 1 < e && s->calls.items[i].callee_first == s->sig[p + 1])
+            s->calls.items[i].flags |= NFY_CALLF_DECORATOR;
+    if (s->deco_first != NFY_NONE && s->deco_first + s->deco_n == idx)
+        s->deco_n++;
+    else {
+        s->deco_first = idx;
+        s->deco_n = 1;
+    }
+}
+
+static void parse_simple(syn *s, uint32_t p, uint32_t e, uint32_t parent)
+{
+    int kind = simple_kind(s, p, e);
+    uint32_t idx = new_stmt(s, (nfy_stmt_kind)kind, p, e, parent);
+    switch (kind) {
+    case NFY_STMT_IMPORT:
+    case NFY_STMT_FROM_IMPORT:
+        syn_import(s, idx, p, e);
+        return;
+    case NFY_STMT_GLOBAL:
+        global_names(s, p, e, NFY_BIND_GLOBAL);
+        return;
+    case NFY_STMT_NONLOCAL:
+        global_names(s, p, e, NFY_BIND_NONLOCAL);
+        return;
+    case NFY_STMT_DECORATOR:
+        decorator(s, idx, p, e);
+        return;
+    default:
+        break;
+    }
+    uint32_t from = kind == NFY_STMT_EXPR ? p : p + 1;
+    syn_scan_begin(s, cur_scope(s));
+    syn_scan(s, from, e);
+    syn_scan_end(s, e);
+    syn_targets(s, idx);
+}
+
+/* Close the body of an inline compound (if x: y) at the end of its line. */
+static void close_inline(syn *s, uint32_t q)
+{
+    while (s->inline_heads.len) {
+        uint32_t h = s->inline_heads.items[--s->inline_heads.len];
+        nfy_stmt *st = &s->stmts.items[h];
+        st->body_end = (uint32_t)s->stmts.len;
+        if (st->body_scope != NFY_NONE && s->scope_stack.len > 1 &&
+            cur_scope(s) == st->body_scope) {
+            s->scopes.items[st->body_scope].end = s->sig[q - 1] + 1;
+            s->scope_stack.len--;
+        }
+    }
+}
+
+static void parse_line(syn *s, uint32_t p, uint32_t q)
+{
+    uint32_t parent = top_block(s)->stmt;
+    while (p < q) {
+        if (syn_is_op(s, p, NFY_OP_SEMI)) {
+            p++;
+            continue;
+        }
+        int kind = compound_kind(s, p, q);
+        if (kind < 0) {
+            uint32_t e = simple_end(s, p, q);
+            parse_simple(s, p, e, parent);
+            p = e;
+            continue;
+        }
+        uint32_t idx;
+        uint32_t e = parse_compound(s, kind, p, q, parent, &idx);
+        bool has_colon = syn_is_op(s, e - 1, NFY_OP_COLON);
+        if (has_colon && e < q) {
+            s->stmts.items[idx].flags |= NFY_STMTF_INLINE_BODY;
+            nfy_vec_push(&s->inline_heads, idx);
+            parent = idx;
+        } else if (has_colon) {
+            s->pending = idx;
+        } else if (s->stmts.items[idx].body_scope != NFY_NONE) {
+            nfy_vec_push(&s->inline_heads, idx); /* pops its scope */
+        }
+        p = e;
+    }
+    close_inline(s, q);
+}
+
+static void fix_ancestors(syn *s, uint32_t st)
+{
+    uint32_t n = (uint32_t)s->stmts.len;
+    for (uint32_t a = st; a != NFY_NONE; a = s->stmts.items[a].parent)
+        if (s->stmts.items[a].body_end < n)
+            s->stmts.items[a].body_end = n;
+}
+
+static void open_block(syn *s, uint32_t p)
+{
+    block b = {top_block(s)->stmt, NFY_NONE, NFY_NONE, false};
+    if (s->pending != NFY_NONE) {
+        b.stmt = s->pending;
+        b.scope = s->stmts.items[s->pending].body_scope;
+        s->pending = NFY_NONE;
+    } else {
+        syn_error(s, p, "syn-unexpected-indent", "unexpected indent");
+        b.dummy = true;
+        b.last_child = top_block(s)->last_child;
+    }
+    nfy_vec_push(&s->blocks, b);
+}
+
+static void close_block(syn *s, uint32_t tok_end)
+{
+    if (s->blocks.len <= 1)
+        return;
+    block b = s->blocks.items[--s->blocks.len];
+    if (b.dummy)
+        return;
+    fix_ancestors(s, b.stmt);
+    if (b.scope != NFY_NONE && s->scope_stack.len > 1) {
+        s->scopes.items[b.scope].end = tok_end;
+        s->scope_stack.len--;
+    }
+}
+
+/* A header ended its line but no INDENT follows: an empty body. */
+static void missing_body(syn *s)
+{
+    uint32_t idx = s->pending;
+    s->pending = NFY_NONE;
+    nfy_stmt *st = &s->stmts.items[idx];
+    syn_error_tok(s, st->first, "syn-expected-indent",
+                  "expected an indented block");
+    st->flags |= NFY_STMTF_ERROR;
+    if (st->body_scope != NFY_NONE && s->scope_stack.len > 1 &&
+        cur_scope(s) == st->body_scope) {
+        s->scopes.items[st->body_scope].end = st->end;
+        s->scope_stack.len--;
+    }
+}
+
+static uint32_t line_end(const syn *s, uint32_t p)
+{
+    uint32_t i = p + 1;
+    while (i < s->nsig) {
+        uint16_t k = syn_tok(s, i)->kind;
+        if (k == NFY_TOK_NEWLINE || k == NFY_TOK_ENDMARKER ||
+            k == NFY_TOK_INDENT || k == NFY_TOK_DEDENT ||
+            (s->pflags[i] & PF_BREAK))
+            break;
+        i++;
+    }
+    return i;
+}
+
+/*
+ * After a bracket recovery the tokenizer gives no INDENT/DEDENT; blocks
+ * follow the columns of the recovered lines instead (virtual blocks).
+ */
+static void virtual_indent(syn *s, uint32_t p)
+{
+    uint32_t col = syn_tok(s, p)->col;
+    if (!s->vcols.len)
+        nfy_vec_push(&s->vcols, s->line_col);
+    while (s->vcols.len > 1 && col < *nfy_vec_last(&s->vcols)) {
+        close_block(s, s->sig[p]);
+        s->vcols.len--;
+    }
+    if (col > *nfy_vec_last(&s->vcols)) {
+        open_block(s, p);
+        nfy_vec_push(&s->vcols, col);
+    }
+}
+
+static void end_virtual(syn *s, uint32_t tok_end)
+{
+    while (s->vcols.len > 1) {
+        close_block(s, tok_end);
+        s->vcols.len--;
+    }
+    s->vcols.len = 0;
+}
+
+/* Does the line at p open the pending block (INDENT, or deeper virtual)? */
+static bool opens_block(const syn *s, uint32_t p)
+{
+    if (p >= s->nsig)
+        return false;
+    if (syn_tok(s, p)->kind == NFY_TOK_INDENT)
+        return true;
+    uint32_t top = s->vcols.len ? s->vcols.items[s->vcols.len - 1]
+                                : s->line_col;
+    return (s->pflags[p] & PF_BREAK) && syn_tok(s, p)->col > top;
+}
+
+void syn_pass2(syn *s)
+{
+    s->cur_stmt = NFY_NONE;
+    uint32_t mod = syn_scope_push(s, NFY_SCOPE_MODULE, NFY_NONE, 0);
+    s->scopes.items[mod].end = s->ntoks;
+    nfy_vec_push(&s->scope_stack, mod);
+    block root = {NFY_NONE, NFY_NONE, NFY_NONE, false};
+    nfy_vec_push(&s->blocks, root);
+    uint32_t p = 0;
+    while (p < s->nsig) {
+        uint16_t k = syn_tok(s, p)->kind;
+        if (s->vcols.len && k != NFY_TOK_NAME && k != NFY_TOK_OP &&
+            k != NFY_TOK_STRING && k != NFY_TOK_NUMBER &&
+            k != NFY_TOK_ERRORTOKEN)
+            end_virtual(s, s->sig[p]);
+        if (k == NFY_TOK_ENDMARKER)
+            break;
+        if (k == NFY_TOK_INDENT) {
+            open_block(s, p++);
+            continue;
+        }
+        if (k == NFY_TOK_DEDENT) {
+            close_block(s, s->sig[p++]);
+            continue;
+        }
+        if (k != NFY_TOK_NEWLINE) {
+            if (s->pflags[p] & PF_BREAK)
+                virtual_indent(s, p);
+            else
+                s->line_col = syn_tok(s, p)->col;
+            uint32_t q = line_end(s, p);
+            parse_line(s, p, q);
+            p = q;
+        }
+        if (p < s->nsig && syn_tok(s, p)->kind == NFY_TOK_NEWLINE)
+            p++;
+        if (s->pending != NFY_NONE && !opens_block(s, p))
+            missing_body(s);
+    }
+    if (s->pending != NFY_NONE)
+        missing_body(s);
+    end_virtual(s, s->ntoks);
+    while (s->blocks.len > 1)
+        close_block(s, s->ntoks);
+}

@@ -1,0 +1,231 @@
+/*
+ * pysyn internals: the parser state shared by the pass files.
+ *
+ * The work runs over "significant positions": sig[p] is the token index of
+ * the p-th token that is not a COMMENT or NL, so neighbours are p - 1 and
+ * p + 1. Pass 1 (brackets.c) builds sig, keyword ids and bracket matches
+ * with recovery; pass 2 (stmts.c) cuts logical lines into statements and
+ * drives the expression scanner (exprs.c) with an explicit frame stack, so
+ * there is no recursion anywhere. Results collect in heap vectors and are
+ * copied into the caller's arena at the end (finish.c).
+ */
+#ifndef NPUIFY_PYSYN_INTERNAL_H
+#define NPUIFY_PYSYN_INTERNAL_H
+
+#include "npuify/pysyn.h"
+
+/* Keyword ids (hard keywords first, then the soft ones). */
+enum syn_kw {
+    KW_NOTKW = 0,
+    KW_FALSE, KW_NONE, KW_TRUE, KW_AND, KW_AS, KW_ASSERT, KW_ASYNC,
+    KW_AWAIT, KW_BREAK, KW_CLASS, KW_CONTINUE, KW_DEF, KW_DEL, KW_ELIF,
+    KW_ELSE, KW_EXCEPT, KW_FINALLY, KW_FOR, KW_FROM, KW_GLOBAL, KW_IF,
+    KW_IMPORT, KW_IN, KW_IS, KW_LAMBDA, KW_NONLOCAL, KW_NOT, KW_OR, KW_PASS,
+    KW_RAISE, KW_RETURN, KW_TRY, KW_WHILE, KW_WITH, KW_YIELD,
+    KW_SOFT_FIRST,
+    KW_MATCH = KW_SOFT_FIRST, KW_CASE, KW_TYPE
+};
+
+/** Keyword id of a NAME's text, KW_NOTKW for plain names. */
+uint8_t syn_keyword(const char *s, size_t n);
+
+/* Per-position flags from pass 1. */
+enum {
+    PF_BREAK = 1u << 0, /* a logical line ends before this position */
+    PF_ERROR = 1u << 1  /* a syn-* error was reported at this position */
+};
+
+typedef NFY_VEC(uint32_t) u32_vec;
+typedef NFY_VEC(nfy_stmt) stmt_vec;
+typedef NFY_VEC(nfy_scope) scope_vec;
+typedef NFY_VEC(nfy_binding) binding_vec;
+typedef NFY_VEC(nfy_name_use) use_vec;
+typedef NFY_VEC(nfy_attr) attr_vec;
+typedef NFY_VEC(nfy_call) call_vec;
+typedef NFY_VEC(nfy_arg) arg_vec;
+typedef NFY_VEC(nfy_subscript) sub_vec;
+typedef NFY_VEC(nfy_import) import_vec;
+typedef NFY_VEC(nfy_import_name) iname_vec;
+typedef NFY_VEC(nfy_with_item) with_vec;
+typedef NFY_VEC(nfy_strlit) str_vec;
+
+/* Expression frames: brackets and lambdas, innermost last. */
+enum frame_kind {
+    FR_STMT,   /* the statement level (always frames[0]) */
+    FR_PAREN,  /* ( ) that is not a call */
+    FR_LIST,   /* [ ] that is not a subscript */
+    FR_DICT,   /* { } */
+    FR_CALL,   /* call parentheses (also class bases) */
+    FR_SUB,    /* subscript brackets */
+    FR_PARAMS, /* def parameters */
+    FR_LAMBDA  /* lambda params and body (no bracket) */
+};
+
+enum param_state { PS_START, PS_NAME, PS_ANNOT, PS_DEFAULT, PS_BODY };
+enum comp_state { CS_NONE, CS_TARGETS, CS_FIRST_ITER, CS_LATER };
+
+typedef struct {
+    uint8_t kind;     /* enum frame_kind */
+    uint8_t pstate;   /* enum param_state (PARAMS, LAMBDA) */
+    uint8_t cstate;   /* enum comp_state */
+    uint8_t nfor;     /* comprehension `for` clauses seen */
+    uint32_t open;    /* position of the opening bracket; NONE for lambda */
+    uint32_t scope;   /* scope of names directly inside, now */
+    uint32_t inner;   /* PARAMS/LAMBDA/comprehension: the own scope */
+    uint32_t outer;   /* the scope outside the frame */
+    uint32_t call;    /* CALL: call index */
+    uint32_t arg;     /* CALL: current argument, NONE between arguments */
+    uint32_t npos;    /* CALL: positional arguments so far */
+    uint32_t param;   /* PARAMS/LAMBDA: current parameter's NAME position */
+    uint32_t callf;   /* nearest frame (self or outer) that is a CALL */
+    uint32_t ubase;   /* nearest frame (self or outer) not PAREN/LIST */
+    uint32_t in_pos;  /* comprehension: position of the last target `in` */
+    /* marks into the result vectors, for turning into a comprehension */
+    uint32_t m_uses, m_scopes, m_calls, m_strings, m_bindings;
+    /* primary state saved when the bracket opened */
+    uint32_t s_pstart, s_puse, s_pcall;
+} frame;
+
+typedef NFY_VEC(frame) frame_vec;
+
+/* A use that may be an assignment/for/with/del target. */
+typedef struct {
+    uint32_t use;
+    uint32_t pos;
+    uint32_t base; /* frame index it is unpack-eligible for */
+} target_cand;
+
+typedef NFY_VEC(target_cand) cand_vec;
+
+/* Block stack entry (INDENT ... DEDENT, plus the module). */
+typedef struct {
+    uint32_t stmt;       /* compound statement owning the block; NONE */
+    uint32_t scope;      /* scope pushed for the block (def/class), NONE */
+    uint32_t last_child; /* last direct child statement, NONE */
+    bool dummy;          /* an unexpected INDENT: owns nothing */
+} block;
+
+typedef NFY_VEC(block) block_vec;
+
+typedef struct {
+    const nfy_source *src;
+    const nfy_token *toks;
+    uint32_t ntoks;
+    nfy_arena *arena;
+    nfy_diags *diags;
+    uint32_t nerrors;
+
+    /* pass 1 */
+    uint32_t *sig;
+    uint32_t nsig;
+    uint32_t *pmatch; /* by position */
+    uint8_t *kw;      /* by position */
+    uint8_t *pflags;  /* by position */
+
+    /* results */
+    stmt_vec stmts;
+    scope_vec scopes;
+    binding_vec bindings;
+    use_vec uses;
+    attr_vec attrs;
+    call_vec calls;
+    arg_vec args;
+    sub_vec subs;
+    import_vec imports;
+    iname_vec inames;
+    with_vec withs;
+    str_vec strings;
+    uint32_t *tok_stmt; /* arena, by token */
+
+    /* pass 2 */
+    block_vec blocks;
+    u32_vec scope_stack; /* def/class/module scopes of the blocks */
+    u32_vec vcols;       /* columns of virtual blocks after a recovery */
+    uint32_t line_col;   /* column of the last ordinary logical line */
+    uint32_t main_guard;
+    uint32_t pending;    /* compound stmt waiting for an INDENT */
+    uint32_t deco_first; /* run of decorator statements, NONE */
+    uint32_t deco_n;
+    u32_vec inline_heads;
+    frame_vec frames;
+    cand_vec cands;
+    /* statement-level facts collected by the scanner */
+    uint32_t cur_stmt;
+    uint32_t st_first, st_end; /* positions of the statement */
+    u32_vec eqs;               /* positions of depth-0 '=' */
+    uint32_t augop, anncolon, first_in, walrus_base;
+    uint32_t assign_str;       /* string that is the whole value, NONE */
+    uint32_t m_uses, m_calls, m_strings; /* vector sizes at statement start */
+    uint32_t pstart, puse, pcall; /* the primary being scanned */
+} syn;
+
+/* Token at position p. */
+static inline const nfy_token *syn_tok(const syn *s, uint32_t p)
+{
+    return &s->toks[s->sig[p]];
+}
+
+static inline bool syn_is_op(const syn *s, uint32_t p, nfy_op op)
+{
+    const nfy_token *t = syn_tok(s, p);
+    return t->kind == NFY_TOK_OP && t->op == (uint32_t)op;
+}
+
+static inline bool syn_is_kw(const syn *s, uint32_t p, enum syn_kw kw)
+{
+    return s->kw[p] == kw;
+}
+
+/** A NAME usable as a variable (not a hard keyword). */
+static inline bool syn_is_ident(const syn *s, uint32_t p)
+{
+    return syn_tok(s, p)->kind == NFY_TOK_NAME &&
+           (s->kw[p] == KW_NOTKW || s->kw[p] >= KW_SOFT_FIRST);
+}
+
+/** Report a syn-* error at position p (len bytes; 0: the token). */
+void syn_error(syn *s, uint32_t p, const char *code, const char *msg);
+/** The same at token index t. */
+void syn_error_tok(syn *s, uint32_t t, const char *code, const char *msg);
+
+/* brackets.c */
+void syn_pass1(syn *s);
+
+/* stmts.c */
+void syn_pass2(syn *s);
+uint32_t syn_scope_push(syn *s, nfy_scope_kind kind, uint32_t parent,
+                        uint32_t first);
+uint32_t syn_bind(syn *s, nfy_bind_kind kind, uint32_t pos, uint32_t scope);
+
+/* exprs.c: scan positions [p, e) of the current statement. */
+void syn_scan_begin(syn *s, uint32_t scope);
+void syn_scan(syn *s, uint32_t p, uint32_t e);
+void syn_scan_end(syn *s, uint32_t e);
+/** Start a def's parameter frame at the '(' at position p. */
+void syn_scan_params(syn *s, uint32_t p, uint32_t fscope);
+/** Open class bases at the '(' at position p (a CALL frame, flagged). */
+void syn_scan_bases(syn *s, uint32_t p, uint32_t name_pos);
+
+/* strings.c: the string group starting at p; returns the position after. */
+uint32_t syn_string(syn *s, uint32_t p, uint32_t e);
+
+/* targets.c: bindings from the statement-level facts. */
+void syn_targets(syn *s, uint32_t stmt_idx);
+void syn_with_items(syn *s, uint32_t stmt_idx, uint32_t p, uint32_t e);
+
+/* imports.c */
+void syn_import(syn *s, uint32_t stmt_idx, uint32_t p, uint32_t e);
+
+/* finish.c */
+nfy_str syn_join_dotted(syn *s, uint32_t p, uint32_t e);
+void syn_finish(syn *s, nfy_pysyn *m);
+
+/** Token index one past position p's token (for half-open ranges). */
+static inline uint32_t syn_end_tok(const syn *s, uint32_t p)
+{
+    return s->sig[p] + 1;
+}
+
+nfy_span syn_span(const syn *s, uint32_t first_pos, uint32_t end_pos);
+
+#endif

@@ -1,0 +1,171 @@
+/*
+ * report.json: our versioned schema ("npuify-report/1"). One object with the
+ * run metadata, totals, one entry per file and one per finding; findings of
+ * category left_unchanged go to their own array. Written by hand (not with
+ * jansson) so the layout is fixed: two-space indentation, one finding per
+ * line, keys in a fixed order, missing strings as null.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report_internal.h"
+
+static void jstr(nfy_buf *out, const char *s)
+{
+    if (!s)
+        nfy_buf_addstr(out, "null");
+    else
+        nfy_json_escape(out, s, strlen(s));
+}
+
+static void jkey(nfy_buf *out, const char *key)
+{
+    nfy_json_escape(out, key, strlen(key));
+    nfy_buf_addstr(out, ": ");
+}
+
+static void jkv_str(nfy_buf *out, const char *key, const char *v, bool comma)
+{
+    jkey(out, key);
+    jstr(out, v);
+    if (comma)
+        nfy_buf_addstr(out, ", ");
+}
+
+static void jkv_num(nfy_buf *out, const char *key, size_t v, bool comma)
+{
+    jkey(out, key);
+    nfy_buf_addf(out, "%zu", v);
+    if (comma)
+        nfy_buf_addstr(out, ", ");
+}
+
+static void write_head(nfy_buf *out, const nfy_report *rep)
+{
+    const nfy_report_meta *m = &rep->meta;
+    nfy_buf_addstr(out, "{\n  \"schema\": \"npuify-report/1\",\n  ");
+    nfy_buf_addstr(out, "\"tool\": {\"name\": \"npuify\", ");
+    jkv_str(out, "version", m->tool_version, false);
+    nfy_buf_addstr(out, "},\n  \"run\": {");
+    jkv_str(out, "command", m->command, true);
+    jkv_str(out, "source", m->source, true);
+    jkv_str(out, "torch_version", m->torch_version, true);
+    jkv_str(out, "mode", m->mode, false);
+    nfy_buf_addstr(out, "},\n");
+}
+
+static void write_counts(nfy_buf *out, const nfy_report *rep)
+{
+    nfy__rule_count_vec rc = {0};
+    nfy__rule_counts(rep, nfy__any_finding, &rc);
+    nfy_buf_addstr(out, "    \"by_rule\": {");
+    for (size_t i = 0; i < rc.len; i++)
+        jkv_num(out, rc.items[i].rule, rc.items[i].count, i + 1 < rc.len);
+    nfy_buf_addstr(out, "}\n");
+    nfy_vec_free(&rc);
+}
+
+static void write_summary(nfy_buf *out, const nfy_report *rep)
+{
+    nfy_report_totals t;
+    nfy_report_totals_get(rep, &t);
+    nfy_buf_addstr(out, "  \"summary\": {\n    ");
+    jkv_num(out, "files_total", t.files_total, true);
+    jkv_num(out, "files_scanned", t.files_scanned, true);
+    jkv_num(out, "files_changed", t.files_changed, true);
+    jkv_num(out, "files_copied", t.files_copied, true);
+    jkv_num(out, "files_skipped", t.files_skipped, true);
+    jkv_num(out, "files_error", t.files_error, false);
+    nfy_buf_addstr(out, ",\n    ");
+    jkv_num(out, "findings", rep->findings.len, true);
+    jkv_num(out, "edits", t.edits, true);
+    jkv_num(out, "manual", t.manual, false);
+    nfy_buf_addstr(out, ",\n    \"by_category\": {");
+    for (int c = 0; c < NFY_CAT_COUNT; c++)
+        jkv_num(out, nfy_finding_cat_name((nfy_finding_cat)c), t.by_cat[c],
+                c + 1 < NFY_CAT_COUNT);
+    nfy_buf_addstr(out, "},\n");
+    write_counts(out, rep);
+    nfy_buf_addstr(out, "  },\n");
+}
+
+static void write_files(nfy_buf *out, const nfy_report *rep,
+                        const nfy_finding **v, size_t n)
+{
+    const nfy_report_file **files;
+    size_t nf = nfy__report_sorted_files(rep, &files);
+    nfy_buf_addstr(out, "  \"files\": [");
+    for (size_t i = 0; i < nf; i++) {
+        size_t first, end, edits = 0;
+        nfy__file_range(v, n, files[i]->file, &first, &end);
+        for (size_t k = first; k < end; k++)
+            edits += v[k]->cat == NFY_CAT_CHANGE;
+        nfy_buf_addstr(out, i ? ",\n    {" : "\n    {");
+        jkv_str(out, "path", files[i]->file, true);
+        jkv_str(out, "status", nfy_file_status_name(files[i]->status), true);
+        jkv_num(out, "edits", edits, true);
+        jkv_num(out, "findings", end - first - edits, true);
+        jkv_str(out, "note", files[i]->note, false);
+        nfy_buf_addch(out, '}');
+    }
+    nfy_buf_addstr(out, nf ? "\n  ],\n" : "],\n");
+    free(files);
+}
+
+static void write_pos(nfy_buf *out, const char *key, uint32_t line,
+                      uint32_t col)
+{
+    jkey(out, key);
+    nfy_buf_addf(out, "{\"line\": %u, \"col\": %u}, ", line, col);
+}
+
+static void write_finding(nfy_buf *out, const nfy_finding *f)
+{
+    nfy_buf_addch(out, '{');
+    jkv_str(out, "file", f->file, true);
+    write_pos(out, "start", f->start_line, f->start_col);
+    write_pos(out, "end", f->end_line, f->end_col);
+    jkv_str(out, "rule", f->rule, true);
+    jkv_str(out, "category", nfy_finding_cat_name(f->cat), true);
+    jkv_str(out, "op", f->op == NFY_OPTYPE_NONE ? NULL : nfy_op_type_name(f->op),
+            true);
+    jkv_str(out, "safety", nfy_safety_name(f->safety), true);
+    jkv_str(out, "api", f->api, true);
+    jkv_str(out, "message", f->message, true);
+    jkv_str(out, "before", f->before, true);
+    jkv_str(out, "after", f->after, true);
+    jkv_str(out, "api_type", f->api_type, true);
+    jkv_str(out, "npu_api", f->npu_api, false);
+    nfy_buf_addch(out, '}');
+}
+
+static void write_findings(nfy_buf *out, const char *key,
+                           const nfy_finding **v, size_t n, bool left,
+                           bool last)
+{
+    nfy_buf_addstr(out, "  ");
+    jkey(out, key);
+    nfy_buf_addch(out, '[');
+    size_t written = 0;
+    for (size_t i = 0; i < n; i++) {
+        if ((v[i]->cat == NFY_CAT_LEFT_UNCHANGED) != left)
+            continue;
+        nfy_buf_addstr(out, written++ ? ",\n    " : "\n    ");
+        write_finding(out, v[i]);
+    }
+    nfy_buf_addstr(out, written ? "\n  ]" : "]");
+    nfy_buf_addstr(out, last ? "\n" : ",\n");
+}
+
+void nfy_report_render_json(const nfy_report *rep, nfy_buf *out)
+{
+    const nfy_finding **v;
+    size_t n = nfy_report_sorted(rep, &v);
+    write_head(out, rep);
+    write_summary(out, rep);
+    write_files(out, rep, v, n);
+    write_findings(out, "findings", v, n, false, false);
+    write_findings(out, "left_unchanged", v, n, true, true);
+    nfy_buf_addstr(out, "}\n");
+    free(v);
+}

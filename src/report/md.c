@@ -1,0 +1,244 @@
+/*
+ * summary.md and the console summary. The Markdown page follows what peers
+ * found readable (peer_tools.md section 3): totals first, then edits by rule,
+ * the work left to a human, a per-line table of changes with rule, safety and
+ * before/after, the other findings, the "cuda" left alone with the reason,
+ * and per-file counts. Table cells are escaped (pipes, line breaks) and
+ * long code is shortened.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report_internal.h"
+
+enum { CELL_MAX = 80 };
+
+/* Append s as one table cell: '|' escaped, line breaks as spaces, cut at
+ * CELL_MAX bytes (on a UTF-8 boundary) with an ellipsis. */
+static void cell(nfy_buf *out, const char *s, bool code)
+{
+    s = nfy__or_empty(s);
+    size_t n = strlen(s);
+    bool cut = n > CELL_MAX;
+    if (cut) {
+        n = CELL_MAX;
+        while (n && ((unsigned char)s[n] & 0xC0) == 0x80)
+            n--;
+    }
+    bool tick = code && n && !memchr(s, '`', n);
+    nfy_buf_addstr(out, tick ? " `" : " ");
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '|')
+            nfy_buf_addstr(out, "\\|");
+        else if (s[i] == '\n')
+            nfy_buf_addstr(out, tick ? "\\n" : " ");
+        else if (s[i] != '\r')
+            nfy_buf_addch(out, s[i]);
+    }
+    if (cut)
+        nfy_buf_addstr(out, "\xE2\x80\xA6");
+    nfy_buf_addstr(out, tick ? "` |" : " |");
+}
+
+static void loc_cell(nfy_buf *out, const nfy_finding *f)
+{
+    nfy_buf loc = NFY_BUF_INIT;
+    nfy__add_location(&loc, f);
+    cell(out, nfy_buf_cstr(&loc), false);
+    nfy_buf_release(&loc);
+}
+
+static void md_head(nfy_buf *out, const nfy_report *rep,
+                    const nfy_report_totals *t)
+{
+    const nfy_report_meta *m = &rep->meta;
+    nfy_buf_addstr(out, "# npuify migration report\n\n");
+    nfy_buf_addf(out, "- Command: `npuify %s`\n",
+                 m->command ? m->command : "convert");
+    if (m->source)
+        nfy_buf_addf(out, "- Source: `%s`\n", m->source);
+    if (m->torch_version)
+        nfy_buf_addf(out, "- Target torch / torch_npu: %s\n",
+                     m->torch_version);
+    if (m->mode)
+        nfy_buf_addf(out, "- Mode: %s\n", m->mode);
+    nfy_buf_addstr(out, "\n| Files | Scanned | Changed | Copied | Skipped "
+                        "| Errors | Edits | Manual work |\n"
+                        "|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    nfy_buf_addf(out, "| %zu | %zu | %zu | %zu | %zu | %zu | %zu | %zu |\n\n",
+                 t->files_total, t->files_scanned, t->files_changed,
+                 t->files_copied, t->files_skipped, t->files_error, t->edits,
+                 t->manual);
+}
+
+static void md_rules(nfy_buf *out, const nfy_report *rep)
+{
+    nfy__rule_count_vec rc = {0};
+    nfy__rule_counts(rep, nfy__is_change, &rc);
+    nfy__rule_counts_by_count(&rc);
+    nfy_buf_addstr(out, "## Edits by rule\n\n");
+    if (!rc.len)
+        nfy_buf_addstr(out, "No edits.\n\n");
+    else
+        nfy_buf_addstr(out, "| Rule | Edits | Description |\n|---|---:|---|\n");
+    for (size_t i = 0; i < rc.len; i++) {
+        const char *d = rep->rule_desc
+                            ? rep->rule_desc(rep->rule_desc_ctx,
+                                             rc.items[i].rule)
+                            : NULL;
+        nfy_buf_addch(out, '|');
+        cell(out, rc.items[i].rule, false);
+        nfy_buf_addf(out, " %zu |", rc.items[i].count);
+        cell(out, d, false);
+        nfy_buf_addch(out, '\n');
+    }
+    if (rc.len)
+        nfy_buf_addch(out, '\n');
+    nfy_vec_free(&rc);
+}
+
+/* A table of the findings selected by pred; title and an empty text. */
+static void md_table(nfy_buf *out, const nfy_finding **v, size_t n,
+                     nfy__finding_pred pred, const char *title,
+                     const char *empty)
+{
+    nfy_buf_addf(out, "## %s\n\n", title);
+    size_t rows = 0;
+    for (size_t i = 0; i < n; i++) {
+        const nfy_finding *f = v[i];
+        if (!pred(f))
+            continue;
+        if (!rows++)
+            nfy_buf_addstr(out, "| Location | Rule | Kind | Safety | API "
+                                "| Message | Before | After |\n"
+                                "|---|---|---|---|---|---|---|---|\n");
+        nfy_buf_addch(out, '|');
+        loc_cell(out, f);
+        cell(out, f->rule, false);
+        cell(out,
+             f->op != NFY_OPTYPE_NONE ? nfy_op_type_name(f->op)
+                                      : nfy_finding_cat_name(f->cat),
+             false);
+        cell(out, nfy_safety_name(f->safety), false);
+        cell(out, f->api, true);
+        cell(out, f->message, false);
+        cell(out, f->before, true);
+        cell(out, f->after, true);
+        nfy_buf_addch(out, '\n');
+    }
+    nfy_buf_addf(out, "%s\n", rows ? "" : empty);
+}
+
+static bool is_manual_finding(const nfy_finding *f)
+{
+    return f->cat != NFY_CAT_CHANGE && nfy_finding_is_manual(f);
+}
+
+static bool is_other_finding(const nfy_finding *f)
+{
+    return f->cat != NFY_CAT_CHANGE && f->cat != NFY_CAT_LEFT_UNCHANGED &&
+           !nfy_finding_is_manual(f);
+}
+
+static bool is_left(const nfy_finding *f)
+{
+    return f->cat == NFY_CAT_LEFT_UNCHANGED;
+}
+
+static void md_files(nfy_buf *out, const nfy_report *rep,
+                     const nfy_finding **v, size_t n)
+{
+    const nfy_report_file **files;
+    size_t nf = nfy__report_sorted_files(rep, &files);
+    nfy_buf_addstr(out, "## Files\n\n");
+    if (nf)
+        nfy_buf_addstr(out, "| File | Status | Edits | Findings | Note |\n"
+                            "|---|---|---:|---:|---|\n");
+    for (size_t i = 0; i < nf; i++) {
+        size_t first, end, edits = 0;
+        nfy__file_range(v, n, files[i]->file, &first, &end);
+        for (size_t k = first; k < end; k++)
+            edits += v[k]->cat == NFY_CAT_CHANGE;
+        nfy_buf_addch(out, '|');
+        cell(out, files[i]->file, false);
+        cell(out, nfy_file_status_name(files[i]->status), false);
+        nfy_buf_addf(out, " %zu | %zu |", edits, end - first - edits);
+        cell(out, files[i]->note, false);
+        nfy_buf_addch(out, '\n');
+    }
+    nfy_buf_addstr(out, nf ? "\n" : "No files.\n\n");
+    free(files);
+}
+
+void nfy_report_render_md(const nfy_report *rep, nfy_buf *out)
+{
+    nfy_report_totals t;
+    nfy_report_totals_get(rep, &t);
+    const nfy_finding **v;
+    size_t n = nfy_report_sorted(rep, &v);
+    md_head(out, rep, &t);
+    md_rules(out, rep);
+    md_table(out, v, n, is_manual_finding, "Needs manual work",
+             "Nothing needs manual work.\n");
+    md_table(out, v, n, nfy__is_change, "Changes", "No changes.\n");
+    md_table(out, v, n, is_other_finding, "Other findings and advice",
+             "None.\n");
+    md_table(out, v, n, is_left, "Left unchanged (with the reason)",
+             "None.\n");
+    md_files(out, rep, v, n);
+    free(v);
+}
+
+/* ---- console ------------------------------------------------------------ */
+
+static void console_edits(nfy_buf *out, const nfy_report *rep, size_t edits)
+{
+    enum { SHOWN_RULES = 8 };
+    nfy__rule_count_vec rc = {0};
+    nfy__rule_counts(rep, nfy__is_change, &rc);
+    nfy__rule_counts_by_count(&rc);
+    nfy_buf_addf(out, "edits: %zu", edits);
+    for (size_t i = 0; i < rc.len && i < SHOWN_RULES; i++)
+        nfy_buf_addf(out, "%s%s x%zu", i ? ", " : " (", rc.items[i].rule,
+                     rc.items[i].count);
+    if (rc.len > SHOWN_RULES)
+        nfy_buf_addf(out, ", %zu more rules", rc.len - SHOWN_RULES);
+    nfy_buf_addstr(out, rc.len ? ")\n" : "\n");
+    nfy_vec_free(&rc);
+}
+
+void nfy_report_render_console(const nfy_report *rep, size_t top, bool color,
+                               nfy_buf *out)
+{
+    const char *bold = color ? "\033[1m" : "";
+    const char *warn = color ? "\033[1;33m" : "";
+    const char *off = color ? "\033[0m" : "";
+    nfy_report_totals t;
+    nfy_report_totals_get(rep, &t);
+    nfy_buf_addf(out,
+                 "%snpuify %s:%s %zu files scanned, %zu changed, %zu copied, "
+                 "%zu skipped, %zu errors\n",
+                 bold, rep->meta.command ? rep->meta.command : "convert", off,
+                 t.files_scanned, t.files_changed, t.files_copied,
+                 t.files_skipped, t.files_error);
+    console_edits(out, rep, t.edits);
+    nfy_buf_addf(out, "%smanual work: %zu finding%s%s\n", t.manual ? warn : "",
+                 t.manual, t.manual == 1 ? "" : "s", t.manual ? off : "");
+    const nfy_finding **v;
+    size_t n = nfy_report_sorted(rep, &v);
+    size_t shown = 0;
+    for (size_t i = 0; i < n && shown < top; i++) {
+        if (!is_manual_finding(v[i]))
+            continue;
+        shown++;
+        nfy_buf_addstr(out, "  ");
+        nfy__add_location(out, v[i]);
+        nfy_buf_addf(out, ": %s%s%s ", warn, v[i]->rule, off);
+        nfy__add_oneline(out, v[i]->message ? v[i]->message : v[i]->api);
+        nfy_buf_addch(out, '\n');
+    }
+    if (t.manual > shown)
+        nfy_buf_addf(out, "  ... and %zu more (see the report)\n",
+                     t.manual - shown);
+    free(v);
+}

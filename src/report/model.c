@@ -1,0 +1,330 @@
+/*
+ * The report model: recording files, findings and log lines (copying every
+ * string into the report's arena), merging reports from parallel workers,
+ * totals, the one sort order all writers share, and the enum names.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "npuify/report.h"
+#include "report/report_internal.h"
+
+static const char *const op_names[] = {"", "INSERT", "MODIFY", "DELETE",
+                                       "UNSUPPORTED"};
+static const char *const safety_names[] = {"safe", "unsafe", "manual"};
+static const char *const cat_names[] = {
+    "change",           "unsupported_api",    "unknown_api",
+    "cuda_op",          "precision_advice",   "performance_advice",
+    "affinity_api",     "left_unchanged"};
+static const char *const file_status_names[] = {
+    "converted", "unchanged", "copied", "skipped", "error"};
+
+const char *nfy_op_type_name(nfy_op_type op)
+{
+    return (unsigned)op <= NFY_OPTYPE_UNSUPPORTED ? op_names[op] : "";
+}
+
+const char *nfy_safety_name(nfy_safety s)
+{
+    return (unsigned)s <= NFY_SAFETY_MANUAL ? safety_names[s] : "manual";
+}
+
+const char *nfy_finding_cat_name(nfy_finding_cat c)
+{
+    return (unsigned)c < NFY_CAT_COUNT ? cat_names[c] : "unknown";
+}
+
+const char *nfy_file_status_name(nfy_file_status s)
+{
+    return (unsigned)s <= NFY_FILE_ERROR ? file_status_names[s] : "error";
+}
+
+void nfy_report_init(nfy_report *rep)
+{
+    memset(rep, 0, sizeof *rep);
+    nfy_arena_init(&rep->arena);
+}
+
+void nfy_report_release(nfy_report *rep)
+{
+    nfy_vec_free(&rep->files);
+    nfy_vec_free(&rep->findings);
+    nfy_vec_free(&rep->log);
+    nfy_arena_release(&rep->arena);
+}
+
+/* Arena copy of a C string; NULL stays NULL. */
+static const char *dup_or_null(nfy_report *rep, const char *s)
+{
+    return s ? nfy_arena_strndup(&rep->arena, s, strlen(s)) : NULL;
+}
+
+void nfy_report_set_meta(nfy_report *rep, const nfy_report_meta *meta)
+{
+    rep->meta.tool_version = dup_or_null(rep, meta->tool_version);
+    rep->meta.command = dup_or_null(rep, meta->command);
+    rep->meta.source = dup_or_null(rep, meta->source);
+    rep->meta.torch_version = dup_or_null(rep, meta->torch_version);
+    rep->meta.mode = dup_or_null(rep, meta->mode);
+}
+
+void nfy_report_add_file(nfy_report *rep, const char *file,
+                         nfy_file_status status, const char *note)
+{
+    nfy_report_file f = {dup_or_null(rep, file ? file : ""), status,
+                         dup_or_null(rep, note)};
+    nfy_vec_push(&rep->files, f);
+}
+
+void nfy_report_add_finding(nfy_report *rep, const nfy_finding *f)
+{
+    nfy_finding c = *f;
+    c.file = dup_or_null(rep, f->file);
+    c.rule = dup_or_null(rep, f->rule ? f->rule : "");
+    c.api = dup_or_null(rep, f->api);
+    c.message = dup_or_null(rep, f->message);
+    c.before = dup_or_null(rep, f->before);
+    c.after = dup_or_null(rep, f->after);
+    c.api_type = dup_or_null(rep, f->api_type);
+    c.npu_api = dup_or_null(rep, f->npu_api);
+    nfy_vec_push(&rep->findings, c);
+}
+
+void nfy_finding_locate(nfy_finding *f, const nfy_source *src, nfy_span sp)
+{
+    nfy_source_linecol(src, sp.start, &f->start_line, &f->start_col);
+    nfy_source_linecol(src, sp.end, &f->end_line, &f->end_col);
+}
+
+static nfy_op_type edit_op(const nfy_edit *e)
+{
+    if (e->span.start == e->span.end)
+        return NFY_OPTYPE_INSERT;
+    return e->text.len ? NFY_OPTYPE_MODIFY : NFY_OPTYPE_DELETE;
+}
+
+void nfy_report_add_edits(nfy_report *rep, const char *file,
+                          nfy_edit_set *set, nfy_safety safety)
+{
+    (void)nfy_edit_set_normalize(set, NULL);
+    for (size_t i = 0; i < set->edits.len; i++) {
+        const nfy_edit *e = &set->edits.items[i];
+        nfy_finding f = {0};
+        f.file = file;
+        nfy_finding_locate(&f, set->src, e->span);
+        f.rule = e->rule;
+        f.op = edit_op(e);
+        f.safety = safety;
+        f.cat = NFY_CAT_CHANGE;
+        f.message = e->note;
+        f.before = nfy_arena_strndup(&rep->arena,
+                                     set->src->data + e->span.start,
+                                     e->span.end - e->span.start);
+        f.after = e->text.ptr;
+        nfy_report_add_finding(rep, &f);
+    }
+}
+
+void nfy_report_logf(nfy_report *rep, const char *file, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    nfy_report_log_line l = {dup_or_null(rep, file),
+                             nfy_arena_vfmt(&rep->arena, fmt, ap),
+                             rep->next_seq++};
+    va_end(ap);
+    nfy_vec_push(&rep->log, l);
+}
+
+void nfy_report_merge(nfy_report *dst, const nfy_report *src)
+{
+    if (!dst->meta.command && src->meta.command)
+        nfy_report_set_meta(dst, &src->meta);
+    for (size_t i = 0; i < src->files.len; i++) {
+        const nfy_report_file *f = &src->files.items[i];
+        nfy_report_add_file(dst, f->file, f->status, f->note);
+    }
+    for (size_t i = 0; i < src->findings.len; i++)
+        nfy_report_add_finding(dst, &src->findings.items[i]);
+    for (size_t i = 0; i < src->log.len; i++) {
+        const nfy_report_log_line *l = &src->log.items[i];
+        nfy_report_logf(dst, l->file, "%s", l->text);
+    }
+}
+
+bool nfy_finding_is_manual(const nfy_finding *f)
+{
+    return f->op == NFY_OPTYPE_UNSUPPORTED || f->safety == NFY_SAFETY_MANUAL ||
+           f->cat == NFY_CAT_UNSUPPORTED_API;
+}
+
+void nfy_report_totals_get(const nfy_report *rep, nfy_report_totals *t)
+{
+    memset(t, 0, sizeof *t);
+    t->files_total = rep->files.len;
+    for (size_t i = 0; i < rep->files.len; i++) {
+        switch (rep->files.items[i].status) {
+        case NFY_FILE_CONVERTED:
+            t->files_changed++;
+            t->files_scanned++;
+            break;
+        case NFY_FILE_UNCHANGED:
+            t->files_scanned++;
+            break;
+        case NFY_FILE_COPIED:
+            t->files_copied++;
+            break;
+        case NFY_FILE_SKIPPED:
+            t->files_skipped++;
+            break;
+        case NFY_FILE_ERROR:
+            t->files_error++;
+            t->files_scanned++;
+            break;
+        }
+    }
+    for (size_t i = 0; i < rep->findings.len; i++) {
+        const nfy_finding *f = &rep->findings.items[i];
+        if ((unsigned)f->cat < NFY_CAT_COUNT)
+            t->by_cat[f->cat]++;
+        if (f->cat == NFY_CAT_CHANGE)
+            t->edits++;
+        else if (nfy_finding_is_manual(f))
+            t->manual++;
+    }
+}
+
+/* ---- the shared order -------------------------------------------------- */
+
+/* NULL sorts first (project-wide findings before any file). */
+int nfy__report_strcmp(const char *a, const char *b)
+{
+    if (!a || !b)
+        return (a != NULL) - (b != NULL);
+    return strcmp(a, b);
+}
+
+static int cmp_u32(uint32_t a, uint32_t b)
+{
+    return (a > b) - (a < b);
+}
+
+int nfy__report_cmp_finding(const nfy_finding *a, const nfy_finding *b)
+{
+    int c = nfy__report_strcmp(a->file, b->file);
+    if (!c)
+        c = cmp_u32(a->start_line, b->start_line);
+    if (!c)
+        c = cmp_u32(a->start_col, b->start_col);
+    if (!c)
+        c = cmp_u32(a->end_line, b->end_line);
+    if (!c)
+        c = cmp_u32(a->end_col, b->end_col);
+    if (!c)
+        c = nfy__report_strcmp(a->rule, b->rule);
+    if (!c)
+        c = cmp_u32(a->cat, b->cat);
+    if (!c)
+        c = nfy__report_strcmp(a->message, b->message);
+    if (!c)
+        c = nfy__report_strcmp(a->api, b->api);
+    if (!c)
+        c = nfy__report_strcmp(a->before, b->before);
+    if (!c)
+        c = nfy__report_strcmp(a->after, b->after);
+    if (!c)
+        c = cmp_u32(a->op, b->op);
+    if (!c)
+        c = cmp_u32(a->safety, b->safety);
+    if (!c)
+        c = nfy__report_strcmp(a->npu_api, b->npu_api);
+    if (!c)
+        c = nfy__report_strcmp(a->api_type, b->api_type);
+    return c;
+}
+
+static int cmp_finding_ptr(const void *pa, const void *pb)
+{
+    const nfy_finding *const *a = pa;
+    const nfy_finding *const *b = pb;
+    return nfy__report_cmp_finding(*a, *b);
+}
+
+size_t nfy_report_sorted(const nfy_report *rep, const nfy_finding ***out)
+{
+    size_t n = rep->findings.len;
+    const nfy_finding **v = calloc(n ? n : 1, sizeof *v);
+    if (!v)
+        abort();
+    for (size_t i = 0; i < n; i++)
+        v[i] = &rep->findings.items[i];
+    if (n > 1)
+        qsort(v, n, sizeof *v, cmp_finding_ptr);
+    *out = v;
+    return n;
+}
+
+static int cmp_file(const void *pa, const void *pb)
+{
+    const nfy_report_file *const *a = pa;
+    const nfy_report_file *const *b = pb;
+    int c = nfy__report_strcmp((*a)->file, (*b)->file);
+    if (!c)
+        c = cmp_u32((*a)->status, (*b)->status);
+    if (!c)
+        c = nfy__report_strcmp((*a)->note, (*b)->note);
+    return c;
+}
+
+size_t nfy__report_sorted_files(const nfy_report *rep,
+                                const nfy_report_file ***out)
+{
+    size_t n = rep->files.len;
+    const nfy_report_file **v = calloc(n ? n : 1, sizeof *v);
+    if (!v)
+        abort();
+    for (size_t i = 0; i < n; i++)
+        v[i] = &rep->files.items[i];
+    if (n > 1)
+        qsort(v, n, sizeof *v, cmp_file);
+    *out = v;
+    return n;
+}
+
+/* ---- --format lists ---------------------------------------------------- */
+
+static unsigned format_bit(nfy_str name)
+{
+    static const struct {
+        const char *name;
+        unsigned bit;
+    } table[] = {{"csv", NFY_REPORT_CSV},     {"log", NFY_REPORT_LOG},
+                 {"json", NFY_REPORT_JSON},   {"md", NFY_REPORT_MD},
+                 {"markdown", NFY_REPORT_MD}, {"sarif", NFY_REPORT_SARIF},
+                 {"all", NFY_REPORT_ALL},     {"html", 0}};
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (nfy_str_eq_cstr(name, table[i].name))
+            return table[i].bit;
+    return ~0u;
+}
+
+nfy_status nfy_report_formats_parse(const char *list, unsigned *mask)
+{
+    *mask = 0;
+    nfy_str rest = nfy_str_from_cstr(list ? list : "");
+    while (rest.len) {
+        ptrdiff_t comma = nfy_str_find_char(rest, ',');
+        size_t n = comma < 0 ? rest.len : (size_t)comma;
+        nfy_str name = nfy_str_slice(rest, 0, n);
+        while (name.len && name.ptr[0] == ' ')
+            name = nfy_str_slice(name, 1, name.len);
+        while (name.len && name.ptr[name.len - 1] == ' ')
+            name.len--;
+        unsigned bit = format_bit(name);
+        if (bit == ~0u)
+            return NFY_EUSAGE;
+        *mask |= bit;
+        rest = nfy_str_slice(rest, comma < 0 ? n : n + 1, rest.len);
+    }
+    return NFY_OK;
+}

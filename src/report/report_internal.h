@@ -1,0 +1,48 @@
+/*
+ * Helpers shared by the report writers (not public): the common sort order,
+ * per-rule counting and small text helpers.
+ */
+#ifndef NPUIFY_REPORT_INTERNAL_H
+#define NPUIFY_REPORT_INTERNAL_H
+
+#include "npuify/report.h"
+
+/* strcmp with NULL sorting before every string. */
+int nfy__report_strcmp(const char *a, const char *b);
+/* The report order: file, start, end, rule, category, message, the rest. */
+int nfy__report_cmp_finding(const nfy_finding *a, const nfy_finding *b);
+/* Files sorted by path; caller frees *out. */
+size_t nfy__report_sorted_files(const nfy_report *rep,
+                                const nfy_report_file ***out);
+
+/* One rule id with how many findings carry it. */
+typedef struct {
+    const char *rule;
+    size_t count;
+} nfy__rule_count;
+
+typedef NFY_VEC(nfy__rule_count) nfy__rule_count_vec;
+
+/* Which findings a count or listing covers. */
+typedef bool (*nfy__finding_pred)(const nfy_finding *f);
+
+bool nfy__is_change(const nfy_finding *f);
+bool nfy__any_finding(const nfy_finding *f);
+
+/* Counts per rule id of the findings matching pred, sorted by rule id. */
+void nfy__rule_counts(const nfy_report *rep, nfy__finding_pred pred,
+                      nfy__rule_count_vec *out);
+/* The same, ordered by count (descending), then rule id. */
+void nfy__rule_counts_by_count(nfy__rule_count_vec *v);
+
+/* "file:line:col" (1-based column, as compilers print) or "NA". */
+void nfy__add_location(nfy_buf *out, const nfy_finding *f);
+/* s with each line break (CR, LF, CRLF) as one space: one log line. */
+void nfy__add_oneline(nfy_buf *out, const char *s);
+/* A string or "" for NULL. */
+const char *nfy__or_empty(const char *s);
+/* Findings of one file: [*first, *end) of the sorted array. */
+void nfy__file_range(const nfy_finding **sorted, size_t n, const char *file,
+                     size_t *first, size_t *end);
+
+#endif

@@ -1,0 +1,177 @@
+/*
+ * report.sarif: SARIF 2.1.0 with one run. The driver's rules are the distinct
+ * rule ids of the findings (sorted), each result points at its rule by id and
+ * index. Columns are code points ("columnKind": "unicodeCodePoints") and
+ * 1-based as SARIF requires. Changes carry a fix (deleted region plus
+ * inserted text), so SARIF viewers can show or apply them. Project-wide
+ * findings have no location.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report_internal.h"
+
+static void jstr(nfy_buf *out, const char *s)
+{
+    s = nfy__or_empty(s);
+    nfy_json_escape(out, s, strlen(s));
+}
+
+/* Percent-encode a relative path for a URI reference; '/' stays. */
+static void uri_escape(nfy_buf *out, const char *path)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    nfy_buf u = NFY_BUF_INIT;
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+        bool plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                     (*p >= '0' && *p <= '9') || strchr("-._~/", *p);
+        if (plain) {
+            nfy_buf_addch(&u, (char)*p);
+        } else {
+            nfy_buf_addch(&u, '%');
+            nfy_buf_addch(&u, hex[*p >> 4]);
+            nfy_buf_addch(&u, hex[*p & 15]);
+        }
+    }
+    jstr(out, nfy_buf_cstr(&u));
+    nfy_buf_release(&u);
+}
+
+static const char *level_of(const nfy_finding *f)
+{
+    if (f->cat == NFY_CAT_LEFT_UNCHANGED)
+        return "none";
+    if (nfy_finding_is_manual(f) || f->cat == NFY_CAT_UNKNOWN_API)
+        return "warning";
+    return "note";
+}
+
+static void write_region(nfy_buf *out, const nfy_finding *f)
+{
+    nfy_buf_addf(out,
+                 "{\"startLine\": %u, \"startColumn\": %u, \"endLine\": %u, "
+                 "\"endColumn\": %u}",
+                 f->start_line, f->start_col + 1,
+                 f->end_line ? f->end_line : f->start_line, f->end_col + 1);
+}
+
+static void write_artifact(nfy_buf *out, const nfy_finding *f)
+{
+    nfy_buf_addstr(out, "{\"uri\": ");
+    uri_escape(out, f->file);
+    nfy_buf_addstr(out, ", \"uriBaseId\": \"SRCROOT\"}");
+}
+
+static void write_location(nfy_buf *out, const nfy_finding *f)
+{
+    nfy_buf_addstr(out, ", \"locations\": [{\"physicalLocation\": "
+                        "{\"artifactLocation\": ");
+    write_artifact(out, f);
+    if (f->start_line) {
+        nfy_buf_addstr(out, ", \"region\": ");
+        write_region(out, f);
+    }
+    nfy_buf_addstr(out, "}}]");
+}
+
+static void write_fix(nfy_buf *out, const nfy_finding *f)
+{
+    nfy_buf_addstr(out, ", \"fixes\": [{\"description\": {\"text\": ");
+    jstr(out, f->message);
+    nfy_buf_addstr(out, "}, \"artifactChanges\": [{\"artifactLocation\": ");
+    write_artifact(out, f);
+    nfy_buf_addstr(out, ", \"replacements\": [{\"deletedRegion\": ");
+    write_region(out, f);
+    nfy_buf_addstr(out, ", \"insertedContent\": {\"text\": ");
+    jstr(out, f->after);
+    nfy_buf_addstr(out, "}}]}]}]");
+}
+
+static size_t rule_index(const nfy__rule_count_vec *rules, const char *id)
+{
+    size_t lo = 0, hi = rules->len;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(rules->items[mid].rule, id) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static void write_result(nfy_buf *out, const nfy_finding *f,
+                         const nfy__rule_count_vec *rules)
+{
+    const char *rule = nfy__or_empty(f->rule);
+    nfy_buf_addstr(out, "{\"ruleId\": ");
+    jstr(out, rule);
+    nfy_buf_addf(out, ", \"ruleIndex\": %zu, \"level\": \"%s\"",
+                 rule_index(rules, rule), level_of(f));
+    nfy_buf_addstr(out, ", \"message\": {\"text\": ");
+    jstr(out, f->message && *f->message ? f->message : f->api);
+    nfy_buf_addch(out, '}');
+    if (f->file)
+        write_location(out, f);
+    if (f->file && f->start_line && f->cat == NFY_CAT_CHANGE)
+        write_fix(out, f);
+    nfy_buf_addstr(out, ", \"properties\": {\"category\": ");
+    jstr(out, nfy_finding_cat_name(f->cat));
+    nfy_buf_addstr(out, ", \"safety\": ");
+    jstr(out, nfy_safety_name(f->safety));
+    if (f->op != NFY_OPTYPE_NONE) {
+        nfy_buf_addstr(out, ", \"operation\": ");
+        jstr(out, nfy_op_type_name(f->op));
+    }
+    if (f->api) {
+        nfy_buf_addstr(out, ", \"api\": ");
+        jstr(out, f->api);
+    }
+    nfy_buf_addstr(out, "}}");
+}
+
+static void write_rules(nfy_buf *out, const nfy_report *rep,
+                        const nfy__rule_count_vec *rules)
+{
+    nfy_buf_addstr(out, "\"rules\": [");
+    for (size_t i = 0; i < rules->len; i++) {
+        const char *id = rules->items[i].rule;
+        const char *desc = rep->rule_desc
+                               ? rep->rule_desc(rep->rule_desc_ctx, id)
+                               : NULL;
+        nfy_buf_addstr(out, i ? ",\n        {\"id\": " : "\n        {\"id\": ");
+        jstr(out, id);
+        if (desc) {
+            nfy_buf_addstr(out, ", \"shortDescription\": {\"text\": ");
+            jstr(out, desc);
+            nfy_buf_addch(out, '}');
+        }
+        nfy_buf_addch(out, '}');
+    }
+    nfy_buf_addstr(out, rules->len ? "\n      ]" : "]");
+}
+
+void nfy_report_render_sarif(const nfy_report *rep, nfy_buf *out)
+{
+    nfy__rule_count_vec rules = {0};
+    nfy__rule_counts(rep, nfy__any_finding, &rules);
+    nfy_buf_addstr(out, "{\n  \"$schema\": "
+                        "\"https://json.schemastore.org/sarif-2.1.0.json\",\n"
+                        "  \"version\": \"2.1.0\",\n  \"runs\": [{\n"
+                        "    \"tool\": {\"driver\": {\"name\": \"npuify\", "
+                        "\"version\": ");
+    jstr(out, rep->meta.tool_version ? rep->meta.tool_version : "0");
+    nfy_buf_addstr(out, ",\n      ");
+    write_rules(out, rep, &rules);
+    nfy_buf_addstr(out, "}},\n    \"columnKind\": \"unicodeCodePoints\",\n"
+                        "    \"results\": [");
+    const nfy_finding **v;
+    size_t n = nfy_report_sorted(rep, &v);
+    for (size_t i = 0; i < n; i++) {
+        nfy_buf_addstr(out, i ? ",\n      " : "\n      ");
+        write_result(out, v[i], &rules);
+    }
+    nfy_buf_addstr(out, n ? "\n    ]\n  }]\n}\n" : "]\n  }]\n}\n");
+    free(v);
+    nfy_vec_free(&rules);
+}

@@ -1,0 +1,106 @@
+/*
+ * Small helpers for the report writers: counting findings per rule,
+ * locating a file's findings in the sorted order and printing locations.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report_internal.h"
+
+bool nfy__is_change(const nfy_finding *f)
+{
+    return f->cat == NFY_CAT_CHANGE;
+}
+
+bool nfy__any_finding(const nfy_finding *f)
+{
+    (void)f;
+    return true;
+}
+
+const char *nfy__or_empty(const char *s)
+{
+    return s ? s : "";
+}
+
+void nfy__add_oneline(nfy_buf *out, const char *s)
+{
+    for (s = nfy__or_empty(s); *s; s++) {
+        if (*s == '\r' && s[1] == '\n')
+            continue;
+        nfy_buf_addch(out, *s == '\n' || *s == '\r' ? ' ' : *s);
+    }
+}
+
+static int cmp_rule_name(const void *pa, const void *pb)
+{
+    const char *const *a = pa;
+    const char *const *b = pb;
+    return strcmp(*a, *b);
+}
+
+void nfy__rule_counts(const nfy_report *rep, nfy__finding_pred pred,
+                      nfy__rule_count_vec *out)
+{
+    size_t n = 0;
+    const char **ids = calloc(rep->findings.len + 1, sizeof *ids);
+    if (!ids)
+        abort();
+    for (size_t i = 0; i < rep->findings.len; i++)
+        if (pred(&rep->findings.items[i]))
+            ids[n++] = nfy__or_empty(rep->findings.items[i].rule);
+    if (n > 1)
+        qsort(ids, n, sizeof *ids, cmp_rule_name);
+    for (size_t i = 0; i < n; i++) {
+        if (out->len && !strcmp(nfy_vec_last(out)->rule, ids[i])) {
+            nfy_vec_last(out)->count++;
+        } else {
+            nfy__rule_count rc = {ids[i], 1};
+            nfy_vec_push(out, rc);
+        }
+    }
+    free(ids);
+}
+
+static int cmp_by_count(const void *pa, const void *pb)
+{
+    const nfy__rule_count *a = pa;
+    const nfy__rule_count *b = pb;
+    if (a->count != b->count)
+        return a->count > b->count ? -1 : 1;
+    return strcmp(a->rule, b->rule);
+}
+
+void nfy__rule_counts_by_count(nfy__rule_count_vec *v)
+{
+    if (v->len > 1)
+        qsort(v->items, v->len, sizeof *v->items, cmp_by_count);
+}
+
+void nfy__add_location(nfy_buf *out, const nfy_finding *f)
+{
+    if (!f->file) {
+        nfy_buf_addstr(out, "NA");
+        return;
+    }
+    nfy_buf_addstr(out, f->file);
+    if (f->start_line)
+        nfy_buf_addf(out, ":%u:%u", f->start_line, f->start_col + 1);
+}
+
+void nfy__file_range(const nfy_finding **sorted, size_t n, const char *file,
+                     size_t *first, size_t *end)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (nfy__report_strcmp(sorted[mid]->file, file) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *first = lo;
+    while (lo < n && !nfy__report_strcmp(sorted[lo]->file, file))
+        lo++;
+    *end = lo;
+}

@@ -1,0 +1,234 @@
+/*
+ * npuify.log and nfy_report_write. The log is plain text grouped per file
+ * (sorted), each file's status, then its changes in msFmkTransplt's console
+ * format ("line: a ~ b   Operation Type: X   Message: ..."), then its other
+ * findings, then the caller's log lines in the order they were added.
+ * nfy_report_write renders every selected file into memory and writes each
+ * atomically, so an interrupted run never leaves a half-written report.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report_internal.h"
+
+static int cmp_log(const void *pa, const void *pb)
+{
+    const nfy_report_log_line *const *a = pa;
+    const nfy_report_log_line *const *b = pb;
+    int c = nfy__report_strcmp((*a)->file, (*b)->file);
+    if (c)
+        return c;
+    return ((*a)->seq > (*b)->seq) - ((*a)->seq < (*b)->seq);
+}
+
+static void log_finding(nfy_buf *out, const nfy_finding *f)
+{
+    if (f->cat == NFY_CAT_CHANGE || f->op == NFY_OPTYPE_UNSUPPORTED) {
+        nfy_buf_addf(out, "line: %u ~ %u   Operation Type: %s   Message: ",
+                     f->start_line, f->end_line,
+                     f->op == NFY_OPTYPE_NONE ? "UNSUPPORTED"
+                                              : nfy_op_type_name(f->op));
+    } else {
+        nfy_buf_addf(out, "line: %u   %s   ", f->start_line,
+                     nfy_finding_cat_name(f->cat));
+        nfy__add_oneline(out, f->api);
+        nfy_buf_addstr(out, ": ");
+    }
+    nfy__add_oneline(out, f->message);
+    nfy_buf_addf(out, "   [%s]\n", f->rule);
+}
+
+/* Everything about one file (NULL: the run as a whole). */
+static void log_file(nfy_buf *out, const char *file,
+                     const nfy_report_file *status, const nfy_finding **v,
+                     size_t n, const nfy_report_log_line **lines, size_t nl)
+{
+    size_t first, end, k;
+    if (file) {
+        nfy_buf_addf(out, "\n== %s: %s", file,
+                     status ? nfy_file_status_name(status->status)
+                            : "findings");
+        if (status && status->note)
+            nfy_buf_addf(out, " (%s)", status->note);
+        nfy_buf_addch(out, '\n');
+    }
+    nfy__file_range(v, n, file, &first, &end);
+    for (k = first; k < end; k++)
+        log_finding(out, v[k]);
+    for (k = 0; k < nl; k++)
+        if (!nfy__report_strcmp(lines[k]->file, file))
+            nfy_buf_addf(out, "%s\n", lines[k]->text);
+}
+
+static int cmp_name(const void *pa, const void *pb)
+{
+    const char *const *a = pa;
+    const char *const *b = pb;
+    return strcmp(*a, *b);
+}
+
+/* Sorted, de-duplicated names of every file the report mentions. */
+static size_t all_files(const nfy_report *rep, const nfy_finding **v,
+                        size_t n, const nfy_report_log_line **lines, size_t nl,
+                        const char ***out)
+{
+    size_t cap = rep->files.len + n + nl + 1, m = 0;
+    const char **names = calloc(cap, sizeof *names);
+    if (!names)
+        abort();
+    for (size_t i = 0; i < rep->files.len; i++)
+        names[m++] = rep->files.items[i].file;
+    for (size_t i = 0; i < n; i++)
+        if (v[i]->file)
+            names[m++] = v[i]->file;
+    for (size_t i = 0; i < nl; i++)
+        if (lines[i]->file)
+            names[m++] = lines[i]->file;
+    qsort(names, m, sizeof *names, cmp_name);
+    size_t u = 0;
+    for (size_t i = 0; i < m; i++)
+        if (!u || strcmp(names[u - 1], names[i]))
+            names[u++] = names[i];
+    *out = names;
+    return u;
+}
+
+static const nfy_report_file *find_status(const nfy_report_file **files,
+                                          size_t nf, const char *name)
+{
+    size_t lo = 0, hi = nf;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(files[mid]->file, name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < nf && !strcmp(files[lo]->file, name) ? files[lo] : NULL;
+}
+
+static void log_head(nfy_buf *out, const nfy_report *rep)
+{
+    const nfy_report_meta *m = &rep->meta;
+    nfy_report_totals t;
+    nfy_report_totals_get(rep, &t);
+    nfy_buf_addf(out, "npuify %s %s\n", m->command ? m->command : "convert",
+                 m->tool_version ? m->tool_version : "");
+    if (m->source)
+        nfy_buf_addf(out, "source: %s\n", m->source);
+    if (m->torch_version)
+        nfy_buf_addf(out, "target torch: %s\n", m->torch_version);
+    if (m->mode)
+        nfy_buf_addf(out, "mode: %s\n", m->mode);
+    nfy_buf_addf(out,
+                 "files: %zu scanned, %zu changed, %zu copied, %zu skipped, "
+                 "%zu errors; edits: %zu; manual work: %zu\n",
+                 t.files_scanned, t.files_changed, t.files_copied,
+                 t.files_skipped, t.files_error, t.edits, t.manual);
+}
+
+void nfy_report_render_log(const nfy_report *rep, nfy_buf *out)
+{
+    const nfy_finding **v;
+    size_t n = nfy_report_sorted(rep, &v);
+    size_t nl = rep->log.len;
+    const nfy_report_log_line **lines = calloc(nl + 1, sizeof *lines);
+    if (!lines)
+        abort();
+    for (size_t i = 0; i < nl; i++)
+        lines[i] = &rep->log.items[i];
+    if (nl > 1)
+        qsort(lines, nl, sizeof *lines, cmp_log);
+    const nfy_report_file **files;
+    size_t nf = nfy__report_sorted_files(rep, &files);
+    const char **names;
+    size_t nn = all_files(rep, v, n, lines, nl, &names);
+    log_head(out, rep);
+    log_file(out, NULL, NULL, v, n, lines, nl);
+    for (size_t i = 0; i < nn; i++)
+        log_file(out, names[i], find_status(files, nf, names[i]), v, n, lines,
+                 nl);
+    free(names);
+    free(files);
+    free(lines);
+    free(v);
+}
+
+/* ---- writing ------------------------------------------------------------ */
+
+typedef void (*render_fn)(const nfy_report *rep, nfy_buf *out);
+
+static nfy_status write_one(const char *dir, const char *name, nfy_buf *b,
+                            nfy_diags *diags)
+{
+    nfy_arena a = NFY_ARENA_INIT;
+    const char *path = nfy_path_join(&a, dir, name);
+    nfy_status st = b->status;
+    if (!st)
+        st = nfy_file_write_atomic(path, b->data ? b->data : "", b->len,
+                                   0644);
+    if (st && diags)
+        nfy_diag_add_at(diags, NFY_SEV_ERROR, "E-REPORT-WRITE", path, 0, 0,
+                        "cannot write report file: %s", nfy_status_str(st));
+    nfy_arena_release(&a);
+    return st;
+}
+
+static nfy_status render_and_write(const nfy_report *rep, const char *dir,
+                                   const char *name, render_fn fn,
+                                   nfy_diags *diags)
+{
+    nfy_buf b = NFY_BUF_INIT;
+    fn(rep, &b);
+    nfy_status st = write_one(dir, name, &b, diags);
+    nfy_buf_release(&b);
+    return st;
+}
+
+static nfy_status write_csvs(const nfy_report *rep, const char *dir,
+                             nfy_diags *diags)
+{
+    nfy_status first = NFY_OK;
+    for (int k = 0; k < NFY_CSV_COUNT; k++) {
+        nfy_buf b = NFY_BUF_INIT;
+        nfy_report_render_csv(rep, (nfy_csv_kind)k, &b);
+        nfy_status st = write_one(dir, nfy_csv_file_name((nfy_csv_kind)k), &b,
+                                  diags);
+        if (st && !first)
+            first = st;
+        nfy_buf_release(&b);
+    }
+    return first;
+}
+
+nfy_status nfy_report_write(const nfy_report *rep, const char *dir,
+                            unsigned formats, nfy_diags *diags)
+{
+    static const struct {
+        unsigned bit;
+        const char *name;
+        render_fn fn;
+    } table[] = {{NFY_REPORT_LOG, "npuify.log", nfy_report_render_log},
+                 {NFY_REPORT_JSON, "report.json", nfy_report_render_json},
+                 {NFY_REPORT_MD, "summary.md", nfy_report_render_md},
+                 {NFY_REPORT_SARIF, "report.sarif", nfy_report_render_sarif}};
+    nfy_status first = nfy_mkdirs(dir, 0755);
+    if (first) {
+        if (diags)
+            nfy_diag_add_at(diags, NFY_SEV_ERROR, "E-REPORT-WRITE", dir, 0, 0,
+                            "cannot create the report directory: %s",
+                            nfy_status_str(first));
+        return first;
+    }
+    if (formats & NFY_REPORT_CSV)
+        first = write_csvs(rep, dir, diags);
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+        if (!(formats & table[i].bit))
+            continue;
+        nfy_status st = render_and_write(rep, dir, table[i].name, table[i].fn,
+                                         diags);
+        if (st && !first)
+            first = st;
+    }
+    return first;
+}

@@ -1,0 +1,447 @@
+/*
+ * Name resolution over the pysyn structure: per-scope binding tables sorted
+ * by (scope, name, token), a scope walk with Python's visibility rules, and
+ * a memoised qualified name per binding (imports and dotted aliases).
+ * See include/npuify/resolve.h for the rules; this file only implements
+ * them. Nothing here allocates outside the caller's arena.
+ */
+#include "npuify/resolve.h"
+
+#include <string.h>
+
+/* Aliases of aliases are followed this deep; deeper chains stay unknown. */
+#define ALIAS_DEPTH_MAX 16
+
+enum bind_state { BS_TODO, BS_BUSY, BS_DONE };
+
+typedef struct {
+    uint32_t *order;  /* binding indices sorted by (scope, name, tok) */
+    uint8_t *state;   /* per binding: enum bind_state */
+    uint32_t *tok_attr; /* per token: attr index whose name it is, or NONE */
+    nfy_arena *arena;
+} res_index;
+
+const char *nfy_res_kind_name(nfy_res_kind k)
+{
+    static const char *const names[] = {"unbound", "local", "import", "alias"};
+    return (unsigned)k < 4 ? names[k] : "?";
+}
+
+uint32_t nfy_dotted_count(nfy_str s)
+{
+    if (s.len == 0)
+        return 0;
+    uint32_t n = 1;
+    for (size_t i = 0; i < s.len; i++)
+        n += s.ptr[i] == '.';
+    return n;
+}
+
+nfy_str nfy_dotted_head(nfy_str s, uint32_t n)
+{
+    if (n == 0)
+        return nfy_str_slice(s, 0, 0);
+    for (size_t i = 0; i < s.len; i++) {
+        if (s.ptr[i] == '.' && --n == 0)
+            return nfy_str_slice(s, 0, i);
+    }
+    return s;
+}
+
+/* ---- Sorting bindings ---------------------------------------------------- */
+
+static int bind_cmp(const nfy_pysyn *m, uint32_t a, uint32_t b)
+{
+    const nfy_binding *x = &m->bindings[a], *y = &m->bindings[b];
+    if (x->scope != y->scope)
+        return x->scope < y->scope ? -1 : 1;
+    int c = nfy_str_cmp(nfy_pysyn_tok_text(m, x->tok),
+                        nfy_pysyn_tok_text(m, y->tok));
+    if (c != 0)
+        return c;
+    if (x->tok != y->tok)
+        return x->tok < y->tok ? -1 : 1;
+    return a < b ? -1 : (a > b);
+}
+
+/* Bottom-up merge sort (no recursion, stable); tmp has n entries. */
+static void sort_bindings(const nfy_pysyn *m, uint32_t *v, uint32_t *tmp,
+                          uint32_t n)
+{
+    for (uint32_t width = 1; width < n; width *= 2) {
+        for (uint32_t lo = 0; lo < n; lo += 2 * width) {
+            uint32_t mid = lo + width < n ? lo + width : n;
+            uint32_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+            uint32_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                tmp[k++] = bind_cmp(m, v[i], v[j]) <= 0 ? v[i++] : v[j++];
+            while (i < mid)
+                tmp[k++] = v[i++];
+            while (j < hi)
+                tmp[k++] = v[j++];
+        }
+        memcpy(v, tmp, n * sizeof *v);
+    }
+}
+
+/* First position in order[] whose (scope, name) is >= the key. */
+static uint32_t lower_bound(const nfy_pysyn *m, const uint32_t *order,
+                            uint32_t scope, nfy_str name)
+{
+    uint32_t lo = 0, hi = m->nbindings;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        const nfy_binding *b = &m->bindings[order[mid]];
+        int c = b->scope < scope ? -1 : b->scope > scope;
+        if (c == 0)
+            c = nfy_str_cmp(nfy_pysyn_tok_text(m, b->tok), name);
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* ---- Choosing a binding inside one scope --------------------------------- */
+
+static bool is_value_binding(const nfy_binding *b)
+{
+    return b->kind != NFY_BIND_GLOBAL && b->kind != NFY_BIND_NONLOCAL &&
+           b->kind != NFY_BIND_DEL;
+}
+
+/* `x = None`: a placeholder that must not hide an import of x. */
+static bool is_none_assign(const nfy_pysyn *m, const nfy_binding *b)
+{
+    return b->kind == NFY_BIND_ASSIGN && b->value_first != NFY_NONE &&
+           b->value_end == b->value_first + 1 &&
+           nfy_pysyn_tok_is(m, b->value_first, "None");
+}
+
+typedef struct {
+    uint32_t lo, hi;  /* range in order[] */
+    bool global, nonlocal, any_import;
+} scope_hits;
+
+static scope_hits scope_find(const nfy_pysyn *m, const uint32_t *order,
+                             uint32_t scope, nfy_str name)
+{
+    scope_hits h = {0, 0, false, false, false};
+    h.lo = h.hi = lower_bound(m, order, scope, name);
+    while (h.hi < m->nbindings) {
+        const nfy_binding *b = &m->bindings[order[h.hi]];
+        if (b->scope != scope ||
+            !nfy_str_eq(nfy_pysyn_tok_text(m, b->tok), name))
+            break;
+        h.global |= b->kind == NFY_BIND_GLOBAL;
+        h.nonlocal |= b->kind == NFY_BIND_NONLOCAL;
+        h.any_import |= b->kind == NFY_BIND_IMPORT;
+        h.hi++;
+    }
+    return h;
+}
+
+static uint32_t scope_pick(const nfy_pysyn *m, const uint32_t *order,
+                           const scope_hits *h, uint32_t tok)
+{
+    uint32_t before = NFY_NONE, after = NFY_NONE, imp = NFY_NONE;
+    for (uint32_t i = h->lo; i < h->hi; i++) {
+        uint32_t bi = order[i];
+        const nfy_binding *b = &m->bindings[bi];
+        if (!is_value_binding(b))
+            continue;
+        if (b->kind == NFY_BIND_IMPORT && (imp == NFY_NONE || b->tok < tok))
+            imp = bi;
+        if (h->any_import && is_none_assign(m, b))
+            continue;
+        if (b->tok < tok)
+            before = bi;
+        else if (after == NFY_NONE)
+            after = bi;
+    }
+    if (before != NFY_NONE)
+        return before;
+    return after != NFY_NONE ? after : imp;
+}
+
+/* ---- Scope walk ----------------------------------------------------------- */
+
+static uint32_t enclosing_function(const nfy_pysyn *m, uint32_t s)
+{
+    for (s = m->scopes[s].parent; s != NFY_NONE; s = m->scopes[s].parent) {
+        if (m->scopes[s].kind != NFY_SCOPE_CLASS)
+            return s;
+    }
+    return NFY_NONE;
+}
+
+static uint32_t lookup(const nfy_pysyn *m, const res_index *ix, uint32_t scope,
+                       uint32_t tok, nfy_str name)
+{
+    bool first = true;
+    for (uint32_t s = scope; s != NFY_NONE && s < m->nscopes;) {
+        if (!first && m->scopes[s].kind == NFY_SCOPE_CLASS) {
+            s = m->scopes[s].parent;
+            continue;
+        }
+        scope_hits h = scope_find(m, ix->order, s, name);
+        if (h.global && s != 0) {
+            s = 0;
+            first = false;
+            continue;
+        }
+        if (h.nonlocal) {
+            s = enclosing_function(m, s);
+            first = false;
+            continue;
+        }
+        uint32_t b = scope_pick(m, ix->order, &h, tok);
+        if (b != NFY_NONE)
+            return b;
+        s = m->scopes[s].parent;
+        first = false;
+    }
+    return NFY_NONE;
+}
+
+uint32_t nfy_resolve_lookup(const nfy_resolution *r, uint32_t scope,
+                            uint32_t tok, nfy_str name)
+{
+    return lookup(r->syn, r->index, scope, tok, name);
+}
+
+/* ---- Qualified names of bindings ----------------------------------------- */
+
+static nfy_str import_qual(const nfy_pysyn *m, const nfy_import_name *in,
+                           uint32_t *head)
+{
+    const nfy_import *imp = &m->imports[in->import];
+    nfy_str q;
+    if (imp->flags & NFY_IMPF_FROM)
+        q = in->target;
+    else if (in->asname.len > 0)
+        q = in->name;
+    else
+        q = nfy_dotted_head(in->name, 1);
+    if (q.len == 0)
+        q = in->target;
+    *head = nfy_dotted_count(q);
+    return q;
+}
+
+static void resolve_use_at(nfy_resolution *r, uint32_t u, unsigned depth);
+
+/* The single name use that makes up a binding's whole value, or NONE. */
+static uint32_t value_chain_use(const nfy_pysyn *m, const nfy_binding *b)
+{
+    if (b->value_first == NFY_NONE || b->value_end <= b->value_first)
+        return NFY_NONE;
+    uint32_t u = nfy_pysyn_use_at(m, b->value_first);
+    if (u == NFY_NONE || m->uses[u].ctx != NFY_CTX_LOAD)
+        return NFY_NONE;
+    return m->uses[u].chain_end + 1 == b->value_end ? u : NFY_NONE;
+}
+
+static void bind_compute(nfy_resolution *r, uint32_t bi, unsigned depth)
+{
+    res_index *ix = r->index;
+    const nfy_pysyn *m = r->syn;
+    if (ix->state[bi] != BS_TODO)
+        return;
+    ix->state[bi] = BS_BUSY;
+    const nfy_binding *b = &m->bindings[bi];
+    uint32_t head = 0;
+    if (b->kind == NFY_BIND_IMPORT && b->import_name != NFY_NONE &&
+        b->import_name < m->nimport_names) {
+        r->bind_qual[bi] = import_qual(m, &m->import_names[b->import_name],
+                                       &head);
+        r->bind_import[bi] = b->import_name;
+    } else if (b->kind == NFY_BIND_ASSIGN && depth < ALIAS_DEPTH_MAX) {
+        uint32_t u = value_chain_use(m, b);
+        if (u != NFY_NONE) {
+            resolve_use_at(r, u, depth + 1);
+            if (r->uses[u].qual.len > 0) {
+                r->bind_qual[bi] = r->uses[u].qual;
+                r->bind_import[bi] = r->uses[u].import_name;
+                head = nfy_dotted_count(r->uses[u].qual);
+            }
+        }
+    }
+    r->bind_head[bi] = (uint16_t)(head > UINT16_MAX ? UINT16_MAX : head);
+    ix->state[bi] = BS_DONE;
+}
+
+/* ---- Name uses ------------------------------------------------------------ */
+
+static nfy_str join_rest(nfy_arena *a, nfy_str base, nfy_str chain)
+{
+    ptrdiff_t dot = nfy_str_find_char(chain, '.');
+    if (dot < 0)
+        return base;
+    nfy_str rest = nfy_str_slice(chain, (size_t)dot, chain.len);
+    char *p = nfy_arena_alloc(a, base.len + rest.len + 1);
+    memcpy(p, base.ptr, base.len);
+    memcpy(p + base.len, rest.ptr, rest.len);
+    p[base.len + rest.len] = '\0';
+    return (nfy_str){p, base.len + rest.len};
+}
+
+/* Sentinel for "being resolved" on uses: head_parts is never this high. */
+#define USE_BUSY UINT16_MAX
+
+static void resolve_use_at(nfy_resolution *r, uint32_t u, unsigned depth)
+{
+    const nfy_pysyn *m = r->syn;
+    res_index *ix = r->index;
+    nfy_res *res = &r->uses[u];
+    if (res->binding != NFY_NONE || res->kind != NFY_RES_UNBOUND ||
+        res->head_parts == USE_BUSY)
+        return;
+    const nfy_name_use *use = &m->uses[u];
+    res->head_parts = USE_BUSY;
+    uint32_t b = use->binding;
+    if (use->ctx == NFY_CTX_LOAD || b == NFY_NONE)
+        b = lookup(m, ix, use->scope, use->tok, nfy_pysyn_tok_text(m, use->tok));
+    res->head_parts = 0;
+    if (b == NFY_NONE)
+        return;
+    res->binding = b;
+    res->kind = NFY_RES_LOCAL;
+    if (depth < ALIAS_DEPTH_MAX)
+        bind_compute(r, b, depth);
+    if (r->bind_qual[b].len == 0)
+        return;
+    res->kind = m->bindings[b].kind == NFY_BIND_IMPORT ? NFY_RES_IMPORT
+                                                       : NFY_RES_ALIAS;
+    res->head_parts = r->bind_head[b];
+    res->import_name = r->bind_import[b];
+    res->relative = r->bind_qual[b].ptr[0] == '.';
+    nfy_str chain = nfy_pysyn_dotted(m, ix->arena, use, 0);
+    res->qual = join_rest(ix->arena, r->bind_qual[b], chain);
+}
+
+static void build_attr_index(const nfy_pysyn *m, res_index *ix)
+{
+    ix->tok_attr = nfy_arena_alloc(ix->arena,
+                                   (m->ntoks ? m->ntoks : 1) * sizeof(uint32_t));
+    for (uint32_t t = 0; t < m->ntoks; t++)
+        ix->tok_attr[t] = NFY_NONE;
+    for (uint32_t i = 0; i < m->nattrs; i++) {
+        if (m->attrs[i].name_tok < m->ntoks)
+            ix->tok_attr[m->attrs[i].name_tok] = i;
+    }
+}
+
+nfy_status nfy_resolve(const nfy_pysyn *syn, nfy_arena *arena,
+                       nfy_resolution **out)
+{
+    nfy_resolution *r = nfy_arena_calloc(arena, 1, sizeof *r);
+    res_index *ix = nfy_arena_calloc(arena, 1, sizeof *ix);
+    uint32_t nb = syn->nbindings;
+    r->syn = syn;
+    r->index = ix;
+    ix->arena = arena;
+    r->uses = nfy_arena_calloc(arena, syn->nuses ? syn->nuses : 1,
+                               sizeof *r->uses);
+    r->bind_qual = nfy_arena_calloc(arena, nb ? nb : 1, sizeof(nfy_str));
+    r->bind_head = nfy_arena_calloc(arena, nb ? nb : 1, sizeof(uint16_t));
+    r->bind_import = nfy_arena_calloc(arena, nb ? nb : 1, sizeof(uint32_t));
+    ix->state = nfy_arena_calloc(arena, nb ? nb : 1, 1);
+    ix->order = nfy_arena_calloc(arena, nb ? nb : 1, sizeof(uint32_t));
+    uint32_t *tmp = nfy_arena_calloc(arena, nb ? nb : 1, sizeof(uint32_t));
+    for (uint32_t i = 0; i < nb; i++) {
+        ix->order[i] = i;
+        r->bind_import[i] = NFY_NONE;
+        r->bind_qual[i] = nfy_str_slice(NFY_STR_LIT(""), 0, 0);
+    }
+    sort_bindings(syn, ix->order, tmp, nb);
+    build_attr_index(syn, ix);
+    for (uint32_t u = 0; u < syn->nuses; u++) {
+        r->uses[u].binding = NFY_NONE;
+        r->uses[u].import_name = NFY_NONE;
+        r->uses[u].qual = nfy_str_slice(NFY_STR_LIT(""), 0, 0);
+    }
+    for (uint32_t u = 0; u < syn->nuses; u++)
+        resolve_use_at(r, u, 0);
+    *out = r;
+    return NFY_OK;
+}
+
+const nfy_res *nfy_resolve_use(const nfy_resolution *r, uint32_t u)
+{
+    return &r->uses[u];
+}
+
+nfy_str nfy_resolve_prefix(const nfy_resolution *r, uint32_t u,
+                           uint32_t nparts)
+{
+    const nfy_res *res = &r->uses[u];
+    if (res->qual.len == 0 || nparts == 0)
+        return nfy_str_slice(res->qual, 0, 0);
+    return nfy_dotted_head(res->qual, res->head_parts + nparts - 1);
+}
+
+/* Number of chain names of use u before token t. */
+static uint32_t names_before(const nfy_pysyn *m, uint32_t u, uint32_t t)
+{
+    uint32_t n = 0;
+    for (uint32_t i = m->uses[u].tok; i < t && i < m->ntoks; i++)
+        n += m->toks[i].kind == NFY_TOK_NAME;
+    return n;
+}
+
+nfy_str nfy_resolve_attr_receiver(const nfy_resolution *r, uint32_t attr_tok)
+{
+    const nfy_pysyn *m = r->syn;
+    const res_index *ix = r->index;
+    nfy_str none = nfy_str_slice(NFY_STR_LIT(""), 0, 0);
+    if (attr_tok >= m->ntoks || ix->tok_attr[attr_tok] == NFY_NONE)
+        return none;
+    uint32_t u = m->attrs[ix->tok_attr[attr_tok]].use;
+    if (u == NFY_NONE || u >= m->nuses)
+        return none;
+    const nfy_res *res = &r->uses[u];
+    if (res->kind != NFY_RES_IMPORT && res->kind != NFY_RES_ALIAS)
+        return none;
+    uint32_t n = names_before(m, u, attr_tok);
+    return n >= 1 ? nfy_resolve_prefix(r, u, n) : none;
+}
+
+bool nfy_resolve_attr_on_import(const nfy_resolution *r, uint32_t attr_tok)
+{
+    return nfy_resolve_attr_receiver(r, attr_tok).len > 0;
+}
+
+static bool module_fits(nfy_str name, const char *module)
+{
+    nfy_str mod = nfy_str_from_cstr(module);
+    if (!nfy_str_starts_with(name, mod))
+        return false;
+    return name.len == mod.len || name.ptr[mod.len] == '.';
+}
+
+bool nfy_resolve_imports_module(const nfy_resolution *r, const char *module)
+{
+    const nfy_pysyn *m = r->syn;
+    for (uint32_t i = 0; i < m->nimport_names; i++) {
+        const nfy_import_name *in = &m->import_names[i];
+        const nfy_import *imp = &m->imports[in->import];
+        if (!(imp->flags & NFY_IMPF_FROM)) {
+            if (module_fits(in->name, module))
+                return true;
+            continue;
+        }
+        if (imp->level != 0)
+            continue;
+        if (module_fits(imp->module, module) || module_fits(in->target, module))
+            return true;
+    }
+    for (uint32_t i = 0; i < m->nimports; i++) {
+        const nfy_import *imp = &m->imports[i];
+        if ((imp->flags & NFY_IMPF_STAR) && imp->level == 0 &&
+            module_fits(imp->module, module))
+            return true;
+    }
+    return false;
+}

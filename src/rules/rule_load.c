@@ -1,0 +1,183 @@
+/*
+ * Loading rule files: read, parse with jansson (duplicate keys rejected),
+ * pick the schema, convert, check IDs across the file and the set, and only
+ * then add the rules, so a bad file adds nothing. Errors carry file:line:col:
+ * jansson's byte position for syntax errors, a walk of the text along the
+ * key path (json_pos.c) for schema errors.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/rules_internal.h"
+
+/* Rule files are small; anything bigger is not a rule file. */
+#define RULES_FILE_MAX ((size_t)16 << 20)
+
+void nfy__rules_push_key(rules_loader *ld, const char *key)
+{
+    if (ld->depth < RULES_PATH_MAX)
+        ld->path[ld->depth] = (rules_path_step){key, 0};
+    ld->depth++;
+}
+
+void nfy__rules_push_index(rules_loader *ld, size_t index)
+{
+    if (ld->depth < RULES_PATH_MAX)
+        ld->path[ld->depth] = (rules_path_step){NULL, index};
+    ld->depth++;
+}
+
+void nfy__rules_pop(rules_loader *ld)
+{
+    if (ld->depth > 0)
+        ld->depth--;
+}
+
+static void path_text(const rules_loader *ld, nfy_buf *out)
+{
+    size_t n = ld->depth < RULES_PATH_MAX ? ld->depth : RULES_PATH_MAX;
+    for (size_t i = 0; i < n; i++) {
+        if (ld->path[i].key)
+            nfy_buf_addf(out, "%s%s", i ? "." : "", ld->path[i].key);
+        else
+            nfy_buf_addf(out, "[%zu]", ld->path[i].index);
+    }
+    if (n == 0)
+        nfy_buf_addstr(out, "(root)");
+}
+
+void nfy__rules_error(rules_loader *ld, bool at_key, const char *fmt, ...)
+{
+    nfy_buf msg = NFY_BUF_INIT;
+    path_text(ld, &msg);
+    nfy_buf_addstr(&msg, ": ");
+    va_list ap;
+    va_start(ap, fmt);
+    nfy_buf_vaddf(&msg, fmt, ap);
+    va_end(ap);
+    size_t depth = ld->depth < RULES_PATH_MAX ? ld->depth : RULES_PATH_MAX;
+    size_t off = nfy__json_locate(ld->src->data, ld->src->len, ld->path,
+                                  depth, at_key);
+    nfy_diag_add(ld->diags, NFY_SEV_ERROR, "E-RULE", ld->src, (uint32_t)off,
+                 1, "%s", nfy_buf_cstr(&msg));
+    nfy_buf_release(&msg);
+    ld->errors++;
+}
+
+nfy_rule *nfy__rules_new_rule(rules_loader *ld)
+{
+    nfy_rule *r = nfy_arena_calloc(&ld->set->arena, 1, sizeof *r);
+    r->arg_pos = -1;
+    r->severity = NFY_SEV_WARNING;
+    r->enabled = true;
+    r->origin = ld->origin;
+    r->pattern = "";
+    return r;
+}
+
+const char *nfy__rules_dup(rules_loader *ld, const json_t *str)
+{
+    return nfy_arena_strndup(&ld->set->arena, json_string_value(str),
+                             json_string_length(str));
+}
+
+/* The file's rules must have unique IDs, new to the set; fallbacks exist. */
+static void check_ids(rules_loader *ld)
+{
+    for (size_t i = 0; i < ld->out.len; i++) {
+        const nfy_rule *r = ld->out.items[i];
+        bool dup = nfy_rule_set_find(ld->set, r->id) != NULL;
+        for (size_t j = 0; j < i && !dup; j++)
+            dup = !strcmp(ld->out.items[j]->id, r->id);
+        nfy__rules_push_key(ld, "rules");
+        nfy__rules_push_index(ld, ld->ours ? i : 0);
+        nfy__rules_push_key(ld, "id");
+        if (dup)
+            nfy__rules_error(ld, false, "duplicate rule id '%s'", r->id);
+        nfy__rules_pop(ld);
+        if (r->fallback && !nfy_rule_set_find(ld->set, r->fallback)) {
+            bool found = false;
+            for (size_t j = 0; j < ld->out.len && !found; j++)
+                found = !strcmp(ld->out.items[j]->id, r->fallback);
+            nfy__rules_push_key(ld, "fallback");
+            if (!found)
+                nfy__rules_error(ld, false, "fallback '%s' is no rule id",
+                                 r->fallback);
+            nfy__rules_pop(ld);
+        }
+        nfy__rules_pop(ld);
+        nfy__rules_pop(ld);
+    }
+}
+
+static nfy_status load_json(rules_loader *ld)
+{
+    json_error_t err;
+    json_t *root = json_loadb(ld->src->data, ld->src->len,
+                              JSON_REJECT_DUPLICATES, &err);
+    if (!root) {
+        size_t pos = (size_t)err.position;
+        uint32_t off = (uint32_t)(pos > 0 ? pos - 1 : 0);
+        nfy_diag_add(ld->diags, NFY_SEV_ERROR, "E-RULE-JSON", ld->src, off, 1,
+                     "invalid JSON: %s", err.text);
+        return NFY_ESYNTAX;
+    }
+    json_t *rules = json_is_object(root) ? json_object_get(root, "rules")
+                                         : NULL;
+    if (!json_is_object(root)) {
+        nfy__rules_error(ld, false, "a rule file is a JSON object");
+    } else if (json_is_object(rules)) {
+        nfy__rules_load_msft(ld, root);
+    } else {
+        ld->ours = true;
+        nfy__rules_load_ours(ld, root);
+    }
+    json_decref(root);
+    if (ld->errors == 0)
+        check_ids(ld);
+    return ld->errors ? NFY_ERULE : NFY_OK;
+}
+
+nfy_status nfy_rules_load_mem(nfy_rule_set *set, const char *name,
+                              const char *text, size_t len, nfy_diags *diags)
+{
+    if (!set || !name || (!text && len))
+        return NFY_EUSAGE;
+    nfy_source src;
+    nfy_status st = nfy_source_from_mem(&src, name, text ? text : "", len);
+    if (st != NFY_OK)
+        return st;
+    nfy_diags local;
+    nfy_diags_init(&local);
+    rules_loader ld = {.set = set, .src = &src, .diags = diags ? diags : &local};
+    ld.origin = nfy_arena_strndup(&set->arena, name, strlen(name));
+    st = load_json(&ld);
+    if (st == NFY_OK) {
+        for (size_t i = 0; i < ld.out.len; i++)
+            nfy_vec_push(&set->rules, ld.out.items[i]);
+        nfy__rules_reindex(set);
+    }
+    nfy_vec_free(&ld.out);
+    nfy_diags_release(&local);
+    nfy_source_release(&src);
+    return st;
+}
+
+nfy_status nfy_rules_load_file(nfy_rule_set *set, const char *path,
+                               nfy_diags *diags)
+{
+    if (!set || !path)
+        return NFY_EUSAGE;
+    nfy_buf text = NFY_BUF_INIT;
+    nfy_status st = nfy_file_read(path, RULES_FILE_MAX, &text);
+    if (st != NFY_OK) {
+        if (diags)
+            nfy_diag_add_at(diags, NFY_SEV_ERROR, "E-RULE-FILE", path, 0, 0,
+                            "cannot read rule file: %s", nfy_status_str(st));
+        nfy_buf_release(&text);
+        return st;
+    }
+    st = nfy_rules_load_mem(set, path, text.data, text.len, diags);
+    nfy_buf_release(&text);
+    return st;
+}

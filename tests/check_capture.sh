@@ -1,0 +1,116 @@
+#!/bin/sh
+# npuify ops --capture end to end: run tests/data/capture/train_tiny.py (a
+# small MLP trained 3 steps on CPU) under `npuify ops --capture`, then check
+# what npuify found against the profiler's own key_averages() from a
+# separate run of the same script (--self-profile). Also: the shadowed
+# sitecustomize still runs, the temporary directory is removed, the script's
+# exit status does not lose the trace, --capture-every, and usage errors.
+# Needs /usr/bin/python3 with torch (Debian's python3-torch); without it
+# every check is skipped and counted as failed, so CI notices.
+# Run from the repo root with NPUIFY=build/release/npuify.
+set -u
+NPUIFY=${NPUIFY:-build/release/npuify}
+PY=/usr/bin/python3
+SCRIPT=tests/data/capture/train_tiny.py
+passed=0; failed=0
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+unset PYTHONUNBUFFERED
+
+ok()   { passed=$((passed + 1)); echo "ok   $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL $1"; }
+check() { # $1 = name, rest = command
+    name=$1; shift
+    if "$@" >"$tmp/last.log" 2>&1; then ok "$name"; else
+        fail "$name"; sed 's/^/     /' "$tmp/last.log" | tail -n 15; fi
+}
+
+if ! $PY -c 'import torch' 2>/dev/null; then
+    echo "FAIL: $PY cannot import torch"
+    echo "0 passed, 1 failed"; exit 1
+fi
+
+# ---- reference: the profiler's own view of the same training ------------
+$PY "$SCRIPT" --steps 3 --self-profile "$tmp/ref.tsv" >/dev/null 2>&1
+check "reference run wrote key_averages" test -s "$tmp/ref.tsv"
+
+# ---- the capture run ----------------------------------------------------
+mkdir -p "$tmp/tmpdir"
+TMPDIR="$tmp/tmpdir" "$NPUIFY" ops --capture -o "$tmp/out" -- \
+    $PY "$SCRIPT" --steps 3 >"$tmp/cap.log" 2>&1
+rc=$?
+check "capture exits 0 (rc=$rc)" test "$rc" -eq 0
+check "script output passes through" grep -q "step 2 loss" "$tmp/cap.log"
+check "trace written" test -s "$tmp/out/npuify_trace.json"
+check "key_averages table written" \
+    grep -q "Input Shapes" "$tmp/out/npuify_key_averages.txt"
+check "all_ops.txt written" test -s "$tmp/out/all_ops.txt"
+check "temporary sitecustomize dir removed" \
+    sh -c "! ls '$tmp/tmpdir' | grep -q npuify-capture"
+
+# Every aten operator of the reference run is found.
+cut -f1 "$tmp/ref.tsv" | grep '^aten::' | sort -u >"$tmp/ref_ops.txt"
+missing=$(sort -u "$tmp/out/all_ops.txt" | comm -23 "$tmp/ref_ops.txt" -)
+check "reference has the MLP ops" \
+    sh -c "grep -qx aten::addmm '$tmp/ref_ops.txt' &&
+           grep -qx aten::relu '$tmp/ref_ops.txt'"
+check "all $(wc -l <"$tmp/ref_ops.txt") reference aten ops found${missing:+ (missing: $missing)}" \
+    test -z "$missing"
+
+# Key ops carry the reference's input shapes (name and shapes on one row).
+for op in aten::addmm aten::relu aten::mm aten::_log_softmax; do
+    grep "^$op	" "$tmp/ref.tsv" | cut -f2 | sort -u >"$tmp/shapes.txt"
+    if [ ! -s "$tmp/shapes.txt" ]; then fail "reference has shapes of $op"; continue; fi
+    bad=""
+    while IFS= read -r shp; do
+        grep -F "$op" "$tmp/out/ops.csv" | grep -qF "$shp" || bad="$bad $shp"
+    done <"$tmp/shapes.txt"
+    check "$op shapes in ops.csv${bad:+ (missing:$bad)}" test -z "$bad"
+done
+
+# The trace has one ProfilerStep window per optimizer step.
+check "3 ProfilerStep windows in the trace" $PY -c "
+import json, sys
+d = json.load(open('$tmp/out/npuify_trace.json'))
+steps = sorted(e['name'] for e in d['traceEvents'] if e['name'].startswith('ProfilerStep#'))
+sys.exit(steps != ['ProfilerStep#0', 'ProfilerStep#1', 'ProfilerStep#2'])"
+
+# ---- the shadowed sitecustomize still runs ------------------------------
+mkdir -p "$tmp/chain"
+printf 'open(%s, "w").write("chained")\n' "'$tmp/chain/ran'" \
+    >"$tmp/chain/sitecustomize.py"
+PYTHONPATH="$tmp/chain" "$NPUIFY" ops --capture -o "$tmp/out2" -- \
+    $PY "$SCRIPT" --steps 1 >/dev/null 2>&1
+check "original sitecustomize chained" grep -q chained "$tmp/chain/ran"
+check "trace written with a chained sitecustomize" \
+    test -s "$tmp/out2/npuify_trace.json"
+
+# ---- a failing script still yields its trace -----------------------------
+printf 'import torch\ntorch.relu(torch.ones(3))\nraise SystemExit(3)\n' \
+    >"$tmp/fails.py"
+"$NPUIFY" ops --capture -o "$tmp/out3" -- $PY "$tmp/fails.py" >/dev/null 2>&1
+check "failing script: trace kept" test -s "$tmp/out3/npuify_trace.json"
+check "failing script: its op found" grep -qx aten::relu "$tmp/out3/all_ops.txt"
+
+# ---- --capture-every 2 keeps steps 0 and 2 -------------------------------
+"$NPUIFY" ops --capture --capture-every 2 -o "$tmp/out4" -- \
+    $PY "$SCRIPT" --steps 3 >/dev/null 2>&1
+check "--capture-every 2 keeps steps 0 and 2" $PY -c "
+import json, sys
+d = json.load(open('$tmp/out4/npuify_trace.json'))
+steps = sorted(e['name'] for e in d['traceEvents'] if e['name'].startswith('ProfilerStep#'))
+sys.exit(steps != ['ProfilerStep#0', 'ProfilerStep#2'])"
+
+# ---- usage and input errors ----------------------------------------------
+"$NPUIFY" ops --capture -o "$tmp/out5" >/dev/null 2>&1
+rc=$?
+check "no command: usage error (rc=$rc)" test "$rc" -eq 2
+"$NPUIFY" ops --capture -o "$tmp/out6" -- /bin/true >/dev/null 2>&1
+rc=$?
+check "command writes no trace: input error (rc=$rc)" test "$rc" -eq 3
+"$NPUIFY" ops --capture -o "$tmp/out7" -- "$tmp/no-such-command" >/dev/null 2>&1
+rc=$?
+check "command not found: input error (rc=$rc)" test "$rc" -eq 3
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,147 @@
+#!/bin/sh
+# Golden tests for `npuify convert` (see tests/golden/README.md).
+#
+# Each case is a directory tests/golden/<case>/ with
+#   in/               the project tree to convert
+#   args              optional: extra convert arguments (shell words)
+#   rc                optional: expected exit status of convert (default 0)
+#   expected/         the expected converted tree
+#   expected_report/  expected report files (only the files present are
+#                     compared; UPDATE=1 on a new case stores the CSVs and
+#                     report.json)
+# The case passes when convert exits as expected, the output tree equals
+# expected/, every file of expected_report/ equals the one written, and a
+# second convert of the output changes nothing (idempotence).
+# Report files are compared after replacing the temporary directory by @TMP@.
+#
+#   NPUIFY=build/release/npuify sh tests/check_golden.sh [CASE...]
+#   UPDATE=1 sh tests/check_golden.sh [CASE...]   rewrite the expectations
+# Ends with "N passed, N failed"; exit status 1 when anything failed.
+set -u
+NPUIFY=${NPUIFY:-build/release/npuify}
+UPDATE=${UPDATE:-0}
+GOLDEN=${GOLDEN_DIR:-tests/golden}
+export LC_ALL=C
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0; failed=0
+
+# Print at most 40 lines of a file, indented.
+show() {
+    sed -n '1,40{s/^/    /;p;}' "$1"
+    n=$(wc -l <"$1")
+    [ "$n" -le 40 ] || echo "    ... ($n lines)"
+}
+
+# Run convert on $1 into $2 with reports in $3; extra args from the case.
+# Leaves stdout+stderr in $4 and returns convert's exit status.
+convert() {
+    if [ -f "$case/args" ]; then
+        eval "set -- \"\$1\" \"\$2\" \"\$3\" \"\$4\" $(cat "$case/args")"
+    fi
+    src=$1; out=$2; rep=$3; log=$4; shift 4
+    "$NPUIFY" convert "$src" -o "$out" --report-dir "$rep" "$@" >"$log" 2>&1
+}
+
+# Normalise a report file for comparison: no temporary paths.
+normalise() { # file
+    sed "s#$tmp#@TMP@#g" "$1"
+}
+
+# Store what this run produced as the case's expectations.
+update_case() { # work
+    work=$1
+    rm -rf "$case/expected"
+    cp -R "$work/out" "$case/expected"
+    if [ ! -d "$case/expected_report" ]; then
+        mkdir -p "$case/expected_report"
+        for f in "$work/report"/*.csv "$work/report/report.json"; do
+            [ -f "$f" ] && : >"$case/expected_report/$(basename "$f")"
+        done
+    fi
+    for f in "$case/expected_report"/*; do
+        [ -f "$f" ] || continue
+        name=$(basename "$f")
+        if [ -f "$work/report/$name" ]; then
+            normalise "$work/report/$name" >"$f"
+        else
+            rm -f "$f"
+        fi
+    done
+    echo "updated $name_case"
+}
+
+# Compare the report files named in expected_report/. Returns 1 on a diff.
+check_reports() { # work
+    work=$1; bad=0
+    for f in "$case/expected_report"/*; do
+        [ -f "$f" ] || continue
+        name=$(basename "$f")
+        if [ ! -f "$work/report/$name" ]; then
+            echo "  report file $name was not written"; bad=1; continue
+        fi
+        normalise "$work/report/$name" >"$work/norm_$name"
+        if ! diff -u "$f" "$work/norm_$name" >"$work/diff" 2>&1; then
+            echo "  report $name differs:"; show "$work/diff"; bad=1
+        fi
+    done
+    return $bad
+}
+
+# Run one case; returns 0 when it passed.
+run_case() {
+    work=$tmp/$name_case
+    mkdir -p "$work"
+    if [ ! -x "$NPUIFY" ]; then
+        echo "  $NPUIFY is not built"; return 1
+    fi
+    convert "$case/in" "$work/out" "$work/report" "$work/log"
+    rc=$?
+    want=0
+    [ -f "$case/rc" ] && want=$(cat "$case/rc")
+    if [ "$rc" -ne "$want" ]; then
+        echo "  convert exited $rc, expected $want:"; show "$work/log"
+        return 1
+    fi
+    if [ "$UPDATE" = 1 ]; then
+        update_case "$work"
+    elif [ ! -d "$case/expected" ] || [ ! -d "$case/expected_report" ]; then
+        echo "  missing expected, run with UPDATE=1"; return 1
+    fi
+    ok=0
+    if ! diff -r "$case/expected" "$work/out" >"$work/diff" 2>&1; then
+        echo "  converted tree differs from expected/:"; show "$work/diff"
+        ok=1
+    fi
+    check_reports "$work" || ok=1
+    # Idempotence: converting the output again must change nothing.
+    convert "$work/out" "$work/out2" "$work/report2" "$work/log2"
+    rc=$?
+    if [ "$rc" -gt 1 ]; then
+        echo "  second convert exited $rc:"; show "$work/log2"; ok=1
+    elif ! diff -r "$work/out" "$work/out2" >"$work/diff" 2>&1; then
+        echo "  second convert changed the output (not idempotent):"
+        show "$work/diff"; ok=1
+    fi
+    return $ok
+}
+
+if [ $# -gt 0 ]; then
+    cases=""
+    for c in "$@"; do cases="$cases $GOLDEN/${c#"$GOLDEN"/}"; done
+else
+    cases=$(ls -d "$GOLDEN"/*/ 2>/dev/null | sed 's#/$##')
+fi
+
+for case in $cases; do
+    [ -d "$case/in" ] || continue
+    name_case=$(basename "$case")
+    if run_case; then
+        echo "ok   $name_case"; passed=$((passed + 1))
+    else
+        echo "FAIL $name_case"; failed=$((failed + 1))
+    fi
+done
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,596 @@
+/* Unit tests for the chrome-trace reader (src/proflog/trace_*.c, json_*.c):
+ * the torch 1.13 legacy samples, the published kineto excerpt, gzip (one
+ * and several members), self time, steps across threads and passes,
+ * malformed JSON with resynchronisation, nesting and size limits. Expected
+ * counts are computed from the input bytes independently of the reader. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "npuify/proflog.h"
+#include "proflog/trace_internal.h"
+
+#define DATA "tests/data/profiler/"
+#define LEGACY_MLP DATA "torch-1.13-cpu/trace_torchprofiler_mlp.json"
+#define AUTOGRAD_MLP DATA "torch-1.13-cpu/trace_autograd_mlp.json"
+#define UNESCAPED DATA "torch-1.13-cpu/trace_legacy_unescaped_quote.json"
+#define KINETO                                                                 \
+    DATA "published/kineto_trace_h100_excerpt_pytorch_test_analysis.json.txt"
+
+typedef struct {
+    char name[128];
+    char shapes[256];
+    int32_t step, rank;
+    double self, total;
+    uint32_t flags;
+    uint64_t offset;
+} row_copy;
+
+typedef struct {
+    NFY_VEC(row_copy) rows;
+    size_t stop_after; /* 0: never stop */
+    nfy_diags diags;
+} collected;
+
+static void copy_view(char *dst, size_t cap, nfy_str s)
+{
+    size_t n = s.len < cap - 1 ? s.len : cap - 1;
+    memcpy(dst, s.ptr, n);
+    dst[n] = '\0';
+}
+
+static int collect_sink(void *ctx, const nfy_prof_row *r)
+{
+    collected *c = ctx;
+    row_copy rc;
+    memset(&rc, 0, sizeof rc);
+    copy_view(rc.name, sizeof rc.name, r->name);
+    copy_view(rc.shapes, sizeof rc.shapes, r->shapes);
+    rc.step = r->step;
+    rc.rank = r->rank;
+    rc.self = r->self_us[NFY_PDEV_CPU];
+    rc.total = r->total_us[NFY_PDEV_CPU];
+    rc.flags = r->flags;
+    rc.offset = r->offset;
+    assert_int_equal(r->calls, 1);
+    assert_true(r->flags & NFY_PROW_FROM_TRACE);
+    nfy_vec_push(&c->rows, rc);
+    return c->stop_after && c->rows.len >= c->stop_after;
+}
+
+static nfy_proflog_opts opts_for(collected *c)
+{
+    memset(c, 0, sizeof *c);
+    nfy_diags_init(&c->diags);
+    nfy_proflog_opts o;
+    memset(&o, 0, sizeof o);
+    o.diags = &c->diags;
+    o.sink = collect_sink;
+    o.ctx = c;
+    return o;
+}
+
+static void collected_free(collected *c)
+{
+    nfy_vec_free(&c->rows);
+    nfy_diags_release(&c->diags);
+}
+
+static nfy_status read_mem(collected *c, const char *text, size_t len,
+                           size_t max_line)
+{
+    nfy_proflog_opts o = opts_for(c);
+    o.max_line = max_line;
+    return nfy__proflog_read_trace_mem(text, len, &o);
+}
+
+static const row_copy *find_row(const collected *c, const char *name,
+                                size_t nth)
+{
+    for (size_t i = 0; i < c->rows.len; i++)
+        if (strcmp(c->rows.items[i].name, name) == 0 && nth-- == 0)
+            return &c->rows.items[i];
+    return NULL;
+}
+
+static size_t count_diags(const collected *c, const char *code)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < c->diags.items.len; i++)
+        if (strcmp(c->diags.items.items[i].code, code) == 0)
+            n++;
+    return n;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    nfy_buf b = NFY_BUF_INIT;
+    assert_int_equal(nfy_file_read(path, (size_t)1 << 26, &b), NFY_OK);
+    return nfy_buf_take(&b, len);
+}
+
+static size_t count_substr(const char *hay, size_t len, const char *needle)
+{
+    size_t n = 0, k = strlen(needle);
+    for (size_t i = 0; i + k <= len; i++)
+        if (memcmp(hay + i, needle, k) == 0)
+            n++;
+    return n;
+}
+
+/* gzip of data in members of at most member bytes each. */
+static unsigned char *gzip_mem(const char *data, size_t len, size_t member,
+                               size_t *out_len)
+{
+    size_t cap = len + len / 2 + 1024 * (len / member + 2), n = 0;
+    unsigned char *out = malloc(cap);
+    assert_non_null(out);
+    for (size_t off = 0; off < len || off == 0; off += member) {
+        size_t part = len - off < member ? len - off : member;
+        z_stream z;
+        memset(&z, 0, sizeof z);
+        assert_int_equal(deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8,
+                                      Z_DEFAULT_STRATEGY),
+                         Z_OK);
+        z.next_in = (unsigned char *)(uintptr_t)(data + off);
+        z.avail_in = (uInt)part;
+        z.next_out = out + n;
+        z.avail_out = (uInt)(cap - n);
+        assert_int_equal(deflate(&z, Z_FINISH), Z_STREAM_END);
+        n = cap - z.avail_out;
+        deflateEnd(&z);
+        if (len == 0)
+            break;
+    }
+    *out_len = n;
+    return out;
+}
+
+static char *temp_file(const void *data, size_t len)
+{
+    char *path = strdup("/tmp/npuify-test-trace-XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, data, len), (ssize_t)len);
+    close(fd);
+    return path;
+}
+
+static nfy_status read_file(collected *c, const char *path)
+{
+    nfy_proflog_opts o = opts_for(c);
+    return nfy_proflog_read_trace(path, &o);
+}
+
+/* ---- Samples ------------------------------------------------------------ */
+
+static void test_legacy_sample(void **state)
+{
+    (void)state;
+    size_t len;
+    char *text = slurp(LEGACY_MLP, &len);
+    size_t events = count_substr(text, len, "\"ph\": \"X\"");
+    collected c;
+    assert_int_equal(read_file(&c, LEGACY_MLP), NFY_OK);
+    assert_int_equal(c.rows.len, events);
+    assert_int_equal(nfy_diags_count(&c.diags, NFY_SEV_NOTE), 0);
+
+    const row_copy *s1 = find_row(&c, "ProfilerStep#1", 0);
+    const row_copy *s2 = find_row(&c, "ProfilerStep#2", 0);
+    assert_non_null(s1);
+    assert_non_null(s2);
+    assert_true(s1->flags & NFY_PROW_STEP_MARKER);
+    assert_int_equal(s1->step, 1);
+    assert_int_equal(s2->step, 2);
+    /* Every addmm lies inside one of the two steps, as many in each. */
+    size_t per_step[3] = {0, 0, 0};
+    for (size_t i = 0; i < c.rows.len; i++) {
+        const row_copy *r = &c.rows.items[i];
+        assert_true(r->self <= r->total + 1e-9);
+        assert_true(r->self >= 0);
+        assert_true(r->flags & NFY_PROW_RAW_EVENT);
+        assert_false(r->flags & NFY_PROW_HAS_SHAPES); /* legacy: no shapes */
+        if (strcmp(r->name, "aten::addmm") == 0) {
+            assert_true(r->step == 1 || r->step == 2);
+            per_step[r->step]++;
+        }
+    }
+    assert_int_equal(per_step[1], per_step[2]);
+    assert_true(per_step[1] > 0);
+    /* aten::linear contains its addmm: its self time is smaller. */
+    const row_copy *lin = find_row(&c, "aten::linear", 0);
+    assert_non_null(lin);
+    assert_true(lin->self < lin->total);
+    collected_free(&c);
+    free(text);
+}
+
+static void test_autograd_sample_no_steps(void **state)
+{
+    (void)state;
+    size_t len;
+    char *text = slurp(AUTOGRAD_MLP, &len);
+    collected c;
+    assert_int_equal(read_file(&c, AUTOGRAD_MLP), NFY_OK);
+    assert_int_equal(c.rows.len, count_substr(text, len, "\"ph\": \"X\""));
+    for (size_t i = 0; i < c.rows.len; i++)
+        assert_int_equal(c.rows.items[i].step, NFY_PROF_STEP_NONE);
+    collected_free(&c);
+    free(text);
+}
+
+/* Same rows from a gzip file (one member, then many small members). */
+static void test_gzip_variants(void **state)
+{
+    (void)state;
+    size_t len;
+    char *text = slurp(LEGACY_MLP, &len);
+    collected plain;
+    assert_int_equal(read_file(&plain, LEGACY_MLP), NFY_OK);
+    size_t members[] = {len + 1, 1000};
+    for (size_t m = 0; m < 2; m++) {
+        size_t gz_len;
+        unsigned char *gz = gzip_mem(text, len, members[m], &gz_len);
+        char *path = temp_file(gz, gz_len);
+        collected c;
+        assert_int_equal(read_file(&c, path), NFY_OK);
+        assert_int_equal(c.rows.len, plain.rows.len);
+        for (size_t i = 0; i < c.rows.len; i++) {
+            assert_string_equal(c.rows.items[i].name,
+                                plain.rows.items[i].name);
+            assert_int_equal(c.rows.items[i].step, plain.rows.items[i].step);
+            assert_true(c.rows.items[i].self == plain.rows.items[i].self);
+        }
+        /* And from memory. */
+        collected cm;
+        assert_int_equal(read_mem(&cm, (char *)gz, gz_len, 0), NFY_OK);
+        assert_int_equal(cm.rows.len, plain.rows.len);
+        collected_free(&cm);
+        collected_free(&c);
+        unlink(path);
+        free(path);
+        free(gz);
+    }
+    /* A gzip stream cut in the middle: an I/O diagnostic, no crash. */
+    size_t gz_len;
+    unsigned char *gz = gzip_mem(text, len, len + 1, &gz_len);
+    collected cut;
+    assert_int_not_equal(read_mem(&cut, (char *)gz, gz_len / 2, 0), NFY_OK);
+    assert_true(count_diags(&cut, "E-TRACE-IO") +
+                    count_diags(&cut, "E-TRACE-JSON") >=
+                1);
+    assert_true(cut.rows.len < plain.rows.len);
+    collected_free(&cut);
+    free(gz);
+    collected_free(&plain);
+    free(text);
+}
+
+static void test_unescaped_quote(void **state)
+{
+    (void)state;
+    size_t len;
+    char *text = slurp(UNESCAPED, &len);
+    collected c;
+    assert_int_equal(read_mem(&c, text, len, 0), NFY_OK);
+    assert_int_equal(c.rows.len, count_substr(text, len, "\"ph\": \"X\""));
+    assert_non_null(find_row(&c, "say \"hi\", \\path", 0));
+    assert_int_equal(count_diags(&c, "W-TRACE-JSON"), 1);
+    /* The warning points at the event's "{". */
+    const nfy_diag *d = &c.diags.items.items[0];
+    const char *ev = strstr(text, "{\"name\": \"say");
+    assert_non_null(ev);
+    assert_int_equal(d->col, (uint32_t)(ev - text));
+    assert_int_equal(d->line, 1);
+    collected_free(&c);
+    free(text);
+}
+
+/* The published excerpt after its "# " header: three good events, a missing
+ * comma, a "#" comment inside the fourth (error, resync) and a trailing
+ * comma. */
+static void test_kineto_excerpt(void **state)
+{
+    (void)state;
+    size_t len;
+    char *raw = slurp(KINETO, &len);
+    const char *marker = "# ---- verbatim content below this line ----\n";
+    const char *body = strstr(raw, marker);
+    assert_non_null(body);
+    body += strlen(marker);
+    size_t blen = len - (size_t)(body - raw);
+    collected c;
+    assert_int_equal(read_mem(&c, body, blen, 0), NFY_OK);
+    assert_int_equal(c.rows.len, 3);
+    const row_copy *conv = find_row(&c, "aten::convolution", 0);
+    assert_non_null(conv);
+    assert_string_equal(conv->shapes, "[[1, 3, 224, 224], [64, 3, 7, 7], "
+                                      "[], [], [], [], [], [], []]");
+    assert_true(conv->flags & NFY_PROW_HAS_SHAPES);
+    assert_true(fabs(conv->total - 425.453) < 1e-6);
+    /* _convolution (341.867) is its child on the same thread. */
+    assert_true(fabs(conv->self - (425.453 - 341.867)) < 1e-6);
+    const row_copy *mm = find_row(&c, "aten::addmm", 0);
+    assert_non_null(mm);
+    assert_string_equal(mm->shapes,
+                        "[[1000], [1, 2048], [2048, 1000], [], [], [1, 1000]]");
+    assert_null(find_row(&c, "aten::foo", 0)); /* lost to the comment */
+    /* The error is located at the '#', by line and column. */
+    assert_int_equal(count_diags(&c, "E-TRACE-JSON"), 1);
+    const char *hash = strchr(body, '#');
+    uint32_t line = 1, col = 0;
+    for (const char *p = body; p < hash; p++, col++)
+        if (*p == '\n') {
+            line++;
+            col = (uint32_t)-1;
+        }
+    for (size_t i = 0; i < c.diags.items.len; i++) {
+        const nfy_diag *d = &c.diags.items.items[i];
+        if (strcmp(d->code, "E-TRACE-JSON") == 0) {
+            assert_int_equal(d->line, line);
+            assert_int_equal(d->col, col);
+        }
+    }
+    assert_true(count_diags(&c, "W-TRACE-JSON") >= 1); /* missing comma */
+    collected_free(&c);
+    free(raw);
+}
+
+/* ---- Synthetic traces --------------------------------------------------- */
+
+static void test_self_time_and_nesting(void **state)
+{
+    (void)state;
+    const char *t =
+        "{\"traceEvents\": ["
+        "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"P\",\"pid\":1,\"tid\":1,"
+        "\"ts\":0,\"dur\":100},"
+        "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"A\",\"pid\":1,\"tid\":1,"
+        "\"ts\":10,\"dur\":30},"
+        "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"B\",\"pid\":1,\"tid\":1,"
+        "\"ts\":50,\"dur\":20},"
+        "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"C\",\"pid\":1,\"tid\":1,"
+        "\"ts\":55,\"dur\":5},"
+        "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"Q\",\"pid\":1,\"tid\":2,"
+        "\"ts\":20,\"dur\":7},"
+        "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":7,"
+        "\"ts\":20,\"dur\":7},"
+        "{\"ph\":\"i\",\"cat\":\"cpu_op\",\"name\":\"inst\",\"pid\":1,"
+        "\"tid\":1,\"ts\":20},"
+        "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":1,\"args\":{}}"
+        "], \"traceName\": \"x\"}";
+    collected c;
+    assert_int_equal(read_mem(&c, t, strlen(t), 0), NFY_OK);
+    assert_int_equal(c.rows.len, 5); /* kernel, instant, metadata skipped */
+    assert_true(find_row(&c, "P", 0)->self == 50);
+    assert_true(find_row(&c, "A", 0)->self == 30);
+    assert_true(find_row(&c, "B", 0)->self == 15);
+    assert_true(find_row(&c, "C", 0)->self == 5);
+    assert_true(find_row(&c, "Q", 0)->self == 7); /* other thread */
+    assert_int_equal(find_row(&c, "P", 0)->rank, NFY_PROF_RANK_NONE);
+    collected_free(&c);
+}
+
+/* Step windows given after the ops (two passes), ops on a second thread of
+ * the process, an op of another process, and the rank written last. */
+static void test_steps_two_pass(void **state)
+{
+    (void)state;
+    const char *t =
+        "{\"traceEvents\": ["
+        "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":1,"
+        "\"tid\":1,\"ts\":15,\"dur\":2},"
+        "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":1,"
+        "\"tid\":1,\"ts\":25,\"dur\":2},"
+        "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::bw\",\"pid\":1,"
+        "\"tid\":9,\"ts\":26,\"dur\":1},"
+        "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::other\",\"pid\":2,"
+        "\"tid\":1,\"ts\":16,\"dur\":1},"
+        "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::late\",\"pid\":1,"
+        "\"tid\":1,\"ts\":95,\"dur\":1},"
+        "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#4\","
+        "\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":10},"
+        "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#5\","
+        "\"pid\":1,\"tid\":1,\"ts\":20,\"dur\":10}"
+        "], \"distributedInfo\": {\"backend\": \"nccl\", \"rank\": 3}}";
+    collected c;
+    assert_int_equal(read_mem(&c, t, strlen(t), 0), NFY_OK);
+    assert_int_equal(c.rows.len, 7);
+    assert_int_equal(find_row(&c, "aten::mm", 0)->step, 4);
+    assert_int_equal(find_row(&c, "aten::mm", 1)->step, 5);
+    assert_int_equal(find_row(&c, "aten::bw", 0)->step, 5);
+    assert_int_equal(find_row(&c, "aten::other", 0)->step,
+                     NFY_PROF_STEP_NONE);
+    assert_int_equal(find_row(&c, "aten::late", 0)->step, NFY_PROF_STEP_NONE);
+    assert_int_equal(find_row(&c, "ProfilerStep#5", 0)->step, 5);
+    for (size_t i = 0; i < c.rows.len; i++)
+        assert_int_equal(c.rows.items[i].rank, 3);
+    collected_free(&c);
+}
+
+static void test_nested_input_dims(void **state)
+{
+    (void)state;
+    const char *t =
+        "[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::cat\",\"pid\":1,"
+        "\"tid\":1,\"ts\":1.5,\"dur\":2.25,\"args\":{\"External id\":7,"
+        "\"Input type\":[\"TensorList\",\"Scalar\"],"
+        "\"Input Dims\":[[[704],[3,4]],[]],\"Concrete Inputs\":[\"\",\"0\"]}},"
+        "{\"ph\":\"X\",\"cat\":\"Operator\",\"name\":\"aten::add\",\"pid\":1,"
+        "\"tid\":1,\"ts\":5,\"dur\":1,\"args\":{\"Input dims\":[[2, 3], []]}}"
+        "]";
+    collected c;
+    assert_int_equal(read_mem(&c, t, strlen(t), 0), NFY_OK);
+    assert_int_equal(c.rows.len, 2);
+    assert_string_equal(find_row(&c, "aten::cat", 0)->shapes,
+                        "[[[704], [3, 4]], []]");
+    assert_true(find_row(&c, "aten::cat", 0)->total == 2.25);
+    assert_string_equal(find_row(&c, "aten::add", 0)->shapes, "[[2, 3], []]");
+    collected_free(&c);
+}
+
+/* A broken event in the middle costs that event only, reported at its
+ * byte; escapes and a BOM are handled. */
+static void test_malformed_resync(void **state)
+{
+    (void)state;
+    const char *t =
+        "\xEF\xBB\xBF[{\"name\": \"a\\u00e9\\ud83d\\ude00\\n\", \"ph\": \"X\", "
+        "\"ts\": 1, \"dur\": 1, \"tid\": 1, \"pid\": \"CPU functions\", "
+        "\"args\": {}},\n"
+        "{\"name\": \"b\", \"ph\": \"X\", \"ts\": 3, \"dur\": 1, \"tid\": 1},\n"
+        "{\"name\": \"bad\", \"ph\": \"X\", \"ts\": 1x2, \"dur\": 1},\n"
+        "{\"name\": \"c\", \"ph\": \"X\", \"ts\": 5, \"dur\": 1, \"tid\": 1},\n"
+        "17,\n"
+        "{\"name\": \"d\", \"ph\": \"X\", \"ts\": 7, \"dur\": 1e0, \"tid\": 1}"
+        "]";
+    collected c;
+    assert_int_equal(read_mem(&c, t, strlen(t), 0), NFY_OK);
+    assert_int_equal(c.rows.len, 4);
+    assert_non_null(find_row(&c, "a\xC3\xA9\xF0\x9F\x98\x80\n", 0));
+    assert_non_null(find_row(&c, "b", 0));
+    assert_non_null(find_row(&c, "c", 0));
+    assert_non_null(find_row(&c, "d", 0));
+    assert_null(find_row(&c, "bad", 0));
+    assert_int_equal(count_diags(&c, "E-TRACE-JSON"), 2);
+    const nfy_diag *d = &c.diags.items.items[0];
+    const char *x = strstr(t, "1x2") + 1; /* the lexer stops at 'x' */
+    const char *line3 = strstr(t, "{\"name\": \"bad\"");
+    assert_int_equal(d->line, 3);
+    assert_int_equal(d->col, (uint32_t)(x - line3));
+    char want[64];
+    snprintf(want, sizeof want, "(byte %u)", (unsigned)(x - t));
+    assert_non_null(strstr(d->msg, want));
+    collected_free(&c);
+}
+
+static void test_not_a_trace_and_truncated(void **state)
+{
+    (void)state;
+    collected c;
+    const char *text = "Name  Self CPU %\n-----\n";
+    assert_int_equal(read_mem(&c, text, strlen(text), 0), NFY_ESYNTAX);
+    assert_int_equal(count_diags(&c, "E-TRACE-FORMAT"), 1);
+    collected_free(&c);
+
+    assert_int_equal(read_mem(&c, "", 0, 0), NFY_ESYNTAX);
+    collected_free(&c);
+
+    const char *cut = "[{\"name\": \"a\", \"ph\": \"X\", \"ts\": 1, \"dur\": 1},"
+                      " {\"name\": \"b\", \"ph\": \"X\", \"ts\": 2, \"du";
+    assert_int_equal(read_mem(&c, cut, strlen(cut), 0), NFY_OK);
+    assert_int_equal(c.rows.len, 1);
+    assert_true(nfy_diags_count(&c.diags, NFY_SEV_WARNING) >= 1);
+    collected_free(&c);
+
+    assert_int_equal(read_file(&c, "/nonexistent/trace.json"), NFY_ENOENT);
+    assert_int_equal(count_diags(&c, "E-TRACE-IO"), 1);
+    collected_free(&c);
+}
+
+/* 100000 nested arrays in args: a diagnostic, the next event is read. */
+static void test_depth_limit(void **state)
+{
+    (void)state;
+    size_t depth = 100000;
+    nfy_buf b = NFY_BUF_INIT;
+    nfy_buf_addstr(&b, "[{\"name\": \"deep\", \"ph\": \"X\", \"ts\": 1, "
+                       "\"dur\": 1, \"args\": {\"x\": ");
+    for (size_t i = 0; i < depth; i++)
+        nfy_buf_addch(&b, '[');
+    for (size_t i = 0; i < depth; i++)
+        nfy_buf_addch(&b, ']');
+    nfy_buf_addstr(&b, "}}, {\"name\": \"after\", \"ph\": \"X\", \"ts\": 2, "
+                       "\"dur\": 1}]");
+    collected c;
+    assert_int_equal(read_mem(&c, b.data, b.len, 0), NFY_OK);
+    assert_int_equal(c.rows.len, 1);
+    assert_non_null(find_row(&c, "after", 0));
+    bool saw = false;
+    for (size_t i = 0; i < c.diags.items.len; i++)
+        saw |= strstr(c.diags.items.items[i].msg, "too deep") != NULL;
+    assert_true(saw);
+    collected_free(&c);
+    /* Within the limit (200 levels) it is fine. */
+    nfy_buf_reset(&b);
+    nfy_buf_addstr(&b, "[{\"name\": \"ok\", \"ph\": \"X\", \"ts\": 1, "
+                       "\"dur\": 1, \"args\": {\"Input Dims\": ");
+    for (int i = 0; i < 200; i++)
+        nfy_buf_addch(&b, '[');
+    for (int i = 0; i < 200; i++)
+        nfy_buf_addch(&b, ']');
+    nfy_buf_addstr(&b, "}}]");
+    assert_int_equal(read_mem(&c, b.data, b.len, 0), NFY_OK);
+    assert_int_equal(c.rows.len, 1);
+    assert_int_equal(strlen(find_row(&c, "ok", 0)->shapes),
+                     sizeof(find_row(&c, "ok", 0)->shapes) - 1);
+    collected_free(&c);
+    nfy_buf_release(&b);
+}
+
+/* A 20 MB name is cut at max_line with a warning; a 20 MB skipped value
+ * costs nothing; the rows around are intact. */
+static void test_huge_strings(void **state)
+{
+    (void)state;
+    size_t big = (size_t)20 << 20;
+    nfy_buf b;
+    nfy_buf_init(&b, 0);
+    nfy_buf_addstr(&b, "{\"traceEvents\": [{\"name\": \"");
+    nfy_buf_reserve(&b, big * 2 + 512);
+    memset(b.data + b.len, 'n', big);
+    b.len += big;
+    nfy_buf_addstr(&b, "\", \"ph\": \"X\", \"ts\": 1, \"dur\": 1, \"args\": "
+                       "{\"Concrete Inputs\": [\"");
+    memset(b.data + b.len, 'v', big);
+    b.len += big;
+    nfy_buf_addstr(&b, "\"]}}, {\"name\": \"next\", \"ph\": \"X\", \"ts\": 3,"
+                       " \"dur\": 1}]}");
+    collected c;
+    assert_int_equal(read_mem(&c, b.data, b.len, 4096), NFY_OK);
+    assert_int_equal(c.rows.len, 2);
+    assert_int_equal(count_diags(&c, "W-TRACE-CUT"), 1);
+    assert_non_null(find_row(&c, "next", 0));
+    assert_int_equal(c.rows.items[0].name[0], 'n');
+    collected_free(&c);
+    nfy_buf_release(&b);
+}
+
+static void test_sink_stop(void **state)
+{
+    (void)state;
+    collected c;
+    nfy_proflog_opts o = opts_for(&c);
+    c.stop_after = 1;
+    assert_int_equal(nfy_proflog_read_trace(LEGACY_MLP, &o), NFY_OK);
+    assert_int_equal(c.rows.len, 1);
+    collected_free(&c);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_legacy_sample),
+        cmocka_unit_test(test_autograd_sample_no_steps),
+        cmocka_unit_test(test_gzip_variants),
+        cmocka_unit_test(test_unescaped_quote),
+        cmocka_unit_test(test_kineto_excerpt),
+        cmocka_unit_test(test_self_time_and_nesting),
+        cmocka_unit_test(test_steps_two_pass),
+        cmocka_unit_test(test_nested_input_dims),
+        cmocka_unit_test(test_malformed_resync),
+        cmocka_unit_test(test_not_a_trace_and_truncated),
+        cmocka_unit_test(test_depth_limit),
+        cmocka_unit_test(test_huge_strings),
+        cmocka_unit_test(test_sink_stop),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,536 @@
+/*
+ * Unit tests for the report model and writers: CSV headers and escaping,
+ * deterministic order whatever the order of addition, report.json and
+ * report.sarif parsed back with jansson, records made from edit sets, merge,
+ * the console summary, the Markdown escaping, the log format and the atomic
+ * writing of every file.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "npuify/report.h"
+
+static nfy_finding mk(const char *file, uint32_t line, uint32_t col,
+                      const char *rule, nfy_finding_cat cat, nfy_op_type op,
+                      const char *msg)
+{
+    nfy_finding f = {0};
+    f.file = file;
+    f.start_line = f.end_line = line;
+    f.start_col = col;
+    f.end_col = col + 4;
+    f.rule = rule;
+    f.cat = cat;
+    f.op = op;
+    f.message = msg;
+    f.safety = op == NFY_OPTYPE_UNSUPPORTED ? NFY_SAFETY_MANUAL
+                                            : NFY_SAFETY_SAFE;
+    return f;
+}
+
+/* A fixed set of findings covering every category, in a scrambled order. */
+static void sample(nfy_finding *v, size_t *n)
+{
+    size_t k = 0;
+    v[k] = mk("train.py", 12, 4, "NPU201", NFY_CAT_CHANGE, NFY_OPTYPE_MODIFY,
+              "torch.cuda.set_device -> torch.npu.set_device");
+    v[k].before = "torch.cuda.set_device";
+    v[k++].after = "torch.npu.set_device";
+    v[k++] = mk("a/model.py", 3, 0, "NPU001", NFY_CAT_CHANGE,
+                NFY_OPTYPE_INSERT, "insert import torch_npu");
+    v[k] = mk("train.py", 40, 8, "NPU503", NFY_CAT_UNSUPPORTED_API,
+              NFY_OPTYPE_UNSUPPORTED, "nn.DataParallel is not supported, "
+                                      "use \"DDP\"\nsee docs");
+    v[k++].api = "torch.nn.DataParallel";
+    v[k] = mk("train.py", 2, 0, "NPU601", NFY_CAT_UNKNOWN_API,
+              NFY_OPTYPE_NONE, NULL);
+    v[k++].api = "mylib.fancy";
+    v[k] = mk("train.py", 7, 2, "NPU205", NFY_CAT_CUDA_OP, NFY_OPTYPE_NONE,
+              "cuda api");
+    v[k++].api = "torch.cuda.nvtx.range_push";
+    v[k] = mk("a/model.py", 9, 1, "NPU610", NFY_CAT_AFFINITY_API,
+              NFY_OPTYPE_NONE, "fused");
+    v[k].api = "torch.nn.functional.gelu";
+    v[k].api_type = "function";
+    v[k++].npu_api = "torch_npu.fast_gelu";
+    v[k] = mk(NULL, 0, 0, "NPU401", NFY_CAT_PERFORMANCE_ADVICE,
+              NFY_OPTYPE_NONE, "no AMP: add torch.npu.amp");
+    v[k++].api = "amp";
+    v[k] = mk("a/model.py", 5, 0, "NPU620", NFY_CAT_PRECISION_ADVICE,
+              NFY_OPTYPE_NONE, "fp64 runs as fp32");
+    v[k++].api = "torch.Tensor.double";
+    v[k] = mk("train.py", 30, 10, "NPU190", NFY_CAT_LEFT_UNCHANGED,
+              NFY_OPTYPE_NONE, "log message, not a device");
+    v[k++].before = "\"using cuda\"";
+    *n = k;
+}
+
+static void fill(nfy_report *rep, const size_t *order)
+{
+    nfy_finding v[16];
+    size_t n;
+    sample(v, &n);
+    nfy_report_init(rep);
+    nfy_report_meta meta = {"0.1.0", "convert", "proj", "2.1", NULL};
+    nfy_report_set_meta(rep, &meta);
+    nfy_report_add_file(rep, "train.py", NFY_FILE_CONVERTED, NULL);
+    nfy_report_add_file(rep, "a/model.py", NFY_FILE_CONVERTED, NULL);
+    nfy_report_add_file(rep, "README.md", NFY_FILE_COPIED, NULL);
+    nfy_report_add_file(rep, "bad.py", NFY_FILE_ERROR, "invalid UTF-8");
+    for (size_t i = 0; i < n; i++)
+        nfy_report_add_finding(rep, &v[order ? order[i] : i]);
+}
+
+static char *render(const nfy_report *rep,
+                    void (*fn)(const nfy_report *, nfy_buf *))
+{
+    nfy_buf b = NFY_BUF_INIT;
+    fn(rep, &b);
+    assert_int_equal(b.status, NFY_OK);
+    nfy_buf_add(&b, "", 0);
+    return nfy_buf_take(&b, NULL);
+}
+
+static char *render_csv(const nfy_report *rep, nfy_csv_kind k)
+{
+    nfy_buf b = NFY_BUF_INIT;
+    nfy_report_render_csv(rep, k, &b);
+    return nfy_buf_take(&b, NULL);
+}
+
+static void test_csv_headers_and_rows(void **state)
+{
+    (void)state;
+    nfy_report rep;
+    fill(&rep, NULL);
+    char *s = render_csv(&rep, NFY_CSV_CHANGE_LIST);
+    assert_string_equal(
+        s, "File,Start Line,End Line,Operation Type,Message,Rule,Start Col,"
+           "End Col,Safety\n"
+           "a/model.py,3,3,INSERT,insert import torch_npu,NPU001,0,4,safe\n"
+           "train.py,12,12,MODIFY,torch.cuda.set_device -> "
+           "torch.npu.set_device,NPU201,4,8,safe\n"
+           "train.py,40,40,UNSUPPORTED,\"nn.DataParallel is not supported, "
+           "use \"\"DDP\"\"\nsee docs\",NPU503,8,12,manual\n");
+    free(s);
+    s = render_csv(&rep, NFY_CSV_UNSUPPORTED_API);
+    assert_string_equal(s, "File,Start Line,End Line,OP,Tips\n"
+                           "train.py,40,40,torch.nn.DataParallel,\"nn."
+                           "DataParallel is not supported, use \"\"DDP\"\"\n"
+                           "see docs\"\n");
+    free(s);
+    s = render_csv(&rep, NFY_CSV_UNKNOWN_API);
+    assert_string_equal(s, "File,Start Line,End Line,OP,Tips\n"
+                           "train.py,2,2,mylib.fancy,\n");
+    free(s);
+    s = render_csv(&rep, NFY_CSV_PERFORMANCE_ADVICE);
+    assert_string_equal(s, "File,Start Line,End Line,OP,Tips\n"
+                           "NA,NA,NA,amp,no AMP: add torch.npu.amp\n");
+    free(s);
+    s = render_csv(&rep, NFY_CSV_PRECISION_ADVICE);
+    assert_non_null(strstr(s, "a/model.py,5,5,torch.Tensor.double,fp64"));
+    free(s);
+    s = render_csv(&rep, NFY_CSV_CUDA_OP_LIST);
+    assert_string_equal(s, "File,Api\ntrain.py,torch.cuda.nvtx.range_push\n");
+    free(s);
+    s = render_csv(&rep, NFY_CSV_AFFINITY_API);
+    assert_string_equal(s, "File,Start Line,End Line,Api Type,Api Call Name,"
+                           "Affinity Api Name\na/model.py,9,9,function,"
+                           "torch.nn.functional.gelu,torch_npu.fast_gelu\n");
+    free(s);
+    assert_string_equal(nfy_csv_file_name(NFY_CSV_AFFINITY_API),
+                        "affinity_api_call.csv");
+    nfy_report_release(&rep);
+}
+
+/* Every writer gives the same bytes whatever order findings came in. */
+static void test_deterministic_order(void **state)
+{
+    (void)state;
+    size_t order[9] = {0, 1, 2, 3, 4, 5, 6, 7, 8};
+    nfy_report ref;
+    fill(&ref, NULL);
+    char *json = render(&ref, nfy_report_render_json);
+    char *md = render(&ref, nfy_report_render_md);
+    char *sarif = render(&ref, nfy_report_render_sarif);
+    char *log = render(&ref, nfy_report_render_log);
+    uint32_t seed = 7;
+    for (int round = 0; round < 20; round++) {
+        for (size_t i = 8; i > 0; i--) {
+            seed = seed * 1103515245u + 12345u;
+            size_t j = (seed >> 16) % (i + 1), t = order[i];
+            order[i] = order[j];
+            order[j] = t;
+        }
+        nfy_report rep;
+        fill(&rep, order);
+        char *s = render(&rep, nfy_report_render_json);
+        assert_string_equal(s, json);
+        free(s);
+        s = render(&rep, nfy_report_render_md);
+        assert_string_equal(s, md);
+        free(s);
+        s = render(&rep, nfy_report_render_sarif);
+        assert_string_equal(s, sarif);
+        free(s);
+        s = render(&rep, nfy_report_render_log);
+        assert_string_equal(s, log);
+        free(s);
+        nfy_report_release(&rep);
+    }
+    /* And the order is by file, then position. */
+    const char *a = strstr(json, "\"a/model.py\", \"start\": {\"line\": 3");
+    const char *b = strstr(json, "\"a/model.py\", \"start\": {\"line\": 5");
+    const char *c = strstr(json, "\"train.py\", \"start\": {\"line\": 2");
+    assert_true(a && b && c && a < b && b < c);
+    free(json);
+    free(md);
+    free(sarif);
+    free(log);
+    nfy_report_release(&ref);
+}
+
+static json_t *parse(const char *text)
+{
+    json_error_t err;
+    json_t *j = json_loads(text, 0, &err);
+    if (!j)
+        fail_msg("invalid JSON at line %d: %s", err.line, err.text);
+    return j;
+}
+
+static void test_json_parses_back(void **state)
+{
+    (void)state;
+    nfy_report rep;
+    fill(&rep, NULL);
+    nfy_finding odd = mk("we\"ird\\name\x01.py", 1, 0, "NPU999",
+                         NFY_CAT_UNKNOWN_API, NFY_OPTYPE_NONE, "bad \xff byte");
+    nfy_report_add_finding(&rep, &odd);
+    char *s = render(&rep, nfy_report_render_json);
+    json_t *j = parse(s);
+    assert_string_equal(json_string_value(json_object_get(j, "schema")),
+                        "npuify-report/1");
+    json_t *sum = json_object_get(j, "summary");
+    assert_int_equal(json_integer_value(json_object_get(sum, "files_total")),
+                     4);
+    assert_int_equal(json_integer_value(json_object_get(sum, "files_scanned")),
+                     3);
+    assert_int_equal(json_integer_value(json_object_get(sum, "files_changed")),
+                     2);
+    assert_int_equal(json_integer_value(json_object_get(sum, "edits")), 2);
+    assert_int_equal(json_integer_value(json_object_get(sum, "manual")), 1);
+    json_t *by_rule = json_object_get(sum, "by_rule");
+    assert_int_equal(json_integer_value(json_object_get(by_rule, "NPU201")),
+                     1);
+    json_t *findings = json_object_get(j, "findings");
+    json_t *left = json_object_get(j, "left_unchanged");
+    assert_int_equal(json_array_size(findings), 9);
+    assert_int_equal(json_array_size(left), 1);
+    json_t *l0 = json_array_get(left, 0);
+    assert_string_equal(json_string_value(json_object_get(l0, "before")),
+                        "\"using cuda\"");
+    assert_true(json_is_null(json_object_get(l0, "op")));
+    json_t *f0 = json_array_get(findings, 0);
+    assert_true(json_is_null(json_object_get(f0, "file")));
+    size_t idx;
+    json_t *f;
+    bool found = false;
+    json_array_foreach(findings, idx, f)
+    {
+        const char *file = json_string_value(json_object_get(f, "file"));
+        if (file && !strcmp(file, "we\"ird\\name\x01.py")) {
+            found = true;
+            assert_string_equal(
+                json_string_value(json_object_get(f, "message")),
+                "bad \xEF\xBF\xBD byte");
+        }
+    }
+    assert_true(found);
+    json_t *files = json_object_get(j, "files");
+    assert_int_equal(json_array_size(files), 4);
+    json_t *first = json_array_get(files, 0);
+    assert_string_equal(json_string_value(json_object_get(first, "path")),
+                        "README.md");
+    json_t *tr = json_array_get(files, 3);
+    assert_string_equal(json_string_value(json_object_get(tr, "path")),
+                        "train.py");
+    assert_int_equal(json_integer_value(json_object_get(tr, "edits")), 1);
+    assert_int_equal(json_integer_value(json_object_get(tr, "findings")), 4);
+    json_decref(j);
+    free(s);
+    nfy_report_release(&rep);
+}
+
+static const char *desc(void *ctx, const char *id)
+{
+    (void)ctx;
+    return strcmp(id, "NPU201") ? NULL : "torch.cuda API to torch.npu";
+}
+
+static void test_sarif_parses_back(void **state)
+{
+    (void)state;
+    nfy_report rep;
+    fill(&rep, NULL);
+    nfy_finding sp = mk("dir with space/é.py", 1, 0, "NPU201", NFY_CAT_CHANGE,
+                        NFY_OPTYPE_DELETE, "drop");
+    sp.before = "x";
+    nfy_report_add_finding(&rep, &sp);
+    rep.rule_desc = desc;
+    char *s = render(&rep, nfy_report_render_sarif);
+    json_t *j = parse(s);
+    assert_string_equal(json_string_value(json_object_get(j, "version")),
+                        "2.1.0");
+    json_t *runs = json_object_get(j, "runs");
+    assert_int_equal(json_array_size(runs), 1);
+    json_t *run = json_array_get(runs, 0);
+    json_t *rules = json_object_get(
+        json_object_get(json_object_get(run, "tool"), "driver"), "rules");
+    json_t *results = json_object_get(run, "results");
+    assert_int_equal(json_array_size(results), 10);
+    assert_int_equal(json_array_size(rules), 9); /* NPU201 twice */
+    size_t i;
+    json_t *r;
+    json_array_foreach(results, i, r)
+    {
+        size_t ri = (size_t)json_integer_value(json_object_get(r, "ruleIndex"));
+        json_t *rule = json_array_get(rules, ri);
+        assert_string_equal(json_string_value(json_object_get(rule, "id")),
+                            json_string_value(json_object_get(r, "ruleId")));
+    }
+    json_t *r0 = json_array_get(results, 1); /* a/model.py:3:0 insert */
+    json_t *region = json_object_get(
+        json_object_get(
+            json_array_get(json_object_get(r0, "locations"), 0),
+            "physicalLocation"),
+        "region");
+    assert_int_equal(json_integer_value(json_object_get(region, "startLine")),
+                     3);
+    assert_int_equal(
+        json_integer_value(json_object_get(region, "startColumn")), 1);
+    assert_non_null(json_object_get(r0, "fixes"));
+    assert_non_null(strstr(s, "\"dir%20with%20space/%C3%A9.py\""));
+    assert_non_null(strstr(s, "\"torch.cuda API to torch.npu\""));
+    json_decref(j);
+    free(s);
+    nfy_report_release(&rep);
+}
+
+static void test_add_edits_and_merge(void **state)
+{
+    (void)state;
+    const char *text = "import torch\nx.cuda()\ny = 1  # del\n";
+    nfy_source src;
+    assert_int_equal(nfy_source_from_mem(&src, "m.py", text, strlen(text)),
+                     NFY_OK);
+    nfy_edit_set set;
+    nfy_edit_set_init(&set, &src);
+    assert_int_equal(nfy_edit_set_add(&set, 15, 19, NFY_STR_LIT("npu"),
+                                      "NPU101", ".cuda() -> .npu()", NULL),
+                     NFY_OK);
+    assert_int_equal(nfy_edit_set_insert(&set, 13,
+                                         NFY_STR_LIT("import torch_npu\n"),
+                                         "NPU001", "import", NULL),
+                     NFY_OK);
+    assert_int_equal(nfy_edit_set_add(&set, 29, 34, NFY_STR_LIT(""), "NPUX",
+                                      NULL, NULL),
+                     NFY_OK);
+    nfy_report part, whole;
+    nfy_report_init(&part);
+    nfy_report_init(&whole);
+    nfy_report_add_edits(&part, "pkg/m.py", &set, NFY_SAFETY_SAFE);
+    nfy_report_logf(&part, "pkg/m.py", "converted with %d edits", 3);
+    nfy_edit_set_release(&set);
+    nfy_source_release(&src);
+    assert_int_equal(part.findings.len, 3);
+    const nfy_finding *f = &part.findings.items[1];
+    assert_int_equal(f->op, NFY_OPTYPE_MODIFY);
+    assert_int_equal(f->start_line, 2);
+    assert_int_equal(f->start_col, 2);
+    assert_string_equal(f->before, "cuda");
+    assert_string_equal(f->after, "npu");
+    assert_int_equal(part.findings.items[0].op, NFY_OPTYPE_INSERT);
+    assert_int_equal(part.findings.items[2].op, NFY_OPTYPE_DELETE);
+    nfy_report_meta meta = {"0.1.0", "convert", NULL, NULL, NULL};
+    nfy_report_set_meta(&whole, &meta);
+    nfy_report_add_file(&whole, "pkg/m.py", NFY_FILE_CONVERTED, NULL);
+    nfy_report_merge(&whole, &part);
+    nfy_report_release(&part); /* whole must own its copies */
+    char *csv = render_csv(&whole, NFY_CSV_CHANGE_LIST);
+    assert_non_null(strstr(csv, "pkg/m.py,2,2,MODIFY,.cuda() -> .npu(),"
+                                "NPU101,2,6,safe\n"));
+    assert_non_null(strstr(csv, "pkg/m.py,3,3,DELETE,\"# del -> \",NPUX"));
+    free(csv);
+    char *log = render(&whole, nfy_report_render_log);
+    assert_non_null(strstr(log, "== pkg/m.py: converted\n"
+                                "line: 2 ~ 2   Operation Type: INSERT"));
+    assert_non_null(strstr(log, "\nconverted with 3 edits\n"));
+    free(log);
+    nfy_report_release(&whole);
+}
+
+static void test_console_summary(void **state)
+{
+    (void)state;
+    nfy_report rep;
+    fill(&rep, NULL);
+    for (uint32_t i = 0; i < 5; i++) {
+        nfy_finding m = mk("z.py", 10 + i, 0, "NPU510",
+                           NFY_CAT_UNSUPPORTED_API, NFY_OPTYPE_UNSUPPORTED,
+                           "custom CUDA extension");
+        nfy_report_add_finding(&rep, &m);
+    }
+    nfy_buf b = NFY_BUF_INIT;
+    nfy_report_render_console(&rep, 3, false, &b);
+    const char *s = nfy_buf_cstr(&b);
+    assert_non_null(strstr(s, "npuify convert: 3 files scanned, 2 changed, "
+                              "1 copied, 0 skipped, 1 errors\n"));
+    assert_non_null(strstr(s, "edits: 2 (NPU001 x1, NPU201 x1)\n"));
+    assert_non_null(strstr(s, "manual work: 6 findings\n"
+                              "  train.py:40:9: NPU503 nn.DataParallel is not "
+                              "supported, use \"DDP\" see docs\n"));
+    assert_non_null(strstr(s, "  z.py:10:1: NPU510 custom CUDA extension\n"
+                              "  z.py:11:1: NPU510 custom CUDA extension\n"
+                              "  ... and 3 more"));
+    assert_null(strchr(s, '\033'));
+    nfy_buf_reset(&b);
+    nfy_report_render_console(&rep, 3, true, &b);
+    assert_non_null(strchr(nfy_buf_cstr(&b), '\033'));
+    nfy_buf_release(&b);
+    nfy_report_release(&rep);
+}
+
+static void test_markdown_escapes_cells(void **state)
+{
+    (void)state;
+    nfy_report rep;
+    fill(&rep, NULL);
+    nfy_finding p = mk("p.py", 1, 0, "NPU201", NFY_CAT_CHANGE,
+                       NFY_OPTYPE_MODIFY, "a|b\nc");
+    p.before = "x | y";
+    p.after = "`z`";
+    nfy_report_add_finding(&rep, &p);
+    char *md = render(&rep, nfy_report_render_md);
+    assert_non_null(strstr(md, "# npuify migration report\n"));
+    assert_non_null(strstr(md, "| 4 | 3 | 2 | 1 | 0 | 1 | 3 | 1 |\n"));
+    assert_non_null(strstr(md, "| a\\|b c |"));
+    assert_non_null(strstr(md, "| `x \\| y` |"));
+    assert_non_null(strstr(md, "| `z` |"));
+    assert_non_null(strstr(md, "## Left unchanged (with the reason)\n\n|"));
+    free(md);
+    nfy_report_release(&rep);
+}
+
+static void test_formats_parse(void **state)
+{
+    (void)state;
+    unsigned m;
+    assert_int_equal(nfy_report_formats_parse("csv, json,html", &m), NFY_OK);
+    assert_int_equal(m, NFY_REPORT_CSV | NFY_REPORT_JSON);
+    assert_int_equal(nfy_report_formats_parse("all", &m), NFY_OK);
+    assert_int_equal(m, NFY_REPORT_ALL);
+    assert_int_equal(nfy_report_formats_parse("csv,pdf", &m), NFY_EUSAGE);
+}
+
+static void read_all(const char *dir, const char *name, nfy_buf *b)
+{
+    nfy_buf path = NFY_BUF_INIT;
+    nfy_buf_addf(&path, "%s/%s", dir, name);
+    nfy_buf_reset(b);
+    assert_int_equal(nfy_file_read(nfy_buf_cstr(&path), 1 << 24, b), NFY_OK);
+    nfy_buf_release(&path);
+}
+
+static void test_write_all_files(void **state)
+{
+    (void)state;
+    static const char *const names[] = {
+        "change_list.csv", "unsupported_api.csv", "unknown_api.csv",
+        "api_precision_advice.csv", "api_performance_advice.csv",
+        "cuda_op_list.csv", "affinity_api_call.csv", "npuify.log",
+        "report.json", "summary.md", "report.sarif"};
+    char tmp[] = "/tmp/nfy_test_report_XXXXXX";
+    assert_non_null(mkdtemp(tmp));
+    nfy_buf dirb = NFY_BUF_INIT, blockedb = NFY_BUF_INIT;
+    nfy_buf_addf(&dirb, "%s/out/report", tmp);
+    const char *dir = nfy_buf_cstr(&dirb);
+    nfy_report rep;
+    fill(&rep, NULL);
+    nfy_diags d;
+    nfy_diags_init(&d);
+    assert_int_equal(nfy_report_write(&rep, dir, NFY_REPORT_ALL, &d), NFY_OK);
+    nfy_buf first = NFY_BUF_INIT, again = NFY_BUF_INIT;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        read_all(dir, names[i], &first);
+        assert_true(first.len > 0);
+    }
+    read_all(dir, "report.json", &first);
+    char *json = render(&rep, nfy_report_render_json);
+    assert_string_equal(nfy_buf_cstr(&first), json);
+    free(json);
+    assert_int_equal(nfy_report_write(&rep, dir, NFY_REPORT_JSON, &d), NFY_OK);
+    read_all(dir, "report.json", &again);
+    assert_string_equal(nfy_buf_cstr(&first), nfy_buf_cstr(&again));
+    /* A file where the directory should be: an error, with a diagnostic. */
+    nfy_buf_addf(&blockedb, "%s/report.json/x", dir);
+    assert_int_not_equal(nfy_report_write(&rep, nfy_buf_cstr(&blockedb),
+                                          NFY_REPORT_ALL, &d),
+                         NFY_OK);
+    nfy_buf_release(&blockedb);
+    nfy_buf_release(&dirb);
+    assert_true(nfy_diags_count(&d, NFY_SEV_ERROR) >= 1);
+    nfy_buf_release(&first);
+    nfy_buf_release(&again);
+    nfy_diags_release(&d);
+    nfy_report_release(&rep);
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+    assert_int_equal(system(cmd), 0);
+}
+
+static void test_empty_report(void **state)
+{
+    (void)state;
+    nfy_report rep;
+    nfy_report_init(&rep);
+    char *s = render(&rep, nfy_report_render_json);
+    json_t *j = parse(s);
+    assert_int_equal(json_array_size(json_object_get(j, "findings")), 0);
+    json_decref(j);
+    free(s);
+    s = render(&rep, nfy_report_render_sarif);
+    j = parse(s);
+    json_decref(j);
+    free(s);
+    s = render_csv(&rep, NFY_CSV_CHANGE_LIST);
+    assert_string_equal(s, "File,Start Line,End Line,Operation Type,Message,"
+                           "Rule,Start Col,End Col,Safety\n");
+    free(s);
+    nfy_report_release(&rep);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_csv_headers_and_rows),
+        cmocka_unit_test(test_deterministic_order),
+        cmocka_unit_test(test_json_parses_back),
+        cmocka_unit_test(test_sarif_parses_back),
+        cmocka_unit_test(test_add_edits_and_merge),
+        cmocka_unit_test(test_console_summary),
+        cmocka_unit_test(test_markdown_escapes_cells),
+        cmocka_unit_test(test_formats_parse),
+        cmocka_unit_test(test_write_all_files),
+        cmocka_unit_test(test_empty_report),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
