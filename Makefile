@@ -16,9 +16,12 @@ OPT_debug   := -O0 -g3
 OPT_asan    := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
                -fno-omit-frame-pointer
 OPT_cov     := -O0 -g --coverage
+# Library objects for the libFuzzer targets (built with CC=clang-14).
+OPT_fuzz    := -O1 -g -fsanitize=fuzzer-no-link,address,undefined \
+               -fno-sanitize-recover=all -fno-omit-frame-pointer
 CFLAGS  ?=
 CFLAGS  += $(CSTD) $(WARN) $(WERROR) $(OPT_$(MODE)) -Iinclude -Isrc -I$(BUILD)/gen
-LDFLAGS += $(filter -fsanitize% --coverage,$(OPT_$(MODE)))
+LDFLAGS += $(filter-out -fsanitize=fuzzer-no-link%,$(filter -fsanitize% --coverage,$(OPT_$(MODE))))
 LDLIBS  += -ljansson -lz -lm -lpthread
 
 LIB_SRCS  = $(filter-out src/cli/%,$(wildcard src/*/*.c))

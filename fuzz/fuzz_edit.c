@@ -10,15 +10,15 @@
  * 16), and two bytes that pick the replacement's characters; the remaining
  * bytes are the text.
  *
- *   clang -fsanitize=fuzzer,address -Iinclude fuzz/fuzz_edit.c src/core/*.c \
- *         src/edit/*.c -o fuzz_edit
- *   gcc -DNFY_FUZZ_STANDALONE ... -o fuzz_edit && ./fuzz_edit FILE...
+ * Build with clang -fsanitize=fuzzer,address together with the sources of
+ * src/core and src/edit; or with -DNFY_FUZZ_STANDALONE (any compiler) to get
+ * a main() that replays the files named on its command line.
  */
+#include "npuify/edit.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "npuify/edit.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
@@ -44,8 +44,7 @@ static void add_edits(nfy_edit_set *set, const unsigned char *p, size_t n,
         for (size_t k = 0; k < tlen; k++)
             text[k] = alphabet[(p[4 + k % 2] + k) % (sizeof alphabet - 1)];
         nfy_str t = {text, tlen};
-        nfy_status st = nfy_edit_set_add(set, start, end, t, "FZ", NULL,
-                                         diags);
+        nfy_status st = nfy_edit_set_add(set, start, end, t, "FZ", NULL, diags);
         check(st == NFY_OK || st == NFY_EUSAGE, "add status");
         check((st == NFY_OK) == (end <= set->src->len), "bounds check");
     }
@@ -86,8 +85,8 @@ static void run(const unsigned char *data, size_t size)
           "edited source");
     check(nfy_edit_set_inverse(&set, &edited, &inv) == NFY_OK, "inverse");
     check(nfy_edit_set_apply(&inv, NULL, &back) == NFY_OK, "apply inverse");
-    check(back.len == src.len && !memcmp(nfy_buf_cstr(&back), src.data,
-                                         src.len),
+    check(back.len == src.len &&
+              !memcmp(nfy_buf_cstr(&back), src.data, src.len),
           "inverse restores the original");
     check(nfy_edit_set_diff(&set, "f", nfy_buf_cstr(&out), out.len, &diff) ==
               NFY_OK,

@@ -5,16 +5,17 @@
 #                                   build/fuzz/fuzz_proftext (clang-14,
 #                                   -fsanitize=fuzzer,address,undefined)
 # The Makefile includes mk/*.mk before its own "all" rule; keep "all" the
-# default goal.
+# default goal. ($(LIB) and $(BIN) are defined after this file is read, so
+# prerequisites spell the paths out.)
 .DEFAULT_GOAL := all
 
 .PHONY: bench-trace fuzz-proflog
 
-$(BUILD)/bench/trace_bench: bench/trace_bench.c $(LIB)
+$(BUILD)/bench/trace_bench: bench/trace_bench.c $(BUILD)/libnpuify.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libnpuify.a $(LDFLAGS) $(LDLIBS)
 
-bench-trace: $(BUILD)/bench/trace_bench $(BIN)
+bench-trace: $(BUILD)/bench/trace_bench $(BUILD)/npuify
 	@sh bench/trace.sh $(BUILD)
 
 FUZZ_CC     ?= $(shell command -v clang-14 || command -v clang)

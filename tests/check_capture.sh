@@ -4,7 +4,7 @@
 # what npuify found against the profiler's own key_averages() from a
 # separate run of the same script (--self-profile). Also: the shadowed
 # sitecustomize still runs, the temporary directory is removed, the script's
-# exit status does not lose the trace, --capture-every, and usage errors.
+# exit status does not lose the trace, --every, and usage errors.
 # Needs /usr/bin/python3 with torch (Debian's python3-torch); without it
 # every check is skipped and counted as failed, so CI notices.
 # Run from the repo root with NPUIFY=build/release/npuify.
@@ -92,10 +92,10 @@ printf 'import torch\ntorch.relu(torch.ones(3))\nraise SystemExit(3)\n' \
 check "failing script: trace kept" test -s "$tmp/out3/npuify_trace.json"
 check "failing script: its op found" grep -qx aten::relu "$tmp/out3/all_ops.txt"
 
-# ---- --capture-every 2 keeps steps 0 and 2 -------------------------------
-"$NPUIFY" ops --capture --capture-every 2 -o "$tmp/out4" -- \
+# ---- --every 2 keeps steps 0 and 2 -------------------------------
+"$NPUIFY" ops --capture --every 2 -o "$tmp/out4" -- \
     $PY "$SCRIPT" --steps 3 >/dev/null 2>&1
-check "--capture-every 2 keeps steps 0 and 2" $PY -c "
+check "--every 2 keeps steps 0 and 2" $PY -c "
 import json, sys
 d = json.load(open('$tmp/out4/npuify_trace.json'))
 steps = sorted(e['name'] for e in d['traceEvents'] if e['name'].startswith('ProfilerStep#'))

@@ -89,8 +89,8 @@ size_t nfy_edit_set_result_len(nfy_edit_set *set, nfy_diags *diags);
  * Append the edited text to out (normalizes first; overlapping edits are
  * left out as described). Returns out's status (NFY_ELIMIT past its cap).
  */
-NFY_NODISCARD nfy_status nfy_edit_set_apply(nfy_edit_set *set,
-                                            nfy_diags *diags, nfy_buf *out);
+NFY_NODISCARD nfy_status nfy_edit_set_apply(nfy_edit_set *set, nfy_diags *diags,
+                                            nfy_buf *out);
 
 /**
  * Offset in the edited text of original offset off: where the byte at off

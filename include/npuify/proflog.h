@@ -186,6 +186,7 @@ nfy_str nfy_prof_qualified(nfy_arena *a, nfy_str name);
 /* One distinct input-shape text of an op. */
 typedef struct {
     nfy_str text;       /* arena copy */
+    uint64_t hash;      /* hash of text, to compare fast */
     int64_t calls;
     int32_t first_step; /* NFY_PROF_STEP_NONE if never in a step */
     bool truncated;

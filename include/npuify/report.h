@@ -29,6 +29,8 @@
  *                          "findings": [...], "left_unchanged": [...]}
  *   summary.md             counts, edits by rule, manual work, per-line table
  *   report.sarif           SARIF 2.1.0, one run, rules from the rule ids
+ *   report.html            self-contained page: totals, bar charts per rule
+ *                          and category, the summary.md tables
  * Column conventions: lines are 1-based, columns 0-based code points (as
  * Python's tokenize counts; SARIF gets them +1 as its format requires). A
  * finding about the whole project has file NULL, written as "NA" like
@@ -54,7 +56,8 @@ typedef enum {
     NFY_OPTYPE_INSERT, /* code added */
     NFY_OPTYPE_MODIFY, /* code replaced */
     NFY_OPTYPE_DELETE, /* code removed */
-    NFY_OPTYPE_UNSUPPORTED /* needs manual migration; listed in change_list too */
+    NFY_OPTYPE_UNSUPPORTED /* needs manual migration; listed in change_list too
+                            */
 } nfy_op_type;
 
 /* Safety levels are the rule catalogue's (rules.h): SAFE, UNSAFE, MANUAL.
@@ -89,13 +92,13 @@ const char *nfy_finding_cat_name(nfy_finding_cat c);
  * copied, so the caller's copies may be temporary.
  */
 typedef struct {
-    const char *file;     /* relative to the source root, '/'-separated;
-                             NULL: project-wide ("NA") */
-    uint32_t start_line;  /* 1-based; 0 when unknown (project-wide) */
-    uint32_t start_col;   /* 0-based code points */
-    uint32_t end_line;    /* end of the span (exclusive end position) */
+    const char *file;    /* relative to the source root, '/'-separated;
+                            NULL: project-wide ("NA") */
+    uint32_t start_line; /* 1-based; 0 when unknown (project-wide) */
+    uint32_t start_col;  /* 0-based code points */
+    uint32_t end_line;   /* end of the span (exclusive end position) */
     uint32_t end_col;
-    const char *rule;     /* stable rule id, e.g. "NPU201" */
+    const char *rule; /* stable rule id, e.g. "NPU201" */
     nfy_op_type op;
     nfy_safety safety;
     nfy_finding_cat cat;
@@ -181,8 +184,8 @@ void nfy_report_add_finding(nfy_report *rep, const nfy_finding *f);
  * MODIFY), position from the set's source, before/after from the bytes,
  * rule and message from the edit's rule and note, the given safety.
  */
-void nfy_report_add_edits(nfy_report *rep, const char *file,
-                          nfy_edit_set *set, nfy_safety safety);
+void nfy_report_add_edits(nfy_report *rep, const char *file, nfy_edit_set *set,
+                          nfy_safety safety);
 /** Add a line to npuify.log under file (NULL: a run-level line). */
 void nfy_report_logf(nfy_report *rep, const char *file, const char *fmt, ...)
     NFY_PRINTF(3, 4);
@@ -191,15 +194,15 @@ void nfy_report_merge(nfy_report *dst, const nfy_report *src);
 
 /* Totals derived from the model (what the summaries print). */
 typedef struct {
-    size_t files_total;    /* every file recorded */
-    size_t files_scanned;  /* converted + unchanged + error */
-    size_t files_changed;  /* converted */
+    size_t files_total;   /* every file recorded */
+    size_t files_scanned; /* converted + unchanged + error */
+    size_t files_changed; /* converted */
     size_t files_copied;
     size_t files_skipped;
     size_t files_error;
-    size_t edits;          /* NFY_CAT_CHANGE findings */
-    size_t manual;         /* findings needing manual work: op UNSUPPORTED,
-                              safety manual, or category unsupported API */
+    size_t edits;  /* NFY_CAT_CHANGE findings */
+    size_t manual; /* findings needing manual work: op UNSUPPORTED,
+                      safety manual, or category unsupported API */
     size_t by_cat[NFY_CAT_COUNT];
 } nfy_report_totals;
 
@@ -214,12 +217,13 @@ enum nfy_report_formats {
     NFY_REPORT_JSON = 1u << 2,  /* report.json */
     NFY_REPORT_MD = 1u << 3,    /* summary.md */
     NFY_REPORT_SARIF = 1u << 4, /* report.sarif */
-    NFY_REPORT_ALL = 0x1f
+    NFY_REPORT_HTML = 1u << 5,  /* report.html */
+    NFY_REPORT_ALL = 0x3f
 };
 
 /**
- * Parse a --format list ("csv,json,md,sarif,log", "all"); unknown names give
- * NFY_EUSAGE. "html" is accepted and ignored (another module writes it).
+ * Parse a --format list ("csv,json,md,sarif,log,html", "all"); unknown names
+ * give NFY_EUSAGE.
  */
 NFY_NODISCARD nfy_status nfy_report_formats_parse(const char *list,
                                                   unsigned *mask);
@@ -253,6 +257,8 @@ void nfy_report_render_log(const nfy_report *rep, nfy_buf *out);
 void nfy_report_render_json(const nfy_report *rep, nfy_buf *out);
 void nfy_report_render_md(const nfy_report *rep, nfy_buf *out);
 void nfy_report_render_sarif(const nfy_report *rep, nfy_buf *out);
+/** Self-contained page: inline CSS bar charts, no script, no links out. */
+void nfy_report_render_html(const nfy_report *rep, nfy_buf *out);
 
 /**
  * The short console summary: files scanned / changed, edits by rule, and

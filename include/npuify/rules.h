@@ -97,11 +97,14 @@
  *      suggested replacement per matched name (apex optimizers -> torch_npu
  *      ones); `to` "" means no replacement, note says why.
  *
- * Maps on NAME/CALL/MODULE/METHOD/ATTR rules: the rows' `from` values are
- * the names matched (qualified names, or member names for METHOD/ATTR);
- * pattern is then only a common prefix, for documentation. For MODULE rules
- * with a map, names below pattern with no row are reported (rule message,
- * no edit); for the other match kinds unmapped names do not match.
+ * Maps on NAME/CALL/MODULE/IMPORT/METHOD/ATTR rules: the rows' `from`
+ * values are the names matched (qualified names, or member names for
+ * METHOD/ATTR) and pattern is only a common prefix, for documentation. A row
+ * of a MODULE/IMPORT rule matches its name and every dotted name below it
+ * (a row equal to pattern is a catch-all); rows of the other kinds match
+ * exactly. Names with no row do not match. For ENV rules, a name that fits
+ * the glob but has no row is a hit with pair NULL (report: no counterpart
+ * known).
  *
  * Several rules may match one place. FLAG rules are additive: each one
  * reports. Among edit rules the most specific wins: for names, the longest
@@ -114,6 +117,7 @@
  *   int-device         NPU104  .to(0)/device=0 -> "npu:0" (ctx = where)
  *   int-device-runtime NPU105  .to(x) -> f"npu:{x}" if isinstance(x, int)...
  *   left-unchanged     NPU107  "cuda" in a string/comment left alone
+ *   cuda-api-missing   NPU202  apidb fallback of NPU201 (no torch.npu.X)
  *   ddp-rewrite        NPU307  --distributed: DDP + HCCL + sampler
  *   nccl-compare       NPU308  comparisons with "nccl"
  *   launcher           NPU310  --distributed: launcher script written
@@ -138,12 +142,12 @@
 #ifndef NPUIFY_RULES_H
 #define NPUIFY_RULES_H
 
+#include "npuify/core.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "npuify/core.h"
-
-/* ---- Enumerations (X-macros give enum, name and parser in one place) ---- */
+/* ---- Enumerations (X-macros give enum, name and parser in one place) ----- */
 
 #define NFY_RULE_KIND_MAP(X)                                                   \
     X(RENAME, "rename-qualified-api")                                          \
@@ -161,17 +165,17 @@ typedef enum {
 } nfy_rule_kind;
 
 #define NFY_MATCH_MAP(X)                                                       \
-    X(NAME, "name")         /* resolved qualified name == pattern */          \
-    X(MODULE, "module")     /* qualified name == pattern or below it */       \
-    X(CALL, "call")         /* call whose callee resolves to pattern */       \
-    X(METHOD, "method")     /* <non-module expr>.pattern(...) */              \
-    X(ATTR, "attribute")    /* <non-module expr>.pattern */                   \
-    X(IMPORT, "import")     /* import of module pattern or a submodule */     \
-    X(STRING, "string")     /* string literal value, in ctx */                \
-    X(ENV, "env")           /* environment variable name, glob */             \
-    X(KEYWORD, "keyword")   /* keyword argument name in a call */             \
-    X(FILE, "file")         /* file base name glob in the tree */             \
-    X(PASS, "pass")         /* a dedicated pass decides */
+    X(NAME, "name")       /* resolved qualified name == pattern */             \
+    X(MODULE, "module")   /* qualified name == pattern or below it */          \
+    X(CALL, "call")       /* call whose callee resolves to pattern */          \
+    X(METHOD, "method")   /* <non-module expr>.pattern(...) */                 \
+    X(ATTR, "attribute")  /* <non-module expr>.pattern */                      \
+    X(IMPORT, "import")   /* import of module pattern or a submodule */        \
+    X(STRING, "string")   /* string literal value, in ctx */                   \
+    X(ENV, "env")         /* environment variable name, glob */                \
+    X(KEYWORD, "keyword") /* keyword argument name in a call */                \
+    X(FILE, "file")       /* file base name glob in the tree */                \
+    X(PASS, "pass")       /* a dedicated pass decides */
 
 typedef enum {
 #define NFY_MATCH_ENUM(name, text) NFY_MATCH_##name,
@@ -181,8 +185,8 @@ typedef enum {
 } nfy_match_kind;
 
 #define NFY_SAFETY_MAP(X)                                                      \
-    X(SAFE, "safe")     /* applied by default */                              \
-    X(UNSAFE, "unsafe") /* applied only when asked (a flag) */                \
+    X(SAFE, "safe")     /* applied by default */                               \
+    X(UNSAFE, "unsafe") /* applied only when asked (a flag) */                 \
     X(MANUAL, "manual") /* report only */
 
 typedef enum {
@@ -212,17 +216,17 @@ typedef enum {
 
 /* Where a string literal (or env name) must stand for a rule to apply. */
 #define NFY_CTX_MAP(X)                                                         \
-    X(ARG, "arg")           /* arg:CALLEE@POS, arg:CALLEE=KW, arg:C@POS=KW */ \
-    X(KEYWORD, "kw")        /* kw:NAME - keyword NAME of any call */          \
-    X(COMPARE, "compare")   /* operand of == != in / not in (tuple items) */  \
-    X(ARGPARSE, "argparse") /* default= / choices= of add_argument */         \
-    X(ASSIGN, "assign")     /* assign:GLOB - value bound to a name like */    \
-                            /* GLOB (case-insensitive, last component): */    \
-                            /* assignment, parameter default, keyword arg, */ \
-                            /* dict display key */                            \
-    X(SUBSCRIPT, "subscript") /* subscript:NAME - NAME[...] e.g. os.environ */\
-    X(SHELL, "shell")       /* shell scripts (export, assignments, $N) */     \
-    X(ANY, "any")           /* any string literal */
+    X(ARG, "arg")           /* arg:CALLEE@POS, arg:CALLEE=KW, arg:C@POS=KW */  \
+    X(KEYWORD, "kw")        /* kw:NAME - keyword NAME of any call */           \
+    X(COMPARE, "compare")   /* operand of == != in / not in (tuple items) */   \
+    X(ARGPARSE, "argparse") /* default= / choices= of add_argument */          \
+    X(ASSIGN, "assign")     /* assign:GLOB - value bound to a name like */     \
+                            /* GLOB (case-insensitive, last component): */     \
+                            /* assignment, parameter default, keyword arg, */  \
+                            /* dict display key */                             \
+    X(SUBSCRIPT, "subscript") /* subscript:NAME - NAME[...] e.g. os.environ */ \
+    X(SHELL, "shell")         /* shell scripts (export, assignments, $N) */    \
+    X(ANY, "any")             /* any string literal */
 
 typedef enum {
 #define NFY_CTX_ENUM(name, text) NFY_CTX_##name,
@@ -240,7 +244,7 @@ enum nfy_rule_flags {
     NFY_RULE_F_SUBSTRING = 1u << 4    /* string: replace pattern anywhere */
 };
 
-/* ---- Rule data ------------------------------------------------------------ */
+/* ---- Rule data ----------------------------------------------------------- */
 
 /** One string context: see NFY_CTX_MAP for the spelling in rule files. */
 typedef struct {
@@ -258,7 +262,7 @@ typedef struct {
 } nfy_rule_pair;
 
 typedef struct {
-    const char *id;        /* "NPU101"; unique in a set */
+    const char *id; /* "NPU101"; unique in a set */
     nfy_rule_kind kind;
     nfy_match_kind match;
     nfy_rule_safety safety;
@@ -292,7 +296,7 @@ typedef struct {
     const char *origin;  /* "builtin" or the file it came from */
 } nfy_rule;
 
-/* ---- Names of enumerations -------------------------------------------- */
+/* ---- Names of enumerations ----------------------------------------------- */
 
 const char *nfy_rule_kind_name(nfy_rule_kind k);
 const char *nfy_match_kind_name(nfy_match_kind m);
@@ -305,10 +309,11 @@ bool nfy_match_kind_parse(nfy_str s, nfy_match_kind *out);
 bool nfy_rule_safety_parse(nfy_str s, nfy_rule_safety *out);
 /** Category of an ID: NPU1xx -> DEVICE ...; anything else CUSTOM. */
 nfy_rule_category nfy_rule_category_of_id(const char *id);
-/** Operation Type column of change_list.csv: INSERT, MODIFY, DELETE, UNSUPPORTED. */
+/** Operation Type column of change_list.csv: INSERT, MODIFY, DELETE,
+ * UNSUPPORTED. */
 const char *nfy_rule_operation(const nfy_rule *r);
 
-/* ---- Rule sets ------------------------------------------------------------ */
+/* ---- Rule sets ----------------------------------------------------------- */
 
 typedef struct nfy_rule_set nfy_rule_set; /* opaque */
 
@@ -353,8 +358,7 @@ NFY_NODISCARD nfy_status nfy_rules_load_file(nfy_rule_set *set,
                                              const char *path,
                                              nfy_diags *diags);
 /** Same, from memory; name is used in diagnostics. */
-NFY_NODISCARD nfy_status nfy_rules_load_mem(nfy_rule_set *set,
-                                            const char *name,
+NFY_NODISCARD nfy_status nfy_rules_load_mem(nfy_rule_set *set, const char *name,
                                             const char *text, size_t len,
                                             nfy_diags *diags);
 
@@ -393,6 +397,7 @@ const nfy_rule *nfy_rule_iter_next(nfy_rule_iter *it);
  *            rules (pattern or map row equal to the name or a dotted prefix
  *            of it). The caller keeps the hits that fit the syntactic place
  *            (a call site: NAME/MODULE/CALL; an import: MODULE/IMPORT/NAME).
+ *            INSERT_IMPORT rules are never returned (iterate them by kind).
  *  MEMBER:   an attribute or method name ("cuda", "is_cuda", "double");
  *            finds METHOD and ATTR rules.
  *  KEYWORD:  a keyword-argument name; finds KEYWORD rules.
@@ -448,7 +453,7 @@ bool nfy_rule_applies_to_torch(const nfy_rule *r, const char *ver);
 /** Compare dotted versions numerically ("2.10" > "2.9"); <0, 0, >0. */
 int nfy_version_cmp(const char *a, const char *b);
 
-/* ---- Rendering (for `npuify rules`) ---------------------------------------- */
+/* ---- Rendering (for `npuify rules`) -------------------------------------- */
 
 /**
  * Aligned table: ID, kind, safety, message; one line per rule. kind < 0:

@@ -268,10 +268,17 @@ static bool read_input(const char *path, nfy_prof_table *t, nfy_diags *d,
  * report's counts, and would flood a terminal on a long training log. */
 static void print_diags(const nfy_diags *d, bool json)
 {
+    enum { SHOWN_MAX = 50 };
     nfy_buf out = NFY_BUF_INIT;
+    size_t shown = 0, hidden = 0;
     for (size_t i = 0; i < d->items.len; i++) {
         if (d->items.items[i].sev < NFY_SEV_WARNING)
             continue;
+        if (shown == SHOWN_MAX && !json) {
+            hidden++;
+            continue;
+        }
+        shown++;
         if (json) {
             nfy_diag_render_json(&d->items.items[i], &out);
             (void)nfy_buf_addch(&out, '\n');
@@ -279,6 +286,9 @@ static void print_diags(const nfy_diags *d, bool json)
             nfy_diag_render_text(&d->items.items[i], false, &out);
         }
     }
+    if (hidden)
+        (void)nfy_buf_addf(&out, "npuify ops: %zu more warnings not shown\n",
+                           hidden);
     fputs(nfy_buf_cstr(&out), stderr);
     nfy_buf_release(&out);
 }

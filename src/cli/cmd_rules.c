@@ -4,13 +4,13 @@
  * A bad rule file gives file:line:col diagnostics and exit 3, so the command
  * doubles as a validator for custom rule files.
  */
-#include <stdio.h>
-#include <string.h>
-
 #include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "npuify/core.h"
 #include "npuify/rules.h"
+
+#include <stdio.h>
+#include <string.h>
 
 #define MAX_RULE_FILES 16
 
@@ -36,7 +36,8 @@ static const char usage_text[] =
     "  --kind KIND           only rules of this kind (rename-qualified-api,\n"
     "                        rewrite-argument, rewrite-string-in-context,\n"
     "                        insert-import, remove-import, flag)\n"
-    "  --rules FILE.json     add custom rules (npuify or msFmkTransplt schema);\n"
+    "  --rules FILE.json     add custom rules (npuify or msFmkTransplt "
+    "schema);\n"
     "                        a bad file is reported with file:line:col\n"
     "  --no-builtin          leave out the built-in catalogue\n"
     "  --json-diagnostics    print diagnostics as JSON lines\n"
@@ -83,11 +84,10 @@ static int parse_args(int argc, char **argv, rules_args *a)
 }
 
 /* Built-in set plus the --rules files; exit code or -1 to go on. */
-static int load_set(const rules_args *a, nfy_rule_set **out,
-                    nfy_diags *diags)
+static int load_set(const rules_args *a, nfy_rule_set **out, nfy_diags *diags)
 {
-    nfy_rule_set *set = a->no_builtin ? nfy_rule_set_new_empty()
-                                      : nfy_rule_set_new(diags);
+    nfy_rule_set *set =
+        a->no_builtin ? nfy_rule_set_new_empty() : nfy_rule_set_new(diags);
     if (!set)
         return NFY_EXIT_INTERNAL;
     int rc = -1;

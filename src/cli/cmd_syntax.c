@@ -35,12 +35,12 @@ static void usage(FILE *out)
         "    binding  kind name line col scope (+ value, import)\n"
         "    import   stmt line level module flags names[{name as bound "
         "target}]\n"
-        "    call     i line col callee dotted attr recv_call parent_call "
+        "    call     i stmt line col callee dotted attr recv_call parent_call "
         "flags\n"
         "             args[{kind name value}]\n"
         "    string   line col ctx text call arg prev next binding param\n"
         "    with     stmt ctx target\n"
-        "    use      name line col ctx scope   (only with --uses)\n"
+        "    use      name line col ctx scope [bind]  (only with --uses)\n"
         "    summary  counts of everything, errors\n"
         "  Lines are 1-based, columns 0-based code points, indices 0-based,\n"
         "  -1 for none. With several files a {\"file\": PATH} line comes "
@@ -191,7 +191,8 @@ static void dump_calls(const nfy_pysyn *m, nfy_buf *out)
                                              "class_bases", "genexp"};
     for (uint32_t i = 0; i < m->ncalls; i++) {
         const nfy_call *c = &m->calls[i];
-        nfy_buf_addf(out, "{\"type\": \"call\", \"i\": %u", i);
+        nfy_buf_addf(out, "{\"type\": \"call\", \"i\": %u, \"stmt\": %u", i,
+                     c->stmt);
         add_pos(out, m, c->callee_first);
         add_range(out, m, "callee", c->callee_first, c->lpar);
         add_text(out, "dotted", c->dotted);
@@ -250,8 +251,13 @@ static void dump_withs_uses(const nfy_pysyn *m, bool uses, nfy_arena *a,
         nfy_buf_addstr(out, "{\"type\": \"use\"");
         add_text(out, "name", nfy_pysyn_dotted(m, a, u, 0));
         add_pos(out, m, u->tok);
-        nfy_buf_addf(out, ", \"ctx\": \"%s\", \"scope\": %u}\n",
+        nfy_buf_addf(out, ", \"ctx\": \"%s\", \"scope\": %u",
                      ctx_names[u->ctx % 3], u->scope);
+        if (u->binding != NFY_NONE)
+            nfy_buf_addf(out, ", \"bind\": \"%s\"",
+                         nfy_bind_kind_name(
+                             (nfy_bind_kind)m->bindings[u->binding].kind));
+        nfy_buf_addstr(out, "}\n");
     }
 }
 

@@ -17,6 +17,7 @@ enum { MAX_SCRIPT_BYTES = 32 << 20 };
 
 typedef struct {
     const nfy_convert_opts *o;
+    nfy_convert_passes *passes;
     nfy_report *rep;
     nfy_buf *diff_out;
     nfy_convert_stats *stats;
@@ -153,7 +154,7 @@ static void convert_script(converter *c, const nfy_walk_entry *e,
     nfy_edit_set set;
     nfy_edit_set_init(&set, &src);
     size_t errors_before = nfy_diags_count(c->diags, NFY_SEV_ERROR);
-    nfy__convert_edits(c->o, kind, &src, e->rel, &set, c->rep, c->diags);
+    nfy__convert_edits(c->passes, kind, &src, e->rel, &set, c->rep, c->diags);
     nfy_buf result = NFY_BUF_INIT;
     if (nfy_edit_set_apply(&set, c->diags, &result))
         output_error(c, e->rel, NFY_ELIMIT);
@@ -247,8 +248,20 @@ nfy_status nfy_convert_run(const nfy_convert_opts *opts, nfy_report *rep,
         return st;
     }
     struct stat sst;
-    converter c = {opts, rep, diff_out, stats, diags, false, opts->dst,
-                   NFY_OK};
+    nfy_convert_passes passes;
+    memset(&passes, 0, sizeof passes);
+    passes.o = opts;
+    passes.mo.rules = opts->rules;
+    passes.mo.torch_version = opts->torch_version;
+    passes.mo.flags = (opts->unsafe ? NFY_MIGRATE_UNSAFE : 0) |
+                      (opts->mode == NFY_CONVERT_MODE_AUTO ? NFY_MIGRATE_AUTO
+                                                           : 0) |
+                      (opts->amp ? NFY_MIGRATE_AMP : 0);
+#ifdef NFY_WITH_MIGRATE
+    nfy_migrate_project_init(&passes.proj);
+#endif
+    converter c = {opts, &passes, rep, diff_out, stats, diags, false,
+                   opts->dst, NFY_OK};
     if (stat(opts->src, &sst) == 0 && !S_ISDIR(sst.st_mode)) {
         c.single_file = true;
         c.dst = single_dst(&a, opts);
@@ -265,6 +278,11 @@ nfy_status nfy_convert_run(const nfy_convert_opts *opts, nfy_report *rep,
         if (st && !c.write_rc)
             c.write_rc = st;
     }
+#ifdef NFY_WITH_MIGRATE
+    if (opts->rules)
+        nfy_migrate_project_finish(&passes.proj, &passes.mo, rep);
+    nfy_migrate_project_release(&passes.proj);
+#endif
     nfy_arena_release(&a);
     return c.write_rc;
 }

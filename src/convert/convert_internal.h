@@ -3,6 +3,7 @@
 #define NPUIFY_CONVERT_INTERNAL_H
 
 #include "npuify/convert.h"
+#include "npuify/migrate.h"
 
 /* Absolute symlink-free path, also for a path whose tail does not exist. */
 char *nfy__convert_abspath(nfy_arena *a, const char *path);
@@ -27,7 +28,13 @@ nfy_file_kind nfy__convert_classify(const char *name, const char *head,
  * Produce the edits for one text file (Python or shell) into set and the
  * findings into rep. The set is over src.
  */
-nfy_status nfy__convert_edits(const nfy_convert_opts *o, nfy_file_kind kind,
+typedef struct {
+    const nfy_convert_opts *o;
+    nfy_migrate_opts mo;
+    nfy_migrate_project proj;
+} nfy_convert_passes;
+
+nfy_status nfy__convert_edits(nfy_convert_passes *p, nfy_file_kind kind,
                               const nfy_source *src, const char *rel,
                               nfy_edit_set *set, nfy_report *rep,
                               nfy_diags *diags);

@@ -1,17 +1,29 @@
 /*
- * Per-file edits for convert: shell scripts get the environment-name pass,
- * Python files the migration passes.
+ * Per-file edits for convert: shell scripts get the environment-name pass
+ * (recorded here as changes), Python files the migration passes (which
+ * record their own changes and findings).
  */
 #include "convert/convert_internal.h"
 
-nfy_status nfy__convert_edits(const nfy_convert_opts *o, nfy_file_kind kind,
+nfy_status nfy__convert_edits(nfy_convert_passes *p, nfy_file_kind kind,
                               const nfy_source *src, const char *rel,
                               nfy_edit_set *set, nfy_report *rep,
                               nfy_diags *diags)
 {
-    if (kind == NFY_FILE_KIND_SHELL)
-        return o->rules ? nfy__shell_env_edits(o, src, rel, set, rep, diags)
-                        : NFY_OK;
-    /* Python: the migrate passes are wired in once they land. */
+    if (!p->o->rules)
+        return NFY_OK;
+    if (kind == NFY_FILE_KIND_SHELL) {
+        nfy_status st = nfy__shell_env_edits(p->o, src, rel, set, rep, diags);
+        nfy_edit_set_normalize(set, diags);
+        nfy_report_add_edits(rep, rel, set, NFY_SAFETY_SAFE);
+        return st;
+    }
+#ifdef NFY_WITH_MIGRATE
+    nfy_migrate_info info;
+    nfy_status st = nfy_migrate_file(&p->mo, src, rel, set, rep, &info, diags);
+    nfy_migrate_project_add(&p->proj, rel, &info);
+    return st;
+#else
     return NFY_OK;
+#endif
 }

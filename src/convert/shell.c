@@ -62,6 +62,78 @@ static void record_name(const nfy_convert_opts *o, const nfy_source *src,
     }
 }
 
+/* "--dist-backend" and "dist_backend" name the same keyword. */
+static bool option_matches(nfy_str opt, const char *kw)
+{
+    size_t n = strlen(kw);
+    if (opt.len != n)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        char a = opt.ptr[i] == '-' ? '_' : opt.ptr[i];
+        char b = kw[i] == '-' ? '_' : kw[i];
+        if (a != b)
+            return false;
+    }
+    return true;
+}
+
+/* A string rule (e.g. "nccl" -> "hccl") whose kw: contexts name opt. */
+static const nfy_rule *option_rule(const nfy_convert_opts *o, nfy_str opt,
+                                   nfy_str value)
+{
+    for (size_t i = 0; i < nfy_rule_set_count(o->rules); i++) {
+        const nfy_rule *r = nfy_rule_set_at(o->rules, i);
+        if (!r->enabled || r->kind != NFY_RULE_REWRITE_STRING ||
+            r->match != NFY_MATCH_STRING || !r->replacement ||
+            !nfy_str_eq_cstr(value, r->pattern))
+            continue;
+        for (size_t k = 0; k < r->nctx; k++)
+            if (r->ctx[k].kind == NFY_CTX_KEYWORD && r->ctx[k].name &&
+                option_matches(opt, r->ctx[k].name))
+                return r;
+    }
+    return NULL;
+}
+
+static bool is_opt_char(char c)
+{
+    return is_ident(c) || c == '-';
+}
+
+/*
+ * A command-line option "--NAME VALUE" or "--NAME=VALUE" (VALUE possibly
+ * quoted) whose value a string rule rewrites in keyword NAME. Returns the
+ * offset to continue scanning from.
+ */
+static size_t scan_option(const nfy_convert_opts *o, const nfy_source *src,
+                          size_t i, nfy_edit_set *set, nfy_diags *diags)
+{
+    const char *s = src->data;
+    size_t n = src->len, start = i + 2, end = start;
+    while (end < n && is_opt_char(s[end]))
+        end++;
+    nfy_str opt = {s + start, end - start};
+    size_t v = end;
+    if (v < n && s[v] == '=')
+        v++;
+    else
+        while (v < n && (s[v] == ' ' || s[v] == '\t'))
+            v++;
+    if (v < n && (s[v] == '"' || s[v] == '\''))
+        v++;
+    size_t vend = v;
+    while (vend < n && is_ident(s[vend]))
+        vend++;
+    const nfy_rule *r = option_rule(o, opt, (nfy_str){s + v, vend - v});
+    if (r && vend > v) {
+        nfy_status st = nfy_edit_set_add(set, (uint32_t)v, (uint32_t)vend,
+                                         nfy_str_from_cstr(r->replacement),
+                                         r->id, r->message, diags);
+        (void)st;
+    }
+    return end;
+}
+
 /* Is the identifier at i an assignment word start (NAME=...)? */
 static bool at_word_start(const char *s, size_t i)
 {
@@ -97,6 +169,9 @@ nfy_status nfy__shell_env_edits(const nfy_convert_opts *o,
                             (nfy_span){(uint32_t)start, (uint32_t)end}, set,
                             rep, diags);
             i = end > start ? end : i + 1;
+        } else if (c == '-' && i + 2 < n && s[i + 1] == '-' &&
+                   at_word_start(s, i) && is_ident_start(s[i + 2])) {
+            i = scan_option(o, src, i, set, diags);
         } else if (is_ident_start(c) && at_word_start(s, i)) {
             size_t end = i;
             while (end < n && is_ident(s[end]))

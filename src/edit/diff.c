@@ -9,10 +9,10 @@
  * part of its line, as diff and patch see it); a last line without '\n' gets
  * the "\ No newline at end of file" marker.
  */
+#include "npuify/edit.h"
+
 #include <stdlib.h>
 #include <string.h>
-
-#include "npuify/edit.h"
 
 enum { CONTEXT = 3 };
 
@@ -55,7 +55,7 @@ static size_t line_of(const line_table *t, size_t pos)
 {
     if (pos >= t->len)
         return t->len && t->data[t->len - 1] != '\n' ? t->nlines - 1
-                                                      : t->nlines;
+                                                     : t->nlines;
     size_t lo = 0, hi = t->nlines;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
@@ -130,6 +130,18 @@ static void widen(const line_table *o, nfy_span r, size_t *l0, size_t *l1)
         *l0 = o->nlines;
 }
 
+/* Adjacent changes (no equal line between them) become one, so that all
+ * removed lines come before all added ones, as GNU diff prints them. */
+static void push_change(change_vec *out, change c)
+{
+    if (out->len && nfy_vec_last(out)->o1 == c.o0) {
+        nfy_vec_last(out)->o1 = c.o1;
+        nfy_vec_last(out)->n1 = c.n1;
+        return;
+    }
+    nfy_vec_push(out, c);
+}
+
 static void collect_changes(const line_table *o, const line_table *n,
                             const nfy_span *a, const nfy_span *b, size_t count,
                             change_vec *out)
@@ -155,7 +167,7 @@ static void collect_changes(const line_table *o, const line_table *n,
         if (y1 == n->len)
             c.n1 = n->nlines;
         if (trim_block(o, n, &c))
-            nfy_vec_push(out, c);
+            push_change(out, c);
         i++;
     }
 }
@@ -177,6 +189,34 @@ static void emit_range(nfy_buf *out, size_t start, size_t count)
         nfy_buf_addf(out, "%zu", start + 1);
     else
         nfy_buf_addf(out, "%zu,%zu", start + 1, count);
+}
+
+/* "--- a/path": names with control characters, quotes or backslashes are
+ * C-quoted, and names with spaces end with a tab, as git writes them, so
+ * GNU patch reads the whole name. */
+static void emit_label(nfy_buf *out, const char *prefix, const char *path)
+{
+    bool quote = false, space = false;
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+        quote |= *p < 0x20 || *p == '"' || *p == '\\' || *p == 0x7f;
+        space |= *p == ' ';
+    }
+    if (!quote) {
+        nfy_buf_addf(out, "%s%s%s\n", prefix, path, space ? "\t" : "");
+        return;
+    }
+    nfy_buf_add(out, prefix, 4);
+    nfy_buf_addch(out, '"');
+    nfy_buf_add(out, prefix + 4, 2);
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            nfy_buf_addch(out, '\\');
+        if (*p < 0x20 || *p == 0x7f)
+            nfy_buf_addf(out, "\\%03o", *p);
+        else
+            nfy_buf_addch(out, (char)*p);
+    }
+    nfy_buf_addstr(out, "\"\n");
 }
 
 /* Emit changes [first, last] as one hunk with context. */
@@ -222,9 +262,9 @@ static void emit_hunks(nfy_buf *out, const line_table *o, const line_table *n,
 }
 
 nfy_status nfy_diff_ranges(const char *path, const char *old_text,
-                           size_t old_len, const char *new_text,
-                           size_t new_len, const nfy_span *a,
-                           const nfy_span *b, size_t n, nfy_buf *out)
+                           size_t old_len, const char *new_text, size_t new_len,
+                           const nfy_span *a, const nfy_span *b, size_t n,
+                           nfy_buf *out)
 {
     line_table ot, nt;
     lines_build(&ot, old_text, old_len);
@@ -237,7 +277,8 @@ nfy_status nfy_diff_ranges(const char *path, const char *old_text,
     }
     collect_changes(&ot, &nt, a, b, n, &cv);
     if (cv.len) {
-        nfy_buf_addf(out, "--- a/%s\n+++ b/%s\n", path, path);
+        emit_label(out, "--- a/", path);
+        emit_label(out, "+++ b/", path);
         emit_hunks(out, &ot, &nt, &cv);
         st = out->status;
     }

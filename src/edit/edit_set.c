@@ -4,10 +4,10 @@
  * pass, mapping offsets and building the inverse set. The unified diff lives
  * in diff.c. See include/npuify/edit.h for the rules.
  */
+#include "npuify/edit.h"
+
 #include <stdlib.h>
 #include <string.h>
-
-#include "npuify/edit.h"
 
 void nfy_edit_set_init(nfy_edit_set *set, const nfy_source *src)
 {
@@ -162,8 +162,7 @@ size_t nfy_edit_set_result_len(nfy_edit_set *set, nfy_diags *diags)
     return (size_t)len;
 }
 
-nfy_status nfy_edit_set_apply(nfy_edit_set *set, nfy_diags *diags,
-                              nfy_buf *out)
+nfy_status nfy_edit_set_apply(nfy_edit_set *set, nfy_diags *diags, nfy_buf *out)
 {
     (void)nfy_edit_set_normalize(set, diags);
     const char *data = set->src->data;
@@ -211,9 +210,9 @@ nfy_status nfy_edit_set_inverse(nfy_edit_set *set, const nfy_source *edited,
         uint32_t start = (uint32_t)((long long)e->span.start + delta);
         nfy_str orig = {set->src->data + e->span.start,
                         e->span.end - e->span.start};
-        nfy_status st = nfy_edit_set_add(inv, start,
-                                         start + (uint32_t)e->text.len, orig,
-                                         e->rule, e->note, NULL);
+        nfy_status st =
+            nfy_edit_set_add(inv, start, start + (uint32_t)e->text.len, orig,
+                             e->rule, e->note, NULL);
         if (st)
             return st;
         delta += edit_delta(e);

@@ -307,8 +307,8 @@ static void run_passes(mig_ctx *c)
     mig_pass_int_device(c);
     mig_pass_args(c);
     if (!autom) {
-        mig_pass_strings(c);
         mig_pass_env(c);
+        mig_pass_strings(c);
         mig_pass_comments(c);
     }
     mig_pass_special(c);
@@ -361,7 +361,12 @@ nfy_status mig_python(const mig_params *p, const nfy_source *src,
         c.claimed = nfy_arena_calloc(arena, m->ntoks + 1, 1);
         build_tok_arg(&c);
         fill_info(&c);
+        size_t edits0 = edits->edits.len, notes0 = notes->len;
         run_passes(&c);
+        info->uses_cuda = edits->edits.len > edits0;
+        for (size_t i = notes0; i < notes->len && !info->uses_cuda; i++)
+            info->uses_cuda = notes->items[i].cat != MIG_CAT_LEFT_UNCHANGED &&
+                              notes->items[i].cat != MIG_CAT_PERFORMANCE;
     }
     nfy_tokens_release(&toks);
     nfy_diags_release(&local);

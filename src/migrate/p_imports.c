@@ -54,7 +54,40 @@ static void rewrite_path(mig_ctx *c, const nfy_rule *r, const uint32_t *toks,
              note);
 }
 
-static void rename_from_import(mig_ctx *c, const nfy_import *imp,
+/* The module a from-imported name would come from after renaming. */
+static nfy_str new_module_of(mig_ctx *c, const mig_rule_list *rl,
+                             const nfy_import_name *in)
+{
+    nfy_str target = in->target;
+    uint32_t n = nfy_dotted_count(target);
+    mig_qmatch m;
+    if (mig_best_rename(rl, target, false, &m) && m.to != NULL && m.to[0] &&
+        nfy_dotted_count(m.from) <= n) {
+        nfy_str q = mig_concat_tail(c->arena, m.to, target,
+                                    nfy_dotted_count(m.from));
+        bool ok = !(m.rule->flags & NFY_RULE_F_APIDB) ||
+                  n == nfy_dotted_count(m.from) ||
+                  mig_npu_has(c->p->version, q);
+        if (ok && mig_rule_on(c, m.rule))
+            return nfy_dotted_head(q, nfy_dotted_count(q) - 1);
+    }
+    return nfy_dotted_head(target, n - 1);
+}
+
+/* Do all names of a from-import move to the same new module? */
+static bool names_agree(mig_ctx *c, const mig_rule_list *rl,
+                        const nfy_import *imp, nfy_str newmod)
+{
+    for (uint32_t i = 0; i < imp->nnames; i++) {
+        const nfy_import_name *o = &c->m->import_names[imp->names_first + i];
+        if (!nfy_str_eq(new_module_of(c, rl, o), newmod))
+            return false;
+    }
+    return true;
+}
+
+static void rename_from_import(mig_ctx *c, const mig_rule_list *rl,
+                               const nfy_import *imp,
                                const nfy_import_name *in, const mig_qmatch *m,
                                nfy_str target, nfy_str newq)
 {
@@ -64,6 +97,18 @@ static void rename_from_import(mig_ctx *c, const nfy_import *imp,
     const char *note = mig_fmt(c, "%s -> %s", mig_strdup(c, target), newq.ptr);
     bool star = (imp->flags & NFY_IMPF_STAR) != 0;
     uint32_t nnew_mod = star ? nt : nt - 1;
+    if (!star && imp->nnames > 1 &&
+        !names_agree(c, rl, imp, nfy_dotted_head(newq, nt - 1))) {
+        if (!mig_claimed(c, in->name_first, in->name_first + 1))
+            mig_note_add(c, m->rule, in->span, MIG_CAT_LEFT_UNCHANGED,
+                         MIG_OP_NONE, mig_strdup(c, target),
+                         mig_fmt(c, "not applied: the other names of this "
+                                    "import stay in %.*s; import %.*s "
+                                    "separately as %s",
+                                 NFY_STR_FMT(imp->module),
+                                 NFY_STR_FMT(in->name), newq.ptr));
+        return;
+    }
     rewrite_path(c, m->rule, mt, nm, target, newq, nnew_mod, note);
     if (star)
         return;
@@ -110,7 +155,7 @@ static void rename_import_name(mig_ctx *c, const mig_rule_list *rl,
         return;
     }
     if (from) {
-        rename_from_import(c, imp, in, &m, target, newq);
+        rename_from_import(c, rl, imp, in, &m, target, newq);
         return;
     }
     uint32_t toks[COMPS_MAX];

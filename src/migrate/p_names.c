@@ -124,7 +124,8 @@ static uint32_t chain_names(const mig_ctx *c, uint32_t u, uint32_t *out,
 
 #define CHAIN_MAX 64
 
-static void rename_use(mig_ctx *c, uint32_t u, const mig_qmatch *m)
+static void rename_use(mig_ctx *c, uint32_t u, const mig_qmatch *m,
+                       bool flagged)
 {
     const nfy_res *res = nfy_resolve_use(c->r, u);
     nfy_str q = res->qual;
@@ -151,7 +152,8 @@ static void rename_use(mig_ctx *c, uint32_t u, const mig_qmatch *m)
     nfy_span sp = {c->m->toks[names[j1]].start, c->m->toks[names[j2]].end};
     if ((m->rule->flags & NFY_RULE_F_APIDB) && nfy_dotted_count(q) > p.k &&
         !mig_npu_has(c->p->version, tail)) {
-        mig_report_norename(c, m, sp, q, true);
+        if (!flagged) /* a specific flag already explains this use */
+            mig_report_norename(c, m, sp, q, true);
         return;
     }
     uint32_t nlo = p.d >= h ? p.d : 0;
@@ -187,15 +189,18 @@ void mig_pass_names(mig_ctx *c)
         if (res->qual.len == 0 || res->relative)
             continue;
         bool is_call = use_is_callee(c, u);
-        mig_qmatch best;
-        if (mig_best_rename(&rl, res->qual, is_call, &best))
-            rename_use(c, u, &best);
+        bool flagged = false;
         for (size_t i = 0; i < rl.len; i++) {
             mig_qmatch m;
             if (rl.items[i]->kind == NFY_RULE_FLAG &&
-                mig_qmatch_rule(rl.items[i], res->qual, is_call, &m))
+                mig_qmatch_rule(rl.items[i], res->qual, is_call, &m)) {
                 flag_use(c, u, &m);
+                flagged = true;
+            }
         }
+        mig_qmatch best;
+        if (mig_best_rename(&rl, res->qual, is_call, &best))
+            rename_use(c, u, &best, flagged);
     }
     nfy_vec_free(&rl);
 }

@@ -42,6 +42,7 @@ void nfy_json_lex_restart(nfy_json_lex *lx)
     lx->len = lx->pos = lx->line_pos = 0;
     lx->base = lx->line_start = 0;
     lx->line = 1;
+    lx->started = false;
 }
 
 uint64_t nfy_json_lex_offset(const nfy_json_lex *lx)
@@ -104,9 +105,31 @@ void nfy_json_lex_where(nfy_json_lex *lx, uint64_t offset, uint64_t *line,
     *col = offset >= lx->line_start ? offset - lx->line_start : 0;
 }
 
+/* Byte classes for the hot loops. */
+enum {
+    CC_BLANK = 1,  /* JSON whitespace */
+    CC_STRING = 2, /* ends a run of plain string content */
+    CC_DIGIT = 4,
+    CC_SKIP = 8    /* skip_rest must look at it */
+};
+#define CTL (CC_STRING | CC_SKIP)
+static const unsigned char char_class[256] = {
+    [0] = CTL, [1] = CTL, [2] = CTL, [3] = CTL, [4] = CTL, [5] = CTL,
+    [6] = CTL, [7] = CTL, [8] = CTL, [11] = CTL, [12] = CTL, [14] = CTL,
+    [15] = CTL, [16] = CTL, [17] = CTL, [18] = CTL, [19] = CTL, [20] = CTL,
+    [21] = CTL, [22] = CTL, [23] = CTL, [24] = CTL, [25] = CTL, [26] = CTL,
+    [27] = CTL, [28] = CTL, [29] = CTL, [30] = CTL, [31] = CTL,
+    ['\t'] = CTL | CC_BLANK, ['\n'] = CTL | CC_BLANK, ['\r'] = CTL | CC_BLANK,
+    [' '] = CC_BLANK, ['"'] = CC_STRING | CC_SKIP, ['\\'] = CC_STRING | CC_SKIP,
+    ['0'] = CC_DIGIT, ['1'] = CC_DIGIT, ['2'] = CC_DIGIT, ['3'] = CC_DIGIT,
+    ['4'] = CC_DIGIT, ['5'] = CC_DIGIT, ['6'] = CC_DIGIT, ['7'] = CC_DIGIT,
+    ['8'] = CC_DIGIT, ['9'] = CC_DIGIT, ['{'] = CC_SKIP, ['}'] = CC_SKIP,
+    ['['] = CC_SKIP, [']'] = CC_SKIP};
+#undef CTL
+
 static bool is_blank(unsigned c)
 {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+    return char_class[c & 0xFF] & CC_BLANK;
 }
 
 /* Skip blanks; returns the next byte or -1 at the end. */
@@ -244,23 +267,42 @@ static void unicode_escape(nfy_json_lex *lx, size_t cap)
 
 static void simple_escape(nfy_json_lex *lx, int c, size_t cap)
 {
-    static const char from[] = "\"\\/bfnrt";
-    static const char to[] = "\"\\/\b\f\n\r\t";
-    const char *hit = c > 0 ? strchr(from, c) : NULL;
-    if (hit) {
-        text_put(lx, &to[hit - from], 1, cap);
-        lx->pos++;
-    } else {
+    char out;
+    switch (c) {
+    case '"':
+    case '\\':
+    case '/':
+        out = (char)c;
+        break;
+    case 'b':
+        out = '\b';
+        break;
+    case 'f':
+        out = '\f';
+        break;
+    case 'n':
+        out = '\n';
+        break;
+    case 'r':
+        out = '\r';
+        break;
+    case 't':
+        out = '\t';
+        break;
+    default:
         /* Unknown escape (legacy writer: a raw backslash): keep it. */
         lx->repaired = true;
         text_put(lx, "\\", 1, cap);
+        return;
     }
+    text_put(lx, &out, 1, cap);
+    lx->pos++;
 }
 
 /* Bytes that end a run of plain string content. */
 static bool string_special(unsigned c)
 {
-    return c == '"' || c == '\\' || c < 0x20;
+    return char_class[c & 0xFF] & CC_STRING;
 }
 
 static nfy_json_tok lex_string(nfy_json_lex *lx, size_t cap)
@@ -302,22 +344,24 @@ static nfy_json_tok lex_string(nfy_json_lex *lx, size_t cap)
 
 static bool is_digit(int c)
 {
-    return c >= '0' && c <= '9';
+    return c >= 0 && (char_class[c & 0xFF] & CC_DIGIT);
 }
 
 /* Append digits at pos; returns how many. */
 static size_t take_digits(nfy_json_lex *lx, size_t *n)
 {
     size_t k = 0;
-    int c;
-    while ((c = peek_at(lx, 0)) >= 0 && is_digit(c)) {
-        if (*n < NFY_JSON_NUMBER_MAX)
-            lx->text[*n] = (char)c;
-        (*n)++;
-        lx->pos++;
-        k++;
+    for (;;) {
+        while (lx->pos < lx->len && is_digit(lx->buf[lx->pos])) {
+            if (*n < NFY_JSON_NUMBER_MAX)
+                lx->text[*n] = (char)lx->buf[lx->pos];
+            (*n)++;
+            lx->pos++;
+            k++;
+        }
+        if (lx->pos < lx->len || !fill(lx, 1))
+            return k;
     }
-    return k;
 }
 
 static void take_char(nfy_json_lex *lx, size_t *n, int c)
@@ -372,12 +416,15 @@ static nfy_json_tok lex_word(nfy_json_lex *lx, const char *word,
     return tok;
 }
 
+static nfy_json_tok punct(nfy_json_lex *lx, nfy_json_tok tok)
+{
+    lx->pos++;
+    lx->tok = tok;
+    return tok;
+}
+
 nfy_json_tok nfy_json_lex_next(nfy_json_lex *lx, size_t str_cap)
 {
-    static const char punct[] = "{}[]:,";
-    static const nfy_json_tok punct_tok[] = {
-        NFY_JT_LBRACE,   NFY_JT_RBRACE, NFY_JT_LBRACKET,
-        NFY_JT_RBRACKET, NFY_JT_COLON,  NFY_JT_COMMA};
     lx->text_len = 0;
     lx->text[0] = '\0';
     lx->text_truncated = false;
@@ -385,33 +432,43 @@ nfy_json_tok nfy_json_lex_next(nfy_json_lex *lx, size_t str_cap)
     if (str_cap > lx->text_cap - 1)
         str_cap = lx->text_cap - 1;
     /* A UTF-8 BOM is not JSON, but editors add one. */
-    if (lx->base + lx->pos == 0 && fill(lx, 3) >= 3 &&
-        memcmp(lx->buf, "\xEF\xBB\xBF", 3) == 0)
-        lx->pos = 3;
+    if (!lx->started) {
+        lx->started = true;
+        if (fill(lx, 3) >= 3 && memcmp(lx->buf + lx->pos, "\xEF\xBB\xBF", 3) == 0)
+            lx->pos += 3;
+    }
     int c = skip_blanks(lx);
     lx->tok_offset = nfy_json_lex_offset(lx);
-    if (c < 0) {
+    switch (c) {
+    case -1:
         lx->tok = lx->in->status ? lex_error(lx, "read error") : NFY_JT_EOF;
         return lx->tok;
-    }
-    const char *p = c ? strchr(punct, c) : NULL;
-    if (p) {
-        lx->pos++;
-        lx->tok = punct_tok[p - punct];
-        return lx->tok;
-    }
-    if (c == '"')
+    case '{':
+        return punct(lx, NFY_JT_LBRACE);
+    case '}':
+        return punct(lx, NFY_JT_RBRACE);
+    case '[':
+        return punct(lx, NFY_JT_LBRACKET);
+    case ']':
+        return punct(lx, NFY_JT_RBRACKET);
+    case ':':
+        return punct(lx, NFY_JT_COLON);
+    case ',':
+        return punct(lx, NFY_JT_COMMA);
+    case '"':
         return lex_string(lx, str_cap);
-    if (c == '-' || is_digit(c))
-        return lex_number(lx);
-    if (c == 't')
+    case 't':
         return lex_word(lx, "true", NFY_JT_TRUE);
-    if (c == 'f')
+    case 'f':
         return lex_word(lx, "false", NFY_JT_FALSE);
-    if (c == 'n')
+    case 'n':
         return lex_word(lx, "null", NFY_JT_NULL);
-    lx->pos++;
-    return lex_error(lx, "unexpected character");
+    default:
+        if (c == '-' || is_digit(c))
+            return lex_number(lx);
+        lx->pos++;
+        return lex_error(lx, "unexpected character");
+    }
 }
 
 /* After a "}" at pos-1: blanks, ",", blanks, then "{" or "]"? On success
@@ -451,5 +508,46 @@ bool nfy_json_lex_resync(nfy_json_lex *lx)
         lx->pos = (size_t)(hit - lx->buf) + 1;
         if (boundary_after_brace(lx))
             return true;
+    }
+}
+
+/* Bytes skip_rest must look at: quotes, backslashes, brackets, and
+ * control bytes (a raw newline inside a string means we lost track). */
+static bool structural(unsigned c)
+{
+    return char_class[c & 0xFF] & CC_SKIP;
+}
+
+bool nfy_json_lex_skip_rest(nfy_json_lex *lx)
+{
+    size_t depth = 1;
+    bool in_string = false;
+    for (;;) {
+        if (lx->pos >= lx->len && !fill(lx, 1))
+            return nfy_json_fail(lx, "unexpected end of input");
+        const unsigned char *p = lx->buf + lx->pos, *end = lx->buf + lx->len;
+        while (p < end && !structural(*p))
+            p++;
+        lx->pos = (size_t)(p - lx->buf);
+        if (p == end)
+            continue;
+        unsigned c = *p;
+        lx->pos++;
+        if (c < 0x20) {
+            if (in_string) {
+                lx->tok_offset = nfy_json_lex_offset(lx) - 1;
+                return nfy_json_fail(lx, "control character in string");
+            }
+        } else if (c == '\\') {
+            if (lx->pos >= lx->len && !fill(lx, 1))
+                return nfy_json_fail(lx, "unexpected end of input");
+            lx->pos++; /* the escaped byte, whatever it is */
+        } else if (c == '"') {
+            in_string = !in_string;
+        } else if (!in_string && (c == '{' || c == '[')) {
+            depth++;
+        } else if (!in_string && --depth == 0) {
+            return true;
+        }
     }
 }

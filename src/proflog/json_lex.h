@@ -81,6 +81,7 @@ typedef struct {
     uint64_t line;      /* 1-based line of buf[line_pos] */
     size_t line_pos;    /* newlines before it are counted into line */
     uint64_t line_start; /* stream offset where line begins */
+    bool started;       /* the BOM check was done */
 
     /* The last token. */
     nfy_json_tok tok;
@@ -136,6 +137,12 @@ bool nfy_json_skip_value(nfy_json_lex *lx, nfy_json_tok tok, int depth);
  */
 bool nfy_json_render_list(nfy_json_lex *lx, nfy_json_tok tok, int depth,
                           nfy_buf *out);
+/**
+ * Fast skip without grammar checks: from inside an object or array, skip
+ * raw bytes (strings with their escapes, nested brackets) past the bracket
+ * that closes it. For quiet passes only. False at the end of the input.
+ */
+bool nfy_json_lex_skip_rest(nfy_json_lex *lx);
 /** Current stream offset of the next unread byte. */
 uint64_t nfy_json_lex_offset(const nfy_json_lex *lx);
 

@@ -108,6 +108,95 @@ static void render_scalar(nfy_json_lex *lx, nfy_json_tok t, nfy_buf *out)
     }
 }
 
+/* Length of a JSON number at p (n bytes), or 0 if none. */
+static size_t number_len(const unsigned char *p, size_t n)
+{
+    size_t i = 0, d;
+    if (i < n && p[i] == '-')
+        i++;
+    for (d = i; i < n && p[i] >= '0' && p[i] <= '9'; i++)
+        ;
+    if (i == d || (p[d] == '0' && i - d > 1))
+        return 0;
+    if (i < n && p[i] == '.') {
+        for (d = ++i; i < n && p[i] >= '0' && p[i] <= '9'; i++)
+            ;
+        if (i == d)
+            return 0;
+    }
+    if (i < n && (p[i] == 'e' || p[i] == 'E')) {
+        i++;
+        if (i < n && (p[i] == '+' || p[i] == '-'))
+            i++;
+        for (d = i; i < n && p[i] >= '0' && p[i] <= '9'; i++)
+            ;
+        if (i == d)
+            return 0;
+    }
+    return i;
+}
+
+static bool blank(unsigned char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/*
+ * Fast path for the common shape list (nested arrays of numbers, already
+ * in the window): checks the grammar on the raw bytes after the opening
+ * "[" and returns the length up to the matching "]", or 0 to fall back to
+ * the token path (strings, literals, objects, errors, window too short).
+ */
+static size_t simple_list_len(const unsigned char *p, size_t n, int depth)
+{
+    enum { OPENED, COMMA, VALUE } state = OPENED;
+    int level = 1;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = p[i];
+        if (blank(c))
+            continue;
+        if (c == ']' && state != COMMA) {
+            if (--level == 0)
+                return i + 1;
+            state = VALUE;
+        } else if (c == ',' && state == VALUE) {
+            state = COMMA;
+        } else if (c == '[' && state != VALUE) {
+            if (depth + ++level - 1 >= NFY_JSON_MAX_DEPTH)
+                return 0;
+            state = OPENED;
+        } else if (state != VALUE && (c == '-' || (c >= '0' && c <= '9'))) {
+            size_t k = number_len(p + i, n - i);
+            if (!k || i + k >= n)
+                return 0;
+            i += k - 1;
+            state = VALUE;
+        } else {
+            return 0;
+        }
+    }
+    return 0;
+}
+
+static bool render_fast(nfy_json_lex *lx, int depth, nfy_buf *out)
+{
+    const unsigned char *p = lx->buf + lx->pos;
+    size_t len = simple_list_len(p, lx->len - lx->pos, depth);
+    if (!len)
+        return false;
+    nfy_buf_addch(out, '[');
+    for (size_t i = 0; i < len; i++) {
+        if (blank(p[i]))
+            continue;
+        if (p[i] == ',')
+            nfy_buf_add(out, ", ", 2);
+        else
+            nfy_buf_addch(out, (char)p[i]);
+    }
+    lx->pos += len;
+    return true;
+}
+
 bool nfy_json_render_list(nfy_json_lex *lx, nfy_json_tok tok, int depth,
                           nfy_buf *out)
 {
@@ -123,6 +212,8 @@ bool nfy_json_render_list(nfy_json_lex *lx, nfy_json_tok tok, int depth,
         return nfy_json_fail(lx, "expected a value");
     if (depth >= NFY_JSON_MAX_DEPTH)
         return nfy_json_fail(lx, "nesting too deep");
+    if (render_fast(lx, depth, out))
+        return true;
     nfy_buf_addch(out, '[');
     nfy_json_tok t = nfy_json_lex_next(lx, 256);
     if (t != NFY_JT_RBRACKET) {

@@ -96,11 +96,20 @@ static void join_shapes(const nfy_prof_op *op, nfy_buf *tmp, int32_t after)
     }
 }
 
+/* "1-3 5 7-9": runs of consecutive steps as ranges (logs with thousands
+ * of per-step tables would otherwise list every one). */
 static void join_steps(const nfy_prof_step_vec *v, nfy_buf *tmp)
 {
     nfy_buf_reset(tmp);
-    for (size_t k = 0; k < v->len; k++)
+    for (size_t k = 0; k < v->len;) {
+        size_t e = k;
+        while (e + 1 < v->len && v->items[e + 1] == v->items[e] + 1)
+            e++;
         (void)nfy_buf_addf(tmp, k ? " %d" : "%d", (int)v->items[k]);
+        if (e > k)
+            (void)nfy_buf_addf(tmp, "-%d", (int)v->items[e]);
+        k = e + 1;
+    }
 }
 
 static void notes_of(const nfy_prof_op *op, nfy_buf *tmp)
@@ -136,7 +145,8 @@ void nfy_prof_render_ops_csv(const nfy_prof_table *t,
                               "Dynamic,Notes\n");
     for (size_t i = 0; i < t->ops.len; i++) {
         const nfy_prof_op *op = &t->ops.items[i];
-        csv_view(out, display_name(op, &a));
+        csv_view(out, op->full_name); /* as printed: "detach" and
+                                         "aten::detach" are two rows */
         (void)nfy_buf_addch(out, ',');
         csv_view(out, op->overload);
         (void)nfy_buf_addf(out, ",%s,%lld,", nfy_prof_kind_name(op->kind),

@@ -71,6 +71,9 @@ static void json_op(const nfy_prof_op *op, double total, nfy_arena *a,
 {
     (void)nfy_buf_addstr(out, "{");
     jkey(out, "name");
+    jstr(out, op->full_name);
+    (void)nfy_buf_addch(out, ',');
+    jkey(out, "qualified");
     jstr(out, op->kind == NFY_PKIND_OP ? nfy_prof_qualified(a, op->full_name)
                                        : op->full_name);
     (void)nfy_buf_addch(out, ',');
@@ -92,9 +95,18 @@ static void json_op(const nfy_prof_op *op, double total, nfy_arena *a,
                        (op->flags & NFY_PROW_NAME_TRUNCATED) ? "true" : "false");
     jkey(out, "supported_since");
     jstr(out, op->first_version);
+    /* steps as [first, last] runs: thousands of per-step tables would
+     * otherwise list every step of every op */
     (void)nfy_buf_addstr(out, ",\"steps\":[");
-    for (size_t k = 0; k < op->steps.len; k++)
-        (void)nfy_buf_addf(out, k ? ",%d" : "%d", (int)op->steps.items[k]);
+    for (size_t k = 0; k < op->steps.len;) {
+        size_t e = k;
+        while (e + 1 < op->steps.len &&
+               op->steps.items[e + 1] == op->steps.items[e] + 1)
+            e++;
+        (void)nfy_buf_addf(out, "%s[%d,%d]", k ? "," : "",
+                           (int)op->steps.items[k], (int)op->steps.items[e]);
+        k = e + 1;
+    }
     (void)nfy_buf_addstr(out, "],\"shapes\":[");
     for (size_t k = 0; k < op->shapes.len; k++) {
         const nfy_prof_shape *s = &op->shapes.items[k];

@@ -11,32 +11,44 @@
 #include "npuify/proflog.h"
 #include "proflog/text_internal.h"
 
-/* Parse -?digits[.digits] at the start of s; returns bytes used (0: none). */
+/* Parse -?digits[.digits] at the start of s; returns bytes used (0: none).
+ * Digits accumulate in an integer and are scaled once (cells have few
+ * digits; past 18 the rest only scale). */
 static size_t parse_decimal(const char *s, size_t n, double *out)
 {
+    static const double inv10[] = {1e0,   1e-1,  1e-2,  1e-3,  1e-4,
+                                   1e-5,  1e-6,  1e-7,  1e-8,  1e-9,
+                                   1e-10, 1e-11, 1e-12, 1e-13, 1e-14,
+                                   1e-15, 1e-16, 1e-17, 1e-18};
     size_t i = 0;
     bool neg = false;
     if (i < n && (s[i] == '-' || s[i] == '+')) {
         neg = s[i] == '-';
         i++;
     }
-    size_t digits_at = i;
-    double v = 0;
-    while (i < n && s[i] >= '0' && s[i] <= '9')
-        v = v * 10 + (s[i++] - '0');
-    size_t int_digits = i - digits_at;
-    size_t frac_digits = 0;
+    uint64_t m = 0;
+    size_t digits = 0, frac = 0, extra = 0;
+    for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, digits++) {
+        if (digits < 18)
+            m = m * 10 + (uint64_t)(s[i] - '0');
+        else
+            extra++; /* integer digits beyond precision scale up */
+    }
     if (i < n && s[i] == '.') {
         i++;
-        double scale = 0.1;
-        while (i < n && s[i] >= '0' && s[i] <= '9') {
-            v += (s[i++] - '0') * scale;
-            scale *= 0.1;
-            frac_digits++;
-        }
+        for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, digits++)
+            if (digits < 18) {
+                m = m * 10 + (uint64_t)(s[i] - '0');
+                frac++;
+            }
     }
-    if (int_digits + frac_digits == 0)
+    if (digits == 0)
         return 0;
+    double v = (double)m;
+    if (frac)
+        v *= inv10[frac];
+    for (; extra; extra--)
+        v *= 10;
     *out = neg ? -v : v;
     return i;
 }
@@ -77,16 +89,17 @@ bool nfy_prof_parse_pct(nfy_str c, double *pct)
 {
     if (c.len && c.ptr[c.len - 1] == '%')
         c.len--;
+    double v;
+    size_t k = parse_decimal(c.ptr, c.len, &v);
+    if (k && k == c.len) {
+        *pct = v;
+        return true;
+    }
     if (is_nan_word(c)) {
         *pct = NAN;
         return true;
     }
-    double v;
-    size_t k = parse_decimal(c.ptr, c.len, &v);
-    if (!k || k != c.len)
-        return false;
-    *pct = v;
-    return true;
+    return false;
 }
 
 bool nfy_prof_parse_mem(nfy_str c, double *bytes)
@@ -161,16 +174,22 @@ bool nfy_prof_shapes_truncated(nfy_str s)
     return depth != 0 || (s.len && s.ptr[s.len - 1] != ']');
 }
 
-bool nfy_prof__is_shapes(nfy_str c)
+bool nfy_prof__is_shapes(nfy_str c, bool *cut)
 {
     if (!c.len || c.ptr[0] != '[')
         return false;
+    int depth = 1;
     for (size_t i = 1; i < c.len; i++) {
         char ch = c.ptr[i];
-        if (!((ch >= '0' && ch <= '9') || ch == '[' || ch == ']' ||
-              ch == ',' || ch == ' ' || ch == '-'))
+        if (ch == '[')
+            depth++;
+        else if (ch == ']')
+            depth--;
+        else if (!((ch >= '0' && ch <= '9') || ch == ',' || ch == ' ' ||
+                   ch == '-'))
             return false;
     }
+    *cut = depth != 0 || c.ptr[c.len - 1] != ']';
     return true;
 }
 

@@ -19,41 +19,83 @@ static bool is_blank(char c)
     return c == ' ' || c == '\t';
 }
 
+/* Index of the first non-blank at or after i (8 blanks at a time: right-
+ * aligned tables are mostly padding). */
+static size_t skip_blanks(const char *p, size_t i, size_t n)
+{
+    const uint64_t eight = 0x2020202020202020ULL;
+    uint64_t w;
+    while (i + 8 <= n && (memcpy(&w, p + i, 8), w == eight))
+        i += 8;
+    while (i < n && is_blank(p[i]))
+        i++;
+    return i;
+}
+
+/* Index of the first blank at or after i. Eight bytes at a time where
+ * the byte order allows: cells are mostly digits, units and brackets. */
+static size_t next_blank(const char *p, size_t i, size_t n)
+{
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) &&                            \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+    while (i + 8 <= n) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        uint64_t sp = w ^ (ones * ' '), tb = w ^ (ones * '\t');
+        uint64_t hit = ((sp - ones) & ~sp & highs) | ((tb - ones) & ~tb & highs);
+        if (hit)
+            return i + (size_t)(__builtin_ctzll(hit) >> 3);
+        i += 8;
+    }
+#endif
+    while (i < n && !is_blank(p[i]))
+        i++;
+    return i;
+}
+
 size_t nfy_prof__split2(nfy_str t, nfy_str *out, size_t max)
 {
-    /* Collect from the right; the leftmost piece keeps whatever remains
-     * once max pieces are reached (rows are matched from the right). */
-    size_t end = t.len, n = 0;
-    while (end > 0 && is_blank(t.ptr[end - 1]))
-        end--;
-    size_t begin = 0;
-    while (begin < end && is_blank(t.ptr[begin]))
-        begin++;
-    nfy_str tmp[MAX_TOKENS];
+    /* One forward pass collecting pieces; when there are more than max,
+     * the leftmost ones are merged into one (rows are matched from the
+     * right, and the name is what is left over). */
+    size_t n = 0, i = skip_blanks(t.ptr, 0, t.len);
     if (max > MAX_TOKENS)
         max = MAX_TOKENS;
-    while (end > begin && n < max) {
-        size_t i = end;
-        size_t start = begin;
-        if (n + 1 < max) {
-            while (i > begin) {
-                if (i - begin >= 2 && is_blank(t.ptr[i - 1]) &&
-                    is_blank(t.ptr[i - 2])) {
-                    start = i;
-                    break;
-                }
-                i--;
+    if (!max)
+        return 0;
+    const char *p = t.ptr;
+    while (i < t.len) {
+        size_t start = i, end = i;
+        for (;;) {
+            size_t stop = next_blank(p, end, t.len);
+            if (stop >= t.len) {
+                end = t.len;
+                break;
             }
+            size_t next = stop + 1;
+            if (next < t.len && is_blank(p[next]))
+                next = skip_blanks(p, next, t.len);
+            if (next - stop >= 2 || next >= t.len) {
+                end = stop;
+                i = next;
+                break;
+            }
+            end = next; /* a single blank inside the piece */
         }
-        tmp[n++] = (nfy_str){t.ptr + start, end - start};
-        if (start == begin)
-            break;
-        end = start;
-        while (end > begin && is_blank(t.ptr[end - 1]))
-            end--;
+        if (end == t.len)
+            i = t.len;
+        if (n == max && max == 1) { /* grow the only piece */
+            out[0].len = end - (size_t)(out[0].ptr - p);
+            continue;
+        }
+        if (n == max) { /* merge the two leftmost pieces */
+            out[0].len = (size_t)(out[1].ptr + out[1].len - out[0].ptr);
+            memmove(out + 1, out + 2, (max - 2) * sizeof *out);
+            n--;
+        }
+        out[n++] = (nfy_str){p + start, end - start};
     }
-    for (size_t k = 0; k < n; k++)
-        out[k] = tmp[n - 1 - k];
     return n;
 }
 
@@ -95,6 +137,7 @@ static nfy_prof_dev device_of(nfy_str d, nfy_prof_layout *lay)
     if (!lay->accel[0] && d.len && d.len < sizeof lay->accel) {
         memcpy(lay->accel, d.ptr, d.len);
         lay->accel[d.len] = '\0';
+        lay->accel_len = d.len;
     }
     return NFY_PDEV_ACCEL;
 }
@@ -274,11 +317,17 @@ static bool take_cell(const nfy_col *c, nfy_str v, nfy_prof_row *row)
             return false;
         row->flops = x * c->scale;
         return true;
-    case NFY_COL_SHAPES:
-        if (!nfy_prof__is_shapes(v))
+    case NFY_COL_SHAPES: {
+        bool cut = false;
+        if (!nfy_prof__is_shapes(v, &cut))
             return false;
         row->shapes = v;
+        if (cut)
+            row->flags |= NFY_PROW_SHAPES_TRUNCATED;
+        else
+            row->flags &= ~(uint32_t)NFY_PROW_SHAPES_TRUNCATED;
         return true;
+    }
     case NFY_COL_SRCLOC:
         row->source_loc = v;
         return true;
@@ -313,8 +362,10 @@ static size_t match_from(matcher *m, size_t ci, size_t ti)
             return r;
     }
     if (optional_col(c->kind)) {
-        if (c->kind == NFY_COL_SHAPES)
+        if (c->kind == NFY_COL_SHAPES) {
             m->row->shapes = (nfy_str){"", 0};
+            m->row->flags &= ~(uint32_t)NFY_PROW_SHAPES_TRUNCATED;
+        }
         if (c->kind == NFY_COL_SRCLOC)
             m->row->source_loc = (nfy_str){"", 0};
         size_t r = match_from(m, ci - 1, ti);

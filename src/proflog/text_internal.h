@@ -12,7 +12,8 @@
 /* Extra cell grammars (the public ones are in proflog.h). */
 bool nfy_prof__parse_int(nfy_str c, int64_t *out);
 bool nfy_prof__parse_flops(nfy_str c, double *out);
-bool nfy_prof__is_shapes(nfy_str c);
+/** Shape cell grammar; *cut set when its brackets do not balance. */
+bool nfy_prof__is_shapes(nfy_str c, bool *cut);
 
 /* What a column holds. */
 typedef enum {
@@ -53,6 +54,7 @@ typedef struct {
     nfy_col cols[NFY_PROF_MAX_COLS];
     size_t ncols;
     char accel[16];       /* device name from "Self XXX" titles */
+    size_t accel_len;
     uint32_t srcloc_start; /* code-point column of Source Location, or 0 */
     bool has_shapes;
     bool has_srcloc;

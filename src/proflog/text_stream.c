@@ -220,11 +220,9 @@ static void add_row(nfy_prof_stream *s, nfy_prof_ctx *ctx, nfy_prof_row *row,
     row->line = lineno;
     row->offset = offset;
     row->table = s->table_no;
-    row->accel_name = nfy_str_from_cstr(lay->accel);
+    row->accel_name = (nfy_str){lay->accel, lay->accel_len};
     if (lay->has_shapes)
-        row->flags |= NFY_PROW_HAS_SHAPES;
-    if (row->shapes.len && nfy_prof_shapes_truncated(row->shapes))
-        row->flags |= NFY_PROW_SHAPES_TRUNCATED;
+        row->flags |= NFY_PROW_HAS_SHAPES; /* SHAPES_TRUNCATED: take_cell */
     uint32_t w = lay->cols[0].width;
     if (w >= 4 && nfy_str_ends_with(row->name, NFY_STR_LIT("...")) &&
         nfy_utf8_count(row->name.ptr, row->name.len) >= w)
@@ -254,7 +252,11 @@ static void note_skipped(nfy_prof_ctx *ctx, uint32_t lineno, const char *why)
 
 static size_t leading_blanks(nfy_str l)
 {
+    const uint64_t eight = 0x2020202020202020ULL;
+    uint64_t w;
     size_t i = 0;
+    while (i + 8 <= l.len && (memcpy(&w, l.ptr + i, 8), w == eight))
+        i += 8;
     while (i < l.len && (l.ptr[i] == ' ' || l.ptr[i] == '\t'))
         i++;
     return i;
@@ -310,6 +312,19 @@ static void table_line(nfy_prof_stream *s, nfy_prof_ctx *ctx, nfy_str line,
         close_table(s, ctx, true, lineno);
 }
 
+/* First non-blank byte (8 blanks at a time), or 0. */
+static char first_nonblank(nfy_str l)
+{
+    const uint64_t eight = 0x2020202020202020ULL;
+    uint64_t w;
+    size_t i = 0;
+    while (i + 8 <= l.len && (memcpy(&w, l.ptr + i, 8), w == eight))
+        i += 8;
+    while (i < l.len && (l.ptr[i] == ' ' || l.ptr[i] == '\t'))
+        i++;
+    return i < l.len ? l.ptr[i] : '\0';
+}
+
 static bool strip_comment(nfy_str *line)
 {
     if (nfy_str_starts_with(*line, NFY_STR_LIT("# "))) {
@@ -353,7 +368,7 @@ void nfy_prof__stream_line(nfy_prof_stream *s, nfy_prof_ctx *ctx,
         (void)strip_comment(&line);
     uint32_t w[NFY_PROF_MAX_COLS];
     size_t nw = 0;
-    if (line.len && (line.ptr[0] == '-' || line.ptr[0] == ' '))
+    if (line.len && first_nonblank(line) == '-')
         nw = nfy_prof__sep_widths(line, w, NFY_PROF_MAX_COLS);
     switch (s->state) {
     case S_CLOSING: {

@@ -45,7 +45,7 @@ void nfy__trace_event_reset(nfy_trace_event *ev)
     nfy_buf_reset(&ev->tid);
     ev->ts = ev->dur = 0;
     ev->has_ts = ev->has_dur = ev->has_dims = false;
-    ev->cut = ev->repaired = false;
+    ev->cut = ev->repaired = ev->done = false;
 }
 
 /* Copy the string just lexed into b, noting cuts and repairs. */
@@ -96,9 +96,13 @@ static bool id_member(nfy_json_lex *lx, nfy_trace_event *ev, nfy_buf *b)
     return nfy_json_skip_value(lx, t, 1);
 }
 
-static bool key_is(const nfy_json_lex *lx, const char *k)
+/* A value we do not keep: scalars are lexed, containers skipped raw (no
+ * grammar check inside, which is where the bulk of kineto args lies). */
+static bool skip_unneeded(nfy_json_lex *lx, nfy_json_tok t, int depth)
 {
-    return !lx->text_truncated && strcmp(lx->text, k) == 0;
+    if (t == NFY_JT_LBRACE || t == NFY_JT_LBRACKET)
+        return nfy_json_lex_skip_rest(lx);
+    return nfy_json_skip_value(lx, t, depth);
 }
 
 /* Keys we look at; the lexer's text is overwritten by the colon, so a key
@@ -120,14 +124,19 @@ static key_id classify_key(const nfy_json_lex *lx)
 {
     static const struct {
         const char *text;
+        size_t len;
         key_id id;
-    } keys[] = {{"name", K_NAME},         {"ph", K_PH},
-                {"cat", K_CAT},           {"ts", K_TS},
-                {"dur", K_DUR},           {"pid", K_PID},
-                {"tid", K_TID},           {"args", K_ARGS},
-                {"Input Dims", K_DIMS},   {"Input dims", K_DIMS}};
+    } keys[] = {{"name", 4, K_NAME},        {"ph", 2, K_PH},
+                {"cat", 3, K_CAT},          {"ts", 2, K_TS},
+                {"dur", 3, K_DUR},          {"pid", 3, K_PID},
+                {"tid", 3, K_TID},          {"args", 4, K_ARGS},
+                {"Input Dims", 10, K_DIMS}, {"Input dims", 10, K_DIMS}};
+    /* Cheap filter first: this runs for every key of every event. */
+    if (lx->text_truncated || lx->text_len > 10 || lx->text_len < 2)
+        return K_OTHER;
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-        if (key_is(lx, keys[i].text))
+        if (keys[i].len == lx->text_len && keys[i].text[0] == lx->text[0] &&
+            memcmp(keys[i].text, lx->text, lx->text_len) == 0)
             return keys[i].id;
     return K_OTHER;
 }
@@ -152,6 +161,8 @@ static bool walk_object(nfy_json_lex *lx, nfy_trace_event *ev, int depth,
             return nfy_json_fail(lx, "expected ':' after key");
         if (!member(lx, ev, depth, key))
             return false;
+        if (ev->done)
+            return true;
         t = nfy_json_lex_next(lx, 0);
         if (t == NFY_JT_RBRACE)
             return true;
@@ -173,7 +184,7 @@ static bool args_member(nfy_json_lex *lx, nfy_trace_event *ev, int depth,
         ev->has_dims = ok;
         return ok;
     }
-    return nfy_json_skip_value(lx, t, depth + 1);
+    return skip_unneeded(lx, t, depth + 1);
 }
 
 static bool event_member(nfy_json_lex *lx, nfy_trace_event *ev, int depth,
@@ -181,7 +192,15 @@ static bool event_member(nfy_json_lex *lx, nfy_trace_event *ev, int depth,
 {
     switch (key) {
     case K_NAME:
-        return string_member(lx, ev, &ev->name);
+        if (!string_member(lx, ev, &ev->name))
+            return false;
+        /* The window pass needs step markers only: skip the rest raw. */
+        if (ev->light &&
+            nfy__trace_step_number(nfy_buf_view(&ev->name)) < 0) {
+            ev->done = true;
+            return nfy_json_lex_skip_rest(lx);
+        }
+        return true;
     case K_PH:
         return string_member(lx, ev, &ev->ph);
     case K_CAT:
@@ -201,7 +220,7 @@ static bool event_member(nfy_json_lex *lx, nfy_trace_event *ev, int depth,
         return walk_object(lx, ev, depth + 1, args_member);
     }
     default:
-        return nfy_json_skip_value(lx, nfy_json_lex_next(lx, 0), depth + 1);
+        return skip_unneeded(lx, nfy_json_lex_next(lx, 0), depth + 1);
     }
 }
 

@@ -17,6 +17,8 @@ typedef struct {
     bool has_ts, has_dur, has_dims;
     bool cut;      /* some field was longer than its cap */
     bool repaired; /* invalid string content kept (legacy writer) */
+    bool light;    /* step-window pass: only step markers are read fully */
+    bool done;     /* the light pass skipped the rest of the object */
     uint64_t offset;
     int64_t rank;  /* distributedInfo.rank of the trace, or -1 */
 } nfy_trace_event;

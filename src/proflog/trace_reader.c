@@ -313,7 +313,9 @@ static nfy_status read_input(nfy_json_input *in, const char *path,
             first = false;
         if (first) {
             rd.pass = PASS_WINDOWS;
+            rd.ev.light = true;
             (void)walk(&rd);
+            rd.ev.light = false;
             rd.had_array = false;
             rd.rows.stopped = 0;
             (void)nfy_json_input_rewind(in);

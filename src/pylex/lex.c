@@ -91,10 +91,11 @@ void nfy__lex_advance_to(nfy__lexer *lx, uint32_t end)
 
 enum line_kind { LINE_CODE, LINE_BLANK, LINE_WS_EOF };
 
-static void push_indent(nfy__lexer *lx, uint32_t column, uint32_t p)
+static void push_indent(nfy__lexer *lx, uint32_t column, uint32_t start,
+                        uint32_t p)
 {
     nfy_vec_push(&lx->indents, column);
-    nfy__lex_emit(lx, NFY_TOK_INDENT, lx->ls, p);
+    nfy__lex_emit(lx, NFY_TOK_INDENT, start, p);
 }
 
 static void dedent_to(nfy__lexer *lx, uint32_t column, uint32_t p)
@@ -107,7 +108,7 @@ static void dedent_to(nfy__lexer *lx, uint32_t column, uint32_t p)
         /* tokenize raises IndentationError; keep INDENT/DEDENT balanced */
         nfy__lex_diag(lx, "lex-dedent", p, 1,
                       "unindent does not match any outer indentation level");
-        push_indent(lx, column, p);
+        push_indent(lx, column, p, p); /* after the DEDENTs: zero width */
     }
 }
 
@@ -145,7 +146,7 @@ static enum line_kind statement_start(nfy__lexer *lx, uint32_t *pos)
         return LINE_BLANK;
     }
     if (column > lx->indents.items[lx->indents.len - 1])
-        push_indent(lx, column, p);
+        push_indent(lx, column, lx->ls, p);
     else
         dedent_to(lx, column, p);
     *pos = p;

@@ -11,6 +11,7 @@
  * swallow the rest of the file.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "pysyn/syn_internal.h"
 
@@ -59,9 +60,9 @@ static void report_unclosed(syn *s, u32_vec *stack, size_t keep)
 /* A closer at position p with the opener stack. */
 static void close_bracket(syn *s, u32_vec *stack, uint32_t p)
 {
-    uint32_t op = syn_tok(s, p)->op;
+    uint32_t op = syn_op(s, p);
     size_t i = stack->len;
-    while (i > 0 && closer_of(syn_tok(s, stack->items[i - 1])->op) != op)
+    while (i > 0 && closer_of(syn_op(s, stack->items[i - 1])) != op)
         i--;
     if (i == 0) {
         syn_error(s, p, "syn-unmatched", "closing bracket matches nothing");
@@ -71,6 +72,8 @@ static void close_bracket(syn *s, u32_vec *stack, uint32_t p)
     uint32_t o = stack->items[--stack->len];
     s->pmatch[o] = p;
     s->pmatch[p] = o;
+    s->match[s->sig[o]] = s->sig[p];
+    s->match[s->sig[p]] = s->sig[o];
 }
 
 static bool starts_line(const syn *s, uint32_t p)
@@ -78,41 +81,56 @@ static bool starts_line(const syn *s, uint32_t p)
     return p > 0 && syn_tok(s, p)->line > syn_tok(s, p - 1)->end_line;
 }
 
-static void collect_sig(syn *s)
+/* Did a NEWLINE (or INDENT/DEDENT) end the previous logical line? */
+static bool after_newline(const syn *s, uint32_t p)
 {
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < s->ntoks; i++) {
-        uint16_t k = s->toks[i].kind;
-        if (k != NFY_TOK_COMMENT && k != NFY_TOK_NL)
-            s->sig[n++] = i;
-    }
-    s->nsig = n;
+    uint16_t k = syn_kind(s, p - 1);
+    return k == NFY_TOK_NEWLINE || k == NFY_TOK_INDENT || k == NFY_TOK_DEDENT;
+}
+
+/* A backslash continuation in the token's leading trivia. */
+static bool continued(const syn *s, const nfy_token *t)
+{
+    return memchr(s->src->data + t->trivia_start, '\\',
+                  t->start - t->trivia_start) != NULL;
 }
 
 void syn_pass1(syn *s)
 {
-    collect_sig(s);
     u32_vec stack = {0};
     /* after a recovery the tokenizer still thinks brackets are open (no
        NEWLINE/INDENT/DEDENT) until its count drops to 0: there, every
-       physical line outside our own brackets starts a logical line */
+       physical line outside our own brackets starts a logical line; the
+       same holds for any line the tokenizer joined while no bracket of ours
+       is open and no backslash joins it */
     bool recovering = false;
-    for (uint32_t p = 0; p < s->nsig; p++) {
-        const nfy_token *t = syn_tok(s, p);
+    uint32_t p = 0;
+    for (uint32_t i = 0; i < s->ntoks; i++) {
+        const nfy_token *t = &s->toks[i];
+        s->match[i] = NFY_NONE;
+        if (t->kind == NFY_TOK_COMMENT || t->kind == NFY_TOK_NL)
+            continue;
+        s->sig[p] = i;
         s->pmatch[p] = NFY_NONE;
         s->kw[p] = 0;
         s->pflags[p] = 0;
+        s->pk[p] = (uint8_t)t->kind;
+        if (t->kind == NFY_TOK_ERRORTOKEN)
+            s->any_bad = true;
+        s->pop[p] = 0;
         if (t->kind == NFY_TOK_NAME) {
-            s->kw[p] = syn_keyword(s->src->data + t->start, t->end - t->start);
+            s->kw[p] = (uint8_t)(t->op < 256 ? t->op : 0); /* pylex's id */
             if (stack.len && stmt_only_kw(s->kw[p]) && starts_line(s, p)) {
                 report_unclosed(s, &stack, 0);
                 s->pflags[p] |= PF_BREAK;
                 recovering = true;
             }
         }
-        if (recovering && !stack.len && starts_line(s, p))
+        if (!stack.len && starts_line(s, p) && !after_newline(s, p) &&
+            (recovering || !continued(s, t)))
             s->pflags[p] |= PF_BREAK;
         if (t->kind == NFY_TOK_OP) {
+            s->pop[p] = (uint8_t)t->op;
             if (closer_of(t->op) != NFY_OP_NONE)
                 nfy_vec_push(&stack, p);
             else if (is_closer(t->op))
@@ -123,6 +141,8 @@ void syn_pass1(syn *s)
             report_unclosed(s, &stack, 0);
             recovering = false;
         }
+        p++;
     }
+    s->nsig = p;
     nfy_vec_free(&stack);
 }

@@ -34,8 +34,8 @@ static bool is_bracket_frame(const frame *f)
 /* Can the token at p end a primary (so '(' after it is a call)? */
 static bool primary_end(const syn *s, uint32_t p)
 {
-    const nfy_token *t = syn_tok(s, p);
-    switch (t->kind) {
+    unsigned op = syn_op(s, p);
+    switch (syn_kind(s, p)) {
     case NFY_TOK_NAME:
         return s->kw[p] == KW_NOTKW || s->kw[p] >= KW_SOFT_FIRST ||
                s->kw[p] == KW_NONE || s->kw[p] == KW_TRUE ||
@@ -44,8 +44,8 @@ static bool primary_end(const syn *s, uint32_t p)
     case NFY_TOK_STRING:
         return true;
     case NFY_TOK_OP:
-        return (t->op == NFY_OP_RPAR || t->op == NFY_OP_RSQB ||
-                t->op == NFY_OP_RBRACE) &&
+        return (op == NFY_OP_RPAR || op == NFY_OP_RSQB ||
+                op == NFY_OP_RBRACE) &&
                s->pmatch[p] != NFY_NONE;
     default:
         return false;
@@ -201,8 +201,7 @@ static uint32_t arg_step(syn *s, frame *f, uint32_t p, uint32_t e)
 static bool param_step(syn *s, frame *f, uint32_t p)
 {
     bool lambda = f->kind == FR_LAMBDA;
-    const nfy_token *t = syn_tok(s, p);
-    uint32_t op = t->kind == NFY_TOK_OP ? t->op : NFY_OP_NONE;
+    uint32_t op = syn_kind(s, p) == NFY_TOK_OP ? syn_op(s, p) : NFY_OP_NONE;
     if (op == NFY_OP_COMMA) {
         f->pstate = PS_START;
         f->scope = f->inner;
@@ -261,12 +260,11 @@ static void open_lambda(syn *s, uint32_t p)
 
 static bool ends_lambda(const syn *s, uint32_t p)
 {
-    const nfy_token *t = syn_tok(s, p);
-    if (t->kind == NFY_TOK_NAME)
+    if (syn_kind(s, p) == NFY_TOK_NAME)
         return s->kw[p] == KW_FOR || s->kw[p] == KW_ASYNC;
-    if (t->kind != NFY_TOK_OP)
+    if (syn_kind(s, p) != NFY_TOK_OP)
         return false;
-    switch (t->op) {
+    switch (syn_op(s, p)) {
     case NFY_OP_COMMA: case NFY_OP_RPAR: case NFY_OP_RSQB:
     case NFY_OP_RBRACE: case NFY_OP_COLON: case NFY_OP_SEMI:
     case NFY_OP_EQUAL:
@@ -469,7 +467,7 @@ static uint32_t scan_name(syn *s, uint32_t p, uint32_t e)
 
 static void open_bracket(syn *s, uint32_t p)
 {
-    uint32_t op = syn_tok(s, p)->op;
+    uint32_t op = syn_op(s, p);
     bool trailer = p > s->st_first && s->pstart != NFY_NONE &&
                    primary_end(s, p - 1);
     uint32_t pstart = s->pstart, puse = s->puse;
@@ -549,7 +547,7 @@ static bool is_augop(uint32_t op)
 
 static void scan_op(syn *s, uint32_t p)
 {
-    uint32_t op = syn_tok(s, p)->op;
+    uint32_t op = syn_op(s, p);
     frame *f = top(s);
     switch (op) {
     case NFY_OP_LPAR: case NFY_OP_LSQB: case NFY_OP_LBRACE:
@@ -601,7 +599,7 @@ void syn_scan(syn *s, uint32_t p, uint32_t e)
             p++;
             continue;
         }
-        switch (syn_tok(s, p)->kind) {
+        switch (syn_kind(s, p)) {
         case NFY_TOK_NAME:
             p = scan_name(s, p, e);
             break;

@@ -13,6 +13,7 @@
 void syn_error(syn *s, uint32_t p, const char *code, const char *msg)
 {
     s->pflags[p] |= PF_ERROR;
+    s->any_bad = true;
     if (s->cur_stmt != NFY_NONE && p >= s->st_first && p < s->st_end)
         s->stmts.items[s->cur_stmt].flags |= NFY_STMTF_ERROR;
     syn_error_tok(s, s->sig[p], code, msg);
@@ -134,6 +135,21 @@ static void import_guards(syn *s)
     }
 }
 
+/* tok_stmt in one sweep: statements are in token order, never overlap. */
+static void fill_tok_stmt(syn *s)
+{
+    uint32_t t = 0;
+    for (uint32_t i = 0; i < s->stmts.len; i++) {
+        const nfy_stmt *st = &s->stmts.items[i];
+        while (t < st->first)
+            s->tok_stmt[t++] = NFY_NONE;
+        while (t < st->end)
+            s->tok_stmt[t++] = i;
+    }
+    while (t < s->ntoks)
+        s->tok_stmt[t++] = NFY_NONE;
+}
+
 static void *arena_copy(nfy_arena *a, const void *src, size_t n, size_t elem)
 {
     if (!n)
@@ -162,13 +178,7 @@ static void copy_out(syn *s, nfy_pysyn *m)
     COPY(withs, with_items)
     COPY(strings, strings)
 #undef COPY
-    uint32_t *match = nfy_arena_alloc(s->arena, (s->ntoks + 1) * sizeof *match);
-    for (uint32_t t = 0; t < s->ntoks; t++)
-        match[t] = NFY_NONE;
-    for (uint32_t p = 0; p < s->nsig; p++)
-        if (s->pmatch[p] != NFY_NONE)
-            match[s->sig[p]] = s->sig[s->pmatch[p]];
-    m->match = match;
+    m->match = s->match;
     m->tok_stmt = s->tok_stmt;
     m->main_guard = s->main_guard;
     m->nerrors = s->nerrors;
@@ -180,6 +190,8 @@ static void release(syn *s)
     free(s->pmatch);
     free(s->kw);
     free(s->pflags);
+    free(s->pk);
+    free(s->pop);
     nfy_vec_free(&s->stmts);
     nfy_vec_free(&s->scopes);
     nfy_vec_free(&s->bindings);
@@ -220,11 +232,12 @@ nfy_status nfy_pysyn_parse(const nfy_source *src, const nfy_tokens *toks,
     s.pmatch = malloc(n * sizeof *s.pmatch);
     s.kw = malloc(n);
     s.pflags = malloc(n);
-    if (!s.sig || !s.pmatch || !s.kw || !s.pflags)
+    s.pk = malloc(n);
+    s.pop = malloc(n);
+    if (!s.sig || !s.pmatch || !s.kw || !s.pflags || !s.pk || !s.pop)
         abort();
     s.tok_stmt = nfy_arena_alloc(arena, n * sizeof *s.tok_stmt);
-    for (uint32_t t = 0; t < n; t++)
-        s.tok_stmt[t] = NFY_NONE;
+    s.match = nfy_arena_alloc(arena, n * sizeof *s.match);
     nfy_pysyn *m = nfy_arena_calloc(arena, 1, sizeof *m);
     m->src = src;
     m->toks = s.toks;
@@ -234,6 +247,7 @@ nfy_status nfy_pysyn_parse(const nfy_source *src, const nfy_tokens *toks,
     group_args(&s);
     callee_text(&s, m);
     import_guards(&s);
+    fill_tok_stmt(&s);
     copy_out(&s, m);
     release(&s);
     *out = m;

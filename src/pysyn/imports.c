@@ -23,11 +23,11 @@ typedef struct {
 static bool dotted(cursor *c, uint32_t *first, uint32_t *end)
 {
     syn *s = c->s;
-    if (c->p >= c->e || syn_tok(s, c->p)->kind != NFY_TOK_NAME)
+    if (c->p >= c->e || syn_kind(s, c->p) != NFY_TOK_NAME)
         return false;
     *first = c->p++;
     while (c->p + 1 < c->e && syn_is_op(s, c->p, NFY_OP_DOT) &&
-           syn_tok(s, c->p + 1)->kind == NFY_TOK_NAME)
+           syn_kind(s, c->p + 1) == NFY_TOK_NAME)
         c->p += 2;
     *end = c->p;
     return true;

@@ -1,44 +1,5 @@
-/*
- * Keyword recognition and the name tables of the public enums. Keywords are
- * found by length and then a short compare, which is cheaper than a hash
- * for Python's 35 keywords plus the soft ones pysyn cares about.
- */
-#include <string.h>
-
+/* The name tables of pysyn's public enums (keyword ids come from pylex). */
 #include "pysyn/syn_internal.h"
-
-typedef struct {
-    const char *text;
-    uint8_t id;
-} kw_entry;
-
-static const kw_entry kw_table[] = {
-    {"as", KW_AS},           {"if", KW_IF},         {"in", KW_IN},
-    {"is", KW_IS},           {"or", KW_OR},         {"and", KW_AND},
-    {"def", KW_DEF},         {"del", KW_DEL},       {"for", KW_FOR},
-    {"not", KW_NOT},         {"try", KW_TRY},       {"None", KW_NONE},
-    {"True", KW_TRUE},       {"elif", KW_ELIF},     {"else", KW_ELSE},
-    {"from", KW_FROM},       {"pass", KW_PASS},     {"with", KW_WITH},
-    {"case", KW_CASE},       {"type", KW_TYPE},     {"False", KW_FALSE},
-    {"async", KW_ASYNC},     {"await", KW_AWAIT},   {"break", KW_BREAK},
-    {"class", KW_CLASS},     {"raise", KW_RAISE},   {"while", KW_WHILE},
-    {"yield", KW_YIELD},     {"match", KW_MATCH},   {"assert", KW_ASSERT},
-    {"except", KW_EXCEPT},   {"global", KW_GLOBAL}, {"import", KW_IMPORT},
-    {"lambda", KW_LAMBDA},   {"return", KW_RETURN}, {"finally", KW_FINALLY},
-    {"continue", KW_CONTINUE}, {"nonlocal", KW_NONLOCAL},
-};
-
-uint8_t syn_keyword(const char *s, size_t n)
-{
-    /* kw_table is sorted by length: first entry of each length 2..8. */
-    static const uint8_t by_len[] = {0, 0, 0, 5, 11, 20, 29, 35, 36, 38};
-    if (n < 2 || n > 8)
-        return KW_NOTKW;
-    for (unsigned i = by_len[n]; i < by_len[n + 1]; i++)
-        if (kw_table[i].text[0] == s[0] && !memcmp(kw_table[i].text, s, n))
-            return kw_table[i].id;
-    return KW_NOTKW;
-}
 
 const char *nfy_stmt_kind_name(nfy_stmt_kind kind)
 {

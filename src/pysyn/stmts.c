@@ -43,10 +43,10 @@ uint32_t syn_bind(syn *s, nfy_bind_kind kind, uint32_t pos, uint32_t scope)
 static uint16_t error_flags(syn *s, uint32_t p, uint32_t e)
 {
     uint16_t fl = 0;
-    for (uint32_t i = p; i < e; i++) {
+    for (uint32_t i = p; i < e && s->any_bad; i++) {
         if (s->pflags[i] & PF_ERROR)
             fl = NFY_STMTF_ERROR;
-        if (syn_tok(s, i)->kind == NFY_TOK_ERRORTOKEN && !fl) {
+        if (syn_kind(s, i) == NFY_TOK_ERRORTOKEN && !fl) {
             syn_error(s, i, "syn-bad-token", "statement has an invalid token");
             fl = NFY_STMTF_ERROR;
         }
@@ -75,8 +75,6 @@ static uint32_t new_stmt(syn *s, nfy_stmt_kind kind, uint32_t p, uint32_t e,
     st.value_first = st.value_end = NFY_NONE;
     st.flags = error_flags(s, p, e);
     nfy_vec_push(&s->stmts, st);
-    for (uint32_t i = st.first; i < st.end; i++)
-        s->tok_stmt[i] = idx;
     block *b = top_block(s);
     if (parent == b->stmt)
         b->last_child = idx;
@@ -91,11 +89,10 @@ static uint32_t header_colon(const syn *s, uint32_t p, uint32_t q)
 {
     uint32_t lambdas = 0;
     for (uint32_t i = p; i < q; i++) {
-        const nfy_token *t = syn_tok(s, i);
-        if (t->kind == NFY_TOK_OP) {
+        if (syn_kind(s, i) == NFY_TOK_OP) {
             if (s->pmatch[i] != NFY_NONE && s->pmatch[i] > i)
                 i = s->pmatch[i];
-            else if (t->op == NFY_OP_COLON) {
+            else if (syn_op(s, i) == NFY_OP_COLON) {
                 if (!lambdas)
                     return i;
                 lambdas--;
@@ -128,11 +125,12 @@ static bool line_ends_with_colon(const syn *s, uint32_t p, uint32_t q)
 /* match/case are soft keywords: statements only when they look like one. */
 static bool soft_header(const syn *s, uint32_t p, uint32_t q)
 {
-    if (p + 2 > q || !line_ends_with_colon(s, p, q))
+    /* match needs its block; a case may have an inline body */
+    if (p + 2 > q || (s->kw[p] == KW_MATCH ? !line_ends_with_colon(s, p, q)
+                                           : header_colon(s, p, q) == NFY_NONE))
         return false;
-    const nfy_token *n = syn_tok(s, p + 1);
-    if (n->kind == NFY_TOK_OP)
-        switch (n->op) {
+    if (syn_kind(s, p + 1) == NFY_TOK_OP)
+        switch (syn_op(s, p + 1)) {
         case NFY_OP_LPAR: case NFY_OP_LSQB: case NFY_OP_LBRACE:
         case NFY_OP_MINUS: case NFY_OP_STAR: case NFY_OP_TILDE:
             break;
@@ -179,7 +177,7 @@ static void set_clause_of(syn *s, uint32_t idx, uint32_t parent)
     uint32_t prev = idx ? idx - 1 : NFY_NONE;
     while (prev != NFY_NONE && s->stmts.items[prev].parent != parent)
         prev = s->stmts.items[prev].parent;
-    if (prev == NFY_NONE) {
+    if (prev == NFY_NONE || !(s->stmts.items[prev].flags & NFY_STMTF_COMPOUND)) {
         syn_error(s, s->st_first, "syn-orphan-clause",
                   "clause without the statement it continues");
         s->stmts.items[idx].flags |= NFY_STMTF_ERROR;
@@ -195,7 +193,7 @@ static void check_main_guard(syn *s, uint32_t idx, uint32_t p, uint32_t c)
     if (c != p + 3 || !syn_is_op(s, p + 1, NFY_OP_EQEQUAL))
         return;
     uint32_t name = p, str = p + 2;
-    if (syn_tok(s, name)->kind == NFY_TOK_STRING) {
+    if (syn_kind(s, name) == NFY_TOK_STRING) {
         name = p + 2;
         str = p;
     }
@@ -203,8 +201,8 @@ static void check_main_guard(syn *s, uint32_t idx, uint32_t p, uint32_t c)
                  syn_tok(s, name)->end - syn_tok(s, name)->start};
     nfy_str v = {s->src->data + syn_tok(s, str)->start,
                  syn_tok(s, str)->end - syn_tok(s, str)->start};
-    if (syn_tok(s, name)->kind != NFY_TOK_NAME ||
-        syn_tok(s, str)->kind != NFY_TOK_STRING ||
+    if (syn_kind(s, name) != NFY_TOK_NAME ||
+        syn_kind(s, str) != NFY_TOK_STRING ||
         !nfy_str_eq_cstr(n, "__name__") ||
         !(nfy_str_eq_cstr(v, "\"__main__\"") ||
           nfy_str_eq_cstr(v, "'__main__'")))
@@ -500,7 +498,7 @@ static uint32_t line_end(const syn *s, uint32_t p)
 {
     uint32_t i = p + 1;
     while (i < s->nsig) {
-        uint16_t k = syn_tok(s, i)->kind;
+        uint16_t k = syn_kind(s, i);
         if (k == NFY_TOK_NEWLINE || k == NFY_TOK_ENDMARKER ||
             k == NFY_TOK_INDENT || k == NFY_TOK_DEDENT ||
             (s->pflags[i] & PF_BREAK))
@@ -543,7 +541,7 @@ static bool opens_block(const syn *s, uint32_t p)
 {
     if (p >= s->nsig)
         return false;
-    if (syn_tok(s, p)->kind == NFY_TOK_INDENT)
+    if (syn_kind(s, p) == NFY_TOK_INDENT)
         return true;
     uint32_t top = s->vcols.len ? s->vcols.items[s->vcols.len - 1]
                                 : s->line_col;
@@ -560,7 +558,7 @@ void syn_pass2(syn *s)
     nfy_vec_push(&s->blocks, root);
     uint32_t p = 0;
     while (p < s->nsig) {
-        uint16_t k = syn_tok(s, p)->kind;
+        uint16_t k = syn_kind(s, p);
         if (s->vcols.len && k != NFY_TOK_NAME && k != NFY_TOK_OP &&
             k != NFY_TOK_STRING && k != NFY_TOK_NUMBER &&
             k != NFY_TOK_ERRORTOKEN)
@@ -584,7 +582,7 @@ void syn_pass2(syn *s)
             parse_line(s, p, q);
             p = q;
         }
-        if (p < s->nsig && syn_tok(s, p)->kind == NFY_TOK_NEWLINE)
+        if (p < s->nsig && syn_kind(s, p) == NFY_TOK_NEWLINE)
             p++;
         if (s->pending != NFY_NONE && !opens_block(s, p))
             missing_body(s);

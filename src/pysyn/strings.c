@@ -8,12 +8,11 @@
 
 static bool is_compare_op(const syn *s, uint32_t p)
 {
-    const nfy_token *t = syn_tok(s, p);
-    if (t->kind == NFY_TOK_NAME)
+    if (syn_kind(s, p) == NFY_TOK_NAME)
         return s->kw[p] == KW_IS || s->kw[p] == KW_NOT || s->kw[p] == KW_IN;
-    if (t->kind != NFY_TOK_OP)
+    if (syn_kind(s, p) != NFY_TOK_OP)
         return false;
-    switch (t->op) {
+    switch (syn_op(s, p)) {
     case NFY_OP_EQEQUAL: case NFY_OP_NOTEQUAL: case NFY_OP_LESS:
     case NFY_OP_GREATER: case NFY_OP_LESSEQUAL: case NFY_OP_GREATEREQUAL:
         return true;
@@ -107,7 +106,7 @@ uint32_t syn_string(syn *s, uint32_t p, uint32_t e)
 {
     uint32_t q = p;
     uint16_t flags = 0;
-    while (q < e && syn_tok(s, q)->kind == NFY_TOK_STRING)
+    while (q < e && syn_kind(s, q) == NFY_TOK_STRING)
         flags |= syn_tok(s, q++)->flags;
     const frame *f = nfy_vec_last(&s->frames);
     nfy_strlit str;

@@ -14,20 +14,23 @@
 
 #include "npuify/pysyn.h"
 
-/* Keyword ids (hard keywords first, then the soft ones). */
+/* Keyword ids: pylex's (token.op of a NAME), under short local names. */
 enum syn_kw {
-    KW_NOTKW = 0,
-    KW_FALSE, KW_NONE, KW_TRUE, KW_AND, KW_AS, KW_ASSERT, KW_ASYNC,
-    KW_AWAIT, KW_BREAK, KW_CLASS, KW_CONTINUE, KW_DEF, KW_DEL, KW_ELIF,
-    KW_ELSE, KW_EXCEPT, KW_FINALLY, KW_FOR, KW_FROM, KW_GLOBAL, KW_IF,
-    KW_IMPORT, KW_IN, KW_IS, KW_LAMBDA, KW_NONLOCAL, KW_NOT, KW_OR, KW_PASS,
-    KW_RAISE, KW_RETURN, KW_TRY, KW_WHILE, KW_WITH, KW_YIELD,
-    KW_SOFT_FIRST,
-    KW_MATCH = KW_SOFT_FIRST, KW_CASE, KW_TYPE
+    KW_NOTKW = NFY_KW_NONE,
+    KW_FALSE = NFY_KW_FALSE, KW_NONE = NFY_KW_NONE_VALUE, KW_TRUE = NFY_KW_TRUE,
+    KW_AS = NFY_KW_AS, KW_ASYNC = NFY_KW_ASYNC, KW_ASSERT = NFY_KW_ASSERT,
+    KW_BREAK = NFY_KW_BREAK, KW_CLASS = NFY_KW_CLASS,
+    KW_CONTINUE = NFY_KW_CONTINUE, KW_DEF = NFY_KW_DEF, KW_DEL = NFY_KW_DEL,
+    KW_ELIF = NFY_KW_ELIF, KW_ELSE = NFY_KW_ELSE, KW_EXCEPT = NFY_KW_EXCEPT,
+    KW_FINALLY = NFY_KW_FINALLY, KW_FOR = NFY_KW_FOR, KW_FROM = NFY_KW_FROM,
+    KW_GLOBAL = NFY_KW_GLOBAL, KW_IF = NFY_KW_IF, KW_IMPORT = NFY_KW_IMPORT,
+    KW_IN = NFY_KW_IN, KW_IS = NFY_KW_IS, KW_LAMBDA = NFY_KW_LAMBDA,
+    KW_NONLOCAL = NFY_KW_NONLOCAL, KW_NOT = NFY_KW_NOT, KW_PASS = NFY_KW_PASS,
+    KW_RAISE = NFY_KW_RAISE, KW_RETURN = NFY_KW_RETURN, KW_TRY = NFY_KW_TRY,
+    KW_WHILE = NFY_KW_WHILE, KW_WITH = NFY_KW_WITH,
+    KW_SOFT_FIRST = NFY_KW_FIRST_SOFT,
+    KW_MATCH = NFY_KW_MATCH, KW_CASE = NFY_KW_CASE, KW_TYPE = NFY_KW_TYPE
 };
-
-/** Keyword id of a NAME's text, KW_NOTKW for plain names. */
-uint8_t syn_keyword(const char *s, size_t n);
 
 /* Per-position flags from pass 1. */
 enum {
@@ -119,8 +122,12 @@ typedef struct {
     uint32_t *sig;
     uint32_t nsig;
     uint32_t *pmatch; /* by position */
-    uint8_t *kw;      /* by position */
+    uint32_t *match;  /* by token (the public array, in the arena) */
+    uint8_t *kw;      /* by position: keyword id of a NAME, else 0 */
+    uint8_t *pk;      /* by position: token kind */
+    uint8_t *pop;     /* by position: operator id of an OP, else 0 */
     uint8_t *pflags;  /* by position */
+    bool any_bad;     /* pass 1 saw an error or an ERRORTOKEN */
 
     /* results */
     stmt_vec stmts;
@@ -165,10 +172,21 @@ static inline const nfy_token *syn_tok(const syn *s, uint32_t p)
     return &s->toks[s->sig[p]];
 }
 
+/* Kind and operator of position p from the compact arrays (the tokens
+   are 36 bytes each; re-reading them costs memory bandwidth). */
+static inline unsigned syn_kind(const syn *s, uint32_t p)
+{
+    return s->pk[p];
+}
+
+static inline unsigned syn_op(const syn *s, uint32_t p)
+{
+    return s->pop[p];
+}
+
 static inline bool syn_is_op(const syn *s, uint32_t p, nfy_op op)
 {
-    const nfy_token *t = syn_tok(s, p);
-    return t->kind == NFY_TOK_OP && t->op == (uint32_t)op;
+    return s->pop[p] == (unsigned)op && s->pk[p] == NFY_TOK_OP;
 }
 
 static inline bool syn_is_kw(const syn *s, uint32_t p, enum syn_kw kw)
@@ -179,7 +197,7 @@ static inline bool syn_is_kw(const syn *s, uint32_t p, enum syn_kw kw)
 /** A NAME usable as a variable (not a hard keyword). */
 static inline bool syn_is_ident(const syn *s, uint32_t p)
 {
-    return syn_tok(s, p)->kind == NFY_TOK_NAME &&
+    return s->pk[p] == NFY_TOK_NAME &&
            (s->kw[p] == KW_NOTKW || s->kw[p] >= KW_SOFT_FIRST);
 }
 

@@ -5,10 +5,10 @@
  * columns after Huawei's. Rows follow the shared report order. Project-wide
  * rows have "NA" in File and the line columns, like Huawei's global advice.
  */
+#include "report/report_internal.h"
+
 #include <stdlib.h>
 #include <string.h>
-
-#include "report/report_internal.h"
 
 typedef struct {
     const char *file_name;
@@ -101,7 +101,8 @@ static void change_message(nfy_buf *out, const nfy_finding *f)
 static void change_row(nfy_buf *out, const nfy_finding *f)
 {
     file_and_lines(out, f);
-    field(out, f->op == NFY_OPTYPE_NONE ? "UNSUPPORTED" : nfy_op_type_name(f->op),
+    field(out,
+          f->op == NFY_OPTYPE_NONE ? "UNSUPPORTED" : nfy_op_type_name(f->op),
           false);
     change_message(out, f);
     field(out, f->rule, false);

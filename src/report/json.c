@@ -5,10 +5,10 @@
  * jansson) so the layout is fixed: two-space indentation, one finding per
  * line, keys in a fixed order, missing strings as null.
  */
+#include "report/report_internal.h"
+
 #include <stdlib.h>
 #include <string.h>
-
-#include "report/report_internal.h"
 
 static void jstr(nfy_buf *out, const char *s)
 {
@@ -127,8 +127,8 @@ static void write_finding(nfy_buf *out, const nfy_finding *f)
     write_pos(out, "end", f->end_line, f->end_col);
     jkv_str(out, "rule", f->rule, true);
     jkv_str(out, "category", nfy_finding_cat_name(f->cat), true);
-    jkv_str(out, "op", f->op == NFY_OPTYPE_NONE ? NULL : nfy_op_type_name(f->op),
-            true);
+    jkv_str(out, "op",
+            f->op == NFY_OPTYPE_NONE ? NULL : nfy_op_type_name(f->op), true);
     jkv_str(out, "safety", nfy_safety_name(f->safety), true);
     jkv_str(out, "api", f->api, true);
     jkv_str(out, "message", f->message, true);
@@ -139,9 +139,8 @@ static void write_finding(nfy_buf *out, const nfy_finding *f)
     nfy_buf_addch(out, '}');
 }
 
-static void write_findings(nfy_buf *out, const char *key,
-                           const nfy_finding **v, size_t n, bool left,
-                           bool last)
+static void write_findings(nfy_buf *out, const char *key, const nfy_finding **v,
+                           size_t n, bool left, bool last)
 {
     nfy_buf_addstr(out, "  ");
     jkey(out, key);

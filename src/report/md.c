@@ -6,10 +6,10 @@
  * and per-file counts. Table cells are escaped (pipes, line breaks) and
  * long code is shortened.
  */
+#include "report/report_internal.h"
+
 #include <stdlib.h>
 #include <string.h>
-
-#include "report/report_internal.h"
 
 enum { CELL_MAX = 80 };
 
@@ -58,8 +58,7 @@ static void md_head(nfy_buf *out, const nfy_report *rep,
     if (m->source)
         nfy_buf_addf(out, "- Source: `%s`\n", m->source);
     if (m->torch_version)
-        nfy_buf_addf(out, "- Target torch / torch_npu: %s\n",
-                     m->torch_version);
+        nfy_buf_addf(out, "- Target torch / torch_npu: %s\n", m->torch_version);
     if (m->mode)
         nfy_buf_addf(out, "- Mode: %s\n", m->mode);
     nfy_buf_addstr(out, "\n| Files | Scanned | Changed | Copied | Skipped "
@@ -82,10 +81,9 @@ static void md_rules(nfy_buf *out, const nfy_report *rep)
     else
         nfy_buf_addstr(out, "| Rule | Edits | Description |\n|---|---:|---|\n");
     for (size_t i = 0; i < rc.len; i++) {
-        const char *d = rep->rule_desc
-                            ? rep->rule_desc(rep->rule_desc_ctx,
-                                             rc.items[i].rule)
-                            : NULL;
+        const char *d = rep->rule_desc ? rep->rule_desc(rep->rule_desc_ctx,
+                                                        rc.items[i].rule)
+                                       : NULL;
         nfy_buf_addch(out, '|');
         cell(out, rc.items[i].rule, false);
         nfy_buf_addf(out, " %zu |", rc.items[i].count);
@@ -129,24 +127,8 @@ static void md_table(nfy_buf *out, const nfy_finding **v, size_t n,
     nfy_buf_addf(out, "%s\n", rows ? "" : empty);
 }
 
-static bool is_manual_finding(const nfy_finding *f)
-{
-    return f->cat != NFY_CAT_CHANGE && nfy_finding_is_manual(f);
-}
-
-static bool is_other_finding(const nfy_finding *f)
-{
-    return f->cat != NFY_CAT_CHANGE && f->cat != NFY_CAT_LEFT_UNCHANGED &&
-           !nfy_finding_is_manual(f);
-}
-
-static bool is_left(const nfy_finding *f)
-{
-    return f->cat == NFY_CAT_LEFT_UNCHANGED;
-}
-
-static void md_files(nfy_buf *out, const nfy_report *rep,
-                     const nfy_finding **v, size_t n)
+static void md_files(nfy_buf *out, const nfy_report *rep, const nfy_finding **v,
+                     size_t n)
 {
     const nfy_report_file **files;
     size_t nf = nfy__report_sorted_files(rep, &files);
@@ -178,13 +160,13 @@ void nfy_report_render_md(const nfy_report *rep, nfy_buf *out)
     size_t n = nfy_report_sorted(rep, &v);
     md_head(out, rep, &t);
     md_rules(out, rep);
-    md_table(out, v, n, is_manual_finding, "Needs manual work",
+    md_table(out, v, n, nfy__is_manual_finding, "Needs manual work",
              "Nothing needs manual work.\n");
     md_table(out, v, n, nfy__is_change, "Changes", "No changes.\n");
-    md_table(out, v, n, is_other_finding, "Other findings and advice",
+    md_table(out, v, n, nfy__is_other_finding, "Other findings and advice",
              "None.\n");
-    md_table(out, v, n, is_left, "Left unchanged (with the reason)",
-             "None.\n");
+    md_table(out, v, n, nfy__is_left_unchanged,
+             "Left unchanged (with the reason)", "None.\n");
     md_files(out, rep, v, n);
     free(v);
 }
@@ -228,7 +210,7 @@ void nfy_report_render_console(const nfy_report *rep, size_t top, bool color,
     size_t n = nfy_report_sorted(rep, &v);
     size_t shown = 0;
     for (size_t i = 0; i < n && shown < top; i++) {
-        if (!is_manual_finding(v[i]))
+        if (!nfy__is_manual_finding(v[i]))
             continue;
         shown++;
         nfy_buf_addstr(out, "  ");

@@ -3,21 +3,20 @@
  * string into the report's arena), merging reports from parallel workers,
  * totals, the one sort order all writers share, and the enum names.
  */
-#include <stdlib.h>
-#include <string.h>
-
 #include "npuify/report.h"
 #include "report/report_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
 
 static const char *const op_names[] = {"", "INSERT", "MODIFY", "DELETE",
                                        "UNSUPPORTED"};
 static const char *const safety_names[] = {"safe", "unsafe", "manual"};
 static const char *const cat_names[] = {
-    "change",           "unsupported_api",    "unknown_api",
-    "cuda_op",          "precision_advice",   "performance_advice",
-    "affinity_api",     "left_unchanged"};
-static const char *const file_status_names[] = {
-    "converted", "unchanged", "copied", "skipped", "error"};
+    "change",           "unsupported_api",    "unknown_api",  "cuda_op",
+    "precision_advice", "performance_advice", "affinity_api", "left_unchanged"};
+static const char *const file_status_names[] = {"converted", "unchanged",
+                                                "copied", "skipped", "error"};
 
 const char *nfy_op_type_name(nfy_op_type op)
 {
@@ -103,8 +102,8 @@ static nfy_op_type edit_op(const nfy_edit *e)
     return e->text.len ? NFY_OPTYPE_MODIFY : NFY_OPTYPE_DELETE;
 }
 
-void nfy_report_add_edits(nfy_report *rep, const char *file,
-                          nfy_edit_set *set, nfy_safety safety)
+void nfy_report_add_edits(nfy_report *rep, const char *file, nfy_edit_set *set,
+                          nfy_safety safety)
 {
     (void)nfy_edit_set_normalize(set, NULL);
     for (size_t i = 0; i < set->edits.len; i++) {
@@ -117,9 +116,9 @@ void nfy_report_add_edits(nfy_report *rep, const char *file,
         f.safety = safety;
         f.cat = NFY_CAT_CHANGE;
         f.message = e->note;
-        f.before = nfy_arena_strndup(&rep->arena,
-                                     set->src->data + e->span.start,
-                                     e->span.end - e->span.start);
+        f.before =
+            nfy_arena_strndup(&rep->arena, set->src->data + e->span.start,
+                              e->span.end - e->span.start);
         f.after = e->text.ptr;
         nfy_report_add_finding(rep, &f);
     }
@@ -301,7 +300,7 @@ static unsigned format_bit(nfy_str name)
     } table[] = {{"csv", NFY_REPORT_CSV},     {"log", NFY_REPORT_LOG},
                  {"json", NFY_REPORT_JSON},   {"md", NFY_REPORT_MD},
                  {"markdown", NFY_REPORT_MD}, {"sarif", NFY_REPORT_SARIF},
-                 {"all", NFY_REPORT_ALL},     {"html", 0}};
+                 {"all", NFY_REPORT_ALL},     {"html", NFY_REPORT_HTML}};
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
         if (nfy_str_eq_cstr(name, table[i].name))
             return table[i].bit;

@@ -28,6 +28,11 @@ typedef bool (*nfy__finding_pred)(const nfy_finding *f);
 
 bool nfy__is_change(const nfy_finding *f);
 bool nfy__any_finding(const nfy_finding *f);
+/* Not a change, and needs a human (nfy_finding_is_manual). */
+bool nfy__is_manual_finding(const nfy_finding *f);
+/* Not a change, not manual, not left unchanged: advice, unknown, ... */
+bool nfy__is_other_finding(const nfy_finding *f);
+bool nfy__is_left_unchanged(const nfy_finding *f);
 
 /* Counts per rule id of the findings matching pred, sorted by rule id. */
 void nfy__rule_counts(const nfy_report *rep, nfy__finding_pred pred,

@@ -6,10 +6,10 @@
  * inserted text), so SARIF viewers can show or apply them. Project-wide
  * findings have no location.
  */
+#include "report/report_internal.h"
+
 #include <stdlib.h>
 #include <string.h>
-
-#include "report/report_internal.h"
 
 static void jstr(nfy_buf *out, const char *s)
 {
@@ -136,9 +136,8 @@ static void write_rules(nfy_buf *out, const nfy_report *rep,
     nfy_buf_addstr(out, "\"rules\": [");
     for (size_t i = 0; i < rules->len; i++) {
         const char *id = rules->items[i].rule;
-        const char *desc = rep->rule_desc
-                               ? rep->rule_desc(rep->rule_desc_ctx, id)
-                               : NULL;
+        const char *desc =
+            rep->rule_desc ? rep->rule_desc(rep->rule_desc_ctx, id) : NULL;
         nfy_buf_addstr(out, i ? ",\n        {\"id\": " : "\n        {\"id\": ");
         jstr(out, id);
         if (desc) {

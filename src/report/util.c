@@ -2,10 +2,10 @@
  * Small helpers for the report writers: counting findings per rule,
  * locating a file's findings in the sorted order and printing locations.
  */
+#include "report/report_internal.h"
+
 #include <stdlib.h>
 #include <string.h>
-
-#include "report/report_internal.h"
 
 bool nfy__is_change(const nfy_finding *f)
 {
@@ -16,6 +16,22 @@ bool nfy__any_finding(const nfy_finding *f)
 {
     (void)f;
     return true;
+}
+
+bool nfy__is_manual_finding(const nfy_finding *f)
+{
+    return f->cat != NFY_CAT_CHANGE && nfy_finding_is_manual(f);
+}
+
+bool nfy__is_other_finding(const nfy_finding *f)
+{
+    return f->cat != NFY_CAT_CHANGE && f->cat != NFY_CAT_LEFT_UNCHANGED &&
+           !nfy_finding_is_manual(f);
+}
+
+bool nfy__is_left_unchanged(const nfy_finding *f)
+{
+    return f->cat == NFY_CAT_LEFT_UNCHANGED;
 }
 
 const char *nfy__or_empty(const char *s)

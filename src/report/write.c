@@ -6,10 +6,10 @@
  * nfy_report_write renders every selected file into memory and writes each
  * atomically, so an interrupted run never leaves a half-written report.
  */
+#include "report/report_internal.h"
+
 #include <stdlib.h>
 #include <string.h>
-
-#include "report/report_internal.h"
 
 static int cmp_log(const void *pa, const void *pb)
 {
@@ -28,6 +28,10 @@ static void log_finding(nfy_buf *out, const nfy_finding *f)
                      f->start_line, f->end_line,
                      f->op == NFY_OPTYPE_NONE ? "UNSUPPORTED"
                                               : nfy_op_type_name(f->op));
+    } else if (!f->file || !f->start_line) {
+        nfy_buf_addf(out, "project   %s   ", nfy_finding_cat_name(f->cat));
+        nfy__add_oneline(out, f->api);
+        nfy_buf_addstr(out, ": ");
     } else {
         nfy_buf_addf(out, "line: %u   %s   ", f->start_line,
                      nfy_finding_cat_name(f->cat));
@@ -68,8 +72,8 @@ static int cmp_name(const void *pa, const void *pb)
 }
 
 /* Sorted, de-duplicated names of every file the report mentions. */
-static size_t all_files(const nfy_report *rep, const nfy_finding **v,
-                        size_t n, const nfy_report_log_line **lines, size_t nl,
+static size_t all_files(const nfy_report *rep, const nfy_finding **v, size_t n,
+                        const nfy_report_log_line **lines, size_t nl,
                         const char ***out)
 {
     size_t cap = rep->files.len + n + nl + 1, m = 0;
@@ -165,8 +169,7 @@ static nfy_status write_one(const char *dir, const char *name, nfy_buf *b,
     const char *path = nfy_path_join(&a, dir, name);
     nfy_status st = b->status;
     if (!st)
-        st = nfy_file_write_atomic(path, b->data ? b->data : "", b->len,
-                                   0644);
+        st = nfy_file_write_atomic(path, b->data ? b->data : "", b->len, 0644);
     if (st && diags)
         nfy_diag_add_at(diags, NFY_SEV_ERROR, "E-REPORT-WRITE", path, 0, 0,
                         "cannot write report file: %s", nfy_status_str(st));
@@ -192,8 +195,8 @@ static nfy_status write_csvs(const nfy_report *rep, const char *dir,
     for (int k = 0; k < NFY_CSV_COUNT; k++) {
         nfy_buf b = NFY_BUF_INIT;
         nfy_report_render_csv(rep, (nfy_csv_kind)k, &b);
-        nfy_status st = write_one(dir, nfy_csv_file_name((nfy_csv_kind)k), &b,
-                                  diags);
+        nfy_status st =
+            write_one(dir, nfy_csv_file_name((nfy_csv_kind)k), &b, diags);
         if (st && !first)
             first = st;
         nfy_buf_release(&b);
@@ -211,7 +214,8 @@ nfy_status nfy_report_write(const nfy_report *rep, const char *dir,
     } table[] = {{NFY_REPORT_LOG, "npuify.log", nfy_report_render_log},
                  {NFY_REPORT_JSON, "report.json", nfy_report_render_json},
                  {NFY_REPORT_MD, "summary.md", nfy_report_render_md},
-                 {NFY_REPORT_SARIF, "report.sarif", nfy_report_render_sarif}};
+                 {NFY_REPORT_SARIF, "report.sarif", nfy_report_render_sarif},
+                 {NFY_REPORT_HTML, "report.html", nfy_report_render_html}};
     nfy_status first = nfy_mkdirs(dir, 0755);
     if (first) {
         if (diags)
@@ -225,8 +229,8 @@ nfy_status nfy_report_write(const nfy_report *rep, const char *dir,
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
         if (!(formats & table[i].bit))
             continue;
-        nfy_status st = render_and_write(rep, dir, table[i].name, table[i].fn,
-                                         diags);
+        nfy_status st =
+            render_and_write(rep, dir, table[i].name, table[i].fn, diags);
         if (st && !first)
             first = st;
     }

@@ -18,6 +18,8 @@ typedef struct {
     uint32_t *order;  /* binding indices sorted by (scope, name, tok) */
     uint8_t *state;   /* per binding: enum bind_state */
     uint32_t *tok_attr; /* per token: attr index whose name it is, or NONE */
+    uint32_t *globals;  /* value bindings made under a `global` declaration */
+    uint32_t nglobals;
     nfy_arena *arena;
 } res_index;
 
@@ -176,6 +178,9 @@ static uint32_t enclosing_function(const nfy_pysyn *m, uint32_t s)
     return NFY_NONE;
 }
 
+static uint32_t lookup_global_decl(const nfy_pysyn *m, const res_index *ix,
+                                   uint32_t tok, nfy_str name);
+
 static uint32_t lookup(const nfy_pysyn *m, const res_index *ix, uint32_t scope,
                        uint32_t tok, nfy_str name)
 {
@@ -187,9 +192,8 @@ static uint32_t lookup(const nfy_pysyn *m, const res_index *ix, uint32_t scope,
         }
         scope_hits h = scope_find(m, ix->order, s, name);
         if (h.global && s != 0) {
-            s = 0;
-            first = false;
-            continue;
+            uint32_t b = lookup(m, ix, 0, tok, name);
+            return b != NFY_NONE ? b : lookup_global_decl(m, ix, tok, name);
         }
         if (h.nonlocal) {
             s = enclosing_function(m, s);
@@ -202,7 +206,42 @@ static uint32_t lookup(const nfy_pysyn *m, const res_index *ix, uint32_t scope,
         s = m->scopes[s].parent;
         first = false;
     }
-    return NFY_NONE;
+    return ix->nglobals ? lookup_global_decl(m, ix, tok, name) : NFY_NONE;
+}
+
+/* A module name bound inside a function that declared it global. */
+static uint32_t lookup_global_decl(const nfy_pysyn *m, const res_index *ix,
+                                   uint32_t tok, nfy_str name)
+{
+    uint32_t best = NFY_NONE;
+    for (uint32_t i = 0; i < ix->nglobals; i++) {
+        const nfy_binding *b = &m->bindings[ix->globals[i]];
+        if (!nfy_str_eq(nfy_pysyn_tok_text(m, b->tok), name))
+            continue;
+        if (best == NFY_NONE || (b->tok < tok && b->tok > m->bindings[best].tok))
+            best = ix->globals[i];
+    }
+    return best;
+}
+
+static void collect_globals(const nfy_pysyn *m, res_index *ix)
+{
+    uint32_t n = 0;
+    ix->globals = nfy_arena_alloc(ix->arena,
+                                  (m->nbindings ? m->nbindings : 1) *
+                                      sizeof(uint32_t));
+    for (uint32_t g = 0; g < m->nbindings; g++) {
+        const nfy_binding *gb = &m->bindings[g];
+        if (gb->kind != NFY_BIND_GLOBAL || gb->scope == 0)
+            continue;
+        scope_hits h = scope_find(m, ix->order, gb->scope,
+                                  nfy_pysyn_tok_text(m, gb->tok));
+        for (uint32_t i = h.lo; i < h.hi; i++) {
+            if (is_value_binding(&m->bindings[ix->order[i]]))
+                ix->globals[n++] = ix->order[i];
+        }
+    }
+    ix->nglobals = n;
 }
 
 uint32_t nfy_resolve_lookup(const nfy_resolution *r, uint32_t scope,
@@ -357,6 +396,7 @@ nfy_status nfy_resolve(const nfy_pysyn *syn, nfy_arena *arena,
     }
     sort_bindings(syn, ix->order, tmp, nb);
     build_attr_index(syn, ix);
+    collect_globals(syn, ix);
     for (uint32_t u = 0; u < syn->nuses; u++) {
         r->uses[u].binding = NFY_NONE;
         r->uses[u].import_name = NFY_NONE;

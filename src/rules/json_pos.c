@@ -5,14 +5,14 @@
  * keys, decoding escapes only when a key has them. Depth is bounded by the
  * path, and skipping nested values uses a counter, not recursion.
  */
-#include <string.h>
-
 #include "rules/rules_internal.h"
+
+#include <string.h>
 
 static size_t skip_ws(const char *t, size_t n, size_t i)
 {
-    while (i < n && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' ||
-                     t[i] == '\r'))
+    while (i < n &&
+           (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r'))
         i++;
     return i;
 }
@@ -47,8 +47,8 @@ static size_t skip_value(const char *t, size_t n, size_t i)
         } else {
             i++;
         }
-        if (depth == 0 && i > 0 && (t[i - 1] == '"' || t[i - 1] == '}' ||
-                                    t[i - 1] == ']'))
+        if (depth == 0 && i > 0 &&
+            (t[i - 1] == '"' || t[i - 1] == '}' || t[i - 1] == ']'))
             return i;
     }
     return n;
@@ -175,8 +175,7 @@ static bool find_element(const char *t, size_t n, size_t i, size_t index,
 }
 
 size_t nfy__json_locate(const char *text, size_t len,
-                        const rules_path_step *path, size_t depth,
-                        bool at_key)
+                        const rules_path_step *path, size_t depth, bool at_key)
 {
     size_t at = skip_ws(text, len, 0);
     for (size_t d = 0; d < depth && at < len; d++) {
@@ -184,8 +183,7 @@ size_t nfy__json_locate(const char *text, size_t len,
         bool found;
         if (path[d].key) {
             found = text[at] == '{' &&
-                    find_member(text, len, at, path[d].key, &key_at,
-                                &value_at);
+                    find_member(text, len, at, path[d].key, &key_at, &value_at);
         } else {
             found = text[at] == '[' &&
                     find_element(text, len, at, path[d].index, &value_at);

@@ -1,15 +1,18 @@
 /*
- * Name lookup for the passes. Patterns and map rows of name-like rules go
- * into one array sorted by (space, key), searched by binary search: an exact
- * key is one search, a dotted qualified name one search per prefix. STRING,
- * ENV and FILE rules (few, matched by value or glob) are scanned. Results
- * are ranked best first without allocating: the caller's array is kept
- * sorted and only the best `max` hits are stored.
+ * Name lookup for the passes. Patterns and map rows of name-like rules are
+ * sorted by (space, key); each run of equal keys gets a slot in an
+ * open-addressing hash table. A dotted qualified name is looked up once per
+ * prefix, and FNV-1a is computed incrementally, so all prefix hashes come
+ * from one pass over the name. STRING, ENV and FILE rules (few, matched by
+ * value or glob) are scanned. Results are ranked best first without
+ * allocating: the caller's array is kept sorted and only the best `max`
+ * hits are stored.
  */
+#include "rules/rules_internal.h"
+
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "rules/rules_internal.h"
 
 static int entry_cmp_key(nfy_lookup_space space, nfy_str key,
                          const rules_entry *e)
@@ -37,11 +40,17 @@ static void add_entry(nfy_rule_set *set, nfy_lookup_space space,
     nfy_vec_push(&set->index, e);
 }
 
-/* Index one rule: its pattern, or its map rows when it has a map. */
+/*
+ * Index one rule: its pattern, or its map rows when it has a map. Insert
+ * rules are left out: their pattern is a trigger for the whole file, found
+ * by iterating kind INSERT_IMPORT, not something matched at a place.
+ */
 static void index_rule(nfy_rule_set *set, const nfy_rule *r)
 {
     nfy_lookup_space space;
     bool prefix = false;
+    if (r->kind == NFY_RULE_INSERT_IMPORT)
+        return;
     switch (r->match) {
     case NFY_MATCH_MODULE:
     case NFY_MATCH_IMPORT:
@@ -74,6 +83,58 @@ static void index_rule(nfy_rule_set *set, const nfy_rule *r)
         add_entry(set, space, r->map[i].from, r, &r->map[i], prefix);
 }
 
+/* ---- Hashing --------------------------------------------------------- */
+
+#define FNV_OFFSET 14695981039346656037ull
+#define FNV_PRIME  1099511628211ull
+
+static uint64_t fnv_add(uint64_t h, const char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)p[i]) * FNV_PRIME;
+    return h;
+}
+
+/* The slot hash of (space, key) from FNV-1a over the key's bytes. */
+static uint64_t key_hash(nfy_lookup_space space, uint64_t fnv)
+{
+    uint64_t h = fnv ^ ((uint64_t)space + 1) * 0x9E3779B97F4A7C15ull;
+    return h ^ (h >> 29);
+}
+
+static void build_slots(nfy_rule_set *set)
+{
+    size_t runs = 0;
+    for (size_t i = 0; i < set->index.len; i++)
+        runs += i == 0 || entry_cmp_key(set->index.items[i].space,
+                                        set->index.items[i].key,
+                                        &set->index.items[i - 1]) != 0;
+    size_t n = 16;
+    while (n < runs * 2)
+        n *= 2;
+    free(set->slots);
+    set->slots = calloc(n, sizeof *set->slots);
+    if (!set->slots) {
+        fputs("npuify: out of memory\n", stderr);
+        abort();
+    }
+    set->nslots = n;
+    for (size_t i = 0; i < set->index.len;) {
+        const rules_entry *e = &set->index.items[i];
+        size_t j = i + 1;
+        while (j < set->index.len &&
+               entry_cmp_key(e->space, e->key, &set->index.items[j]) == 0)
+            j++;
+        uint64_t h =
+            key_hash(e->space, fnv_add(FNV_OFFSET, e->key.ptr, e->key.len));
+        size_t k = (size_t)h & (n - 1);
+        while (set->slots[k].count)
+            k = (k + 1) & (n - 1);
+        set->slots[k] = (rules_slot){h, (uint32_t)i, (uint32_t)(j - i)};
+        i = j;
+    }
+}
+
 void nfy__rules_reindex(nfy_rule_set *set)
 {
     set->index.len = 0;
@@ -83,9 +144,18 @@ void nfy__rules_reindex(nfy_rule_set *set)
     if (set->index.len > 1)
         qsort(set->index.items, set->index.len, sizeof *set->index.items,
               entry_cmp);
+    build_slots(set);
 }
 
-/* ---- Ranking -------------------------------------------------------------- */
+void nfy__rules_index_free(nfy_rule_set *set)
+{
+    nfy_vec_free(&set->index);
+    free(set->slots);
+    set->slots = NULL;
+    set->nslots = 0;
+}
+
+/* ---- Ranking ------------------------------------------------------------- */
 
 static int hit_rank(const nfy_rule_hit *a, const nfy_rule_hit *b)
 {
@@ -98,17 +168,36 @@ static int hit_rank(const nfy_rule_hit *a, const nfy_rule_hit *b)
     return strcmp(a->rule->id, b->rule->id);
 }
 
+#define SEEN_MAX 16
+
+/*
+ * Keys are visited longest first, so a rule's first hit is its best one:
+ * later hits of the same rule (a shorter map row, a catch-all row) are
+ * dropped. Past SEEN_MAX distinct rules there is no deduplication.
+ */
 typedef struct {
     nfy_rule_hit *hits;
     size_t max;
     size_t stored;
     size_t total;
+    const nfy_rule *seen[SEEN_MAX];
+    size_t nseen;
 } hit_list;
+
+static bool seen_before(hit_list *hl, const nfy_rule *r)
+{
+    for (size_t i = 0; i < hl->nseen; i++)
+        if (hl->seen[i] == r)
+            return true;
+    if (hl->nseen < SEEN_MAX)
+        hl->seen[hl->nseen++] = r;
+    return false;
+}
 
 static void hit_add(hit_list *hl, const nfy_rule *r, const nfy_rule_pair *p,
                     size_t len)
 {
-    if (!r->enabled)
+    if (!r->enabled || seen_before(hl, r))
         return;
     nfy_rule_hit h = {r, p, len};
     hl->total++;
@@ -129,30 +218,32 @@ static void hit_add(hit_list *hl, const nfy_rule *r, const nfy_rule_pair *p,
     hl->hits[pos] = h;
 }
 
-/* ---- Indexed spaces --------------------------------------------------------- */
+/* ---- Indexed spaces ------------------------------------------------------ */
 
-/* First index entry with (space, key), or index.len. */
-static size_t lower_bound(const nfy_rule_set *set, nfy_lookup_space space,
-                          nfy_str key)
+/* The run of index entries with (space, key), or NULL. */
+static const rules_slot *find_run(const nfy_rule_set *set,
+                                  nfy_lookup_space space, nfy_str key,
+                                  uint64_t fnv)
 {
-    size_t lo = 0, hi = set->index.len;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (entry_cmp_key(space, key, &set->index.items[mid]) > 0)
-            lo = mid + 1;
-        else
-            hi = mid;
+    if (set->nslots == 0)
+        return NULL;
+    uint64_t h = key_hash(space, fnv);
+    size_t mask = set->nslots - 1;
+    for (size_t k = (size_t)h & mask; set->slots[k].count; k = (k + 1) & mask) {
+        const rules_slot *sl = &set->slots[k];
+        if (sl->hash == h &&
+            entry_cmp_key(space, key, &set->index.items[sl->first]) == 0)
+            return sl;
     }
-    return lo;
+    return NULL;
 }
 
 static void add_key_hits(const nfy_rule_set *set, nfy_lookup_space space,
-                         nfy_str key, bool whole, hit_list *hl)
+                         nfy_str key, uint64_t fnv, bool whole, hit_list *hl)
 {
-    for (size_t i = lower_bound(set, space, key); i < set->index.len; i++) {
-        const rules_entry *e = &set->index.items[i];
-        if (entry_cmp_key(space, key, e) != 0)
-            break;
+    const rules_slot *sl = find_run(set, space, key, fnv);
+    for (uint32_t i = 0; sl && i < sl->count; i++) {
+        const rules_entry *e = &set->index.items[sl->first + i];
         if (whole || e->prefix)
             hit_add(hl, e->rule, e->pair, key.len);
     }
@@ -160,37 +251,55 @@ static void add_key_hits(const nfy_rule_set *set, nfy_lookup_space space,
 
 /* Bare-name CALL patterns ("set_device") match the callee's last name. */
 static void add_last_name_hits(const nfy_rule_set *set, nfy_str qname,
-                               hit_list *hl)
+                               size_t last_dot, hit_list *hl)
 {
-    ptrdiff_t dot = -1;
-    for (size_t i = 0; i < qname.len; i++)
-        if (qname.ptr[i] == '.')
-            dot = (ptrdiff_t)i;
-    if (dot < 0)
-        return;
-    nfy_str last = nfy_str_slice(qname, (size_t)dot + 1, qname.len);
-    for (size_t i = lower_bound(set, NFY_LOOKUP_QUALNAME, last);
-         i < set->index.len; i++) {
-        const rules_entry *e = &set->index.items[i];
-        if (entry_cmp_key(NFY_LOOKUP_QUALNAME, last, e) != 0)
-            break;
+    nfy_str last = nfy_str_slice(qname, last_dot + 1, qname.len);
+    const rules_slot *sl = find_run(set, NFY_LOOKUP_QUALNAME, last,
+                                    fnv_add(FNV_OFFSET, last.ptr, last.len));
+    for (uint32_t i = 0; sl && i < sl->count; i++) {
+        const rules_entry *e = &set->index.items[sl->first + i];
         if (e->rule->match == NFY_MATCH_CALL)
             hit_add(hl, e->rule, e->pair, last.len);
     }
 }
 
+#define PREFIX_MAX 32
+
+/*
+ * The whole name, then each dotted prefix, longest first (so a rule's first
+ * hit is its best), then the last name for bare CALL patterns. Names with
+ * more than PREFIX_MAX dots only have their first PREFIX_MAX prefixes tried.
+ */
 static void lookup_qualname(const nfy_rule_set *set, nfy_str qname,
                             hit_list *hl)
 {
-    add_key_hits(set, NFY_LOOKUP_QUALNAME, qname, true, hl);
-    for (size_t i = qname.len; i-- > 1;)
-        if (qname.ptr[i] == '.')
-            add_key_hits(set, NFY_LOOKUP_QUALNAME,
-                         nfy_str_slice(qname, 0, i), false, hl);
-    add_last_name_hits(set, qname, hl);
+    size_t dots[PREFIX_MAX];
+    uint64_t fnvs[PREFIX_MAX];
+    size_t ndots = 0, last_dot = 0;
+    bool any_dot = false;
+    uint64_t h = FNV_OFFSET;
+    for (size_t i = 0; i < qname.len; i++) {
+        if (qname.ptr[i] == '.') {
+            if (ndots < PREFIX_MAX && i > 0) {
+                dots[ndots] = i;
+                fnvs[ndots++] = h;
+            }
+            last_dot = i;
+            any_dot = true;
+        }
+        h = fnv_add(h, qname.ptr + i, 1);
+    }
+    add_key_hits(set, NFY_LOOKUP_QUALNAME, qname, h, true, hl);
+    while (ndots-- > 0)
+        add_key_hits(set, NFY_LOOKUP_QUALNAME,
+                     nfy_str_slice(qname, 0, dots[ndots]), fnvs[ndots], false,
+                     hl);
+    if (any_dot)
+        add_last_name_hits(set, qname, last_dot, hl);
 }
 
-/* ---- Scanned spaces ---------------------------------------------------------- */
+/* ---- Scanned spaces
+ * ---------------------------------------------------------- */
 
 static bool str_contains(nfy_str hay, const char *needle)
 {
@@ -244,7 +353,7 @@ static void lookup_scanned(const nfy_rule_set *set, nfy_lookup_space space,
 size_t nfy_rule_set_lookup(const nfy_rule_set *set, nfy_lookup_space space,
                            nfy_str key, nfy_rule_hit *hits, size_t max)
 {
-    hit_list hl = {hits, hits ? max : 0, 0, 0};
+    hit_list hl = {.hits = hits, .max = hits ? max : 0};
     if (!set || !key.ptr)
         return 0;
     switch (space) {
@@ -253,7 +362,8 @@ size_t nfy_rule_set_lookup(const nfy_rule_set *set, nfy_lookup_space space,
         break;
     case NFY_LOOKUP_MEMBER:
     case NFY_LOOKUP_KEYWORD:
-        add_key_hits(set, space, key, true, &hl);
+        add_key_hits(set, space, key, fnv_add(FNV_OFFSET, key.ptr, key.len),
+                     true, &hl);
         break;
     default:
         lookup_scanned(set, space, key, &hl);

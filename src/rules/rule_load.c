@@ -5,10 +5,10 @@
  * jansson's byte position for syntax errors, a walk of the text along the
  * key path (json_pos.c) for schema errors.
  */
+#include "rules/rules_internal.h"
+
 #include <stdlib.h>
 #include <string.h>
-
-#include "rules/rules_internal.h"
 
 /* Rule files are small; anything bigger is not a rule file. */
 #define RULES_FILE_MAX ((size_t)16 << 20)
@@ -56,10 +56,10 @@ void nfy__rules_error(rules_loader *ld, bool at_key, const char *fmt, ...)
     nfy_buf_vaddf(&msg, fmt, ap);
     va_end(ap);
     size_t depth = ld->depth < RULES_PATH_MAX ? ld->depth : RULES_PATH_MAX;
-    size_t off = nfy__json_locate(ld->src->data, ld->src->len, ld->path,
-                                  depth, at_key);
-    nfy_diag_add(ld->diags, NFY_SEV_ERROR, "E-RULE", ld->src, (uint32_t)off,
-                 1, "%s", nfy_buf_cstr(&msg));
+    size_t off =
+        nfy__json_locate(ld->src->data, ld->src->len, ld->path, depth, at_key);
+    nfy_diag_add(ld->diags, NFY_SEV_ERROR, "E-RULE", ld->src, (uint32_t)off, 1,
+                 "%s", nfy_buf_cstr(&msg));
     nfy_buf_release(&msg);
     ld->errors++;
 }
@@ -113,17 +113,23 @@ static void check_ids(rules_loader *ld)
 static nfy_status load_json(rules_loader *ld)
 {
     json_error_t err;
-    json_t *root = json_loadb(ld->src->data, ld->src->len,
-                              JSON_REJECT_DUPLICATES, &err);
+    json_t *root =
+        json_loadb(ld->src->data, ld->src->len, JSON_REJECT_DUPLICATES, &err);
     if (!root) {
         size_t pos = (size_t)err.position;
         uint32_t off = (uint32_t)(pos > 0 ? pos - 1 : 0);
+        /* jansson stops after a duplicate key: point at its opening quote */
+        if (!strncmp(err.text, "duplicate object key", 20) &&
+            off < ld->src->len && ld->src->data[off] == '"')
+            while (off > 0 && (ld->src->data[--off] != '"' ||
+                               (off > 0 && ld->src->data[off - 1] == '\\')))
+                ;
         nfy_diag_add(ld->diags, NFY_SEV_ERROR, "E-RULE-JSON", ld->src, off, 1,
                      "invalid JSON: %s", err.text);
         return NFY_ESYNTAX;
     }
-    json_t *rules = json_is_object(root) ? json_object_get(root, "rules")
-                                         : NULL;
+    json_t *rules =
+        json_is_object(root) ? json_object_get(root, "rules") : NULL;
     if (!json_is_object(root)) {
         nfy__rules_error(ld, false, "a rule file is a JSON object");
     } else if (json_is_object(rules)) {
@@ -149,7 +155,8 @@ nfy_status nfy_rules_load_mem(nfy_rule_set *set, const char *name,
         return st;
     nfy_diags local;
     nfy_diags_init(&local);
-    rules_loader ld = {.set = set, .src = &src, .diags = diags ? diags : &local};
+    rules_loader ld = {
+        .set = set, .src = &src, .diags = diags ? diags : &local};
     ld.origin = nfy_arena_strndup(&set->arena, name, strlen(name));
     st = load_json(&ld);
     if (st == NFY_OK) {

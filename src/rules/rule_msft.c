@@ -13,9 +13,9 @@
  *   ReplaceStringRule    str_old, str_new, strict, feature_switch[]
  *   ReplaceAttributeRule old_name, new_name, feature_switch[]
  */
-#include <string.h>
-
 #include "rules/rules_internal.h"
+
+#include <string.h>
 
 typedef enum { C_ARGS, C_FUNC, C_MODULE, C_STRING, C_ATTR } msft_class;
 
@@ -26,18 +26,23 @@ typedef struct {
 } class_info;
 
 static const class_info classes[] = {
-    [C_ARGS] = {"ArgsModifyRule", "ARGS",
-                {"func_name", "arg_new", "arg_idx", "arg_keyword",
-                 "white_list", "feature_switch", NULL}},
-    [C_FUNC] = {"FuncNameModifyRule", "FUNC",
+    [C_ARGS] = {"ArgsModifyRule",
+                "ARGS",
+                {"func_name", "arg_new", "arg_idx", "arg_keyword", "white_list",
+                 "feature_switch", NULL}},
+    [C_FUNC] = {"FuncNameModifyRule",
+                "FUNC",
                 {"old_name", "new_name", "replace_module", "feature_switch",
                  NULL}},
-    [C_MODULE] = {"ModuleNameModifyRule", "MODULE",
+    [C_MODULE] = {"ModuleNameModifyRule",
+                  "MODULE",
                   {"old_name", "new_name", "parent_module", "feature_switch",
                    NULL}},
-    [C_STRING] = {"ReplaceStringRule", "STRING",
+    [C_STRING] = {"ReplaceStringRule",
+                  "STRING",
                   {"str_old", "str_new", "strict", "feature_switch", NULL}},
-    [C_ATTR] = {"ReplaceAttributeRule", "ATTR",
+    [C_ATTR] = {"ReplaceAttributeRule",
+                "ATTR",
                 {"old_name", "new_name", "feature_switch", NULL}},
 };
 
@@ -83,12 +88,12 @@ static const char *join_array(rules_loader *ld, json_t *obj, const char *key,
             nfy__rules_pop(ld);
             return NULL; /* always on */
         }
-        nfy_buf_addf(&b, regex ? "%s(%s)" : "%s%s", b.len ? (regex ? "|" : ",")
-                                                          : "", s);
+        nfy_buf_addf(&b, regex ? "%s(%s)" : "%s%s",
+                     b.len ? (regex ? "|" : ",") : "", s);
     }
     nfy__rules_pop(ld);
-    const char *out = b.len ? nfy_arena_strndup(&ld->set->arena, b.data, b.len)
-                            : NULL;
+    const char *out =
+        b.len ? nfy_arena_strndup(&ld->set->arena, b.data, b.len) : NULL;
     nfy_buf_release(&b);
     return out;
 }
@@ -105,8 +110,8 @@ static const char *to_template(rules_loader *ld, const char *s)
         p = hit + sizeof placeholder - 1;
     }
     nfy_buf_addstr(&b, p);
-    const char *out = nfy_arena_strndup(&ld->set->arena, nfy_buf_cstr(&b),
-                                        b.len);
+    const char *out =
+        nfy_arena_strndup(&ld->set->arena, nfy_buf_cstr(&b), b.len);
     nfy_buf_release(&b);
     return out;
 }
@@ -128,18 +133,22 @@ static void convert_args(rules_loader *ld, json_t *obj, nfy_rule *r)
     } else if (idx) {
         r->arg_pos = (int)json_integer_value(idx);
     } else if (!r->arg_kw) {
-        nfy__rules_error(ld, false, "ArgsModifyRule needs arg_idx or "
-                                    "arg_keyword");
+        nfy__rules_error(ld, false,
+                         "ArgsModifyRule needs arg_idx or "
+                         "arg_keyword");
     }
     if (arg_new && !*arg_new)
         r->flags |= NFY_RULE_F_DELETE;
     else if (arg_new)
         r->replacement = to_template(ld, arg_new);
     r->skip = join_array(ld, obj, "white_list", true);
+    const char *which = r->arg_kw
+                            ? r->arg_kw
+                            : nfy_arena_fmt(&ld->set->arena, "#%d", r->arg_pos);
     r->message = nfy_arena_fmt(&ld->set->arena,
                                "msFmkTransplt ArgsModifyRule: %s argument "
                                "%s%s",
-                               r->pattern, r->arg_kw ? r->arg_kw : "",
+                               r->pattern, which,
                                (r->flags & NFY_RULE_F_DELETE) ? " deleted"
                                                               : " rewritten");
 }
@@ -159,16 +168,17 @@ static void convert_rename(rules_loader *ld, json_t *obj, msft_class c,
         r->match = NFY_MATCH_MODULE;
         if (parent && *parent) {
             old = nfy_arena_fmt(&ld->set->arena, "%s.%s", parent, old);
-            new_name = nfy_arena_fmt(&ld->set->arena, "%s.%s", parent,
-                                     new_name);
+            new_name =
+                nfy_arena_fmt(&ld->set->arena, "%s.%s", parent, new_name);
         }
     } else if (c == C_FUNC) {
         r->match = dotted ? NFY_MATCH_NAME : NFY_MATCH_METHOD;
         json_t *rm = json_object_get(obj, "replace_module");
         if (rm && !json_is_boolean(rm)) {
             nfy__rules_push_key(ld, "replace_module");
-            nfy__rules_error(ld, false, "replace_module must be true or "
-                                        "false");
+            nfy__rules_error(ld, false,
+                             "replace_module must be true or "
+                             "false");
             nfy__rules_pop(ld);
         }
     } else {
@@ -198,10 +208,9 @@ static void convert_string(rules_loader *ld, json_t *obj, nfy_rule *r)
     } else if (!json_is_true(strict)) {
         r->flags |= NFY_RULE_F_SUBSTRING;
     }
-    r->message = nfy_arena_fmt(&ld->set->arena,
-                               "msFmkTransplt ReplaceStringRule: '%s' -> '%s'",
-                               r->pattern,
-                               r->replacement ? r->replacement : "");
+    r->message = nfy_arena_fmt(
+        &ld->set->arena, "msFmkTransplt ReplaceStringRule: '%s' -> '%s'",
+        r->pattern, r->replacement ? r->replacement : "");
 }
 
 /* Unknown fields and missing required ones of one entry. */
@@ -209,7 +218,8 @@ static void check_fields(rules_loader *ld, json_t *obj, msft_class c)
 {
     const char *key;
     json_t *v;
-    json_object_foreach(obj, key, v) {
+    json_object_foreach(obj, key, v)
+    {
         bool known = false;
         for (size_t i = 0; classes[c].fields[i] && !known; i++)
             known = !strcmp(classes[c].fields[i], key);
@@ -293,7 +303,8 @@ void nfy__rules_load_msft(rules_loader *ld, json_t *root)
 {
     const char *key;
     json_t *v;
-    json_object_foreach(root, key, v) {
+    json_object_foreach(root, key, v)
+    {
         if (strcmp(key, "rules")) {
             nfy__rules_push_key(ld, key);
             nfy__rules_error(ld, true, "unknown field '%s'", key);
@@ -301,7 +312,8 @@ void nfy__rules_load_msft(rules_loader *ld, json_t *root)
         }
     }
     nfy__rules_push_key(ld, "rules");
-    json_object_foreach(json_object_get(root, "rules"), key, v) {
+    json_object_foreach(json_object_get(root, "rules"), key, v)
+    {
         nfy__rules_push_key(ld, key);
         convert_class(ld, key, v);
         nfy__rules_pop(ld);

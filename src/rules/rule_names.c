@@ -3,10 +3,10 @@
  * category from ID, report operation type, torch version comparison and
  * bounds, option gates, and the glob matcher used for ENV/FILE/ASSIGN.
  */
+#include "rules/rules_internal.h"
+
 #include <ctype.h>
 #include <string.h>
-
-#include "rules/rules_internal.h"
 
 #define NAME_TEXT(name, text) text,
 
@@ -50,8 +50,7 @@ const char *nfy_rule_ctx_kind_name(nfy_rule_ctx_kind k)
     return name_at(ctx_names, COUNT(ctx_names), (int)k);
 }
 
-static bool parse_name(const char *const *names, size_t n, nfy_str s,
-                       int *out)
+static bool parse_name(const char *const *names, size_t n, nfy_str s, int *out)
 {
     for (size_t i = 0; i < n; i++) {
         if (nfy_str_eq_cstr(s, names[i])) {

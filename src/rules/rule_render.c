@@ -3,13 +3,13 @@
  * in full with its before/after example, and JSON in our own schema (so
  * `npuify rules --json` output loads back as a rule file).
  */
-#include <string.h>
-
 #include "rules/rules_internal.h"
+
+#include <string.h>
 
 static const char *const severity_names[] = {"note", "warning", "error"};
 
-/* ---- Table ---------------------------------------------------------------- */
+/* ---- Table --------------------------------------------------------------- */
 
 static void pad(nfy_buf *out, const char *s, size_t width)
 {
@@ -59,7 +59,8 @@ void nfy_rules_render_table(const nfy_rule_set *set, int kind,
     }
 }
 
-/* ---- Contexts as text --------------------------------------------------------- */
+/* ---- Contexts as text
+ * --------------------------------------------------------- */
 
 static void ctx_text(const nfy_rule_ctx *c, nfy_buf *out)
 {
@@ -72,7 +73,8 @@ static void ctx_text(const nfy_rule_ctx *c, nfy_buf *out)
         nfy_buf_addf(out, "=%s", c->kw);
 }
 
-/* ---- Explain --------------------------------------------------------------------- */
+/* ---- Explain
+ * --------------------------------------------------------------------- */
 
 static void indented(nfy_buf *out, const char *label, const char *text)
 {
@@ -105,22 +107,23 @@ static void explain_data(const nfy_rule *r, nfy_buf *out)
     if (r->arg_value)
         nfy_buf_addf(out, "only value:  \"%s\"\n", r->arg_value);
     if (r->flags & NFY_RULE_F_DEVICE_FORM)
-        nfy_buf_addf(out, "forms:       \"%s\", \"%s:N\", f\"%s:{i}\", "
-                          "\"%s:%%d\" %% i, \"%s:{}\".format(i), "
-                          "\"%s:\" + str(i)\n",
-                     r->pattern, r->pattern, r->pattern, r->pattern,
-                     r->pattern, r->pattern);
+        nfy_buf_addf(out,
+                     "forms:       \"%s\", \"%s:N\", f\"%s:{i}\", "
+                     "\"%s:%%d\" %% i, \"%s:{}\".format(i), "
+                     "\"%s:\" + str(i)\n",
+                     r->pattern, r->pattern, r->pattern, r->pattern, r->pattern,
+                     r->pattern);
     if (r->flags & NFY_RULE_F_SUBSTRING)
         nfy_buf_addstr(out, "forms:       anywhere inside the string\n");
     if (r->flags & NFY_RULE_F_APIDB)
-        nfy_buf_addf(out, "apidb:       only where torch_npu has the target; "
-                          "else %s\n",
+        nfy_buf_addf(out,
+                     "apidb:       only where torch_npu has the target; "
+                     "else %s\n",
                      r->fallback ? r->fallback : "no change");
     if (r->option)
         nfy_buf_addf(out, "option:      %s\n", r->option);
     if (r->min_torch || r->max_torch)
-        nfy_buf_addf(out, "torch:       %s%s%s%s\n",
-                     r->min_torch ? ">= " : "",
+        nfy_buf_addf(out, "torch:       %s%s%s%s\n", r->min_torch ? ">= " : "",
                      r->min_torch ? r->min_torch : "",
                      r->max_torch ? " <= " : "",
                      r->max_torch ? r->max_torch : "");
@@ -153,12 +156,10 @@ static void explain_lists(const nfy_rule *r, nfy_buf *out)
 
 void nfy_rule_render_explain(const nfy_rule *r, nfy_buf *out)
 {
-    nfy_buf_addf(out, "%s  %s  (%s, %s, %s%s)\n", r->id,
-                 nfy_rule_kind_name(r->kind),
-                 nfy_rule_category_name(r->category),
-                 nfy_rule_safety_name(r->safety),
-                 severity_names[r->severity % 3],
-                 r->enabled ? "" : ", off by default");
+    nfy_buf_addf(
+        out, "%s  %s  (%s, %s, %s%s)\n", r->id, nfy_rule_kind_name(r->kind),
+        nfy_rule_category_name(r->category), nfy_rule_safety_name(r->safety),
+        severity_names[r->severity % 3], r->enabled ? "" : ", off by default");
     nfy_buf_addf(out, "  %s\n\n", r->message);
     if (r->hint)
         nfy_buf_addf(out, "hint:        %s\n", r->hint);
@@ -171,7 +172,9 @@ void nfy_rule_render_explain(const nfy_rule *r, nfy_buf *out)
     nfy_buf_addf(out, "origin:      %s\n", r->origin ? r->origin : "?");
 }
 
-/* ---- JSON ---------------------------------------------------------------------------- */
+/* ---- JSON
+ * ----------------------------------------------------------------------------
+ */
 
 static void json_key(nfy_buf *out, const char *key)
 {

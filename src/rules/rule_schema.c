@@ -5,17 +5,17 @@
  * key or value. Semantic checks shared with the msFmkTransplt converter
  * (kind/match fit, regexes, versions, contexts) are here too.
  */
+#include "rules/rules_internal.h"
+
 #include <ctype.h>
 #include <regex.h>
 #include <stddef.h>
 #include <string.h>
 
-#include "rules/rules_internal.h"
-
 typedef enum {
-    T_STR,    /* string or null, stored at off */
-    T_BOOL,   /* sets (or, for "default", clears) a flag */
-    T_INT,    /* arg_pos */
+    T_STR,  /* string or null, stored at off */
+    T_BOOL, /* sets (or, for "default", clears) a flag */
+    T_INT,  /* arg_pos */
     T_KIND,
     T_MATCH,
     T_SAFETY,
@@ -27,14 +27,23 @@ typedef enum {
 typedef struct {
     const char *name;
     field_type type;
-    size_t off;     /* T_STR: offset of the const char * in nfy_rule */
-    unsigned flag;  /* T_BOOL: the flag */
+    size_t off;    /* T_STR: offset of the const char * in nfy_rule */
+    unsigned flag; /* T_BOOL: the flag */
     bool required;
 } field;
 
-#define F_STR(n, m, req) {n, T_STR, offsetof(nfy_rule, m), 0, req}
-#define F_BOOL(n, f)     {n, T_BOOL, 0, f, false}
-#define F_OTHER(n, t, req) {n, t, 0, 0, req}
+#define F_STR(n, m, req)                                                       \
+    {                                                                          \
+        n, T_STR, offsetof(nfy_rule, m), 0, req                                \
+    }
+#define F_BOOL(n, f)                                                           \
+    {                                                                          \
+        n, T_BOOL, 0, f, false                                                 \
+    }
+#define F_OTHER(n, t, req)                                                     \
+    {                                                                          \
+        n, t, 0, 0, req                                                        \
+    }
 
 static const field fields[] = {
     F_STR("id", id, true),
@@ -77,7 +86,7 @@ static const field *find_field(const char *name)
     return NULL;
 }
 
-/* ---- Contexts ------------------------------------------------------------- */
+/* ---- Contexts ------------------------------------------------------------ */
 
 static const char *ctx_arg(rules_loader *ld, const char *spec, nfy_rule_ctx *c)
 {
@@ -137,8 +146,8 @@ bool nfy__rules_parse_ctx(rules_loader *ld, const char *text, nfy_rule_ctx *c,
         return *why == NULL;
     }
     if (colon)
-        c->name = nfy_arena_strndup(&ld->set->arena, colon + 1,
-                                    strlen(colon + 1));
+        c->name =
+            nfy_arena_strndup(&ld->set->arena, colon + 1, strlen(colon + 1));
     return true;
 }
 
@@ -149,8 +158,8 @@ static void load_ctx(rules_loader *ld, nfy_rule *r, json_t *v)
         return;
     }
     size_t n = json_array_size(v);
-    nfy_rule_ctx *ctx = nfy_arena_calloc(&ld->set->arena, n ? n : 1,
-                                         sizeof *ctx);
+    nfy_rule_ctx *ctx =
+        nfy_arena_calloc(&ld->set->arena, n ? n : 1, sizeof *ctx);
     for (size_t i = 0; i < n; i++) {
         json_t *item = json_array_get(v, i);
         const char *why = "must be a string";
@@ -164,7 +173,7 @@ static void load_ctx(rules_loader *ld, nfy_rule *r, json_t *v)
     r->nctx = n;
 }
 
-/* ---- Maps ------------------------------------------------------------------ */
+/* ---- Maps ---------------------------------------------------------------- */
 
 static bool load_pair(rules_loader *ld, json_t *row, nfy_rule_pair *p)
 {
@@ -175,8 +184,8 @@ static bool load_pair(rules_loader *ld, json_t *row, nfy_rule_pair *p)
     json_t *to = json_array_get(row, 1);
     json_t *note = n == 3 ? json_array_get(row, 2) : NULL;
     if (!json_is_string(from) || json_string_length(from) == 0 ||
-        !json_is_string(to) || (note && !json_is_string(note) &&
-                                !json_is_null(note)))
+        !json_is_string(to) ||
+        (note && !json_is_string(note) && !json_is_null(note)))
         return false;
     p->from = nfy__rules_dup(ld, from);
     p->to = nfy__rules_dup(ld, to);
@@ -187,26 +196,29 @@ static bool load_pair(rules_loader *ld, json_t *row, nfy_rule_pair *p)
 static void load_map(rules_loader *ld, nfy_rule *r, json_t *v)
 {
     if (!json_is_array(v)) {
-        nfy__rules_error(ld, false, "map must be an array of "
-                                    "[from, to] or [from, to, note] arrays");
+        nfy__rules_error(ld, false,
+                         "map must be an array of "
+                         "[from, to] or [from, to, note] arrays");
         return;
     }
     size_t n = json_array_size(v);
-    nfy_rule_pair *map = nfy_arena_calloc(&ld->set->arena, n ? n : 1,
-                                          sizeof *map);
+    nfy_rule_pair *map =
+        nfy_arena_calloc(&ld->set->arena, n ? n : 1, sizeof *map);
     for (size_t i = 0; i < n; i++) {
         nfy__rules_push_index(ld, i);
         if (!load_pair(ld, json_array_get(v, i), &map[i]))
-            nfy__rules_error(ld, false, "a map row is [\"from\", \"to\"] or "
-                                        "[\"from\", \"to\", \"note\"] with a "
-                                        "non-empty from");
+            nfy__rules_error(ld, false,
+                             "a map row is [\"from\", \"to\"] or "
+                             "[\"from\", \"to\", \"note\"] with a "
+                             "non-empty from");
         nfy__rules_pop(ld);
     }
     r->map = map;
     r->nmap = n;
 }
 
-/* ---- Fields ------------------------------------------------------------------ */
+/* ---- Fields
+ * ------------------------------------------------------------------ */
 
 static bool parse_severity(const char *s, nfy_severity *out)
 {
@@ -220,11 +232,11 @@ static bool parse_severity(const char *s, nfy_severity *out)
     return false;
 }
 
-static void load_enum(rules_loader *ld, nfy_rule *r, const field *f,
-                      json_t *v, bool *safety_set)
+static void load_enum(rules_loader *ld, nfy_rule *r, const field *f, json_t *v,
+                      bool *safety_set)
 {
-    nfy_str s = nfy_str_from_cstr(json_is_string(v) ? json_string_value(v)
-                                                    : "");
+    nfy_str s =
+        nfy_str_from_cstr(json_is_string(v) ? json_string_value(v) : "");
     bool ok = json_is_string(v);
     if (f->type == T_KIND)
         ok = ok && nfy_rule_kind_parse(s, &r->kind);
@@ -241,8 +253,8 @@ static void load_enum(rules_loader *ld, nfy_rule *r, const field *f,
                          json_is_string(v) ? "'" : "");
 }
 
-static void load_field(rules_loader *ld, nfy_rule *r, const field *f,
-                       json_t *v, bool *safety_set)
+static void load_field(rules_loader *ld, nfy_rule *r, const field *f, json_t *v,
+                       bool *safety_set)
 {
     switch (f->type) {
     case T_STR:
@@ -287,7 +299,8 @@ static void load_rule(rules_loader *ld, json_t *obj)
     bool safety_set = false;
     const char *key;
     json_t *v;
-    json_object_foreach(obj, key, v) {
+    json_object_foreach(obj, key, v)
+    {
         const field *f = find_field(key);
         nfy__rules_push_key(ld, key);
         if (!f)
@@ -303,8 +316,8 @@ static void load_rule(rules_loader *ld, json_t *obj)
     if (ld->errors != errors_before)
         return;
     if (!safety_set)
-        r->safety = r->kind == NFY_RULE_FLAG ? NFY_SAFETY_MANUAL
-                                             : NFY_SAFETY_SAFE;
+        r->safety =
+            r->kind == NFY_RULE_FLAG ? NFY_SAFETY_MANUAL : NFY_SAFETY_SAFE;
     r->enabled = !(r->flags & NFY_RULE_F_OFF);
     r->category = nfy_rule_category_of_id(r->id);
     nfy__rules_check_rule(ld, r);
@@ -316,7 +329,8 @@ void nfy__rules_load_ours(rules_loader *ld, json_t *root)
 {
     const char *key;
     json_t *v;
-    json_object_foreach(root, key, v) {
+    json_object_foreach(root, key, v)
+    {
         nfy__rules_push_key(ld, key);
         if (!strcmp(key, "schema")) {
             if (!json_is_string(v) ||
@@ -331,8 +345,9 @@ void nfy__rules_load_ours(rules_loader *ld, json_t *root)
     json_t *rules = json_object_get(root, "rules");
     nfy__rules_push_key(ld, "rules");
     if (!json_is_array(rules)) {
-        nfy__rules_error(ld, !rules, "%s", rules ? "rules must be an array"
-                                                 : "missing field 'rules'");
+        nfy__rules_error(ld, !rules, "%s",
+                         rules ? "rules must be an array"
+                               : "missing field 'rules'");
         nfy__rules_pop(ld);
         return;
     }
@@ -344,7 +359,8 @@ void nfy__rules_load_ours(rules_loader *ld, json_t *root)
     nfy__rules_pop(ld);
 }
 
-/* ---- Semantic checks ---------------------------------------------------------- */
+/* ---- Semantic checks
+ * ---------------------------------------------------------- */
 
 static void field_error(rules_loader *ld, const char *field_name,
                         const char *msg)
@@ -422,35 +438,41 @@ static void check_kind_data(rules_loader *ld, const nfy_rule *r)
     switch (r->kind) {
     case NFY_RULE_RENAME:
         if (!has_repl && r->nmap == 0)
-            field_error(ld, "replacement", "a rename needs a replacement "
-                                           "or a map");
+            field_error(ld, "replacement",
+                        "a rename needs a replacement "
+                        "or a map");
         break;
     case NFY_RULE_REWRITE_ARG:
         if (r->match != NFY_MATCH_PASS && r->arg_pos < 0 && !r->arg_kw &&
             r->nctx == 0)
-            field_error(ld, "arg_pos", "rewrite-argument needs arg_pos, "
-                                       "arg_kw or ctx");
+            field_error(ld, "arg_pos",
+                        "rewrite-argument needs arg_pos, "
+                        "arg_kw or ctx");
         if (r->match != NFY_MATCH_PASS && !r->replacement &&
             !(r->flags & NFY_RULE_F_DELETE))
-            field_error(ld, "replacement", "rewrite-argument needs a "
-                                           "replacement or delete: true");
+            field_error(ld, "replacement",
+                        "rewrite-argument needs a "
+                        "replacement or delete: true");
         break;
     case NFY_RULE_REWRITE_STRING:
         if (!r->replacement && r->nmap == 0)
-            field_error(ld, "replacement", "a string rewrite needs a "
-                                           "replacement (or, for env, a map)");
+            field_error(ld, "replacement",
+                        "a string rewrite needs a "
+                        "replacement (or, for env, a map)");
         if (r->match == NFY_MATCH_STRING && r->nctx == 0)
             field_error(ld, "ctx", "a string rewrite needs contexts");
         break;
     case NFY_RULE_INSERT_IMPORT:
         if (!has_repl)
-            field_error(ld, "replacement", "insert-import needs the "
-                                           "statement as replacement");
+            field_error(ld, "replacement",
+                        "insert-import needs the "
+                        "statement as replacement");
         break;
     case NFY_RULE_FLAG:
         if (r->safety != NFY_SAFETY_MANUAL)
-            field_error(ld, "safety", "a flag rule only reports: safety "
-                                      "must be manual");
+            field_error(ld, "safety",
+                        "a flag rule only reports: safety "
+                        "must be manual");
         break;
     default:
         break;
@@ -463,9 +485,9 @@ static void check_flags(rules_loader *ld, const nfy_rule *r)
         field_error(ld, "delete", "delete applies to rewrite-argument only");
     if ((r->flags & (NFY_RULE_F_DEVICE_FORM | NFY_RULE_F_SUBSTRING)) &&
         r->match != NFY_MATCH_STRING)
-        field_error(ld, (r->flags & NFY_RULE_F_SUBSTRING) ? "substring"
-                                                          : "device_form",
-                    "applies to match \"string\" only");
+        field_error(
+            ld, (r->flags & NFY_RULE_F_SUBSTRING) ? "substring" : "device_form",
+            "applies to match \"string\" only");
     if ((r->flags & NFY_RULE_F_APIDB) && r->kind != NFY_RULE_RENAME)
         field_error(ld, "apidb", "apidb applies to renames only");
 }
@@ -473,8 +495,9 @@ static void check_flags(rules_loader *ld, const nfy_rule *r)
 void nfy__rules_check_rule(rules_loader *ld, const nfy_rule *r)
 {
     if (!valid_id(r->id))
-        field_error(ld, "id", "an id is a letter then up to 31 letters, "
-                              "digits, '_', '.' or '-'");
+        field_error(ld, "id",
+                    "an id is a letter then up to 31 letters, "
+                    "digits, '_', '.' or '-'");
     if (!(allowed_matches(r->kind) & BIT(r->match))) {
         nfy__rules_push_key(ld, "match");
         nfy__rules_error(ld, false, "match \"%s\" does not fit kind \"%s\"",

@@ -3,10 +3,10 @@
  * position and ID, enabling, and filtered iteration. Lookup by name lives in
  * rule_index.c, loading in rule_load.c.
  */
+#include "rules/rules_internal.h"
+
 #include <stdlib.h>
 #include <string.h>
-
-#include "rules/rules_internal.h"
 
 nfy_rule_set *nfy_rule_set_new_empty(void)
 {
@@ -22,9 +22,9 @@ nfy_rule_set *nfy_rule_set_new(nfy_diags *diags)
     nfy_rule_set *set = nfy_rule_set_new_empty();
     if (!set)
         return NULL;
-    nfy_status st = nfy_rules_load_mem(
-        set, "builtin", (const char *)nfy__rules_builtin_json,
-        nfy__rules_builtin_json_len, diags);
+    nfy_status st = nfy_rules_load_mem(set, "builtin",
+                                       (const char *)nfy__rules_builtin_json,
+                                       nfy__rules_builtin_json_len, diags);
     if (st != NFY_OK) {
         nfy_rule_set_free(set);
         return NULL;
@@ -37,7 +37,7 @@ void nfy_rule_set_free(nfy_rule_set *set)
     if (!set)
         return;
     nfy_vec_free(&set->rules);
-    nfy_vec_free(&set->index);
+    nfy__rules_index_free(set);
     nfy_vec_free(&set->scanned);
     nfy_arena_release(&set->arena);
     free(set);

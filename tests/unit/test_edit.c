@@ -4,18 +4,21 @@
  * random edits, and the unified diff (fixed expectations plus `patch -p1`
  * applying random diffs back to the edited text).
  */
+/* cmocka.h needs these first, in this order. */
+/* clang-format off */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <cmocka.h>
+/* clang-format on */
+
+#include "npuify/edit.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-#include <cmocka.h>
-
-#include "npuify/edit.h"
 
 typedef struct {
     nfy_source src;
@@ -62,12 +65,12 @@ static void test_add_rejects_bad_ranges(void **state)
     (void)state;
     fixture f;
     fx_init(&f, "abc\n");
-    assert_int_equal(nfy_edit_set_add(&f.set, 2, 1, NFY_STR_LIT("x"), "R1",
-                                      NULL, &f.diags),
-                     NFY_EUSAGE);
-    assert_int_equal(nfy_edit_set_add(&f.set, 0, 5, NFY_STR_LIT("x"), "R2",
-                                      NULL, &f.diags),
-                     NFY_EUSAGE);
+    assert_int_equal(
+        nfy_edit_set_add(&f.set, 2, 1, NFY_STR_LIT("x"), "R1", NULL, &f.diags),
+        NFY_EUSAGE);
+    assert_int_equal(
+        nfy_edit_set_add(&f.set, 0, 5, NFY_STR_LIT("x"), "R2", NULL, &f.diags),
+        NFY_EUSAGE);
     assert_int_equal(f.set.edits.len, 0);
     assert_int_equal(nfy_diags_count(&f.diags, NFY_SEV_ERROR), 2);
     assert_string_equal(f.diags.items.items[0].code, "E-EDIT-RANGE");
@@ -183,8 +186,8 @@ static uint32_t rng_below(uint64_t *s, uint32_t n)
     return n ? (uint32_t)(rng_next(s) % n) : 0;
 }
 
-static const char *const pieces[] = {"a", "b", "\n", "\r\n", " ", "cuda",
-                                     "\t", "x\n", "\r", "é"};
+static const char *const pieces[] = {"a",    "b",  "\n",  "\r\n", " ",
+                                     "cuda", "\t", "x\n", "\r",   "é"};
 
 static void random_text(uint64_t *s, nfy_buf *b, size_t max_pieces)
 {
@@ -207,9 +210,9 @@ static void random_edits(uint64_t *s, nfy_edit_set *set, size_t len)
             b = a + 3;
         nfy_buf t = NFY_BUF_INIT;
         random_text(s, &t, 4);
-        assert_int_equal(nfy_edit_set_add(set, a, b, nfy_buf_view(&t), "RND",
-                                          NULL, NULL),
-                         NFY_OK);
+        assert_int_equal(
+            nfy_edit_set_add(set, a, b, nfy_buf_view(&t), "RND", NULL, NULL),
+            NFY_OK);
         nfy_buf_release(&t);
     }
 }
@@ -334,8 +337,8 @@ static void test_diff_no_newline_and_crlf(void **state)
     add(&f, 17, 17, "\n", "EOL");
     assert_string_equal(diff_of(&f), "--- a/dir/t.py\n+++ b/dir/t.py\n"
                                      "@@ -1,3 +1,3 @@\n a\r\n-b.cuda()\r\n"
-                                     "+b.npu()\r\n-last\n"
-                                     "\\ No newline at end of file\n+last\n");
+                                     "-last\n\\ No newline at end of file\n"
+                                     "+b.npu()\r\n+last\n");
     fx_release(&f);
 }
 
@@ -359,15 +362,13 @@ static void test_diff_ranges_rejects_inconsistent(void **state)
     (void)state;
     nfy_buf out = NFY_BUF_INIT;
     nfy_span a = {0, 1}, b = {0, 2};
-    assert_int_equal(nfy_diff_ranges("p", "abc", 3, "xybc", 4, &a, &b, 1,
-                                     &out),
+    assert_int_equal(nfy_diff_ranges("p", "abc", 3, "xybc", 4, &a, &b, 1, &out),
                      NFY_OK);
     /* Text outside the ranges must be the same, in length and bytes. */
-    assert_int_equal(nfy_diff_ranges("p", "abc", 3, "xybcv", 5, &a, &b, 1,
-                                     &out),
-                     NFY_EUSAGE);
-    assert_int_equal(nfy_diff_ranges("p", "abc", 3, "xyzw", 4, &a, &b, 1,
-                                     &out),
+    assert_int_equal(
+        nfy_diff_ranges("p", "abc", 3, "xybcv", 5, &a, &b, 1, &out),
+        NFY_EUSAGE);
+    assert_int_equal(nfy_diff_ranges("p", "abc", 3, "xyzw", 4, &a, &b, 1, &out),
                      NFY_EUSAGE);
     nfy_buf_release(&out);
 }
@@ -388,7 +389,8 @@ static void read_file(const char *path, nfy_buf *b)
     assert_int_equal(nfy_file_read(path, 1 << 20, b), NFY_OK);
 }
 
-static void patch_round_trip(const char *dir, uint64_t *seed, int *patched)
+static void patch_round_trip(const char *dir, const char *name, uint64_t *seed,
+                             int *patched)
 {
     nfy_buf text = NFY_BUF_INIT, edited = NFY_BUF_INIT, diff = NFY_BUF_INIT;
     nfy_buf got = NFY_BUF_INIT, path = NFY_BUF_INIT, cmd = NFY_BUF_INIT;
@@ -400,10 +402,9 @@ static void patch_round_trip(const char *dir, uint64_t *seed, int *patched)
     nfy_edit_set_init(&set, &src);
     random_edits(seed, &set, src.len);
     assert_int_equal(nfy_edit_set_apply(&set, NULL, &edited), NFY_OK);
-    assert_int_equal(nfy_edit_set_diff(&set, "sub/f.txt", edited.data,
-                                       edited.len, &diff),
-                     NFY_OK);
-    nfy_buf_addf(&path, "%s/sub/f.txt", dir);
+    assert_int_equal(
+        nfy_edit_set_diff(&set, name, edited.data, edited.len, &diff), NFY_OK);
+    nfy_buf_addf(&path, "%s/%s", dir, name);
     write_file(nfy_buf_cstr(&path), src.data, src.len);
     if (diff.len) {
         nfy_buf_addf(&cmd, "%s/d.patch", dir);
@@ -443,8 +444,11 @@ static void test_diff_applies_with_patch(void **state)
     assert_int_equal(nfy_mkdirs(nfy_buf_cstr(&sub), 0755), NFY_OK);
     uint64_t seed = 12345;
     int patched = 0;
+    /* Names with a space or a quote need a tab / C-quoting in the labels. */
+    static const char *const names[] = {"sub/f.txt", "sub/with space.py",
+                                        "sub/q\"uo\\te.py"};
     for (int i = 0; i < 150; i++)
-        patch_round_trip(dir, &seed, &patched);
+        patch_round_trip(dir, names[i % 3], &seed, &patched);
     assert_true(patched > 100);
     nfy_buf_reset(&sub);
     nfy_buf_addf(&sub, "rm -rf '%s'", dir);

@@ -5,18 +5,21 @@
  * the console summary, the Markdown escaping, the log format and the atomic
  * writing of every file.
  */
+/* cmocka.h needs these first, in this order. */
+/* clang-format off */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <cmocka.h>
+/* clang-format on */
+
+#include "npuify/report.h"
+
+#include <jansson.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <cmocka.h>
-#include <jansson.h>
-
-#include "npuify/report.h"
 
 static nfy_finding mk(const char *file, uint32_t line, uint32_t col,
                       const char *rule, nfy_finding_cat cat, nfy_op_type op,
@@ -31,8 +34,8 @@ static nfy_finding mk(const char *file, uint32_t line, uint32_t col,
     f.cat = cat;
     f.op = op;
     f.message = msg;
-    f.safety = op == NFY_OPTYPE_UNSUPPORTED ? NFY_SAFETY_MANUAL
-                                            : NFY_SAFETY_SAFE;
+    f.safety =
+        op == NFY_OPTYPE_UNSUPPORTED ? NFY_SAFETY_MANUAL : NFY_SAFETY_SAFE;
     return f;
 }
 
@@ -44,14 +47,15 @@ static void sample(nfy_finding *v, size_t *n)
               "torch.cuda.set_device -> torch.npu.set_device");
     v[k].before = "torch.cuda.set_device";
     v[k++].after = "torch.npu.set_device";
-    v[k++] = mk("a/model.py", 3, 0, "NPU001", NFY_CAT_CHANGE,
-                NFY_OPTYPE_INSERT, "insert import torch_npu");
+    v[k++] = mk("a/model.py", 3, 0, "NPU001", NFY_CAT_CHANGE, NFY_OPTYPE_INSERT,
+                "insert import torch_npu");
     v[k] = mk("train.py", 40, 8, "NPU503", NFY_CAT_UNSUPPORTED_API,
-              NFY_OPTYPE_UNSUPPORTED, "nn.DataParallel is not supported, "
-                                      "use \"DDP\"\nsee docs");
+              NFY_OPTYPE_UNSUPPORTED,
+              "nn.DataParallel is not supported, "
+              "use \"DDP\"\nsee docs");
     v[k++].api = "torch.nn.DataParallel";
-    v[k] = mk("train.py", 2, 0, "NPU601", NFY_CAT_UNKNOWN_API,
-              NFY_OPTYPE_NONE, NULL);
+    v[k] = mk("train.py", 2, 0, "NPU601", NFY_CAT_UNKNOWN_API, NFY_OPTYPE_NONE,
+              NULL);
     v[k++].api = "mylib.fancy";
     v[k] = mk("train.py", 7, 2, "NPU205", NFY_CAT_CUDA_OP, NFY_OPTYPE_NONE,
               "cuda api");
@@ -61,8 +65,8 @@ static void sample(nfy_finding *v, size_t *n)
     v[k].api = "torch.nn.functional.gelu";
     v[k].api_type = "function";
     v[k++].npu_api = "torch_npu.fast_gelu";
-    v[k] = mk(NULL, 0, 0, "NPU401", NFY_CAT_PERFORMANCE_ADVICE,
-              NFY_OPTYPE_NONE, "no AMP: add torch.npu.amp");
+    v[k] = mk(NULL, 0, 0, "NPU401", NFY_CAT_PERFORMANCE_ADVICE, NFY_OPTYPE_NONE,
+              "no AMP: add torch.npu.amp");
     v[k++].api = "amp";
     v[k] = mk("a/model.py", 5, 0, "NPU620", NFY_CAT_PRECISION_ADVICE,
               NFY_OPTYPE_NONE, "fp64 runs as fp32");
@@ -162,6 +166,7 @@ static void test_deterministic_order(void **state)
     char *md = render(&ref, nfy_report_render_md);
     char *sarif = render(&ref, nfy_report_render_sarif);
     char *log = render(&ref, nfy_report_render_log);
+    char *html = render(&ref, nfy_report_render_html);
     uint32_t seed = 7;
     for (int round = 0; round < 20; round++) {
         for (size_t i = 8; i > 0; i--) {
@@ -184,6 +189,9 @@ static void test_deterministic_order(void **state)
         s = render(&rep, nfy_report_render_log);
         assert_string_equal(s, log);
         free(s);
+        s = render(&rep, nfy_report_render_html);
+        assert_string_equal(s, html);
+        free(s);
         nfy_report_release(&rep);
     }
     /* And the order is by file, then position. */
@@ -195,6 +203,7 @@ static void test_deterministic_order(void **state)
     free(md);
     free(sarif);
     free(log);
+    free(html);
     nfy_report_release(&ref);
 }
 
@@ -229,8 +238,7 @@ static void test_json_parses_back(void **state)
     assert_int_equal(json_integer_value(json_object_get(sum, "edits")), 2);
     assert_int_equal(json_integer_value(json_object_get(sum, "manual")), 1);
     json_t *by_rule = json_object_get(sum, "by_rule");
-    assert_int_equal(json_integer_value(json_object_get(by_rule, "NPU201")),
-                     1);
+    assert_int_equal(json_integer_value(json_object_get(by_rule, "NPU201")), 1);
     json_t *findings = json_object_get(j, "findings");
     json_t *left = json_object_get(j, "left_unchanged");
     assert_int_equal(json_array_size(findings), 9);
@@ -309,14 +317,13 @@ static void test_sarif_parses_back(void **state)
     }
     json_t *r0 = json_array_get(results, 1); /* a/model.py:3:0 insert */
     json_t *region = json_object_get(
-        json_object_get(
-            json_array_get(json_object_get(r0, "locations"), 0),
-            "physicalLocation"),
+        json_object_get(json_array_get(json_object_get(r0, "locations"), 0),
+                        "physicalLocation"),
         "region");
     assert_int_equal(json_integer_value(json_object_get(region, "startLine")),
                      3);
-    assert_int_equal(
-        json_integer_value(json_object_get(region, "startColumn")), 1);
+    assert_int_equal(json_integer_value(json_object_get(region, "startColumn")),
+                     1);
     assert_non_null(json_object_get(r0, "fixes"));
     assert_non_null(strstr(s, "\"dir%20with%20space/%C3%A9.py\""));
     assert_non_null(strstr(s, "\"torch.cuda API to torch.npu\""));
@@ -341,9 +348,9 @@ static void test_add_edits_and_merge(void **state)
                                          NFY_STR_LIT("import torch_npu\n"),
                                          "NPU001", "import", NULL),
                      NFY_OK);
-    assert_int_equal(nfy_edit_set_add(&set, 29, 34, NFY_STR_LIT(""), "NPUX",
-                                      NULL, NULL),
-                     NFY_OK);
+    assert_int_equal(
+        nfy_edit_set_add(&set, 29, 34, NFY_STR_LIT(""), "NPUX", NULL, NULL),
+        NFY_OK);
     nfy_report part, whole;
     nfy_report_init(&part);
     nfy_report_init(&whole);
@@ -384,9 +391,8 @@ static void test_console_summary(void **state)
     nfy_report rep;
     fill(&rep, NULL);
     for (uint32_t i = 0; i < 5; i++) {
-        nfy_finding m = mk("z.py", 10 + i, 0, "NPU510",
-                           NFY_CAT_UNSUPPORTED_API, NFY_OPTYPE_UNSUPPORTED,
-                           "custom CUDA extension");
+        nfy_finding m = mk("z.py", 10 + i, 0, "NPU510", NFY_CAT_UNSUPPORTED_API,
+                           NFY_OPTYPE_UNSUPPORTED, "custom CUDA extension");
         nfy_report_add_finding(&rep, &m);
     }
     nfy_buf b = NFY_BUF_INIT;
@@ -414,8 +420,8 @@ static void test_markdown_escapes_cells(void **state)
     (void)state;
     nfy_report rep;
     fill(&rep, NULL);
-    nfy_finding p = mk("p.py", 1, 0, "NPU201", NFY_CAT_CHANGE,
-                       NFY_OPTYPE_MODIFY, "a|b\nc");
+    nfy_finding p =
+        mk("p.py", 1, 0, "NPU201", NFY_CAT_CHANGE, NFY_OPTYPE_MODIFY, "a|b\nc");
     p.before = "x | y";
     p.after = "`z`";
     nfy_report_add_finding(&rep, &p);
@@ -430,12 +436,36 @@ static void test_markdown_escapes_cells(void **state)
     nfy_report_release(&rep);
 }
 
+static void test_html_escapes_and_is_self_contained(void **state)
+{
+    (void)state;
+    nfy_report rep;
+    fill(&rep, NULL);
+    nfy_finding x = mk("x.py", 1, 0, "NPU201", NFY_CAT_CHANGE,
+                       NFY_OPTYPE_MODIFY, "<script>alert('x')</script> & co");
+    nfy_report_add_finding(&rep, &x);
+    char *html = render(&rep, nfy_report_render_html);
+    assert_non_null(strstr(html, "<!DOCTYPE html>"));
+    assert_null(strstr(html, "<script"));
+    assert_null(strstr(html, "http"));
+    assert_non_null(strstr(html, "&lt;script&gt;alert(&#39;x&#39;)"
+                                 "&lt;/script&gt; &amp; co"));
+    /* NPU201 has 2 edits, the most: a full-width bar; NPU001 half. */
+    assert_non_null(
+        strstr(html, "<span>NPU201</span><div style=\"width:100%\">"));
+    assert_non_null(
+        strstr(html, "<span>NPU001</span><div style=\"width:50%\">"));
+    assert_true(strlen(html) > 0 && html[strlen(html) - 1] == '\n');
+    free(html);
+    nfy_report_release(&rep);
+}
+
 static void test_formats_parse(void **state)
 {
     (void)state;
     unsigned m;
     assert_int_equal(nfy_report_formats_parse("csv, json,html", &m), NFY_OK);
-    assert_int_equal(m, NFY_REPORT_CSV | NFY_REPORT_JSON);
+    assert_int_equal(m, NFY_REPORT_CSV | NFY_REPORT_JSON | NFY_REPORT_HTML);
     assert_int_equal(nfy_report_formats_parse("all", &m), NFY_OK);
     assert_int_equal(m, NFY_REPORT_ALL);
     assert_int_equal(nfy_report_formats_parse("csv,pdf", &m), NFY_EUSAGE);
@@ -453,11 +483,17 @@ static void read_all(const char *dir, const char *name, nfy_buf *b)
 static void test_write_all_files(void **state)
 {
     (void)state;
-    static const char *const names[] = {
-        "change_list.csv", "unsupported_api.csv", "unknown_api.csv",
-        "api_precision_advice.csv", "api_performance_advice.csv",
-        "cuda_op_list.csv", "affinity_api_call.csv", "npuify.log",
-        "report.json", "summary.md", "report.sarif"};
+    static const char *const names[] = {"change_list.csv",
+                                        "unsupported_api.csv",
+                                        "unknown_api.csv",
+                                        "api_precision_advice.csv",
+                                        "api_performance_advice.csv",
+                                        "cuda_op_list.csv",
+                                        "affinity_api_call.csv",
+                                        "npuify.log",
+                                        "report.json",
+                                        "summary.md",
+                                        "report.sarif"};
     char tmp[] = "/tmp/nfy_test_report_XXXXXX";
     assert_non_null(mkdtemp(tmp));
     nfy_buf dirb = NFY_BUF_INIT, blockedb = NFY_BUF_INIT;
@@ -482,9 +518,9 @@ static void test_write_all_files(void **state)
     assert_string_equal(nfy_buf_cstr(&first), nfy_buf_cstr(&again));
     /* A file where the directory should be: an error, with a diagnostic. */
     nfy_buf_addf(&blockedb, "%s/report.json/x", dir);
-    assert_int_not_equal(nfy_report_write(&rep, nfy_buf_cstr(&blockedb),
-                                          NFY_REPORT_ALL, &d),
-                         NFY_OK);
+    assert_int_not_equal(
+        nfy_report_write(&rep, nfy_buf_cstr(&blockedb), NFY_REPORT_ALL, &d),
+        NFY_OK);
     nfy_buf_release(&blockedb);
     nfy_buf_release(&dirb);
     assert_true(nfy_diags_count(&d, NFY_SEV_ERROR) >= 1);
@@ -528,6 +564,7 @@ int main(void)
         cmocka_unit_test(test_add_edits_and_merge),
         cmocka_unit_test(test_console_summary),
         cmocka_unit_test(test_markdown_escapes_cells),
+        cmocka_unit_test(test_html_escapes_and_is_self_contained),
         cmocka_unit_test(test_formats_parse),
         cmocka_unit_test(test_write_all_files),
         cmocka_unit_test(test_empty_report),

@@ -1,0 +1,99 @@
+#!/bin/sh
+# Chrome-trace reading speed and memory: npuify's streaming reader against
+# Python's json.load on the same generated kineto-style trace (~200 MB,
+# TRACE_MB to change), plain and gzipped, plus raw read speed as the
+# ceiling and `npuify ops` end to end. Peak RSS comes from /usr/bin/time -v
+# and shows the reader's memory is bounded (a few MB whatever the size)
+# while json.load holds the whole document.
+#   sh bench/trace.sh [BUILD]        (BUILD defaults to build/release)
+# Everything is made in a temporary directory and removed at the end.
+set -eu
+BUILD=${1:-build/release}
+MB=${TRACE_MB:-200}
+PY=/usr/bin/python3
+BENCH=$BUILD/bench/trace_bench
+NPUIFY=$BUILD/npuify
+MODE=$(basename "$BUILD")
+[ -x "$BENCH" ] || make -s MODE="$MODE" "$BENCH"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+trace=$tmp/trace.json
+
+# ---- generate: kineto layout (one event over 6 lines, args with shapes) --
+$PY - "$trace" "$MB" <<'EOF'
+import random, sys
+path, mb = sys.argv[1], int(sys.argv[2])
+ops = [("aten::addmm", "[[1000], [64, 2048], [2048, 1000], [], []]"),
+       ("aten::convolution", "[[64, 3, 224, 224], [64, 3, 7, 7], [], [], [], [], [], [], []]"),
+       ("aten::relu", "[[64, 1000]]"), ("aten::add_", "[[64, 1000], [64, 1000], []]"),
+       ("aten::cat", "[[[704], [704]], []]"), ("aten::empty", "[[], [], [], [], [], []]")]
+ev = ('  {\n    "ph": "X", "cat": "cpu_op", "name": "%s", "pid": 4242, "tid": %d,\n'
+      '    "ts": %.3f, "dur": %.3f,\n    "args": {\n      "External id": %d,'
+      '"Sequence number": 0, "Fwd thread id": 0, "Record function id": 0, '
+      '"Concrete Inputs": ["", "", "", "1", "1"], "Input type": ["float", '
+      '"float", "float", "Scalar", "Scalar"], "Input Dims": %s, "Ev Idx": %d\n'
+      '    }\n  },\n')
+rnd = random.Random(1)
+limit = mb * 1000 * 1000
+with open(path, "w") as f:
+    f.write('{\n  "schemaVersion": 1,\n  "traceEvents": [\n')
+    size, i, ts, step = 0, 0, 1.0e11, 0
+    while size < limit:
+        if i % 5000 == 0:
+            s = ('  {"ph": "X", "cat": "user_annotation", "name": '
+                 '"ProfilerStep#%d", "pid": 4242, "tid": 1, "ts": %.3f, '
+                 '"dur": %.3f, "args": {}},\n' % (step, ts, 5000 * 3.0))
+            step += 1
+        else:
+            name, dims = ops[rnd.randrange(len(ops))]
+            s = ev % (name, 1 + (i % 3 == 0), ts, rnd.random() * 2, i, dims, i)
+        ts += 3.0
+        f.write(s)
+        size += len(s)
+        i += 1
+    f.write('  {"ph": "i", "name": "end", "pid": 4242, "tid": 1, "ts": %.3f}\n'
+            '  ],\n  "traceName": "bench"\n}\n' % ts)
+EOF
+gzip -1 -k "$trace"
+size=$(wc -c <"$trace")
+gzsize=$(wc -c <"$trace.gz")
+echo "trace: $size bytes ($gzsize gzipped), $(uname -m), $(nproc) cores"
+
+rss() { # $1 = /usr/bin/time -v log: peak RSS in MB
+    sed -n 's/.*Maximum resident set size (kbytes): //p' "$1" |
+        awk '{printf "%.1f MB", $1 / 1024}'
+}
+secs() { # $1 = log: elapsed wall clock as seconds
+    sed -n 's/.*Elapsed (wall clock) time[^:]*: //p' "$1" |
+        awk -F: '{ if (NF == 3) print $1*3600 + $2*60 + $3; else print $1*60 + $2 }'
+}
+
+/usr/bin/time -v cat "$trace" >/dev/null 2>"$tmp/cat.log"
+t=$(secs "$tmp/cat.log")
+echo "raw read (cat):            $(awk -v s="$size" -v t="$t" 'BEGIN{printf "%7.1f MB/s", s/1e6/(t>0?t:0.01)}')  peak RSS $(rss "$tmp/cat.log")"
+
+/usr/bin/time -v "$BENCH" "$trace" >"$tmp/b.out" 2>"$tmp/b.log"
+echo "npuify reader, plain:      $(sed 's/.*s, //' "$tmp/b.out")  peak RSS $(rss "$tmp/b.log")"
+sed 's/^/    /' "$tmp/b.out"
+
+/usr/bin/time -v "$BENCH" "$trace.gz" >"$tmp/g.out" 2>"$tmp/g.log"
+echo "npuify reader, gzip:       $(sed 's/.*s, //' "$tmp/g.out")  peak RSS $(rss "$tmp/g.log")  (MB/s of compressed bytes)"
+uncompressed=$(awk -v s="$size" '{ for (i = 1; i <= NF; i++) if ($i == "s,") t = $(i-1) } END { printf "%.1f", s/1e6/t }' "$tmp/g.out")
+echo "                           $uncompressed MB/s of JSON"
+
+if [ -x "$NPUIFY" ]; then
+    /usr/bin/time -v "$NPUIFY" ops "$trace" -q -o "$tmp/ops" >/dev/null 2>"$tmp/o.log" || true
+    t=$(secs "$tmp/o.log")
+    echo "npuify ops (end to end):   $(awk -v s="$size" -v t="$t" 'BEGIN{printf "%7.1f MB/s", s/1e6/(t>0?t:0.01)}')  peak RSS $(rss "$tmp/o.log")"
+fi
+
+/usr/bin/time -v $PY -c "
+import json, sys, time
+t = time.perf_counter()
+with open(sys.argv[1]) as f:
+    d = json.load(f)
+dt = time.perf_counter() - t
+n = sum(1 for e in d['traceEvents'] if e.get('ph') == 'X')
+print('%.1f MB/s, %d events, %.3f s' % ($size / 1e6 / dt, n, dt))
+" "$trace" >"$tmp/p.out" 2>"$tmp/p.log"
+echo "python json.load:          $(cat "$tmp/p.out")  peak RSS $(rss "$tmp/p.log")"

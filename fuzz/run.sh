@@ -1,0 +1,38 @@
+#!/bin/sh
+# Build every fuzz/fuzz_*.c target with clang's libFuzzer (ASan+UBSan) over
+# a fuzz-instrumented build of the library, then run each for
+# FUZZ_SECONDS (default 30) from its seed corpus (fuzz/corpus_<name>/ when
+# present). Crashes are written under build/fuzz/artifacts/.
+#   sh fuzz/run.sh            build and run all targets
+#   sh fuzz/run.sh lex        only fuzz_lex
+set -eu
+CLANG=${CLANG:-clang-14}
+secs=${FUZZ_SECONDS:-30}
+command -v "$CLANG" >/dev/null || { echo "fuzz: $CLANG not found (sh tools/deps.sh test)"; exit 1; }
+make -s MODE=fuzz CC="$CLANG" WERROR= build/fuzz/libnpuify.a >/dev/null
+mkdir -p build/fuzz/bin build/fuzz/artifacts
+passed=0; failed=0
+for src in fuzz/fuzz_*.c; do
+    name=$(basename "$src" .c); short=${name#fuzz_}
+    [ $# -eq 0 ] || [ "$1" = "$short" ] || continue
+    bin=build/fuzz/bin/$name
+    "$CLANG" -std=c11 -D_XOPEN_SOURCE=700 -D_DEFAULT_SOURCE -O1 -g \
+        -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+        -Iinclude -Isrc -Ibuild/fuzz/gen "$src" build/fuzz/libnpuify.a \
+        -ljansson -lz -lm -lpthread -o "$bin"
+    corpus=build/fuzz/corpus_$short
+    mkdir -p "$corpus"
+    [ -d "fuzz/corpus_$short" ] && cp -R "fuzz/corpus_$short/." "$corpus/"
+    echo "fuzz: $name for ${secs}s"
+    if "$bin" -max_total_time="$secs" -max_len=65536 -timeout=10 \
+        -artifact_prefix=build/fuzz/artifacts/"$short"- "$corpus" \
+        >build/fuzz/"$short".log 2>&1; then
+        passed=$((passed + 1))
+        grep -E "^#[0-9]+.*DONE" build/fuzz/"$short".log | tail -n 1
+    else
+        failed=$((failed + 1))
+        echo "fuzz: $name FAILED"; tail -n 40 build/fuzz/"$short".log
+    fi
+done
+echo "fuzz: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

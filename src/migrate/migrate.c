@@ -1,0 +1,224 @@
+/*
+ * Public face of the migration passes (include/npuify/migrate.h): checks the
+ * options, runs the passes of one file (ctx.c) in a per-file arena, turns
+ * their notes and the kept edits into report findings, and keeps the
+ * project-level facts (AMP anywhere?) for nfy_migrate_project_finish.
+ */
+#include <string.h>
+
+#include "migrate/mig.h"
+#include "npuify/migrate.h"
+
+#define SAME(a, b) ((unsigned)(a) == (unsigned)(b))
+_Static_assert(SAME(MIG_F_UNSAFE, NFY_MIGRATE_UNSAFE) &&
+                   SAME(MIG_F_AUTO, NFY_MIGRATE_AUTO) &&
+                   SAME(MIG_F_AMP, NFY_MIGRATE_AMP) &&
+                   SAME(MIG_F_DISTRIBUTED, NFY_MIGRATE_DISTRIBUTED) &&
+                   SAME(MIG_F_MSFT, NFY_MIGRATE_MSFT) &&
+                   SAME(MIG_F_FORCE, NFY_MIGRATE_FORCE),
+               "mig.h flag mirror out of date");
+
+static nfy_op_type op_of(mig_op op)
+{
+    switch (op) {
+    case MIG_OP_INSERT:
+        return NFY_OPTYPE_INSERT;
+    case MIG_OP_MODIFY:
+        return NFY_OPTYPE_MODIFY;
+    case MIG_OP_DELETE:
+        return NFY_OPTYPE_DELETE;
+    case MIG_OP_UNSUPPORTED:
+        return NFY_OPTYPE_UNSUPPORTED;
+    default:
+        return NFY_OPTYPE_NONE;
+    }
+}
+
+static nfy_safety safety_of(mig_safety s)
+{
+    return s == MIG_MANUAL   ? NFY_SAFETY_MANUAL
+           : s == MIG_UNSAFE ? NFY_SAFETY_UNSAFE
+                             : NFY_SAFETY_SAFE;
+}
+
+static nfy_finding_cat cat_of(mig_cat c)
+{
+    static const nfy_finding_cat map[] = {
+        NFY_CAT_CHANGE,           NFY_CAT_UNSUPPORTED_API,
+        NFY_CAT_UNKNOWN_API,      NFY_CAT_CUDA_OP,
+        NFY_CAT_PRECISION_ADVICE, NFY_CAT_PERFORMANCE_ADVICE,
+        NFY_CAT_AFFINITY_API,     NFY_CAT_LEFT_UNCHANGED};
+    return (unsigned)c < sizeof map / sizeof map[0] ? map[c]
+                                                    : NFY_CAT_UNKNOWN_API;
+}
+
+static void add_notes(nfy_report *rep, const nfy_source *src,
+                      const char *relpath, const mig_note_vec *notes)
+{
+    for (size_t i = 0; i < notes->len; i++) {
+        const mig_note *n = &notes->items[i];
+        nfy_finding f = {0};
+        f.file = relpath;
+        nfy_finding_locate(&f, src, n->span);
+        f.rule = n->rule;
+        f.op = op_of((mig_op)n->op);
+        f.safety = safety_of((mig_safety)n->safety);
+        f.cat = cat_of((mig_cat)n->cat);
+        f.api = n->api;
+        f.message = n->message;
+        f.after = n->after;
+        f.npu_api = n->npu_api;
+        nfy_report_add_finding(rep, &f);
+    }
+}
+
+static void add_changes(nfy_report *rep, const nfy_migrate_opts *opts,
+                        const nfy_source *src, const char *relpath,
+                        const nfy_edit_set *set, nfy_arena *a)
+{
+    for (size_t i = 0; i < set->edits.len; i++) {
+        const nfy_edit *e = &set->edits.items[i];
+        nfy_finding f = {0};
+        f.file = relpath;
+        nfy_finding_locate(&f, src, e->span);
+        f.rule = e->rule;
+        f.op = e->span.start == e->span.end ? NFY_OPTYPE_INSERT
+               : e->text.len == 0           ? NFY_OPTYPE_DELETE
+                                            : NFY_OPTYPE_MODIFY;
+        f.safety = safety_of(mig_rule_safety(opts->rules, e->rule));
+        f.cat = NFY_CAT_CHANGE;
+        f.message = e->note;
+        f.before = nfy_arena_strndup(a, src->data + e->span.start,
+                                     e->span.end - e->span.start);
+        f.after = e->text.ptr;
+        nfy_report_add_finding(rep, &f);
+    }
+}
+
+static void copy_info(nfy_migrate_info *out, const mig_info *in, size_t edits,
+                      size_t findings)
+{
+    *out = (nfy_migrate_info){in->scanned,    in->syntax_error, in->uses_torch,
+                              in->uses_cuda,  in->uses_amp,     in->has_main,
+                              in->amp_line,   in->first_torch_line,
+                              edits,          findings};
+}
+
+nfy_status nfy_migrate_file(const nfy_migrate_opts *opts,
+                            const nfy_source *src, const char *relpath,
+                            nfy_edit_set *edits, nfy_report *report,
+                            nfy_migrate_info *info, nfy_diags *diags)
+{
+    mig_info mi = {0};
+    if (info != NULL)
+        copy_info(info, &mi, 0, 0);
+    nfy_status st = NFY_OK;
+    const char *ver = opts != NULL ? mig_version_canon(opts->torch_version, &st)
+                                   : NULL;
+    if (opts == NULL || opts->rules == NULL || ver == NULL) {
+        if (diags != NULL)
+            nfy_diag_add(diags, NFY_SEV_ERROR, "migrate-usage", NULL, 0, 0,
+                         "%s", opts == NULL || opts->rules == NULL
+                                   ? "no rule set given"
+                                   : "unknown --torch-version");
+        return NFY_EUSAGE;
+    }
+    mig_params p = {opts->rules, ver, opts->flags};
+    nfy_arena arena;
+    nfy_arena_init(&arena);
+    mig_note_vec notes = {0};
+    st = mig_python(&p, src, edits, &notes, &mi, &arena, diags);
+    (void)nfy_edit_set_normalize(edits, diags);
+    if (report != NULL) {
+        add_notes(report, src, relpath, &notes);
+        add_changes(report, opts, src, relpath, edits, &arena);
+    }
+    if (info != NULL)
+        copy_info(info, &mi, edits->edits.len, notes.len);
+    nfy_vec_free(&notes);
+    nfy_arena_release(&arena);
+    return st;
+}
+
+/* ---- project ----------------------------------------------------------------- */
+
+void nfy_migrate_project_init(nfy_migrate_project *p)
+{
+    memset(p, 0, sizeof *p);
+    nfy_arena_init(&p->arena);
+}
+
+void nfy_migrate_project_release(nfy_migrate_project *p)
+{
+    nfy_arena_release(&p->arena);
+    memset(p, 0, sizeof *p);
+}
+
+/* Keep the smallest path (any file order gives the same answer). */
+static void keep_first(nfy_migrate_project *p, const char **slot,
+                       uint32_t *line, const char *rel, uint32_t rel_line)
+{
+    if (rel == NULL)
+        return;
+    if (*slot == NULL || strcmp(rel, *slot) < 0) {
+        *slot = nfy_arena_strndup(&p->arena, rel, strlen(rel));
+        if (line != NULL)
+            *line = rel_line;
+    }
+}
+
+void nfy_migrate_project_add(nfy_migrate_project *p, const char *relpath,
+                             const nfy_migrate_info *info)
+{
+    p->files++;
+    if (info == NULL || !info->scanned)
+        return;
+    p->torch_files += info->uses_torch;
+    p->cuda_files += info->uses_cuda;
+    if (info->uses_torch)
+        keep_first(p, &p->first_torch_file, NULL, relpath, 0);
+    if (info->uses_amp) {
+        p->amp_files++;
+        keep_first(p, &p->first_amp_file, &p->first_amp_line, relpath,
+                   info->amp_line);
+    }
+}
+
+void nfy_migrate_project_merge(nfy_migrate_project *dst,
+                               const nfy_migrate_project *src)
+{
+    dst->files += src->files;
+    dst->torch_files += src->torch_files;
+    dst->amp_files += src->amp_files;
+    dst->cuda_files += src->cuda_files;
+    keep_first(dst, &dst->first_torch_file, NULL, src->first_torch_file, 0);
+    keep_first(dst, &dst->first_amp_file, &dst->first_amp_line,
+               src->first_amp_file, src->first_amp_line);
+}
+
+void nfy_migrate_project_finish(const nfy_migrate_project *p,
+                                const nfy_migrate_opts *opts,
+                                nfy_report *report)
+{
+    const char *id, *msg, *hint;
+    if (report == NULL || opts == NULL || opts->rules == NULL ||
+        p->torch_files == 0 || p->amp_files > 0 ||
+        !mig_pass_rule(opts->rules, "amp-missing", &id, &msg, &hint))
+        return;
+    nfy_arena a;
+    nfy_arena_init(&a);
+    nfy_finding f = {0};
+    f.rule = id;
+    f.op = NFY_OPTYPE_NONE;
+    f.safety = NFY_SAFETY_MANUAL;
+    f.cat = NFY_CAT_PERFORMANCE_ADVICE;
+    f.api = "AMP";
+    f.message = nfy_arena_fmt(&a, "%s (%zu file%s use%s torch, none uses "
+                                  "AMP) %s",
+                              msg, p->torch_files,
+                              p->torch_files == 1 ? "" : "s",
+                              p->torch_files == 1 ? "s" : "",
+                              hint ? hint : "");
+    nfy_report_add_finding(report, &f);
+    nfy_arena_release(&a);
+}

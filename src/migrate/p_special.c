@@ -1,0 +1,195 @@
+/*
+ * Dedicated report-only passes, each named by a rule with match "pass":
+ *  - amp-used: the first AMP use of the file (also sets info.uses_amp);
+ *  - nccl-compare: a "nccl" string compared (backend == "nccl");
+ *  - device-capability: get_device_capability() and
+ *    get_device_properties(...).major/.minor (directly or via a variable);
+ *  - cpp-extension-cu: cpp_extension.load with .cu sources, load_inline
+ *    with cuda_sources;
+ *  - dataloader-pin-memory: DataLoader without pin_memory=True;
+ *  - affinity-user: user functions/classes that torch_npu has fused
+ *    versions of.
+ */
+#include <string.h>
+
+#include "migrate/ctxmatch.h"
+#include "migrate/qmatch.h"
+
+/* ---- AMP -------------------------------------------------------------------- */
+
+static bool amp_row(const nfy_rule *r, nfy_str q)
+{
+    for (size_t i = 0; i < r->nmap; i++) {
+        if (mig_q_under(q, nfy_str_from_cstr(r->map[i].from)))
+            return true;
+    }
+    return false;
+}
+
+static void pass_amp(mig_ctx *c)
+{
+    const nfy_rule *r = mig_find_pass(c, NFY_RULE_FLAG, "amp-used");
+    if (r == NULL)
+        r = mig_find_pass(c, NFY_RULE_FLAG, "amp-missing");
+    if (r == NULL)
+        return;
+    for (uint32_t u = 0; u < c->m->nuses; u++) {
+        nfy_str q = nfy_resolve_use(c->r, u)->qual;
+        if (q.len == 0 || !amp_row(r, q))
+            continue;
+        const nfy_name_use *use = &c->m->uses[u];
+        c->info->uses_amp = true;
+        c->info->amp_line = c->m->toks[use->tok].line;
+        if (strcmp(r->pattern, "amp-used") == 0) {
+            nfy_span sp = {c->m->toks[use->tok].start,
+                           c->m->toks[use->chain_end].end};
+            mig_note_add(c, r, sp, MIG_CAT_PERFORMANCE, MIG_OP_NONE,
+                         mig_strdup(c, q), NULL);
+        }
+        return;
+    }
+}
+
+/* ---- nccl comparisons ---------------------------------------------------------- */
+
+static void pass_nccl_compare(mig_ctx *c)
+{
+    const nfy_rule *r = mig_find_pass(c, NFY_RULE_FLAG, "nccl-compare");
+    nfy_rule_ctx cmp = {NFY_CTX_COMPARE, NULL, -1, NULL};
+    for (uint32_t i = 0; r != NULL && i < c->m->nstrings; i++) {
+        const nfy_strlit *s = &c->m->strings[i];
+        uint32_t off;
+        nfy_str body = mig_string_body(c, s->first, &off);
+        if ((nfy_str_eq_cstr(body, "nccl") || nfy_str_eq_cstr(body, "NCCL")) &&
+            mig_expr_in_ctx(c, s->first, s->end, i, &cmp))
+            mig_flag(c, r, s->span, "nccl", NULL);
+    }
+}
+
+/* ---- device capability ---------------------------------------------------------- */
+
+static bool is_cuda_api(nfy_str q, const char *tail)
+{
+    size_t n = strlen(tail);
+    return (nfy_str_starts_with(q, NFY_STR_LIT("torch.cuda.")) ||
+            nfy_str_starts_with(q, NFY_STR_LIT("torch.npu."))) &&
+           q.len > n && memcmp(q.ptr + q.len - n, tail, n) == 0 &&
+           q.ptr[q.len - n - 1] == '.';
+}
+
+/* Is the receiver of attr i a get_device_properties(...) result? */
+static bool props_receiver(const mig_ctx *c, uint32_t i)
+{
+    const nfy_attr *at = &c->m->attrs[i];
+    if (at->base_call != NFY_NONE)
+        return is_cuda_api(mig_callee_qual(c, at->base_call),
+                           "get_device_properties");
+    if (at->use == NFY_NONE || c->m->uses[at->use].tok + 2 != at->name_tok)
+        return false;
+    uint32_t b = nfy_resolve_use(c->r, at->use)->binding;
+    if (b == NFY_NONE || c->m->bindings[b].value_first == NFY_NONE)
+        return false;
+    uint32_t u = nfy_pysyn_use_at(c->m, c->m->bindings[b].value_first);
+    return u != NFY_NONE && is_cuda_api(nfy_resolve_use(c->r, u)->qual,
+                                        "get_device_properties");
+}
+
+static void pass_capability(mig_ctx *c)
+{
+    const nfy_rule *r = mig_find_pass(c, NFY_RULE_FLAG, "device-capability");
+    if (r == NULL)
+        return;
+    for (uint32_t k = 0; k < c->m->ncalls; k++) {
+        if (is_cuda_api(mig_callee_qual(c, k), "get_device_capability"))
+            mig_flag(c, r, c->m->calls[k].span,
+                     "torch.cuda.get_device_capability", NULL);
+    }
+    for (uint32_t i = 0; i < c->m->nattrs; i++) {
+        nfy_str name = mig_tok(c, c->m->attrs[i].name_tok);
+        if ((nfy_str_eq_cstr(name, "major") || nfy_str_eq_cstr(name, "minor") ||
+             nfy_str_eq_cstr(name, "multi_processor_count")) &&
+            props_receiver(c, i))
+            mig_flag(c, r, mig_tok_span(c, c->m->attrs[i].name_tok),
+                     mig_fmt(c, "torch.cuda.get_device_properties().%.*s",
+                             NFY_STR_FMT(name)),
+                     NULL);
+    }
+}
+
+/* ---- cpp_extension with CUDA sources ---------------------------------------------- */
+
+static bool has_cu_literal(mig_ctx *c, uint32_t a)
+{
+    for (uint32_t t = c->m->args[a].value_first; t < c->m->args[a].value_end;
+         t++) {
+        uint32_t off;
+        nfy_str b = mig_string_body(c, t, &off);
+        if (nfy_str_ends_with(b, NFY_STR_LIT(".cu")) ||
+            nfy_str_ends_with(b, NFY_STR_LIT(".cuh")))
+            return true;
+    }
+    return false;
+}
+
+static void pass_cpp_ext(mig_ctx *c)
+{
+    const nfy_rule *r = mig_find_pass(c, NFY_RULE_FLAG, "cpp-extension-cu");
+    for (uint32_t k = 0; r != NULL && k < c->m->ncalls; k++) {
+        nfy_str q = mig_callee_qual(c, k);
+        bool hit = false;
+        if (nfy_str_eq_cstr(q, "torch.utils.cpp_extension.load")) {
+            uint32_t a = nfy_pysyn_kwarg(c->m, k, "sources");
+            if (a == NFY_NONE)
+                a = nfy_pysyn_posarg(c->m, k, 1);
+            hit = a != NFY_NONE && has_cu_literal(c, a);
+        } else if (nfy_str_eq_cstr(q, "torch.utils.cpp_extension.load_inline")) {
+            hit = nfy_pysyn_kwarg(c->m, k, "cuda_sources") != NFY_NONE;
+        }
+        if (hit)
+            mig_flag(c, r, c->m->calls[k].span, mig_strdup(c, q), NULL);
+    }
+}
+
+/* ---- advice ---------------------------------------------------------------------- */
+
+static void pass_pin_memory(mig_ctx *c)
+{
+    const nfy_rule *r = mig_find_pass(c, NFY_RULE_FLAG,
+                                      "dataloader-pin-memory");
+    for (uint32_t k = 0; r != NULL && k < c->m->ncalls; k++) {
+        nfy_str q = mig_callee_qual(c, k);
+        if (!nfy_str_eq_cstr(q, "torch.utils.data.DataLoader") &&
+            !nfy_str_eq_cstr(q, "torch.utils.data.dataloader.DataLoader"))
+            continue;
+        uint32_t a = nfy_pysyn_kwarg(c->m, k, "pin_memory");
+        if (a == NFY_NONE || !mig_tok_is(c, c->m->args[a].value_first, "True"))
+            mig_flag(c, r, c->m->calls[k].span, mig_strdup(c, q), NULL);
+    }
+}
+
+static void pass_affinity_user(mig_ctx *c)
+{
+    const nfy_rule *r = mig_find_pass(c, NFY_RULE_FLAG, "affinity-user");
+    for (uint32_t s = 0; r != NULL && s < c->m->nstmts; s++) {
+        const nfy_stmt *st = &c->m->stmts[s];
+        if ((st->kind != NFY_STMT_DEF && st->kind != NFY_STMT_CLASS) ||
+            st->name_tok == NFY_NONE)
+            continue;
+        const nfy_rule_pair *row = nfy_rule_map_find(r, mig_tok(c, st->name_tok));
+        if (row == NULL || row->from[strlen(row->from) - 1] == '*')
+            continue;
+        mig_flag(c, r, mig_tok_span(c, st->name_tok), row->from,
+                 row->to && row->to[0] ? row->to : NULL);
+        nfy_vec_last(c->notes)->cat = MIG_CAT_AFFINITY;
+    }
+}
+
+void mig_pass_special(mig_ctx *c)
+{
+    pass_amp(c);
+    pass_nccl_compare(c);
+    pass_capability(c);
+    pass_cpp_ext(c);
+    pass_pin_memory(c);
+    pass_affinity_user(c);
+}

@@ -1,0 +1,237 @@
+/*
+ * String literals in context: "cuda"/"cuda:N"/f"cuda:{i}"/"cuda:%d" % i ->
+ * "npu...", "nccl" -> "hccl" and the like, only where the literal reaches a
+ * context of its rule (a device argument, a backend keyword, a comparison,
+ * an argparse default, an assignment to a device-like name), directly or
+ * through a variable it is assigned to and that later reaches one. Only
+ * the leading pattern inside the quotes changes; prefixes, quotes and the
+ * rest stay. Every other "cuda" in a string or a comment is left alone and
+ * recorded as left unchanged, with the reason.
+ */
+#include <ctype.h>
+#include <string.h>
+
+#include "migrate/ctxmatch.h"
+
+static bool ci_contains(nfy_str s, const char *w)
+{
+    size_t n = strlen(w);
+    for (size_t i = 0; i + n <= s.len; i++) {
+        size_t k = 0;
+        while (k < n && tolower((unsigned char)s.ptr[i + k]) == w[k])
+            k++;
+        if (k == n)
+            return true;
+    }
+    return false;
+}
+
+static bool contains(nfy_str s, nfy_str w)
+{
+    for (size_t i = 0; w.len > 0 && i + w.len <= s.len; i++) {
+        if (memcmp(s.ptr + i, w.ptr, w.len) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* Does the literal's text match r's pattern (see rules.h STRING)? */
+static bool value_fits(const nfy_rule *r, nfy_str body)
+{
+    nfy_str pat = nfy_str_from_cstr(r->pattern);
+    if (r->flags & NFY_RULE_F_SUBSTRING)
+        return contains(body, pat);
+    if (nfy_str_eq(body, pat))
+        return true;
+    return (r->flags & NFY_RULE_F_DEVICE_FORM) && body.len > pat.len &&
+           nfy_str_starts_with(body, pat) && body.ptr[pat.len] == ':';
+}
+
+/* The binding a literal is assigned to (x = "cuda", or a branch), or NONE. */
+static uint32_t literal_binding(const mig_ctx *c, uint32_t lit)
+{
+    const nfy_strlit *s = &c->m->strings[lit];
+    if (s->binding != NFY_NONE)
+        return s->binding;
+    uint32_t st = s->stmt;
+    if (st == NFY_NONE || c->m->stmts[st].kind != NFY_STMT_ASSIGN ||
+        c->tok_arg[s->first] != NFY_NONE)
+        return NFY_NONE;
+    uint32_t prev = mig_prev_sig(c, s->first);
+    uint32_t next = mig_next_sig(c, s->end - 1);
+    bool branch = mig_tok_is(c, prev, "else") || mig_tok_is(c, next, "if");
+    if (!branch)
+        return NFY_NONE;
+    for (uint32_t b = 0; b < c->m->nbindings; b++) {
+        if (c->m->bindings[b].stmt == st &&
+            c->m->bindings[b].kind == NFY_BIND_ASSIGN)
+            return b;
+    }
+    return NFY_NONE;
+}
+
+/* Does a variable holding the literal later stand in one of r's contexts? */
+static bool flows_to_ctx(const mig_ctx *c, uint32_t lit, const nfy_rule *r)
+{
+    uint32_t b = literal_binding(c, lit);
+    if (b == NFY_NONE || r->nctx == 0)
+        return false;
+    for (uint32_t u = 0; u < c->m->nuses; u++) {
+        const nfy_name_use *use = &c->m->uses[u];
+        if (use->nparts != 1 || use->ctx != NFY_CTX_LOAD ||
+            nfy_resolve_use(c->r, u)->binding != b)
+            continue;
+        for (size_t i = 0; i < r->nctx; i++) {
+            if (r->ctx[i].kind != NFY_CTX_ASSIGN &&
+                mig_expr_in_ctx(c, use->tok, use->tok + 1, NFY_NONE,
+                                &r->ctx[i]))
+                return true;
+        }
+    }
+    return false;
+}
+
+static void rewrite_literal(mig_ctx *c, const nfy_rule *r, uint32_t t,
+                            nfy_str body, uint32_t off)
+{
+    nfy_str pat = nfy_str_from_cstr(r->pattern);
+    const char *rep = r->replacement ? r->replacement : "";
+    const char *note = mig_fmt(c, "\"%.*s\" -> \"%s\"", NFY_STR_FMT(pat),
+                               rep);
+    if (!(r->flags & NFY_RULE_F_SUBSTRING)) {
+        mig_edit(c, r, t, t + 1, off, off + (uint32_t)pat.len, rep, note);
+        return;
+    }
+    nfy_buf b = NFY_BUF_INIT;
+    nfy_str tok = mig_tok(c, t);
+    size_t head = off - c->m->toks[t].start;
+    (void)nfy_buf_add(&b, tok.ptr, head);
+    for (size_t i = 0; i < body.len;) {
+        if (i + pat.len <= body.len && memcmp(body.ptr + i, pat.ptr, pat.len) == 0) {
+            (void)nfy_buf_addstr(&b, rep);
+            i += pat.len;
+        } else {
+            (void)nfy_buf_addch(&b, body.ptr[i++]);
+        }
+    }
+    (void)nfy_buf_add(&b, tok.ptr + head + body.len, tok.len - head - body.len);
+    mig_edit(c, r, t, t + 1, c->m->toks[t].start, c->m->toks[t].end,
+             mig_strdup(c, nfy_buf_view(&b)), note);
+    nfy_buf_release(&b);
+}
+
+/* ---- left unchanged ------------------------------------------------------- */
+
+static bool callee_is_message(const mig_ctx *c, uint32_t k)
+{
+    static const char *const words[] = {
+        "print", "info", "warning", "warn", "debug", "error", "critical",
+        "exception", "log", "write", "fatal", "echo", "RuntimeError",
+        "ValueError", "NotImplementedError", "AssertionError", "Exception",
+        "TypeError", "UserWarning", "DeprecationWarning"};
+    nfy_str name = mig_callee_attr(c, k);
+    if (name.len == 0)
+        name = c->m->calls[k].dotted;
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        if (nfy_str_eq_cstr(name, words[i]))
+            return true;
+    }
+    return false;
+}
+
+static const char *unchanged_reason(const mig_ctx *c, uint32_t lit,
+                                    bool device_like)
+{
+    const nfy_strlit *s = &c->m->strings[lit];
+    if (s->ctx == NFY_STR_DOCSTRING)
+        return "docstring text";
+    for (uint32_t a = s->arg; a != NFY_NONE;) {
+        const nfy_arg *arg = &c->m->args[a];
+        if (arg->kind == NFY_ARG_KEYWORD && mig_tok_is(c, arg->name_tok, "help"))
+            return "help text";
+        if (callee_is_message(c, arg->call))
+            return "log or message text";
+        a = c->m->calls[arg->call].parent_arg;
+    }
+    if (s->flags & NFY_TOKF_BYTES)
+        return "bytes literal";
+    if (s->ctx == NFY_STR_DICT_KEY)
+        return "dictionary key";
+    if (device_like)
+        return "device string that does not reach a device argument "
+               "(check by hand)";
+    return "text that names CUDA, not a device or backend argument";
+}
+
+static void note_unchanged(mig_ctx *c, nfy_span sp, const char *reason,
+                           const char *api)
+{
+    const nfy_rule *lu = mig_find_pass(c, NFY_RULE_FLAG, "left-unchanged");
+    if (lu == NULL)
+        return;
+    mig_note_add(c, lu, sp, MIG_CAT_LEFT_UNCHANGED, MIG_OP_NONE, api,
+                 mig_fmt(c, "left unchanged: %s", reason));
+}
+
+/* ---- the pass ------------------------------------------------------------- */
+
+static bool string_rule(const nfy_rule *r)
+{
+    return r->match == NFY_MATCH_STRING &&
+           (r->kind == NFY_RULE_REWRITE_STRING || r->kind == NFY_RULE_FLAG);
+}
+
+/* Try every string rule on literal lit; true when one rewrote it. */
+static bool try_rules(mig_ctx *c, uint32_t lit, nfy_str body, uint32_t off,
+                      bool *device_like)
+{
+    const nfy_strlit *s = &c->m->strings[lit];
+    uint32_t t = s->first;
+    bool single = s->end == s->first + 1;
+    nfy_rule_iter it;
+    nfy_rule_iter_init(&it, c->rules, -1, NFY_MATCH_STRING);
+    bool done = false;
+    for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));) {
+        if (!string_rule(r) || !mig_rule_on(c, r) || !value_fits(r, body))
+            continue;
+        *device_like |= (r->flags & NFY_RULE_F_DEVICE_FORM) != 0;
+        if (!mig_expr_in_rule(c, s->first, s->end, lit, r) &&
+            !flows_to_ctx(c, lit, r))
+            continue;
+        if (r->kind == NFY_RULE_FLAG) {
+            mig_flag(c, r, s->span, mig_strdup(c, body), NULL);
+        } else if (!done && single && !(s->flags & NFY_TOKF_BYTES)) {
+            rewrite_literal(c, r, t, body, off);
+            done = mig_claimed(c, t, t + 1);
+        }
+    }
+    return done;
+}
+
+void mig_pass_strings(mig_ctx *c)
+{
+    for (uint32_t i = 0; i < c->m->nstrings; i++) {
+        const nfy_strlit *s = &c->m->strings[i];
+        uint32_t off = 0;
+        nfy_str body = mig_string_body(c, s->first, &off);
+        if (body.len == 0)
+            continue;
+        bool device_like = false;
+        bool done = try_rules(c, i, body, off, &device_like);
+        if (done || mig_claimed(c, s->first, s->end) ||
+            !ci_contains(nfy_pysyn_span_text(c->m, s->span), "cuda"))
+            continue;
+        note_unchanged(c, s->span, unchanged_reason(c, i, device_like),
+                       mig_strdup(c, body.len > 60 ? nfy_str_slice(body, 0, 60)
+                                                   : body));
+    }
+}
+
+void mig_pass_comments(mig_ctx *c)
+{
+    for (uint32_t t = 0; t < c->m->ntoks; t++) {
+        if (c->m->toks[t].kind == NFY_TOK_COMMENT &&
+            ci_contains(mig_tok(c, t), "cuda"))
+            note_unchanged(c, mig_tok_span(c, t), "comment", NULL);
+    }
+}

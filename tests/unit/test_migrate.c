@@ -1,0 +1,503 @@
+/*
+ * Unit tests for the migration passes: each rule family with positive and
+ * negative cases, the exact rewritten text, the findings (rule, category,
+ * line), version-dependent renames, idempotence and the project-level AMP
+ * finding. Uses the built-in rule catalogue.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "npuify/migrate.h"
+#include "npuify/rules.h"
+
+typedef struct {
+    nfy_report rep;
+    nfy_migrate_info info;
+    char *out;
+    size_t nedits;
+} result;
+
+static nfy_rule_set *rules_get(void)
+{
+    nfy_diags d;
+    nfy_diags_init(&d);
+    nfy_rule_set *rs = nfy_rule_set_new(&d);
+    nfy_diags_release(&d);
+    assert_non_null(rs);
+    return rs;
+}
+
+/* Migrate text; fills res (release with result_release). */
+static void run(const char *text, const char *ver, unsigned flags, result *res)
+{
+    nfy_rule_set *rs = rules_get();
+    nfy_source src;
+    assert_int_equal(nfy_source_from_mem(&src, "t.py", text, strlen(text)),
+                     NFY_OK);
+    nfy_migrate_opts mo = {.rules = rs, .torch_version = ver, .flags = flags};
+    nfy_report_init(&res->rep);
+    nfy_edit_set es;
+    nfy_edit_set_init(&es, &src);
+    nfy_diags d;
+    nfy_diags_init(&d);
+    assert_int_equal(nfy_migrate_file(&mo, &src, "t.py", &es, &res->rep,
+                                      &res->info, &d),
+                     NFY_OK);
+    nfy_buf out = NFY_BUF_INIT;
+    assert_int_equal(nfy_edit_set_apply(&es, &d, &out), NFY_OK);
+    res->nedits = es.edits.len;
+    res->out = strdup(nfy_buf_cstr(&out));
+    nfy_buf_release(&out);
+    nfy_diags_release(&d);
+    nfy_edit_set_release(&es);
+    nfy_source_release(&src);
+    nfy_rule_set_free(rs);
+}
+
+static void result_release(result *res)
+{
+    free(res->out);
+    nfy_report_release(&res->rep);
+}
+
+/* Migrating text gives want; migrating want again changes nothing. */
+static void expect_out(const char *text, const char *want)
+{
+    result r;
+    run(text, NULL, 0, &r);
+    if (strcmp(r.out, want) != 0)
+        fail_msg("input:\n%s\ngot:\n%s\nwant:\n%s", text, r.out, want);
+    result again;
+    run(r.out, NULL, 0, &again);
+    if (again.nedits != 0)
+        fail_msg("not idempotent: %zu edits on\n%s\ngiving\n%s", again.nedits,
+                 r.out, again.out);
+    result_release(&again);
+    result_release(&r);
+}
+
+static size_t count_findings(const result *r, const char *rule,
+                             nfy_finding_cat cat, uint32_t line)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->rep.findings.len; i++) {
+        const nfy_finding *f = &r->rep.findings.items[i];
+        if ((rule == NULL || strcmp(f->rule, rule) == 0) && f->cat == cat &&
+            (line == 0 || f->start_line == line))
+            n++;
+    }
+    return n;
+}
+
+static void expect_finding(const char *text, const char *ver, const char *rule,
+                           nfy_finding_cat cat, uint32_t line)
+{
+    result r;
+    run(text, ver, 0, &r);
+    if (count_findings(&r, rule, cat, line) == 0) {
+        for (size_t i = 0; i < r.rep.findings.len; i++) {
+            const nfy_finding *f = &r.rep.findings.items[i];
+            print_message("  have %s %s line %u: %s\n", f->rule,
+                          nfy_finding_cat_name(f->cat), f->start_line,
+                          f->message ? f->message : "");
+        }
+        fail_msg("no %s finding (%s) at line %u", rule,
+                 nfy_finding_cat_name(cat), line);
+    }
+    result_release(&r);
+}
+
+/* ---- imports --------------------------------------------------------------- */
+
+static void test_insert_import_position(void **state)
+{
+    (void)state;
+    expect_out("#!/usr/bin/env python\n"
+               "# -*- coding: utf-8 -*-\n"
+               "\"\"\"Doc.\"\"\"\n"
+               "from __future__ import annotations\n"
+               "import os\n"
+               "import torch  # the framework\n"
+               "x = 1\n",
+               "#!/usr/bin/env python\n"
+               "# -*- coding: utf-8 -*-\n"
+               "\"\"\"Doc.\"\"\"\n"
+               "from __future__ import annotations\n"
+               "import os\n"
+               "import torch  # the framework\n"
+               "import torch_npu\n"
+               "x = 1\n");
+    /* already there: nothing; no torch: nothing */
+    expect_out("import torch\nimport torch_npu\n", "import torch\nimport torch_npu\n");
+    expect_out("import numpy as np\nx = 'cuda'\n", "import numpy as np\nx = 'cuda'\n");
+    /* CRLF line ends and an indented first import */
+    expect_out("try:\r\n    import torch\r\nexcept ImportError:\r\n    pass\r\n",
+               "try:\r\n    import torch\r\n    import torch_npu\r\nexcept "
+               "ImportError:\r\n    pass\r\n");
+}
+
+static void test_remove_amp_c(void **state)
+{
+    (void)state;
+    expect_out("import amp_C\nimport os\n", "import os\n");
+    expect_out("import os, amp_C, sys\n", "import os, sys\n");
+    expect_out("try:\n    import amp_C\nexcept ImportError:\n    pass\n",
+               "try:\n    pass\nexcept ImportError:\n    pass\n");
+}
+
+static void test_import_renames(void **state)
+{
+    (void)state;
+    expect_out("import torch.cuda as tc\ntc.synchronize()\n",
+               "import torch_npu\nimport torch.npu as tc\ntc.synchronize()\n");
+    expect_out("import torch\nfrom torch.cuda.amp import autocast, GradScaler\n",
+               "import torch\nimport torch_npu\n"
+               "from torch.npu.amp import autocast, GradScaler\n");
+    expect_out("import torch\nfrom torch.cuda import amp as A\nA.autocast()\n",
+               "import torch\nimport torch_npu\nfrom torch.npu import amp as "
+               "A\nA.autocast()\n");
+}
+
+/* ---- CUDA API ---------------------------------------------------------------- */
+
+static void test_alias_rename(void **state)
+{
+    (void)state;
+    expect_out("import torch as th\nth.cuda.synchronize()\n",
+               "import torch as th\nimport torch_npu\nth.npu.synchronize()\n");
+    expect_out("import torch\nn = torch.cuda.device_count()\n"
+               "torch.cuda.set_device(local_rank)\n",
+               "import torch\nimport torch_npu\nn = torch.npu.device_count()\n"
+               "torch.npu.set_device(local_rank)\n");
+}
+
+static void test_local_cuda_not_module(void **state)
+{
+    (void)state;
+    const char *src = "import torch\n"
+                      "def f(cuda):\n"
+                      "    cuda.synchronize()\n";
+    expect_out(src, "import torch\nimport torch_npu\n"
+                    "def f(cuda):\n"
+                    "    cuda.synchronize()\n");
+}
+
+static void test_apidb_by_version(void **state)
+{
+    (void)state;
+    const char *src = "import torch\n"
+                      "f = torch.cuda.get_per_process_memory_fraction()\n";
+    result r;
+    run(src, "2.8", 0, &r);
+    assert_non_null(strstr(r.out, "torch.npu.get_per_process_memory_fraction"));
+    result_release(&r);
+    run(src, "2.1", 0, &r);
+    assert_non_null(strstr(r.out, "torch.cuda.get_per_process_memory_fraction"));
+    assert_true(count_findings(&r, "NPU202", NFY_CAT_CUDA_OP, 2) == 1);
+    result_release(&r);
+    /* no counterpart in any version: flagged, not renamed */
+    expect_finding("import torch\nx = torch.cuda.get_arch_list()\n", NULL,
+                   "NPU211", NFY_CAT_CUDA_OP, 2);
+}
+
+static void test_profiler(void **state)
+{
+    (void)state;
+    expect_out("import torch\n"
+               "with torch.profiler.profile(schedule=s, "
+               "experimental_config=cfg) as p:\n"
+               "    pass\n",
+               "import torch\nimport torch_npu\n"
+               "with torch_npu.profiler.profile(schedule=s) as p:\n"
+               "    pass\n");
+}
+
+static void test_cudnn_and_dataparallel(void **state)
+{
+    (void)state;
+    expect_finding("import torch\ntorch.backends.cudnn.benchmark = True\n",
+                   NULL, "NPU203", NFY_CAT_CUDA_OP, 2);
+    expect_finding("import torch.nn as nn\nm = nn.DataParallel(m)\n", NULL,
+                   "NPU306", NFY_CAT_UNSUPPORTED_API, 2);
+    expect_finding("from torch.nn import DataParallel as DP\nm = DP(m)\n", NULL,
+                   "NPU306", NFY_CAT_UNSUPPORTED_API, 2);
+}
+
+/* ---- device ------------------------------------------------------------------ */
+
+static void test_method_and_attr(void **state)
+{
+    (void)state;
+    expect_out("import torch\nm = Net().cuda()\nx = x.cuda(non_blocking=True)\n"
+               "if x.is_cuda:\n    pass\n",
+               "import torch\nimport torch_npu\nm = Net().npu()\n"
+               "x = x.npu(non_blocking=True)\nif x.is_npu:\n    pass\n");
+}
+
+static void test_device_strings(void **state)
+{
+    (void)state;
+    expect_out("import torch\n"
+               "a = torch.device('cuda')\n"
+               "b = torch.device(\"cuda:0\")\n"
+               "c = torch.device(f\"cuda:{i}\")\n"
+               "d = torch.device(\"cuda:%d\" % i)\n"
+               "e = torch.device(\"cuda:{}\".format(i))\n"
+               "f = torch.device(\"cuda:\" + str(i))\n"
+               "x = torch.zeros(3, device='cuda')\n"
+               "s = torch.load(p, map_location='cuda:0')\n"
+               "with torch.autocast(device_type='cuda'):\n"
+               "    y = x.to('cuda')\n"
+               "if x.device.type == 'cuda':\n"
+               "    pass\n",
+               "import torch\nimport torch_npu\n"
+               "a = torch.device('npu')\n"
+               "b = torch.device(\"npu:0\")\n"
+               "c = torch.device(f\"npu:{i}\")\n"
+               "d = torch.device(\"npu:%d\" % i)\n"
+               "e = torch.device(\"npu:{}\".format(i))\n"
+               "f = torch.device(\"npu:\" + str(i))\n"
+               "x = torch.zeros(3, device='npu')\n"
+               "s = torch.load(p, map_location='npu:0')\n"
+               "with torch.autocast(device_type='npu'):\n"
+               "    y = x.to('npu')\n"
+               "if x.device.type == 'npu':\n"
+               "    pass\n");
+}
+
+static void test_strings_out_of_context(void **state)
+{
+    (void)state;
+    const char *src = "import torch\n"
+                      "print(\"running on cuda\")\n"
+                      "name = 'cuda_kernel.cu'\n"
+                      "table = {'cuda': 1}\n"
+                      "# cuda comment\n";
+    result r;
+    run(src, NULL, 0, &r);
+    assert_non_null(strstr(r.out, "print(\"running on cuda\")"));
+    assert_non_null(strstr(r.out, "table = {'cuda': 1}"));
+    assert_int_equal(r.nedits, 1); /* the import only */
+    assert_int_equal(count_findings(&r, "NPU107", NFY_CAT_LEFT_UNCHANGED, 2), 1);
+    assert_int_equal(count_findings(&r, "NPU107", NFY_CAT_LEFT_UNCHANGED, 5), 1);
+    result_release(&r);
+}
+
+static void test_device_variable_flow(void **state)
+{
+    (void)state;
+    expect_out("import torch\ndev = 'cuda'\nx = x.to(dev)\n",
+               "import torch\nimport torch_npu\ndev = 'npu'\nx = x.to(dev)\n");
+    expect_out("import torch\nmsg = 'cuda'\nprint(msg)\n",
+               "import torch\nimport torch_npu\nmsg = 'cuda'\nprint(msg)\n");
+    expect_out("import torch\n"
+               "device = 'cuda' if torch.cuda.is_available() else 'cpu'\n",
+               "import torch\nimport torch_npu\n"
+               "device = 'npu' if torch.npu.is_available() else 'cpu'\n");
+}
+
+static void test_argparse(void **state)
+{
+    (void)state;
+    expect_out("import argparse, torch\n"
+               "p.add_argument('--device', default='cuda', "
+               "choices=['cuda', 'cpu'], help='cuda or cpu')\n",
+               "import argparse, torch\nimport torch_npu\n"
+               "p.add_argument('--device', default='npu', "
+               "choices=['npu', 'cpu'], help='cuda or cpu')\n");
+}
+
+static void test_int_device(void **state)
+{
+    (void)state;
+    expect_out("import torch, os\n"
+               "p.add_argument('--local-rank', type=int, default=0)\n"
+               "args = p.parse_args()\n"
+               "rank = int(os.environ['LOCAL_RANK'])\n"
+               "x = x.to(0)\n"
+               "y = y.to(args.local_rank)\n"
+               "z = torch.zeros(2, device=rank)\n"
+               "w = x.cuda(args.local_rank)\n",
+               "import torch, os\nimport torch_npu\n"
+               "p.add_argument('--local-rank', type=int, default=0)\n"
+               "args = p.parse_args()\n"
+               "rank = int(os.environ['LOCAL_RANK'])\n"
+               "x = x.to(\"npu:0\")\n"
+               "y = y.to(f\"npu:{args.local_rank}\")\n"
+               "z = torch.zeros(2, device=f\"npu:{rank}\")\n"
+               "w = x.npu(args.local_rank)\n");
+    /* unknown int-looking value: reported, not rewritten */
+    result r;
+    run("import torch\ny = y.to(args.gpu)\n", NULL, 0, &r);
+    assert_non_null(strstr(r.out, "y.to(args.gpu)"));
+    assert_int_equal(count_findings(&r, "NPU105", NFY_CAT_UNKNOWN_API, 2), 1);
+    result_release(&r);
+}
+
+/* ---- distributed --------------------------------------------------------------- */
+
+static void test_nccl(void **state)
+{
+    (void)state;
+    expect_out("import torch.distributed as dist\n"
+               "dist.init_process_group('nccl', init_method=u)\n"
+               "dist.init_process_group(backend=\"nccl\")\n"
+               "ok = dist.is_nccl_available()\n"
+               "b = dist.Backend.NCCL\n",
+               "import torch.distributed as dist\nimport torch_npu\n"
+               "dist.init_process_group('hccl', init_method=u)\n"
+               "dist.init_process_group(backend=\"hccl\")\n"
+               "ok = dist.is_hccl_available()\n"
+               "b = dist.Backend.HCCL\n");
+    expect_finding("import torch.distributed as dist\n"
+                   "if dist.get_backend() == 'nccl':\n    pass\n",
+                   NULL, "NPU308", NFY_CAT_UNSUPPORTED_API, 2);
+}
+
+static void test_env_names(void **state)
+{
+    (void)state;
+    expect_out("import os, torch\n"
+               "os.environ['CUDA_VISIBLE_DEVICES'] = '0'\n"
+               "v = os.getenv(\"NCCL_SOCKET_IFNAME\")\n"
+               "w = os.environ.get('NCCL_DEBUG')\n"
+               "print('CUDA_VISIBLE_DEVICES')\n",
+               "import os, torch\nimport torch_npu\n"
+               "os.environ['ASCEND_RT_VISIBLE_DEVICES'] = '0'\n"
+               "v = os.getenv(\"HCCL_SOCKET_IFNAME\")\n"
+               "w = os.environ.get('NCCL_DEBUG')\n"
+               "print('CUDA_VISIBLE_DEVICES')\n");
+}
+
+/* ---- manual findings, AMP, robustness ------------------------------------------- */
+
+static void test_manual_findings(void **state)
+{
+    (void)state;
+    expect_finding("import triton\n", NULL, "NPU505",
+                   NFY_CAT_UNSUPPORTED_API, 1);
+    expect_finding("from torch.utils.cpp_extension import load\n"
+                   "m = load(name='k', sources=['k.cpp', 'k.cu'])\n",
+                   NULL, "NPU502", NFY_CAT_UNSUPPORTED_API, 2);
+    expect_finding("import torch\nc = torch.cuda.get_device_capability()\n",
+                   NULL, "NPU508", NFY_CAT_UNSUPPORTED_API, 2);
+    expect_finding("import torch\nx = x.double()\n", NULL, "NPU510",
+                   NFY_CAT_PRECISION_ADVICE, 2);
+}
+
+static void test_amp_detection(void **state)
+{
+    (void)state;
+    result r;
+    run("import torch\nwith torch.autocast('cuda'):\n    pass\n", NULL, 0, &r);
+    assert_true(r.info.uses_amp);
+    assert_int_equal(r.info.amp_line, 2);
+    result_release(&r);
+    run("import torch\nx = 1\n", NULL, 0, &r);
+    assert_false(r.info.uses_amp);
+    assert_true(r.info.uses_torch);
+
+    nfy_rule_set *rs = rules_get();
+    nfy_migrate_opts mo = {.rules = rs};
+    nfy_migrate_project p;
+    nfy_migrate_project_init(&p);
+    nfy_migrate_project_add(&p, "t.py", &r.info);
+    nfy_report rep;
+    nfy_report_init(&rep);
+    nfy_migrate_project_finish(&p, &mo, &rep);
+    assert_int_equal(rep.findings.len, 1);
+    assert_null(rep.findings.items[0].file);
+    assert_string_equal(rep.findings.items[0].rule, "NPU402");
+    nfy_report_release(&rep);
+    /* with AMP somewhere: no project finding */
+    nfy_migrate_info amp = r.info;
+    amp.uses_amp = true;
+    nfy_migrate_project_add(&p, "b.py", &amp);
+    nfy_report_init(&rep);
+    nfy_migrate_project_finish(&p, &mo, &rep);
+    assert_int_equal(rep.findings.len, 0);
+    nfy_report_release(&rep);
+    nfy_migrate_project_release(&p);
+    nfy_rule_set_free(rs);
+    result_release(&r);
+}
+
+static void test_syntax_error_no_edits(void **state)
+{
+    (void)state;
+    result r;
+    run("import torch\nx = x.cuda(\ndef f(:\n", NULL, 0, &r);
+    assert_true(r.info.syntax_error);
+    assert_int_equal(r.nedits, 0);
+    result_release(&r);
+}
+
+static void test_auto_mode(void **state)
+{
+    (void)state;
+    result r;
+    run("import torch\nx = x.cuda()\nif __name__ == '__main__':\n    main()\n",
+        NULL, NFY_MIGRATE_AUTO, &r);
+    assert_string_equal(r.out,
+                        "import torch\nimport torch_npu\n"
+                        "from torch_npu.contrib import transfer_to_npu\n"
+                        "x = x.cuda()\nif __name__ == '__main__':\n    main()\n");
+    result_release(&r);
+    run("import torch\nx = x.cuda()\n", NULL, NFY_MIGRATE_AUTO, &r);
+    assert_int_equal(r.nedits, 0);
+    result_release(&r);
+}
+
+static void test_bad_version(void **state)
+{
+    (void)state;
+    nfy_rule_set *rs = rules_get();
+    nfy_source src;
+    assert_int_equal(nfy_source_from_mem(&src, "t.py", "x\n", 2), NFY_OK);
+    nfy_migrate_opts mo = {.rules = rs, .torch_version = "banana"};
+    nfy_edit_set es;
+    nfy_edit_set_init(&es, &src);
+    nfy_diags d;
+    nfy_diags_init(&d);
+    assert_int_equal(nfy_migrate_file(&mo, &src, "t.py", &es, NULL, NULL, &d),
+                     NFY_EUSAGE);
+    assert_true(nfy_diags_count(&d, NFY_SEV_ERROR) >= 1);
+    nfy_diags_release(&d);
+    nfy_edit_set_release(&es);
+    nfy_source_release(&src);
+    nfy_rule_set_free(rs);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_insert_import_position),
+        cmocka_unit_test(test_remove_amp_c),
+        cmocka_unit_test(test_import_renames),
+        cmocka_unit_test(test_alias_rename),
+        cmocka_unit_test(test_local_cuda_not_module),
+        cmocka_unit_test(test_apidb_by_version),
+        cmocka_unit_test(test_profiler),
+        cmocka_unit_test(test_cudnn_and_dataparallel),
+        cmocka_unit_test(test_method_and_attr),
+        cmocka_unit_test(test_device_strings),
+        cmocka_unit_test(test_strings_out_of_context),
+        cmocka_unit_test(test_device_variable_flow),
+        cmocka_unit_test(test_argparse),
+        cmocka_unit_test(test_int_device),
+        cmocka_unit_test(test_nccl),
+        cmocka_unit_test(test_env_names),
+        cmocka_unit_test(test_manual_findings),
+        cmocka_unit_test(test_amp_detection),
+        cmocka_unit_test(test_syntax_error_no_edits),
+        cmocka_unit_test(test_auto_mode),
+        cmocka_unit_test(test_bad_version),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

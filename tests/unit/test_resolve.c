@@ -1,0 +1,289 @@
+/*
+ * Unit tests for resolve: qualified names through every import form and
+ * Python's scope rules (shadowing by assignment, parameter, for/with
+ * targets, global, class bodies, function-local imports, try/except
+ * ImportError fallbacks, dotted aliases).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "npuify/pysyn.h"
+#include "npuify/resolve.h"
+
+typedef struct {
+    nfy_source src;
+    nfy_tokens toks;
+    nfy_arena arena;
+    nfy_pysyn *m;
+    nfy_resolution *r;
+} fixture;
+
+static void setup_text(fixture *f, const char *text)
+{
+    memset(f, 0, sizeof *f);
+    assert_int_equal(nfy_source_from_mem(&f->src, "t.py", text, strlen(text)),
+                     NFY_OK);
+    nfy_tokens_init(&f->toks);
+    nfy_arena_init(&f->arena);
+    assert_int_equal(nfy_lex(&f->src, &f->toks, NULL), NFY_OK);
+    assert_int_equal(nfy_pysyn_parse(&f->src, &f->toks, &f->arena, NULL, &f->m),
+                     NFY_OK);
+    assert_int_equal(nfy_resolve(f->m, &f->arena, &f->r), NFY_OK);
+}
+
+static void teardown_fx(fixture *f)
+{
+    nfy_arena_release(&f->arena);
+    nfy_tokens_release(&f->toks);
+    nfy_source_release(&f->src);
+}
+
+/* The name use whose chain text is `chain`, nth occurrence (0-based). */
+static uint32_t use_of(const fixture *f, const char *chain, int nth)
+{
+    nfy_arena a;
+    nfy_arena_init(&a);
+    uint32_t found = NFY_NONE;
+    for (uint32_t u = 0; u < f->m->nuses && found == NFY_NONE; u++) {
+        nfy_str s = nfy_pysyn_dotted(f->m, &a, &f->m->uses[u], 0);
+        if (nfy_str_eq_cstr(s, chain) && nth-- == 0)
+            found = u;
+    }
+    nfy_arena_release(&a);
+    return found;
+}
+
+static void expect_qual(const char *text, const char *chain, int nth,
+                        const char *qual, int head)
+{
+    fixture f;
+    setup_text(&f, text);
+    uint32_t u = use_of(&f, chain, nth);
+    if (u == NFY_NONE)
+        fail_msg("no use '%s' #%d in:\n%s", chain, nth, text);
+    const nfy_res *r = nfy_resolve_use(f.r, u);
+    if (!nfy_str_eq_cstr(r->qual, qual))
+        fail_msg("'%s' resolved to '%.*s' (%s), expected '%s'", chain,
+                 NFY_STR_FMT(r->qual), nfy_res_kind_name(r->kind), qual);
+    if (head >= 0)
+        assert_int_equal(r->head_parts, head);
+    teardown_fx(&f);
+}
+
+static void expect_kind(const char *text, const char *chain, int nth,
+                        nfy_res_kind kind)
+{
+    fixture f;
+    setup_text(&f, text);
+    uint32_t u = use_of(&f, chain, nth);
+    if (u == NFY_NONE)
+        fail_msg("no use '%s' #%d", chain, nth);
+    const nfy_res *r = nfy_resolve_use(f.r, u);
+    if (r->kind != kind)
+        fail_msg("'%s' is %s ('%.*s'), expected %s", chain,
+                 nfy_res_kind_name(r->kind), NFY_STR_FMT(r->qual),
+                 nfy_res_kind_name(kind));
+    teardown_fx(&f);
+}
+
+static void test_import_as(void **state)
+{
+    (void)state;
+    expect_qual("import torch as th\nth.cuda.synchronize()\n",
+                "th.cuda.synchronize", 0, "torch.cuda.synchronize", 1);
+}
+
+static void test_import_dotted(void **state)
+{
+    (void)state;
+    expect_qual("import torch.cuda\ntorch.cuda.synchronize()\n",
+                "torch.cuda.synchronize", 0, "torch.cuda.synchronize", 1);
+}
+
+static void test_from_import_module(void **state)
+{
+    (void)state;
+    expect_qual("from torch import cuda\ncuda.synchronize()\n",
+                "cuda.synchronize", 0, "torch.cuda.synchronize", 2);
+    expect_qual("from torch.cuda import amp as A\nA.autocast()\n",
+                "A.autocast", 0, "torch.cuda.amp.autocast", 3);
+    expect_qual("from torch.cuda.amp import autocast, GradScaler\n"
+                "s = GradScaler()\n",
+                "GradScaler", 0, "torch.cuda.amp.GradScaler", 4);
+}
+
+static void test_aliases_of_classes(void **state)
+{
+    (void)state;
+    expect_qual("import torch.distributed as dist\n"
+                "dist.init_process_group('nccl')\n",
+                "dist.init_process_group", 0,
+                "torch.distributed.init_process_group", 2);
+    expect_qual("from torch.nn import DataParallel as DP\nm = DP(m)\n", "DP", 0,
+                "torch.nn.DataParallel", 3);
+    expect_qual("from torch.nn.parallel import DistributedDataParallel as DDP\n"
+                "m = DDP(m)\n",
+                "DDP", 0, "torch.nn.parallel.DistributedDataParallel", 4);
+}
+
+static void test_function_local_import(void **state)
+{
+    (void)state;
+    const char *src = "def f():\n"
+                      "    import torch.cuda as tc\n"
+                      "    tc.synchronize()\n"
+                      "tc.synchronize()\n";
+    expect_qual(src, "tc.synchronize", 0, "torch.cuda.synchronize", 2);
+    expect_kind(src, "tc.synchronize", 1, NFY_RES_UNBOUND);
+}
+
+static void test_try_import_error(void **state)
+{
+    (void)state;
+    expect_qual("try:\n"
+                "    from apex import amp\n"
+                "except ImportError:\n"
+                "    amp = None\n"
+                "amp.initialize(m, o)\n",
+                "amp.initialize", 0, "apex.amp.initialize", 2);
+}
+
+static void test_shadowing(void **state)
+{
+    (void)state;
+    /* assignment after the import hides it */
+    expect_kind("import torch\ntorch = load()\ntorch.cuda.x()\n",
+                "torch.cuda.x", 0, NFY_RES_LOCAL);
+    /* but a use before the assignment still sees the import */
+    expect_qual("import torch\ntorch.cuda.x()\ntorch = load()\n",
+                "torch.cuda.x", 0, "torch.cuda.x", 1);
+    /* parameter */
+    expect_kind("import torch\ndef f(torch):\n    torch.cuda.x()\n",
+                "torch.cuda.x", 0, NFY_RES_LOCAL);
+    /* for target and with target */
+    expect_kind("import torch\nfor torch in xs:\n    torch.cuda.x()\n",
+                "torch.cuda.x", 0, NFY_RES_LOCAL);
+    expect_kind("import torch\nwith open(p) as torch:\n    torch.cuda.x()\n",
+                "torch.cuda.x", 0, NFY_RES_LOCAL);
+}
+
+static void test_local_named_cuda(void **state)
+{
+    (void)state;
+    const char *src = "import torch\n"
+                      "def f(cuda):\n"
+                      "    cuda.synchronize()\n"
+                      "def g():\n"
+                      "    cuda = object()\n"
+                      "    cuda.synchronize()\n";
+    expect_kind(src, "cuda.synchronize", 0, NFY_RES_LOCAL);
+    expect_kind(src, "cuda.synchronize", 1, NFY_RES_LOCAL);
+}
+
+static void test_global(void **state)
+{
+    (void)state;
+    /* global sends the lookup to the module, past a local binding */
+    expect_qual("import torch\n"
+                "def f():\n"
+                "    global torch\n"
+                "    torch.cuda.x()\n",
+                "torch.cuda.x", 0, "torch.cuda.x", 1);
+    /* a name made global inside a function is bound at module level */
+    expect_qual("def setup():\n"
+                "    global cuda\n"
+                "    from torch import cuda\n"
+                "def g():\n"
+                "    cuda.synchronize()\n",
+                "cuda.synchronize", 0, "torch.cuda.synchronize", 2);
+}
+
+static void test_class_scope_invisible(void **state)
+{
+    (void)state;
+    expect_qual("import torch\n"
+                "class A:\n"
+                "    torch = None\n"
+                "    def f(self):\n"
+                "        return torch.cuda.x()\n",
+                "torch.cuda.x", 0, "torch.cuda.x", 1);
+}
+
+static void test_unknown_receiver(void **state)
+{
+    (void)state;
+    const char *src = "import torch\nmodel = Net()\nmodel.cuda()\n";
+    expect_kind(src, "model.cuda", 0, NFY_RES_LOCAL);
+    expect_kind("x.cuda()\n", "x.cuda", 0, NFY_RES_UNBOUND);
+}
+
+static void test_dotted_alias(void **state)
+{
+    (void)state;
+    expect_qual("import torch\nc = torch.cuda\nc.synchronize()\n",
+                "c.synchronize", 0, "torch.cuda.synchronize", 2);
+    expect_kind("import torch\nc = torch.cuda\nc.synchronize()\n",
+                "c.synchronize", 0, NFY_RES_ALIAS);
+}
+
+static void test_prefix_and_helpers(void **state)
+{
+    (void)state;
+    fixture f;
+    setup_text(&f, "from torch import cuda\ncuda.amp.autocast()\n"
+                   "import os\nx = os.environ\n");
+    uint32_t u = use_of(&f, "cuda.amp.autocast", 0);
+    assert_int_not_equal(u, NFY_NONE);
+    assert_true(nfy_str_eq_cstr(nfy_resolve_prefix(f.r, u, 1), "torch.cuda"));
+    assert_true(nfy_str_eq_cstr(nfy_resolve_prefix(f.r, u, 2),
+                                "torch.cuda.amp"));
+    assert_true(nfy_resolve_imports_module(f.r, "torch"));
+    assert_true(nfy_resolve_imports_module(f.r, "torch.cuda"));
+    assert_false(nfy_resolve_imports_module(f.r, "torch.nn"));
+    assert_false(nfy_resolve_imports_module(f.r, "tor"));
+    teardown_fx(&f);
+    assert_int_equal(nfy_dotted_count(NFY_STR_LIT("a.b.c")), 3);
+    assert_int_equal(nfy_dotted_count(NFY_STR_LIT("")), 0);
+    assert_true(nfy_str_eq_cstr(nfy_dotted_head(NFY_STR_LIT("a.b.c"), 2),
+                                "a.b"));
+}
+
+static void test_relative_import(void **state)
+{
+    (void)state;
+    fixture f;
+    setup_text(&f, "from . import cuda\ncuda.x()\n");
+    uint32_t u = use_of(&f, "cuda.x", 0);
+    assert_int_not_equal(u, NFY_NONE);
+    const nfy_res *r = nfy_resolve_use(f.r, u);
+    assert_true(r->relative);
+    assert_int_not_equal(r->qual.len, 0);
+    assert_int_equal(r->qual.ptr[0], '.');
+    teardown_fx(&f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_import_as),
+        cmocka_unit_test(test_import_dotted),
+        cmocka_unit_test(test_from_import_module),
+        cmocka_unit_test(test_aliases_of_classes),
+        cmocka_unit_test(test_function_local_import),
+        cmocka_unit_test(test_try_import_error),
+        cmocka_unit_test(test_shadowing),
+        cmocka_unit_test(test_local_named_cuda),
+        cmocka_unit_test(test_global),
+        cmocka_unit_test(test_class_scope_invisible),
+        cmocka_unit_test(test_unknown_receiver),
+        cmocka_unit_test(test_dotted_alias),
+        cmocka_unit_test(test_prefix_and_helpers),
+        cmocka_unit_test(test_relative_import),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,51 @@
+"""torch_npu emulator: a test double of Huawei's torch_npu on CPU PyTorch.
+
+npuify converts CUDA training scripts for Ascend NPUs. To prove that a
+converted script runs without an NPU, put tools/npu_emu on PYTHONPATH: then
+`import torch_npu` loads this package, which
+  - registers torch.npu / torch_npu.npu (npu/__init__.py) and torch.npu.amp,
+  - makes "npu" devices work and run on the CPU (_patch_device.py),
+  - registers the "hccl" distributed backend on top of gloo (_patch_dist.py),
+  - lets torch.autocast take device_type="npu" (npu/amp.py).
+`from torch_npu.contrib import transfer_to_npu` additionally maps torch.cuda
+and "cuda" devices onto the NPU. See README.md for what is not emulated.
+"""
+import os
+import sys
+
+import torch
+
+from . import _patch_device, _patch_dist, npu
+from ._emu import STATE
+
+__version__ = "0.0.0+npuify.emulator"
+__all__ = ["npu"]
+
+BANNER = "torch_npu emulator: NPU calls run on CPU (npuify test double)"
+
+
+def _register_modules():
+    torch.npu = npu
+    sys.modules["torch.npu"] = npu
+    sys.modules["torch.npu.amp"] = npu.amp
+
+
+def _install():
+    _register_modules()
+    _patch_device.install()
+    _patch_dist.install()
+    npu.amp.install()
+    if os.environ.get("NPUIFY_EMU_QUIET") != "1":
+        print(BANNER, file=sys.stderr, flush=True)
+
+
+def __getattr__(name):
+    # torch_npu's own operators (npu_format_cast, npu_rotary_mul, ...) and
+    # other extras have no CPU double; say so instead of a bare AttributeError.
+    raise AttributeError(
+        f"torch_npu.{name} is not emulated by npuify's torch_npu test double "
+        f"(tools/npu_emu); only the device, torch.npu, amp and hccl "
+        f"surfaces are")
+
+
+_install()

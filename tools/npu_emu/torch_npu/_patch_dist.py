@@ -1,0 +1,50 @@
+"""The "hccl" distributed backend, emulated with gloo.
+
+torch 1.13 lets a third party register a c10d backend by name; "hccl" is
+registered with a creator that builds gloo's process group over the same
+store, so init_process_group(backend="hccl") and dist.get_backend() behave
+as with torch_npu, and collectives on (CPU) tensors really run: several
+processes on one machine work, world size 1 included.
+
+DistributedDataParallel refuses device_ids for CPU modules; on a real NPU a
+script passes device_ids=[local_rank], so the emulator drops device_ids and
+output_device when the module's parameters are on the CPU.
+"""
+import functools
+
+import torch
+import torch.distributed as dist
+
+from ._emu import count
+
+
+def _create_hccl_group(store, rank, world_size, timeout):
+    count("hccl_groups")
+    return dist.ProcessGroupGloo(store, rank, world_size, timeout)
+
+
+def _is_hccl_available():
+    return True
+
+
+def _patch_ddp():
+    from torch.nn.parallel import DistributedDataParallel as DDP
+    init = DDP.__init__
+
+    @functools.wraps(init)
+    def ddp_init(self, module, device_ids=None, output_device=None, *args,
+                 **kwargs):
+        params = list(module.parameters())
+        if params and all(p.device.type == "cpu" for p in params):
+            device_ids, output_device = None, None
+        init(self, module, device_ids, output_device, *args, **kwargs)
+
+    DDP.__init__ = ddp_init
+
+
+def install():
+    if not dist.is_available() or hasattr(dist.Backend, "HCCL"):
+        return
+    dist.Backend.register_backend("hccl", _create_hccl_group)
+    dist.is_hccl_available = _is_hccl_available
+    _patch_ddp()

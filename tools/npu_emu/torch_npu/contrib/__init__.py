@@ -1,0 +1,1 @@
+"""torch_npu.contrib: only transfer_to_npu is emulated."""
