@@ -11,14 +11,14 @@
  * Single-threaded, so the numbers are per core; CPU time (this process's)
  * is the main figure because it is less disturbed by other load.
  */
+#include "npuify/core.h"
+#include "npuify/pylex.h"
+#include "npuify/pysyn.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#include "npuify/core.h"
-#include "npuify/pylex.h"
-#include "npuify/pysyn.h"
 
 typedef NFY_VEC(nfy_source) source_vec;
 
@@ -101,8 +101,7 @@ static void run_syn(const source_vec *v, sink *k)
 typedef NFY_VEC(nfy_tokens) tokens_vec;
 
 /* Tokens of every file, made once for the pysyn-only measurement. */
-static void run_pysyn_only(const source_vec *v, const tokens_vec *tv,
-                           sink *k)
+static void run_pysyn_only(const source_vec *v, const tokens_vec *tv, sink *k)
 {
     nfy_arena arena = NFY_ARENA_INIT;
     for (size_t i = 0; i < v->len; i++) {
@@ -128,8 +127,8 @@ static void run_work(const work *w, const source_vec *v, sink *k)
         w->with_tokens(v, w->tv, k);
 }
 
-static void measure(const char *name, work w, const source_vec *v,
-                    size_t bytes, int rounds)
+static void measure(const char *name, work w, const source_vec *v, size_t bytes,
+                    int rounds)
 {
     double best = 0, best_wall = 0;
     sink k = {0};

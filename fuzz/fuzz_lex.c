@@ -7,12 +7,12 @@
  * with every .c file of src/core and src/pylex, -ljansson -lz -lm -lpthread.
  * Seeds: fuzz/corpus_lex/.
  */
+#include "npuify/pylex.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "npuify/pylex.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -59,9 +59,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check(t->trivia_start == at && t->start >= t->trivia_start &&
                   t->end >= t->start,
               "token ranges not contiguous");
-        check(!size || memcmp(src.data + t->trivia_start,
-                              data + t->trivia_start,
-                              t->end - t->trivia_start) == 0,
+        check(!size ||
+                  memcmp(src.data + t->trivia_start, data + t->trivia_start,
+                         t->end - t->trivia_start) == 0,
               "bytes differ");
         check(t->end_line >= t->line && t->line + 1 >= line,
               "positions out of order");
@@ -70,8 +70,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         at = t->end;
     }
     check(at == size, "tokens do not cover the input");
-    check(toks.toks.len && toks.toks.items[toks.toks.len - 1].kind ==
-                               NFY_TOK_ENDMARKER,
+    check(toks.toks.len &&
+              toks.toks.items[toks.toks.len - 1].kind == NFY_TOK_ENDMARKER,
           "no ENDMARKER");
     nfy_vec_free(&parts);
     nfy_diags_release(&diags);

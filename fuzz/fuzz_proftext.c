@@ -2,14 +2,13 @@
  * libFuzzer target for the profiler text-table reader: the input is fed in
  * two pieces split at a point chosen by its first byte, so chunk
  * boundaries land anywhere (inside a UTF-16 unit, a CRLF, a row). Build:
- * make fuzz-proflog; run: build/fuzz/fuzz_proftext CORPUS_DIR (seed it with
- * tests/data/profiler/torch-1.13-cpu/*.txt and *.log).
+ * sh fuzz/run.sh proftext (seed corpus: fuzz/corpus_proftext/).
  */
+#include "npuify/proflog.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
-
-#include "npuify/proflog.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -2,16 +2,15 @@
  * libFuzzer target for the chrome-trace reader: any bytes (plain or gzip)
  * through nfy_proflog_read_trace's memory twin, with a tiny per-field cap so
  * the cut paths run too. Rows are checked for basic invariants. Build:
- * make fuzz-proflog; run: build/fuzz/fuzz_trace -max_len=65536 CORPUS_DIR
- * (seed it with tests/data/profiler/torch-1.13-cpu/trace_*.json).
+ * sh fuzz/run.sh trace (seed corpus: fuzz/corpus_trace/).
  */
+#include "npuify/proflog.h"
+#include "proflog/trace_internal.h"
+
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
-
-#include "npuify/proflog.h"
-#include "proflog/trace_internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -19,8 +18,7 @@ static int check_row(void *ctx, const nfy_prof_row *row)
 {
     size_t *rows = ctx;
     if (row->calls != 1 || !(row->flags & NFY_PROW_FROM_TRACE) ||
-        (row->name.len && !row->name.ptr) ||
-        row->self_us[NFY_PDEV_CPU] < 0 ||
+        (row->name.len && !row->name.ptr) || row->self_us[NFY_PDEV_CPU] < 0 ||
         row->self_us[NFY_PDEV_CPU] > row->total_us[NFY_PDEV_CPU] ||
         row->name.len > 300 || row->shapes.len > 300)
         abort();

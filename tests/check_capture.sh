@@ -92,6 +92,14 @@ printf 'import torch\ntorch.relu(torch.ones(3))\nraise SystemExit(3)\n' \
 check "failing script: trace kept" test -s "$tmp/out3/npuify_trace.json"
 check "failing script: its op found" grep -qx aten::relu "$tmp/out3/all_ops.txt"
 
+# ---- the profiler waits for the script's own "import torch" -------------
+printf 'import sys\nassert "torch" not in sys.modules, "torch imported early"\nimport torch\ntorch.tanh(torch.ones(2, 3))\n' \
+    >"$tmp/lazy.py"
+"$NPUIFY" ops --capture -o "$tmp/out8" -- $PY "$tmp/lazy.py" >"$tmp/lazy.log" 2>&1
+rc=$?
+check "torch not imported before the script (rc=$rc)" test "$rc" -eq 0
+check "op after a late import found" grep -qx aten::tanh "$tmp/out8/all_ops.txt"
+
 # ---- --every 2 keeps steps 0 and 2 -------------------------------
 "$NPUIFY" ops --capture --every 2 -o "$tmp/out4" -- \
     $PY "$SCRIPT" --steps 3 >/dev/null 2>&1

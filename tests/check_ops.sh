@@ -177,6 +177,9 @@ rm -rf "$tmp/s1"
 "$NPUIFY" ops - -o "$tmp/s1" --rows -q <"$log" 2>/dev/null
 cut -f2- "$tmp/s1/rows.tsv" >"$tmp/s1.rows" 2>/dev/null
 check_same "stdin rows" "$tmp/s1.rows" "$tmp/s0.rows"
+gzip -c "$log" >"$tmp/gz.log.gz"
+run_rows "$tmp/gz.log.gz" "$tmp/gz"
+check_same "gzipped text log rows" "$tmp/gz.rows" "$tmp/s0.rows"
 le=$DATA/torch-1.13-cpu/mixed_training_mlp_utf16le_bom.log
 "$PY" -c 'import sys; d=open(sys.argv[1],"rb").read()[2:].decode("utf-16-le"); open(sys.argv[2],"wb").write(b"\xfe\xff"+d.encode("utf-16-be"))' "$le" "$tmp/be.log"
 run_rows "$tmp/be.log" "$tmp/be"

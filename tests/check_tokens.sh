@@ -8,7 +8,9 @@
 #  3. 200 corrupted copies (truncated, bytes flipped, NULs, stray quotes,
 #     CRs, backslashes, invalid UTF-8; fixed seed): round trip must hold,
 #     and where tokenize still succeeds the tokens must match it too;
-#  4. exit codes: 2 for usage errors, 3 for an unreadable file.
+#  4. 1500 random snippets of tricky pieces (quotes, prefixes, braces,
+#     backslashes, CR, odd numbers, non-ASCII; fixed seed): same two checks;
+#  5. exit codes: 2 for usage errors, 3 for an unreadable file.
 # Run from the repository root: NPUIFY=build/release/npuify sh tests/check_tokens.sh
 # Ends with "N passed, N failed" (one per check above); exit 1 on failure.
 set -u
@@ -143,6 +145,38 @@ check "corrupted copies round trip" $r
 "$PY" tools/pytokens.py --from "$tmp/badlist" > "$tmp/bad_ref"
 compare "$tmp/bad_ours" "$tmp/bad_ref" corrupted
 check "corrupted copies tokens match tokenize where it succeeds" $?
+
+# Random snippets built from tokenize's tricky pieces (fixed seed): where
+# tokenize succeeds, the tokens must match; the round trip must always hold.
+mkdir "$tmp/rnd"
+"$PY" - "$tmp/rnd" <<'PYEOF'
+import os, random, sys
+rng = random.Random(7)
+frags = ["x", "y1", "if", "def", " ", "  ", "\t", "\n", "\r\n", "\r", "(",
+         ")", "[", "]", "{", "}", "'", '"', "'" * 3, '"' * 3, "f'", 'f"',
+         "rb'", "b'", "u'", 'Rb"', "fr'", "#", "# c", "\\", "\\\n", "0", "1",
+         "0x1f", "0b", "0o7", "1_0", "1e", "1e5", "1.", ".5", "j", "...", ".",
+         "=", "==", "!=", "!", "->", "**=", "//", ":", ":=", ",", ";", "@",
+         "$", "?", "`", "\x0c", "\x00", "\u00e9", "\u00f1ame", "\u00b2",
+         "\u2026", "\u00a0", "{x}", "{{", "}}", "{x!r}", "{x:>{w}}",
+         "\\N{DASH}", "    ", "\n    ", "\n  ", "\nif x:\n    y\n",
+         "lambda", "pass"]
+for k in range(1500):
+    data = "".join(rng.choice(frags) for _ in range(rng.randint(1, 40)))
+    data = data.encode("utf-8")
+    if k % 20 == 0:
+        data = b"\xef\xbb\xbf" + data
+    with open(os.path.join(sys.argv[1], "r%04d.py" % k), "wb") as f:
+        f.write(data)
+PYEOF
+ls "$tmp/rnd"/*.py | LC_ALL=C sort > "$tmp/rndlist"
+"$NPUIFY" tokens --roundtrip --quiet --files-from "$tmp/rndlist" > "$tmp/rt3" 2>&1
+r=$?; tail -n 1 "$tmp/rt3"; grep FAILED "$tmp/rt3" | head -n 5
+check "random snippets round trip" $r
+"$NPUIFY" tokens --quiet --files-from "$tmp/rndlist" > "$tmp/rnd_ours" 2>/dev/null
+"$PY" tools/pytokens.py --from "$tmp/rndlist" > "$tmp/rnd_ref"
+compare "$tmp/rnd_ours" "$tmp/rnd_ref" "random snippets"
+check "random snippets tokens match tokenize where it succeeds" $?
 
 # Exit codes.
 "$NPUIFY" tokens >/dev/null 2>&1; r1=$?

@@ -47,7 +47,7 @@ def main():
     src, out, out2, report = sys.argv[1:5]
     with open(report, encoding="utf-8") as f:
         rep = json.load(f)
-    converted = {x["file"] for x in rep.get("files", [])
+    converted = {x["path"] for x in rep.get("files", [])
                  if x.get("status") == "converted"}
     stats = dict(py=0, parsed=0, converted=0, identical=0, other=0)
     failures = []

@@ -6,9 +6,11 @@
  * How: a sitecustomize.py (tools/capture/sitecustomize.py, embedded into
  * the binary at build time) is written into a fresh private temporary
  * directory that is put first on PYTHONPATH for the child. Python imports
- * it at start-up; it chains to the sitecustomize it shadows, starts the
- * profiler (record_shapes=True; torch.profiler where kineto exists, else the
- * autograd profiler) and at exit writes into out_dir:
+ * it at start-up; it chains to the sitecustomize it shadows and, once the
+ * script's own "import torch" has run (a one-shot import hook: nothing
+ * changes before that), starts the profiler (record_shapes=True;
+ * torch.profiler where kineto exists, else the autograd profiler). At exit
+ * it writes into out_dir:
  *   npuify_trace.json          kineto-style trace with "Input Dims" and one
  *                              ProfilerStep#N window per optimizer step,
  *                              readable by nfy_proflog_read_trace;
@@ -30,12 +32,12 @@
 #include "npuify/core.h"
 
 typedef struct {
-    const char *out_dir;      /* created if missing (mkdir -p); required */
-    char *const *argv;        /* command, NULL-terminated; argv[0] is looked
-                                 up on PATH (e.g. "python3") */
-    unsigned every_n_steps;   /* keep only steps 0, N, 2N... (0/1: all) */
-    bool all_processes;       /* profile every Python process (launchers) */
-    nfy_diags *diags;         /* may be NULL */
+    const char *out_dir;    /* created if missing (mkdir -p); required */
+    char *const *argv;      /* command, NULL-terminated; argv[0] is looked
+                               up on PATH (e.g. "python3") */
+    unsigned every_n_steps; /* keep only steps 0, N, 2N... (0/1: all) */
+    bool all_processes;     /* profile every Python process (launchers) */
+    nfy_diags *diags;       /* may be NULL */
 } nfy_capture_opts;
 
 typedef struct {
@@ -43,9 +45,9 @@ typedef struct {
                            (one unless all_processes); owned */
     size_t n_traces;
     const char *trace_path; /* trace_paths[0] or NULL; not separately owned */
-    char *table_path;  /* out_dir/npuify_key_averages.txt if written */
-    int exit_code;     /* the command's exit status; 128+N if killed by
-                          signal N; 127 if it could not be started */
+    char *table_path;       /* out_dir/npuify_key_averages.txt if written */
+    int exit_code;          /* the command's exit status; 128+N if killed by
+                               signal N; 127 if it could not be started */
 } nfy_capture_result;
 
 /**

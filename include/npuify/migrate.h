@@ -63,8 +63,8 @@ enum nfy_migrate_flags {
                                      with a __main__ guard); findings as usual */
     NFY_MIGRATE_AMP = 1u << 2,    /* enables rules gated by option "amp" */
     NFY_MIGRATE_DISTRIBUTED = 1u << 3, /* ... by option "distributed" */
-    NFY_MIGRATE_MSFT = 1u << 4,   /* ... by option "msfmktransplt" */
-    NFY_MIGRATE_FORCE = 1u << 5   /* edit files with syntax errors too */
+    NFY_MIGRATE_MSFT = 1u << 4,        /* ... by option "msfmktransplt" */
+    NFY_MIGRATE_FORCE = 1u << 5        /* edit files with syntax errors too */
 };
 
 typedef struct {
@@ -84,8 +84,8 @@ typedef struct {
     bool has_main;     /* has an `if __name__ == "__main__":` block */
     uint32_t amp_line; /* first AMP use (1-based), 0 when none */
     uint32_t first_torch_line; /* line of the first torch import, 0 none */
-    size_t edits;      /* edits kept */
-    size_t findings;   /* non-change findings recorded */
+    size_t edits;              /* edits kept */
+    size_t findings;           /* non-change findings recorded */
 } nfy_migrate_info;
 
 /**
@@ -98,21 +98,18 @@ typedef struct {
  * Returns NFY_OK; NFY_EUSAGE for a bad torch_version or missing rules (with
  * a diagnostic), NFY_ELIMIT for files too large to tokenize.
  */
-NFY_NODISCARD nfy_status nfy_migrate_file(const nfy_migrate_opts *opts,
-                                          const nfy_source *src,
-                                          const char *relpath,
-                                          nfy_edit_set *edits,
-                                          nfy_report *report,
-                                          nfy_migrate_info *info,
-                                          nfy_diags *diags);
+NFY_NODISCARD nfy_status
+nfy_migrate_file(const nfy_migrate_opts *opts, const nfy_source *src,
+                 const char *relpath, nfy_edit_set *edits, nfy_report *report,
+                 nfy_migrate_info *info, nfy_diags *diags);
 
 /** Project-level state: facts gathered from every file. */
 typedef struct {
     nfy_arena arena;
-    size_t files;       /* files added */
-    size_t torch_files; /* files that use torch */
-    size_t amp_files;   /* files that use AMP */
-    size_t cuda_files;  /* files with CUDA-specific code */
+    size_t files;               /* files added */
+    size_t torch_files;         /* files that use torch */
+    size_t amp_files;           /* files that use AMP */
+    size_t cuda_files;          /* files with CUDA-specific code */
     const char *first_amp_file; /* smallest relpath with AMP, or NULL */
     uint32_t first_amp_line;
     const char *first_torch_file; /* smallest relpath using torch, or NULL */
@@ -127,9 +124,10 @@ void nfy_migrate_project_add(nfy_migrate_project *p, const char *relpath,
 void nfy_migrate_project_merge(nfy_migrate_project *dst,
                                const nfy_migrate_project *src);
 /**
- * Project-level findings into report: without AMP anywhere in a project that
- * uses torch, one loud finding (file NULL = "NA", the "amp-missing" rule);
- * with AMP, a note naming the first file. Deterministic for any file order.
+ * Project-level findings into report (file NULL, written "NA"), only for a
+ * project that uses torch: the run-time advice rows of the "global-advice"
+ * rule, and, without AMP anywhere, one loud "amp-missing" finding.
+ * Deterministic for any file order.
  */
 void nfy_migrate_project_finish(const nfy_migrate_project *p,
                                 const nfy_migrate_opts *opts,

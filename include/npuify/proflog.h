@@ -8,21 +8,27 @@
  *    shared/reference/profiler_formats.md for the grammar);
  *  - the TRACE reader (src/proflog/trace_*.c, json_*.c) reads chrome trace
  *    JSON (legacy array and kineto "traceEvents", gzipped or not).
- * Both are streaming: memory is bounded by the longest line / event, never
- * by the file. Each row goes to a caller's sink (nfy_prof_sink) as soon as
- * it is complete; views in a row are valid only during the sink call.
+ * Both stream: memory never grows with the file. The text reader keeps one
+ * line (capped, max_line) and the rows of the table being read (capped at
+ * 16 MiB, then streamed), because only a whole table tells whether it lists
+ * raw events; it hands a table's rows to the caller's sink (nfy_prof_sink)
+ * when the table closes. Views in a row are valid only during the sink call.
  *
- * nfy_prof_table aggregates rows into the op model: one entry per name,
- * with calls, times, input-shape groups, the steps in which it appears and
- * its kind (operator, autograd node, user annotation, ...). nfy_prof_ops.c
- * adds the analysis: dynamic-shape operators, and (through apidb) the
- * support status of each aten operator on torch_npu.
+ * nfy_prof_table (op_table.c) aggregates rows into the op model: one entry
+ * per name, with calls, times, input-shape groups, the steps in which it
+ * appears and its kind (operator, autograd node, user annotation, ...).
+ * op_check.c adds the analysis: dynamic-shape operators, truncated names,
+ * and (through apidb) the status of each operator on torch_npu; op_report*.c
+ * write `npuify ops`' files.
  *
  * Step numbers are >= 0; NFY_PROF_STEP_NONE (-1) means "outside any step
- * / unknown". The text reader numbers steps from 1 (successive tables, or
- * ProfilerStep* rows of raw-event tables); the trace reader uses N of the
- * enclosing ProfilerStep#N event (the profiler's own counter, from 0). Ranks are >= 0 when a per-line prefix names them ("[rank1]: ",
- * "[default1]:", "[1] "), else NFY_PROF_RANK_NONE (-1).
+ * / unknown". The text reader numbers steps from 1, per rank: each table is
+ * one step (the Ascend guide's extract_ops_by_step counts so), except a
+ * raw-event table with ProfilerStep* rows, where each such row opens the
+ * next step and rows before the first are outside any step. The trace
+ * reader uses N of the enclosing ProfilerStep#N event (the profiler's own
+ * counter, from 0). Ranks are >= 0 when a per-line prefix names them
+ * ("[rank1]: ", "[default1]:", "[1] "), else NFY_PROF_RANK_NONE (-1).
  */
 #ifndef NPUIFY_PROFLOG_H
 #define NPUIFY_PROFLOG_H
@@ -51,7 +57,10 @@ enum {
     NFY_PROW_NAME_TRUNCATED = 1u << 0,   /* name shown as 52 chars + "..." */
     NFY_PROW_SHAPES_TRUNCATED = 1u << 1, /* shape cell cut (unbalanced) */
     NFY_PROW_FROM_TRACE = 1u << 2,       /* made by the trace reader */
-    NFY_PROW_HAS_SHAPES = 1u << 3,       /* the table had Input Shapes */
+    NFY_PROW_HAS_SHAPES = 1u << 3,       /* the table had Input Shapes (a
+                                            trace: the event had Input Dims);
+                                            only such rows feed shape sets
+                                            and the dynamic-shape verdicts */
     NFY_PROW_RAW_EVENT = 1u << 4,        /* one row = one call (raw table) */
     NFY_PROW_TABLE_CUT = 1u << 5,        /* its table ended without SEP */
     NFY_PROW_STEP_MARKER = 1u << 6       /* a ProfilerStep row/event */
@@ -143,9 +152,10 @@ nfy_status nfy_proflog_read_text_mem(const void *data, size_t len,
 nfy_status nfy_proflog_read_trace(const char *path,
                                   const nfy_proflog_opts *opts);
 
-/** True when the bytes look like a JSON trace (first non-blank '[' or '{'
- *  after an optional UTF-8 BOM), or gzip magic. Used by `npuify ops` to
- *  choose the reader. Implemented on the text side (src/proflog/sniff.c). */
+/** True when the bytes look like a JSON trace: gzip magic, or (after an
+ *  optional UTF-8 BOM and blanks) '{', or '[' followed by '{' or ']' (so
+ *  "[rank0]: ..." stays text). Used by `npuify ops` to choose the reader.
+ *  Implemented on the text side (src/proflog/text_cells.c). */
 bool nfy_proflog_sniff_trace(const void *head, size_t len);
 
 /* ---- Cells (exposed for tests) ----------------------------------------- */
@@ -159,14 +169,14 @@ bool nfy_prof_parse_mem(nfy_str cell, double *bytes);
 /** True when the brackets of a shape cell do not balance (cut cell). */
 bool nfy_prof_shapes_truncated(nfy_str shapes);
 
-/* ---- Operator model (src/proflog/table*.c) ----------------------------- */
+/* ---- Operator model (src/proflog/op_table.c, op_classify.c) ------------ */
 
 /* What a row name is (profiler_formats.md section 4). */
 typedef enum {
-    NFY_PKIND_OP,         /* dispatcher op: aten::, prim::, c10d::, bare old */
+    NFY_PKIND_OP,         /* dispatcher op: aten::, prim::, ns::op, bare old */
     NFY_PKIND_COMM,       /* collectives: c10d::, nccl:, pg::, hccl */
     NFY_PKIND_AUTOGRAD,   /* AddmmBackward0, autograd::engine::... */
-    NFY_PKIND_ANNOTATION, /* record_function labels, Optimizer.step#..., ## .. ## */
+    NFY_PKIND_ANNOTATION, /* record_function labels, Optimizer.step#.. */
     NFY_PKIND_STEP,       /* ProfilerStep* / ProfilerStep#N */
     NFY_PKIND_COMPILE,    /* Torch-Compiled Region, triton_*, inductor:: */
     NFY_PKIND_RUNTIME,    /* cudaLaunchKernel, aclrt*, hipMemcpy ... */

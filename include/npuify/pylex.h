@@ -62,17 +62,17 @@ typedef struct {
     uint32_t end_line, end_col; /* end, as tokenize reports it */
     uint16_t kind;              /* nfy_tok_kind */
     uint16_t flags;             /* enum nfy_tok_flags */
-    uint32_t op;  /* for OP: an nfy_op_* value; for NAME: keyword id or 0 */
+    uint32_t op; /* for OP: an nfy_op_* value; for NAME: keyword id or 0 */
 } nfy_token;
 
 /* Operator ids (token.EXACT_TYPE names); NFY_OP_NONE for non-operators. */
+/* clang-format off */
 #define NFY_OP_MAP(X)                                                          \
-    X(NONE, "")                                                                \
-    X(LPAR, "(") X(RPAR, ")") X(LSQB, "[") X(RSQB, "]") X(LBRACE, "{")         \
-    X(RBRACE, "}") X(COLON, ":") X(COMMA, ",") X(SEMI, ";") X(PLUS, "+")       \
-    X(MINUS, "-") X(STAR, "*") X(SLASH, "/") X(VBAR, "|") X(AMPER, "&")        \
-    X(LESS, "<") X(GREATER, ">") X(EQUAL, "=") X(DOT, ".") X(PERCENT, "%")     \
-    X(EQEQUAL, "==") X(NOTEQUAL, "!=") X(LESSEQUAL, "<=")                      \
+    X(NONE, "") X(LPAR, "(") X(RPAR, ")") X(LSQB, "[") X(RSQB, "]")            \
+    X(LBRACE, "{") X(RBRACE, "}") X(COLON, ":") X(COMMA, ",") X(SEMI, ";")     \
+    X(PLUS, "+") X(MINUS, "-") X(STAR, "*") X(SLASH, "/") X(VBAR, "|")         \
+    X(AMPER, "&") X(LESS, "<") X(GREATER, ">") X(EQUAL, "=") X(DOT, ".")       \
+    X(PERCENT, "%") X(EQEQUAL, "==") X(NOTEQUAL, "!=") X(LESSEQUAL, "<=")      \
     X(GREATEREQUAL, ">=") X(TILDE, "~") X(CIRCUMFLEX, "^")                     \
     X(LEFTSHIFT, "<<") X(RIGHTSHIFT, ">>") X(DOUBLESTAR, "**")                 \
     X(PLUSEQUAL, "+=") X(MINEQUAL, "-=") X(STAREQUAL, "*=")                    \
@@ -82,6 +82,7 @@ typedef struct {
     X(DOUBLESLASH, "//") X(DOUBLESLASHEQUAL, "//=") X(AT, "@")                 \
     X(ATEQUAL, "@=") X(RARROW, "->") X(ELLIPSIS, "...")                        \
     X(COLONEQUAL, ":=") X(EXCLAMATION, "!")
+/* clang-format on */
 
 typedef enum {
 #define NFY_OP_ENUM(name, text) NFY_OP_##name,
@@ -97,17 +98,20 @@ const char *nfy_op_text(unsigned op);
  * keywords match/case/type (3.10/3.12): whether those act as keywords is the
  * parser's call, the lexer only names them.
  */
+/* clang-format off */
 #define NFY_KW_MAP(X)                                                          \
-    X(NONE, "") X(FALSE, "False") X(NONE_VALUE, "None") X(TRUE, "True")             \
+    X(NONE, "") X(FALSE, "False") X(NONE_VALUE, "None") X(TRUE, "True")        \
     X(AND, "and") X(AS, "as") X(ASSERT, "assert") X(ASYNC, "async")            \
     X(AWAIT, "await") X(BREAK, "break") X(CLASS, "class")                      \
     X(CONTINUE, "continue") X(DEF, "def") X(DEL, "del") X(ELIF, "elif")        \
-    X(ELSE, "else") X(EXCEPT, "except") X(FINALLY, "finally") X(FOR, "for")    \
-    X(FROM, "from") X(GLOBAL, "global") X(IF, "if") X(IMPORT, "import")        \
-    X(IN, "in") X(IS, "is") X(LAMBDA, "lambda") X(NONLOCAL, "nonlocal")        \
-    X(NOT, "not") X(OR, "or") X(PASS, "pass") X(RAISE, "raise")                \
-    X(RETURN, "return") X(TRY, "try") X(WHILE, "while") X(WITH, "with")        \
-    X(YIELD, "yield") X(MATCH, "match") X(CASE, "case") X(TYPE, "type")
+    X(ELSE, "else") X(EXCEPT, "except") X(FINALLY, "finally")                  \
+    X(FOR, "for") X(FROM, "from") X(GLOBAL, "global") X(IF, "if")              \
+    X(IMPORT, "import") X(IN, "in") X(IS, "is") X(LAMBDA, "lambda")            \
+    X(NONLOCAL, "nonlocal") X(NOT, "not") X(OR, "or") X(PASS, "pass")          \
+    X(RAISE, "raise") X(RETURN, "return") X(TRY, "try") X(WHILE, "while")      \
+    X(WITH, "with") X(YIELD, "yield") X(MATCH, "match") X(CASE, "case")        \
+    X(TYPE, "type")
+/* clang-format on */
 
 typedef enum {
 #define NFY_KW_ENUM(name, text) NFY_KW_##name,
@@ -135,7 +139,8 @@ void nfy_tokens_release(nfy_tokens *t);
  * Tokenize src into out (which is cleared first). Problems go to diags
  * (may be NULL) with codes "lex-*". Returns NFY_OK even for bad input (the
  * tokens still cover every byte); NFY_ELIMIT only for files too large for
- * 32-bit offsets. The last token is always ENDMARKER.
+ * 32-bit offsets. The last token is always ENDMARKER. Relies on the NUL
+ * byte nfy_source keeps after its data.
  */
 nfy_status nfy_lex(const nfy_source *src, nfy_tokens *out, nfy_diags *diags);
 
@@ -153,14 +158,14 @@ nfy_str nfy_token_text(const nfy_source *src, const nfy_token *tok);
 
 /** One piece of an f-string STRING token. */
 typedef struct {
-    nfy_span span;  /* bytes in the source */
-    bool is_expr;   /* true: the expression after '{', up to its '!conv',
-                       ':spec' or '}' (none of those included; a trailing
-                       '=' of f"{x=}" stays in the expression) */
-    nfy_span conv;  /* "!r"/"!s"/"!a" part of an expr, '!' included; empty
-                       (start == end) when none */
-    nfy_span spec;  /* format spec of an expr without the ':', raw (nested
-                       {fields} not split); empty when none */
+    nfy_span span; /* bytes in the source */
+    bool is_expr;  /* true: the expression after '{', up to its '!conv',
+                      ':spec' or '}' (none of those included; a trailing
+                      '=' of f"{x=}" stays in the expression) */
+    nfy_span conv; /* "!r"/"!s"/"!a" part of an expr, '!' included; empty
+                      (start == end) when none */
+    nfy_span spec; /* format spec of an expr without the ':', raw (nested
+                      {fields} not split); empty when none */
 } nfy_fstring_part;
 
 typedef NFY_VEC(nfy_fstring_part) nfy_fstring_parts;

@@ -22,8 +22,16 @@
  *
  * Token indices (fields named *tok, *_first, *_end) index the nfy_tokens
  * the module was built from; token ranges are half-open [first, end) and
- * never include COMMENT or NL tokens at their ends. Every array is ordered
- * by its first token, so it can be binary-searched (helpers below).
+ * never include COMMENT or NL tokens at their ends.
+ *
+ * Order (all deterministic): stmts, uses, attrs, strings, subscripts,
+ * imports, import_names and with_items are in source order of their first
+ * token, so they can be binary-searched (helpers below); calls are in order
+ * of their '('; args are grouped per call ([args_first, +nargs)), in source
+ * order. Scopes and bindings are in creation order, not token order: a
+ * comprehension scope is created at its first `for` (after the lambdas in
+ * its element), and an assignment's targets are bound after the names
+ * bound inside its value; scope 0 is always the module.
  *
  * Syntax errors: pysyn checks only what it needs (brackets, block
  * structure, compound headers, import syntax, error tokens). A broken
@@ -47,6 +55,7 @@
 
 /* ---- Statements ---------------------------------------------------------- */
 
+/* clang-format off */
 #define NFY_STMT_KIND_MAP(X)                                                   \
     X(EXPR, "expr")           /* expression statement (calls, docstrings) */   \
     X(ASSIGN, "assign")       /* a = b = value */                              \
@@ -64,6 +73,7 @@
     X(TRY, "try") X(EXCEPT, "except") X(FINALLY, "finally")                    \
     X(MATCH, "match") X(CASE, "case")                                          \
     X(ERROR, "error") /* nothing recognisable (e.g. a stray INDENT) */
+/* clang-format on */
 
 typedef enum {
 #define NFY_STMT_ENUM(name, text) NFY_STMT_##name,
@@ -131,7 +141,7 @@ const char *nfy_scope_kind_name(nfy_scope_kind kind);
  * parent).
  */
 typedef struct {
-    uint16_t kind;       /* nfy_scope_kind */
+    uint16_t kind; /* nfy_scope_kind */
     uint16_t pad;
     uint32_t parent;     /* NFY_NONE for the module */
     uint32_t stmt;       /* def/class statement, or the enclosing one */
@@ -139,6 +149,7 @@ typedef struct {
     uint32_t first, end; /* token range */
 } nfy_scope;
 
+/* clang-format off */
 #define NFY_BIND_KIND_MAP(X)                                                   \
     X(PARAM, "param")     /* def/lambda parameter (also *args, **kw) */      \
     X(ASSIGN, "assign")   /* target of '=' (names and tuple/list/starred) */ \
@@ -154,6 +165,7 @@ typedef struct {
     X(GLOBAL, "global") X(NONLOCAL, "nonlocal")                              \
     X(DEL, "del")                                                            \
     X(MATCH, "match")     /* capture in a case pattern */
+/* clang-format on */
 
 typedef enum {
 #define NFY_BIND_ENUM(name, text) NFY_BIND_##name,
@@ -197,8 +209,8 @@ typedef struct {
     uint32_t tok;
     uint32_t chain_end;
     uint16_t nparts;
-    uint16_t ctx;     /* nfy_name_ctx */
-    uint32_t scope;   /* scope the name is looked up from */
+    uint16_t ctx;   /* nfy_name_ctx */
+    uint32_t scope; /* scope the name is looked up from */
     uint32_t stmt;
     uint32_t binding; /* STORE/DEL: the binding it creates; else NONE */
 } nfy_name_use;
@@ -288,13 +300,13 @@ typedef struct {
 /* ---- Imports ------------------------------------------------------------- */
 
 enum nfy_import_flags {
-    NFY_IMPF_FROM = 1u << 0,       /* from M import ... */
-    NFY_IMPF_STAR = 1u << 1,       /* from M import * */
+    NFY_IMPF_FROM = 1u << 0,        /* from M import ... */
+    NFY_IMPF_STAR = 1u << 1,        /* from M import * */
     NFY_IMPF_IN_FUNCTION = 1u << 2, /* inside a def (or lambda) scope */
-    NFY_IMPF_IN_TRY = 1u << 3,     /* inside a try: body */
-    NFY_IMPF_GUARDED = 1u << 4,    /* ... whose handlers catch ImportError,
-                                      ModuleNotFoundError, Exception or all */
-    NFY_IMPF_ERROR = 1u << 5       /* malformed; names may be partial */
+    NFY_IMPF_IN_TRY = 1u << 3,      /* inside a try: body */
+    NFY_IMPF_GUARDED = 1u << 4,     /* ... whose handlers catch ImportError,
+                                       ModuleNotFoundError, Exception or all */
+    NFY_IMPF_ERROR = 1u << 5        /* malformed; names may be partial */
 };
 
 /**
@@ -383,12 +395,14 @@ typedef struct {
 
 /* ---- The module ---------------------------------------------------------- */
 
+/* clang-format off */
 #define NFY_PYSYN_ARRAYS(X)                                                    \
     X(nfy_stmt, stmts) X(nfy_scope, scopes) X(nfy_binding, bindings)           \
     X(nfy_name_use, uses) X(nfy_attr, attrs) X(nfy_call, calls)                \
     X(nfy_arg, args) X(nfy_subscript, subscripts) X(nfy_import, imports)       \
     X(nfy_import_name, import_names) X(nfy_with_item, with_items)              \
     X(nfy_strlit, strings)
+/* clang-format on */
 
 /** The structure of one file; everything lives in the arena. */
 typedef struct {
@@ -428,8 +442,7 @@ NFY_NODISCARD nfy_status nfy_pysyn_parse(const nfy_source *src,
 /** Text of token t (a view into the source). */
 nfy_str nfy_pysyn_tok_text(const nfy_pysyn *m, uint32_t t);
 /** Bytes from the start of token first to the end of token end-1. */
-nfy_span nfy_pysyn_range_span(const nfy_pysyn *m, uint32_t first,
-                              uint32_t end);
+nfy_span nfy_pysyn_range_span(const nfy_pysyn *m, uint32_t first, uint32_t end);
 /** Source text of a span. */
 nfy_str nfy_pysyn_span_text(const nfy_pysyn *m, nfy_span sp);
 /**

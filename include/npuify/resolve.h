@@ -69,9 +69,10 @@ typedef struct {
 typedef struct {
     const nfy_pysyn *syn;
     nfy_res *uses; /* syn->nuses entries */
-    /* Per binding: the qualified name it binds (imports, aliases) or empty. */
+    /* Per binding (all computed): the qualified name it binds (imports,
+       aliases) or empty; its component count; the import name behind it. */
     nfy_str *bind_qual;
-    uint16_t *bind_head; /* components of bind_qual */
+    uint16_t *bind_head;   /* components of bind_qual */
     uint32_t *bind_import; /* import name behind the binding, or NFY_NONE */
     void *index;           /* private: per-scope name tables */
 } nfy_resolution;

@@ -1,15 +1,18 @@
 /*
  * `npuify ops LOG...`: operators from profiler text logs and chrome traces,
  * checked against torch_npu (Huawei's extract_ops_by_step plus the manual
- * lookup, in one step). Each input is sniffed: .json / .gz names or
- * content starting with '[' / '{' / gzip magic go to the trace reader,
- * everything else to the text reader. `--capture -- CMD...` first runs CMD
+ * lookup, in one step). Each input is sniffed: .json / .json.gz names or
+ * (decompressed) content starting with '{' or an event array go to the
+ * trace reader, everything else (gzipped or not) to the text reader. `--capture -- CMD...` first runs CMD
  * under the profiler (npuify/capture.h) and then reads its trace.
  * Exit: 0 ok, 2 usage, 3 input errors (reports still written).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <zlib.h>
 
 #include "cli/cli_util.h"
 #include "cli/commands.h"
@@ -79,8 +82,12 @@ static bool parse_formats(const char *s, unsigned *out)
             *out |= NFY_PROF_OUT_MD;
         else if (n == 3 && !strncmp(s, "all", 3))
             *out |= NFY_PROF_OUT_CSV | NFY_PROF_OUT_JSON | NFY_PROF_OUT_MD;
-        else if (n != 0 && !(n == 4 && !strncmp(s, "html", 4)) &&
-                 !(n == 5 && !strncmp(s, "sarif", 5)))
+        else if ((n == 4 && !strncmp(s, "html", 4)) ||
+                 (n == 5 && !strncmp(s, "sarif", 5)))
+            fprintf(stderr, "npuify ops: note: --format %.*s is not "
+                            "written by ops (csv, json, md are)\n",
+                    (int)n, s);
+        else if (n != 0)
             return false;
         s += n + (s[n] == ',');
     }
@@ -209,53 +216,67 @@ static bool name_says_trace(const char *p)
 {
     size_t n = strlen(p);
     return (n >= 5 && !strcmp(p + n - 5, ".json")) ||
-           (n >= 3 && !strcmp(p + n - 3, ".gz"));
+           (n >= 8 && !strcmp(p + n - 8, ".json.gz"));
 }
 
-/* Read one input into t; returns false on an input error. */
+/* Feed the rest of a (possibly gzipped) text log to the text reader. */
+static void read_text_rest(gzFile gz, const char *path, nfy_proflog_text *r,
+                           nfy_diags *d)
+{
+    enum { CHUNK = 1 << 16 };
+    char *buf = malloc(CHUNK);
+    if (!buf)
+        abort();
+    int n;
+    while ((n = gzread(gz, buf, CHUNK)) > 0)
+        (void)nfy_proflog_text_feed(r, buf, (size_t)n);
+    if (n < 0)
+        nfy_diag_add_at(d, NFY_SEV_ERROR, "E-OPS-IO", path, 0, 0,
+                        "read error (%s)", gzerror(gz, &n));
+    free(buf);
+}
+
+/* Read one input into t; returns false on an input error. Files are read
+ * through zlib, so gzipped text logs work too; traces (by name, or by
+ * their first bytes) go to the trace reader, which opens them itself. */
 static bool read_input(const char *path, nfy_prof_table *t, nfy_diags *d,
                        nfy_prof_input_info *info, nfy_buf *rows)
 {
     size_t before = nfy_diags_count(d, NFY_SEV_ERROR);
     row_sink rs = {t, rows, path};
     nfy_proflog_opts o = {path, d, sink_row, &rs, 0};
+    bool is_stdin = !strcmp(path, "-");
     info->path = path;
+    info->format = "text";
     uint64_t rows0 = t->rows;
-    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-    if (!f) {
+    gzFile gz = is_stdin ? gzdopen(dup(0), "rb") : gzopen(path, "rb");
+    if (!gz) {
         nfy_diag_add_at(d, NFY_SEV_ERROR, "E-OPS-IO", path, 0, 0,
                         "cannot open the profiler log");
-        info->format = "text";
         info->errors = 1;
         return false;
     }
     unsigned char head[64];
-    size_t nh = f == stdin ? 0 : fread(head, 1, sizeof head, f);
-    bool trace = f != stdin &&
-                 (name_says_trace(path) || nfy_proflog_sniff_trace(head, nh));
+    int nh = gzread(gz, head, sizeof head);
+    if (nh < 0)
+        nh = 0; /* reported by read_text_rest */
+    bool trace = !is_stdin && (name_says_trace(path) ||
+                               nfy_proflog_sniff_trace(head, (size_t)nh));
     if (trace) {
-        fclose(f);
+        gzclose(gz);
         info->format = "trace";
         (void)nfy_proflog_read_trace(path, &o);
         info->stats.rows = t->rows - rows0;
     } else {
-        info->format = "text";
         nfy_proflog_text *r = nfy_proflog_text_new(&o);
-        (void)nfy_proflog_text_feed(r, head, nh);
-        char buf[1 << 16];
-        size_t n;
-        while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-            (void)nfy_proflog_text_feed(r, buf, n);
-        if (ferror(f))
-            nfy_diag_add_at(d, NFY_SEV_ERROR, "E-OPS-IO", path, 0, 0,
-                            "read error");
+        (void)nfy_proflog_text_feed(r, head, (size_t)nh);
+        read_text_rest(gz, path, r, d);
         (void)nfy_proflog_text_finish(r);
         nfy_proflog_text_stats(r, &info->stats);
         nfy_proflog_text_free(r);
-        if (f != stdin)
-            fclose(f);
+        gzclose(gz);
     }
-    if (t->rows == rows0)
+    if (t->rows == rows0 && nfy_diags_count(d, NFY_SEV_ERROR) == before)
         nfy_diag_add_at(d, NFY_SEV_ERROR, "E-OPS-EMPTY", path, 0, 0,
                         "no profiler table or trace event found (print "
                         "prof.key_averages(group_by_input_shape=True)"

@@ -5,15 +5,15 @@
  * "type" key, in a stable order, for tests and for eyeballing what the
  * migration passes will see. --stats times tokenize+structure instead.
  */
-#include <stdio.h>
-#include <string.h>
-#include <time.h>
-
 #include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "npuify/core.h"
 #include "npuify/pylex.h"
 #include "npuify/pysyn.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
 
 typedef struct {
     bool uses, stats, quiet, many;
@@ -67,8 +67,8 @@ static void add_range(nfy_buf *out, const nfy_pysyn *m, const char *key,
 {
     if (first == NFY_NONE || end == NFY_NONE || end <= first)
         return;
-    add_text(out, key, nfy_pysyn_span_text(m, nfy_pysyn_range_span(m, first,
-                                                                    end)));
+    add_text(out, key,
+             nfy_pysyn_span_text(m, nfy_pysyn_range_span(m, first, end)));
 }
 
 static void add_pos(nfy_buf *out, const nfy_pysyn *m, uint32_t t)
@@ -79,13 +79,12 @@ static void add_pos(nfy_buf *out, const nfy_pysyn *m, uint32_t t)
 
 static void dump_stmts(const nfy_pysyn *m, nfy_buf *out)
 {
-    static const char *const flag_names[] = {"compound", "async", "inline",
-                                             "main_guard", "error",
-                                             "docstring"};
+    static const char *const flag_names[] = {
+        "compound", "async", "inline", "main_guard", "error", "docstring"};
     for (uint32_t i = 0; i < m->nstmts; i++) {
         const nfy_stmt *s = &m->stmts[i];
-        nfy_buf_addf(out, "{\"type\": \"stmt\", \"i\": %u, \"kind\": \"%s\"",
-                     i, nfy_stmt_kind_name((nfy_stmt_kind)s->kind));
+        nfy_buf_addf(out, "{\"type\": \"stmt\", \"i\": %u, \"kind\": \"%s\"", i,
+                     nfy_stmt_kind_name((nfy_stmt_kind)s->kind));
         nfy_buf_addf(out,
                      ", \"line\": %u, \"col\": %u, \"parent\": %ld, "
                      "\"body_end\": %u, \"depth\": %u, \"scope\": %u",
@@ -144,7 +143,7 @@ static void dump_bindings(const nfy_pysyn *m, nfy_buf *out)
 
 static void dump_imports(const nfy_pysyn *m, nfy_buf *out)
 {
-    static const char *const flag_names[] = {"from", "star", "in_function",
+    static const char *const flag_names[] = {"from",   "star",    "in_function",
                                              "in_try", "guarded", "error"};
     for (uint32_t i = 0; i < m->nimports; i++) {
         const nfy_import *im = &m->imports[i];
@@ -270,8 +269,8 @@ static void dump_summary(const nfy_pysyn *m, nfy_buf *out)
                  "\"imports\": %u, \"strings\": %u, \"main_guard\": %ld, "
                  "\"errors\": %u}\n",
                  m->ntoks, m->nstmts, m->nscopes, m->nbindings, m->nuses,
-                 m->ncalls, m->nargs, m->nsubscripts, m->nimports,
-                 m->nstrings, idx(m->main_guard), m->nerrors);
+                 m->ncalls, m->nargs, m->nsubscripts, m->nimports, m->nstrings,
+                 idx(m->main_guard), m->nerrors);
 }
 
 static double now_seconds(void)

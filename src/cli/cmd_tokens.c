@@ -4,21 +4,21 @@
  * own tokenize module), so the two can be diffed; --roundtrip checks the
  * lossless invariant instead; --stats times the tokenizer alone.
  */
-#include <stdio.h>
-#include <string.h>
-#include <time.h>
-
 #include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "npuify/core.h"
 #include "npuify/pylex.h"
 
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
 typedef enum { MODE_DUMP, MODE_ROUNDTRIP, MODE_STATS } tokens_mode;
 
 typedef struct {
     tokens_mode mode;
-    bool quiet; /* no lexer diagnostics on stderr */
-    bool many;  /* several files: print {"file": ...} lines */
+    bool quiet;       /* no lexer diagnostics on stderr */
+    bool many;        /* several files: print {"file": ...} lines */
     const char *list; /* --files-from: one path a line */
     size_t files, failures, bytes, tokens;
     double seconds, warm_seconds; /* first run; best of three */
@@ -70,8 +70,8 @@ static bool roundtrip_ok(const nfy_source *src, const nfy_tokens *t,
         nfy_buf_add(&b, src->data + tok->trivia_start,
                     tok->end - tok->trivia_start);
     }
-    bool same = b.len == src->len && (!b.len || !memcmp(b.data, src->data,
-                                                        b.len));
+    bool same =
+        b.len == src->len && (!b.len || !memcmp(b.data, src->data, b.len));
     nfy_buf_release(&b);
     *bad = 0;
     return same;
@@ -229,9 +229,8 @@ int nfy_cmd_tokens(int argc, char **argv)
                run.files, run.bytes, run.tokens, run.seconds,
                run.seconds > 0 ? (double)run.bytes / 1e6 / run.seconds : 0.0,
                run.warm_seconds,
-               run.warm_seconds > 0
-                   ? (double)run.bytes / 1e6 / run.warm_seconds
-                   : 0.0);
+               run.warm_seconds > 0 ? (double)run.bytes / 1e6 / run.warm_seconds
+                                    : 0.0);
     if (fflush(stdout) != 0)
         return NFY_EXIT_INTERNAL;
     if (unreadable)

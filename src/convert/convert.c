@@ -257,9 +257,7 @@ nfy_status nfy_convert_run(const nfy_convert_opts *opts, nfy_report *rep,
                       (opts->mode == NFY_CONVERT_MODE_AUTO ? NFY_MIGRATE_AUTO
                                                            : 0) |
                       (opts->amp ? NFY_MIGRATE_AMP : 0);
-#ifdef NFY_WITH_MIGRATE
     nfy_migrate_project_init(&passes.proj);
-#endif
     converter c = {opts, &passes, rep, diff_out, stats, diags, false,
                    opts->dst, NFY_OK};
     if (stat(opts->src, &sst) == 0 && !S_ISDIR(sst.st_mode)) {
@@ -278,11 +276,9 @@ nfy_status nfy_convert_run(const nfy_convert_opts *opts, nfy_report *rep,
         if (st && !c.write_rc)
             c.write_rc = st;
     }
-#ifdef NFY_WITH_MIGRATE
     if (opts->rules)
         nfy_migrate_project_finish(&passes.proj, &passes.mo, rep);
     nfy_migrate_project_release(&passes.proj);
-#endif
     nfy_arena_release(&a);
     return c.write_rc;
 }

@@ -18,12 +18,8 @@ nfy_status nfy__convert_edits(nfy_convert_passes *p, nfy_file_kind kind,
         nfy_report_add_edits(rep, rel, set, NFY_SAFETY_SAFE);
         return st;
     }
-#ifdef NFY_WITH_MIGRATE
     nfy_migrate_info info;
     nfy_status st = nfy_migrate_file(&p->mo, src, rel, set, rep, &info, diags);
     nfy_migrate_project_add(&p->proj, rel, &info);
     return st;
-#else
-    return NFY_OK;
-#endif
 }

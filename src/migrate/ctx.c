@@ -4,13 +4,14 @@
  * Rule gating (option, torch version, safety) and the token claims that
  * keep edits disjoint live here, so each pass only decides what to match.
  */
+#include "migrate/pass.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "migrate/pass.h"
-
-/* ---- rules ---------------------------------------------------------------- */
+/* ---- rules ----------------------------------------------------------------
+ */
 
 static bool option_on(const mig_ctx *c, const char *opt)
 {
@@ -34,6 +35,13 @@ bool mig_rule_on(const mig_ctx *c, const nfy_rule *r)
 {
     return r != NULL && r->enabled && option_on(c, r->option) &&
            nfy_rule_applies_to_torch(r, c->p->version);
+}
+
+bool mig_rule_edits(const mig_ctx *c, const nfy_rule *r)
+{
+    if (!mig_rule_on(c, r) || r->safety == NFY_SAFETY_MANUAL)
+        return false;
+    return r->safety == NFY_SAFETY_SAFE || (c->p->flags & MIG_F_UNSAFE);
 }
 
 static bool has_tag(const nfy_rule *r, const char *tag)
@@ -86,12 +94,13 @@ const nfy_rule *mig_find_pass(const mig_ctx *c, int kind, const char *name)
     return NULL;
 }
 
-/* ---- emitting ------------------------------------------------------------- */
+/* ---- emitting -------------------------------------------------------------
+ */
 
 bool mig_claimed(const mig_ctx *c, uint32_t tfirst, uint32_t tend)
 {
     for (uint32_t t = tfirst; t < tend && t < c->m->ntoks; t++) {
-        if (c->claimed[t])
+        if (c->claimed[t] == CLAIM_WHOLE)
             return true;
     }
     return false;
@@ -110,8 +119,7 @@ static mig_op op_of_shape(uint32_t start, uint32_t end, const char *text)
 }
 
 bool mig_edit(mig_ctx *c, const nfy_rule *r, uint32_t tfirst, uint32_t tend,
-              uint32_t start, uint32_t end, const char *text,
-              const char *note)
+              uint32_t start, uint32_t end, const char *text, const char *note)
 {
     nfy_span sp = span_of(start, end);
     if (mig_claimed(c, tfirst, tend))
@@ -125,32 +133,60 @@ bool mig_edit(mig_ctx *c, const nfy_rule *r, uint32_t tfirst, uint32_t tend,
         return false;
     }
     if (r->safety == NFY_SAFETY_UNSAFE && !(c->p->flags & MIG_F_UNSAFE)) {
-        mig_note_add(c, r, sp, MIG_CAT_LEFT_UNCHANGED, MIG_OP_NONE, NULL,
+        /* listed where the rule's kind of problem belongs, for a human */
+        mig_cat cat;
+        mig_op op;
+        mig_flag_class(r, &cat, &op);
+        mig_note_add(c, r, sp, cat, op, NULL,
                      mig_fmt(c, "not applied: unsafe rule (use --unsafe): %s",
                              note ? note : r->message));
         nfy_vec_last(c->notes)->after = mig_strdup(c, nfy_str_from_cstr(text));
         return false;
     }
     if (c->withhold) {
-        mig_note_add(c, r, sp, MIG_CAT_LEFT_UNCHANGED, op_of_shape(start, end,
-                                                                   text),
-                     NULL, "not applied: the file has syntax errors");
+        mig_note_add(c, r, sp, MIG_CAT_LEFT_UNCHANGED,
+                     op_of_shape(start, end, text), NULL,
+                     "not applied: the file has syntax errors");
         return false;
     }
     if (nfy_edit_set_add(c->edits, start, end, nfy_str_from_cstr(text), r->id,
                          note ? note : r->message, c->diags) != NFY_OK)
         return false;
     for (uint32_t t = tfirst; t < tend && t < c->m->ntoks; t++)
-        c->claimed[t] = 1;
+        c->claimed[t] = CLAIM_WHOLE;
     return true;
 }
 
-void mig_note_id(mig_ctx *c, const char *rule, mig_safety safety,
-                 nfy_span span, mig_cat cat, mig_op op, const char *api,
-                 const char *message)
+bool mig_edit_api(mig_ctx *c, const nfy_rule *r, uint32_t tfirst, uint32_t tend,
+                  uint32_t start, uint32_t end, const char *text,
+                  const char *note, const char *api)
 {
-    mig_note n = {span, rule, (uint8_t)op, (uint8_t)safety, (uint8_t)cat,
-                  api,  message, NULL, NULL};
+    size_t before = c->notes->len;
+    bool done = mig_edit(c, r, tfirst, tend, start, end, text, note);
+    if (c->notes->len > before && nfy_vec_last(c->notes)->api == NULL)
+        nfy_vec_last(c->notes)->api = api;
+    return done;
+}
+
+char *mig_snippet(mig_ctx *c, nfy_str s)
+{
+    size_t n = 0;
+    while (n < s.len && n < 60 && s.ptr[n] != '\n' && s.ptr[n] != '\r') {
+        uint32_t cp;
+        size_t k = nfy_utf8_decode(s.ptr + n, s.len - n, &cp);
+        if (k == 0 || n + k > 60)
+            break;
+        n += k;
+    }
+    return mig_strdup(c, nfy_str_slice(s, 0, n));
+}
+
+void mig_note_id(mig_ctx *c, const char *rule, mig_safety safety, nfy_span span,
+                 mig_cat cat, mig_op op, const char *api, const char *message)
+{
+    mig_note n = {span,         rule, (uint8_t)op, (uint8_t)safety,
+                  (uint8_t)cat, api,  message,     NULL,
+                  NULL};
     nfy_vec_push(c->notes, n);
 }
 
@@ -164,20 +200,28 @@ void mig_note_add(mig_ctx *c, const nfy_rule *r, nfy_span span, mig_cat cat,
                 message ? message : r->message);
 }
 
+const char *mig_with_hint(mig_ctx *c, const char *msg, const char *hint)
+{
+    if (hint == NULL || hint[0] == '\0')
+        return msg;
+    size_t n = strlen(msg);
+    bool stop = n > 0 && strchr(".!?:", msg[n - 1]) != NULL;
+    return mig_fmt(c, "%s%s %s", msg, stop ? "" : ".", hint);
+}
+
 void mig_flag(mig_ctx *c, const nfy_rule *r, nfy_span span, const char *api,
               const char *suggest)
 {
     mig_cat cat;
     mig_op op;
     mig_flag_class(r, &cat, &op);
-    const char *msg = r->message;
-    if (r->hint != NULL && r->hint[0] != '\0')
-        msg = mig_fmt(c, "%s %s", r->message, r->hint);
+    const char *msg = mig_with_hint(c, r->message, r->hint);
     mig_note_add(c, r, span, cat, op, api, msg);
     nfy_vec_last(c->notes)->npu_api = suggest;
 }
 
-/* ---- tokens ---------------------------------------------------------------- */
+/* ---- tokens ----------------------------------------------------------------
+ */
 
 nfy_str mig_tok(const mig_ctx *c, uint32_t t)
 {
@@ -241,7 +285,8 @@ char *mig_fmt(mig_ctx *c, const char *fmt, ...)
     return s;
 }
 
-/* ---- strings ---------------------------------------------------------------- */
+/* ---- strings ----------------------------------------------------------------
+ */
 
 nfy_str mig_string_body(const mig_ctx *c, uint32_t t, uint32_t *body_off)
 {
@@ -283,7 +328,8 @@ bool mig_attr_on_module(const mig_ctx *c, uint32_t attr_tok)
     return nfy_str_eq_cstr(root, "torch") || nfy_str_eq_cstr(root, "torch_npu");
 }
 
-/* ---- driver ---------------------------------------------------------------- */
+/* ---- driver ----------------------------------------------------------------
+ */
 
 static void build_tok_arg(mig_ctx *c)
 {
@@ -303,6 +349,7 @@ static void run_passes(mig_ctx *c)
     bool autom = (c->p->flags & MIG_F_AUTO) != 0;
     mig_pass_imports(c);
     mig_pass_names(c);
+    mig_pass_fstrings(c);
     mig_pass_members(c);
     mig_pass_int_device(c);
     mig_pass_args(c);
@@ -352,11 +399,18 @@ nfy_status mig_python(const mig_params *p, const nfy_source *src,
     if (st == NFY_OK)
         st = nfy_resolve(m, arena, &r);
     if (st == NFY_OK) {
-        mig_ctx c = {.p = p, .src = src, .m = m, .r = r, .rules = p->rules,
-                     .edits = edits, .notes = notes, .info = info,
-                     .arena = arena, .diags = dg};
-        info->syntax_error = nfy_diags_count(dg, NFY_SEV_ERROR) > errs0 ||
-                             m->nerrors > 0;
+        mig_ctx c = {.p = p,
+                     .src = src,
+                     .m = m,
+                     .r = r,
+                     .rules = p->rules,
+                     .edits = edits,
+                     .notes = notes,
+                     .info = info,
+                     .arena = arena,
+                     .diags = dg};
+        info->syntax_error =
+            nfy_diags_count(dg, NFY_SEV_ERROR) > errs0 || m->nerrors > 0;
         c.withhold = info->syntax_error && !(p->flags & MIG_F_FORCE);
         c.claimed = nfy_arena_calloc(arena, m->ntoks + 1, 1);
         build_tok_arg(&c);

@@ -4,9 +4,9 @@
  * or a plain variable) stands. "Reaching" an argument means being its whole
  * value, or one branch of a conditional expression that is.
  */
-#include <string.h>
-
 #include "migrate/ctxmatch.h"
+
+#include <string.h>
 
 static bool tok_word(const mig_ctx *c, uint32_t t, const char *w)
 {
@@ -24,8 +24,8 @@ static bool is_cmp(const mig_ctx *c, uint32_t t)
  * [head, end) covers the whole of [vfirst, vend) up to a trailing
  * formatting (% x, .format(...), + x) or conditional (x if c else y).
  */
-static bool expr_whole(const mig_ctx *c, uint32_t head, uint32_t end,
-                       uint32_t vfirst, uint32_t vend)
+bool mig_expr_whole(const mig_ctx *c, uint32_t head, uint32_t end,
+                    uint32_t vfirst, uint32_t vend)
 {
     if (head < vfirst || end > vend)
         return false;
@@ -77,11 +77,11 @@ static nfy_str assign_target(const mig_ctx *c, uint32_t head, uint32_t end,
     const nfy_stmt *st = &c->m->stmts[s];
     if ((st->kind != NFY_STMT_ASSIGN && st->kind != NFY_STMT_ANNASSIGN) ||
         st->value_first == NFY_NONE ||
-        !expr_whole(c, head, end, st->value_first, st->value_end))
+        !mig_expr_whole(c, head, end, st->value_first, st->value_end))
         return none;
     uint32_t eq = mig_prev_sig(c, st->value_first);
-    uint32_t tgt = st->kind == NFY_STMT_ANNASSIGN ? st->first
-                                                  : mig_prev_sig(c, eq);
+    uint32_t tgt =
+        st->kind == NFY_STMT_ANNASSIGN ? st->first : mig_prev_sig(c, eq);
     if (tgt == NFY_NONE || c->m->toks[tgt].kind != NFY_TOK_NAME)
         return none;
     return mig_tok(c, tgt);
@@ -107,7 +107,7 @@ static bool argparse_fits(const mig_ctx *c, uint32_t a, uint32_t head,
     if (mig_tok_is(c, arg->name_tok, "choices"))
         return head >= arg->value_first && end <= arg->value_end;
     return mig_tok_is(c, arg->name_tok, "default") &&
-           expr_whole(c, head, end, arg->value_first, arg->value_end);
+           mig_expr_whole(c, head, end, arg->value_first, arg->value_end);
 }
 
 bool mig_expr_in_ctx(const mig_ctx *c, uint32_t head, uint32_t end,
@@ -116,7 +116,7 @@ bool mig_expr_in_ctx(const mig_ctx *c, uint32_t head, uint32_t end,
     uint32_t a = c->tok_arg[head];
     const nfy_arg *arg = a != NFY_NONE ? &c->m->args[a] : NULL;
     bool whole = arg != NULL &&
-                 expr_whole(c, head, end, arg->value_first, arg->value_end);
+                 mig_expr_whole(c, head, end, arg->value_first, arg->value_end);
     switch (x->kind) {
     case NFY_CTX_ARG:
         return whole && mig_arg_fits(c, a, x);
@@ -141,6 +141,34 @@ bool mig_expr_in_ctx(const mig_ctx *c, uint32_t head, uint32_t end,
     default:
         return false;
     }
+}
+
+static int ctx_specificity(const nfy_rule_ctx *x)
+{
+    switch (x->kind) {
+    case NFY_CTX_ARG:
+        return x->name != NULL && x->name[0] ? 3 : 1;
+    case NFY_CTX_ARGPARSE:
+        return 2;
+    case NFY_CTX_ANY:
+        return 0;
+    default:
+        return 1;
+    }
+}
+
+int mig_expr_rule_spec(const mig_ctx *c, uint32_t head, uint32_t end,
+                       uint32_t lit, const nfy_rule *r)
+{
+    if (r->nctx == 0)
+        return 0;
+    int best = -1;
+    for (size_t i = 0; i < r->nctx; i++) {
+        int sp = ctx_specificity(&r->ctx[i]);
+        if (sp > best && mig_expr_in_ctx(c, head, end, lit, &r->ctx[i]))
+            best = sp;
+    }
+    return best;
 }
 
 bool mig_expr_in_rule(const mig_ctx *c, uint32_t head, uint32_t end,

@@ -29,6 +29,19 @@ bool mig_expr_in_ctx(const mig_ctx *c, uint32_t head, uint32_t end,
 /** ... in any of r's contexts (true when r has none). */
 bool mig_expr_in_rule(const mig_ctx *c, uint32_t head, uint32_t end,
                       uint32_t lit, const nfy_rule *r);
+/**
+ * How specifically one of r's contexts holds the expression: 3 a named
+ * callee's argument, 2 argparse, 1 keyword/compare/assign/subscript, 0 any
+ * (or no contexts); -1 when none holds.
+ */
+int mig_expr_rule_spec(const mig_ctx *c, uint32_t head, uint32_t end,
+                       uint32_t lit, const nfy_rule *r);
+/**
+ * Whether [head, end) is the whole of [vfirst, vend), up to a trailing
+ * % x, .format(...), + x, or as one branch of a conditional expression.
+ */
+bool mig_expr_whole(const mig_ctx *c, uint32_t head, uint32_t end,
+                    uint32_t vfirst, uint32_t vend);
 /** Qualified name of the dotted chain that ends at token t, or "". */
 nfy_str mig_chain_qual_ending(const mig_ctx *c, uint32_t t);
 

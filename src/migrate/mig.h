@@ -83,9 +83,14 @@ nfy_status mig_python(const mig_params *p, const nfy_source *src,
 /* ---- rules (ruleq.c) ---- */
 /** Safety of rule id (MIG_SAFE when unknown), and whether it exists. */
 mig_safety mig_rule_safety(const struct nfy_rule_set *set, const char *id);
-/** The enabled FLAG/PASS rule for pass name, or NULL: its id/message. */
+/** The enabled FLAG/PASS rule for pass name: its id, message, hint. */
 bool mig_pass_rule(const struct nfy_rule_set *set, const char *pass,
                    const char **id, const char **message, const char **hint);
+
+/** Row i of the map of the enabled FLAG/PASS rule for pass (false past
+ * the end or when there is no such rule). */
+bool mig_pass_rule_row(const struct nfy_rule_set *set, const char *pass,
+                       size_t i, const char **from, const char **note);
 
 /* ---- apidb (apiq.c) ---- */
 /** Canonical version name for text (NULL: default); NULL if unknown. */

@@ -4,10 +4,11 @@
  * their notes and the kept edits into report findings, and keeps the
  * project-level facts (AMP anywhere?) for nfy_migrate_project_finish.
  */
-#include <string.h>
+#include "npuify/migrate.h"
 
 #include "migrate/mig.h"
-#include "npuify/migrate.h"
+
+#include <string.h>
 
 #define SAME(a, b) ((unsigned)(a) == (unsigned)(b))
 _Static_assert(SAME(MIG_F_UNSAFE, NFY_MIGRATE_UNSAFE) &&
@@ -98,29 +99,30 @@ static void add_changes(nfy_report *rep, const nfy_migrate_opts *opts,
 static void copy_info(nfy_migrate_info *out, const mig_info *in, size_t edits,
                       size_t findings)
 {
-    *out = (nfy_migrate_info){in->scanned,    in->syntax_error, in->uses_torch,
-                              in->uses_cuda,  in->uses_amp,     in->has_main,
-                              in->amp_line,   in->first_torch_line,
-                              edits,          findings};
+    *out = (nfy_migrate_info){
+        in->scanned,  in->syntax_error, in->uses_torch, in->uses_cuda,
+        in->uses_amp, in->has_main,     in->amp_line,   in->first_torch_line,
+        edits,        findings};
 }
 
-nfy_status nfy_migrate_file(const nfy_migrate_opts *opts,
-                            const nfy_source *src, const char *relpath,
-                            nfy_edit_set *edits, nfy_report *report,
-                            nfy_migrate_info *info, nfy_diags *diags)
+nfy_status nfy_migrate_file(const nfy_migrate_opts *opts, const nfy_source *src,
+                            const char *relpath, nfy_edit_set *edits,
+                            nfy_report *report, nfy_migrate_info *info,
+                            nfy_diags *diags)
 {
     mig_info mi = {0};
     if (info != NULL)
         copy_info(info, &mi, 0, 0);
     nfy_status st = NFY_OK;
-    const char *ver = opts != NULL ? mig_version_canon(opts->torch_version, &st)
-                                   : NULL;
+    const char *ver =
+        opts != NULL ? mig_version_canon(opts->torch_version, &st) : NULL;
     if (opts == NULL || opts->rules == NULL || ver == NULL) {
         if (diags != NULL)
             nfy_diag_add(diags, NFY_SEV_ERROR, "migrate-usage", NULL, 0, 0,
-                         "%s", opts == NULL || opts->rules == NULL
-                                   ? "no rule set given"
-                                   : "unknown --torch-version");
+                         "%s",
+                         opts == NULL || opts->rules == NULL
+                             ? "no rule set given"
+                             : "unknown --torch-version");
         return NFY_EUSAGE;
     }
     mig_params p = {opts->rules, ver, opts->flags};
@@ -140,7 +142,8 @@ nfy_status nfy_migrate_file(const nfy_migrate_opts *opts,
     return st;
 }
 
-/* ---- project ----------------------------------------------------------------- */
+/* ---- project
+ * ----------------------------------------------------------------- */
 
 void nfy_migrate_project_init(nfy_migrate_project *p)
 {
@@ -196,13 +199,39 @@ void nfy_migrate_project_merge(nfy_migrate_project *dst,
                src->first_amp_file, src->first_amp_line);
 }
 
+/* msFmkTransplt's global advice rows (File = NA): run-time settings. */
+static void global_advice(const nfy_migrate_opts *opts, nfy_report *report)
+{
+    const char *id, *msg, *hint, *from, *note;
+    if (!mig_pass_rule(opts->rules, "global-advice", &id, &msg, &hint))
+        return;
+    nfy_arena a;
+    nfy_arena_init(&a);
+    for (size_t i = 0;
+         mig_pass_rule_row(opts->rules, "global-advice", i, &from, &note);
+         i++) {
+        nfy_finding f = {0};
+        f.rule = id;
+        f.op = NFY_OPTYPE_NONE;
+        f.safety = NFY_SAFETY_MANUAL;
+        f.cat = NFY_CAT_PERFORMANCE_ADVICE;
+        f.api = from;
+        f.message = note ? nfy_arena_fmt(&a, "%s: %s", msg, note) : msg;
+        nfy_report_add_finding(report, &f);
+    }
+    nfy_arena_release(&a);
+}
+
 void nfy_migrate_project_finish(const nfy_migrate_project *p,
                                 const nfy_migrate_opts *opts,
                                 nfy_report *report)
 {
     const char *id, *msg, *hint;
     if (report == NULL || opts == NULL || opts->rules == NULL ||
-        p->torch_files == 0 || p->amp_files > 0 ||
+        p->torch_files == 0)
+        return;
+    global_advice(opts, report);
+    if (p->amp_files > 0 ||
         !mig_pass_rule(opts->rules, "amp-missing", &id, &msg, &hint))
         return;
     nfy_arena a;
@@ -213,12 +242,12 @@ void nfy_migrate_project_finish(const nfy_migrate_project *p,
     f.safety = NFY_SAFETY_MANUAL;
     f.cat = NFY_CAT_PERFORMANCE_ADVICE;
     f.api = "AMP";
-    f.message = nfy_arena_fmt(&a, "%s (%zu file%s use%s torch, none uses "
-                                  "AMP) %s",
-                              msg, p->torch_files,
-                              p->torch_files == 1 ? "" : "s",
-                              p->torch_files == 1 ? "s" : "",
-                              hint ? hint : "");
+    f.message =
+        nfy_arena_fmt(&a,
+                      "%s (%zu file%s use%s torch, none uses "
+                      "AMP). %s",
+                      msg, p->torch_files, p->torch_files == 1 ? "" : "s",
+                      p->torch_files == 1 ? "s" : "", hint ? hint : "");
     nfy_report_add_finding(report, &f);
     nfy_arena_release(&a);
 }

@@ -8,13 +8,14 @@
  *  - keyword flags (use_cuda= of the profiler).
  * Also the shared "does this call / argument match a context" tests.
  */
-#include <regex.h>
-#include <string.h>
-
 #include "migrate/ctxmatch.h"
 #include "migrate/qmatch.h"
 
-/* ---- members ---------------------------------------------------------------- */
+#include <regex.h>
+#include <string.h>
+
+/* ---- members ----------------------------------------------------------------
+ */
 
 static void member_rule(mig_ctx *c, const nfy_rule *r, uint32_t tok,
                         bool called)
@@ -34,16 +35,22 @@ static void member_rule(mig_ctx *c, const nfy_rule *r, uint32_t tok,
 
 void mig_pass_members(mig_ctx *c)
 {
-    for (uint32_t i = 0; i < c->m->nattrs; i++) {
+    NFY_VEC(const nfy_rule *) rl = {0};
+    nfy_rule_iter it;
+    nfy_rule_iter_init(&it, c->rules, -1, -1);
+    for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));) {
+        if ((r->match == NFY_MATCH_METHOD || r->match == NFY_MATCH_ATTR) &&
+            mig_rule_on(c, r))
+            nfy_vec_push(&rl, r);
+    }
+    for (uint32_t i = 0; i < c->m->nattrs && rl.len > 0; i++) {
         uint32_t tok = c->m->attrs[i].name_tok;
         nfy_str name = mig_tok(c, tok);
-        nfy_rule_iter it;
-        nfy_rule_iter_init(&it, c->rules, -1, -1);
         bool called = mig_tok_op(c, mig_next_sig(c, tok), NFY_OP_LPAR);
         bool checked = false, on_module = false;
-        for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));) {
-            if ((r->match != NFY_MATCH_METHOD && r->match != NFY_MATCH_ATTR) ||
-                !nfy_str_eq_cstr(name, r->pattern) || !mig_rule_on(c, r))
+        for (size_t k = 0; k < rl.len; k++) {
+            const nfy_rule *r = rl.items[k];
+            if (!nfy_str_eq_cstr(name, r->pattern))
                 continue;
             if (!checked) {
                 on_module = mig_attr_on_module(c, tok);
@@ -53,9 +60,11 @@ void mig_pass_members(mig_ctx *c)
                 member_rule(c, r, tok, called);
         }
     }
+    nfy_vec_free(&rl);
 }
 
-/* ---- contexts ------------------------------------------------------------------ */
+/* ---- contexts
+ * ------------------------------------------------------------------ */
 
 bool mig_call_fits(const mig_ctx *c, uint32_t k, const char *callee)
 {
@@ -90,7 +99,8 @@ bool mig_arg_fits(const mig_ctx *c, uint32_t a, const nfy_rule_ctx *x)
            mig_tok_is(c, arg->name_tok, x->kw);
 }
 
-/* ---- rewrite-argument (generic) ---------------------------------------------- */
+/* ---- rewrite-argument (generic)
+ * ---------------------------------------------- */
 
 /* The argument of call k that rule r addresses, or NFY_NONE. */
 static uint32_t rule_arg(const mig_ctx *c, const nfy_rule *r, uint32_t k)
@@ -203,8 +213,8 @@ static void keyword_flag(mig_ctx *c, const nfy_rule *r, uint32_t k)
         return;
     for (uint32_t i = 0; i < call->nargs; i++) {
         const nfy_arg *arg = &c->m->args[call->args_first + i];
-        if (arg->kind == NFY_ARG_KEYWORD && mig_tok_is(c, arg->name_tok,
-                                                       r->pattern))
+        if (arg->kind == NFY_ARG_KEYWORD &&
+            mig_tok_is(c, arg->name_tok, r->pattern))
             mig_flag(c, r, arg->span, mig_fmt(c, "%s=", r->pattern), NULL);
     }
 }
@@ -214,9 +224,9 @@ void mig_pass_args(mig_ctx *c)
     nfy_rule_iter it;
     nfy_rule_iter_init(&it, c->rules, -1, -1);
     for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));) {
-        bool rewrite = r->kind == NFY_RULE_REWRITE_ARG &&
-                       (r->match == NFY_MATCH_CALL ||
-                        r->match == NFY_MATCH_METHOD);
+        bool rewrite =
+            r->kind == NFY_RULE_REWRITE_ARG &&
+            (r->match == NFY_MATCH_CALL || r->match == NFY_MATCH_METHOD);
         bool kwflag = r->kind == NFY_RULE_FLAG && r->match == NFY_MATCH_KEYWORD;
         if ((!rewrite && !kwflag) || !mig_rule_on(c, r))
             continue;

@@ -6,9 +6,21 @@
  * passed as env=). Names whose map row has no counterpart are reported and
  * left as they are. Shell launchers are handled by src/convert/shell.c.
  */
+#include "migrate/ctxmatch.h"
+
 #include <string.h>
 
-#include "migrate/ctxmatch.h"
+/* NAME_LIKE_THIS: the only shape environment names take here. */
+static bool env_shaped(nfy_str s)
+{
+    for (size_t i = 0; i < s.len; i++) {
+        char ch = s.ptr[i];
+        if (!((ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+              ch == '_'))
+            return false;
+    }
+    return s.len > 0;
+}
 
 static bool env_like_name(nfy_str s)
 {
@@ -87,7 +99,9 @@ static void env_literal(mig_ctx *c, uint32_t lit, const nfy_rule *r,
                      mig_fmt(c, "%.*s has no NPU counterpart%s%s",
                              NFY_STR_FMT(body), row->note ? ": " : "",
                              row->note ? row->note : ""));
-        c->claimed[t] = 1; /* reported: not "left unchanged" as text */
+        nfy_vec_last(c->notes)->safety = MIG_MANUAL;
+        c->claimed[t] =
+            CLAIM_WHOLE; /* reported: not "left unchanged" as text */
         return;
     }
     mig_edit(c, r, t, t + 1, sp.start, sp.end, row->to,
@@ -109,7 +123,8 @@ void mig_pass_env(mig_ctx *c)
                 mig_claimed(c, s->first, s->end))
                 continue;
             nfy_str body = mig_string_body(c, s->first, &off);
-            if (body.len > 0 && nfy_rule_glob(r->pattern, body))
+            if (body.len > 0 && env_shaped(body) &&
+                nfy_rule_glob(r->pattern, body))
                 env_literal(c, i, r, body, off);
         }
     }

@@ -7,10 +7,10 @@
  * `import torch.cuda` without an alias binds only `torch` and stays; its
  * uses are renamed where they are spelled.
  */
-#include <string.h>
-
 #include "migrate/pass.h"
 #include "migrate/qmatch.h"
+
+#include <string.h>
 
 #define COMPS_MAX 64
 
@@ -35,23 +35,24 @@ static void rewrite_path(mig_ctx *c, const nfy_rule *r, const uint32_t *toks,
                          uint32_t nnew, const char *note)
 {
     uint32_t p = 0, s = 0;
-    while (p < nold && p < nnew && nfy_str_eq(mig_comp(oldq, p),
-                                             mig_comp(newq, p)))
+    while (p < nold && p < nnew &&
+           nfy_str_eq(mig_comp(oldq, p), mig_comp(newq, p)))
         p++;
-    while (s < nold - p && s < nnew - p &&
-           nfy_str_eq(mig_comp(oldq, nold - 1 - s), mig_comp(newq, nnew - 1 - s)))
+    while (
+        s < nold - p && s < nnew - p &&
+        nfy_str_eq(mig_comp(oldq, nold - 1 - s), mig_comp(newq, nnew - 1 - s)))
         s++;
     if (p == nold - s) {
         if (p == nnew - s)
-            return; /* nothing differs */
+            return;            /* nothing differs */
         p = p > 0 ? p - 1 : 0; /* pure insertion: widen by one component */
         if (p >= nold - s)
             s = 0;
     }
     char *text = mig_join_comps(c->arena, newq, p, nnew - s);
     uint32_t t1 = toks[p], t2 = toks[nold - s - 1];
-    mig_edit(c, r, t1, t2 + 1, c->m->toks[t1].start, c->m->toks[t2].end, text,
-             note);
+    mig_edit_api(c, r, t1, t2 + 1, c->m->toks[t1].start, c->m->toks[t2].end,
+                 text, note, mig_strdup(c, oldq));
 }
 
 /* The module a from-imported name would come from after renaming. */
@@ -63,12 +64,12 @@ static nfy_str new_module_of(mig_ctx *c, const mig_rule_list *rl,
     mig_qmatch m;
     if (mig_best_rename(rl, target, false, &m) && m.to != NULL && m.to[0] &&
         nfy_dotted_count(m.from) <= n) {
-        nfy_str q = mig_concat_tail(c->arena, m.to, target,
-                                    nfy_dotted_count(m.from));
+        nfy_str q =
+            mig_concat_tail(c->arena, m.to, target, nfy_dotted_count(m.from));
         bool ok = !(m.rule->flags & NFY_RULE_F_APIDB) ||
                   n == nfy_dotted_count(m.from) ||
                   mig_npu_has(c->p->version, q);
-        if (ok && mig_rule_on(c, m.rule))
+        if (ok && mig_rule_edits(c, m.rule))
             return nfy_dotted_head(q, nfy_dotted_count(q) - 1);
     }
     return nfy_dotted_head(target, n - 1);
@@ -87,9 +88,9 @@ static bool names_agree(mig_ctx *c, const mig_rule_list *rl,
 }
 
 static void rename_from_import(mig_ctx *c, const mig_rule_list *rl,
-                               const nfy_import *imp,
-                               const nfy_import_name *in, const mig_qmatch *m,
-                               nfy_str target, nfy_str newq)
+                               const nfy_import *imp, const nfy_import_name *in,
+                               const mig_qmatch *m, nfy_str target,
+                               nfy_str newq)
 {
     uint32_t mt[COMPS_MAX];
     uint32_t nm = path_names(c, imp->module_first, imp->module_end, mt);
@@ -97,14 +98,21 @@ static void rename_from_import(mig_ctx *c, const mig_rule_list *rl,
     const char *note = mig_fmt(c, "%s -> %s", mig_strdup(c, target), newq.ptr);
     bool star = (imp->flags & NFY_IMPF_STAR) != 0;
     uint32_t nnew_mod = star ? nt : nt - 1;
+    if (!mig_rule_edits(c, m->rule)) { /* unsafe or manual: report it once */
+        mig_edit_api(c, m->rule, in->name_first, in->name_first + 1,
+                     in->span.start, in->span.end, newq.ptr, note,
+                     mig_strdup(c, target));
+        return;
+    }
     if (!star && imp->nnames > 1 &&
         !names_agree(c, rl, imp, nfy_dotted_head(newq, nt - 1))) {
         if (!mig_claimed(c, in->name_first, in->name_first + 1))
             mig_note_add(c, m->rule, in->span, MIG_CAT_LEFT_UNCHANGED,
                          MIG_OP_NONE, mig_strdup(c, target),
-                         mig_fmt(c, "not applied: the other names of this "
-                                    "import stay in %.*s; import %.*s "
-                                    "separately as %s",
+                         mig_fmt(c,
+                                 "not applied: the other names of this "
+                                 "import stay in %.*s; import %.*s "
+                                 "separately as %s",
                                  NFY_STR_FMT(imp->module),
                                  NFY_STR_FMT(in->name), newq.ptr));
         return;
@@ -120,8 +128,8 @@ static void rename_from_import(mig_ctx *c, const mig_rule_list *rl,
                      ? mig_strdup(c, newname)
                      : mig_fmt(c, "%.*s as %.*s", NFY_STR_FMT(newname),
                                NFY_STR_FMT(oldname));
-    mig_edit(c, m->rule, t, t + 1, c->m->toks[t].start, c->m->toks[t].end, text,
-             note);
+    mig_edit_api(c, m->rule, t, t + 1, c->m->toks[t].start, c->m->toks[t].end,
+                 text, note, mig_strdup(c, target));
 }
 
 static void rename_import_name(mig_ctx *c, const mig_rule_list *rl,
@@ -140,10 +148,10 @@ static void rename_import_name(mig_ctx *c, const mig_rule_list *rl,
     uint32_t k = nfy_dotted_count(m.from), n = nfy_dotted_count(target);
     if (k > n)
         return; /* renamed below what is imported: the uses carry it */
-    nfy_span sp = imp->flags & NFY_IMPF_STAR
-                      ? nfy_pysyn_range_span(c->m, imp->module_first,
-                                             imp->module_end)
-                      : in->span;
+    nfy_span sp =
+        imp->flags & NFY_IMPF_STAR
+            ? nfy_pysyn_range_span(c->m, imp->module_first, imp->module_end)
+            : in->span;
     if (m.to == NULL || m.to[0] == '\0') {
         mig_report_norename(c, &m, sp, target, false);
         return;
@@ -164,7 +172,8 @@ static void rename_import_name(mig_ctx *c, const mig_rule_list *rl,
                  mig_fmt(c, "%s -> %s", mig_strdup(c, target), newq.ptr));
 }
 
-/* ---- remove-import ---------------------------------------------------------- */
+/* ---- remove-import ----------------------------------------------------------
+ */
 
 static bool only_statement_of_body(const mig_ctx *c, uint32_t s)
 {
@@ -224,8 +233,8 @@ static void remove_import(mig_ctx *c, const nfy_rule *r, const nfy_import *imp,
         stmt_line_range(c, imp->stmt, &line))
         mig_edit(c, r, st->first, st->end, line.start, line.end, "", note);
     else
-        mig_edit(c, r, st->first, st->end, st->span.start, st->span.end,
-                 "pass", note);
+        mig_edit(c, r, st->first, st->end, st->span.start, st->span.end, "pass",
+                 note);
 }
 
 static bool import_fits(const nfy_import *imp, const nfy_import_name *in,
@@ -254,7 +263,7 @@ static void import_rules(mig_ctx *c, const nfy_import_name *in,
                    !(*flagged_stmt == imp->stmt && *flagged == r)) {
             mig_flag(c, r, c->m->stmts[imp->stmt].span,
                      mig_strdup(c, (imp->flags & NFY_IMPF_FROM) ? in->target
-                                                                 : in->name),
+                                                                : in->name),
                      NULL);
             *flagged_stmt = imp->stmt;
             *flagged = r;

@@ -8,10 +8,10 @@
  * torch_npu loaded. In --mode auto only entry scripts (files with a
  * `__main__` guard) get the imports.
  */
-#include <string.h>
-
 #include "migrate/pass.h"
 #include "migrate/qmatch.h"
+
+#include <string.h>
 
 /* "import X" or "from M import N" -> module/name views into the text. */
 static bool parse_stmt(const char *text, nfy_str *mod, nfy_str *name)

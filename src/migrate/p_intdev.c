@@ -10,10 +10,10 @@
  * `.cuda(i)` and `torch.cuda.set_device(i)` take ints on NPU too and are not
  * touched here.
  */
+#include "migrate/ctxmatch.h"
+
 #include <ctype.h>
 #include <string.h>
-
-#include "migrate/ctxmatch.h"
 
 typedef NFY_VEC(nfy_str) str_vec;
 
@@ -22,9 +22,11 @@ typedef struct {
     const nfy_rule *rule;     /* int-device */
     const nfy_rule *doubtful; /* int-device-runtime, may be NULL */
     str_vec int_opts;         /* argparse dests declared type=int */
+    nfy_str *tails;           /* per rule context: callee_tail of its name */
 } intdev;
 
-/* ---- argparse type=int options --------------------------------------------- */
+/* ---- argparse type=int options ---------------------------------------------
+ */
 
 static nfy_str dest_of(mig_ctx *c, uint32_t k)
 {
@@ -58,8 +60,8 @@ static void collect_int_opts(intdev *ix)
         if (!nfy_str_eq_cstr(mig_callee_attr(c, k), "add_argument"))
             continue;
         uint32_t a = nfy_pysyn_kwarg(c->m, k, "type");
-        if (a == NFY_NONE || c->m->args[a].value_end !=
-                                 c->m->args[a].value_first + 1 ||
+        if (a == NFY_NONE ||
+            c->m->args[a].value_end != c->m->args[a].value_first + 1 ||
             !mig_tok_is(c, c->m->args[a].value_first, "int"))
             continue;
         nfy_str d = dest_of(c, k);
@@ -68,13 +70,18 @@ static void collect_int_opts(intdev *ix)
     }
 }
 
-/* ---- is an expression an int? ------------------------------------------------ */
+/* ---- is an expression an int?
+ * ------------------------------------------------ */
 
 static bool int_function(nfy_str name)
 {
-    static const char *const fns[] = {"int", "get_rank", "get_local_rank",
-                                      "get_world_size", "current_device",
-                                      "get_node_local_rank", "len"};
+    static const char *const fns[] = {"int",
+                                      "get_rank",
+                                      "get_local_rank",
+                                      "get_world_size",
+                                      "current_device",
+                                      "get_node_local_rank",
+                                      "len"};
     for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++) {
         if (nfy_str_eq_cstr(name, fns[i]))
             return true;
@@ -145,8 +152,8 @@ static bool is_int_expr(intdev *ix, uint32_t first, uint32_t end, int depth)
 
 static bool looks_like_index(nfy_str name)
 {
-    static const char *const parts[] = {"rank", "gpu", "_id", "idx", "index",
-                                        "card", "local"};
+    static const char *const parts[] = {"rank",  "gpu",  "_id",  "idx",
+                                        "index", "card", "local"};
     char low[64];
     size_t n = name.len < sizeof low - 1 ? name.len : sizeof low - 1;
     for (size_t i = 0; i < n; i++)
@@ -161,7 +168,8 @@ static bool looks_like_index(nfy_str name)
     return false;
 }
 
-/* ---- rewriting ---------------------------------------------------------------- */
+/* ---- rewriting
+ * ---------------------------------------------------------------- */
 
 static void rewrite_value(intdev *ix, uint32_t first, uint32_t end)
 {
@@ -186,6 +194,13 @@ static void rewrite_value(intdev *ix, uint32_t first, uint32_t end)
         const char *q = dq ? "'" : "\"";
         const char *note = mig_fmt(c, "int device %.*s -> f%snpu:{%.*s}%s",
                                    NFY_STR_FMT(text), q, NFY_STR_FMT(text), q);
+        if (!mig_claimed(c, first, end)) { /* one readable replacement */
+            mig_edit(c, r, first, end, sp.start, sp.end,
+                     mig_fmt(c, "f%snpu:{%.*s}%s", q, NFY_STR_FMT(text), q),
+                     note);
+            return;
+        }
+        /* a rename inside (torch.cuda.current_device()): wrap around it */
         if (mig_edit(c, r, 0, 0, sp.start, sp.start, mig_fmt(c, "f%snpu:{", q),
                      note))
             mig_edit(c, r, 0, 0, sp.end, sp.end, mig_fmt(c, "}%s", q), note);
@@ -198,9 +213,10 @@ static void rewrite_value(intdev *ix, uint32_t first, uint32_t end)
         return;
     mig_note_add(c, ix->doubtful, sp, MIG_CAT_UNKNOWN, MIG_OP_NONE,
                  mig_strdup(c, text),
-                 mig_fmt(c, "%.*s may be an int device index: on NPU an int "
-                            "device means CUDA; if it is one, write "
-                            "f\"npu:{%.*s}\" (left unchanged)",
+                 mig_fmt(c,
+                         "%.*s may be an int device index: on NPU an int "
+                         "device means CUDA; if it is one, write "
+                         "f\"npu:{%.*s}\" (left unchanged)",
                          NFY_STR_FMT(text), NFY_STR_FMT(text)));
 }
 
@@ -219,7 +235,8 @@ static void ddp_args(intdev *ix, uint32_t k)
     if (a == NFY_NONE)
         return;
     uint32_t f = c->m->args[a].value_first, e = c->m->args[a].value_end;
-    if (e >= f + 3 && mig_tok_op(c, f, NFY_OP_LSQB) && c->m->match[f] == e - 1) {
+    if (e >= f + 3 && mig_tok_op(c, f, NFY_OP_LSQB) &&
+        c->m->match[f] == e - 1) {
         uint32_t start = f + 1;
         for (uint32_t t = f + 1; t < e; t++) {
             bool sep = mig_tok_op(c, t, NFY_OP_COMMA) || t == e - 1;
@@ -233,23 +250,56 @@ static void ddp_args(intdev *ix, uint32_t k)
     }
 }
 
-/* torch.load(map_location=rank): also a device, not in the rule's list. */
-static void load_args(intdev *ix, uint32_t k)
+/*
+ * Devices the rule's list leaves out: torch.load(map_location=rank) and
+ * torch.device(rank) with a single argument (torch.device("cuda", rank)
+ * names the type and is handled by the string rules).
+ */
+static void extra_args(intdev *ix, uint32_t k)
 {
     mig_ctx *c = ix->c;
-    if (!nfy_str_eq_cstr(mig_callee_qual(c, k), "torch.load"))
-        return;
-    uint32_t a = nfy_pysyn_kwarg(c->m, k, "map_location");
+    nfy_str q = mig_callee_qual(c, k);
+    uint32_t a = NFY_NONE;
+    if (nfy_str_eq_cstr(q, "torch.load"))
+        a = nfy_pysyn_kwarg(c->m, k, "map_location");
+    else if (nfy_str_eq_cstr(q, "torch.device") && c->m->calls[k].nargs == 1)
+        a = nfy_pysyn_posarg(c->m, k, 0);
     if (a != NFY_NONE)
         rewrite_value(ix, c->m->args[a].value_first, c->m->args[a].value_end);
+}
+
+/* Last dotted component of a context callee (".to" -> "to"). */
+static nfy_str callee_tail(const char *callee)
+{
+    nfy_str s = nfy_str_from_cstr(callee ? callee : "");
+    for (size_t i = s.len; i > 0; i--) {
+        if (s.ptr[i - 1] == '.')
+            return nfy_str_slice(s, i, s.len);
+    }
+    return s;
+}
+
+/* Last component of call k's callee: its method name or dotted tail. */
+static nfy_str call_tail(const mig_ctx *c, uint32_t k)
+{
+    nfy_str a = mig_callee_attr(c, k);
+    return a.len > 0
+               ? a
+               : callee_tail(mig_strdup((mig_ctx *)c, c->m->calls[k].dotted));
 }
 
 static void ctx_args(intdev *ix, uint32_t k)
 {
     mig_ctx *c = ix->c;
+    nfy_str tail = mig_callee_attr(c, k);
+    if (tail.len == 0 && c->m->calls[k].dotted.len > 0)
+        tail = call_tail(c, k);
+    if (tail.len == 0)
+        return;
     for (size_t i = 0; i < ix->rule->nctx; i++) {
         const nfy_rule_ctx *x = &ix->rule->ctx[i];
-        if (x->kind != NFY_CTX_ARG || !mig_call_fits(c, k, x->name))
+        if (x->kind != NFY_CTX_ARG || !nfy_str_eq(ix->tails[i], tail) ||
+            !mig_call_fits(c, k, x->name))
             continue;
         uint32_t a = x->kw ? nfy_pysyn_kwarg(c->m, k, x->kw) : NFY_NONE;
         if (a == NFY_NONE && x->pos >= 0)
@@ -263,16 +313,21 @@ static void ctx_args(intdev *ix, uint32_t k)
 
 void mig_pass_int_device(mig_ctx *c)
 {
-    intdev ix = {c, mig_find_pass(c, NFY_RULE_REWRITE_ARG, "int-device"),
+    intdev ix = {c,
+                 mig_find_pass(c, NFY_RULE_REWRITE_ARG, "int-device"),
                  mig_find_pass(c, NFY_RULE_REWRITE_ARG, "int-device-runtime"),
-                 {0}};
+                 {0},
+                 NULL};
     if (ix.rule == NULL)
         return;
+    ix.tails = nfy_arena_calloc(c->arena, ix.rule->nctx + 1, sizeof(nfy_str));
+    for (size_t i = 0; i < ix.rule->nctx; i++)
+        ix.tails[i] = callee_tail(ix.rule->ctx[i].name);
     collect_int_opts(&ix);
     for (uint32_t k = 0; k < c->m->ncalls; k++) {
         ctx_args(&ix, k);
         ddp_args(&ix, k);
-        load_args(&ix, k);
+        extra_args(&ix, k);
     }
     nfy_vec_free(&ix.int_opts);
 }

@@ -13,10 +13,10 @@
  * Rules with the apidb flag rename only what torch.npu has for the target
  * version; the rest is reported under the rule's fallback.
  */
-#include <string.h>
-
 #include "migrate/pass.h"
 #include "migrate/qmatch.h"
+
+#include <string.h>
 
 /* Rules named as some rule's fallback fire only as fallbacks. */
 static bool is_fallback_id(const mig_ctx *c, const char *id)
@@ -91,8 +91,9 @@ void mig_report_norename(mig_ctx *c, const mig_qmatch *m, nfy_span sp,
             mig_op op;
             mig_flag_class(fb, &cat, &op);
             mig_note_add(c, fb, sp, cat, op, api,
-                         mig_fmt(c, "%s: torch.npu has no counterpart of %s "
-                                    "for torch %s",
+                         mig_fmt(c,
+                                 "%s: torch.npu has no counterpart of %s "
+                                 "for torch %s",
                                  fb->message, api, c->p->version));
             return;
         }
@@ -104,9 +105,10 @@ void mig_report_norename(mig_ctx *c, const mig_qmatch *m, nfy_span sp,
         cat = MIG_CAT_UNSUPPORTED;
         op = MIG_OP_UNSUPPORTED;
     }
-    mig_note_add(c, r, sp, cat, op, api,
-                 mig_fmt(c, "%s: no NPU counterpart for %s", pair_message(c, m),
-                         api));
+    mig_note_add(
+        c, r, sp, cat, op, api,
+        mig_fmt(c, "%s: no NPU counterpart for %s", pair_message(c, m), api));
+    nfy_vec_last(c->notes)->safety = MIG_MANUAL;
 }
 
 /* The NAME tokens of use u's chain, in order (at most cap). */
@@ -124,24 +126,24 @@ static uint32_t chain_names(const mig_ctx *c, uint32_t u, uint32_t *out,
 
 #define CHAIN_MAX 64
 
-static void rename_use(mig_ctx *c, uint32_t u, const mig_qmatch *m,
-                       bool flagged)
+/*
+ * Rename the chain q (head_parts h) spelled by names[0..nn) (byte spans of
+ * its NAME parts) per match m. Tokens [tfirst, tend) are claimed (none for
+ * edits inside an f-string). Returns false when nothing applies.
+ */
+void mig_rename_chain(mig_ctx *c, const mig_qmatch *m, nfy_str q, uint32_t h,
+                      const nfy_span *names, uint32_t nn, const uint32_t *toks,
+                      bool flagged)
 {
-    const nfy_res *res = nfy_resolve_use(c->r, u);
-    nfy_str q = res->qual;
-    uint32_t h = res->head_parts;
+    nfy_span all = {names[0].start, names[nn - 1].end};
     if (m->to == NULL || m->to[0] == '\0') {
-        nfy_span sp = mig_tok_span(c, c->m->uses[u].tok);
-        sp.end = c->m->toks[c->m->uses[u].chain_end].end;
-        mig_report_norename(c, m, sp, q, false);
+        mig_report_norename(c, m, all, q, false);
         return;
     }
     mig_rplan p;
     mig_rename_plan(m->from, nfy_str_from_cstr(m->to), &p);
     if (p.k <= h)
         return; /* the import statement carries the rename */
-    uint32_t names[CHAIN_MAX];
-    uint32_t nn = chain_names(c, u, names, CHAIN_MAX);
     uint32_t mend = p.k - p.e > h ? p.k - p.e : h; /* region [lo, mend) */
     uint32_t lo = p.d >= h ? p.d : 0;
     uint32_t j1 = p.d >= h ? p.d - h + 1 : 0;
@@ -149,18 +151,33 @@ static void rename_use(mig_ctx *c, uint32_t u, const mig_qmatch *m,
     if (mend <= lo || j2 >= nn || j1 > j2)
         return;
     nfy_str tail = mig_concat_tail(c->arena, m->to, q, p.k);
-    nfy_span sp = {c->m->toks[names[j1]].start, c->m->toks[names[j2]].end};
+    nfy_span sp = {names[j1].start, names[j2].end};
     if ((m->rule->flags & NFY_RULE_F_APIDB) && nfy_dotted_count(q) > p.k &&
         !mig_npu_has(c->p->version, tail)) {
         if (!flagged) /* a specific flag already explains this use */
             mig_report_norename(c, m, sp, q, true);
         return;
     }
-    uint32_t nlo = p.d >= h ? p.d : 0;
     uint32_t nend = p.n - (p.k - mend);
-    char *text = mig_join_comps(c->arena, tail, nlo, nend);
-    mig_edit(c, m->rule, names[j1], names[j2] + 1, sp.start, sp.end, text,
-             mig_fmt(c, "%s -> %s", mig_strdup(c, q), tail.ptr));
+    char *text = mig_join_comps(c->arena, tail, lo, nend);
+    const char *api = mig_strdup(c, q);
+    uint32_t t1 = toks ? toks[j1] : 0, t2 = toks ? toks[j2] + 1 : 0;
+    mig_edit_api(c, m->rule, t1, t2, sp.start, sp.end, text,
+                 mig_fmt(c, "%s -> %s", api, tail.ptr), api);
+}
+
+static void rename_use(mig_ctx *c, uint32_t u, const mig_qmatch *m,
+                       bool flagged)
+{
+    const nfy_res *res = nfy_resolve_use(c->r, u);
+    uint32_t names[CHAIN_MAX];
+    nfy_span spans[CHAIN_MAX];
+    uint32_t nn = chain_names(c, u, names, CHAIN_MAX);
+    for (uint32_t i = 0; i < nn; i++)
+        spans[i] = mig_tok_span(c, names[i]);
+    if (nn > 0)
+        mig_rename_chain(c, m, res->qual, res->head_parts, spans, nn, names,
+                         flagged);
 }
 
 static bool use_is_callee(const mig_ctx *c, uint32_t u)

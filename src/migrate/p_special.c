@@ -10,12 +10,13 @@
  *  - affinity-user: user functions/classes that torch_npu has fused
  *    versions of.
  */
-#include <string.h>
-
 #include "migrate/ctxmatch.h"
 #include "migrate/qmatch.h"
 
-/* ---- AMP -------------------------------------------------------------------- */
+#include <string.h>
+
+/* ---- AMP --------------------------------------------------------------------
+ */
 
 static bool amp_row(const nfy_rule *r, nfy_str q)
 {
@@ -50,7 +51,8 @@ static void pass_amp(mig_ctx *c)
     }
 }
 
-/* ---- nccl comparisons ---------------------------------------------------------- */
+/* ---- nccl comparisons
+ * ---------------------------------------------------------- */
 
 static void pass_nccl_compare(mig_ctx *c)
 {
@@ -66,7 +68,8 @@ static void pass_nccl_compare(mig_ctx *c)
     }
 }
 
-/* ---- device capability ---------------------------------------------------------- */
+/* ---- device capability
+ * ---------------------------------------------------------- */
 
 static bool is_cuda_api(nfy_str q, const char *tail)
 {
@@ -90,8 +93,8 @@ static bool props_receiver(const mig_ctx *c, uint32_t i)
     if (b == NFY_NONE || c->m->bindings[b].value_first == NFY_NONE)
         return false;
     uint32_t u = nfy_pysyn_use_at(c->m, c->m->bindings[b].value_first);
-    return u != NFY_NONE && is_cuda_api(nfy_resolve_use(c->r, u)->qual,
-                                        "get_device_properties");
+    return u != NFY_NONE &&
+           is_cuda_api(nfy_resolve_use(c->r, u)->qual, "get_device_properties");
 }
 
 static void pass_capability(mig_ctx *c)
@@ -116,7 +119,8 @@ static void pass_capability(mig_ctx *c)
     }
 }
 
-/* ---- cpp_extension with CUDA sources ---------------------------------------------- */
+/* ---- cpp_extension with CUDA sources
+ * ---------------------------------------------- */
 
 static bool has_cu_literal(mig_ctx *c, uint32_t a)
 {
@@ -142,7 +146,8 @@ static void pass_cpp_ext(mig_ctx *c)
             if (a == NFY_NONE)
                 a = nfy_pysyn_posarg(c->m, k, 1);
             hit = a != NFY_NONE && has_cu_literal(c, a);
-        } else if (nfy_str_eq_cstr(q, "torch.utils.cpp_extension.load_inline")) {
+        } else if (nfy_str_eq_cstr(q,
+                                   "torch.utils.cpp_extension.load_inline")) {
             hit = nfy_pysyn_kwarg(c->m, k, "cuda_sources") != NFY_NONE;
         }
         if (hit)
@@ -150,12 +155,13 @@ static void pass_cpp_ext(mig_ctx *c)
     }
 }
 
-/* ---- advice ---------------------------------------------------------------------- */
+/* ---- advice
+ * ---------------------------------------------------------------------- */
 
 static void pass_pin_memory(mig_ctx *c)
 {
-    const nfy_rule *r = mig_find_pass(c, NFY_RULE_FLAG,
-                                      "dataloader-pin-memory");
+    const nfy_rule *r =
+        mig_find_pass(c, NFY_RULE_FLAG, "dataloader-pin-memory");
     for (uint32_t k = 0; r != NULL && k < c->m->ncalls; k++) {
         nfy_str q = mig_callee_qual(c, k);
         if (!nfy_str_eq_cstr(q, "torch.utils.data.DataLoader") &&
@@ -175,7 +181,8 @@ static void pass_affinity_user(mig_ctx *c)
         if ((st->kind != NFY_STMT_DEF && st->kind != NFY_STMT_CLASS) ||
             st->name_tok == NFY_NONE)
             continue;
-        const nfy_rule_pair *row = nfy_rule_map_find(r, mig_tok(c, st->name_tok));
+        const nfy_rule_pair *row =
+            nfy_rule_map_find(r, mig_tok(c, st->name_tok));
         if (row == NULL || row->from[strlen(row->from) - 1] == '*')
             continue;
         mig_flag(c, r, mig_tok_span(c, st->name_tok), row->from,

@@ -8,15 +8,17 @@
  * rest stay. Every other "cuda" in a string or a comment is left alone and
  * recorded as left unchanged, with the reason.
  */
+#include "migrate/ctxmatch.h"
+
 #include <ctype.h>
 #include <string.h>
-
-#include "migrate/ctxmatch.h"
 
 static bool ci_contains(nfy_str s, const char *w)
 {
     size_t n = strlen(w);
     for (size_t i = 0; i + n <= s.len; i++) {
+        if (tolower((unsigned char)s.ptr[i]) != w[0])
+            continue;
         size_t k = 0;
         while (k < n && tolower((unsigned char)s.ptr[i + k]) == w[k])
             k++;
@@ -28,9 +30,13 @@ static bool ci_contains(nfy_str s, const char *w)
 
 static bool contains(nfy_str s, nfy_str w)
 {
-    for (size_t i = 0; w.len > 0 && i + w.len <= s.len; i++) {
-        if (memcmp(s.ptr + i, w.ptr, w.len) == 0)
+    if (w.len == 0 || w.len > s.len)
+        return false;
+    const char *p = s.ptr, *end = s.ptr + s.len - w.len + 1;
+    while ((p = memchr(p, w.ptr[0], (size_t)(end - p))) != NULL) {
+        if (memcmp(p, w.ptr, w.len) == 0)
             return true;
+        p++;
     }
     return false;
 }
@@ -55,16 +61,16 @@ static uint32_t literal_binding(const mig_ctx *c, uint32_t lit)
         return s->binding;
     uint32_t st = s->stmt;
     if (st == NFY_NONE || c->m->stmts[st].kind != NFY_STMT_ASSIGN ||
-        c->tok_arg[s->first] != NFY_NONE)
+        c->m->stmts[st].value_first == NFY_NONE ||
+        c->tok_arg[s->first] != NFY_NONE ||
+        !mig_expr_whole(c, s->first, s->end, c->m->stmts[st].value_first,
+                        c->m->stmts[st].value_end))
         return NFY_NONE;
-    uint32_t prev = mig_prev_sig(c, s->first);
-    uint32_t next = mig_next_sig(c, s->end - 1);
-    bool branch = mig_tok_is(c, prev, "else") || mig_tok_is(c, next, "if");
-    if (!branch)
-        return NFY_NONE;
+    /* "cuda:{}".format(i), "cuda:%d" % i, or a branch of x if c else y */
     for (uint32_t b = 0; b < c->m->nbindings; b++) {
         if (c->m->bindings[b].stmt == st &&
-            c->m->bindings[b].kind == NFY_BIND_ASSIGN)
+            c->m->bindings[b].kind == NFY_BIND_ASSIGN &&
+            c->m->bindings[b].value_first != NFY_NONE)
             return b;
     }
     return NFY_NONE;
@@ -96,18 +102,22 @@ static void rewrite_literal(mig_ctx *c, const nfy_rule *r, uint32_t t,
 {
     nfy_str pat = nfy_str_from_cstr(r->pattern);
     const char *rep = r->replacement ? r->replacement : "";
-    const char *note = mig_fmt(c, "\"%.*s\" -> \"%s\"", NFY_STR_FMT(pat),
-                               rep);
+    const char *note = mig_fmt(c, "\"%.*s\" -> \"%s\"", NFY_STR_FMT(pat), rep);
+    const char *api = mig_snippet(c, body);
     if (!(r->flags & NFY_RULE_F_SUBSTRING)) {
-        mig_edit(c, r, t, t + 1, off, off + (uint32_t)pat.len, rep, note);
+        mig_edit_api(c, r, t, t + 1, off, off + (uint32_t)pat.len, rep, note,
+                     api);
         return;
     }
+    if (c->claimed[t] != CLAIM_NONE)
+        return; /* a whole-token rewrite would undo edits inside it */
     nfy_buf b = NFY_BUF_INIT;
     nfy_str tok = mig_tok(c, t);
     size_t head = off - c->m->toks[t].start;
     (void)nfy_buf_add(&b, tok.ptr, head);
     for (size_t i = 0; i < body.len;) {
-        if (i + pat.len <= body.len && memcmp(body.ptr + i, pat.ptr, pat.len) == 0) {
+        if (i + pat.len <= body.len &&
+            memcmp(body.ptr + i, pat.ptr, pat.len) == 0) {
             (void)nfy_buf_addstr(&b, rep);
             i += pat.len;
         } else {
@@ -115,20 +125,36 @@ static void rewrite_literal(mig_ctx *c, const nfy_rule *r, uint32_t t,
         }
     }
     (void)nfy_buf_add(&b, tok.ptr + head + body.len, tok.len - head - body.len);
-    mig_edit(c, r, t, t + 1, c->m->toks[t].start, c->m->toks[t].end,
-             mig_strdup(c, nfy_buf_view(&b)), note);
+    mig_edit_api(c, r, t, t + 1, c->m->toks[t].start, c->m->toks[t].end,
+                 mig_strdup(c, nfy_buf_view(&b)), note, api);
     nfy_buf_release(&b);
 }
 
-/* ---- left unchanged ------------------------------------------------------- */
+/* ---- left unchanged -------------------------------------------------------
+ */
 
 static bool callee_is_message(const mig_ctx *c, uint32_t k)
 {
-    static const char *const words[] = {
-        "print", "info", "warning", "warn", "debug", "error", "critical",
-        "exception", "log", "write", "fatal", "echo", "RuntimeError",
-        "ValueError", "NotImplementedError", "AssertionError", "Exception",
-        "TypeError", "UserWarning", "DeprecationWarning"};
+    static const char *const words[] = {"print",
+                                        "info",
+                                        "warning",
+                                        "warn",
+                                        "debug",
+                                        "error",
+                                        "critical",
+                                        "exception",
+                                        "log",
+                                        "write",
+                                        "fatal",
+                                        "echo",
+                                        "RuntimeError",
+                                        "ValueError",
+                                        "NotImplementedError",
+                                        "AssertionError",
+                                        "Exception",
+                                        "TypeError",
+                                        "UserWarning",
+                                        "DeprecationWarning"};
     nfy_str name = mig_callee_attr(c, k);
     if (name.len == 0)
         name = c->m->calls[k].dotted;
@@ -147,7 +173,8 @@ static const char *unchanged_reason(const mig_ctx *c, uint32_t lit,
         return "docstring text";
     for (uint32_t a = s->arg; a != NFY_NONE;) {
         const nfy_arg *arg = &c->m->args[a];
-        if (arg->kind == NFY_ARG_KEYWORD && mig_tok_is(c, arg->name_tok, "help"))
+        if (arg->kind == NFY_ARG_KEYWORD &&
+            mig_tok_is(c, arg->name_tok, "help"))
             return "help text";
         if (callee_is_message(c, arg->call))
             return "log or message text";
@@ -166,14 +193,19 @@ static const char *unchanged_reason(const mig_ctx *c, uint32_t lit,
 static void note_unchanged(mig_ctx *c, nfy_span sp, const char *reason,
                            const char *api)
 {
-    const nfy_rule *lu = mig_find_pass(c, NFY_RULE_FLAG, "left-unchanged");
+    if (!c->lu_looked) {
+        c->lu_rule = mig_find_pass(c, NFY_RULE_FLAG, "left-unchanged");
+        c->lu_looked = true;
+    }
+    const nfy_rule *lu = c->lu_rule;
     if (lu == NULL)
         return;
     mig_note_add(c, lu, sp, MIG_CAT_LEFT_UNCHANGED, MIG_OP_NONE, api,
                  mig_fmt(c, "left unchanged: %s", reason));
 }
 
-/* ---- the pass ------------------------------------------------------------- */
+/* ---- the pass -------------------------------------------------------------
+ */
 
 static bool string_rule(const nfy_rule *r)
 {
@@ -181,35 +213,52 @@ static bool string_rule(const nfy_rule *r)
            (r->kind == NFY_RULE_REWRITE_STRING || r->kind == NFY_RULE_FLAG);
 }
 
-/* Try every string rule on literal lit; true when one rewrote it. */
-static bool try_rules(mig_ctx *c, uint32_t lit, nfy_str body, uint32_t off,
-                      bool *device_like)
+/*
+ * Try every string rule on literal lit: flags all report; of the rewrite
+ * rules the one with the most specific matching context wins (so
+ * custom_fwd(device_type=...) beats the generic device_type= keyword).
+ * True when the literal was rewritten.
+ */
+typedef NFY_VEC(const nfy_rule *) rule_list;
+
+static bool try_rules(mig_ctx *c, const rule_list *rl, uint32_t lit,
+                      nfy_str body, uint32_t off, bool *device_like)
 {
     const nfy_strlit *s = &c->m->strings[lit];
-    uint32_t t = s->first;
     bool single = s->end == s->first + 1;
-    nfy_rule_iter it;
-    nfy_rule_iter_init(&it, c->rules, -1, NFY_MATCH_STRING);
-    bool done = false;
-    for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));) {
-        if (!string_rule(r) || !mig_rule_on(c, r) || !value_fits(r, body))
+    const nfy_rule *best = NULL;
+    int best_spec = -1;
+    for (size_t i = 0; i < rl->len; i++) {
+        const nfy_rule *r = rl->items[i];
+        if (!value_fits(r, body))
             continue;
         *device_like |= (r->flags & NFY_RULE_F_DEVICE_FORM) != 0;
-        if (!mig_expr_in_rule(c, s->first, s->end, lit, r) &&
-            !flows_to_ctx(c, lit, r))
+        int spec = mig_expr_rule_spec(c, s->first, s->end, lit, r);
+        if (spec < 0 && flows_to_ctx(c, lit, r))
+            spec = 1;
+        if (spec < 0)
             continue;
-        if (r->kind == NFY_RULE_FLAG) {
-            mig_flag(c, r, s->span, mig_strdup(c, body), NULL);
-        } else if (!done && single && !(s->flags & NFY_TOKF_BYTES)) {
-            rewrite_literal(c, r, t, body, off);
-            done = mig_claimed(c, t, t + 1);
-        }
+        if (r->kind == NFY_RULE_FLAG)
+            mig_flag(c, r, s->span, mig_snippet(c, body), NULL);
+        else if (spec > best_spec)
+            best = r, best_spec = spec;
     }
-    return done;
+    if (best == NULL || !single || (s->flags & NFY_TOKF_BYTES))
+        return false;
+    rewrite_literal(c, best, s->first, body, off);
+    /* an unsafe rule that was not applied still explains the literal */
+    return true;
 }
 
 void mig_pass_strings(mig_ctx *c)
 {
+    rule_list rl = {0};
+    nfy_rule_iter it;
+    nfy_rule_iter_init(&it, c->rules, -1, NFY_MATCH_STRING);
+    for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));) {
+        if (string_rule(r) && mig_rule_on(c, r))
+            nfy_vec_push(&rl, r);
+    }
     for (uint32_t i = 0; i < c->m->nstrings; i++) {
         const nfy_strlit *s = &c->m->strings[i];
         uint32_t off = 0;
@@ -217,14 +266,14 @@ void mig_pass_strings(mig_ctx *c)
         if (body.len == 0)
             continue;
         bool device_like = false;
-        bool done = try_rules(c, i, body, off, &device_like);
-        if (done || mig_claimed(c, s->first, s->end) ||
+        bool done = try_rules(c, &rl, i, body, off, &device_like);
+        if (done || c->claimed[s->first] != CLAIM_NONE ||
             !ci_contains(nfy_pysyn_span_text(c->m, s->span), "cuda"))
             continue;
         note_unchanged(c, s->span, unchanged_reason(c, i, device_like),
-                       mig_strdup(c, body.len > 60 ? nfy_str_slice(body, 0, 60)
-                                                   : body));
+                       mig_snippet(c, body));
     }
+    nfy_vec_free(&rl);
 }
 
 void mig_pass_comments(mig_ctx *c)

@@ -13,6 +13,10 @@
 #include "npuify/resolve.h"
 #include "npuify/rules.h"
 
+/* Token claims: a whole-token edit excludes every other edit of the token;
+ * edits inside an f-string's {expressions} leave its literal text free. */
+enum { CLAIM_NONE, CLAIM_WHOLE, CLAIM_INSIDE };
+
 typedef struct {
     const mig_params *p;
     const nfy_source *src;
@@ -24,14 +28,18 @@ typedef struct {
     mig_info *info;
     nfy_arena *arena;
     nfy_diags *diags;
-    uint8_t *claimed;  /* per token: an edit touches it */
+    uint8_t *claimed;  /* per token: CLAIM_* */
     uint32_t *tok_arg; /* per token: innermost call argument value, or NONE */
-    bool withhold; /* syntax errors: record, do not edit */
+    bool withhold;     /* syntax errors: record, do not edit */
+    bool lu_looked;    /* lu_rule was looked up */
+    const nfy_rule *lu_rule; /* the "left-unchanged" rule, or NULL */
 } mig_ctx;
 
 /* ---- rules ---- */
 /** Whether r is enabled and applies (option gate, torch version). */
 bool mig_rule_on(const mig_ctx *c, const nfy_rule *r);
+/** Whether r would edit here (on, and safe or unsafe with the flag). */
+bool mig_rule_edits(const mig_ctx *c, const nfy_rule *r);
 /** Map a FLAG rule to the report category, op. */
 void mig_flag_class(const nfy_rule *r, mig_cat *cat, mig_op *op);
 /** The enabled rule of kind/match PASS with pattern name, or NULL. */
@@ -45,19 +53,25 @@ const nfy_rule *mig_find_pass(const mig_ctx *c, int kind, const char *name);
  * pass to claim wins). Returns true when the edit was added.
  */
 bool mig_edit(mig_ctx *c, const nfy_rule *r, uint32_t tfirst, uint32_t tend,
-              uint32_t start, uint32_t end, const char *text,
-              const char *note);
+              uint32_t start, uint32_t end, const char *text, const char *note);
+/** mig_edit, naming api on the note it records when it does not edit. */
+bool mig_edit_api(mig_ctx *c, const nfy_rule *r, uint32_t tfirst, uint32_t tend,
+                  uint32_t start, uint32_t end, const char *text,
+                  const char *note, const char *api);
+/** At most 60 bytes of s up to its first line break, cut on a character. */
+char *mig_snippet(mig_ctx *c, nfy_str s);
 /** Record a finding for rule r at span (message NULL: the rule's). */
 void mig_note_add(mig_ctx *c, const nfy_rule *r, nfy_span span, mig_cat cat,
                   mig_op op, const char *api, const char *message);
 /** Same with an explicit rule id. */
-void mig_note_id(mig_ctx *c, const char *rule, mig_safety safety,
-                 nfy_span span, mig_cat cat, mig_op op, const char *api,
-                 const char *message);
+void mig_note_id(mig_ctx *c, const char *rule, mig_safety safety, nfy_span span,
+                 mig_cat cat, mig_op op, const char *api, const char *message);
 /** A FLAG rule finding, classified with mig_flag_class. */
 void mig_flag(mig_ctx *c, const nfy_rule *r, nfy_span span, const char *api,
               const char *suggest);
 bool mig_claimed(const mig_ctx *c, uint32_t tfirst, uint32_t tend);
+/** "message. hint" (the hint appended as a sentence when there is one). */
+const char *mig_with_hint(mig_ctx *c, const char *msg, const char *hint);
 
 /* ---- tokens ---- */
 nfy_str mig_tok(const mig_ctx *c, uint32_t t);
@@ -85,6 +99,7 @@ bool mig_attr_on_module(const mig_ctx *c, uint32_t attr_tok);
 /* ---- passes, in run order ---- */
 void mig_pass_imports(mig_ctx *c);
 void mig_pass_names(mig_ctx *c);
+void mig_pass_fstrings(mig_ctx *c);
 void mig_pass_members(mig_ctx *c);
 void mig_pass_args(mig_ctx *c);
 void mig_pass_int_device(mig_ctx *c);

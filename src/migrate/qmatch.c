@@ -4,9 +4,9 @@
  * when a rule's `from` is replaced by its `to`, so that an edit touches only
  * the differing tokens (th.cuda.X -> th.npu.X keeps the alias `th`).
  */
-#include <string.h>
-
 #include "migrate/qmatch.h"
+
+#include <string.h>
 
 nfy_str mig_comp(nfy_str q, uint32_t i)
 {
@@ -63,8 +63,8 @@ bool mig_qmatch_rule(const nfy_rule *r, nfy_str q, bool is_call,
         }
         if (best == NULL)
             return false;
-        *out = (mig_qmatch){r, best, nfy_str_from_cstr(best->from), best->to,
-                            0};
+        *out =
+            (mig_qmatch){r, best, nfy_str_from_cstr(best->from), best->to, 0};
     }
     out->score = (int)out->from.len * 2 + (r->match != NFY_MATCH_MODULE);
     return true;

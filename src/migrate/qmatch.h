@@ -53,4 +53,13 @@ bool mig_best_rename(const mig_rule_list *rl, nfy_str q, bool is_call,
 void mig_report_norename(mig_ctx *c, const mig_qmatch *m, nfy_span sp,
                          nfy_str q, bool apidb_failed);
 
+/**
+ * Rename a chain (qualified name q, head_parts h) whose NAME parts are at
+ * byte spans names[0..nn) per match m; toks (may be NULL: then nothing is
+ * claimed, for edits inside f-strings) are the parts' token indices.
+ */
+void mig_rename_chain(mig_ctx *c, const mig_qmatch *m, nfy_str q, uint32_t h,
+                      const nfy_span *names, uint32_t nn, const uint32_t *toks,
+                      bool flagged);
+
 #endif

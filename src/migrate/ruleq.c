@@ -2,10 +2,10 @@
  * Rule-set questions asked by the public driver (migrate.c), which cannot
  * include rules.h together with report.h.
  */
-#include <string.h>
-
 #include "migrate/mig.h"
 #include "npuify/rules.h"
+
+#include <string.h>
 
 mig_safety mig_rule_safety(const struct nfy_rule_set *set, const char *id)
 {
@@ -27,6 +27,23 @@ bool mig_pass_rule(const struct nfy_rule_set *set, const char *pass,
             *hint = r->hint;
             return true;
         }
+    }
+    return false;
+}
+
+bool mig_pass_rule_row(const struct nfy_rule_set *set, const char *pass,
+                       size_t i, const char **from, const char **note)
+{
+    nfy_rule_iter it;
+    nfy_rule_iter_init(&it, set, NFY_RULE_FLAG, NFY_MATCH_PASS);
+    for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));) {
+        if (strcmp(r->pattern, pass) != 0)
+            continue;
+        if (i >= r->nmap)
+            return false;
+        *from = r->map[i].from;
+        *note = r->map[i].note;
+        return true;
     }
     return false;
 }

@@ -5,11 +5,12 @@
  * few chunks. Lines are counted lazily, only over bytes about to leave the
  * window or asked about, so plain lexing never pays for them.
  */
-#include <stdlib.h>
-#include <string.h>
+#include "proflog/json_lex.h"
 
 #include "core/fatal.h"
-#include "proflog/json_lex.h"
+
+#include <stdlib.h>
+#include <string.h>
 
 /* How far past a quote we look for the byte that decides whether it closes
  * the string (blanks only; a longer blank run is taken as closing). */
@@ -21,8 +22,9 @@ void nfy_json_lex_init(nfy_json_lex *lx, nfy_json_input *in, size_t max_string)
     lx->in = in;
     lx->cap = NFY_JSON_CHUNK * 2;
     lx->buf = malloc(lx->cap);
-    lx->text_cap = (max_string > NFY_JSON_NUMBER_MAX ? max_string
-                                                     : NFY_JSON_NUMBER_MAX) + 1;
+    lx->text_cap =
+        (max_string > NFY_JSON_NUMBER_MAX ? max_string : NFY_JSON_NUMBER_MAX) +
+        1;
     lx->text = malloc(lx->text_cap);
     if (!lx->buf || !lx->text)
         nfy__fatal("out of memory");
@@ -87,8 +89,8 @@ static size_t fill(nfy_json_lex *lx, size_t want)
             lx->buf = p;
             lx->cap = ncap;
         }
-        size_t n = nfy_json_input_read(lx->in, lx->buf + lx->len,
-                                       lx->cap - lx->len);
+        size_t n =
+            nfy_json_input_read(lx->in, lx->buf + lx->len, lx->cap - lx->len);
         if (!n)
             break;
         lx->len += n;
@@ -110,8 +112,9 @@ enum {
     CC_BLANK = 1,  /* JSON whitespace */
     CC_STRING = 2, /* ends a run of plain string content */
     CC_DIGIT = 4,
-    CC_SKIP = 8    /* skip_rest must look at it */
+    CC_SKIP = 8 /* skip_rest must look at it */
 };
+/* clang-format off */
 #define CTL (CC_STRING | CC_SKIP)
 static const unsigned char char_class[256] = {
     [0] = CTL, [1] = CTL, [2] = CTL, [3] = CTL, [4] = CTL, [5] = CTL,
@@ -126,6 +129,7 @@ static const unsigned char char_class[256] = {
     ['8'] = CC_DIGIT, ['9'] = CC_DIGIT, ['{'] = CC_SKIP, ['}'] = CC_SKIP,
     ['['] = CC_SKIP, [']'] = CC_SKIP};
 #undef CTL
+/* clang-format on */
 
 static bool is_blank(unsigned c)
 {
@@ -434,7 +438,8 @@ nfy_json_tok nfy_json_lex_next(nfy_json_lex *lx, size_t str_cap)
     /* A UTF-8 BOM is not JSON, but editors add one. */
     if (!lx->started) {
         lx->started = true;
-        if (fill(lx, 3) >= 3 && memcmp(lx->buf + lx->pos, "\xEF\xBB\xBF", 3) == 0)
+        if (fill(lx, 3) >= 3 &&
+            memcmp(lx->buf + lx->pos, "\xEF\xBB\xBF", 3) == 0)
             lx->pos += 3;
     }
     int c = skip_blanks(lx);
@@ -499,8 +504,7 @@ bool nfy_json_lex_resync(nfy_json_lex *lx)
     for (;;) {
         if (lx->pos == lx->len && !fill(lx, 1))
             return false;
-        unsigned char *hit =
-            memchr(lx->buf + lx->pos, '}', lx->len - lx->pos);
+        unsigned char *hit = memchr(lx->buf + lx->pos, '}', lx->len - lx->pos);
         if (!hit) {
             lx->pos = lx->len;
             continue;

@@ -19,25 +19,25 @@
 #ifndef NPUIFY_PROFLOG_JSON_LEX_H
 #define NPUIFY_PROFLOG_JSON_LEX_H
 
-#include <zlib.h>
-
 #include "npuify/core.h"
+
+#include <zlib.h>
 
 #define NFY_JSON_CHUNK ((size_t)64 * 1024)
 
 /* ---- Byte source -------------------------------------------------------- */
 
 typedef struct {
-    int fd;              /* -1 for memory input */
-    bool own_fd;         /* close fd at the end */
+    int fd;      /* -1 for memory input */
+    bool own_fd; /* close fd at the end */
     const unsigned char *mem;
     size_t mem_len, mem_pos;
-    bool gzip;           /* inflate what is read */
-    bool eof;            /* raw input exhausted */
-    bool zdone;          /* inflate saw the end of the last member */
+    bool gzip;  /* inflate what is read */
+    bool eof;   /* raw input exhausted */
+    bool zdone; /* inflate saw the end of the last member */
     z_stream z;
-    unsigned char *zin;  /* raw bytes waiting for inflate */
-    nfy_status status;   /* first I/O or inflate error */
+    unsigned char *zin; /* raw bytes waiting for inflate */
+    nfy_status status;  /* first I/O or inflate error */
 } nfy_json_input;
 
 /** Open a file ("-" is stdin); detects gzip by its magic bytes. */
@@ -46,8 +46,7 @@ NFY_NODISCARD nfy_status nfy_json_input_open(nfy_json_input *in,
 /** Read from memory (not copied; must outlive the input). */
 void nfy_json_input_mem(nfy_json_input *in, const void *data, size_t len);
 /** Fill up to cap bytes; returns the count, 0 at the end or on error. */
-size_t nfy_json_input_read(nfy_json_input *in, unsigned char *dst,
-                           size_t cap);
+size_t nfy_json_input_read(nfy_json_input *in, unsigned char *dst, size_t cap);
 /** Back to byte 0 (regular files and memory only); false if impossible. */
 bool nfy_json_input_rewind(nfy_json_input *in);
 void nfy_json_input_close(nfy_json_input *in);
@@ -77,25 +76,24 @@ typedef struct {
     nfy_json_input *in;
     unsigned char *buf; /* window of the stream: [0, len), pos is next */
     size_t len, pos, cap;
-    uint64_t base;      /* stream offset of buf[0] */
-    uint64_t line;      /* 1-based line of buf[line_pos] */
-    size_t line_pos;    /* newlines before it are counted into line */
+    uint64_t base;       /* stream offset of buf[0] */
+    uint64_t line;       /* 1-based line of buf[line_pos] */
+    size_t line_pos;     /* newlines before it are counted into line */
     uint64_t line_start; /* stream offset where line begins */
-    bool started;       /* the BOM check was done */
+    bool started;        /* the BOM check was done */
 
     /* The last token. */
     nfy_json_tok tok;
     uint64_t tok_offset;
-    char *text;         /* decoded string / number text, NUL-terminated */
+    char *text; /* decoded string / number text, NUL-terminated */
     size_t text_len;
-    size_t text_cap;    /* allocated size of text */
+    size_t text_cap;     /* allocated size of text */
     bool text_truncated; /* string longer than the cap asked for */
-    bool repaired;      /* a stray quote or bad escape was kept as content */
-    const char *error;  /* static message for NFY_JT_ERROR */
+    bool repaired;       /* a stray quote or bad escape was kept as content */
+    const char *error;   /* static message for NFY_JT_ERROR */
 } nfy_json_lex;
 
-void nfy_json_lex_init(nfy_json_lex *lx, nfy_json_input *in,
-                       size_t max_string);
+void nfy_json_lex_init(nfy_json_lex *lx, nfy_json_input *in, size_t max_string);
 void nfy_json_lex_release(nfy_json_lex *lx);
 /** Forget the window after the input was rewound. */
 void nfy_json_lex_restart(nfy_json_lex *lx);

@@ -9,6 +9,25 @@
 #include <string.h>
 
 #include "npuify/proflog.h"
+#include "proflog/op_internal.h"
+
+void nfy_prof__add_int(nfy_buf *b, long long v)
+{
+    char tmp[24];
+    size_t n = 0;
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v
+                                 : (unsigned long long)v;
+    do {
+        tmp[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        tmp[n++] = '-';
+    char out[24];
+    for (size_t i = 0; i < n; i++)
+        out[i] = tmp[n - 1 - i];
+    (void)nfy_buf_add(b, out, n);
+}
 
 static bool is_operator(const nfy_prof_op *op)
 {
@@ -91,8 +110,10 @@ static void join_shapes(const nfy_prof_op *op, nfy_buf *tmp, int32_t after)
             (void)nfy_buf_addstr(tmp, "; ");
         first = false;
         (void)nfy_buf_addview(tmp, s->text);
-        if (after >= 0)
-            (void)nfy_buf_addf(tmp, "@%d", (int)s->first_step);
+        if (after >= 0) {
+            (void)nfy_buf_addch(tmp, '@');
+            nfy_prof__add_int(tmp, s->first_step);
+        }
     }
 }
 
@@ -105,9 +126,13 @@ static void join_steps(const nfy_prof_step_vec *v, nfy_buf *tmp)
         size_t e = k;
         while (e + 1 < v->len && v->items[e + 1] == v->items[e] + 1)
             e++;
-        (void)nfy_buf_addf(tmp, k ? " %d" : "%d", (int)v->items[k]);
-        if (e > k)
-            (void)nfy_buf_addf(tmp, "-%d", (int)v->items[e]);
+        if (k)
+            (void)nfy_buf_addch(tmp, ' ');
+        nfy_prof__add_int(tmp, v->items[k]);
+        if (e > k) {
+            (void)nfy_buf_addch(tmp, '-');
+            nfy_prof__add_int(tmp, v->items[e]);
+        }
         k = e + 1;
     }
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "npuify/proflog.h"
+#include "proflog/op_internal.h"
 
 static bool is_operator(const nfy_prof_op *op)
 {
@@ -103,8 +104,11 @@ static void json_op(const nfy_prof_op *op, double total, nfy_arena *a,
         while (e + 1 < op->steps.len &&
                op->steps.items[e + 1] == op->steps.items[e] + 1)
             e++;
-        (void)nfy_buf_addf(out, "%s[%d,%d]", k ? "," : "",
-                           (int)op->steps.items[k], (int)op->steps.items[e]);
+        (void)nfy_buf_addstr(out, k ? ",[" : "[");
+        nfy_prof__add_int(out, op->steps.items[k]);
+        (void)nfy_buf_addch(out, ',');
+        nfy_prof__add_int(out, op->steps.items[e]);
+        (void)nfy_buf_addch(out, ']');
         k = e + 1;
     }
     (void)nfy_buf_addstr(out, "],\"shapes\":[");

@@ -6,6 +6,8 @@
  * (in the child only, after fork), waits, cleans up and collects what the
  * command wrote.
  */
+#include "npuify/capture.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -19,8 +21,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "npuify/capture.h"
-
 /* From $(BUILD)/gen/capture_data.c (mk/capture.mk). */
 extern const unsigned char nfy__capture_sitecustomize[];
 extern const size_t nfy__capture_sitecustomize_len;
@@ -33,8 +33,8 @@ nfy_str nfy_capture_template(void)
                      nfy__capture_sitecustomize_len};
 }
 
-static void diag(const nfy_capture_opts *o, nfy_severity sev,
-                 const char *code, const char *what, const char *detail)
+static void diag(const nfy_capture_opts *o, nfy_severity sev, const char *code,
+                 const char *what, const char *detail)
 {
     if (o->diags)
         nfy_diag_add_at(o->diags, sev, code, NULL, 0, 0, "capture: %s%s%s",
@@ -160,9 +160,8 @@ static void build_env(const nfy_capture_opts *o, const char *site_dir,
                       const char *out, cstr_vec *env)
 {
     static const char *const ours[] = {
-        "PYTHONPATH=",          "NPUIFY_CAPTURE_DIR=",
-        "NPUIFY_CAPTURE_PID=",  "NPUIFY_CAPTURE_EVERY=",
-        "NPUIFY_CAPTURE_ALL="};
+        "PYTHONPATH=", "NPUIFY_CAPTURE_DIR=", "NPUIFY_CAPTURE_PID=",
+        "NPUIFY_CAPTURE_EVERY=", "NPUIFY_CAPTURE_ALL="};
     for (char **e = environ; e && *e; e++) {
         bool replaced = false;
         for (size_t i = 0; i < sizeof ours / sizeof ours[0]; i++)
@@ -171,9 +170,9 @@ static void build_env(const nfy_capture_opts *o, const char *site_dir,
             nfy_vec_push(env, fmt_dup("%s%s", *e, ""));
     }
     const char *old = getenv("PYTHONPATH");
-    nfy_vec_push(env, fmt_dup(old && *old ? "PYTHONPATH=%s:%s"
-                                          : "PYTHONPATH=%s%s",
-                              site_dir, old && *old ? old : ""));
+    nfy_vec_push(env,
+                 fmt_dup(old && *old ? "PYTHONPATH=%s:%s" : "PYTHONPATH=%s%s",
+                         site_dir, old && *old ? old : ""));
     nfy_vec_push(env, fmt_dup("NPUIFY_CAPTURE_DIR=%s%s", out, ""));
     char every[32];
     snprintf(every, sizeof every, "%u", o->every_n_steps);
@@ -182,8 +181,8 @@ static void build_env(const nfy_capture_opts *o, const char *site_dir,
                               o->all_processes ? "1" : "0", ""));
     /* NPUIFY_CAPTURE_PID is added by the child, which knows its pid:
      * the slot is reserved here and filled without allocating. */
-    nfy_vec_push(env, fmt_dup("NPUIFY_CAPTURE_PID=%s%s",
-                              "00000000000000000000", ""));
+    nfy_vec_push(
+        env, fmt_dup("NPUIFY_CAPTURE_PID=%s%s", "00000000000000000000", ""));
     nfy_vec_push(env, (char *)NULL);
 }
 
@@ -225,8 +224,8 @@ static void put_pid(char *slot)
     digits[n] = '\0';
 }
 
-static _Noreturn void run_child(char *const *argv, const char *exe,
-                                char **env, size_t pid_slot)
+static _Noreturn void run_child(char *const *argv, const char *exe, char **env,
+                                size_t pid_slot)
 {
     signal(SIGINT, SIG_DFL);
     signal(SIGQUIT, SIG_DFL);
@@ -355,9 +354,10 @@ nfy_status nfy_ops_capture(const nfy_capture_opts *o, nfy_capture_result *res)
         return NFY_ENOENT;
     }
     if (res->exit_code != 0 && o->diags)
-        nfy_diag_add_at(o->diags, NFY_SEV_WARNING, "W-CAPTURE-EXIT", NULL, 0,
-                        0, "capture: the command exited with status %d; "
-                        "analysing what it profiled", res->exit_code);
+        nfy_diag_add_at(o->diags, NFY_SEV_WARNING, "W-CAPTURE-EXIT", NULL, 0, 0,
+                        "capture: the command exited with status %d; "
+                        "analysing what it profiled",
+                        res->exit_code);
     return NFY_OK;
 }
 

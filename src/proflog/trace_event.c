@@ -4,11 +4,11 @@
  * text tables print shapes. Every other member is skipped without being
  * stored, so an event with a megabyte of args costs a scan, not memory.
  */
+#include "proflog/trace_internal.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-#include "proflog/trace_internal.h"
 
 /* Small fields: ph, cat, and pid/tid text. */
 #define SMALL_CAP 256
@@ -22,7 +22,6 @@ void nfy__trace_event_init(nfy_trace_event *ev, size_t cap)
     nfy_buf_init(&ev->ph, SMALL_CAP);
     nfy_buf_init(&ev->pid, SMALL_CAP);
     nfy_buf_init(&ev->tid, SMALL_CAP);
-    ev->rank = -1;
 }
 
 void nfy__trace_event_release(nfy_trace_event *ev)
@@ -44,7 +43,8 @@ void nfy__trace_event_reset(nfy_trace_event *ev)
     nfy_buf_reset(&ev->pid);
     nfy_buf_reset(&ev->tid);
     ev->ts = ev->dur = 0;
-    ev->has_ts = ev->has_dur = ev->has_dims = false;
+    ev->has_ts = ev->has_dur = ev->has_dims = ev->has_ext = false;
+    ev->ext_id = 0;
     ev->cut = ev->repaired = ev->done = false;
 }
 
@@ -117,7 +117,8 @@ typedef enum {
     K_PID,
     K_TID,
     K_ARGS,
-    K_DIMS
+    K_DIMS,
+    K_EXT
 } key_id;
 
 static key_id classify_key(const nfy_json_lex *lx)
@@ -130,9 +131,10 @@ static key_id classify_key(const nfy_json_lex *lx)
                 {"cat", 3, K_CAT},          {"ts", 2, K_TS},
                 {"dur", 3, K_DUR},          {"pid", 3, K_PID},
                 {"tid", 3, K_TID},          {"args", 4, K_ARGS},
-                {"Input Dims", 10, K_DIMS}, {"Input dims", 10, K_DIMS}};
+                {"Input Dims", 10, K_DIMS}, {"Input dims", 10, K_DIMS},
+                {"External id", 11, K_EXT}, {"external id", 11, K_EXT}};
     /* Cheap filter first: this runs for every key of every event. */
-    if (lx->text_truncated || lx->text_len > 10 || lx->text_len < 2)
+    if (lx->text_truncated || lx->text_len > 11 || lx->text_len < 2)
         return K_OTHER;
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (keys[i].len == lx->text_len && keys[i].text[0] == lx->text[0] &&
@@ -176,6 +178,13 @@ static bool args_member(nfy_json_lex *lx, nfy_trace_event *ev, int depth,
                         key_id k)
 {
     nfy_json_tok t = nfy_json_lex_next(lx, 256);
+    if (k == K_EXT && t == NFY_JT_NUMBER) {
+        char *end;
+        long long v = strtoll(lx->text, &end, 10);
+        ev->has_ext = *end == '\0';
+        ev->ext_id = v;
+        return true;
+    }
     if (k == K_DIMS && t == NFY_JT_LBRACKET) {
         nfy_buf_reset(&ev->shapes);
         bool ok = nfy_json_render_list(lx, t, depth + 1, &ev->shapes);
@@ -194,8 +203,9 @@ static bool event_member(nfy_json_lex *lx, nfy_trace_event *ev, int depth,
     case K_NAME:
         if (!string_member(lx, ev, &ev->name))
             return false;
-        /* The window pass needs step markers only: skip the rest raw. */
-        if (ev->light &&
+        /* The first pass needs step markers and device work only (their
+         * "cat" comes before "name" in kineto): skip the rest raw. */
+        if (ev->light && !nfy__trace_event_is_device(ev) &&
             nfy__trace_step_number(nfy_buf_view(&ev->name)) < 0) {
             ev->done = true;
             return nfy_json_lex_skip_rest(lx);
@@ -230,15 +240,21 @@ bool nfy__trace_event_parse(nfy_json_lex *lx, nfy_trace_event *ev, int depth)
     return walk_object(lx, ev, depth, event_member);
 }
 
-/* Categories of framework-side events (TensorBoard's list, any case). */
-static bool wanted_category(nfy_str cat)
+static bool category_in(nfy_str cat, const char *const *list, size_t n)
 {
-    static const char *const cats[] = {"cpu_op", "operator", "user_annotation"};
-    for (size_t i = 0; i < sizeof cats / sizeof cats[0]; i++)
-        if (cat.len == strlen(cats[i]) &&
-            strncasecmp(cat.ptr, cats[i], cat.len) == 0)
+    for (size_t i = 0; i < n; i++)
+        if (cat.len == strlen(list[i]) &&
+            strncasecmp(cat.ptr, list[i], cat.len) == 0)
             return true;
     return false;
+}
+
+bool nfy__trace_event_is_device(const nfy_trace_event *ev)
+{
+    static const char *const cats[] = {"kernel", "gpu_memcpy", "gpu_memset",
+                                       "memcpy", "memset"};
+    return ev->cat.len &&
+           category_in(nfy_buf_view(&ev->cat), cats, sizeof cats / sizeof *cats);
 }
 
 bool nfy__trace_event_wanted(const nfy_trace_event *ev)
@@ -250,7 +266,10 @@ bool nfy__trace_event_wanted(const nfy_trace_event *ev)
     /* The legacy writer has ph "X" and no cat; complete events only. */
     if (ph.len ? !nfy_str_eq_cstr(ph, "X") : !ev->has_dur)
         return false;
-    return cat.len == 0 || wanted_category(cat);
+    /* Framework-side events (TensorBoard's list, any case). */
+    static const char *const cats[] = {"cpu_op", "operator",
+                                       "user_annotation"};
+    return cat.len == 0 || category_in(cat, cats, sizeof cats / sizeof *cats);
 }
 
 int32_t nfy__trace_step_number(nfy_str name)

@@ -14,13 +14,13 @@
 typedef struct {
     nfy_buf name, cat, ph, pid, tid, shapes;
     double ts, dur;
-    bool has_ts, has_dur, has_dims;
+    int64_t ext_id; /* args "External id", links kernels to their op */
+    bool has_ts, has_dur, has_dims, has_ext;
     bool cut;      /* some field was longer than its cap */
     bool repaired; /* invalid string content kept (legacy writer) */
     bool light;    /* step-window pass: only step markers are read fully */
     bool done;     /* the light pass skipped the rest of the object */
     uint64_t offset;
-    int64_t rank;  /* distributedInfo.rank of the trace, or -1 */
 } nfy_trace_event;
 
 void nfy__trace_event_init(nfy_trace_event *ev, size_t cap);
@@ -33,11 +33,30 @@ void nfy__trace_event_reset(nfy_trace_event *ev);
 bool nfy__trace_event_parse(nfy_json_lex *lx, nfy_trace_event *ev, int depth);
 /** Is it an operator-like event the sink wants (ph X, cat cpu_op...)? */
 bool nfy__trace_event_wanted(const nfy_trace_event *ev);
+/** Is it device work (cat kernel, gpu_memcpy, gpu_memset, any case)? */
+bool nfy__trace_event_is_device(const nfy_trace_event *ev);
 /** N of "ProfilerStep#N", or -1 when the name is not a step marker. */
 int32_t nfy__trace_step_number(nfy_str name);
 /** 64-bit key of the event's (pid, tid) and of its pid alone. */
 uint64_t nfy__trace_thread_key(const nfy_trace_event *ev);
 uint64_t nfy__trace_pid_key(const nfy_trace_event *ev);
+
+/* ---- Device time per External id (first pass; trace_device.c) ----------- */
+
+/* Open-addressing map from a CPU op's "External id" to the summed duration
+ * of the kernels, copies and sets it launched. Memory grows with the number
+ * of ops that launch device work, not with the trace. */
+typedef struct {
+    int64_t *keys;
+    double *us;
+    size_t cap, len;
+} nfy_trace_devmap;
+
+void nfy__trace_devmap_add(nfy_trace_devmap *m, int64_t ext, double us);
+/** Device time of ext; false when it launched nothing. */
+bool nfy__trace_devmap_get(const nfy_trace_devmap *m, int64_t ext,
+                           double *us);
+void nfy__trace_devmap_release(nfy_trace_devmap *m);
 
 /* ---- Step windows (first pass) and self-time stacks --------------------- */
 
@@ -53,6 +72,7 @@ typedef NFY_VEC(nfy_trace_window) nfy_trace_window_vec;
 typedef struct {
     nfy_buf name, shapes;
     double ts, end, dur, child_us;
+    double dev_self, dev_child; /* device time: own kernels, children's */
     int32_t step;
     uint32_t flags;
     uint64_t offset;
@@ -62,25 +82,29 @@ typedef struct {
     uint64_t key;
     nfy_trace_pending *stack; /* open events, outermost first */
     size_t depth, cap;
-    bool unsorted;  /* events went back in time: no self time from here */
+    bool unsorted; /* events went back in time: no self time from here */
 } nfy_trace_thread;
 
 typedef NFY_VEC(nfy_trace_thread) nfy_trace_thread_vec;
 
 typedef struct {
     nfy_trace_window_vec windows;
+    nfy_trace_devmap dev; /* empty unless the trace has device events */
     nfy_trace_thread_vec threads;
     const nfy_proflog_opts *opts;
+    const char *path; /* for diagnostics */
     bool windows_sorted;
     int32_t rank;
-    size_t cap;   /* field cap for pending copies */
+    size_t cap;         /* field cap for pending copies */
     size_t last_thread; /* index of the last thread used (cache) */
-    int stopped;  /* the sink asked to stop */
+    int stopped;        /* the sink asked to stop */
 } nfy_trace_rows;
 
 void nfy__trace_rows_init(nfy_trace_rows *r, const nfy_proflog_opts *opts,
                           size_t cap);
 void nfy__trace_rows_release(nfy_trace_rows *r);
+/** First pass: remember a kernel's duration under its External id. */
+void nfy__trace_rows_device(nfy_trace_rows *r, const nfy_trace_event *ev);
 /** First pass: remember a ProfilerStep#N window. */
 void nfy__trace_rows_window(nfy_trace_rows *r, const nfy_trace_event *ev);
 /** Second pass: an operator event; rows reach the sink once complete. */

@@ -3,11 +3,13 @@
  * {"traceEvents": [...]}, plain or gzip) to proflog rows, streaming.
  *
  * Passes: a trace needs its ProfilerStep#N windows before its ops can be
- * given a step, and writers put those events anywhere. When the input can
- * be re-read (regular file, memory) and a raw byte scan finds
- * "ProfilerStep#" or "distributedInfo", a first parse collects only the
- * windows and the rank, quietly; the second parse emits rows. Otherwise one
- * parse does both, with windows known so far (pipes, traces without steps).
+ * given a step, and its kernels (written after the CPU ops) before an op's
+ * device time is known. When the input can be re-read (regular file,
+ * memory) and a raw byte scan finds "ProfilerStep#", "distributedInfo" or
+ * a device category, a first parse collects only the windows, the rank and
+ * the device time per External id, quietly; the second parse emits rows.
+ * Otherwise one parse does both, with what is known so far (pipes, traces
+ * without steps or devices).
  *
  * Errors: a grammar error inside the event array is reported with line,
  * column and byte offset, then the reader resynchronises at the next
@@ -15,10 +17,10 @@
  * unescaped names) costs that event only. Missing or trailing commas
  * between events are accepted with a warning.
  */
+#include "proflog/trace_internal.h"
+
 #include <stdlib.h>
 #include <string.h>
-
-#include "proflog/trace_internal.h"
 
 #define DEFAULT_CAP ((size_t)1 << 20)
 
@@ -56,7 +58,6 @@ static void report_lex_error(trace_reader *rd)
 static void handle_event(trace_reader *rd)
 {
     nfy_trace_event *ev = &rd->ev;
-    ev->rank = rd->rows.rank;
     if (ev->repaired)
         report(rd, NFY_SEV_WARNING, "W-TRACE-JSON", ev->offset,
                "invalid JSON string kept as written (unescaped quote or "
@@ -67,6 +68,8 @@ static void handle_event(trace_reader *rd)
     bool marker = nfy__trace_step_number(nfy_buf_view(&ev->name)) >= 0;
     if (marker && rd->pass != PASS_ROWS)
         nfy__trace_rows_window(&rd->rows, ev);
+    if (rd->pass != PASS_ROWS && nfy__trace_event_is_device(ev))
+        nfy__trace_rows_device(&rd->rows, ev);
     if (rd->pass != PASS_WINDOWS && nfy__trace_event_wanted(ev))
         nfy__trace_rows_event(&rd->rows, ev);
 }
@@ -250,8 +253,7 @@ static nfy_status walk(trace_reader *rd)
     }
     if (lx->in->status) {
         report(rd, NFY_SEV_ERROR, "E-TRACE-IO", nfy_json_lex_offset(lx),
-               lx->in->gzip ? "read error or corrupt gzip data"
-                            : "read error");
+               lx->in->gzip ? "read error or corrupt gzip data" : "read error");
         return lx->in->status;
     }
     return NFY_OK;
@@ -273,10 +275,11 @@ static bool contains(const unsigned char *hay, size_t n, const char *needle)
 }
 
 /* Raw scan: does the stream mention step markers or a rank at all? */
-static bool needs_first_pass(nfy_json_input *in, unsigned char *buf,
-                             size_t cap)
+static bool needs_first_pass(nfy_json_input *in, unsigned char *buf, size_t cap)
 {
-    static const char *const needles[] = {"ProfilerStep#", "distributedInfo"};
+    static const char *const needles[] = {
+        "ProfilerStep#", "distributedInfo", "\"kernel\"",
+        "\"Kernel\"",     "\"gpu_memcpy\"",  "\"gpu_memset\""};
     const size_t keep = 16; /* longest needle, kept across chunks */
     size_t have = 0;
     for (;;) {
@@ -284,7 +287,7 @@ static bool needs_first_pass(nfy_json_input *in, unsigned char *buf,
         if (!n)
             return false;
         have += n;
-        for (size_t i = 0; i < 2; i++)
+        for (size_t i = 0; i < sizeof needles / sizeof *needles; i++)
             if (contains(buf, have, needles[i]))
                 return true;
         if (have > keep) {
@@ -305,6 +308,7 @@ static nfy_status read_input(nfy_json_input *in, const char *path,
     nfy_json_lex_init(&rd.lx, in, cap);
     nfy__trace_event_init(&rd.ev, cap);
     nfy__trace_rows_init(&rd.rows, opts, cap);
+    rd.rows.path = path;
 
     rd.pass = PASS_ONLINE;
     if (nfy_json_input_rewind(in)) {
@@ -340,9 +344,8 @@ nfy_status nfy_proflog_read_trace(const char *path,
     nfy_status st = nfy_json_input_open(&in, path);
     if (st) {
         if (opts->diags)
-            nfy_diag_add_at(opts->diags, NFY_SEV_ERROR, "E-TRACE-IO", shown,
-                            0, 0, "cannot read trace: %s",
-                            nfy_status_str(st));
+            nfy_diag_add_at(opts->diags, NFY_SEV_ERROR, "E-TRACE-IO", shown, 0,
+                            0, "cannot read trace: %s", nfy_status_str(st));
         return st;
     }
     st = read_input(&in, shown, opts);
@@ -355,8 +358,7 @@ nfy_status nfy__proflog_read_trace_mem(const void *data, size_t len,
 {
     nfy_json_input in;
     nfy_json_input_mem(&in, data, len);
-    nfy_status st = read_input(&in, opts->path ? opts->path : "<memory>",
-                               opts);
+    nfy_status st = read_input(&in, opts->path ? opts->path : "<memory>", opts);
     nfy_json_input_close(&in);
     return st;
 }

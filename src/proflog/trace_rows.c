@@ -14,12 +14,11 @@
  * the trace. A thread whose events go back in time is flushed and from then
  * on its rows carry self = total (the only safe upper bound).
  */
+#include "proflog/trace_internal.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "core/fatal.h"
-#include "proflog/trace_internal.h"
 
 /* Deeper nesting than this on one thread is taken as unsorted input. */
 #define MAX_STACK 256
@@ -51,6 +50,13 @@ void nfy__trace_rows_release(nfy_trace_rows *r)
     }
     nfy_vec_free(&r->threads);
     nfy_vec_free(&r->windows);
+    nfy__trace_devmap_release(&r->dev);
+}
+
+void nfy__trace_rows_device(nfy_trace_rows *r, const nfy_trace_event *ev)
+{
+    if (ev->has_ext && ev->has_dur)
+        nfy__trace_devmap_add(&r->dev, ev->ext_id, ev->dur);
 }
 
 void nfy__trace_rows_window(nfy_trace_rows *r, const nfy_trace_event *ev)
@@ -60,8 +66,13 @@ void nfy__trace_rows_window(nfy_trace_rows *r, const nfy_trace_event *ev)
         return;
     nfy_trace_window w = {nfy__trace_thread_key(ev), nfy__trace_pid_key(ev),
                           ev->ts, ev->ts + (ev->has_dur ? ev->dur : 0), n};
+    /* Writers emit steps in order: appending keeps the vector sorted and
+     * spares the single-pass mode a sort per step. */
+    bool in_order = r->windows.len == 0 ||
+                    (r->windows_sorted &&
+                     nfy_vec_last(&r->windows)->start <= w.start);
     nfy_vec_push(&r->windows, w);
-    r->windows_sorted = false;
+    r->windows_sorted = in_order;
 }
 
 static int window_cmp(const void *a, const void *b)
@@ -141,6 +152,11 @@ static void emit(nfy_trace_rows *r, const nfy_trace_pending *p, double self)
     }
     row.self_us[NFY_PDEV_CPU] = self < 0 ? 0 : self;
     row.total_us[NFY_PDEV_CPU] = p->dur;
+    if (r->dev.len) { /* the trace has device work: kineto names it CUDA */
+        row.accel_name = NFY_STR_LIT("CUDA");
+        row.self_us[NFY_PDEV_ACCEL] = p->dev_self;
+        row.total_us[NFY_PDEV_ACCEL] = p->dev_self + p->dev_child;
+    }
     row.flops = NAN;
     row.step = p->step;
     row.rank = r->rank;
@@ -153,6 +169,9 @@ static void pop(nfy_trace_rows *r, nfy_trace_thread *t)
 {
     nfy_trace_pending *p = &t->stack[--t->depth];
     emit(r, p, p->dur - p->child_us);
+    /* Device totals are known only once a child is complete. */
+    if (t->depth)
+        t->stack[t->depth - 1].dev_child += p->dev_self + p->dev_child;
 }
 
 static void fill_pending(nfy_trace_rows *r, nfy_trace_pending *p,
@@ -170,6 +189,9 @@ static void fill_pending(nfy_trace_rows *r, nfy_trace_pending *p,
     p->dur = ev->has_dur && ev->dur > 0 ? ev->dur : 0;
     p->end = p->ts + p->dur;
     p->child_us = 0;
+    p->dev_self = p->dev_child = 0;
+    if (ev->has_ext)
+        (void)nfy__trace_devmap_get(&r->dev, ev->ext_id, &p->dev_self);
     p->offset = ev->offset;
     nfy_str name = nfy_buf_view(&ev->name);
     int32_t own = nfy__trace_step_number(name);
@@ -187,13 +209,12 @@ static void fill_pending(nfy_trace_rows *r, nfy_trace_pending *p,
 static void push(nfy_trace_thread *t)
 {
     if (t->depth == t->cap) {
-        size_t ncap = t->cap ? t->cap * 2 : 8;
-        nfy_trace_pending *s = realloc(t->stack, ncap * sizeof *s);
-        if (!s)
-            nfy__fatal("out of memory");
-        memset(s + t->cap, 0, (ncap - t->cap) * sizeof *s);
-        t->stack = s;
-        t->cap = ncap;
+        size_t old = t->cap;
+        void *items = t->stack;
+        nfy__vec_grow(&items, &t->cap, old + 1, sizeof *t->stack);
+        t->stack = items;
+        /* New slots hold no buffers yet (fill_pending initialises them). */
+        memset(t->stack + old, 0, (t->cap - old) * sizeof *t->stack);
     }
     t->depth++;
 }
@@ -226,6 +247,15 @@ void nfy__trace_rows_event(nfy_trace_rows *r, const nfy_trace_event *ev)
         (ev->ts < t->stack[t->depth - 1].ts || t->depth >= MAX_STACK)) {
         flush_thread(r, t);
         t->unsorted = true;
+        if (r->opts->diags)
+            nfy_diag_add_at(r->opts->diags, NFY_SEV_NOTE, "N-TRACE-UNSORTED",
+                            r->path, 0, 0,
+                            "events of thread %.*s:%.*s are not in start "
+                            "order (byte %llu); their self time is reported "
+                            "as their total time",
+                            NFY_STR_FMT(nfy_buf_view(&ev->pid)),
+                            NFY_STR_FMT(nfy_buf_view(&ev->tid)),
+                            (unsigned long long)ev->offset);
     }
     while (t->depth && ev->ts >= t->stack[t->depth - 1].end)
         pop(r, t);

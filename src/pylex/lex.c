@@ -12,17 +12,17 @@
  * one; zero-width tokens (DEDENT, the synthesised NEWLINE, ENDMARKER) sit at
  * an offset and report tokenize's positions in line/col.
  */
-#include <string.h>
-
 #include "pylex/lex_internal.h"
 #include "pylex/lex_state.h"
+
+#include <string.h>
 
 enum { DIAG_CAP = 64, TABSIZE = 8 };
 
 /* ---- Emitting ------------------------------------------------------------ */
 
-void nfy__lex_diag(nfy__lexer *lx, const char *code, uint32_t off,
-                   uint32_t len, const char *msg)
+void nfy__lex_diag(nfy__lexer *lx, const char *code, uint32_t off, uint32_t len,
+                   const char *msg)
 {
     if (!lx->diags)
         return;
@@ -32,7 +32,8 @@ void nfy__lex_diag(nfy__lexer *lx, const char *code, uint32_t off,
                      msg);
     else if (lx->ndiags == DIAG_CAP)
         nfy_diag_add(lx->diags, NFY_SEV_NOTE, "lex-too-many-errors", lx->src,
-                     off, len, "further lexical errors in this file are not "
+                     off, len,
+                     "further lexical errors in this file are not "
                      "reported");
 }
 
@@ -40,6 +41,13 @@ void nfy__lex_diag(nfy__lexer *lx, const char *code, uint32_t off,
 static uint32_t next_high_byte(const char *s, uint32_t from, uint32_t n)
 {
     uint32_t i = from;
+    while (i + 32 <= n) { /* four words at a time: vectorizes */
+        uint64_t w[4];
+        memcpy(w, s + i, sizeof w);
+        if ((w[0] | w[1] | w[2] | w[3]) & 0x8080808080808080ull)
+            break;
+        i += 32;
+    }
     while (i + 8 <= n) {
         uint64_t w;
         memcpy(&w, s + i, 8);
@@ -87,7 +95,8 @@ void nfy__lex_advance_to(nfy__lexer *lx, uint32_t end)
     }
 }
 
-/* ---- Start of a statement line -------------------------------------------- */
+/* ---- Start of a statement line --------------------------------------------
+ */
 
 enum line_kind { LINE_CODE, LINE_BLANK, LINE_WS_EOF };
 
@@ -129,10 +138,12 @@ static enum line_kind statement_start(nfy__lexer *lx, uint32_t *pos)
 {
     const char *s = lx->s;
     uint32_t column = 0, p = lx->ls;
-    for (; p < lx->le; p++) {
-        if (s[p] == ' ')
-            column++;
-        else if (s[p] == '\t')
+    for (;; p++) { /* the line ends with '\n' or the source's NUL */
+        uint32_t run = p;
+        while (s[p] == ' ')
+            p++;
+        column += p - run;
+        if (s[p] == '\t')
             column = (column / TABSIZE + 1) * TABSIZE;
         else if (s[p] == '\f')
             column = 0;
@@ -153,7 +164,8 @@ static enum line_kind statement_start(nfy__lexer *lx, uint32_t *pos)
     return LINE_CODE;
 }
 
-/* ---- End of input --------------------------------------------------------- */
+/* ---- End of input ---------------------------------------------------------
+ */
 
 /* Python's str.isspace() for the code points str.strip() removes. */
 static bool is_py_space(uint32_t cp)

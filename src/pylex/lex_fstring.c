@@ -8,16 +8,16 @@
  * bytes), so hostile input costs little; past the bounds the lexer falls
  * back to Python 3.11's rules.
  */
-#include <string.h>
-
 #include "pylex/lex_internal.h"
+
+#include <string.h>
 
 enum { MAX_DEPTH = 16, SCAN_BUDGET = 1 << 16 };
 
 typedef struct {
     const char *s;
-    uint32_t n;     /* scan limit */
-    uint32_t depth; /* replacement fields entered */
+    uint32_t n;               /* scan limit */
+    uint32_t depth;           /* replacement fields entered */
     nfy_fstring_parts *parts; /* top-level parts to record, or NULL */
     uint32_t lit_start;       /* start of the pending top-level literal */
 } fscan;
@@ -88,10 +88,11 @@ static void add_field(fscan *f, uint32_t expr_start, uint32_t expr_end,
     if (!f->parts || f->depth != 1)
         return;
     uint32_t conv_end = spec_start ? spec_start - 1 : close;
-    nfy_fstring_part part = {{expr_start, expr_end}, true,
-                             {conv_start ? conv_start : expr_end,
-                              conv_start ? conv_end : expr_end},
-                             {spec_start ? spec_start : close, close}};
+    nfy_fstring_part part = {
+        {expr_start, expr_end},
+        true,
+        {conv_start ? conv_start : expr_end, conv_start ? conv_end : expr_end},
+        {spec_start ? spec_start : close, close}};
     nfy_vec_push(f->parts, part);
 }
 
@@ -188,9 +189,9 @@ static bool scan_body(fscan *f, uint32_t *pos, const strctx *sc, bool in_spec)
                 i = named_escape(f, i, sc->quote);
             else
                 i += 2;
-        } else if (c == sc->quote && (!sc->triple || (i + 2 < f->n &&
-                                                      s[i + 1] == c &&
-                                                      s[i + 2] == c))) {
+        } else if (c == sc->quote &&
+                   (!sc->triple ||
+                    (i + 2 < f->n && s[i + 1] == c && s[i + 2] == c))) {
             return at_close(f, pos, sc, in_spec, i);
         } else if (c == '\n' && !sc->triple) {
             return false;
@@ -214,8 +215,8 @@ static bool scan_body(fscan *f, uint32_t *pos, const strctx *sc, bool in_spec)
     return false;
 }
 
-bool nfy__lex_fstring_scan(const char *s, uint32_t body, uint32_t n,
-                           char quote, bool triple, bool raw, uint32_t *end)
+bool nfy__lex_fstring_scan(const char *s, uint32_t body, uint32_t n, char quote,
+                           bool triple, bool raw, uint32_t *end)
 {
     fscan f = {s, n - body > SCAN_BUDGET ? body + SCAN_BUDGET : n, 0, NULL,
                body};

@@ -15,28 +15,31 @@
 
 /* What a byte can start, for the dispatch in the token loop. */
 enum lex_class {
-    LC_BAD = 0,  /* no token starts here: $ ? ` control bytes ... */
-    LC_WS,       /* ' ' '\t' '\f': tokenize's Whitespace */
-    LC_NL,       /* '\n' */
-    LC_CR,       /* '\r' */
-    LC_HASH,     /* '#' */
-    LC_QUOTE,    /* ' and " */
-    LC_PREFIX,   /* b r u f and capitals: may start a string prefix */
-    LC_NAME,     /* other ASCII letters and '_' */
-    LC_DIGIT,    /* 0-9 */
-    LC_DOT,      /* '.' */
-    LC_OP,       /* a character that starts an operator */
-    LC_BSLASH,   /* '\\' */
-    LC_HIGH      /* a byte >= 0x80 */
+    LC_BAD = 0, /* no token starts here: $ ? ` control bytes ... */
+    LC_WS,      /* ' ' '\t' '\f': tokenize's Whitespace */
+    LC_NL,      /* '\n' */
+    LC_CR,      /* '\r' */
+    LC_HASH,    /* '#' */
+    LC_QUOTE,   /* ' and " */
+    LC_PREFIX,  /* b r u f and capitals: may start a string prefix */
+    LC_NAME,    /* other ASCII letters and '_' */
+    LC_DIGIT,   /* 0-9 */
+    LC_DOT,     /* '.' */
+    LC_OP,      /* a character that starts an operator */
+    LC_BSLASH,  /* '\\' */
+    LC_HIGH     /* a byte >= 0x80 */
 };
 
-/* enum lex_class of each ASCII byte (lex_scan.c). */
-extern const unsigned char nfy__lex_ascii_class[128];
+/* enum lex_class of each byte (lex_scan.c). */
+extern const unsigned char nfy__lex_byte_class[256];
+
+/* 1 for the ASCII bytes of tokenize's "\w" ([0-9A-Za-z_]), else 0. */
+extern const unsigned char nfy__lex_ascii_word[256];
 
 /** Class of a byte. */
 static inline unsigned nfy__lex_class(unsigned char c)
 {
-    return c >= 0x80 ? LC_HIGH : nfy__lex_ascii_class[c];
+    return nfy__lex_byte_class[c];
 }
 
 static inline bool nfy__lex_is_digit(char c)
@@ -82,9 +85,10 @@ int nfy__lex_contstr(const char *s, uint32_t body, uint32_t le, char quote,
                      uint32_t *end);
 
 /**
- * tokenize's endpats: the closing quote(s) of a string from p, not past lim.
- * A backslash escapes the next byte unless that is '\n' (then no match on
- * this line, as the regular expression's '.' does not match a newline).
+ * tokenize's endpats: the closing quote(s) of a string from p, not past lim;
+ * a backslash escapes the next byte. (tokenize matches line by line, and
+ * its '.' does not match a newline, so a backslash-newline ends the match
+ * of that line; no quote can follow on it, so scanning on is the same.)
  */
 bool nfy__lex_endpat(const char *s, uint32_t p, uint32_t lim, char quote,
                      bool triple, uint32_t *end);
@@ -95,7 +99,7 @@ bool nfy__lex_endpat(const char *s, uint32_t p, uint32_t lim, char quote,
  * newlines and comments. True with *end after the closing quotes; false
  * when it does not close within n or a size/depth budget.
  */
-bool nfy__lex_fstring_scan(const char *s, uint32_t body, uint32_t n,
-                           char quote, bool triple, bool raw, uint32_t *end);
+bool nfy__lex_fstring_scan(const char *s, uint32_t body, uint32_t n, char quote,
+                           bool triple, bool raw, uint32_t *end);
 
 #endif

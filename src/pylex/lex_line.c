@@ -9,12 +9,13 @@
  * quotes, backslash-newline inside quotes, PEP 701 f-strings) are scanned
  * here in one go and the current line moves to where they end.
  */
-#include <string.h>
-
 #include "pylex/lex_internal.h"
 #include "pylex/lex_state.h"
 
-/* ---- Stray characters ------------------------------------------------------ */
+#include <string.h>
+
+/* ---- Stray characters ------------------------------------------------------
+ */
 
 static const char *bad_char_message(char c)
 {
@@ -41,7 +42,8 @@ static uint32_t bad_char(nfy__lexer *lx, uint32_t p, uint32_t q)
         nfy__lex_emit(lx, NFY_TOK_ERRORTOKEN, i, i + 1);
     uint32_t cp = 0, len = nfy__lex_utf8(lx->s + q, lx->n - q, &cp);
     char c = lx->s[q];
-    nfy_token *t = nfy__lex_emit(lx, NFY_TOK_ERRORTOKEN, q, q + (len ? len : 1));
+    nfy_token *t =
+        nfy__lex_emit(lx, NFY_TOK_ERRORTOKEN, q, q + (len ? len : 1));
     if (c == '\'' || c == '"')
         t->flags = NFY_TOKF_UNTERMINATED;
     if (len) /* undecodable bytes were reported once per file */
@@ -53,25 +55,65 @@ static uint32_t bad_char(nfy__lexer *lx, uint32_t p, uint32_t q)
     return t->end;
 }
 
-/* ---- Names ---------------------------------------------------------------- */
+/* ---- Names ----------------------------------------------------------------
+ */
+
+/* First letters of keywords (and soft keywords): a cheap filter. */
+static bool may_be_keyword(const char *s, uint32_t len)
+{
+    if (len < 2 || len > 8)
+        return false;
+    switch (s[0]) {
+    case 'F':
+    case 'N':
+    case 'T':
+    case 'a':
+    case 'b':
+    case 'c':
+    case 'd':
+    case 'e':
+    case 'f':
+    case 'g':
+    case 'i':
+    case 'l':
+    case 'm':
+    case 'n':
+    case 'o':
+    case 'p':
+    case 'r':
+    case 't':
+    case 'w':
+    case 'y':
+        return true;
+    default:
+        return false;
+    }
+}
 
 static uint32_t name_token(nfy__lexer *lx, uint32_t q)
 {
-    uint32_t e = nfy__lex_name(lx->s, q, lx->le);
-    unsigned char c0 = (unsigned char)lx->s[q];
+    const char *s = lx->s;
+    uint32_t e = q, le = lx->le;
+    /* no bound check: the line ends with '\n' or the source's NUL */
+    while (nfy__lex_ascii_word[(unsigned char)s[e]])
+        e++;
+    if (e < le && ((unsigned char)s[e] & 0x80))
+        e = nfy__lex_name(s, e, le); /* non-ASCII word characters */
+    unsigned char c0 = (unsigned char)s[q];
     unsigned kind = NFY_TOK_NAME;
     uint32_t cp;
-    if (c0 >= 0x80 && nfy__lex_utf8(lx->s + q, lx->le - q, &cp) &&
+    if (c0 >= 0x80 && nfy__lex_utf8(s + q, le - q, &cp) &&
         !nfy__lex_is_ident_start_cp(cp))
         kind = NFY_TOK_OP; /* tokenize: "\w+" whose first char can't start
                               an identifier (e.g. a superscript digit) */
     nfy_token *t = nfy__lex_emit(lx, kind, q, e);
-    if (kind == NFY_TOK_NAME && c0 < 0x80)
-        t->op = nfy_keyword_lookup(lx->s + q, e - q);
+    if (kind == NFY_TOK_NAME && c0 < 0x80 && may_be_keyword(s + q, e - q))
+        t->op = nfy_keyword_lookup(s + q, e - q);
     return e;
 }
 
-/* ---- Strings -------------------------------------------------------------- */
+/* ---- Strings --------------------------------------------------------------
+ */
 
 static void emit_multi(nfy__lexer *lx, unsigned kind, uint32_t q, uint32_t end,
                        uint32_t sline, uint32_t scol, uint16_t flags)
@@ -103,6 +145,12 @@ static unsigned continue_lines(nfy__lexer *lx, uint32_t ls, char quote,
                                bool triple, uint32_t *end)
 {
     const char *s = lx->s;
+    if (!lx->needcont) { /* line by line or all at once: the same */
+        if (nfy__lex_endpat(s, ls, lx->n, quote, triple, end))
+            return NFY_TOK_STRING;
+        *end = lx->n;
+        return NFY_TOK_ENDMARKER;
+    }
     for (;;) {
         if (ls >= lx->n) {
             *end = lx->n;
@@ -189,19 +237,49 @@ static bool string_token(nfy__lexer *lx, uint32_t q, uint32_t *pos)
     return true;
 }
 
-/* ---- The loop ------------------------------------------------------------- */
+/* ---- The loop -------------------------------------------------------------
+ */
+
+static bool is_quote_byte(char c)
+{
+    return c == '\'' || c == '"';
+}
+
+/* Brackets and the other operators that never combine with what follows:
+   their id and the change to parenlev, without a call. */
+static bool simple_op(char c, unsigned *op, int *paren)
+{
+    switch (c) {
+    case '(':
+        return *op = NFY_OP_LPAR, *paren = 1, true;
+    case ')':
+        return *op = NFY_OP_RPAR, *paren = -1, true;
+    case '[':
+        return *op = NFY_OP_LSQB, *paren = 1, true;
+    case ']':
+        return *op = NFY_OP_RSQB, *paren = -1, true;
+    case '{':
+        return *op = NFY_OP_LBRACE, *paren = 1, true;
+    case '}':
+        return *op = NFY_OP_RBRACE, *paren = -1, true;
+    case ',':
+        return *op = NFY_OP_COMMA, *paren = 0, true;
+    default:
+        return false;
+    }
+}
 
 static uint32_t op_token(nfy__lexer *lx, uint32_t p, uint32_t q)
 {
     unsigned op;
-    uint32_t len = nfy__lex_op(lx->s, q, lx->le, &op);
-    if (!len)
-        return bad_char(lx, p, q);
-    char c = lx->s[q];
-    if (c == '(' || c == '[' || c == '{')
-        lx->parenlev++;
-    else if (c == ')' || c == ']' || c == '}')
-        lx->parenlev--;
+    int paren = 0;
+    uint32_t len = 1;
+    if (!simple_op(lx->s[q], &op, &paren)) {
+        len = nfy__lex_op(lx->s, q, lx->le, &op);
+        if (!len)
+            return bad_char(lx, p, q);
+    }
+    lx->parenlev += paren;
     nfy__lex_emit(lx, NFY_TOK_OP, q, q + len)->op = op;
     return q + len;
 }
@@ -282,8 +360,11 @@ static uint32_t next_token(nfy__lexer *lx, uint32_t p, uint32_t q)
         if (string_token(lx, q, &end))
             return end;
         return bad_char(lx, p, q);
-    case LC_PREFIX:
-        if (string_token(lx, q, &end))
+    case LC_PREFIX: /* most are names: check for a quote soon after first */
+        if ((is_quote_byte(s[q + 1]) ||
+             (nfy__lex_class((unsigned char)s[q + 1]) == LC_PREFIX &&
+              is_quote_byte(s[q + 2]))) &&
+            string_token(lx, q, &end))
             return end;
         return name_token(lx, q);
     case LC_NAME:
@@ -299,8 +380,8 @@ void nfy__lex_line_tokens(nfy__lexer *lx, uint32_t p)
 {
     const char *s = lx->s;
     while (p < lx->le) {
-        uint32_t q = p;
-        while (q < lx->le && (s[q] == ' ' || s[q] == '\t' || s[q] == '\f'))
+        uint32_t q = p; /* the line ends with '\n' or the source's NUL */
+        while (s[q] == ' ' || s[q] == '\t' || s[q] == '\f')
             q++;
         if (q == lx->le) /* trailing whitespace at the end of the input */
             return;
@@ -308,7 +389,8 @@ void nfy__lex_line_tokens(nfy__lexer *lx, uint32_t p)
     }
 }
 
-/* ---- Coding cookie -------------------------------------------------------- */
+/* ---- Coding cookie --------------------------------------------------------
+ */
 
 static bool cookie_name_char(char c)
 {
@@ -368,7 +450,8 @@ void nfy__lex_check_cookie(nfy__lexer *lx)
                              lx->src, (uint32_t)(name.ptr - s),
                              (uint32_t)name.len,
                              "file declares encoding '%.*s'; npuify reads "
-                             "it as UTF-8", NFY_STR_FMT(name));
+                             "it as UTF-8",
+                             NFY_STR_FMT(name));
             return;
         }
         uint32_t c = a; /* only a blank or comment line lets line 2 count */

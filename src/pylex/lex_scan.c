@@ -7,35 +7,49 @@
  */
 #include "pylex/lex_internal.h"
 
-const unsigned char nfy__lex_ascii_class[128] = {
-    ['\t'] = LC_WS, ['\f'] = LC_WS, [' '] = LC_WS,
-    ['\n'] = LC_NL, ['\r'] = LC_CR, ['#'] = LC_HASH,
-    ['\''] = LC_QUOTE, ['"'] = LC_QUOTE,
-    ['b'] = LC_PREFIX, ['r'] = LC_PREFIX, ['u'] = LC_PREFIX,
-    ['f'] = LC_PREFIX, ['B'] = LC_PREFIX, ['R'] = LC_PREFIX,
-    ['U'] = LC_PREFIX, ['F'] = LC_PREFIX,
-    ['a'] = LC_NAME, ['c'] = LC_NAME, ['d'] = LC_NAME, ['e'] = LC_NAME,
-    ['g'] = LC_NAME, ['h'] = LC_NAME, ['i'] = LC_NAME, ['j'] = LC_NAME,
-    ['k'] = LC_NAME, ['l'] = LC_NAME, ['m'] = LC_NAME, ['n'] = LC_NAME,
-    ['o'] = LC_NAME, ['p'] = LC_NAME, ['q'] = LC_NAME, ['s'] = LC_NAME,
-    ['t'] = LC_NAME, ['v'] = LC_NAME, ['w'] = LC_NAME, ['x'] = LC_NAME,
-    ['y'] = LC_NAME, ['z'] = LC_NAME,
-    ['A'] = LC_NAME, ['C'] = LC_NAME, ['D'] = LC_NAME, ['E'] = LC_NAME,
-    ['G'] = LC_NAME, ['H'] = LC_NAME, ['I'] = LC_NAME, ['J'] = LC_NAME,
-    ['K'] = LC_NAME, ['L'] = LC_NAME, ['M'] = LC_NAME, ['N'] = LC_NAME,
-    ['O'] = LC_NAME, ['P'] = LC_NAME, ['Q'] = LC_NAME, ['S'] = LC_NAME,
-    ['T'] = LC_NAME, ['V'] = LC_NAME, ['W'] = LC_NAME, ['X'] = LC_NAME,
-    ['Y'] = LC_NAME, ['Z'] = LC_NAME, ['_'] = LC_NAME,
-    ['0'] = LC_DIGIT, ['1'] = LC_DIGIT, ['2'] = LC_DIGIT, ['3'] = LC_DIGIT,
-    ['4'] = LC_DIGIT, ['5'] = LC_DIGIT, ['6'] = LC_DIGIT, ['7'] = LC_DIGIT,
-    ['8'] = LC_DIGIT, ['9'] = LC_DIGIT, ['.'] = LC_DOT, ['\\'] = LC_BSLASH,
-    ['('] = LC_OP, [')'] = LC_OP, ['['] = LC_OP, [']'] = LC_OP,
-    ['{'] = LC_OP, ['}'] = LC_OP, [':'] = LC_OP, [','] = LC_OP,
-    [';'] = LC_OP, ['+'] = LC_OP, ['-'] = LC_OP, ['*'] = LC_OP,
-    ['/'] = LC_OP, ['|'] = LC_OP, ['&'] = LC_OP, ['<'] = LC_OP,
-    ['>'] = LC_OP, ['='] = LC_OP, ['%'] = LC_OP, ['~'] = LC_OP,
-    ['^'] = LC_OP, ['@'] = LC_OP, ['!'] = LC_OP,
+#include <string.h>
+
+#define H4(a)                                                                  \
+    [a] = LC_HIGH, [a + 1] = LC_HIGH, [a + 2] = LC_HIGH, [a + 3] = LC_HIGH
+#define H16(a) H4(a), H4(a + 4), H4(a + 8), H4(a + 12)
+const unsigned char nfy__lex_byte_class[256] = {
+    H16(0x80),          H16(0x90),         H16(0xA0),         H16(0xB0),
+    H16(0xC0),          H16(0xD0),         H16(0xE0),         H16(0xF0),
+    ['\t'] = LC_WS,     ['\f'] = LC_WS,    [' '] = LC_WS,     ['\n'] = LC_NL,
+    ['\r'] = LC_CR,     ['#'] = LC_HASH,   ['\''] = LC_QUOTE, ['"'] = LC_QUOTE,
+    ['b'] = LC_PREFIX,  ['r'] = LC_PREFIX, ['u'] = LC_PREFIX, ['f'] = LC_PREFIX,
+    ['B'] = LC_PREFIX,  ['R'] = LC_PREFIX, ['U'] = LC_PREFIX, ['F'] = LC_PREFIX,
+    ['a'] = LC_NAME,    ['c'] = LC_NAME,   ['d'] = LC_NAME,   ['e'] = LC_NAME,
+    ['g'] = LC_NAME,    ['h'] = LC_NAME,   ['i'] = LC_NAME,   ['j'] = LC_NAME,
+    ['k'] = LC_NAME,    ['l'] = LC_NAME,   ['m'] = LC_NAME,   ['n'] = LC_NAME,
+    ['o'] = LC_NAME,    ['p'] = LC_NAME,   ['q'] = LC_NAME,   ['s'] = LC_NAME,
+    ['t'] = LC_NAME,    ['v'] = LC_NAME,   ['w'] = LC_NAME,   ['x'] = LC_NAME,
+    ['y'] = LC_NAME,    ['z'] = LC_NAME,   ['A'] = LC_NAME,   ['C'] = LC_NAME,
+    ['D'] = LC_NAME,    ['E'] = LC_NAME,   ['G'] = LC_NAME,   ['H'] = LC_NAME,
+    ['I'] = LC_NAME,    ['J'] = LC_NAME,   ['K'] = LC_NAME,   ['L'] = LC_NAME,
+    ['M'] = LC_NAME,    ['N'] = LC_NAME,   ['O'] = LC_NAME,   ['P'] = LC_NAME,
+    ['Q'] = LC_NAME,    ['S'] = LC_NAME,   ['T'] = LC_NAME,   ['V'] = LC_NAME,
+    ['W'] = LC_NAME,    ['X'] = LC_NAME,   ['Y'] = LC_NAME,   ['Z'] = LC_NAME,
+    ['_'] = LC_NAME,    ['0'] = LC_DIGIT,  ['1'] = LC_DIGIT,  ['2'] = LC_DIGIT,
+    ['3'] = LC_DIGIT,   ['4'] = LC_DIGIT,  ['5'] = LC_DIGIT,  ['6'] = LC_DIGIT,
+    ['7'] = LC_DIGIT,   ['8'] = LC_DIGIT,  ['9'] = LC_DIGIT,  ['.'] = LC_DOT,
+    ['\\'] = LC_BSLASH, ['('] = LC_OP,     [')'] = LC_OP,     ['['] = LC_OP,
+    [']'] = LC_OP,      ['{'] = LC_OP,     ['}'] = LC_OP,     [':'] = LC_OP,
+    [','] = LC_OP,      [';'] = LC_OP,     ['+'] = LC_OP,     ['-'] = LC_OP,
+    ['*'] = LC_OP,      ['/'] = LC_OP,     ['|'] = LC_OP,     ['&'] = LC_OP,
+    ['<'] = LC_OP,      ['>'] = LC_OP,     ['='] = LC_OP,     ['%'] = LC_OP,
+    ['~'] = LC_OP,      ['^'] = LC_OP,     ['@'] = LC_OP,     ['!'] = LC_OP,
 };
+#undef H16
+#undef H4
+
+#define W4(a) [a] = 1, [a + 1] = 1, [a + 2] = 1, [a + 3] = 1
+const unsigned char nfy__lex_ascii_word[256] = {
+    W4('0'), W4('4'), ['8'] = 1, ['9'] = 1, ['_'] = 1, W4('A'),   W4('E'),
+    W4('I'), W4('M'), W4('Q'),   W4('U'),   ['Y'] = 1, ['Z'] = 1, W4('a'),
+    W4('e'), W4('i'), W4('m'),   W4('q'),   W4('u'),   ['y'] = 1, ['z'] = 1,
+};
+#undef W4
 
 /* ---- UTF-8 ------------------------------------------------------------ */
 
@@ -194,7 +208,8 @@ uint32_t nfy__lex_number(const char *s, uint32_t p, uint32_t lim)
     return e;
 }
 
-/* ---- Operators ------------------------------------------------------------ */
+/* ---- Operators ------------------------------------------------------------
+ */
 
 /* One character, or that character followed by '=' (e.g. "+" / "+="). */
 static uint32_t op_eq(const char *s, uint32_t p, uint32_t lim, unsigned *op,
@@ -209,8 +224,8 @@ static uint32_t op_eq(const char *s, uint32_t p, uint32_t lim, unsigned *op,
 }
 
 /* "**" "<<" ">>" "//" style doubles, with their "=" forms. */
-static uint32_t op_double(const char *s, uint32_t p, uint32_t lim,
-                          unsigned *op, const unsigned ids[4])
+static uint32_t op_double(const char *s, uint32_t p, uint32_t lim, unsigned *op,
+                          const unsigned ids[4])
 {
     if (p + 1 < lim && s[p + 1] == s[p]) {
         if (p + 2 < lim && s[p + 2] == '=') {
@@ -242,32 +257,52 @@ uint32_t nfy__lex_op(const char *s, uint32_t p, uint32_t lim, unsigned *op)
                                         NFY_OP_RIGHTSHIFT,
                                         NFY_OP_RIGHTSHIFTEQUAL};
     switch (s[p]) {
-    case '(': return op_single(op, NFY_OP_LPAR);
-    case ')': return op_single(op, NFY_OP_RPAR);
-    case '[': return op_single(op, NFY_OP_LSQB);
-    case ']': return op_single(op, NFY_OP_RSQB);
-    case '{': return op_single(op, NFY_OP_LBRACE);
-    case '}': return op_single(op, NFY_OP_RBRACE);
-    case ',': return op_single(op, NFY_OP_COMMA);
-    case ';': return op_single(op, NFY_OP_SEMI);
-    case '~': return op_single(op, NFY_OP_TILDE);
-    case ':': return op_eq(s, p, lim, op, NFY_OP_COLON, NFY_OP_COLONEQUAL);
-    case '+': return op_eq(s, p, lim, op, NFY_OP_PLUS, NFY_OP_PLUSEQUAL);
-    case '%': return op_eq(s, p, lim, op, NFY_OP_PERCENT, NFY_OP_PERCENTEQUAL);
-    case '&': return op_eq(s, p, lim, op, NFY_OP_AMPER, NFY_OP_AMPEREQUAL);
-    case '|': return op_eq(s, p, lim, op, NFY_OP_VBAR, NFY_OP_VBAREQUAL);
+    case '(':
+        return op_single(op, NFY_OP_LPAR);
+    case ')':
+        return op_single(op, NFY_OP_RPAR);
+    case '[':
+        return op_single(op, NFY_OP_LSQB);
+    case ']':
+        return op_single(op, NFY_OP_RSQB);
+    case '{':
+        return op_single(op, NFY_OP_LBRACE);
+    case '}':
+        return op_single(op, NFY_OP_RBRACE);
+    case ',':
+        return op_single(op, NFY_OP_COMMA);
+    case ';':
+        return op_single(op, NFY_OP_SEMI);
+    case '~':
+        return op_single(op, NFY_OP_TILDE);
+    case ':':
+        return op_eq(s, p, lim, op, NFY_OP_COLON, NFY_OP_COLONEQUAL);
+    case '+':
+        return op_eq(s, p, lim, op, NFY_OP_PLUS, NFY_OP_PLUSEQUAL);
+    case '%':
+        return op_eq(s, p, lim, op, NFY_OP_PERCENT, NFY_OP_PERCENTEQUAL);
+    case '&':
+        return op_eq(s, p, lim, op, NFY_OP_AMPER, NFY_OP_AMPEREQUAL);
+    case '|':
+        return op_eq(s, p, lim, op, NFY_OP_VBAR, NFY_OP_VBAREQUAL);
     case '^':
         return op_eq(s, p, lim, op, NFY_OP_CIRCUMFLEX, NFY_OP_CIRCUMFLEXEQUAL);
-    case '@': return op_eq(s, p, lim, op, NFY_OP_AT, NFY_OP_ATEQUAL);
-    case '=': return op_eq(s, p, lim, op, NFY_OP_EQUAL, NFY_OP_EQEQUAL);
+    case '@':
+        return op_eq(s, p, lim, op, NFY_OP_AT, NFY_OP_ATEQUAL);
+    case '=':
+        return op_eq(s, p, lim, op, NFY_OP_EQUAL, NFY_OP_EQEQUAL);
     case '-':
         if (p + 1 < lim && s[p + 1] == '>')
             return *op = NFY_OP_RARROW, 2;
         return op_eq(s, p, lim, op, NFY_OP_MINUS, NFY_OP_MINEQUAL);
-    case '*': return op_double(s, p, lim, op, star);
-    case '/': return op_double(s, p, lim, op, slash);
-    case '<': return op_double(s, p, lim, op, less);
-    case '>': return op_double(s, p, lim, op, greater);
+    case '*':
+        return op_double(s, p, lim, op, star);
+    case '/':
+        return op_double(s, p, lim, op, slash);
+    case '<':
+        return op_double(s, p, lim, op, less);
+    case '>':
+        return op_double(s, p, lim, op, greater);
     case '.':
         if (p + 2 < lim && s[p + 1] == '.' && s[p + 2] == '.')
             return *op = NFY_OP_ELLIPSIS, 3;
@@ -311,10 +346,14 @@ static bool is_quote(char c)
 static uint16_t prefix_flag(char c)
 {
     switch (c | 0x20) {
-    case 'f': return NFY_TOKF_FSTRING;
-    case 'b': return NFY_TOKF_BYTES;
-    case 'r': return NFY_TOKF_RAW;
-    default: return 0; /* 'u' */
+    case 'f':
+        return NFY_TOKF_FSTRING;
+    case 'b':
+        return NFY_TOKF_BYTES;
+    case 'r':
+        return NFY_TOKF_RAW;
+    default:
+        return 0; /* 'u' */
     }
 }
 
@@ -387,29 +426,40 @@ int nfy__lex_contstr(const char *s, uint32_t body, uint32_t le, char quote,
     return LEX_STR_FAIL;
 }
 
+/* Is the quote at k escaped: an odd run of backslashes (from on) before it? */
+static bool escaped(const char *s, uint32_t from, uint32_t k)
+{
+    uint32_t j = k;
+    while (j > from && s[j - 1] == '\\')
+        j--;
+    return (k - j) & 1;
+}
+
+/*
+ * memchr to each quote, then the backslash parity decides whether it is
+ * escaped: the same as the regular expression's left-to-right "\\."
+ * pairs, since a run of backslashes always starts where the scan is free.
+ */
 bool nfy__lex_endpat(const char *s, uint32_t p, uint32_t lim, char quote,
                      bool triple, uint32_t *end)
 {
     uint32_t i = p;
     while (i < lim) {
-        char c = s[i];
-        if (c == '\\') {
-            if (i + 1 >= lim || s[i + 1] == '\n')
-                return false;
-            i += 2;
+        const char *hit = memchr(s + i, quote, lim - i);
+        if (!hit)
+            return false;
+        uint32_t k = (uint32_t)(hit - s);
+        i = k + 1;
+        if (escaped(s, p, k))
             continue;
+        if (!triple) {
+            *end = k + 1;
+            return true;
         }
-        if (c == quote) {
-            if (!triple) {
-                *end = i + 1;
-                return true;
-            }
-            if (i + 2 < lim && s[i + 1] == quote && s[i + 2] == quote) {
-                *end = i + 3;
-                return true;
-            }
+        if (k + 2 < lim && s[k + 1] == quote && s[k + 2] == quote) {
+            *end = k + 3;
+            return true;
         }
-        i++;
     }
     return false;
 }

@@ -17,20 +17,20 @@ typedef struct {
     nfy_tokens *out;
     nfy_diags *diags;
     uint32_t ndiags;
-    uint32_t lnum;     /* 1-based number of the current line */
-    uint32_t ls, le;   /* current line [ls, le), le after its '\n' */
-    uint32_t col_off;  /* column cache: col_val code points in [ls, col_off) */
+    uint32_t lnum;    /* 1-based number of the current line */
+    uint32_t ls, le;  /* current line [ls, le), le after its '\n' */
+    uint32_t col_off; /* column cache: col_val code points in [ls, col_off) */
     uint32_t col_val;
     uint32_t next_high; /* first byte >= 0x80 at or after ls (n if none) */
-    uint32_t prev_end; /* end of the last token: the next one's trivia start */
-    int32_t parenlev;  /* may go negative, as in tokenize */
-    bool continued;    /* the line ended with a backslash continuation */
-    bool needcont;     /* tokenize's needcont, never reset after an error */
+    uint32_t prev_end;  /* end of the last token: the next one's trivia start */
+    int32_t parenlev;   /* may go negative, as in tokenize */
+    bool continued;     /* the line ended with a backslash continuation */
+    bool needcont;      /* tokenize's needcont, never reset after an error */
     NFY_VEC(uint32_t) indents;
 } nfy__lexer;
 
-void nfy__lex_diag(nfy__lexer *lx, const char *code, uint32_t off,
-                   uint32_t len, const char *msg);
+void nfy__lex_diag(nfy__lexer *lx, const char *code, uint32_t off, uint32_t len,
+                   const char *msg);
 uint32_t nfy__lex_col_slow(nfy__lexer *lx, uint32_t off);
 void nfy__lex_grow(nfy__lexer *lx);
 

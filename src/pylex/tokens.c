@@ -3,10 +3,10 @@
  * them, operator and keyword texts, keyword lookup (switch on length, then a
  * compare), the token vector's lifetime and the lossless check.
  */
+#include "npuify/pylex.h"
+
 #include <stdlib.h>
 #include <string.h>
-
-#include "npuify/pylex.h"
 
 static const char *const kind_names[] = {
 #define NFY_TOK_NAME(name) #name,
@@ -45,48 +45,135 @@ const char *nfy_kw_text(unsigned kw)
     return kw < COUNT(kw_texts) ? kw_texts[kw] : "";
 }
 
-/* Candidates per length, so a lookup costs at most a handful of compares. */
-static nfy_kw match_any(const char *s, size_t n, const nfy_kw *cands,
-                        size_t ncands)
+static nfy_kw kw_if(const char *s, size_t n, nfy_kw kw)
 {
-    for (size_t i = 0; i < ncands; i++)
-        if (kw_texts[cands[i]][0] == s[0] && !memcmp(kw_texts[cands[i]], s, n))
-            return cands[i];
-    return NFY_KW_NONE;
+    return memcmp(s, kw_texts[kw], n) ? NFY_KW_NONE : kw;
 }
 
+static nfy_kw kw_len2(const char *s)
+{
+    switch (s[0]) {
+    case 'a':
+        return kw_if(s, 2, NFY_KW_AS);
+    case 'o':
+        return kw_if(s, 2, NFY_KW_OR);
+    case 'i':
+        return s[1] == 'f'   ? NFY_KW_IF
+               : s[1] == 'n' ? NFY_KW_IN
+               : s[1] == 's' ? NFY_KW_IS
+                             : NFY_KW_NONE;
+    default:
+        return NFY_KW_NONE;
+    }
+}
+
+static nfy_kw kw_len3(const char *s)
+{
+    switch (s[0]) {
+    case 'a':
+        return kw_if(s, 3, NFY_KW_AND);
+    case 'd':
+        return s[2] == 'f' ? kw_if(s, 3, NFY_KW_DEF) : kw_if(s, 3, NFY_KW_DEL);
+    case 'f':
+        return kw_if(s, 3, NFY_KW_FOR);
+    case 'n':
+        return kw_if(s, 3, NFY_KW_NOT);
+    case 't':
+        return kw_if(s, 3, NFY_KW_TRY);
+    default:
+        return NFY_KW_NONE;
+    }
+}
+
+static nfy_kw kw_len4(const char *s)
+{
+    switch (s[0]) {
+    case 'N':
+        return kw_if(s, 4, NFY_KW_NONE_VALUE);
+    case 'T':
+        return kw_if(s, 4, NFY_KW_TRUE);
+    case 'e':
+        return s[2] == 'i' ? kw_if(s, 4, NFY_KW_ELIF)
+                           : kw_if(s, 4, NFY_KW_ELSE);
+    case 'f':
+        return kw_if(s, 4, NFY_KW_FROM);
+    case 'p':
+        return kw_if(s, 4, NFY_KW_PASS);
+    case 'w':
+        return kw_if(s, 4, NFY_KW_WITH);
+    case 'c':
+        return kw_if(s, 4, NFY_KW_CASE);
+    case 't':
+        return kw_if(s, 4, NFY_KW_TYPE);
+    default:
+        return NFY_KW_NONE;
+    }
+}
+
+static nfy_kw kw_len5(const char *s)
+{
+    switch (s[0]) {
+    case 'F':
+        return kw_if(s, 5, NFY_KW_FALSE);
+    case 'a':
+        return s[1] == 's' ? kw_if(s, 5, NFY_KW_ASYNC)
+                           : kw_if(s, 5, NFY_KW_AWAIT);
+    case 'b':
+        return kw_if(s, 5, NFY_KW_BREAK);
+    case 'c':
+        return kw_if(s, 5, NFY_KW_CLASS);
+    case 'r':
+        return kw_if(s, 5, NFY_KW_RAISE);
+    case 'w':
+        return kw_if(s, 5, NFY_KW_WHILE);
+    case 'y':
+        return kw_if(s, 5, NFY_KW_YIELD);
+    case 'm':
+        return kw_if(s, 5, NFY_KW_MATCH);
+    default:
+        return NFY_KW_NONE;
+    }
+}
+
+static nfy_kw kw_len6(const char *s)
+{
+    switch (s[0]) {
+    case 'a':
+        return kw_if(s, 6, NFY_KW_ASSERT);
+    case 'e':
+        return kw_if(s, 6, NFY_KW_EXCEPT);
+    case 'g':
+        return kw_if(s, 6, NFY_KW_GLOBAL);
+    case 'i':
+        return kw_if(s, 6, NFY_KW_IMPORT);
+    case 'l':
+        return kw_if(s, 6, NFY_KW_LAMBDA);
+    case 'r':
+        return kw_if(s, 6, NFY_KW_RETURN);
+    default:
+        return NFY_KW_NONE;
+    }
+}
+
+/* Switch on the length, then on the first letter, then one compare. */
 nfy_kw nfy_keyword_lookup(const char *s, size_t n)
 {
-    static const nfy_kw len2[] = {NFY_KW_AS, NFY_KW_IF, NFY_KW_IN, NFY_KW_IS,
-                                  NFY_KW_OR};
-    static const nfy_kw len3[] = {NFY_KW_AND, NFY_KW_DEF, NFY_KW_DEL,
-                                  NFY_KW_FOR, NFY_KW_NOT, NFY_KW_TRY};
-    static const nfy_kw len4[] = {NFY_KW_NONE_VALUE, NFY_KW_TRUE, NFY_KW_ELIF,
-                                  NFY_KW_ELSE, NFY_KW_FROM, NFY_KW_PASS,
-                                  NFY_KW_WITH, NFY_KW_CASE, NFY_KW_TYPE};
-    static const nfy_kw len5[] = {NFY_KW_FALSE, NFY_KW_ASYNC, NFY_KW_AWAIT,
-                                  NFY_KW_BREAK, NFY_KW_CLASS, NFY_KW_RAISE,
-                                  NFY_KW_WHILE, NFY_KW_YIELD, NFY_KW_MATCH};
-    static const nfy_kw len6[] = {NFY_KW_ASSERT, NFY_KW_EXCEPT, NFY_KW_GLOBAL,
-                                  NFY_KW_IMPORT, NFY_KW_LAMBDA,
-                                  NFY_KW_RETURN};
-    static const nfy_kw len7[] = {NFY_KW_FINALLY};
-    static const nfy_kw len8[] = {NFY_KW_CONTINUE, NFY_KW_NONLOCAL};
     switch (n) {
     case 2:
-        return match_any(s, n, len2, COUNT(len2));
+        return kw_len2(s);
     case 3:
-        return match_any(s, n, len3, COUNT(len3));
+        return kw_len3(s);
     case 4:
-        return match_any(s, n, len4, COUNT(len4));
+        return kw_len4(s);
     case 5:
-        return match_any(s, n, len5, COUNT(len5));
+        return kw_len5(s);
     case 6:
-        return match_any(s, n, len6, COUNT(len6));
+        return kw_len6(s);
     case 7:
-        return match_any(s, n, len7, COUNT(len7));
+        return kw_if(s, 7, NFY_KW_FINALLY);
     case 8:
-        return match_any(s, n, len8, COUNT(len8));
+        return s[0] == 'c' ? kw_if(s, 8, NFY_KW_CONTINUE)
+                           : kw_if(s, 8, NFY_KW_NONLOCAL);
     default:
         return NFY_KW_NONE;
     }

@@ -10,10 +10,10 @@
  * and a logical line break is recorded there, so one missing ')' does not
  * swallow the rest of the file.
  */
+#include "pysyn/syn_internal.h"
+
 #include <stdlib.h>
 #include <string.h>
-
-#include "pysyn/syn_internal.h"
 
 static nfy_op closer_of(uint32_t op)
 {
@@ -38,38 +38,87 @@ static bool is_closer(uint32_t op)
 static bool stmt_only_kw(uint8_t kw)
 {
     switch (kw) {
-    case KW_DEF: case KW_CLASS: case KW_IMPORT: case KW_FROM:
-    case KW_RETURN: case KW_PASS: case KW_BREAK: case KW_CONTINUE:
-    case KW_RAISE: case KW_TRY: case KW_WHILE: case KW_WITH: case KW_DEL:
-    case KW_GLOBAL: case KW_NONLOCAL: case KW_ASSERT: case KW_ELIF:
-    case KW_EXCEPT: case KW_FINALLY:
+    case KW_DEF:
+    case KW_CLASS:
+    case KW_IMPORT:
+    case KW_FROM:
+    case KW_RETURN:
+    case KW_PASS:
+    case KW_BREAK:
+    case KW_CONTINUE:
+    case KW_RAISE:
+    case KW_TRY:
+    case KW_WHILE:
+    case KW_WITH:
+    case KW_DEL:
+    case KW_GLOBAL:
+    case KW_NONLOCAL:
+    case KW_ASSERT:
+    case KW_ELIF:
+    case KW_EXCEPT:
+    case KW_FINALLY:
         return true;
     default:
         return false;
     }
 }
 
-static void report_unclosed(syn *s, u32_vec *stack, size_t keep)
+/* Open brackets, with a count per kind so that a closer with no opener
+   of its kind is found in O(1) (a line of 50000 '[' then 50000 ')'). */
+typedef struct {
+    u32_vec v;
+    uint32_t count[3]; /* ( [ { */
+} bstack;
+
+static unsigned kind_of(uint32_t op)
 {
-    while (stack->len > keep) {
-        uint32_t p = stack->items[--stack->len];
-        syn_error(s, p, "syn-unclosed", "this bracket is never closed");
-    }
+    return op == NFY_OP_LPAR || op == NFY_OP_RPAR   ? 0
+           : op == NFY_OP_LSQB || op == NFY_OP_RSQB ? 1
+                                                    : 2;
+}
+
+static void push_open(syn *s, bstack *b, uint32_t p)
+{
+    nfy_vec_push(&b->v, p);
+    b->count[kind_of(syn_op(s, p))]++;
+}
+
+static uint32_t pop_open(syn *s, bstack *b)
+{
+    uint32_t p = b->v.items[--b->v.len];
+    b->count[kind_of(syn_op(s, p))]--;
+    return p;
+}
+
+/* Pop the openers above keep; one diagnostic, at the outermost of them. */
+static void report_unclosed(syn *s, bstack *b, size_t keep)
+{
+    u32_vec *stack = &b->v;
+    if (stack->len <= keep)
+        return;
+    size_t n = stack->len - keep;
+    uint32_t outer = stack->items[keep];
+    while (stack->len > keep)
+        s->pflags[pop_open(s, b)] |= PF_ERROR;
+    syn_error(s, outer, "syn-unclosed",
+              n == 1 ? "this bracket is never closed"
+                     : "this bracket and the ones opened after it are never "
+                       "closed");
 }
 
 /* A closer at position p with the opener stack. */
-static void close_bracket(syn *s, u32_vec *stack, uint32_t p)
+static void close_bracket(syn *s, bstack *b, uint32_t p)
 {
     uint32_t op = syn_op(s, p);
-    size_t i = stack->len;
-    while (i > 0 && closer_of(syn_op(s, stack->items[i - 1])) != op)
-        i--;
-    if (i == 0) {
+    if (!b->count[kind_of(op)]) {
         syn_error(s, p, "syn-unmatched", "closing bracket matches nothing");
         return;
     }
-    report_unclosed(s, stack, i);
-    uint32_t o = stack->items[--stack->len];
+    size_t i = b->v.len;
+    while (closer_of(syn_op(s, b->v.items[i - 1])) != op)
+        i--;
+    report_unclosed(s, b, i);
+    uint32_t o = pop_open(s, b);
     s->pmatch[o] = p;
     s->pmatch[p] = o;
     s->match[s->sig[o]] = s->sig[p];
@@ -97,7 +146,7 @@ static bool continued(const syn *s, const nfy_token *t)
 
 void syn_pass1(syn *s)
 {
-    u32_vec stack = {0};
+    bstack stack = {{0}, {0, 0, 0}};
     /* after a recovery the tokenizer still thinks brackets are open (no
        NEWLINE/INDENT/DEDENT) until its count drops to 0: there, every
        physical line outside our own brackets starts a logical line; the
@@ -120,19 +169,19 @@ void syn_pass1(syn *s)
         s->pop[p] = 0;
         if (t->kind == NFY_TOK_NAME) {
             s->kw[p] = (uint8_t)(t->op < 256 ? t->op : 0); /* pylex's id */
-            if (stack.len && stmt_only_kw(s->kw[p]) && starts_line(s, p)) {
+            if (stack.v.len && stmt_only_kw(s->kw[p]) && starts_line(s, p)) {
                 report_unclosed(s, &stack, 0);
                 s->pflags[p] |= PF_BREAK;
                 recovering = true;
             }
         }
-        if (!stack.len && starts_line(s, p) && !after_newline(s, p) &&
+        if (!stack.v.len && starts_line(s, p) && !after_newline(s, p) &&
             (recovering || !continued(s, t)))
             s->pflags[p] |= PF_BREAK;
         if (t->kind == NFY_TOK_OP) {
             s->pop[p] = (uint8_t)t->op;
             if (closer_of(t->op) != NFY_OP_NONE)
-                nfy_vec_push(&stack, p);
+                push_open(s, &stack, p);
             else if (is_closer(t->op))
                 close_bracket(s, &stack, p);
         } else if (t->kind != NFY_TOK_STRING && t->kind != NFY_TOK_NUMBER &&
@@ -144,5 +193,5 @@ void syn_pass1(syn *s)
         p++;
     }
     s->nsig = p;
-    nfy_vec_free(&stack);
+    nfy_vec_free(&stack.v);
 }

@@ -11,9 +11,9 @@
  * `for`, so the names already seen in its element move into its scope then
  * (they are the most recent entries of the result vectors).
  */
-#include <string.h>
-
 #include "pysyn/syn_internal.h"
+
+#include <string.h>
 
 static frame *top(syn *s)
 {
@@ -98,7 +98,8 @@ static frame *push_frame(syn *s, uint8_t kind, uint32_t open)
     return top(s);
 }
 
-/* ---- Calls and arguments -------------------------------------------------- */
+/* ---- Calls and arguments --------------------------------------------------
+ */
 
 static void new_call(syn *s, frame *f, uint32_t p, uint32_t callee_pos,
                      uint32_t flags)
@@ -175,8 +176,8 @@ static uint32_t arg_step(syn *s, frame *f, uint32_t p, uint32_t e)
     memset(&a, 0, sizeof a);
     a.kind = NFY_ARG_POS;
     a.call = f->call;
-    a.pos = p;          /* first position, until finish_arg */
-    a.value_end = p;    /* value position, until finish_arg */
+    a.pos = p;       /* first position, until finish_arg */
+    a.value_end = p; /* value position, until finish_arg */
     a.name_tok = NFY_NONE;
     uint32_t used = 0;
     if (syn_is_op(s, p, NFY_OP_STAR) || syn_is_op(s, p, NFY_OP_DOUBLESTAR)) {
@@ -194,7 +195,8 @@ static uint32_t arg_step(syn *s, frame *f, uint32_t p, uint32_t e)
     return used;
 }
 
-/* ---- Parameters (def and lambda) ------------------------------------------ */
+/* ---- Parameters (def and lambda) ------------------------------------------
+ */
 
 /* Token p directly inside a PARAMS or LAMBDA (params part) frame; returns
    true when it was consumed as parameter syntax. */
@@ -225,8 +227,8 @@ static bool param_step(syn *s, frame *f, uint32_t p)
         return false;
     case PS_NAME:
     case PS_ANNOT:
-        if (op == NFY_OP_EQUAL || (op == NFY_OP_COLON && !lambda &&
-                                   f->pstate == PS_NAME)) {
+        if (op == NFY_OP_EQUAL ||
+            (op == NFY_OP_COLON && !lambda && f->pstate == PS_NAME)) {
             f->pstate = op == NFY_OP_EQUAL ? PS_DEFAULT : PS_ANNOT;
             f->scope = f->outer;
             return true;
@@ -265,8 +267,12 @@ static bool ends_lambda(const syn *s, uint32_t p)
     if (syn_kind(s, p) != NFY_TOK_OP)
         return false;
     switch (syn_op(s, p)) {
-    case NFY_OP_COMMA: case NFY_OP_RPAR: case NFY_OP_RSQB:
-    case NFY_OP_RBRACE: case NFY_OP_COLON: case NFY_OP_SEMI:
+    case NFY_OP_COMMA:
+    case NFY_OP_RPAR:
+    case NFY_OP_RSQB:
+    case NFY_OP_RBRACE:
+    case NFY_OP_COLON:
+    case NFY_OP_SEMI:
     case NFY_OP_EQUAL:
         return true;
     default:
@@ -294,7 +300,8 @@ static void end_lambdas(syn *s, uint32_t p)
     }
 }
 
-/* ---- Comprehensions -------------------------------------------------------- */
+/* ---- Comprehensions --------------------------------------------------------
+ */
 
 /* Move what the element expression recorded into the new scope. */
 static void adopt_into(syn *s, const frame *f, uint32_t from, uint32_t to)
@@ -321,8 +328,8 @@ static void comp_for(syn *s, frame *f)
 {
     if (f->cstate == CS_NONE) {
         uint32_t from = f->scope;
-        uint32_t cs = syn_scope_push(s, NFY_SCOPE_COMPREHENSION, from,
-                                     s->sig[f->open]);
+        uint32_t cs =
+            syn_scope_push(s, NFY_SCOPE_COMPREHENSION, from, s->sig[f->open]);
         if (s->pmatch[f->open] != NFY_NONE)
             s->scopes.items[cs].end = s->sig[s->pmatch[f->open]] + 1;
         adopt_into(s, f, from, cs);
@@ -349,7 +356,8 @@ static void comp_in(frame *f, uint32_t p)
     }
 }
 
-/* ---- Names ----------------------------------------------------------------- */
+/* ---- Names -----------------------------------------------------------------
+ */
 
 static uint32_t nearest_non_comp(const syn *s, uint32_t sc)
 {
@@ -363,8 +371,8 @@ static bool trailer_follows(const syn *s, uint32_t p, uint32_t e)
 {
     if (p + 1 >= e)
         return false;
-    return syn_is_op(s, p + 1, NFY_OP_DOT) || syn_is_op(s, p + 1, NFY_OP_LPAR) ||
-           syn_is_op(s, p + 1, NFY_OP_LSQB);
+    return syn_is_op(s, p + 1, NFY_OP_DOT) ||
+           syn_is_op(s, p + 1, NFY_OP_LPAR) || syn_is_op(s, p + 1, NFY_OP_LSQB);
 }
 
 static void attribute(syn *s, uint32_t p)
@@ -390,8 +398,8 @@ static void attribute(syn *s, uint32_t p)
 static void name_use(syn *s, uint32_t p, uint32_t e)
 {
     frame *f = top(s);
-    nfy_name_use u = {s->sig[p], s->sig[p], 1, NFY_CTX_LOAD, f->scope,
-                      s->cur_stmt, NFY_NONE};
+    nfy_name_use u = {s->sig[p], s->sig[p],   1,       NFY_CTX_LOAD,
+                      f->scope,  s->cur_stmt, NFY_NONE};
     uint32_t idx = (uint32_t)s->uses.len;
     s->pstart = p;
     s->puse = idx;
@@ -463,13 +471,14 @@ static uint32_t scan_name(syn *s, uint32_t p, uint32_t e)
     return p + 1;
 }
 
-/* ---- Brackets -------------------------------------------------------------- */
+/* ---- Brackets --------------------------------------------------------------
+ */
 
 static void open_bracket(syn *s, uint32_t p)
 {
     uint32_t op = syn_op(s, p);
-    bool trailer = p > s->st_first && s->pstart != NFY_NONE &&
-                   primary_end(s, p - 1);
+    bool trailer =
+        p > s->st_first && s->pstart != NFY_NONE && primary_end(s, p - 1);
     uint32_t pstart = s->pstart, puse = s->puse;
     if (op == NFY_OP_LPAR && trailer) {
         frame *f = push_frame(s, FR_CALL, p);
@@ -485,9 +494,10 @@ static void open_bracket(syn *s, uint32_t p)
         nfy_vec_push(&s->subs, sub);
         push_frame(s, FR_SUB, p);
     } else {
-        push_frame(s, op == NFY_OP_LPAR   ? FR_PAREN
-                      : op == NFY_OP_LSQB ? FR_LIST
-                                          : FR_DICT,
+        push_frame(s,
+                   op == NFY_OP_LPAR   ? FR_PAREN
+                   : op == NFY_OP_LSQB ? FR_LIST
+                                       : FR_DICT,
                    p);
     }
 }
@@ -533,11 +543,18 @@ static void close_bracket(syn *s, uint32_t p)
 static bool is_augop(uint32_t op)
 {
     switch (op) {
-    case NFY_OP_PLUSEQUAL: case NFY_OP_MINEQUAL: case NFY_OP_STAREQUAL:
-    case NFY_OP_SLASHEQUAL: case NFY_OP_PERCENTEQUAL: case NFY_OP_AMPEREQUAL:
-    case NFY_OP_VBAREQUAL: case NFY_OP_CIRCUMFLEXEQUAL:
-    case NFY_OP_LEFTSHIFTEQUAL: case NFY_OP_RIGHTSHIFTEQUAL:
-    case NFY_OP_DOUBLESTAREQUAL: case NFY_OP_DOUBLESLASHEQUAL:
+    case NFY_OP_PLUSEQUAL:
+    case NFY_OP_MINEQUAL:
+    case NFY_OP_STAREQUAL:
+    case NFY_OP_SLASHEQUAL:
+    case NFY_OP_PERCENTEQUAL:
+    case NFY_OP_AMPEREQUAL:
+    case NFY_OP_VBAREQUAL:
+    case NFY_OP_CIRCUMFLEXEQUAL:
+    case NFY_OP_LEFTSHIFTEQUAL:
+    case NFY_OP_RIGHTSHIFTEQUAL:
+    case NFY_OP_DOUBLESTAREQUAL:
+    case NFY_OP_DOUBLESLASHEQUAL:
     case NFY_OP_ATEQUAL:
         return true;
     default:
@@ -550,10 +567,14 @@ static void scan_op(syn *s, uint32_t p)
     uint32_t op = syn_op(s, p);
     frame *f = top(s);
     switch (op) {
-    case NFY_OP_LPAR: case NFY_OP_LSQB: case NFY_OP_LBRACE:
+    case NFY_OP_LPAR:
+    case NFY_OP_LSQB:
+    case NFY_OP_LBRACE:
         open_bracket(s, p);
         return;
-    case NFY_OP_RPAR: case NFY_OP_RSQB: case NFY_OP_RBRACE:
+    case NFY_OP_RPAR:
+    case NFY_OP_RSQB:
+    case NFY_OP_RBRACE:
         if (s->pmatch[p] != NFY_NONE)
             close_bracket(s, p);
         else
@@ -578,7 +599,8 @@ static void scan_op(syn *s, uint32_t p)
     reset_primary(s);
 }
 
-/* ---- Driver ---------------------------------------------------------------- */
+/* ---- Driver ----------------------------------------------------------------
+ */
 
 void syn_scan(syn *s, uint32_t p, uint32_t e)
 {

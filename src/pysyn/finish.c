@@ -5,10 +5,10 @@
  * into the caller's arena so the nfy_pysyn is one flat, self-contained
  * value. Scratch memory (positions, vectors) is freed before returning.
  */
+#include "pysyn/syn_internal.h"
+
 #include <stdlib.h>
 #include <string.h>
-
-#include "pysyn/syn_internal.h"
 
 void syn_error(syn *s, uint32_t p, const char *code, const char *msg)
 {
@@ -22,8 +22,12 @@ void syn_error(syn *s, uint32_t p, const char *code, const char *msg)
 void syn_error_tok(syn *s, uint32_t t, const char *code, const char *msg)
 {
     s->nerrors++;
-    if (!s->diags)
+    if (!s->diags || s->nerrors > SYN_MAX_DIAGS + 1)
         return;
+    if (s->nerrors == SYN_MAX_DIAGS + 1) {
+        code = "syn-too-many";
+        msg = "too many syntax errors; the rest are not reported";
+    }
     const nfy_token *tk = &s->toks[t];
     uint32_t len = tk->end > tk->start ? tk->end - tk->start : 1;
     nfy_diag_add(s->diags, NFY_SEV_ERROR, code, s->src, tk->start, len, "%s",
@@ -162,8 +166,8 @@ static void *arena_copy(nfy_arena *a, const void *src, size_t n, size_t elem)
 static void copy_out(syn *s, nfy_pysyn *m)
 {
 #define COPY(vec, field)                                                       \
-    m->field = arena_copy(s->arena, s->vec.items, s->vec.len,                  \
-                          sizeof *s->vec.items);                               \
+    m->field =                                                                 \
+        arena_copy(s->arena, s->vec.items, s->vec.len, sizeof *s->vec.items);  \
     m->n##field = (uint32_t)s->vec.len;
     COPY(stmts, stmts)
     COPY(scopes, scopes)
@@ -186,12 +190,7 @@ static void copy_out(syn *s, nfy_pysyn *m)
 
 static void release(syn *s)
 {
-    free(s->sig);
-    free(s->pmatch);
-    free(s->kw);
-    free(s->pflags);
-    free(s->pk);
-    free(s->pop);
+    free(s->sig); /* and the other per-position arrays */
     nfy_vec_free(&s->stmts);
     nfy_vec_free(&s->scopes);
     nfy_vec_free(&s->bindings);
@@ -213,9 +212,22 @@ static void release(syn *s)
     nfy_vec_free(&s->eqs);
 }
 
+/* Typical counts per token in real code (torch, stdlib), rounded up, so
+   the vectors rarely grow; untouched capacity costs no page faults. */
+static void reserve_results(syn *s)
+{
+    size_t n = s->ntoks / 2 + 16;
+    nfy_vec_reserve(&s->uses, n / 2);
+    nfy_vec_reserve(&s->attrs, n / 4);
+    nfy_vec_reserve(&s->stmts, n / 6);
+    nfy_vec_reserve(&s->bindings, n / 8);
+    nfy_vec_reserve(&s->calls, n / 8);
+    nfy_vec_reserve(&s->args, n / 6);
+    nfy_vec_reserve(&s->strings, n / 10);
+}
+
 nfy_status nfy_pysyn_parse(const nfy_source *src, const nfy_tokens *toks,
-                           nfy_arena *arena, nfy_diags *diags,
-                           nfy_pysyn **out)
+                           nfy_arena *arena, nfy_diags *diags, nfy_pysyn **out)
 {
     if (toks->toks.len >= (size_t)UINT32_MAX - 2)
         return NFY_ELIMIT;
@@ -228,14 +240,16 @@ nfy_status nfy_pysyn_parse(const nfy_source *src, const nfy_tokens *toks,
     s.diags = diags;
     s.cur_stmt = s.pending = s.deco_first = s.main_guard = NFY_NONE;
     size_t n = s.ntoks + 1;
-    s.sig = malloc(n * sizeof *s.sig);
-    s.pmatch = malloc(n * sizeof *s.pmatch);
-    s.kw = malloc(n);
-    s.pflags = malloc(n);
-    s.pk = malloc(n);
-    s.pop = malloc(n);
-    if (!s.sig || !s.pmatch || !s.kw || !s.pflags || !s.pk || !s.pop)
+    /* one block for the per-position arrays: 12 bytes a token */
+    s.sig = malloc(n * (2 * sizeof(uint32_t) + 4));
+    if (!s.sig)
         abort();
+    s.pmatch = s.sig + n;
+    s.kw = (uint8_t *)(s.pmatch + n);
+    s.pflags = s.kw + n;
+    s.pk = s.pflags + n;
+    s.pop = s.pk + n;
+    reserve_results(&s);
     s.tok_stmt = nfy_arena_alloc(arena, n * sizeof *s.tok_stmt);
     s.match = nfy_arena_alloc(arena, n * sizeof *s.match);
     nfy_pysyn *m = nfy_arena_calloc(arena, 1, sizeof *m);

@@ -8,8 +8,7 @@ const char *nfy_stmt_kind_name(nfy_stmt_kind kind)
         NFY_STMT_KIND_MAP(NFY_STMT_NAME)
 #undef NFY_STMT_NAME
     };
-    return (unsigned)kind < sizeof names / sizeof names[0] ? names[kind]
-                                                           : "?";
+    return (unsigned)kind < sizeof names / sizeof names[0] ? names[kind] : "?";
 }
 
 const char *nfy_bind_kind_name(nfy_bind_kind kind)
@@ -19,29 +18,26 @@ const char *nfy_bind_kind_name(nfy_bind_kind kind)
         NFY_BIND_KIND_MAP(NFY_BIND_NAME)
 #undef NFY_BIND_NAME
     };
-    return (unsigned)kind < sizeof names / sizeof names[0] ? names[kind]
-                                                           : "?";
+    return (unsigned)kind < sizeof names / sizeof names[0] ? names[kind] : "?";
 }
 
 const char *nfy_scope_kind_name(nfy_scope_kind kind)
 {
-    static const char *const names[] = {"module", "function", "lambda",
-                                        "class", "comprehension"};
-    return (unsigned)kind < sizeof names / sizeof names[0] ? names[kind]
-                                                           : "?";
+    static const char *const names[] = {"module", "function", "lambda", "class",
+                                        "comprehension"};
+    return (unsigned)kind < sizeof names / sizeof names[0] ? names[kind] : "?";
 }
 
 const char *nfy_arg_kind_name(nfy_arg_kind kind)
 {
     static const char *const names[] = {"pos", "kw", "star", "dstar"};
-    return (unsigned)kind < sizeof names / sizeof names[0] ? names[kind]
-                                                           : "?";
+    return (unsigned)kind < sizeof names / sizeof names[0] ? names[kind] : "?";
 }
 
 const char *nfy_str_ctx_name(nfy_str_ctx ctx)
 {
     static const char *const names[] = {
-        "other",     "docstring", "arg",      "in_arg",     "compare", "assign",
-        "default",   "subscript", "dict_key", "dict_value", "operand"};
+        "other",   "docstring", "arg",      "in_arg",     "compare", "assign",
+        "default", "subscript", "dict_key", "dict_value", "operand"};
     return (unsigned)ctx < sizeof names / sizeof names[0] ? names[ctx] : "?";
 }

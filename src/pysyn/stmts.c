@@ -8,9 +8,9 @@
  * owner's body_end, so a body is always the contiguous range after its
  * statement. The block stack and scope stack are heap vectors.
  */
-#include <string.h>
-
 #include "pysyn/syn_internal.h"
+
+#include <string.h>
 
 static block *top_block(syn *s)
 {
@@ -25,16 +25,16 @@ static uint32_t cur_scope(const syn *s)
 uint32_t syn_scope_push(syn *s, nfy_scope_kind kind, uint32_t parent,
                         uint32_t first)
 {
-    nfy_scope sc = {(uint16_t)kind, 0, parent, s->cur_stmt, NFY_NONE,
-                    first, NFY_NONE};
+    nfy_scope sc = {(uint16_t)kind, 0,     parent,  s->cur_stmt,
+                    NFY_NONE,       first, NFY_NONE};
     nfy_vec_push(&s->scopes, sc);
     return (uint32_t)s->scopes.len - 1;
 }
 
 uint32_t syn_bind(syn *s, nfy_bind_kind kind, uint32_t pos, uint32_t scope)
 {
-    nfy_binding b = {(uint16_t)kind, 0, s->sig[pos], scope, s->cur_stmt,
-                     NFY_NONE, NFY_NONE, NFY_NONE};
+    nfy_binding b = {(uint16_t)kind, 0,        s->sig[pos], scope,
+                     s->cur_stmt,    NFY_NONE, NFY_NONE,    NFY_NONE};
     nfy_vec_push(&s->bindings, b);
     return (uint32_t)s->bindings.len - 1;
 }
@@ -131,8 +131,12 @@ static bool soft_header(const syn *s, uint32_t p, uint32_t q)
         return false;
     if (syn_kind(s, p + 1) == NFY_TOK_OP)
         switch (syn_op(s, p + 1)) {
-        case NFY_OP_LPAR: case NFY_OP_LSQB: case NFY_OP_LBRACE:
-        case NFY_OP_MINUS: case NFY_OP_STAR: case NFY_OP_TILDE:
+        case NFY_OP_LPAR:
+        case NFY_OP_LSQB:
+        case NFY_OP_LBRACE:
+        case NFY_OP_MINUS:
+        case NFY_OP_STAR:
+        case NFY_OP_TILDE:
             break;
         default:
             return false;
@@ -146,17 +150,28 @@ static bool soft_header(const syn *s, uint32_t p, uint32_t q)
 static int compound_kind(const syn *s, uint32_t p, uint32_t q)
 {
     switch (s->kw[p]) {
-    case KW_IF: return NFY_STMT_IF;
-    case KW_ELIF: return NFY_STMT_ELIF;
-    case KW_ELSE: return NFY_STMT_ELSE;
-    case KW_FOR: return NFY_STMT_FOR;
-    case KW_WHILE: return NFY_STMT_WHILE;
-    case KW_WITH: return NFY_STMT_WITH;
-    case KW_TRY: return NFY_STMT_TRY;
-    case KW_EXCEPT: return NFY_STMT_EXCEPT;
-    case KW_FINALLY: return NFY_STMT_FINALLY;
-    case KW_DEF: return NFY_STMT_DEF;
-    case KW_CLASS: return NFY_STMT_CLASS;
+    case KW_IF:
+        return NFY_STMT_IF;
+    case KW_ELIF:
+        return NFY_STMT_ELIF;
+    case KW_ELSE:
+        return NFY_STMT_ELSE;
+    case KW_FOR:
+        return NFY_STMT_FOR;
+    case KW_WHILE:
+        return NFY_STMT_WHILE;
+    case KW_WITH:
+        return NFY_STMT_WITH;
+    case KW_TRY:
+        return NFY_STMT_TRY;
+    case KW_EXCEPT:
+        return NFY_STMT_EXCEPT;
+    case KW_FINALLY:
+        return NFY_STMT_FINALLY;
+    case KW_DEF:
+        return NFY_STMT_DEF;
+    case KW_CLASS:
+        return NFY_STMT_CLASS;
     case KW_ASYNC:
         if (p + 1 < q && (s->kw[p + 1] == KW_DEF || s->kw[p + 1] == KW_FOR ||
                           s->kw[p + 1] == KW_WITH))
@@ -177,7 +192,8 @@ static void set_clause_of(syn *s, uint32_t idx, uint32_t parent)
     uint32_t prev = idx ? idx - 1 : NFY_NONE;
     while (prev != NFY_NONE && s->stmts.items[prev].parent != parent)
         prev = s->stmts.items[prev].parent;
-    if (prev == NFY_NONE || !(s->stmts.items[prev].flags & NFY_STMTF_COMPOUND)) {
+    if (prev == NFY_NONE ||
+        !(s->stmts.items[prev].flags & NFY_STMTF_COMPOUND)) {
         syn_error(s, s->st_first, "syn-orphan-clause",
                   "clause without the statement it continues");
         s->stmts.items[idx].flags |= NFY_STMTF_ERROR;
@@ -202,8 +218,7 @@ static void check_main_guard(syn *s, uint32_t idx, uint32_t p, uint32_t c)
     nfy_str v = {s->src->data + syn_tok(s, str)->start,
                  syn_tok(s, str)->end - syn_tok(s, str)->start};
     if (syn_kind(s, name) != NFY_TOK_NAME ||
-        syn_kind(s, str) != NFY_TOK_STRING ||
-        !nfy_str_eq_cstr(n, "__name__") ||
+        syn_kind(s, str) != NFY_TOK_STRING || !nfy_str_eq_cstr(n, "__name__") ||
         !(nfy_str_eq_cstr(v, "\"__main__\"") ||
           nfy_str_eq_cstr(v, "'__main__'")))
         return;
@@ -320,17 +335,28 @@ static uint32_t parse_compound(syn *s, int kind, uint32_t p, uint32_t q,
 static int simple_kind(const syn *s, uint32_t p, uint32_t e)
 {
     switch (s->kw[p]) {
-    case KW_IMPORT: return NFY_STMT_IMPORT;
-    case KW_FROM: return NFY_STMT_FROM_IMPORT;
-    case KW_RETURN: return NFY_STMT_RETURN;
-    case KW_PASS: return NFY_STMT_PASS;
-    case KW_BREAK: return NFY_STMT_BREAK;
-    case KW_CONTINUE: return NFY_STMT_CONTINUE;
-    case KW_RAISE: return NFY_STMT_RAISE;
-    case KW_DEL: return NFY_STMT_DEL;
-    case KW_GLOBAL: return NFY_STMT_GLOBAL;
-    case KW_NONLOCAL: return NFY_STMT_NONLOCAL;
-    case KW_ASSERT: return NFY_STMT_ASSERT;
+    case KW_IMPORT:
+        return NFY_STMT_IMPORT;
+    case KW_FROM:
+        return NFY_STMT_FROM_IMPORT;
+    case KW_RETURN:
+        return NFY_STMT_RETURN;
+    case KW_PASS:
+        return NFY_STMT_PASS;
+    case KW_BREAK:
+        return NFY_STMT_BREAK;
+    case KW_CONTINUE:
+        return NFY_STMT_CONTINUE;
+    case KW_RAISE:
+        return NFY_STMT_RAISE;
+    case KW_DEL:
+        return NFY_STMT_DEL;
+    case KW_GLOBAL:
+        return NFY_STMT_GLOBAL;
+    case KW_NONLOCAL:
+        return NFY_STMT_NONLOCAL;
+    case KW_ASSERT:
+        return NFY_STMT_ASSERT;
     case KW_TYPE:
         if (p + 2 < e && syn_is_ident(s, p + 1) &&
             (syn_is_op(s, p + 2, NFY_OP_EQUAL) ||
@@ -543,8 +569,8 @@ static bool opens_block(const syn *s, uint32_t p)
         return false;
     if (syn_kind(s, p) == NFY_TOK_INDENT)
         return true;
-    uint32_t top = s->vcols.len ? s->vcols.items[s->vcols.len - 1]
-                                : s->line_col;
+    uint32_t top =
+        s->vcols.len ? s->vcols.items[s->vcols.len - 1] : s->line_col;
     return (s->pflags[p] & PF_BREAK) && syn_tok(s, p)->col > top;
 }
 

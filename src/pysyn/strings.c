@@ -13,8 +13,12 @@ static bool is_compare_op(const syn *s, uint32_t p)
     if (syn_kind(s, p) != NFY_TOK_OP)
         return false;
     switch (syn_op(s, p)) {
-    case NFY_OP_EQEQUAL: case NFY_OP_NOTEQUAL: case NFY_OP_LESS:
-    case NFY_OP_GREATER: case NFY_OP_LESSEQUAL: case NFY_OP_GREATEREQUAL:
+    case NFY_OP_EQEQUAL:
+    case NFY_OP_NOTEQUAL:
+    case NFY_OP_LESS:
+    case NFY_OP_GREATER:
+    case NFY_OP_LESSEQUAL:
+    case NFY_OP_GREATEREQUAL:
         return true;
     default:
         return false;
@@ -83,7 +87,8 @@ static nfy_str_ctx string_ctx(syn *s, nfy_strlit *str, uint32_t p,
     if (f->kind == FR_CALL && f->arg != NFY_NONE &&
         s->args.items[f->arg].value_end == p && whole_value_end(s, f, next))
         return NFY_STR_ARG;
-    if ((prev != NFY_NONE && is_compare_op(s, prev) && !is_for_in(s, f, prev)) ||
+    if ((prev != NFY_NONE && is_compare_op(s, prev) &&
+         !is_for_in(s, f, prev)) ||
         (next != NFY_NONE && is_compare_op(s, next) && s->kw[next] != KW_NOT &&
          !is_for_in(s, f, next)))
         return NFY_STR_COMPARE;

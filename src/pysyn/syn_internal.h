@@ -17,19 +17,41 @@
 /* Keyword ids: pylex's (token.op of a NAME), under short local names. */
 enum syn_kw {
     KW_NOTKW = NFY_KW_NONE,
-    KW_FALSE = NFY_KW_FALSE, KW_NONE = NFY_KW_NONE_VALUE, KW_TRUE = NFY_KW_TRUE,
-    KW_AS = NFY_KW_AS, KW_ASYNC = NFY_KW_ASYNC, KW_ASSERT = NFY_KW_ASSERT,
-    KW_BREAK = NFY_KW_BREAK, KW_CLASS = NFY_KW_CLASS,
-    KW_CONTINUE = NFY_KW_CONTINUE, KW_DEF = NFY_KW_DEF, KW_DEL = NFY_KW_DEL,
-    KW_ELIF = NFY_KW_ELIF, KW_ELSE = NFY_KW_ELSE, KW_EXCEPT = NFY_KW_EXCEPT,
-    KW_FINALLY = NFY_KW_FINALLY, KW_FOR = NFY_KW_FOR, KW_FROM = NFY_KW_FROM,
-    KW_GLOBAL = NFY_KW_GLOBAL, KW_IF = NFY_KW_IF, KW_IMPORT = NFY_KW_IMPORT,
-    KW_IN = NFY_KW_IN, KW_IS = NFY_KW_IS, KW_LAMBDA = NFY_KW_LAMBDA,
-    KW_NONLOCAL = NFY_KW_NONLOCAL, KW_NOT = NFY_KW_NOT, KW_PASS = NFY_KW_PASS,
-    KW_RAISE = NFY_KW_RAISE, KW_RETURN = NFY_KW_RETURN, KW_TRY = NFY_KW_TRY,
-    KW_WHILE = NFY_KW_WHILE, KW_WITH = NFY_KW_WITH,
+    KW_FALSE = NFY_KW_FALSE,
+    KW_NONE = NFY_KW_NONE_VALUE,
+    KW_TRUE = NFY_KW_TRUE,
+    KW_AS = NFY_KW_AS,
+    KW_ASYNC = NFY_KW_ASYNC,
+    KW_ASSERT = NFY_KW_ASSERT,
+    KW_BREAK = NFY_KW_BREAK,
+    KW_CLASS = NFY_KW_CLASS,
+    KW_CONTINUE = NFY_KW_CONTINUE,
+    KW_DEF = NFY_KW_DEF,
+    KW_DEL = NFY_KW_DEL,
+    KW_ELIF = NFY_KW_ELIF,
+    KW_ELSE = NFY_KW_ELSE,
+    KW_EXCEPT = NFY_KW_EXCEPT,
+    KW_FINALLY = NFY_KW_FINALLY,
+    KW_FOR = NFY_KW_FOR,
+    KW_FROM = NFY_KW_FROM,
+    KW_GLOBAL = NFY_KW_GLOBAL,
+    KW_IF = NFY_KW_IF,
+    KW_IMPORT = NFY_KW_IMPORT,
+    KW_IN = NFY_KW_IN,
+    KW_IS = NFY_KW_IS,
+    KW_LAMBDA = NFY_KW_LAMBDA,
+    KW_NONLOCAL = NFY_KW_NONLOCAL,
+    KW_NOT = NFY_KW_NOT,
+    KW_PASS = NFY_KW_PASS,
+    KW_RAISE = NFY_KW_RAISE,
+    KW_RETURN = NFY_KW_RETURN,
+    KW_TRY = NFY_KW_TRY,
+    KW_WHILE = NFY_KW_WHILE,
+    KW_WITH = NFY_KW_WITH,
     KW_SOFT_FIRST = NFY_KW_FIRST_SOFT,
-    KW_MATCH = NFY_KW_MATCH, KW_CASE = NFY_KW_CASE, KW_TYPE = NFY_KW_TYPE
+    KW_MATCH = NFY_KW_MATCH,
+    KW_CASE = NFY_KW_CASE,
+    KW_TYPE = NFY_KW_TYPE
 };
 
 /* Per-position flags from pass 1. */
@@ -68,21 +90,21 @@ enum param_state { PS_START, PS_NAME, PS_ANNOT, PS_DEFAULT, PS_BODY };
 enum comp_state { CS_NONE, CS_TARGETS, CS_FIRST_ITER, CS_LATER };
 
 typedef struct {
-    uint8_t kind;     /* enum frame_kind */
-    uint8_t pstate;   /* enum param_state (PARAMS, LAMBDA) */
-    uint8_t cstate;   /* enum comp_state */
-    uint8_t nfor;     /* comprehension `for` clauses seen */
-    uint32_t open;    /* position of the opening bracket; NONE for lambda */
-    uint32_t scope;   /* scope of names directly inside, now */
-    uint32_t inner;   /* PARAMS/LAMBDA/comprehension: the own scope */
-    uint32_t outer;   /* the scope outside the frame */
-    uint32_t call;    /* CALL: call index */
-    uint32_t arg;     /* CALL: current argument, NONE between arguments */
-    uint32_t npos;    /* CALL: positional arguments so far */
-    uint32_t param;   /* PARAMS/LAMBDA: current parameter's NAME position */
-    uint32_t callf;   /* nearest frame (self or outer) that is a CALL */
-    uint32_t ubase;   /* nearest frame (self or outer) not PAREN/LIST */
-    uint32_t in_pos;  /* comprehension: position of the last target `in` */
+    uint8_t kind;    /* enum frame_kind */
+    uint8_t pstate;  /* enum param_state (PARAMS, LAMBDA) */
+    uint8_t cstate;  /* enum comp_state */
+    uint8_t nfor;    /* comprehension `for` clauses seen */
+    uint32_t open;   /* position of the opening bracket; NONE for lambda */
+    uint32_t scope;  /* scope of names directly inside, now */
+    uint32_t inner;  /* PARAMS/LAMBDA/comprehension: the own scope */
+    uint32_t outer;  /* the scope outside the frame */
+    uint32_t call;   /* CALL: call index */
+    uint32_t arg;    /* CALL: current argument, NONE between arguments */
+    uint32_t npos;   /* CALL: positional arguments so far */
+    uint32_t param;  /* PARAMS/LAMBDA: current parameter's NAME position */
+    uint32_t callf;  /* nearest frame (self or outer) that is a CALL */
+    uint32_t ubase;  /* nearest frame (self or outer) not PAREN/LIST */
+    uint32_t in_pos; /* comprehension: position of the last target `in` */
     /* marks into the result vectors, for turning into a comprehension */
     uint32_t m_uses, m_scopes, m_calls, m_strings, m_bindings;
     /* primary state saved when the bracket opened */
@@ -161,9 +183,9 @@ typedef struct {
     uint32_t st_first, st_end; /* positions of the statement */
     u32_vec eqs;               /* positions of depth-0 '=' */
     uint32_t augop, anncolon, first_in, walrus_base;
-    uint32_t assign_str;       /* string that is the whole value, NONE */
+    uint32_t assign_str; /* string that is the whole value, NONE */
     uint32_t m_uses, m_calls, m_strings; /* vector sizes at statement start */
-    uint32_t pstart, puse, pcall; /* the primary being scanned */
+    uint32_t pstart, puse, pcall;        /* the primary being scanned */
 } syn;
 
 /* Token at position p. */
@@ -200,6 +222,10 @@ static inline bool syn_is_ident(const syn *s, uint32_t p)
     return s->pk[p] == NFY_TOK_NAME &&
            (s->kw[p] == KW_NOTKW || s->kw[p] >= KW_SOFT_FIRST);
 }
+
+/* Diagnostics reported per file; later errors are only counted (a line of
+   100000 stray brackets must not make 100000 copies of itself). */
+#define SYN_MAX_DIAGS 50
 
 /** Report a syn-* error at position p (len bytes; 0: the token). */
 void syn_error(syn *s, uint32_t p, const char *code, const char *msg);

@@ -19,12 +19,22 @@ static uint32_t find_kw(const syn *s, uint32_t p, uint32_t e, uint8_t kw)
     return NFY_NONE;
 }
 
-/* Bind every statement-level candidate in [from, to). */
+/* Bind every statement-level candidate in [from, to). Candidates are in
+   position order: binary search for the first (many with-items must not
+   rescan them all). */
 static void bind_range(syn *s, nfy_bind_kind kind, uint32_t from, uint32_t to)
 {
-    for (size_t i = 0; i < s->cands.len; i++) {
+    size_t lo = 0, hi = s->cands.len;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->cands.items[mid].pos < from)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t i = lo; i < s->cands.len && s->cands.items[i].pos < to; i++) {
         const target_cand *c = &s->cands.items[i];
-        if (c->base != 0 || c->pos < from || c->pos >= to)
+        if (c->base != 0)
             continue;
         nfy_name_use *u = &s->uses.items[c->use];
         u->ctx = kind == NFY_BIND_DEL ? NFY_CTX_DEL : NFY_CTX_STORE;
@@ -32,14 +42,11 @@ static void bind_range(syn *s, nfy_bind_kind kind, uint32_t from, uint32_t to)
     }
 }
 
+/* Does a target start at pos (statement start or right after a depth-0
+   '=')? Candidates sit at depth 0, so an '=' just before one is too. */
 static bool is_segment_start(const syn *s, uint32_t pos)
 {
-    if (pos == s->st_first)
-        return true;
-    for (size_t i = 0; i < s->eqs.len; i++)
-        if (s->eqs.items[i] + 1 == pos)
-            return true;
-    return false;
+    return pos == s->st_first || syn_is_op(s, pos - 1, NFY_OP_EQUAL);
 }
 
 /* x = value: give single-name targets their value range. */
@@ -124,8 +131,8 @@ static void case_captures(syn *s, uint32_t kwp, uint32_t c)
         if (n < s->ntoks && s->toks[n].kind == NFY_TOK_OP &&
             (s->toks[n].op == NFY_OP_LPAR || s->toks[n].op == NFY_OP_EQUAL))
             continue;
-        nfy_binding b = {NFY_BIND_MATCH, 0, u->tok, u->scope, s->cur_stmt,
-                         NFY_NONE, NFY_NONE, NFY_NONE};
+        nfy_binding b = {NFY_BIND_MATCH, 0,        u->tok,   u->scope,
+                         s->cur_stmt,    NFY_NONE, NFY_NONE, NFY_NONE};
         nfy_vec_push(&s->bindings, b);
         u->ctx = NFY_CTX_STORE;
         u->binding = (uint32_t)s->bindings.len - 1;
@@ -135,8 +142,8 @@ static void case_captures(syn *s, uint32_t kwp, uint32_t c)
 void syn_targets(syn *s, uint32_t idx)
 {
     nfy_stmt *st = &s->stmts.items[idx];
-    uint32_t kwp = s->kw[s->st_first] == KW_ASYNC ? s->st_first + 1
-                                                   : s->st_first;
+    uint32_t kwp =
+        s->kw[s->st_first] == KW_ASYNC ? s->st_first + 1 : s->st_first;
     uint32_t c = s->st_end; /* the header ':' is at c - 1 */
     if (st->flags & NFY_STMTF_COMPOUND && syn_is_op(s, c - 1, NFY_OP_COLON))
         c--;

@@ -15,8 +15,8 @@
 enum bind_state { BS_TODO, BS_BUSY, BS_DONE };
 
 typedef struct {
-    uint32_t *order;  /* binding indices sorted by (scope, name, tok) */
-    uint8_t *state;   /* per binding: enum bind_state */
+    uint32_t *order;    /* binding indices sorted by (scope, name, tok) */
+    uint8_t *state;     /* per binding: enum bind_state */
     uint32_t *tok_attr; /* per token: attr index whose name it is, or NONE */
     uint32_t *globals;  /* value bindings made under a `global` declaration */
     uint32_t nglobals;
@@ -122,7 +122,7 @@ static bool is_none_assign(const nfy_pysyn *m, const nfy_binding *b)
 }
 
 typedef struct {
-    uint32_t lo, hi;  /* range in order[] */
+    uint32_t lo, hi; /* range in order[] */
     bool global, nonlocal, any_import;
 } scope_hits;
 
@@ -167,7 +167,8 @@ static uint32_t scope_pick(const nfy_pysyn *m, const uint32_t *order,
     return after != NFY_NONE ? after : imp;
 }
 
-/* ---- Scope walk ----------------------------------------------------------- */
+/* ---- Scope walk -----------------------------------------------------------
+ */
 
 static uint32_t enclosing_function(const nfy_pysyn *m, uint32_t s)
 {
@@ -218,7 +219,8 @@ static uint32_t lookup_global_decl(const nfy_pysyn *m, const res_index *ix,
         const nfy_binding *b = &m->bindings[ix->globals[i]];
         if (!nfy_str_eq(nfy_pysyn_tok_text(m, b->tok), name))
             continue;
-        if (best == NFY_NONE || (b->tok < tok && b->tok > m->bindings[best].tok))
+        if (best == NFY_NONE ||
+            (b->tok < tok && b->tok > m->bindings[best].tok))
             best = ix->globals[i];
     }
     return best;
@@ -227,15 +229,14 @@ static uint32_t lookup_global_decl(const nfy_pysyn *m, const res_index *ix,
 static void collect_globals(const nfy_pysyn *m, res_index *ix)
 {
     uint32_t n = 0;
-    ix->globals = nfy_arena_alloc(ix->arena,
-                                  (m->nbindings ? m->nbindings : 1) *
-                                      sizeof(uint32_t));
+    ix->globals = nfy_arena_alloc(ix->arena, (m->nbindings ? m->nbindings : 1) *
+                                                 sizeof(uint32_t));
     for (uint32_t g = 0; g < m->nbindings; g++) {
         const nfy_binding *gb = &m->bindings[g];
         if (gb->kind != NFY_BIND_GLOBAL || gb->scope == 0)
             continue;
-        scope_hits h = scope_find(m, ix->order, gb->scope,
-                                  nfy_pysyn_tok_text(m, gb->tok));
+        scope_hits h =
+            scope_find(m, ix->order, gb->scope, nfy_pysyn_tok_text(m, gb->tok));
         for (uint32_t i = h.lo; i < h.hi; i++) {
             if (is_value_binding(&m->bindings[ix->order[i]]))
                 ix->globals[n++] = ix->order[i];
@@ -293,8 +294,8 @@ static void bind_compute(nfy_resolution *r, uint32_t bi, unsigned depth)
     uint32_t head = 0;
     if (b->kind == NFY_BIND_IMPORT && b->import_name != NFY_NONE &&
         b->import_name < m->nimport_names) {
-        r->bind_qual[bi] = import_qual(m, &m->import_names[b->import_name],
-                                       &head);
+        r->bind_qual[bi] =
+            import_qual(m, &m->import_names[b->import_name], &head);
         r->bind_import[bi] = b->import_name;
     } else if (b->kind == NFY_BIND_ASSIGN && depth < ALIAS_DEPTH_MAX) {
         uint32_t u = value_chain_use(m, b);
@@ -311,7 +312,8 @@ static void bind_compute(nfy_resolution *r, uint32_t bi, unsigned depth)
     ix->state[bi] = BS_DONE;
 }
 
-/* ---- Name uses ------------------------------------------------------------ */
+/* ---- Name uses ------------------------------------------------------------
+ */
 
 static nfy_str join_rest(nfy_arena *a, nfy_str base, nfy_str chain)
 {
@@ -341,7 +343,8 @@ static void resolve_use_at(nfy_resolution *r, uint32_t u, unsigned depth)
     res->head_parts = USE_BUSY;
     uint32_t b = use->binding;
     if (use->ctx == NFY_CTX_LOAD || b == NFY_NONE)
-        b = lookup(m, ix, use->scope, use->tok, nfy_pysyn_tok_text(m, use->tok));
+        b = lookup(m, ix, use->scope, use->tok,
+                   nfy_pysyn_tok_text(m, use->tok));
     res->head_parts = 0;
     if (b == NFY_NONE)
         return;
@@ -351,8 +354,8 @@ static void resolve_use_at(nfy_resolution *r, uint32_t u, unsigned depth)
         bind_compute(r, b, depth);
     if (r->bind_qual[b].len == 0)
         return;
-    res->kind = m->bindings[b].kind == NFY_BIND_IMPORT ? NFY_RES_IMPORT
-                                                       : NFY_RES_ALIAS;
+    res->kind =
+        m->bindings[b].kind == NFY_BIND_IMPORT ? NFY_RES_IMPORT : NFY_RES_ALIAS;
     res->head_parts = r->bind_head[b];
     res->import_name = r->bind_import[b];
     res->relative = r->bind_qual[b].ptr[0] == '.';
@@ -362,8 +365,8 @@ static void resolve_use_at(nfy_resolution *r, uint32_t u, unsigned depth)
 
 static void build_attr_index(const nfy_pysyn *m, res_index *ix)
 {
-    ix->tok_attr = nfy_arena_alloc(ix->arena,
-                                   (m->ntoks ? m->ntoks : 1) * sizeof(uint32_t));
+    ix->tok_attr = nfy_arena_alloc(ix->arena, (m->ntoks ? m->ntoks : 1) *
+                                                  sizeof(uint32_t));
     for (uint32_t t = 0; t < m->ntoks; t++)
         ix->tok_attr[t] = NFY_NONE;
     for (uint32_t i = 0; i < m->nattrs; i++) {
@@ -381,8 +384,8 @@ nfy_status nfy_resolve(const nfy_pysyn *syn, nfy_arena *arena,
     r->syn = syn;
     r->index = ix;
     ix->arena = arena;
-    r->uses = nfy_arena_calloc(arena, syn->nuses ? syn->nuses : 1,
-                               sizeof *r->uses);
+    r->uses =
+        nfy_arena_calloc(arena, syn->nuses ? syn->nuses : 1, sizeof *r->uses);
     r->bind_qual = nfy_arena_calloc(arena, nb ? nb : 1, sizeof(nfy_str));
     r->bind_head = nfy_arena_calloc(arena, nb ? nb : 1, sizeof(uint16_t));
     r->bind_import = nfy_arena_calloc(arena, nb ? nb : 1, sizeof(uint32_t));
@@ -404,6 +407,8 @@ nfy_status nfy_resolve(const nfy_pysyn *syn, nfy_arena *arena,
     }
     for (uint32_t u = 0; u < syn->nuses; u++)
         resolve_use_at(r, u, 0);
+    for (uint32_t b = 0; b < nb; b++) /* also bindings no use reached */
+        bind_compute(r, b, 0);
     *out = r;
     return NFY_OK;
 }
@@ -413,8 +418,7 @@ const nfy_res *nfy_resolve_use(const nfy_resolution *r, uint32_t u)
     return &r->uses[u];
 }
 
-nfy_str nfy_resolve_prefix(const nfy_resolution *r, uint32_t u,
-                           uint32_t nparts)
+nfy_str nfy_resolve_prefix(const nfy_resolution *r, uint32_t u, uint32_t nparts)
 {
     const nfy_res *res = &r->uses[u];
     if (res->qual.len == 0 || nparts == 0)

@@ -21,7 +21,8 @@ typedef enum {
     T_SAFETY,
     T_SEVERITY,
     T_CTX,
-    T_MAP
+    T_MAP,
+    T_COMMENT /* any string; ignored */
 } field_type;
 
 typedef struct {
@@ -74,6 +75,7 @@ static const field fields[] = {
     F_BOOL("default", NFY_RULE_F_OFF),
     F_OTHER("ctx", T_CTX, false),
     F_OTHER("map", T_MAP, false),
+    F_OTHER("comment", T_COMMENT, false),
 };
 
 #define NFIELDS (sizeof fields / sizeof fields[0])
@@ -281,6 +283,10 @@ static void load_field(rules_loader *ld, nfy_rule *r, const field *f, json_t *v,
         break;
     case T_MAP:
         load_map(ld, r, v);
+        break;
+    case T_COMMENT:
+        if (!json_is_string(v))
+            nfy__rules_error(ld, false, "comment must be a string");
         break;
     default:
         load_enum(ld, r, f, v, safety_set);

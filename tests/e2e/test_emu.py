@@ -69,6 +69,9 @@ def set_device_checks_range():
     assert torch.npu.current_device() == 0
     expect_raises(RuntimeError, torch.npu.set_device, 1)
     expect_raises(RuntimeError, torch.zeros, 1, device="npu:3")
+    far = torch.device("npu:5")  # constructing is fine, using is not
+    expect_raises(RuntimeError, torch.ones(1).npu, 5)
+    assert far.type == "cpu"
     with torch.npu.device(0):
         assert torch.npu.current_device() == 0
 
@@ -263,6 +266,31 @@ def free_port():
         return s.getsockname()[1]
 
 
+def sync_batch_norm_matches_batch_norm():
+    # The synchronised CPU path over a one-process group must compute what
+    # plain batch norm computes: output, running stats and gradients.
+    from torch_npu._patch_syncbn import _synced_batch_norm
+    torch.manual_seed(1)
+    x = torch.randn(4, 3, 5, 5) * 2 + 1
+    bn = nn.BatchNorm2d(3)
+    sbn = nn.SyncBatchNorm.convert_sync_batchnorm(nn.Sequential(
+        nn.BatchNorm2d(3)))[0]
+    nn.init.uniform_(bn.weight)
+    sbn.load_state_dict(bn.state_dict())
+    xa = x.clone().requires_grad_()
+    xb = x.clone().requires_grad_()
+    ya = bn(xa)
+    yb = _synced_batch_norm(sbn, xb, dist.group.WORLD)
+    (ya * ya.detach().sign()).sum().backward()
+    (yb * yb.detach().sign()).sum().backward()
+    assert torch.allclose(ya, yb, atol=1e-5)
+    assert torch.allclose(xa.grad, xb.grad, atol=1e-5)
+    assert torch.allclose(bn.weight.grad, sbn.weight.grad, atol=1e-4)
+    assert torch.allclose(bn.running_mean, sbn.running_mean, atol=1e-6)
+    assert torch.allclose(bn.running_var, sbn.running_var, atol=1e-5)
+    assert torch.allclose(sbn(x.npu()), bn(x), atol=1e-5)  # world size 1
+
+
 @test
 def hccl_process_group_and_ddp():
     from torch.nn.parallel import DistributedDataParallel as DDP
@@ -282,6 +310,7 @@ def hccl_process_group_and_ddp():
         opt.step()
         assert torch.isfinite(loss)
         dist.barrier()
+        sync_batch_norm_matches_batch_norm()
     finally:
         dist.destroy_process_group()
 
@@ -319,12 +348,14 @@ def environment_settings_in_child():
             "with torch.npu.amp.autocast():\n"
             "    dt = m(torch.ones(1, 2)).dtype\n"
             "torch.npu.set_device(1)\n"
+            "torch.npu.config.allow_internal_format = False\n"
+            "assert torch.cuda.is_available()  # TORCH_TRANSFER_TO_NPU=1\n"
             "torch.ones(1).npu()\n"
             "print(torch.npu.device_count(), dt)\n")
     with tempfile.TemporaryDirectory() as tmp:
         log = os.path.join(tmp, "emu.jsonl")
         env = dict(os.environ, NPUIFY_EMU_DEVICES="2", NPUIFY_EMU_AMP="off",
-                   NPUIFY_EMU_LOG=log)
+                   NPUIFY_EMU_LOG=log, TORCH_TRANSFER_TO_NPU="1")
         env.pop("NPUIFY_EMU_QUIET", None)
         run = subprocess.run([sys.executable, "-c", code], env=env,
                              capture_output=True, text=True, timeout=60)
@@ -337,6 +368,7 @@ def environment_settings_in_child():
         assert record["set_device"] == [1], record
         assert record["npu_device_uses"] == 1, record
         assert record["autocast_enters"] == 1, record
+        assert record["transfer_to_npu"] is True, record
 
 
 @test

@@ -4,14 +4,16 @@
  * line), version-dependent renames, idempotence and the project-level AMP
  * finding. Uses the built-in rule catalogue.
  */
+/* cmocka needs these headers first. */
+/* clang-format off */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
 #include <cmocka.h>
+/* clang-format on */
 
 #include "npuify/migrate.h"
 #include "npuify/rules.h"
@@ -46,9 +48,9 @@ static void run(const char *text, const char *ver, unsigned flags, result *res)
     nfy_edit_set_init(&es, &src);
     nfy_diags d;
     nfy_diags_init(&d);
-    assert_int_equal(nfy_migrate_file(&mo, &src, "t.py", &es, &res->rep,
-                                      &res->info, &d),
-                     NFY_OK);
+    assert_int_equal(
+        nfy_migrate_file(&mo, &src, "t.py", &es, &res->rep, &res->info, &d),
+        NFY_OK);
     nfy_buf out = NFY_BUF_INIT;
     assert_int_equal(nfy_edit_set_apply(&es, &d, &out), NFY_OK);
     res->nedits = es.edits.len;
@@ -113,7 +115,8 @@ static void expect_finding(const char *text, const char *ver, const char *rule,
     result_release(&r);
 }
 
-/* ---- imports --------------------------------------------------------------- */
+/* ---- imports ---------------------------------------------------------------
+ */
 
 static void test_insert_import_position(void **state)
 {
@@ -134,12 +137,15 @@ static void test_insert_import_position(void **state)
                "import torch_npu\n"
                "x = 1\n");
     /* already there: nothing; no torch: nothing */
-    expect_out("import torch\nimport torch_npu\n", "import torch\nimport torch_npu\n");
-    expect_out("import numpy as np\nx = 'cuda'\n", "import numpy as np\nx = 'cuda'\n");
+    expect_out("import torch\nimport torch_npu\n",
+               "import torch\nimport torch_npu\n");
+    expect_out("import numpy as np\nx = 'cuda'\n",
+               "import numpy as np\nx = 'cuda'\n");
     /* CRLF line ends and an indented first import */
-    expect_out("try:\r\n    import torch\r\nexcept ImportError:\r\n    pass\r\n",
-               "try:\r\n    import torch\r\n    import torch_npu\r\nexcept "
-               "ImportError:\r\n    pass\r\n");
+    expect_out(
+        "try:\r\n    import torch\r\nexcept ImportError:\r\n    pass\r\n",
+        "try:\r\n    import torch\r\n    import torch_npu\r\nexcept "
+        "ImportError:\r\n    pass\r\n");
 }
 
 static void test_remove_amp_c(void **state)
@@ -156,15 +162,17 @@ static void test_import_renames(void **state)
     (void)state;
     expect_out("import torch.cuda as tc\ntc.synchronize()\n",
                "import torch_npu\nimport torch.npu as tc\ntc.synchronize()\n");
-    expect_out("import torch\nfrom torch.cuda.amp import autocast, GradScaler\n",
-               "import torch\nimport torch_npu\n"
-               "from torch.npu.amp import autocast, GradScaler\n");
+    expect_out(
+        "import torch\nfrom torch.cuda.amp import autocast, GradScaler\n",
+        "import torch\nimport torch_npu\n"
+        "from torch.npu.amp import autocast, GradScaler\n");
     expect_out("import torch\nfrom torch.cuda import amp as A\nA.autocast()\n",
                "import torch\nimport torch_npu\nfrom torch.npu import amp as "
                "A\nA.autocast()\n");
 }
 
-/* ---- CUDA API ---------------------------------------------------------------- */
+/* ---- CUDA API
+ * ---------------------------------------------------------------- */
 
 static void test_alias_rename(void **state)
 {
@@ -198,7 +206,8 @@ static void test_apidb_by_version(void **state)
     assert_non_null(strstr(r.out, "torch.npu.get_per_process_memory_fraction"));
     result_release(&r);
     run(src, "2.1", 0, &r);
-    assert_non_null(strstr(r.out, "torch.cuda.get_per_process_memory_fraction"));
+    assert_non_null(
+        strstr(r.out, "torch.cuda.get_per_process_memory_fraction"));
     assert_true(count_findings(&r, "NPU202", NFY_CAT_CUDA_OP, 2) == 1);
     result_release(&r);
     /* no counterpart in any version: flagged, not renamed */
@@ -229,7 +238,8 @@ static void test_cudnn_and_dataparallel(void **state)
                    "NPU306", NFY_CAT_UNSUPPORTED_API, 2);
 }
 
-/* ---- device ------------------------------------------------------------------ */
+/* ---- device
+ * ------------------------------------------------------------------ */
 
 static void test_method_and_attr(void **state)
 {
@@ -271,6 +281,17 @@ static void test_device_strings(void **state)
                "    pass\n");
 }
 
+static void test_fstring_expressions(void **state)
+{
+    (void)state;
+    expect_out("import torch as th\n"
+               "d = th.device(f\"cuda:{th.cuda.current_device()}\")\n"
+               "print(f\"{cuda.x} {th.cuda.nvtx}\")\n",
+               "import torch as th\nimport torch_npu\n"
+               "d = th.device(f\"npu:{th.npu.current_device()}\")\n"
+               "print(f\"{cuda.x} {th.cuda.nvtx}\")\n");
+}
+
 static void test_strings_out_of_context(void **state)
 {
     (void)state;
@@ -284,8 +305,10 @@ static void test_strings_out_of_context(void **state)
     assert_non_null(strstr(r.out, "print(\"running on cuda\")"));
     assert_non_null(strstr(r.out, "table = {'cuda': 1}"));
     assert_int_equal(r.nedits, 1); /* the import only */
-    assert_int_equal(count_findings(&r, "NPU107", NFY_CAT_LEFT_UNCHANGED, 2), 1);
-    assert_int_equal(count_findings(&r, "NPU107", NFY_CAT_LEFT_UNCHANGED, 5), 1);
+    assert_int_equal(count_findings(&r, "NPU107", NFY_CAT_LEFT_UNCHANGED, 2),
+                     1);
+    assert_int_equal(count_findings(&r, "NPU107", NFY_CAT_LEFT_UNCHANGED, 5),
+                     1);
     result_release(&r);
 }
 
@@ -294,6 +317,10 @@ static void test_device_variable_flow(void **state)
     (void)state;
     expect_out("import torch\ndev = 'cuda'\nx = x.to(dev)\n",
                "import torch\nimport torch_npu\ndev = 'npu'\nx = x.to(dev)\n");
+    expect_out("import torch\nloc = 'cuda:{}'.format(g)\n"
+               "ck = torch.load(p, map_location=loc)\n",
+               "import torch\nimport torch_npu\nloc = 'npu:{}'.format(g)\n"
+               "ck = torch.load(p, map_location=loc)\n");
     expect_out("import torch\nmsg = 'cuda'\nprint(msg)\n",
                "import torch\nimport torch_npu\nmsg = 'cuda'\nprint(msg)\n");
     expect_out("import torch\n"
@@ -323,7 +350,9 @@ static void test_int_device(void **state)
                "x = x.to(0)\n"
                "y = y.to(args.local_rank)\n"
                "z = torch.zeros(2, device=rank)\n"
-               "w = x.cuda(args.local_rank)\n",
+               "w = x.cuda(args.local_rank)\n"
+               "d = torch.device(rank)\n"
+               "e = torch.device('cuda', rank)\n",
                "import torch, os\nimport torch_npu\n"
                "p.add_argument('--local-rank', type=int, default=0)\n"
                "args = p.parse_args()\n"
@@ -331,7 +360,9 @@ static void test_int_device(void **state)
                "x = x.to(\"npu:0\")\n"
                "y = y.to(f\"npu:{args.local_rank}\")\n"
                "z = torch.zeros(2, device=f\"npu:{rank}\")\n"
-               "w = x.npu(args.local_rank)\n");
+               "w = x.npu(args.local_rank)\n"
+               "d = torch.device(f\"npu:{rank}\")\n"
+               "e = torch.device('npu', rank)\n");
     /* unknown int-looking value: reported, not rewritten */
     result r;
     run("import torch\ny = y.to(args.gpu)\n", NULL, 0, &r);
@@ -340,7 +371,8 @@ static void test_int_device(void **state)
     result_release(&r);
 }
 
-/* ---- distributed --------------------------------------------------------------- */
+/* ---- distributed
+ * --------------------------------------------------------------- */
 
 static void test_nccl(void **state)
 {
@@ -375,13 +407,14 @@ static void test_env_names(void **state)
                "print('CUDA_VISIBLE_DEVICES')\n");
 }
 
-/* ---- manual findings, AMP, robustness ------------------------------------------- */
+/* ---- manual findings, AMP, robustness
+ * ------------------------------------------- */
 
 static void test_manual_findings(void **state)
 {
     (void)state;
-    expect_finding("import triton\n", NULL, "NPU505",
-                   NFY_CAT_UNSUPPORTED_API, 1);
+    expect_finding("import triton\n", NULL, "NPU505", NFY_CAT_UNSUPPORTED_API,
+                   1);
     expect_finding("from torch.utils.cpp_extension import load\n"
                    "m = load(name='k', sources=['k.cpp', 'k.cu'])\n",
                    NULL, "NPU502", NFY_CAT_UNSUPPORTED_API, 2);
@@ -389,6 +422,14 @@ static void test_manual_findings(void **state)
                    NULL, "NPU508", NFY_CAT_UNSUPPORTED_API, 2);
     expect_finding("import torch\nx = x.double()\n", NULL, "NPU510",
                    NFY_CAT_PRECISION_ADVICE, 2);
+}
+
+static size_t count_rule(const nfy_report *rep, const char *rule)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < rep->findings.len; i++)
+        n += strcmp(rep->findings.items[i].rule, rule) == 0;
+    return n;
 }
 
 static void test_amp_detection(void **state)
@@ -411,14 +452,26 @@ static void test_amp_detection(void **state)
     nfy_report rep;
     nfy_report_init(&rep);
     nfy_migrate_project_finish(&p, &mo, &rep);
-    assert_int_equal(rep.findings.len, 1);
-    assert_null(rep.findings.items[0].file);
-    assert_string_equal(rep.findings.items[0].rule, "NPU402");
+    assert_int_equal(count_rule(&rep, "NPU402"), 1);
+    assert_int_equal(count_rule(&rep, "NPU607"), 3); /* global advice rows */
+    for (size_t i = 0; i < rep.findings.len; i++)
+        assert_null(rep.findings.items[i].file);
     nfy_report_release(&rep);
     /* with AMP somewhere: no project finding */
     nfy_migrate_info amp = r.info;
     amp.uses_amp = true;
     nfy_migrate_project_add(&p, "b.py", &amp);
+    nfy_report_init(&rep);
+    nfy_migrate_project_finish(&p, &mo, &rep);
+    assert_int_equal(count_rule(&rep, "NPU402"), 0);
+    assert_int_equal(count_rule(&rep, "NPU607"), 3);
+    nfy_report_release(&rep);
+    nfy_migrate_project_release(&p);
+    /* a project without torch gets no project findings at all */
+    nfy_migrate_info none = {0};
+    none.scanned = true;
+    nfy_migrate_project_init(&p);
+    nfy_migrate_project_add(&p, "x.py", &none);
     nfy_report_init(&rep);
     nfy_migrate_project_finish(&p, &mo, &rep);
     assert_int_equal(rep.findings.len, 0);
@@ -444,10 +497,10 @@ static void test_auto_mode(void **state)
     result r;
     run("import torch\nx = x.cuda()\nif __name__ == '__main__':\n    main()\n",
         NULL, NFY_MIGRATE_AUTO, &r);
-    assert_string_equal(r.out,
-                        "import torch\nimport torch_npu\n"
-                        "from torch_npu.contrib import transfer_to_npu\n"
-                        "x = x.cuda()\nif __name__ == '__main__':\n    main()\n");
+    assert_string_equal(
+        r.out, "import torch\nimport torch_npu\n"
+               "from torch_npu.contrib import transfer_to_npu\n"
+               "x = x.cuda()\nif __name__ == '__main__':\n    main()\n");
     result_release(&r);
     run("import torch\nx = x.cuda()\n", NULL, NFY_MIGRATE_AUTO, &r);
     assert_int_equal(r.nedits, 0);
@@ -487,6 +540,7 @@ int main(void)
         cmocka_unit_test(test_cudnn_and_dataparallel),
         cmocka_unit_test(test_method_and_attr),
         cmocka_unit_test(test_device_strings),
+        cmocka_unit_test(test_fstring_expressions),
         cmocka_unit_test(test_strings_out_of_context),
         cmocka_unit_test(test_device_variable_flow),
         cmocka_unit_test(test_argparse),

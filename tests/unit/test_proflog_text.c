@@ -286,6 +286,24 @@ static void test_layout_2x_devices_mem_flops(void **state)
     assert_true(g.rows[1].mem == 0);
 }
 
+/* A user label with two spaces inside (nothing forbids it): split-on-2
+ * readers break it, matching from the right keeps it whole. */
+static void test_name_with_double_space(void **state)
+{
+    (void)state;
+    static const char t[] =
+        "-----------------  ------------  ------------\n"
+        "             Name      Self CPU    # of Calls\n"
+        "-----------------  ------------  ------------\n"
+        "   my  label [1]       5.000us             2\n"
+        "-----------------  ------------  ------------\n";
+    got g;
+    read_str(t, &g);
+    assert_int_equal(g.n, 1);
+    assert_string_equal(g.rows[0].name, "my  label [1]");
+    assert_int_equal(g.rows[0].calls, 2);
+}
+
 static void test_with_stack(void **state)
 {
     (void)state;
@@ -646,6 +664,7 @@ int main(void)
         cmocka_unit_test(test_layout_113),
         cmocka_unit_test(test_layout_old_left_aligned),
         cmocka_unit_test(test_layout_2x_devices_mem_flops),
+        cmocka_unit_test(test_name_with_double_space),
         cmocka_unit_test(test_with_stack),
         cmocka_unit_test(test_rank_prefixes_and_comments),
         cmocka_unit_test(test_ansi_crlf_progress),

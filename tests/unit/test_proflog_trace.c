@@ -3,25 +3,28 @@
  * and several members), self time, steps across threads and passes,
  * malformed JSON with resynchronisation, nesting and size limits. Expected
  * counts are computed from the input bytes independently of the reader. */
+/* clang-format off */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+/* clang-format on */
+#include "npuify/proflog.h"
+#include "proflog/trace_internal.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
 
-#include "npuify/proflog.h"
-#include "proflog/trace_internal.h"
-
-#define DATA "tests/data/profiler/"
-#define LEGACY_MLP DATA "torch-1.13-cpu/trace_torchprofiler_mlp.json"
+#define DATA         "tests/data/profiler/"
+#define LEGACY_MLP   DATA "torch-1.13-cpu/trace_torchprofiler_mlp.json"
 #define AUTOGRAD_MLP DATA "torch-1.13-cpu/trace_autograd_mlp.json"
-#define UNESCAPED DATA "torch-1.13-cpu/trace_legacy_unescaped_quote.json"
+#define UNESCAPED    DATA "torch-1.13-cpu/trace_legacy_unescaped_quote.json"
 #define KINETO                                                                 \
     DATA "published/kineto_trace_h100_excerpt_pytorch_test_analysis.json.txt"
 
@@ -244,8 +247,7 @@ static void test_gzip_variants(void **state)
         assert_int_equal(read_file(&c, path), NFY_OK);
         assert_int_equal(c.rows.len, plain.rows.len);
         for (size_t i = 0; i < c.rows.len; i++) {
-            assert_string_equal(c.rows.items[i].name,
-                                plain.rows.items[i].name);
+            assert_string_equal(c.rows.items[i].name, plain.rows.items[i].name);
             assert_int_equal(c.rows.items[i].step, plain.rows.items[i].step);
             assert_true(c.rows.items[i].self == plain.rows.items[i].self);
         }
@@ -271,6 +273,52 @@ static void test_gzip_variants(void **state)
     collected_free(&cut);
     free(gz);
     collected_free(&plain);
+    free(text);
+}
+
+/* From a pipe (no rewind: one pass), gzipped: rows as from the file;
+ * steps are known for ops after their ProfilerStep event, as the legacy
+ * writer orders them. */
+static void test_pipe_single_pass(void **state)
+{
+    (void)state;
+    size_t len;
+    char *text = slurp(LEGACY_MLP, &len);
+    size_t gz_len;
+    unsigned char *gz = gzip_mem(text, len, len + 1, &gz_len);
+    collected plain;
+    assert_int_equal(read_file(&plain, LEGACY_MLP), NFY_OK);
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        close(fds[0]);
+        size_t off = 0;
+        while (off < gz_len) {
+            ssize_t w = write(fds[1], gz + off, gz_len - off);
+            if (w <= 0)
+                _exit(1);
+            off += (size_t)w;
+        }
+        _exit(0);
+    }
+    close(fds[1]);
+    char path[64];
+    snprintf(path, sizeof path, "/dev/fd/%d", fds[0]);
+    collected c;
+    assert_int_equal(read_file(&c, path), NFY_OK);
+    close(fds[0]);
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_int_equal(c.rows.len, plain.rows.len);
+    for (size_t i = 0; i < c.rows.len; i++) {
+        assert_string_equal(c.rows.items[i].name, plain.rows.items[i].name);
+        assert_int_equal(c.rows.items[i].step, plain.rows.items[i].step);
+    }
+    collected_free(&c);
+    collected_free(&plain);
+    free(gz);
     free(text);
 }
 
@@ -381,6 +429,24 @@ static void test_self_time_and_nesting(void **state)
 
 /* Step windows given after the ops (two passes), ops on a second thread of
  * the process, an op of another process, and the rank written last. */
+/* Events that go back in time on a thread: rows keep coming, self time
+ * falls back to the total, and a note says so. */
+static void test_unsorted_thread(void **state)
+{
+    (void)state;
+    const char *t =
+        "[{\"ph\":\"X\",\"name\":\"late\",\"tid\":1,\"ts\":50,\"dur\":10},"
+        "{\"ph\":\"X\",\"name\":\"early\",\"tid\":1,\"ts\":10,\"dur\":30},"
+        "{\"ph\":\"X\",\"name\":\"inner\",\"tid\":1,\"ts\":12,\"dur\":5}]";
+    collected c;
+    assert_int_equal(read_mem(&c, t, strlen(t), 0), NFY_OK);
+    assert_int_equal(c.rows.len, 3);
+    assert_true(find_row(&c, "early", 0)->self == 30);
+    assert_true(find_row(&c, "inner", 0)->self == 5);
+    assert_int_equal(count_diags(&c, "N-TRACE-UNSORTED"), 1);
+    collected_free(&c);
+}
+
 static void test_steps_two_pass(void **state)
 {
     (void)state;
@@ -407,8 +473,7 @@ static void test_steps_two_pass(void **state)
     assert_int_equal(find_row(&c, "aten::mm", 0)->step, 4);
     assert_int_equal(find_row(&c, "aten::mm", 1)->step, 5);
     assert_int_equal(find_row(&c, "aten::bw", 0)->step, 5);
-    assert_int_equal(find_row(&c, "aten::other", 0)->step,
-                     NFY_PROF_STEP_NONE);
+    assert_int_equal(find_row(&c, "aten::other", 0)->step, NFY_PROF_STEP_NONE);
     assert_int_equal(find_row(&c, "aten::late", 0)->step, NFY_PROF_STEP_NONE);
     assert_int_equal(find_row(&c, "ProfilerStep#5", 0)->step, 5);
     for (size_t i = 0; i < c.rows.len; i++)
@@ -484,8 +549,9 @@ static void test_not_a_trace_and_truncated(void **state)
     assert_int_equal(read_mem(&c, "", 0, 0), NFY_ESYNTAX);
     collected_free(&c);
 
-    const char *cut = "[{\"name\": \"a\", \"ph\": \"X\", \"ts\": 1, \"dur\": 1},"
-                      " {\"name\": \"b\", \"ph\": \"X\", \"ts\": 2, \"du";
+    const char *cut =
+        "[{\"name\": \"a\", \"ph\": \"X\", \"ts\": 1, \"dur\": 1},"
+        " {\"name\": \"b\", \"ph\": \"X\", \"ts\": 2, \"du";
     assert_int_equal(read_mem(&c, cut, strlen(cut), 0), NFY_OK);
     assert_int_equal(c.rows.len, 1);
     assert_true(nfy_diags_count(&c.diags, NFY_SEV_WARNING) >= 1);
@@ -496,44 +562,120 @@ static void test_not_a_trace_and_truncated(void **state)
     collected_free(&c);
 }
 
-/* 100000 nested arrays in args: a diagnostic, the next event is read. */
+/* 100000 nested arrays: in "Input Dims" (parsed) a diagnostic and the next
+ * event is still read; in an args value that is only skipped, no limit is
+ * needed (the skip keeps a counter, not a stack) and the event is kept. */
+static void add_deep_event(nfy_buf *b, const char *name, const char *key,
+                           size_t depth)
+{
+    nfy_buf_addf(b,
+                 "{\"name\": \"%s\", \"ph\": \"X\", \"ts\": 1, "
+                 "\"dur\": 1, \"args\": {\"%s\": ",
+                 name, key);
+    for (size_t i = 0; i < depth; i++)
+        nfy_buf_addch(b, '[');
+    for (size_t i = 0; i < depth; i++)
+        nfy_buf_addch(b, ']');
+    nfy_buf_addstr(b, "}}");
+}
+
+static bool diag_says(const collected *c, const char *text)
+{
+    for (size_t i = 0; i < c->diags.items.len; i++)
+        if (strstr(c->diags.items.items[i].msg, text))
+            return true;
+    return false;
+}
+
 static void test_depth_limit(void **state)
 {
     (void)state;
-    size_t depth = 100000;
     nfy_buf b = NFY_BUF_INIT;
-    nfy_buf_addstr(&b, "[{\"name\": \"deep\", \"ph\": \"X\", \"ts\": 1, "
-                       "\"dur\": 1, \"args\": {\"x\": ");
-    for (size_t i = 0; i < depth; i++)
-        nfy_buf_addch(&b, '[');
-    for (size_t i = 0; i < depth; i++)
-        nfy_buf_addch(&b, ']');
-    nfy_buf_addstr(&b, "}}, {\"name\": \"after\", \"ph\": \"X\", \"ts\": 2, "
+    nfy_buf_addch(&b, '[');
+    add_deep_event(&b, "deep_dims", "Input Dims", 100000);
+    nfy_buf_addstr(&b, ", ");
+    add_deep_event(&b, "deep_other", "Input Strides", 100000);
+    nfy_buf_addstr(&b, ", {\"name\": \"after\", \"ph\": \"X\", \"ts\": 2, "
                        "\"dur\": 1}]");
     collected c;
     assert_int_equal(read_mem(&c, b.data, b.len, 0), NFY_OK);
-    assert_int_equal(c.rows.len, 1);
+    assert_int_equal(c.rows.len, 2);
+    assert_null(find_row(&c, "deep_dims", 0));
+    assert_non_null(find_row(&c, "deep_other", 0));
     assert_non_null(find_row(&c, "after", 0));
-    bool saw = false;
-    for (size_t i = 0; i < c.diags.items.len; i++)
-        saw |= strstr(c.diags.items.items[i].msg, "too deep") != NULL;
-    assert_true(saw);
+    assert_int_equal(count_diags(&c, "E-TRACE-JSON"), 1);
+    assert_true(diag_says(&c, "too deep"));
     collected_free(&c);
-    /* Within the limit (200 levels) it is fine. */
+    /* Within the limit (200 levels) shapes are rendered. */
     nfy_buf_reset(&b);
-    nfy_buf_addstr(&b, "[{\"name\": \"ok\", \"ph\": \"X\", \"ts\": 1, "
-                       "\"dur\": 1, \"args\": {\"Input Dims\": ");
-    for (int i = 0; i < 200; i++)
-        nfy_buf_addch(&b, '[');
-    for (int i = 0; i < 200; i++)
-        nfy_buf_addch(&b, ']');
-    nfy_buf_addstr(&b, "}}]");
+    nfy_buf_addch(&b, '[');
+    add_deep_event(&b, "ok", "Input Dims", 200);
+    nfy_buf_addch(&b, ']');
     assert_int_equal(read_mem(&c, b.data, b.len, 0), NFY_OK);
     assert_int_equal(c.rows.len, 1);
     assert_int_equal(strlen(find_row(&c, "ok", 0)->shapes),
                      sizeof(find_row(&c, "ok", 0)->shapes) - 1);
+    assert_int_equal(nfy_diags_count(&c.diags, NFY_SEV_NOTE), 0);
     collected_free(&c);
     nfy_buf_release(&b);
+}
+
+/* Shape lists in every form render as Python prints them, whether they
+ * take the raw fast path or the token path (strings, literals, a list cut
+ * by the 64 KiB window, errors). */
+static void test_dims_forms(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *json, *text;
+    } cases[] = {
+        {"[[1,2],[ 3 ],[]]", "[[1, 2], [3], []]"},
+        {"[ [ -1 , 2.5e3 ] ,\n [ ] ]", "[[-1, 2.5e3], []]"},
+        {"[[1], \"ab\", null, true]", "[[1], 'ab', None, True]"},
+        {"[]", "[]"},
+        {"[[0]]", "[[0]]"},
+    };
+    /* The first window is 2 chunks; shift the list across its end. */
+    const size_t boundary = 2 * NFY_JSON_CHUNK;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t jl = strlen(cases[i].json);
+        for (size_t shift = 0; shift <= jl + 1; shift++) {
+            nfy_buf b = NFY_BUF_INIT;
+            nfy_buf_addstr(&b, "[{\"name\": \"x\", \"ph\": \"X\", \"ts\": 1, "
+                               "\"dur\": 1, \"args\": {\"pad\": \"");
+            const char *key = "\", \"Input Dims\": ";
+            size_t fill = boundary - shift - b.len - strlen(key);
+            for (size_t k = 0; k < fill; k++)
+                nfy_buf_addch(&b, 'p');
+            nfy_buf_addf(&b, "%s%s}}]", key, cases[i].json);
+            assert_int_equal(strstr(b.data, cases[i].json) - b.data,
+                             (ptrdiff_t)(boundary - shift));
+            collected c;
+            assert_int_equal(read_mem(&c, b.data, b.len, 0), NFY_OK);
+            assert_int_equal(c.rows.len, 1);
+            assert_string_equal(c.rows.items[0].shapes, cases[i].text);
+            collected_free(&c);
+            nfy_buf_release(&b);
+        }
+    }
+    static const char *const bad[] = {"[[1,,2]]", "[[1,2],]", "[[01]]",
+                                      "[[1 2]]", "[[1]"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        nfy_buf b = NFY_BUF_INIT;
+        nfy_buf_addf(&b,
+                     "[{\"name\": \"x\", \"ph\": \"X\", \"ts\": 1, "
+                     "\"dur\": 1, \"args\": {\"Input Dims\": %s}}, "
+                     "{\"name\": \"y\", \"ph\": \"X\", \"ts\": 2, "
+                     "\"dur\": 1}]",
+                     bad[i]);
+        collected c;
+        assert_int_equal(read_mem(&c, b.data, b.len, 0), NFY_OK);
+        assert_null(find_row(&c, "x", 0));
+        assert_non_null(find_row(&c, "y", 0));
+        assert_int_equal(count_diags(&c, "E-TRACE-JSON"), 1);
+        collected_free(&c);
+        nfy_buf_release(&b);
+    }
 }
 
 /* A 20 MB name is cut at max_line with a warning; a 20 MB skipped value
@@ -581,11 +723,14 @@ int main(void)
         cmocka_unit_test(test_legacy_sample),
         cmocka_unit_test(test_autograd_sample_no_steps),
         cmocka_unit_test(test_gzip_variants),
+        cmocka_unit_test(test_pipe_single_pass),
         cmocka_unit_test(test_unescaped_quote),
         cmocka_unit_test(test_kineto_excerpt),
         cmocka_unit_test(test_self_time_and_nesting),
+        cmocka_unit_test(test_unsorted_thread),
         cmocka_unit_test(test_steps_two_pass),
         cmocka_unit_test(test_nested_input_dims),
+        cmocka_unit_test(test_dims_forms),
         cmocka_unit_test(test_malformed_resync),
         cmocka_unit_test(test_not_a_trace_and_truncated),
         cmocka_unit_test(test_depth_limit),

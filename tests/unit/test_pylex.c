@@ -51,8 +51,7 @@ static void lexed_release(lexed *l)
 }
 
 /* "KIND text l,c-l,c" with the escapes test_pylex_cases.h uses. */
-static void describe(const lexed *l, const nfy_token *t, char *out,
-                     size_t cap)
+static void describe(const lexed *l, const nfy_token *t, char *out, size_t cap)
 {
     size_t n = (size_t)snprintf(out, cap, "%s ",
                                 nfy_tok_kind_name((nfy_tok_kind)t->kind));
@@ -155,8 +154,9 @@ static void test_fstring_tricky_fields(void **state)
     lexed l;
     /* '!=' is no conversion; ':' inside brackets is no spec; \N{...} */
     lex_str(&l, "f'{a!=b}{x[1:2]}{d[\"k\"]!r:>{w}}\\N{DASH}' x\n");
-    assert_tok(&l, 0, "STRING f'{a!=b}{x[1:2]}{d[\\\"k\\\"]!r:>{w}}\\\\N{DASH}' "
-                      "1,0-1,40");
+    assert_tok(&l, 0,
+               "STRING f'{a!=b}{x[1:2]}{d[\\\"k\\\"]!r:>{w}}\\\\N{DASH}' "
+               "1,0-1,40");
     assert_tok(&l, 1, "NAME x 1,41-1,42");
     lexed_release(&l);
     /* an unclosed field falls back to 3.11's rule: the string ends at ' */
@@ -258,6 +258,14 @@ static void test_keyword_and_op_ids(void **state)
     assert_string_equal(nfy_op_text(NFY_OP_RARROW), "->");
     assert_string_equal(nfy_kw_text(NFY_KW_NONLOCAL), "nonlocal");
     assert_string_equal(nfy_tok_kind_name(NFY_TOK_ERRORTOKEN), "ERRORTOKEN");
+    for (unsigned k = 1; k <= NFY_KW_TYPE; k++) {
+        const char *text = nfy_kw_text(k);
+        char upper[16];
+        snprintf(upper, sizeof upper, "%s", text);
+        upper[0] ^= 0x20; /* "If", "none": no keywords */
+        assert_int_equal(nfy_keyword_lookup(text, strlen(text)), k);
+        assert_int_equal(nfy_keyword_lookup(upper, strlen(upper)), NFY_KW_NONE);
+    }
     assert_int_equal(nfy_keyword_lookup("continue", 8), NFY_KW_CONTINUE);
     assert_int_equal(nfy_keyword_lookup("Continue", 8), NFY_KW_NONE);
     lexed_release(&l);
@@ -316,7 +324,8 @@ static void test_fstring_split_nested_and_plain(void **state)
     lexed_release(&l);
 }
 
-/* ---- Lossless on anything ------------------------------------------------- */
+/* ---- Lossless on anything -------------------------------------------------
+ */
 
 static uint32_t rng_next(uint64_t *s)
 {
@@ -335,9 +344,9 @@ static void test_random_bytes_roundtrip(void **state)
         size_t len = rng_next(&seed) % sizeof buf;
         bool raw_bytes = iter % 4 == 0;
         for (size_t i = 0; i < len; i++)
-            buf[i] = raw_bytes ? (char)rng_next(&seed)
-                               : alphabet[rng_next(&seed) %
-                                          (sizeof alphabet - 1)];
+            buf[i] = raw_bytes
+                         ? (char)rng_next(&seed)
+                         : alphabet[rng_next(&seed) % (sizeof alphabet - 1)];
         lexed l;
         lex_mem(&l, buf, len); /* asserts the invariant */
         nfy_buf back = NFY_BUF_INIT;

@@ -2,18 +2,21 @@
  * and arguments, imports, scopes and bindings, with-items, strings, the
  * __main__ guard, error recovery, deep nesting, and real-world snippets.
  * Each test builds the structure from Python text through pylex. */
+/* cmocka.h needs these before it */
+/* clang-format off */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
+/* clang-format on */
 #include "npuify/core.h"
 #include "npuify/pylex.h"
 #include "npuify/pysyn.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 typedef struct {
     nfy_source src;
@@ -122,10 +125,11 @@ static void test_statements(void **state)
                        "    await h()\n");
     const nfy_pysyn *m = f->m;
     static const nfy_stmt_kind kinds[] = {
-        NFY_STMT_IMPORT, NFY_STMT_ASSIGN, NFY_STMT_AUGASSIGN,
-        NFY_STMT_ANNASSIGN, NFY_STMT_IF, NFY_STMT_EXPR, NFY_STMT_FOR,
-        NFY_STMT_PASS, NFY_STMT_ELIF, NFY_STMT_ASSIGN, NFY_STMT_ELSE,
-        NFY_STMT_RETURN, NFY_STMT_DEF, NFY_STMT_EXPR};
+        NFY_STMT_IMPORT,    NFY_STMT_ASSIGN, NFY_STMT_AUGASSIGN,
+        NFY_STMT_ANNASSIGN, NFY_STMT_IF,     NFY_STMT_EXPR,
+        NFY_STMT_FOR,       NFY_STMT_PASS,   NFY_STMT_ELIF,
+        NFY_STMT_ASSIGN,    NFY_STMT_ELSE,   NFY_STMT_RETURN,
+        NFY_STMT_DEF,       NFY_STMT_EXPR};
     assert_int_equal(m->nstmts, sizeof kinds / sizeof kinds[0]);
     for (uint32_t i = 0; i < m->nstmts; i++)
         assert_int_equal(m->stmts[i].kind, kinds[i]);
@@ -270,6 +274,20 @@ static void test_unbalanced(void **state)
     assert_true(f->m->calls[c].flags & NFY_CALLF_UNCLOSED);
     assert_int_equal(f->m->calls[c].rpar, NFY_NONE);
     done(f);
+    /* 1000 stray closers: all counted, but only a bounded number of
+       diagnostics (each copies its source line) */
+    char text[2100];
+    memset(text, ')', 2000);
+    memcpy(text, "x = ", 4);
+    memcpy(text + 2000, "\n", 2);
+    f = parse(text);
+    assert_int_equal(f->m->nerrors, 1996);
+    size_t syn = 0;
+    for (size_t i = 0; i < f->diags.items.len; i++)
+        syn += !strncmp(f->diags.items.items[i].code, "syn-", 4);
+    assert_true(syn > 10 && syn <= 51);
+    assert_true(has_diag(f, "syn-too-many", 1));
+    done(f);
 }
 
 /* ---- calls, arguments, attributes, subscripts ---------------------------- */
@@ -277,10 +295,11 @@ static void test_unbalanced(void **state)
 static void test_calls(void **state)
 {
     (void)state;
-    fixture *f = parse("y = torch . cuda.set_device(local_rank, *a, k=v, **kw)\n"
-                       "x.cuda().float()\n"
-                       "m = model.to(device, non_blocking=True)[0].half()\n"
-                       "\"cuda:{}\".format(i)\n");
+    fixture *f =
+        parse("y = torch . cuda.set_device(local_rank, *a, k=v, **kw)\n"
+              "x.cuda().float()\n"
+              "m = model.to(device, non_blocking=True)[0].half()\n"
+              "\"cuda:{}\".format(i)\n");
     const nfy_pysyn *m = f->m;
     uint32_t c = call_named(f, "torch.cuda.set_device");
     assert_int_not_equal(c, NFY_NONE);
@@ -337,8 +356,8 @@ static void test_dotted_with_comments(void **state)
     assert_non_null(u);
     nfy_str d = nfy_pysyn_dotted(f->m, &f->arena, u, 0);
     assert_true(nfy_str_eq_cstr(d, "torch.cuda.amp"));
-    assert_true(nfy_str_eq_cstr(nfy_pysyn_dotted(f->m, &f->arena, u, 2),
-                                "torch.cuda"));
+    assert_true(
+        nfy_str_eq_cstr(nfy_pysyn_dotted(f->m, &f->arena, u, 2), "torch.cuda"));
     done(f);
 }
 
@@ -496,7 +515,8 @@ static void test_comprehension_walrus_scope(void **state)
     done(f);
 }
 
-/* ---- strings and the main guard ------------------------------------------- */
+/* ---- strings and the main guard -------------------------------------------
+ */
 
 static void test_strings(void **state)
 {
@@ -612,12 +632,40 @@ static void test_error_recovery(void **state)
 static void test_garbage_never_crashes(void **state)
 {
     (void)state;
-    static const char *const inputs[] = {
-        "", "\n", ")", "(((", "]]]", "lambda", "lambda x", "def", "class",
-        "from", "from .", "import", "@", "if", "else:", "x = = =",
-        "with as:", "for in :", "f(**)", "f(x=)", "a[", "a.b.", "\x00\xff",
-        "'unterminated", "\"\"\"also", "x = [i for]", "async", "match x:",
-        "case", "del", "global", "def f(:\n pass", "f(\n\tdef x", ";;;"};
+    static const char *const inputs[] = {"",
+                                         "\n",
+                                         ")",
+                                         "(((",
+                                         "]]]",
+                                         "lambda",
+                                         "lambda x",
+                                         "def",
+                                         "class",
+                                         "from",
+                                         "from .",
+                                         "import",
+                                         "@",
+                                         "if",
+                                         "else:",
+                                         "x = = =",
+                                         "with as:",
+                                         "for in :",
+                                         "f(**)",
+                                         "f(x=)",
+                                         "a[",
+                                         "a.b.",
+                                         "\x00\xff",
+                                         "'unterminated",
+                                         "\"\"\"also",
+                                         "x = [i for]",
+                                         "async",
+                                         "match x:",
+                                         "case",
+                                         "del",
+                                         "global",
+                                         "def f(:\n pass",
+                                         "f(\n\tdef x",
+                                         ";;;"};
     for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
         fixture *f = parse(inputs[i]);
         for (uint32_t s = 0; s < f->m->nstmts; s++) {
@@ -686,8 +734,8 @@ static void test_real_world_train(void **state)
     c = call_named(f, "torch.nn.parallel.DistributedDataParallel");
     assert_int_equal(m->calls[c].nargs, 2);
     const nfy_binding *lr = binding(f, "local_rank", 0);
-    assert_true(span_is(f, nfy_pysyn_range_span(m, lr->value_first,
-                                                 lr->value_end),
+    assert_true(span_is(f,
+                        nfy_pysyn_range_span(m, lr->value_first, lr->value_end),
                         "int(os.environ['LOCAL_RANK'])"));
     assert_int_not_equal(m->main_guard, NFY_NONE);
     assert_int_equal(binding(f, "epoch", 0)->kind, NFY_BIND_FOR);

@@ -4,13 +4,15 @@
  * targets, global, class bodies, function-local imports, try/except
  * ImportError fallbacks, dotted aliases).
  */
+/* cmocka needs these headers first. */
+/* clang-format off */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-
 #include <cmocka.h>
+/* clang-format on */
 
 #include "npuify/pysyn.h"
 #include "npuify/resolve.h"
@@ -110,8 +112,8 @@ static void test_from_import_module(void **state)
     (void)state;
     expect_qual("from torch import cuda\ncuda.synchronize()\n",
                 "cuda.synchronize", 0, "torch.cuda.synchronize", 2);
-    expect_qual("from torch.cuda import amp as A\nA.autocast()\n",
-                "A.autocast", 0, "torch.cuda.amp.autocast", 3);
+    expect_qual("from torch.cuda import amp as A\nA.autocast()\n", "A.autocast",
+                0, "torch.cuda.amp.autocast", 3);
     expect_qual("from torch.cuda.amp import autocast, GradScaler\n"
                 "s = GradScaler()\n",
                 "GradScaler", 0, "torch.cuda.amp.GradScaler", 4);
@@ -240,8 +242,8 @@ static void test_prefix_and_helpers(void **state)
     uint32_t u = use_of(&f, "cuda.amp.autocast", 0);
     assert_int_not_equal(u, NFY_NONE);
     assert_true(nfy_str_eq_cstr(nfy_resolve_prefix(f.r, u, 1), "torch.cuda"));
-    assert_true(nfy_str_eq_cstr(nfy_resolve_prefix(f.r, u, 2),
-                                "torch.cuda.amp"));
+    assert_true(
+        nfy_str_eq_cstr(nfy_resolve_prefix(f.r, u, 2), "torch.cuda.amp"));
     assert_true(nfy_resolve_imports_module(f.r, "torch"));
     assert_true(nfy_resolve_imports_module(f.r, "torch.cuda"));
     assert_false(nfy_resolve_imports_module(f.r, "torch.nn"));
@@ -249,8 +251,8 @@ static void test_prefix_and_helpers(void **state)
     teardown_fx(&f);
     assert_int_equal(nfy_dotted_count(NFY_STR_LIT("a.b.c")), 3);
     assert_int_equal(nfy_dotted_count(NFY_STR_LIT("")), 0);
-    assert_true(nfy_str_eq_cstr(nfy_dotted_head(NFY_STR_LIT("a.b.c"), 2),
-                                "a.b"));
+    assert_true(
+        nfy_str_eq_cstr(nfy_dotted_head(NFY_STR_LIT("a.b.c"), 2), "a.b"));
 }
 
 static void test_relative_import(void **state)

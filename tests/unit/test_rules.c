@@ -562,6 +562,43 @@ static void test_reports_every_error(void **state)
     nfy_rule_set_free(set);
 }
 
+/* Every truncation and every single-byte corruption of a good file loads
+ * cleanly or fails with diagnostics; a failed load adds nothing. */
+static void test_mangled_files(void **state)
+{
+    (void)state;
+    const char *texts[] = {good_ours, good_msft};
+    static const char junk[] = {'\0', '"', '}', ']', ',', ':', 'x', '\xff'};
+    char buf[2048];
+    for (size_t t = 0; t < 2; t++) {
+        size_t len = strlen(texts[t]);
+        assert_true(len < sizeof buf);
+        for (size_t cut = 0; cut <= len; cut++) {
+            for (size_t j = 0; j <= sizeof junk; j++) {
+                memcpy(buf, texts[t], len);
+                size_t n = cut;
+                if (j < sizeof junk) { /* corrupt byte `cut` instead */
+                    if (cut == len)
+                        continue;
+                    buf[cut] = junk[j];
+                    n = len;
+                }
+                nfy_rule_set *set = nfy_rule_set_new_empty();
+                nfy_diags d;
+                nfy_diags_init(&d);
+                nfy_status st = nfy_rules_load_mem(set, "m.json", buf, n, &d);
+                if (st != NFY_OK) {
+                    assert_int_equal(nfy_rule_set_count(set), 0);
+                    assert_true(d.items.len > 0);
+                    assert_true(d.items.items[0].line >= 1);
+                }
+                nfy_diags_release(&d);
+                nfy_rule_set_free(set);
+            }
+        }
+    }
+}
+
 static void test_load_file_errors(void **state)
 {
     (void)state;
@@ -641,6 +678,7 @@ int main(void)
         cmocka_unit_test(test_load_msft),
         cmocka_unit_test(test_bad_files),
         cmocka_unit_test(test_reports_every_error),
+        cmocka_unit_test(test_mangled_files),
         cmocka_unit_test(test_load_file_errors),
         cmocka_unit_test(test_render_roundtrip),
         cmocka_unit_test(test_render_text),

@@ -6,8 +6,10 @@
 #   1. runs the sitecustomize it shadows (Debian's, a virtualenv's ...), so
 #      the existing chain keeps working;
 #   2. in the process npuify started (NPUIFY_CAPTURE_PID), or in every
-#      process when NPUIFY_CAPTURE_ALL=1 (torchrun workers), imports torch
-#      and starts the profiler with record_shapes=True: torch.profiler where
+#      process when NPUIFY_CAPTURE_ALL=1 (torchrun workers), waits for the
+#      script's own "import torch" (a one-shot meta-path hook, so nothing
+#      changes before it and processes without torch pay nothing), then
+#      starts the profiler with record_shapes=True: torch.profiler where
 #      kineto exists, else the autograd profiler (Debian's torch 1.13 has no
 #      kineto);
 #   3. at exit (atexit, so after the script's own handlers) stops it and
@@ -143,15 +145,7 @@ def _npuify_finish(prof, kineto, outdir):
             os.path.join(outdir, "npuify_kineto_trace%s.json" % suffix))
 
 
-def _npuify_start():
-    outdir = os.environ.get("NPUIFY_CAPTURE_DIR")
-    if not outdir or not _npuify_wanted():
-        return
-    try:
-        import torch
-    except Exception as exc:
-        sys.stderr.write("npuify capture: cannot import torch: %r\n" % (exc,))
-        return
+def _npuify_begin(torch, outdir):
     kineto = bool(getattr(torch.autograd, "kineto_available", lambda: 0)())
     if kineto:
         acts = [torch.profiler.ProfilerActivity.CPU]
@@ -170,6 +164,51 @@ def _npuify_start():
                              "%r\n" % (exc,))
     import atexit
     atexit.register(finish)
+
+
+class _NpuifyTorchHook(object):
+    """Meta-path finder that starts the profiler right after the script's
+    own "import torch" has run torch/__init__.py, so nothing changes before
+    that (environment variables read at import, start-up time of processes
+    that never use torch)."""
+
+    def __init__(self, outdir):
+        self.outdir = outdir
+
+    def find_spec(self, name, path=None, target=None):
+        if name != "torch":
+            return None
+        sys.meta_path.remove(self)  # one shot
+        import importlib.util
+        spec = importlib.util.find_spec("torch")
+        loader = getattr(spec, "loader", None)
+        if loader is None or not hasattr(loader, "exec_module"):
+            return spec
+        run = loader.exec_module
+        outdir = self.outdir
+
+        def exec_module(module):
+            run(module)
+            try:
+                _npuify_begin(module, outdir)
+            except Exception as exc:
+                sys.stderr.write("npuify capture: cannot start the "
+                                 "profiler: %r\n" % (exc,))
+        loader.exec_module = exec_module
+        return spec
+
+    def find_module(self, name, path=None):  # Python < 3.4 protocol
+        return None
+
+
+def _npuify_start():
+    outdir = os.environ.get("NPUIFY_CAPTURE_DIR")
+    if not outdir or not _npuify_wanted():
+        return
+    if "torch" in sys.modules:  # the chained sitecustomize imported it
+        _npuify_begin(sys.modules["torch"], outdir)
+    else:
+        sys.meta_path.insert(0, _NpuifyTorchHook(outdir))
 
 
 _npuify_chain()

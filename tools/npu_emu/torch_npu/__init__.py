@@ -6,6 +6,7 @@ converted script runs without an NPU, put tools/npu_emu on PYTHONPATH: then
   - registers torch.npu / torch_npu.npu (npu/__init__.py) and torch.npu.amp,
   - makes "npu" devices work and run on the CPU (_patch_device.py),
   - registers the "hccl" distributed backend on top of gloo (_patch_dist.py),
+  - runs SyncBatchNorm on CPU tensors (_patch_syncbn.py),
   - lets torch.autocast take device_type="npu" (npu/amp.py).
 `from torch_npu.contrib import transfer_to_npu` additionally maps torch.cuda
 and "cuda" devices onto the NPU. See README.md for what is not emulated.
@@ -15,8 +16,7 @@ import sys
 
 import torch
 
-from . import _patch_device, _patch_dist, npu
-from ._emu import STATE
+from . import _patch_device, _patch_dist, _patch_syncbn, npu
 
 __version__ = "0.0.0+npuify.emulator"
 __all__ = ["npu"]
@@ -34,9 +34,17 @@ def _install():
     _register_modules()
     _patch_device.install()
     _patch_dist.install()
+    _patch_syncbn.install()
     npu.amp.install()
     if os.environ.get("NPUIFY_EMU_QUIET") != "1":
         print(BANNER, file=sys.stderr, flush=True)
+    # As torch_npu 2.8+: TORCH_TRANSFER_TO_NPU=1 imports transfer_to_npu.
+    transfer = os.environ.get("TORCH_TRANSFER_TO_NPU", "0")
+    if transfer == "1":
+        from .contrib import transfer_to_npu  # noqa: F401
+    elif transfer not in ("", "0"):
+        raise ValueError(f"TORCH_TRANSFER_TO_NPU must be 0 or 1, not "
+                         f"{transfer!r}")
 
 
 def __getattr__(name):

@@ -46,7 +46,8 @@ class _State:
             "autocast_enters": 0,
             "grad_scaler_steps": 0,
             "hccl_groups": 0,
-            "set_device": [],
+            "set_device_calls": 0,
+            "set_device": [],       # the indices, in call order
         }
 
 
@@ -94,32 +95,35 @@ def _is_npu_kind(kind):
     return kind == "npu" or (kind == "cuda" and STATE.cuda_is_npu)
 
 
-def _counted_cpu(kind, index, as_string):
-    check_index(index, kind)
+def _counted_cpu(kind, index, as_string, validate):
+    if validate:
+        check_index(index, kind)
     count("npu_device_uses" if kind == "npu" else "cuda_device_uses")
     return "cpu" if as_string else _RealDevice("cpu")
 
 
-def map_device(dev, int_is_npu=False):
+def map_device(dev, int_is_npu=False, validate=True):
     """Return the CPU device standing in for an NPU device spec.
 
     A string maps to the string "cpu", anything else to torch.device("cpu").
     Anything that is not an NPU spec is returned unchanged, so "cpu", "meta",
     dtypes and tensors pass through. A plain int is a device ordinal: stock
     torch reads it as CUDA, so it is only taken as an NPU when int_is_npu
-    (transfer_to_npu does this for .to(int), like the real one).
+    (transfer_to_npu does this for .to(int), like the real one). With
+    validate, an index past the emulated device count raises, as using such
+    a device does on a real NPU (constructing torch.device does not).
     """
     if isinstance(dev, str):
         kind, index = _split_device_string(dev)
         if _is_npu_kind(kind):
-            return _counted_cpu(kind, index, True)
+            return _counted_cpu(kind, index, True, validate)
         return dev
     if isinstance(dev, _RealDevice):
         if dev.type == "cuda" and STATE.cuda_is_npu:
-            return _counted_cpu("cuda", dev.index, False)
+            return _counted_cpu("cuda", dev.index, False, validate)
         return dev
     if int_is_npu and isinstance(dev, int) and not isinstance(dev, bool):
-        return _counted_cpu("npu", dev, False)
+        return _counted_cpu("npu", dev, False, validate)
     return dev
 
 

@@ -73,7 +73,8 @@ class device(metaclass=_ProxyMeta):
         if isinstance(kind, str) and index is not None:
             kind = f"{kind}:{index}"
             index = None
-        mapped = map_device(kind, int_is_npu=STATE.cuda_is_npu)
+        mapped = map_device(kind, int_is_npu=STATE.cuda_is_npu,
+                            validate=False)
         if index is not None:
             return _RealDevice(mapped, index)
         return _RealDevice(mapped)

@@ -12,7 +12,6 @@ output_device when the module's parameters are on the CPU.
 """
 import functools
 
-import torch
 import torch.distributed as dist
 
 from ._emu import count

@@ -31,7 +31,9 @@ def place(x, i, use_gpu=True):
     dev = "cuda" if use_gpu else "cpu"
     w = x.to(dev)
     self_device = "cuda:0"
-    return a, b, c, d, e, f, g, h, y, z, s, loader_kw, w, self_device
+    k = torch.device(f"cuda:{torch.cuda.current_device()}")
+    m = x.to(torch.cuda.current_device())
+    return a, b, c, d, e, f, g, h, y, z, s, loader_kw, w, self_device, k, m
 
 
 def untouched(x):

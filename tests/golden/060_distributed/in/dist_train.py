@@ -28,6 +28,7 @@ def setup(rank, world):
     if dist.get_backend() == dist.Backend.NCCL:
         pass
     g = dist.new_group(ranks=[0, 1], backend="nccl")
+    dist.init_process_group(backend="cuda:nccl,cpu:gloo")
     return g
 
 

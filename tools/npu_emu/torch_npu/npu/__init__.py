@@ -58,6 +58,7 @@ def set_device(dev):
     index = _index(dev)
     STATE.current_device = index
     STATE.stats["set_device"].append(index)
+    count("set_device_calls")
 
 
 @_api
@@ -280,6 +281,18 @@ def get_autocast_dtype():
     return torch.get_autocast_cpu_dtype()
 
 
+class _Switches:
+    """Attribute bags for torch.npu.config / matmul / conv switches."""
+
+    def __init__(self, **defaults):
+        self.__dict__.update(defaults)
+
+
+config = _Switches(allow_internal_format=False)
+matmul = _Switches(allow_hf32=False)
+conv = _Switches(allow_hf32=True)
+
+
 def set_sync_debug_mode(mode):
     pass
 
@@ -307,5 +320,6 @@ __all__ = [
     "BFloat16Tensor", "ByteTensor", "CharTensor", "ShortTensor", "IntTensor",
     "LongTensor", "BoolTensor", "set_option", "set_compile_mode",
     "is_jit_compile_false", "is_autocast_enabled", "get_autocast_dtype",
-    "set_sync_debug_mode", "get_sync_debug_mode",
+    "set_sync_debug_mode", "get_sync_debug_mode", "config", "matmul",
+    "conv",
 ]

@@ -1,0 +1,3 @@
+import torch
+import torch_npu
+x = torch.zeros(1).npu()
