@@ -1,11 +1,15 @@
 #!/bin/sh
-# End-to-end: convert the bundled examples with `npuify convert` (manual
-# and --mode auto), check the converted scripts for NPU idioms, then run
-# them on the torch_npu emulator (tools/npu_emu: torch_npu on CPU torch
-# 1.13) and compare their final losses with the original scripts run on the
-# CPU with the same seed. Both run the same CPU kernels, so with AMP off the
-# losses must agree. The emulator's own tests (tests/e2e/test_emu.py) run
-# first, so the suite means something even while convert is unfinished.
+# End-to-end: convert the bundled examples with `npuify convert` (manual,
+# --mode auto, --amp), check the converted scripts for NPU idioms
+# (tests/e2e/idioms.py), then run them on the torch_npu emulator
+# (tools/npu_emu: torch_npu on Debian's CPU torch 1.13) and compare their
+# final losses with the original scripts run on the CPU with the same seed:
+# both run the same CPU kernels, so with AMP off the losses must agree.
+# Also: AMP on (bf16), DDP over "hccl" with world size 1, resuming a
+# checkpoint with an npu map_location, SyncBatchNorm over two hccl ranks.
+# The emulator's own tests (tests/e2e/test_emu.py) run too, so the suite
+# means something even while convert is unfinished. Emulator counters
+# (NPUIFY_EMU_LOG) show that a converted run really took its NPU path.
 # Run from the repo root; NPUIFY names the binary. Needs /usr/bin/python3
 # with torch and torchvision (Debian's python3-torch, python3-torchvision).
 # shellcheck disable=SC2086  # $CNN, $INET, $RUN_ENV... are word lists
@@ -17,7 +21,8 @@ EMU=$ROOT/tools/npu_emu
 BANNER="torch_npu emulator: NPU calls run on CPU (npuify test double)"
 RUN_TIMEOUT=${E2E_RUN_TIMEOUT:-150}
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM
 # One thread each: runs go in parallel, and the same reduction order in
 # original and converted runs keeps the losses comparable.
 export OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 PYTHONDONTWRITEBYTECODE=1
@@ -49,19 +54,20 @@ emu_results() {
 }
 
 # ---- 2. convert ------------------------------------------------------------
-echo "== npuify convert examples (manual and --mode auto)"
-convert() { # mode outdir
+echo "== npuify convert examples (manual, --mode auto, --amp)"
+convert() { # outdir options...
+    out=$1; shift
     if [ ! -x "$NPUIFY" ]; then
-        fail "convert --mode $1: $NPUIFY is not built"; return
+        fail "convert $*: $NPUIFY is not built"; return
     fi
-    "$NPUIFY" convert examples -o "$2" --mode "$1" --quiet \
-        >"$2.log" 2>&1
+    "$NPUIFY" convert examples -o "$out" --quiet "$@" >"$out.log" 2>&1
     rc=$?
-    if [ $rc -eq 0 ] && [ -d "$2" ]; then ok "convert --mode $1 (exit 0)"
-    else fail "convert --mode $1 exited $rc"; tail -n 5 "$2.log" | indent; fi
+    if [ $rc -eq 0 ] && [ -d "$out" ]; then ok "convert $* (exit 0)"
+    else fail "convert $* exited $rc"; tail -n 5 "$out.log" | indent; fi
 }
-convert manual "$tmp/manual"
-convert auto "$tmp/auto"
+convert "$tmp/manual" --mode manual
+convert "$tmp/auto" --mode auto
+convert "$tmp/amp" --mode manual --amp
 
 # ---- 3. NPU idioms in the converted scripts --------------------------------
 EXAMPLES="small_cnn lstm_lm imagenet_ddp"
@@ -91,7 +97,7 @@ start() {
     name=$1; emu=$2; script=$3; shift 3
     dir=$tmp/run/$name
     mkdir -p "$dir"
-    if [ ! -f "$script" ]; then echo 127 >"$dir/rc"; return; fi
+    if [ ! -f "$script" ]; then echo "no-script" >"$dir/rc"; return; fi
     (
         cd "$dir" || exit 1
         if [ "$emu" = 1 ]; then
@@ -107,8 +113,9 @@ final_loss() { # name -> last "loss X" printed on stdout
     grep -o 'loss [-+0-9.eEnaif]*' "$tmp/run/$1/out" 2>/dev/null |
         tail -n 1 | sed 's/^loss //'
 }
-is_finite() {
-    [ -n "$1" ] && awk -v x="$1" 'BEGIN { exit !(x == x + 0 && x - x == 0) }'
+is_finite() { # a decimal number; Python prints nan and inf as words
+    printf '%s\n' "$1" |
+        grep -Eqx '[-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?'
 }
 close() { # a b: |a - b| <= 1e-4 (1 + |b|)
     awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d;
@@ -123,7 +130,9 @@ check_run() { # name emu(0|1) [counter...]: exit 0, finite loss, right stack
     dir=$tmp/run/$name
     rc=$(cat "$dir/rc" 2>/dev/null || echo missing)
     loss=$(final_loss "$name")
-    if [ "$rc" != 0 ]; then
+    if [ "$rc" = no-script ]; then
+        fail "run $name: no script to run (convert failed?)"; return 1
+    elif [ "$rc" != 0 ]; then
         fail "run $name: exit $rc"; tail -n 8 "$dir/err" 2>/dev/null | indent
         return 1
     fi
@@ -143,7 +152,16 @@ check_run() { # name emu(0|1) [counter...]: exit 0, finite loss, right stack
     used=""
     for counter in "$@"; do
         n=$(log_sum "$name" "$counter")
-        [ "$n" -gt 0 ] || { fail "run $name: emulator counter $counter is 0 (NPU path not taken)"; return 1; }
+        if [ "$n" -eq 0 ]; then
+            case $counter in
+            autocast_enters) why="no autocast entered: no AMP" ;;
+            hccl_groups) why="no hccl process group" ;;
+            grad_scaler_steps) why="no GradScaler step" ;;
+            *) why="the script did not take its NPU path" ;;
+            esac
+            fail "run $name: emulator counter $counter is 0 ($why)"
+            return 1
+        fi
         used="$used $counter=$n"
     done
     ok "run $name: loss $loss on the emulated NPU ($used )"
@@ -167,6 +185,11 @@ start cnn_auto 1 "$tmp/auto/small_cnn/train.py" $CNN
 start lstm_orig 0 "$ROOT/examples/lstm_lm/train.py" $LSTM
 start lstm_manual 1 "$tmp/manual/lstm_lm/train.py" $LSTM
 start lstm_auto 1 "$tmp/auto/lstm_lm/train.py" $LSTM
+# convert --amp on the two examples without AMP: autocast must be entered.
+EMU_AMP=bf16
+start cnn_amp 1 "$tmp/amp/small_cnn/train.py" $CNN
+start lstm_amp 1 "$tmp/amp/lstm_lm/train.py" $LSTM
+EMU_AMP=off
 # LOCAL_RANK=0 takes imagenet_ddp's one-device path (set_device(0) and
 # .cuda(0)); without it a script with several devices would pick
 # DataParallel, which NPUs do not support.
@@ -217,6 +240,8 @@ check_run inet_orig 0 && {
         compare imagenet_ddp inet_orig inet_auto
 }
 check_run inet_manual_amp 1 npu_device_uses autocast_enters
+check_run cnn_amp 1 npu_device_uses autocast_enters grad_scaler_steps
+check_run lstm_amp 1 npu_device_uses autocast_enters grad_scaler_steps
 check_run inet_manual_ddp 1 npu_device_uses hccl_groups
 # syncbn_2proc prints no loss: its ranks report their own checks.
 dir=$tmp/run/syncbn_2proc

@@ -5,6 +5,8 @@
 #     tools/pytokens.py (tokenize of /usr/bin/python3, 3.11) prints, file by
 #     file (files tokenize rejects are only round-tripped);
 #  2. `npuify tokens --roundtrip` on all of them: tokens give back the bytes;
+#     400 transformed copies (CRLF, BOM and no final newline, tabs, form
+#     feeds, trailing spaces) must match tokenize and round-trip too;
 #  3. 200 corrupted copies (truncated, bytes flipped, NULs, stray quotes,
 #     CRs, backslashes, invalid UTF-8; fixed seed): round trip must hold,
 #     and where tokenize still succeeds the tokens must match it too;
@@ -102,6 +104,39 @@ check "corpus tokens match tokenize" $r
 "$NPUIFY" tokens --roundtrip --quiet --files-from "$tmp/list" > "$tmp/rt" 2>&1
 r=$?; tail -n 1 "$tmp/rt"; grep FAILED "$tmp/rt" | head -n 5
 check "corpus round trip" $r
+
+# Transformed copies Python still accepts: CRLF line ends, a BOM and no
+# final newline, tabs for indentation, form feeds, trailing spaces at EOF.
+mkdir "$tmp/var"
+"$PY" - "$tmp/list" "$tmp/var" <<'PYEOF'
+import os, random, sys
+rng = random.Random(3)
+paths = [l.rstrip("\n") for l in open(sys.argv[1])]
+for k, p in enumerate(rng.sample(paths, min(400, len(paths)))):
+    d = open(p, "rb").read()
+    how = k % 5
+    if how == 0:
+        d = d.replace(b"\n", b"\r\n")
+    elif how == 1:
+        d = b"\xef\xbb\xbf" + d.rstrip(b"\n")
+    elif how == 2:
+        d = d.replace(b"        ", b"\t")
+    elif how == 3:
+        d = d.replace(b"\n", b" \x0c\n", 50)
+    else:
+        d = d.rstrip() + b"   "
+    with open(os.path.join(sys.argv[2], "v%03d.py" % k), "wb") as f:
+        f.write(d)
+PYEOF
+ls "$tmp/var"/*.py | LC_ALL=C sort > "$tmp/varlist"
+"$NPUIFY" tokens --quiet --files-from "$tmp/varlist" > "$tmp/var_ours" 2>/dev/null
+r1=$?
+"$PY" tools/pytokens.py --from "$tmp/varlist" > "$tmp/var_ref"
+compare "$tmp/var_ours" "$tmp/var_ref" "transformed copies"
+r=$?; [ $r1 -eq 0 ] || r=1
+"$NPUIFY" tokens --roundtrip --quiet --files-from "$tmp/varlist" > "$tmp/rt4" 2>&1 || r=1
+tail -n 1 "$tmp/rt4"
+check "transformed copies (CRLF, BOM, tabs, form feeds) match and round-trip" $r
 
 # Deterministic corruptions of corpus files.
 mkdir "$tmp/bad"

@@ -12,8 +12,14 @@
  *  - per-file facts (nfy_migrate_info) that project-level rules need.
  * The generic rule kinds of rules.h are interpreted straight from the set
  * (so custom rule files work); a few rules name a dedicated pass (match
- * "pass", pattern = pass name: "int-device", "amp-missing",
- * "cpp-extension-cu", "device-capability", "nccl-compare", "left-unchanged").
+ * "pass", pattern = pass name): "int-device" and "int-device-runtime"
+ * (integer device indices), "left-unchanged" (the rule id of the records of
+ * "cuda" text left alone), "nccl-compare", "device-capability",
+ * "cpp-extension-cu", "amp-used", "dataloader-pin-memory", "affinity-user",
+ * "amp-insert" (--amp: autocast + GradScaler around a textbook training
+ * step), and at project level "amp-missing" and "global-advice". Not
+ * implemented here: "ddp-rewrite", "launcher", "cuda-ops" (their rules
+ * simply never fire), FILE rules such as *.cu (convert's).
  *
  * Guarantees: edits are minimal (a token, a string's leading "cuda", one
  * inserted line) and never overlap; running the passes on their own output
@@ -60,8 +66,10 @@ enum nfy_migrate_flags {
     NFY_MIGRATE_AUTO = 1u << 1,   /* --mode auto: only add `import torch_npu`
                                      and `from torch_npu.contrib import
                                      transfer_to_npu` to entry scripts (files
-                                     with a __main__ guard); findings as usual */
-    NFY_MIGRATE_AMP = 1u << 2,    /* enables rules gated by option "amp" */
+                                     with a __main__ guard, also those without
+                                     a torch import); findings as usual */
+    NFY_MIGRATE_AMP = 1u << 2,    /* --amp: rules gated by option "amp"
+                                     (amp-insert) */
     NFY_MIGRATE_DISTRIBUTED = 1u << 3, /* ... by option "distributed" */
     NFY_MIGRATE_MSFT = 1u << 4,        /* ... by option "msfmktransplt" */
     NFY_MIGRATE_FORCE = 1u << 5        /* edit files with syntax errors too */

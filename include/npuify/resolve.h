@@ -7,11 +7,12 @@
  * binding the first name refers to, following Python's scope rules:
  * function, lambda and comprehension scopes see enclosing function scopes
  * and the module but not class bodies; `global` sends a name to the module,
- * `nonlocal` to the enclosing function. Within one scope the binding in
- * effect is the last one textually before the use, or, when none comes
- * before (a use in a loop, or a module name used inside a function defined
- * earlier), the first one after it. Two refinements keep the common idioms
- * resolved:
+ * `nonlocal` to the enclosing function, and a name bound inside a function
+ * that declared it `global` counts as a module binding. Within one scope
+ * the binding in effect is the last one textually before the use, or, when
+ * none comes before (a use in a loop, or a module name used inside a
+ * function defined earlier), the first one after it. Two refinements keep the
+ * common idioms resolved:
  *  - `x = None` (and `except ImportError:` fallbacks of that shape) does not
  *    hide an import of x in the same scope;
  *  - `alias = torch.cuda` (the whole value a dotted chain that resolves)

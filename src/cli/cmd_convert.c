@@ -185,6 +185,30 @@ static const char *report_dir(const convert_args *a, nfy_arena *ar)
     return NULL;
 }
 
+/*
+ * AMP is mandatory on NPU (the cube units compute in FP16/BF16), so a
+ * project without it gets a loud warning on stderr, not only a report row.
+ */
+static void warn_amp_missing(const nfy_report *rep, const nfy_rule_set *rules,
+                             bool color)
+{
+    const nfy_rule *amp = NULL;
+    for (size_t i = 0; rules && i < nfy_rule_set_count(rules); i++) {
+        const nfy_rule *r = nfy_rule_set_at(rules, i);
+        if (r->match == NFY_MATCH_PASS && !strcmp(r->pattern, "amp-missing"))
+            amp = r;
+    }
+    for (size_t i = 0; amp && i < rep->findings.len; i++) {
+        const nfy_finding *f = &rep->findings.items[i];
+        if (f->rule && !strcmp(f->rule, amp->id)) {
+            fprintf(stderr, "%swarning[%s]:%s %s\n", color ? "\033[1;35m" : "",
+                    amp->id, color ? "\033[0m" : "",
+                    f->message ? f->message : amp->message);
+            return;
+        }
+    }
+}
+
 static int finish(convert_args *a, nfy_report *rep, nfy_buf *diff,
                   const nfy_convert_stats *stats, nfy_status st,
                   nfy_diags *diags, nfy_arena *ar)
@@ -209,6 +233,8 @@ static int finish(convert_args *a, nfy_report *rep, nfy_buf *diff,
         fputs(nfy_buf_cstr(&out), stdout);
         nfy_buf_release(&out);
     }
+    if (a->conv.mode == NFY_CONVERT_MODE_MANUAL && !a->conv.amp)
+        warn_amp_missing(rep, a->conv.rules, a->color);
     if (st || stats->files_error)
         return NFY_EXIT_INPUT;
     if (a->conv.action == NFY_CONVERT_CHECK && stats->files_changed)

@@ -105,9 +105,10 @@ static void emit_script(converter *c, const nfy_walk_entry *e, nfy_arena *a,
     switch (c->o->action) {
     case NFY_CONVERT_WRITE:
         dst = out_path(c, a, e->rel);
-        st = nfy_file_write_atomic(dst, changed ? result->data : src->data,
-                                   changed ? result->len : src->len,
-                                   e->mode & 07777);
+        /* A fresh output tree needs no per-file flush; in-place does. */
+        st = nfy_file_write_atomic_flags(
+            dst, changed ? result->data : src->data,
+            changed ? result->len : src->len, e->mode & 07777, 0);
         if (st)
             output_error(c, dst, st);
         break;
@@ -205,7 +206,10 @@ static int on_entry(void *ctx, const nfy_walk_entry *e)
     if (e->kind == NFY_WALK_DIR) {
         if (c->o->action == NFY_CONVERT_WRITE) {
             const char *dst = out_path(c, &a, e->rel);
-            nfy_status st = nfy_mkdirs(dst, 0755);
+            /* Parents come first in the walk, so one mkdir is enough. */
+            nfy_status st = mkdir(dst, 0755) == 0 || errno == EEXIST
+                                ? NFY_OK
+                                : nfy_mkdirs(dst, 0755);
             if (st)
                 output_error(c, dst, st);
         }

@@ -82,6 +82,13 @@ static char *temp_template(const char *path)
 nfy_status nfy_file_write_atomic(const char *path, const void *data,
                                  size_t len, mode_t mode)
 {
+    return nfy_file_write_atomic_flags(path, data, len, mode, NFY_WRITE_SYNC);
+}
+
+nfy_status nfy_file_write_atomic_flags(const char *path, const void *data,
+                                       size_t len, mode_t mode,
+                                       unsigned flags)
+{
     struct stat st;
     if (stat(path, &st) == 0)
         mode = st.st_mode & 07777;
@@ -97,7 +104,7 @@ nfy_status nfy_file_write_atomic(const char *path, const void *data,
     nfy_status rc = write_all(fd, data, len);
     if (!rc && fchmod(fd, mode) != 0)
         rc = nfy_status_from_errno(errno);
-    if (!rc && fsync(fd) != 0)
+    if (!rc && (flags & NFY_WRITE_SYNC) && fsync(fd) != 0)
         rc = nfy_status_from_errno(errno);
     if (close(fd) != 0 && !rc)
         rc = nfy_status_from_errno(errno);

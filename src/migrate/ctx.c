@@ -37,11 +37,19 @@ bool mig_rule_on(const mig_ctx *c, const nfy_rule *r)
            nfy_rule_applies_to_torch(r, c->p->version);
 }
 
+/* An unsafe rule applies with --unsafe, or when its option gate (already
+ * checked by mig_rule_on) is what the user turned on (rules.h, Safety). */
+static bool unsafe_allowed(const mig_ctx *c, const nfy_rule *r)
+{
+    return (c->p->flags & MIG_F_UNSAFE) ||
+           (r->option != NULL && r->option[0] != '\0');
+}
+
 bool mig_rule_edits(const mig_ctx *c, const nfy_rule *r)
 {
     if (!mig_rule_on(c, r) || r->safety == NFY_SAFETY_MANUAL)
         return false;
-    return r->safety == NFY_SAFETY_SAFE || (c->p->flags & MIG_F_UNSAFE);
+    return r->safety == NFY_SAFETY_SAFE || unsafe_allowed(c, r);
 }
 
 static bool has_tag(const nfy_rule *r, const char *tag)
@@ -132,7 +140,7 @@ bool mig_edit(mig_ctx *c, const nfy_rule *r, uint32_t tfirst, uint32_t tend,
         nfy_vec_last(c->notes)->after = mig_strdup(c, nfy_str_from_cstr(text));
         return false;
     }
-    if (r->safety == NFY_SAFETY_UNSAFE && !(c->p->flags & MIG_F_UNSAFE)) {
+    if (r->safety == NFY_SAFETY_UNSAFE && !unsafe_allowed(c, r)) {
         /* listed where the rule's kind of problem belongs, for a human */
         mig_cat cat;
         mig_op op;
@@ -360,6 +368,7 @@ static void run_passes(mig_ctx *c)
     }
     mig_pass_special(c);
     mig_pass_insert_import(c);
+    mig_pass_amp_insert(c); /* after torch_npu's import: it uses torch.npu */
 }
 
 static void fill_info(mig_ctx *c)

@@ -6,7 +6,8 @@
  * the first torch import was itself rewritten to name torch.npu (`from torch
  * import npu as cuda`), the new line goes before it, since that import needs
  * torch_npu loaded. In --mode auto only entry scripts (files with a
- * `__main__` guard) get the imports.
+ * `__main__` guard) get the imports, also when they do not import torch
+ * themselves (then after the docstring and `from __future__` imports).
  */
 #include "migrate/pass.h"
 #include "migrate/qmatch.h"
@@ -119,10 +120,61 @@ static bool stmt_edited(const mig_ctx *c, uint32_t s)
     return mig_claimed(c, c->m->stmts[s].first, c->m->stmts[s].end);
 }
 
+/*
+ * Where a file-level import goes in a file that has no torch import: after
+ * the `from __future__` imports, else after the module docstring, else
+ * before the first statement. NFY_NONE when the file has no statement.
+ */
+static uint32_t top_anchor(const mig_ctx *c, bool *before)
+{
+    uint32_t last = NFY_NONE;
+    for (uint32_t s = 0; s < c->m->nstmts; s++) {
+        const nfy_stmt *st = &c->m->stmts[s];
+        if (st->parent != NFY_NONE)
+            continue;
+        bool future = st->kind == NFY_STMT_FROM_IMPORT &&
+                      mig_tok_is(c, st->first + 1, "__future__");
+        if (future || (last == NFY_NONE && (st->flags & NFY_STMTF_DOCSTRING))) {
+            last = s;
+            continue;
+        }
+        if (last != NFY_NONE) {
+            *before = false;
+            return last;
+        }
+        *before = true;
+        return s;
+    }
+    *before = false;
+    return last;
+}
+
+/* --mode auto: an entry script that does not import torch itself still
+ * needs torch_npu and transfer_to_npu loaded before anything else. */
+static void insert_top(mig_ctx *c)
+{
+    bool before;
+    uint32_t s = top_anchor(c, &before);
+    if (s == NFY_NONE)
+        return;
+    nfy_rule_iter it;
+    nfy_rule_iter_init(&it, c->rules, NFY_RULE_INSERT_IMPORT, -1);
+    for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));) {
+        if (mig_rule_on(c, r) && r->replacement != NULL &&
+            already_there(c, r->replacement) == NFY_NONE)
+            insert_at(c, r, s, before);
+    }
+}
+
 void mig_pass_insert_import(mig_ctx *c)
 {
     if ((c->p->flags & MIG_F_AUTO) && c->m->main_guard == NFY_NONE)
         return;
+    if ((c->p->flags & MIG_F_AUTO) &&
+        first_import_of(c, NFY_STR_LIT("torch")) == NFY_NONE) {
+        insert_top(c);
+        return;
+    }
     nfy_rule_iter it;
     nfy_rule_iter_init(&it, c->rules, NFY_RULE_INSERT_IMPORT, -1);
     uint32_t anchor_import = NFY_NONE; /* the statement we inserted after */

@@ -108,5 +108,6 @@ void mig_pass_env(mig_ctx *c);
 void mig_pass_special(mig_ctx *c);
 void mig_pass_comments(mig_ctx *c);
 void mig_pass_insert_import(mig_ctx *c);
+void mig_pass_amp_insert(mig_ctx *c);
 
 #endif

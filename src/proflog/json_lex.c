@@ -254,8 +254,10 @@ static void unicode_escape(nfy_json_lex *lx, size_t cap)
         text_put(lx, "\\u", 2, cap);
         return;
     }
-    if (cp >= 0xD800 && cp <= 0xDBFF && peek_at(lx, 0) == '\\' &&
-        peek_at(lx, 1) == 'u') {
+    /* A high surrogate may pair with a following \uXXXX. All 6 bytes must
+     * be in the window first: a refill inside would move it under save. */
+    if (cp >= 0xD800 && cp <= 0xDBFF && fill(lx, 6) >= 6 &&
+        lx->buf[lx->pos] == '\\' && lx->buf[lx->pos + 1] == 'u') {
         size_t save = lx->pos;
         uint32_t lo;
         lx->pos += 2;

@@ -190,7 +190,7 @@ static void build_env(const nfy_capture_opts *o, const char *site_dir,
 static char *resolve_command(const char *cmd)
 {
     if (strchr(cmd, '/'))
-        return fmt_dup("%s%s", cmd, "");
+        return access(cmd, X_OK) == 0 ? fmt_dup("%s%s", cmd, "") : NULL;
     const char *path = getenv("PATH");
     if (!path || !*path)
         path = "/usr/local/bin:/usr/bin:/bin";

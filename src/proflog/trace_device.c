@@ -3,16 +3,14 @@
  * and repeats it on the kernels, memcpys and memsets the op launched, so
  * the op's self device time (what the text tables call "Self CUDA") is the
  * sum of those events' durations. The first pass fills this map; the
- * second looks ops up in it. Open addressing with linear probing, keys
- * stored as given (ids are small non-negative integers in practice, any
- * int64 works), grown at half load.
+ * second looks ops up in it. Open addressing with linear probing and a
+ * used-byte per slot (any int64 id works), grown at half load.
  */
+#include "core/fatal.h"
 #include "proflog/trace_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#include "core/fatal.h"
 
 static size_t slot_of(int64_t key, size_t cap)
 {
@@ -20,68 +18,58 @@ static size_t slot_of(int64_t key, size_t cap)
     return (size_t)(h >> 20) & (cap - 1);
 }
 
-/* Slots hold key + 1 in keys[] so that 0 means empty (ids may be 0 but
- * never INT64_MAX in any writer; that one id is dropped). */
-static void put(int64_t *keys, double *us, size_t cap, int64_t key, double v)
+/* The slot holding key, or the empty slot where it belongs. */
+static size_t find(const nfy_trace_devmap *m, int64_t key)
 {
-    size_t i = slot_of(key, cap);
-    while (keys[i] && keys[i] != key + 1)
-        i = (i + 1) & (cap - 1);
-    keys[i] = key + 1;
-    us[i] += v;
+    size_t i = slot_of(key, m->cap);
+    while (m->used[i] && m->keys[i] != key)
+        i = (i + 1) & (m->cap - 1);
+    return i;
 }
 
 static void grow(nfy_trace_devmap *m)
 {
-    size_t ncap = m->cap ? m->cap * 2 : 1024;
-    int64_t *keys = calloc(ncap, sizeof *keys);
-    double *us = calloc(ncap, sizeof *us);
-    if (!keys || !us)
+    nfy_trace_devmap n = {NULL, NULL, NULL, m->cap ? m->cap * 2 : 1024, 0};
+    n.keys = calloc(n.cap, sizeof *n.keys);
+    n.us = calloc(n.cap, sizeof *n.us);
+    n.used = calloc(n.cap, 1);
+    if (!n.keys || !n.us || !n.used)
         nfy__fatal("out of memory");
     for (size_t i = 0; i < m->cap; i++)
-        if (m->keys[i])
-            put(keys, us, ncap, m->keys[i] - 1, m->us[i]);
-    free(m->keys);
-    free(m->us);
-    m->keys = keys;
-    m->us = us;
-    m->cap = ncap;
+        if (m->used[i])
+            nfy__trace_devmap_add(&n, m->keys[i], m->us[i]);
+    nfy__trace_devmap_release(m);
+    *m = n;
 }
 
 void nfy__trace_devmap_add(nfy_trace_devmap *m, int64_t ext, double us)
 {
-    if (ext == INT64_MAX || !(us >= 0))
-        return;
+    if (!(us >= 0))
+        return; /* NaN or negative durations add nothing */
     if (m->len * 2 >= m->cap)
         grow(m);
-    size_t before = 0;
-    size_t i = slot_of(ext, m->cap);
-    while (m->keys[i] && m->keys[i] != ext + 1)
-        i = (i + 1) & (m->cap - 1);
-    before = m->keys[i] != 0;
-    m->keys[i] = ext + 1;
+    size_t i = find(m, ext);
+    m->len += !m->used[i];
+    m->used[i] = 1;
+    m->keys[i] = ext;
     m->us[i] += us;
-    m->len += !before;
 }
 
 bool nfy__trace_devmap_get(const nfy_trace_devmap *m, int64_t ext, double *us)
 {
-    if (!m->cap || ext == INT64_MAX)
+    if (!m->cap)
         return false;
-    size_t i = slot_of(ext, m->cap);
-    while (m->keys[i]) {
-        if (m->keys[i] == ext + 1) {
-            *us = m->us[i];
-            return true;
-        }
-        i = (i + 1) & (m->cap - 1);
-    }
-    return false;
+    size_t i = find(m, ext);
+    if (!m->used[i])
+        return false;
+    *us = m->us[i];
+    return true;
 }
 
 void nfy__trace_devmap_release(nfy_trace_devmap *m)
 {
     free(m->keys);
     free(m->us);
+    free(m->used);
     memset(m, 0, sizeof *m);
 }

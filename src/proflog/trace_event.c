@@ -253,8 +253,8 @@ bool nfy__trace_event_is_device(const nfy_trace_event *ev)
 {
     static const char *const cats[] = {"kernel", "gpu_memcpy", "gpu_memset",
                                        "memcpy", "memset"};
-    return ev->cat.len &&
-           category_in(nfy_buf_view(&ev->cat), cats, sizeof cats / sizeof *cats);
+    return ev->cat.len && category_in(nfy_buf_view(&ev->cat), cats,
+                                      sizeof cats / sizeof *cats);
 }
 
 bool nfy__trace_event_wanted(const nfy_trace_event *ev)
@@ -267,8 +267,7 @@ bool nfy__trace_event_wanted(const nfy_trace_event *ev)
     if (ph.len ? !nfy_str_eq_cstr(ph, "X") : !ev->has_dur)
         return false;
     /* Framework-side events (TensorBoard's list, any case). */
-    static const char *const cats[] = {"cpu_op", "operator",
-                                       "user_annotation"};
+    static const char *const cats[] = {"cpu_op", "operator", "user_annotation"};
     return cat.len == 0 || category_in(cat, cats, sizeof cats / sizeof *cats);
 }
 

@@ -49,13 +49,13 @@ uint64_t nfy__trace_pid_key(const nfy_trace_event *ev);
 typedef struct {
     int64_t *keys;
     double *us;
+    unsigned char *used;
     size_t cap, len;
 } nfy_trace_devmap;
 
 void nfy__trace_devmap_add(nfy_trace_devmap *m, int64_t ext, double us);
 /** Device time of ext; false when it launched nothing. */
-bool nfy__trace_devmap_get(const nfy_trace_devmap *m, int64_t ext,
-                           double *us);
+bool nfy__trace_devmap_get(const nfy_trace_devmap *m, int64_t ext, double *us);
 void nfy__trace_devmap_release(nfy_trace_devmap *m);
 
 /* ---- Step windows (first pass) and self-time stacks --------------------- */

@@ -68,9 +68,9 @@ void nfy__trace_rows_window(nfy_trace_rows *r, const nfy_trace_event *ev)
                           ev->ts, ev->ts + (ev->has_dur ? ev->dur : 0), n};
     /* Writers emit steps in order: appending keeps the vector sorted and
      * spares the single-pass mode a sort per step. */
-    bool in_order = r->windows.len == 0 ||
-                    (r->windows_sorted &&
-                     nfy_vec_last(&r->windows)->start <= w.start);
+    bool in_order =
+        r->windows.len == 0 ||
+        (r->windows_sorted && nfy_vec_last(&r->windows)->start <= w.start);
     nfy_vec_push(&r->windows, w);
     r->windows_sorted = in_order;
 }
@@ -145,6 +145,7 @@ static void emit(nfy_trace_rows *r, const nfy_trace_pending *p, double self)
     memset(&row, 0, sizeof row);
     row.name = nfy_buf_view(&p->name);
     row.shapes = nfy_buf_view(&p->shapes);
+    row.overload = row.source_loc = row.accel_name = NFY_STR_LIT("");
     row.calls = 1;
     for (int d = 0; d < NFY_PDEV__COUNT; d++) {
         row.self_us[d] = row.total_us[d] = row.self_pct[d] = NAN;

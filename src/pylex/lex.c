@@ -19,7 +19,7 @@
 
 enum { DIAG_CAP = 64, TABSIZE = 8 };
 
-/* ---- Emitting ------------------------------------------------------------ */
+/* ---- Emitting ----------------------------------------------------------- */
 
 void nfy__lex_diag(nfy__lexer *lx, const char *code, uint32_t off, uint32_t len,
                    const char *msg)
@@ -95,8 +95,7 @@ void nfy__lex_advance_to(nfy__lexer *lx, uint32_t end)
     }
 }
 
-/* ---- Start of a statement line --------------------------------------------
- */
+/* ---- Start of a statement line ------------------------------------------ */
 
 enum line_kind { LINE_CODE, LINE_BLANK, LINE_WS_EOF };
 
@@ -164,8 +163,7 @@ static enum line_kind statement_start(nfy__lexer *lx, uint32_t *pos)
     return LINE_CODE;
 }
 
-/* ---- End of input ---------------------------------------------------------
- */
+/* ---- End of input ------------------------------------------------------- */
 
 /* Python's str.isspace() for the code points str.strip() removes. */
 static bool is_py_space(uint32_t cp)
@@ -249,7 +247,7 @@ static void lex_lines(nfy__lexer *lx)
     }
 }
 
-/* ---- Encoding ------------------------------------------------------------ */
+/* ---- Encoding ----------------------------------------------------------- */
 
 /* Report the first undecodable byte; tokenize cannot read such a file. */
 static void check_utf8(nfy__lexer *lx)

@@ -14,8 +14,7 @@
 
 #include <string.h>
 
-/* ---- Stray characters ------------------------------------------------------
- */
+/* ---- Stray characters --------------------------------------------------- */
 
 static const char *bad_char_message(char c)
 {
@@ -55,8 +54,7 @@ static uint32_t bad_char(nfy__lexer *lx, uint32_t p, uint32_t q)
     return t->end;
 }
 
-/* ---- Names ----------------------------------------------------------------
- */
+/* ---- Names -------------------------------------------------------------- */
 
 /* First letters of keywords (and soft keywords): a cheap filter. */
 static bool may_be_keyword(const char *s, uint32_t len)
@@ -112,8 +110,7 @@ static uint32_t name_token(nfy__lexer *lx, uint32_t q)
     return e;
 }
 
-/* ---- Strings --------------------------------------------------------------
- */
+/* ---- Strings ------------------------------------------------------------ */
 
 static void emit_multi(nfy__lexer *lx, unsigned kind, uint32_t q, uint32_t end,
                        uint32_t sline, uint32_t scol, uint16_t flags)
@@ -237,8 +234,7 @@ static bool string_token(nfy__lexer *lx, uint32_t q, uint32_t *pos)
     return true;
 }
 
-/* ---- The loop -------------------------------------------------------------
- */
+/* ---- The loop ----------------------------------------------------------- */
 
 static bool is_quote_byte(char c)
 {
@@ -389,8 +385,7 @@ void nfy__lex_line_tokens(nfy__lexer *lx, uint32_t p)
     }
 }
 
-/* ---- Coding cookie --------------------------------------------------------
- */
+/* ---- Coding cookie ------------------------------------------------------ */
 
 static bool cookie_name_char(char c)
 {

@@ -51,7 +51,7 @@ const unsigned char nfy__lex_ascii_word[256] = {
 };
 #undef W4
 
-/* ---- UTF-8 ------------------------------------------------------------ */
+/* ---- UTF-8 -------------------------------------------------------------- */
 
 uint32_t nfy__lex_utf8(const char *str, uint32_t n, uint32_t *cp)
 {
@@ -208,8 +208,7 @@ uint32_t nfy__lex_number(const char *s, uint32_t p, uint32_t lim)
     return e;
 }
 
-/* ---- Operators ------------------------------------------------------------
- */
+/* ---- Operators ---------------------------------------------------------- */
 
 /* One character, or that character followed by '=' (e.g. "+" / "+="). */
 static uint32_t op_eq(const char *s, uint32_t p, uint32_t lim, unsigned *op,
@@ -316,7 +315,7 @@ uint32_t nfy__lex_op(const char *s, uint32_t p, uint32_t lim, unsigned *op)
     }
 }
 
-/* ---- Names ------------------------------------------------------------ */
+/* ---- Names -------------------------------------------------------------- */
 
 uint32_t nfy__lex_name(const char *s, uint32_t p, uint32_t lim)
 {

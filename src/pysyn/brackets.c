@@ -79,7 +79,7 @@ static unsigned kind_of(uint32_t op)
 
 static void push_open(syn *s, bstack *b, uint32_t p)
 {
-    nfy_vec_push(&b->v, p);
+    SYN_PUSH(&b->v, p);
     b->count[kind_of(syn_op(s, p))]++;
 }
 
@@ -125,11 +125,6 @@ static void close_bracket(syn *s, bstack *b, uint32_t p)
     s->match[s->sig[p]] = s->sig[o];
 }
 
-static bool starts_line(const syn *s, uint32_t p)
-{
-    return p > 0 && syn_tok(s, p)->line > syn_tok(s, p - 1)->end_line;
-}
-
 /* Did a NEWLINE (or INDENT/DEDENT) end the previous logical line? */
 static bool after_newline(const syn *s, uint32_t p)
 {
@@ -154,11 +149,14 @@ void syn_pass1(syn *s)
        is open and no backslash joins it */
     bool recovering = false;
     uint32_t p = 0;
+    uint32_t prev_end_line = UINT32_MAX; /* of the previous position */
     for (uint32_t i = 0; i < s->ntoks; i++) {
         const nfy_token *t = &s->toks[i];
         s->match[i] = NFY_NONE;
         if (t->kind == NFY_TOK_COMMENT || t->kind == NFY_TOK_NL)
             continue;
+        bool new_line = p > 0 && t->line > prev_end_line;
+        prev_end_line = t->end_line;
         s->sig[p] = i;
         s->pmatch[p] = NFY_NONE;
         s->kw[p] = 0;
@@ -169,13 +167,13 @@ void syn_pass1(syn *s)
         s->pop[p] = 0;
         if (t->kind == NFY_TOK_NAME) {
             s->kw[p] = (uint8_t)(t->op < 256 ? t->op : 0); /* pylex's id */
-            if (stack.v.len && stmt_only_kw(s->kw[p]) && starts_line(s, p)) {
+            if (stack.v.len && new_line && stmt_only_kw(s->kw[p])) {
                 report_unclosed(s, &stack, 0);
                 s->pflags[p] |= PF_BREAK;
                 recovering = true;
             }
         }
-        if (!stack.v.len && starts_line(s, p) && !after_newline(s, p) &&
+        if (new_line && !stack.v.len && !after_newline(s, p) &&
             (recovering || !continued(s, t)))
             s->pflags[p] |= PF_BREAK;
         if (t->kind == NFY_TOK_OP) {

@@ -67,7 +67,7 @@ void syn_scan_begin(syn *s, uint32_t scope)
     f.kind = FR_STMT;
     f.open = f.call = f.arg = f.param = f.callf = f.in_pos = NFY_NONE;
     f.scope = f.inner = f.outer = scope;
-    nfy_vec_push(&s->frames, f);
+    SYN_PUSH(&s->frames, f);
     reset_primary(s);
 }
 
@@ -93,7 +93,7 @@ static frame *push_frame(syn *s, uint8_t kind, uint32_t open)
     f.s_pstart = s->pstart;
     f.s_puse = s->puse;
     f.s_pcall = s->pcall;
-    nfy_vec_push(&s->frames, f);
+    SYN_PUSH(&s->frames, f);
     reset_primary(s);
     return top(s);
 }
@@ -121,7 +121,7 @@ static void new_call(syn *s, frame *f, uint32_t p, uint32_t callee_pos,
     c.flags = flags | (c.rpar == NFY_NONE ? NFY_CALLF_UNCLOSED : 0);
     uint32_t endp = s->pmatch[p] != NFY_NONE ? s->pmatch[p] : p;
     c.span = syn_span(s, callee_pos, endp + 1);
-    nfy_vec_push(&s->calls, c);
+    RES_PUSH(s, &s->calls, c);
     f->call = (uint32_t)s->calls.len - 1;
     f->callf = (uint32_t)s->frames.len - 1;
 }
@@ -190,7 +190,7 @@ static uint32_t arg_step(syn *s, frame *f, uint32_t p, uint32_t e)
         a.value_end = p + 2;
         used = 2;
     }
-    nfy_vec_push(&s->args, a);
+    RES_PUSH(s, &s->args, a);
     f->arg = (uint32_t)s->args.len - 1;
     return used;
 }
@@ -391,7 +391,7 @@ static void attribute(syn *s, uint32_t p)
     } else {
         s->puse = NFY_NONE;
     }
-    nfy_vec_push(&s->attrs, a);
+    RES_PUSH(s, &s->attrs, a);
     s->pcall = NFY_NONE;
 }
 
@@ -416,10 +416,10 @@ static void name_use(syn *s, uint32_t p, uint32_t e)
             u.ctx = NFY_CTX_STORE;
         } else {
             target_cand c = {idx, p, f->ubase};
-            nfy_vec_push(&s->cands, c);
+            SYN_PUSH(&s->cands, c);
         }
     }
-    nfy_vec_push(&s->uses, u);
+    RES_PUSH(s, &s->uses, u);
 }
 
 static void keyword(syn *s, uint32_t p)
@@ -491,7 +491,7 @@ static void open_bracket(syn *s, uint32_t p)
             sub.rsqb = s->sig[s->pmatch[p]];
         if (puse != NFY_NONE && s->uses.items[puse].chain_end == s->sig[p - 1])
             sub.use = puse;
-        nfy_vec_push(&s->subs, sub);
+        RES_PUSH(s, &s->subs, sub);
         push_frame(s, FR_SUB, p);
     } else {
         push_frame(s,
@@ -584,7 +584,7 @@ static void scan_op(syn *s, uint32_t p)
         return; /* the primary continues */
     case NFY_OP_EQUAL:
         if (f->kind == FR_STMT)
-            nfy_vec_push(&s->eqs, p);
+            SYN_PUSH(&s->eqs, p);
         break;
     case NFY_OP_COLON:
         if (f->kind == FR_STMT && s->anncolon == NFY_NONE && !s->eqs.len &&

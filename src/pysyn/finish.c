@@ -154,20 +154,10 @@ static void fill_tok_stmt(syn *s)
         s->tok_stmt[t++] = NFY_NONE;
 }
 
-static void *arena_copy(nfy_arena *a, const void *src, size_t n, size_t elem)
-{
-    if (!n)
-        return NULL;
-    void *dst = nfy_arena_alloc(a, n * elem);
-    memcpy(dst, src, n * elem);
-    return dst;
-}
-
 static void copy_out(syn *s, nfy_pysyn *m)
 {
 #define COPY(vec, field)                                                       \
-    m->field =                                                                 \
-        arena_copy(s->arena, s->vec.items, s->vec.len, sizeof *s->vec.items);  \
+    m->field = s->vec.items;                                                   \
     m->n##field = (uint32_t)s->vec.len;
     COPY(stmts, stmts)
     COPY(scopes, scopes)
@@ -191,18 +181,7 @@ static void copy_out(syn *s, nfy_pysyn *m)
 static void release(syn *s)
 {
     free(s->sig); /* and the other per-position arrays */
-    nfy_vec_free(&s->stmts);
-    nfy_vec_free(&s->scopes);
-    nfy_vec_free(&s->bindings);
-    nfy_vec_free(&s->uses);
-    nfy_vec_free(&s->attrs);
-    nfy_vec_free(&s->calls);
-    nfy_vec_free(&s->args);
-    nfy_vec_free(&s->subs);
-    nfy_vec_free(&s->imports);
-    nfy_vec_free(&s->inames);
-    nfy_vec_free(&s->withs);
-    nfy_vec_free(&s->strings);
+    /* the result vectors belong to the arena */
     nfy_vec_free(&s->blocks);
     nfy_vec_free(&s->scope_stack);
     nfy_vec_free(&s->vcols);
@@ -212,18 +191,48 @@ static void release(syn *s)
     nfy_vec_free(&s->eqs);
 }
 
-/* Typical counts per token in real code (torch, stdlib), rounded up, so
-   the vectors rarely grow; untouched capacity costs no page faults. */
+void syn_res_grow(syn *s, void **items, size_t len, size_t *cap, size_t elem)
+{
+    size_t ncap = *cap ? *cap * 2 : 16;
+    if (ncap > SIZE_MAX / 2 / elem)
+        abort(); /* cannot happen below 2^32 tokens */
+    /* not zeroed: untouched capacity costs no page faults */
+    void *p = nfy_arena_alloc(s->arena, ncap * elem);
+    if (len)
+        memcpy(p, *items, len * elem);
+    *items = p;
+    *cap = ncap;
+}
+
+/* Start capacities from typical counts per significant token in real
+   code (torch, stdlib), so most files never grow a vector. */
 static void reserve_results(syn *s)
 {
-    size_t n = s->ntoks / 2 + 16;
-    nfy_vec_reserve(&s->uses, n / 2);
-    nfy_vec_reserve(&s->attrs, n / 4);
-    nfy_vec_reserve(&s->stmts, n / 6);
-    nfy_vec_reserve(&s->bindings, n / 8);
-    nfy_vec_reserve(&s->calls, n / 8);
-    nfy_vec_reserve(&s->args, n / 6);
-    nfy_vec_reserve(&s->strings, n / 10);
+    size_t n = s->nsig / 16 + 16;
+    struct {
+        void **items;
+        size_t *cap;
+        size_t want, elem;
+    } r[] = {
+        {(void **)&s->uses.items, &s->uses.cap, 5 * n, sizeof(nfy_name_use)},
+        {(void **)&s->attrs.items, &s->attrs.cap, 3 * n, sizeof(nfy_attr)},
+        {(void **)&s->stmts.items, &s->stmts.cap, 2 * n, sizeof(nfy_stmt)},
+        {(void **)&s->bindings.items, &s->bindings.cap, 2 * n,
+         sizeof(nfy_binding)},
+        {(void **)&s->calls.items, &s->calls.cap, 2 * n, sizeof(nfy_call)},
+        {(void **)&s->args.items, &s->args.cap, 2 * n, sizeof(nfy_arg)},
+        {(void **)&s->strings.items, &s->strings.cap, n, sizeof(nfy_strlit)},
+        {(void **)&s->scopes.items, &s->scopes.cap, n / 2, sizeof(nfy_scope)},
+        {(void **)&s->subs.items, &s->subs.cap, n / 2, sizeof(nfy_subscript)},
+        {(void **)&s->imports.items, &s->imports.cap, 16, sizeof(nfy_import)},
+        {(void **)&s->inames.items, &s->inames.cap, 16,
+         sizeof(nfy_import_name)},
+        {(void **)&s->withs.items, &s->withs.cap, 16, sizeof(nfy_with_item)},
+    };
+    for (size_t i = 0; i < sizeof r / sizeof r[0]; i++) {
+        *r[i].cap = r[i].want / 2; /* syn_res_grow doubles it */
+        syn_res_grow(s, r[i].items, 0, r[i].cap, r[i].elem);
+    }
 }
 
 nfy_status nfy_pysyn_parse(const nfy_source *src, const nfy_tokens *toks,
@@ -249,7 +258,6 @@ nfy_status nfy_pysyn_parse(const nfy_source *src, const nfy_tokens *toks,
     s.pflags = s.kw + n;
     s.pk = s.pflags + n;
     s.pop = s.pk + n;
-    reserve_results(&s);
     s.tok_stmt = nfy_arena_alloc(arena, n * sizeof *s.tok_stmt);
     s.match = nfy_arena_alloc(arena, n * sizeof *s.match);
     nfy_pysyn *m = nfy_arena_calloc(arena, 1, sizeof *m);
@@ -257,6 +265,7 @@ nfy_status nfy_pysyn_parse(const nfy_source *src, const nfy_tokens *toks,
     m->toks = s.toks;
     m->ntoks = s.ntoks;
     syn_pass1(&s);
+    reserve_results(&s);
     syn_pass2(&s);
     group_args(&s);
     callee_text(&s, m);

@@ -39,13 +39,23 @@ static nfy_str tok_str(const syn *s, uint32_t pos)
     return (nfy_str){s->src->data + t->start, t->end - t->start};
 }
 
-static nfy_str join2(syn *s, nfy_str a, const char *sep, nfy_str b)
+/* dots + a + "." + b in the arena (the "." only when a is not empty). */
+static nfy_str qualify(syn *s, uint32_t dots, nfy_str a, nfy_str b)
 {
-    if (!a.len)
+    if (!dots && !a.len)
         return b;
-    char *txt = nfy_arena_fmt(s->arena, "%.*s%s%.*s", NFY_STR_FMT(a), sep,
-                              NFY_STR_FMT(b));
-    return (nfy_str){txt, strlen(txt)};
+    size_t n = dots + a.len + (a.len ? 1 : 0) + b.len;
+    char *txt = nfy_arena_alloc(s->arena, n + 1);
+    memset(txt, '.', dots);
+    size_t at = dots;
+    if (a.len) {
+        memcpy(txt + at, a.ptr, a.len);
+        at += a.len;
+        txt[at++] = '.';
+    }
+    memcpy(txt + at, b.ptr, b.len);
+    txt[n] = '\0';
+    return (nfy_str){txt, n};
 }
 
 static void add_name(cursor *c, uint32_t first, uint32_t end, bool from)
@@ -71,19 +81,14 @@ static void add_name(cursor *c, uint32_t first, uint32_t end, bool from)
     n.bound_tok = s->sig[bound];
     n.bound = tok_str(s, bound);
     if (from) {
-        n.target = join2(s, imp->module, ".", n.name);
-        if (imp->level) {
-            char *dots = nfy_arena_calloc(s->arena, imp->level + 1, 1);
-            memset(dots, '.', imp->level);
-            n.target = join2(s, (nfy_str){dots, imp->level}, "", n.target);
-        }
+        n.target = qualify(s, imp->level, imp->module, n.name);
     } else {
         n.target = n.asname_tok != NFY_NONE ? n.name : n.bound;
     }
     n.span = syn_span(s, first, last);
     n.binding = syn_bind(s, NFY_BIND_IMPORT, bound, imp->scope);
     s->bindings.items[n.binding].import_name = (uint32_t)s->inames.len;
-    nfy_vec_push(&s->inames, n);
+    RES_PUSH(s, &s->inames, n);
     imp->nnames++;
 }
 
@@ -216,7 +221,7 @@ void syn_import(syn *s, uint32_t stmt_idx, uint32_t p, uint32_t e)
     imp.try_stmt = NFY_NONE;
     if (in_function(s, imp.scope))
         imp.flags |= NFY_IMPF_IN_FUNCTION;
-    nfy_vec_push(&s->imports, imp);
+    RES_PUSH(s, &s->imports, imp);
     cursor c = {s, stmt_idx, (uint32_t)s->imports.len - 1, e, p + 1};
     if (imp.flags & NFY_IMPF_FROM)
         from_import(&c);

@@ -27,7 +27,7 @@ uint32_t syn_scope_push(syn *s, nfy_scope_kind kind, uint32_t parent,
 {
     nfy_scope sc = {(uint16_t)kind, 0,     parent,  s->cur_stmt,
                     NFY_NONE,       first, NFY_NONE};
-    nfy_vec_push(&s->scopes, sc);
+    RES_PUSH(s, &s->scopes, sc);
     return (uint32_t)s->scopes.len - 1;
 }
 
@@ -35,7 +35,7 @@ uint32_t syn_bind(syn *s, nfy_bind_kind kind, uint32_t pos, uint32_t scope)
 {
     nfy_binding b = {(uint16_t)kind, 0,        s->sig[pos], scope,
                      s->cur_stmt,    NFY_NONE, NFY_NONE,    NFY_NONE};
-    nfy_vec_push(&s->bindings, b);
+    RES_PUSH(s, &s->bindings, b);
     return (uint32_t)s->bindings.len - 1;
 }
 
@@ -74,7 +74,7 @@ static uint32_t new_stmt(syn *s, nfy_stmt_kind kind, uint32_t p, uint32_t e,
     st.body_scope = st.name_tok = st.deco_first = st.clause_of = NFY_NONE;
     st.value_first = st.value_end = NFY_NONE;
     st.flags = error_flags(s, p, e);
-    nfy_vec_push(&s->stmts, st);
+    RES_PUSH(s, &s->stmts, st);
     block *b = top_block(s);
     if (parent == b->stmt)
         b->last_child = idx;
@@ -262,7 +262,7 @@ static void def_header(syn *s, uint32_t idx, uint32_t kwp, uint32_t c)
         syn_scan(s, np + 1, c);
     }
     syn_scan_end(s, c);
-    nfy_vec_push(&s->scope_stack, fs);
+    SYN_PUSH(&s->scope_stack, fs);
 }
 
 static void class_header(syn *s, uint32_t idx, uint32_t kwp, uint32_t c)
@@ -287,7 +287,7 @@ static void class_header(syn *s, uint32_t idx, uint32_t kwp, uint32_t c)
                                  c < s->nsig ? s->sig[c] : s->sig[kwp]);
     s->scopes.items[cs].name_tok = st->name_tok;
     s->stmts.items[idx].body_scope = cs;
-    nfy_vec_push(&s->scope_stack, cs);
+    SYN_PUSH(&s->scope_stack, cs);
 }
 
 static void plain_header(syn *s, uint32_t idx, uint32_t kwp, uint32_t c)
@@ -455,12 +455,12 @@ static void parse_line(syn *s, uint32_t p, uint32_t q)
         bool has_colon = syn_is_op(s, e - 1, NFY_OP_COLON);
         if (has_colon && e < q) {
             s->stmts.items[idx].flags |= NFY_STMTF_INLINE_BODY;
-            nfy_vec_push(&s->inline_heads, idx);
+            SYN_PUSH(&s->inline_heads, idx);
             parent = idx;
         } else if (has_colon) {
             s->pending = idx;
         } else if (s->stmts.items[idx].body_scope != NFY_NONE) {
-            nfy_vec_push(&s->inline_heads, idx); /* pops its scope */
+            SYN_PUSH(&s->inline_heads, idx); /* pops its scope */
         }
         p = e;
     }
@@ -487,7 +487,7 @@ static void open_block(syn *s, uint32_t p)
         b.dummy = true;
         b.last_child = top_block(s)->last_child;
     }
-    nfy_vec_push(&s->blocks, b);
+    SYN_PUSH(&s->blocks, b);
 }
 
 static void close_block(syn *s, uint32_t tok_end)
@@ -542,14 +542,14 @@ static void virtual_indent(syn *s, uint32_t p)
 {
     uint32_t col = syn_tok(s, p)->col;
     if (!s->vcols.len)
-        nfy_vec_push(&s->vcols, s->line_col);
+        SYN_PUSH(&s->vcols, s->line_col);
     while (s->vcols.len > 1 && col < *nfy_vec_last(&s->vcols)) {
         close_block(s, s->sig[p]);
         s->vcols.len--;
     }
     if (col > *nfy_vec_last(&s->vcols)) {
         open_block(s, p);
-        nfy_vec_push(&s->vcols, col);
+        SYN_PUSH(&s->vcols, col);
     }
 }
 
@@ -579,9 +579,9 @@ void syn_pass2(syn *s)
     s->cur_stmt = NFY_NONE;
     uint32_t mod = syn_scope_push(s, NFY_SCOPE_MODULE, NFY_NONE, 0);
     s->scopes.items[mod].end = s->ntoks;
-    nfy_vec_push(&s->scope_stack, mod);
+    SYN_PUSH(&s->scope_stack, mod);
     block root = {NFY_NONE, NFY_NONE, NFY_NONE, false};
-    nfy_vec_push(&s->blocks, root);
+    SYN_PUSH(&s->blocks, root);
     uint32_t p = 0;
     while (p < s->nsig) {
         uint16_t k = syn_kind(s, p);

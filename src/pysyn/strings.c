@@ -136,7 +136,7 @@ uint32_t syn_string(syn *s, uint32_t p, uint32_t e)
     str.scope = f->scope;
     str.span = syn_span(s, p, q);
     str.ctx = (uint16_t)string_ctx(s, &str, p, prev, next);
-    nfy_vec_push(&s->strings, str);
+    RES_PUSH(s, &s->strings, str);
     s->pstart = p;
     s->puse = s->pcall = NFY_NONE;
     return q;

@@ -188,6 +188,25 @@ typedef struct {
     uint32_t pstart, puse, pcall;        /* the primary being scanned */
 } syn;
 
+/* nfy_vec_push with the common case inline (the library's grow function
+   is called only when the vector is full). */
+#define SYN_PUSH(v, x)                                                         \
+    ((v)->len < (v)->cap ? (void)((v)->items[(v)->len++] = (x))                \
+                         : (void)nfy_vec_push((v), (x)))
+
+/*
+ * The result vectors live in the caller's arena from the start, so the
+ * final nfy_pysyn points at them without a copy: growing one copies it
+ * into a bigger arena block and abandons the old block (freed with the
+ * arena; at most as much again as the final size).
+ */
+void syn_res_grow(syn *s, void **items, size_t len, size_t *cap, size_t elem);
+#define RES_PUSH(s, v, x)                                                      \
+    ((v)->len < (v)->cap ? (void)((v)->items[(v)->len++] = (x))                \
+                         : (syn_res_grow((s), (void **)&(v)->items, (v)->len,  \
+                                         &(v)->cap, sizeof *(v)->items),       \
+                            (void)((v)->items[(v)->len++] = (x))))
+
 /* Token at position p. */
 static inline const nfy_token *syn_tok(const syn *s, uint32_t p)
 {

@@ -133,7 +133,7 @@ static void case_captures(syn *s, uint32_t kwp, uint32_t c)
             continue;
         nfy_binding b = {NFY_BIND_MATCH, 0,        u->tok,   u->scope,
                          s->cur_stmt,    NFY_NONE, NFY_NONE, NFY_NONE};
-        nfy_vec_push(&s->bindings, b);
+        RES_PUSH(s, &s->bindings, b);
         u->ctx = NFY_CTX_STORE;
         u->binding = (uint32_t)s->bindings.len - 1;
     }
@@ -205,7 +205,7 @@ static void with_item(syn *s, uint32_t idx, uint32_t p, uint32_t e)
         w.target_span = syn_span(s, as + 1, e);
         bind_range(s, NFY_BIND_WITH, as + 1, e);
     }
-    nfy_vec_push(&s->withs, w);
+    RES_PUSH(s, &s->withs, w);
 }
 
 void syn_with_items(syn *s, uint32_t idx, uint32_t p, uint32_t e)

@@ -153,8 +153,20 @@ void nfy_report_merge(nfy_report *dst, const nfy_report *src)
 
 bool nfy_finding_is_manual(const nfy_finding *f)
 {
-    return f->op == NFY_OPTYPE_UNSUPPORTED || f->safety == NFY_SAFETY_MANUAL ||
-           f->cat == NFY_CAT_UNSUPPORTED_API;
+    switch (f->cat) {
+    case NFY_CAT_LEFT_UNCHANGED:
+    case NFY_CAT_PRECISION_ADVICE:
+    case NFY_CAT_PERFORMANCE_ADVICE:
+    case NFY_CAT_AFFINITY_API:
+        /* Informational: the port works without acting on these. */
+        return false;
+    case NFY_CAT_UNSUPPORTED_API:
+    case NFY_CAT_CUDA_OP:
+        return true;
+    default:
+        return f->op == NFY_OPTYPE_UNSUPPORTED ||
+               f->safety == NFY_SAFETY_MANUAL;
+    }
 }
 
 void nfy_report_totals_get(const nfy_report *rep, nfy_report_totals *t)

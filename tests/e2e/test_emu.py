@@ -216,6 +216,9 @@ def dataloader_pin_memory_device_npu():
                         pin_memory_device="npu")
     batches = [b[0] for b in loader]
     assert torch.equal(torch.cat(batches), torch.arange(8.0))
+    loader = DataLoader(data, batch_size=2, num_workers=2, pin_memory=True,
+                        pin_memory_device="npu:0")
+    assert sorted(b[0].npu().sum().item() for b in loader) == [1, 5, 9, 13]
 
 
 @test
@@ -258,6 +261,18 @@ def grad_scaler_passes_through():
     assert set(state) >= {"scale", "growth_factor", "growth_interval"}
     GradScaler().load_state_dict(state)
     assert GradScaler(enabled=False).state_dict() == {}
+
+
+@test
+def profiler_takes_npu_activity():
+    import torch_npu.profiler as prof
+    config = prof._ExperimentalConfig(profiler_level=prof.ProfilerLevel.Level1)
+    with prof.profile(activities=[prof.ProfilerActivity.CPU,
+                                  prof.ProfilerActivity.NPU],
+                      experimental_config=config) as p:
+        torch.mm(torch.ones(8, 8, device="npu"), torch.ones(8, 8))
+    names = {e.key for e in p.key_averages()}
+    assert "aten::mm" in names, names
 
 
 def free_port():
@@ -303,6 +318,10 @@ def hccl_process_group_and_ddp():
         dist.all_reduce(t)
         assert t.tolist() == [3.0, 3.0]
         torch.manual_seed(0)
+        for bad in (["cuda:0"], [1]):  # not an emulated NPU
+            expect_raises((ValueError, RuntimeError), DDP,
+                          nn.Linear(4, 1).npu(), device_ids=bad)
+        DDP(nn.Linear(4, 1).npu(), device_ids=["npu:0"], output_device=0)
         model = DDP(nn.Linear(4, 1).npu(0), device_ids=[0])
         opt = torch.optim.SGD(model.parameters(), lr=0.1)
         loss = model(torch.ones(2, 4, device="npu:0")).pow(2).mean()

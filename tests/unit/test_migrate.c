@@ -481,6 +481,37 @@ static void test_amp_detection(void **state)
     result_release(&r);
 }
 
+static void test_amp_insert(void **state)
+{
+    (void)state;
+    const char *src = "import torch\n"
+                      "def step(m, opt, x):\n"
+                      "    out = m(x)\n"
+                      "    loss = out.sum()\n"
+                      "    loss.backward()\n"
+                      "    opt.step()\n";
+    result r;
+    run(src, NULL, NFY_MIGRATE_AMP, &r);
+    assert_string_equal(r.out, "import torch\nimport torch_npu\n"
+                               "amp_scaler = torch.npu.amp.GradScaler()\n"
+                               "def step(m, opt, x):\n"
+                               "    with torch.autocast(device_type=\"npu\"):\n"
+                               "        out = m(x)\n"
+                               "        loss = out.sum()\n"
+                               "    amp_scaler.scale(loss).backward()\n"
+                               "    amp_scaler.step(opt)\n"
+                               "    amp_scaler.update()\n");
+    result again;
+    run(r.out, NULL, NFY_MIGRATE_AMP, &again);
+    assert_int_equal(again.nedits, 0);
+    result_release(&again);
+    result_release(&r);
+    /* without --amp, or with AMP already there: untouched */
+    run(src, NULL, 0, &r);
+    assert_null(strstr(r.out, "autocast"));
+    result_release(&r);
+}
+
 static void test_syntax_error_no_edits(void **state)
 {
     (void)state;
@@ -504,6 +535,18 @@ static void test_auto_mode(void **state)
     result_release(&r);
     run("import torch\nx = x.cuda()\n", NULL, NFY_MIGRATE_AUTO, &r);
     assert_int_equal(r.nedits, 0);
+    result_release(&r);
+    /* an entry script without torch: after the docstring and __future__ */
+    run("\"\"\"Doc.\"\"\"\nfrom __future__ import annotations\nfrom lib import "
+        "run\n"
+        "if __name__ == '__main__':\n    run()\n",
+        NULL, NFY_MIGRATE_AUTO, &r);
+    assert_string_equal(r.out,
+                        "\"\"\"Doc.\"\"\"\nfrom __future__ import annotations\n"
+                        "import torch_npu\n"
+                        "from torch_npu.contrib import transfer_to_npu\n"
+                        "from lib import run\n"
+                        "if __name__ == '__main__':\n    run()\n");
     result_release(&r);
 }
 
@@ -549,6 +592,7 @@ int main(void)
         cmocka_unit_test(test_env_names),
         cmocka_unit_test(test_manual_findings),
         cmocka_unit_test(test_amp_detection),
+        cmocka_unit_test(test_amp_insert),
         cmocka_unit_test(test_syntax_error_no_edits),
         cmocka_unit_test(test_auto_mode),
         cmocka_unit_test(test_bad_version),

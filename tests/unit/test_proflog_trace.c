@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 /* clang-format on */
+#include "npuify/capture.h"
 #include "npuify/proflog.h"
 #include "proflog/trace_internal.h"
 
@@ -33,6 +34,8 @@ typedef struct {
     char shapes[256];
     int32_t step, rank;
     double self, total;
+    double dev_self, dev_total; /* NaN when the trace has no device work */
+    char accel[16];
     uint32_t flags;
     uint64_t offset;
 } row_copy;
@@ -46,7 +49,8 @@ typedef struct {
 static void copy_view(char *dst, size_t cap, nfy_str s)
 {
     size_t n = s.len < cap - 1 ? s.len : cap - 1;
-    memcpy(dst, s.ptr, n);
+    if (n)
+        memcpy(dst, s.ptr, n);
     dst[n] = '\0';
 }
 
@@ -61,6 +65,9 @@ static int collect_sink(void *ctx, const nfy_prof_row *r)
     rc.rank = r->rank;
     rc.self = r->self_us[NFY_PDEV_CPU];
     rc.total = r->total_us[NFY_PDEV_CPU];
+    rc.dev_self = r->self_us[NFY_PDEV_ACCEL];
+    rc.dev_total = r->total_us[NFY_PDEV_ACCEL];
+    copy_view(rc.accel, sizeof rc.accel, r->accel_name);
     rc.flags = r->flags;
     rc.offset = r->offset;
     assert_int_equal(r->calls, 1);
@@ -286,24 +293,27 @@ static void test_pipe_single_pass(void **state)
     char *text = slurp(LEGACY_MLP, &len);
     size_t gz_len;
     unsigned char *gz = gzip_mem(text, len, len + 1, &gz_len);
-    collected plain;
-    assert_int_equal(read_file(&plain, LEGACY_MLP), NFY_OK);
+    free(text);
     int fds[2];
     assert_int_equal(pipe(fds), 0);
     pid_t pid = fork();
     assert_true(pid >= 0);
-    if (pid == 0) {
+    if (pid == 0) { /* the writer; frees what it inherited (valgrind) */
         close(fds[0]);
         size_t off = 0;
         while (off < gz_len) {
             ssize_t w = write(fds[1], gz + off, gz_len - off);
             if (w <= 0)
-                _exit(1);
+                break;
             off += (size_t)w;
         }
-        _exit(0);
+        free(gz);
+        _exit(off == gz_len ? 0 : 1);
     }
     close(fds[1]);
+    free(gz);
+    collected plain;
+    assert_int_equal(read_file(&plain, LEGACY_MLP), NFY_OK);
     char path[64];
     snprintf(path, sizeof path, "/dev/fd/%d", fds[0]);
     collected c;
@@ -316,10 +326,9 @@ static void test_pipe_single_pass(void **state)
         assert_string_equal(c.rows.items[i].name, plain.rows.items[i].name);
         assert_int_equal(c.rows.items[i].step, plain.rows.items[i].step);
     }
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     collected_free(&c);
     collected_free(&plain);
-    free(gz);
-    free(text);
 }
 
 static void test_unescaped_quote(void **state)
@@ -447,6 +456,75 @@ static void test_unsorted_thread(void **state)
     collected_free(&c);
 }
 
+/* Kernels, copies and sets give their op device time through "External
+ * id": self = its own launches, total = with its children's. */
+static void test_device_time(void **state)
+{
+    (void)state;
+    const char *t =
+        "{\"traceEvents\": ["
+        "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::linear\","
+        "\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":100,\"args\":{\"External "
+        "id\":4}},"
+        "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::addmm\","
+        "\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":50,"
+        "\"args\":{\"External id\":5,\"Input Dims\":[[2],[3,2]]}},"
+        "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\","
+        "\"pid\":1,\"tid\":1,\"ts\":20,\"dur\":5,"
+        "\"args\":{\"External id\":5,\"correlation\":9}},"
+        "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::copy_\","
+        "\"pid\":1,\"tid\":1,\"ts\":70,\"dur\":20,\"args\":{\"External "
+        "id\":7}},"
+        "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ampere_sgemm\","
+        "\"pid\":0,\"tid\":7,\"ts\":30,\"dur\":12.5,"
+        "\"args\":{\"External id\":5,\"correlation\":9}},"
+        "{\"ph\":\"X\",\"cat\":\"Kernel\",\"name\":\"splitK\",\"pid\":0,"
+        "\"tid\":7,\"ts\":45,\"dur\":2.5,\"args\":{\"External id\":5}},"
+        "{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"Memcpy HtoD\","
+        "\"pid\":0,\"tid\":8,\"ts\":75,\"dur\":4,\"args\":{\"External id\":7}}"
+        "]}";
+    collected c;
+    assert_int_equal(read_mem(&c, t, strlen(t), 0), NFY_OK);
+    assert_int_equal(c.rows.len, 3); /* runtime and device events: no rows */
+    const row_copy *mm = find_row(&c, "aten::addmm", 0);
+    const row_copy *lin = find_row(&c, "aten::linear", 0);
+    const row_copy *cp = find_row(&c, "aten::copy_", 0);
+    assert_true(mm->dev_self == 15 && mm->dev_total == 15);
+    assert_true(cp->dev_self == 4 && cp->dev_total == 4);
+    assert_true(lin->dev_self == 0 && lin->dev_total == 19);
+    assert_string_equal(mm->accel, "CUDA");
+    assert_string_equal(mm->shapes, "[[2], [3, 2]]");
+    collected_free(&c);
+    /* Without device events the device columns stay absent. */
+    assert_int_equal(read_file(&c, LEGACY_MLP), NFY_OK);
+    assert_true(isnan(c.rows.items[0].dev_self));
+    assert_string_equal(c.rows.items[0].accel, "");
+    collected_free(&c);
+}
+
+/* The External id map: growth, negative and zero ids, repeated adds. */
+static void test_device_map(void **state)
+{
+    (void)state;
+    nfy_trace_devmap m;
+    memset(&m, 0, sizeof m);
+    double v;
+    assert_false(nfy__trace_devmap_get(&m, 0, &v));
+    for (int64_t i = 0; i < 5000; i++) {
+        nfy__trace_devmap_add(&m, i * 7 - 100, (double)i);
+        nfy__trace_devmap_add(&m, i * 7 - 100, 0.5);
+    }
+    nfy__trace_devmap_add(&m, 3, NAN); /* ignored */
+    assert_int_equal(m.len, 5000);
+    for (int64_t i = 0; i < 5000; i++) {
+        assert_true(nfy__trace_devmap_get(&m, i * 7 - 100, &v));
+        assert_true(v == (double)i + 0.5);
+    }
+    assert_false(nfy__trace_devmap_get(&m, -99, &v));
+    assert_false(nfy__trace_devmap_get(&m, INT64_MAX, &v));
+    nfy__trace_devmap_release(&m);
+}
+
 static void test_steps_two_pass(void **state)
 {
     (void)state;
@@ -534,6 +612,34 @@ static void test_malformed_resync(void **state)
     char want[64];
     snprintf(want, sizeof want, "(byte %u)", (unsigned)(x - t));
     assert_non_null(strstr(d->msg, want));
+    collected_free(&c);
+}
+
+/* Regression (fuzzer): a high surrogate escape followed by a cut "\u" at
+ * the end of the input once left the lexer's position past its window. */
+static void test_cut_surrogate_at_end(void **state)
+{
+    (void)state;
+    static const char *const inputs[] = {
+        "[{\"name\": \"ok\", \"ph\": \"X\", \"ts\": 1, \"dur\": 1}, "
+        "{\"name\": \"\\ud83d\\u12",
+        "[{\"name\": \"\\ud83d\\u",
+        "[{\"name\": \"\\ud83d\\",
+        "[{\"name\": \"\\ud83d\\udc",
+        "[{\"name\": \"x\\ud83d\\u0041\", \"ph\": \"X\", \"ts\": 1, "
+        "\"dur\": 1}]",
+    };
+    for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
+        collected c;
+        (void)read_mem(&c, inputs[i], strlen(inputs[i]), 0);
+        assert_true(c.rows.len <= 1);
+        collected_free(&c);
+    }
+    collected c;
+    assert_int_equal(read_mem(&c, inputs[4], strlen(inputs[4]), 0), NFY_OK);
+    assert_int_equal(c.rows.len, 1); /* lone surrogate -> U+FFFD, then A */
+    assert_string_equal(c.rows.items[0].name, "x\xEF\xBF\xBD"
+                                              "A");
     collected_free(&c);
 }
 
@@ -717,6 +823,84 @@ static void test_sink_stop(void **state)
     collected_free(&c);
 }
 
+/* ---- Capture (C side; tests/check_capture.sh runs real Python) -------- */
+
+static char *make_temp_dir(void)
+{
+    char *dir = strdup("/tmp/npuify-test-capture-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    return dir;
+}
+
+static void test_capture_c_side(void **state)
+{
+    (void)state;
+    nfy_str tpl = nfy_capture_template();
+    assert_true(tpl.len > 1000);
+    assert_non_null(strstr(tpl.ptr, "NPUIFY_CAPTURE_DIR"));
+
+    nfy_diags d;
+    nfy_diags_init(&d);
+    nfy_capture_opts o;
+    memset(&o, 0, sizeof o);
+    o.diags = &d;
+    nfy_capture_result res;
+    assert_int_equal(nfy_ops_capture(&o, &res), NFY_EUSAGE);
+    nfy_capture_result_release(&res);
+
+    /* A stand-in for Python: checks what the child sees and writes a
+     * trace where the sitecustomize would. */
+    char *dir = make_temp_dir();
+    char out[256];
+    snprintf(out, sizeof out, "%s/out/sub", dir);
+    char *const fake[] = {
+        "sh", "-c",
+        "test \"$NPUIFY_CAPTURE_PID\" = \"$$\" || exit 5; "
+        "test -f \"${PYTHONPATH%%:*}/sitecustomize.py\" || exit 6; "
+        "test \"$NPUIFY_CAPTURE_EVERY\" = 3 || exit 7; "
+        "echo '[]' > \"$NPUIFY_CAPTURE_DIR/npuify_trace.json\"; "
+        "echo t > \"$NPUIFY_CAPTURE_DIR/npuify_key_averages.txt\"; "
+        "echo \"${PYTHONPATH%%:*}\" > \"$NPUIFY_CAPTURE_DIR/site\"; exit 4",
+        NULL};
+    o.out_dir = out;
+    o.argv = fake;
+    o.every_n_steps = 3;
+    assert_int_equal(nfy_ops_capture(&o, &res), NFY_OK);
+    assert_int_equal(res.exit_code, 4);
+    assert_int_equal(res.n_traces, 1);
+    assert_non_null(strstr(res.trace_path, "/out/sub/npuify_trace.json"));
+    assert_non_null(res.table_path);
+    nfy_capture_result_release(&res);
+    /* The private sitecustomize directory is gone. */
+    char site_file[300];
+    snprintf(site_file, sizeof site_file, "%s/site", out);
+    size_t n;
+    char *site = slurp(site_file, &n);
+    site[strcspn(site, "\n")] = '\0';
+    assert_int_not_equal(access(site, F_OK), 0);
+    free(site);
+
+    /* A command that writes nothing: old outputs are not taken for new. */
+    char *const quiet[] = {"sh", "-c", "exit 0", NULL};
+    o.argv = quiet;
+    assert_int_equal(nfy_ops_capture(&o, &res), NFY_ENOENT);
+    assert_int_equal(res.exit_code, 0);
+    assert_null(res.trace_path);
+    nfy_capture_result_release(&res);
+
+    char *const missing[] = {"/nonexistent/python3", NULL};
+    o.argv = missing;
+    assert_int_equal(nfy_ops_capture(&o, &res), NFY_ENOENT);
+    nfy_capture_result_release(&res);
+    assert_true(nfy_diags_count(&d, NFY_SEV_ERROR) >= 3);
+    nfy_diags_release(&d);
+
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -728,14 +912,18 @@ int main(void)
         cmocka_unit_test(test_kineto_excerpt),
         cmocka_unit_test(test_self_time_and_nesting),
         cmocka_unit_test(test_unsorted_thread),
+        cmocka_unit_test(test_device_time),
+        cmocka_unit_test(test_device_map),
         cmocka_unit_test(test_steps_two_pass),
         cmocka_unit_test(test_nested_input_dims),
         cmocka_unit_test(test_dims_forms),
         cmocka_unit_test(test_malformed_resync),
         cmocka_unit_test(test_not_a_trace_and_truncated),
+        cmocka_unit_test(test_cut_surrogate_at_end),
         cmocka_unit_test(test_depth_limit),
         cmocka_unit_test(test_huge_strings),
         cmocka_unit_test(test_sink_stop),
+        cmocka_unit_test(test_capture_c_side),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -122,7 +122,7 @@ static void test_matches_tokenize(void **state)
     }
 }
 
-/* ---- PEP 701 f-strings (3.12+: not in 3.11's tokenize) ------------------- */
+/* ---- PEP 701 f-strings (3.12+: not in 3.11's tokenize) ------------------ */
 
 static void test_fstring_nested_same_quotes(void **state)
 {
@@ -165,7 +165,7 @@ static void test_fstring_tricky_fields(void **state)
     lexed_release(&l);
 }
 
-/* ---- Bad input ----------------------------------------------------------- */
+/* ---- Bad input ---------------------------------------------------------- */
 
 static void test_unterminated_triple_quote(void **state)
 {
@@ -227,7 +227,7 @@ static void test_continuation_at_eof(void **state)
     lexed_release(&l);
 }
 
-/* ---- Flags and ids ------------------------------------------------------- */
+/* ---- Flags and ids ------------------------------------------------------ */
 
 static void test_string_flags(void **state)
 {
@@ -271,7 +271,7 @@ static void test_keyword_and_op_ids(void **state)
     lexed_release(&l);
 }
 
-/* ---- nfy_fstring_split --------------------------------------------------- */
+/* ---- nfy_fstring_split -------------------------------------------------- */
 
 static nfy_str span_text(const lexed *l, nfy_span s)
 {
@@ -324,8 +324,7 @@ static void test_fstring_split_nested_and_plain(void **state)
     lexed_release(&l);
 }
 
-/* ---- Lossless on anything -------------------------------------------------
- */
+/* ---- Lossless on anything ----------------------------------------------- */
 
 static uint32_t rng_next(uint64_t *s)
 {

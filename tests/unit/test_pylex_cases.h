@@ -2,7 +2,7 @@
  * Expected tokens for test_pylex.c, one "KIND text line,col-line,col" string
  * per token (text escaped: \\ \n \r \t \f \0 \"), produced by running
  * Debian's /usr/bin/python3 (3.11.2) tokenize.tokenize on each input and
- * dropping the ENCODING token. Regenerate the same way if cases change.
+ * dropping the ENCODING token. Regenerate with test_pylex_cases.py.
  */
 #ifndef NPUIFY_TEST_PYLEX_CASES_H
 #define NPUIFY_TEST_PYLEX_CASES_H

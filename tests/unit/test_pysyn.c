@@ -26,12 +26,11 @@ typedef struct {
     const nfy_pysyn *m;
 } fixture;
 
-static fixture *parse(const char *text)
+static fixture *parse_n(const char *text, size_t len)
 {
     fixture *f = calloc(1, sizeof *f);
     assert_non_null(f);
-    assert_int_equal(nfy_source_from_mem(&f->src, "t.py", text, strlen(text)),
-                     NFY_OK);
+    assert_int_equal(nfy_source_from_mem(&f->src, "t.py", text, len), NFY_OK);
     nfy_tokens_init(&f->toks);
     nfy_arena_init(&f->arena);
     nfy_diags_init(&f->diags);
@@ -42,6 +41,11 @@ static fixture *parse(const char *text)
     assert_non_null(m);
     f->m = m;
     return f;
+}
+
+static fixture *parse(const char *text)
+{
+    return parse_n(text, strlen(text));
 }
 
 static void done(fixture *f)
@@ -112,17 +116,10 @@ static bool has_diag(const fixture *f, const char *code, uint32_t line)
 static void test_statements(void **state)
 {
     (void)state;
-    fixture *f = parse("import os\n"
-                       "x = 1; y += 2; z: int\n"
-                       "if a:\n"
-                       "    b()\n"
-                       "    for i in r:\n"
-                       "        pass\n"
-                       "elif c: d = 1\n"
-                       "else:\n"
-                       "    return\n"
-                       "async def g():\n"
-                       "    await h()\n");
+    fixture *f = parse("import os\nx = 1; y += 2; z: int\n"
+                       "if a:\n    b()\n    for i in r:\n        pass\n"
+                       "elif c: d = 1\nelse:\n    return\n"
+                       "async def g():\n    await h()\n");
     const nfy_pysyn *m = f->m;
     static const nfy_stmt_kind kinds[] = {
         NFY_STMT_IMPORT,    NFY_STMT_ASSIGN, NFY_STMT_AUGASSIGN,
@@ -211,18 +208,18 @@ static void test_bracket_matching(void **state)
     done(f);
 }
 
+/* "x = " + depth times open + depth times close + "\n" */
 static char *nested(size_t depth, const char *open, const char *close)
 {
-    size_t n = depth * (strlen(open) + strlen(close)) + 8;
-    char *s = malloc(n);
+    size_t lo = strlen(open), lc = strlen(close), at = 4;
+    char *s = malloc(depth * (lo + lc) + 8);
     assert_non_null(s);
-    size_t at = 0;
-    at += (size_t)snprintf(s + at, n - at, "x = ");
-    for (size_t i = 0; i < depth; i++)
-        at += (size_t)snprintf(s + at, n - at, "%s", open);
-    for (size_t i = 0; i < depth; i++)
-        at += (size_t)snprintf(s + at, n - at, "%s", close);
-    snprintf(s + at, n - at, "\n");
+    memcpy(s, "x = ", 4);
+    for (size_t i = 0; i < depth; i++, at += lo)
+        memcpy(s + at, open, lo);
+    for (size_t i = 0; i < depth; i++, at += lc)
+        memcpy(s + at, close, lc);
+    memcpy(s + at, "\n", 2);
     return s;
 }
 
@@ -632,48 +629,38 @@ static void test_error_recovery(void **state)
 static void test_garbage_never_crashes(void **state)
 {
     (void)state;
-    static const char *const inputs[] = {"",
-                                         "\n",
-                                         ")",
-                                         "(((",
-                                         "]]]",
-                                         "lambda",
-                                         "lambda x",
-                                         "def",
-                                         "class",
-                                         "from",
-                                         "from .",
-                                         "import",
-                                         "@",
-                                         "if",
-                                         "else:",
-                                         "x = = =",
-                                         "with as:",
-                                         "for in :",
-                                         "f(**)",
-                                         "f(x=)",
-                                         "a[",
-                                         "a.b.",
-                                         "\x00\xff",
-                                         "'unterminated",
-                                         "\"\"\"also",
-                                         "x = [i for]",
-                                         "async",
-                                         "match x:",
-                                         "case",
-                                         "del",
-                                         "global",
-                                         "def f(:\n pass",
-                                         "f(\n\tdef x",
-                                         ";;;"};
-    for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
-        fixture *f = parse(inputs[i]);
-        for (uint32_t s = 0; s < f->m->nstmts; s++) {
-            assert_true(f->m->stmts[s].body_end > s);
-            assert_true(f->m->stmts[s].body_end <= f->m->nstmts);
+    /* '|'-separated inputs; each must give well-nested statements */
+    static const char inputs[] =
+        "|\n|)|(((|]]]|lambda|lambda x|def|class|from|from .|import|@|if|"
+        "else:|x = = =|with as:|for in :|f(**)|f(x=)|a[|a.b.|\x01\xff|"
+        "'unterminated|\"\"\"also|x = [i for]|async|match x:|case|del|"
+        "global|def f(:\n pass|f(\n\tdef x|;;;|if x:\n  else:\n";
+    char text[64];
+    int count = 0;
+    for (const char *p = inputs; *p || p == inputs; p++) {
+        const char *bar = strchr(p, '|');
+        size_t n = bar ? (size_t)(bar - p) : strlen(p);
+        assert_true(n < sizeof text);
+        memcpy(text, p, n);
+        text[n] = '\0';
+        fixture *f = parse(text);
+        for (uint32_t i = 0; i < f->m->nstmts; i++) {
+            const nfy_stmt *st = &f->m->stmts[i];
+            assert_true(st->body_end > i && st->body_end <= f->m->nstmts);
+            assert_true(st->parent == NFY_NONE || st->parent < i);
+            if (st->parent != NFY_NONE)
+                assert_true(f->m->stmts[st->parent].body_end >= st->body_end);
         }
         done(f);
+        count++;
+        if (!bar)
+            break;
+        p = bar;
     }
+    assert_int_equal(count, 35);
+    fixture *f = parse_n("x = (\0)\n\0def f(:\n", 16); /* NUL bytes */
+    assert_true(f->m->nstmts >= 1);
+    done(f);
 }
 
 /* ---- real-world-like snippets -------------------------------------------- */

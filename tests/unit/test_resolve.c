@@ -255,6 +255,35 @@ static void test_prefix_and_helpers(void **state)
         nfy_str_eq_cstr(nfy_dotted_head(NFY_STR_LIT("a.b.c"), 2), "a.b"));
 }
 
+static void test_more_scopes(void **state)
+{
+    (void)state;
+    /* lambda and comprehension variables shadow, and only inside */
+    const char *src = "import torch\n"
+                      "f = lambda torch: torch.cuda.x()\n"
+                      "ys = [torch.cuda.y() for torch in xs]\n"
+                      "torch.cuda.z()\n";
+    expect_kind(src, "torch.cuda.x", 0, NFY_RES_LOCAL);
+    expect_kind(src, "torch.cuda.y", 0, NFY_RES_LOCAL);
+    expect_qual(src, "torch.cuda.z", 0, "torch.cuda.z", 1);
+    /* except ... as and nonlocal */
+    expect_kind("import torch\n"
+                "try:\n    pass\nexcept Exception as torch:\n"
+                "    torch.cuda.x()\n",
+                "torch.cuda.x", 0, NFY_RES_LOCAL);
+    expect_qual("def outer():\n"
+                "    import torch.cuda as tc\n"
+                "    def inner():\n"
+                "        nonlocal tc\n"
+                "        tc.synchronize()\n",
+                "tc.synchronize", 0, "torch.cuda.synchronize", 2);
+    /* an import inside an if/else picks the one in effect */
+    expect_qual("if new:\n    import torch.npu as dev\n"
+                "else:\n    import torch.cuda as dev\n"
+                "dev.synchronize()\n",
+                "dev.synchronize", 0, "torch.cuda.synchronize", 2);
+}
+
 static void test_relative_import(void **state)
 {
     (void)state;
@@ -285,6 +314,7 @@ int main(void)
         cmocka_unit_test(test_unknown_receiver),
         cmocka_unit_test(test_dotted_alias),
         cmocka_unit_test(test_prefix_and_helpers),
+        cmocka_unit_test(test_more_scopes),
         cmocka_unit_test(test_relative_import),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

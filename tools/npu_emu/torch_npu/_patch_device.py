@@ -8,7 +8,8 @@ answer instead:
     a metaclass, pickling through copyreg, TorchScript through its builtin
     table);
   - factory functions (torch.zeros, torch.tensor, ...) and torch.load;
-  - Tensor.to / new_* / pin_memory, Module.to / to_empty;
+  - Tensor.to / new_* / pin_memory, Module.to / to_empty,
+    DataLoader(pin_memory_device=);
   - Tensor.npu(), Module.npu(), Tensor.is_npu (every tensor is "on the NPU",
     since CPU memory is the emulated NPU memory).
 """
@@ -181,6 +182,29 @@ def _patch_tensor_and_module():
     torch.nn.Module.npu = _module_npu
 
 
+def _patch_dataloader():
+    # Pinning is a no-op on the emulated NPU, and torch 1.13's worker pool
+    # asks CUDA for its current device whenever a pin device is named, so a
+    # loader given pin_memory_device="npu" is built without pinning.
+    from torch.utils.data import DataLoader
+    init = DataLoader.__init__
+    pin_memory_position = 7  # DataLoader(dataset, ..., pin_memory, ...)
+
+    @functools.wraps(init)
+    def dataloader_init(self, *args, **kwargs):
+        dev = kwargs.get("pin_memory_device", "")
+        if dev and map_device(dev, validate=False) != dev:
+            kwargs["pin_memory_device"] = ""
+            if len(args) > pin_memory_position:
+                args = args[:pin_memory_position] + (False,) + \
+                    args[pin_memory_position + 1:]
+            else:
+                kwargs["pin_memory"] = False
+        init(self, *args, **kwargs)
+
+    DataLoader.__init__ = dataloader_init
+
+
 def _patch_torch_namespace():
     jit_table = _jit_builtins._get_builtin_table()
     for name in FACTORY_FUNCTIONS:
@@ -207,3 +231,4 @@ def install():
         return
     _patch_tensor_and_module()
     _patch_torch_namespace()
+    _patch_dataloader()

@@ -7,14 +7,16 @@ as with torch_npu, and collectives on (CPU) tensors really run: several
 processes on one machine work, world size 1 included.
 
 DistributedDataParallel refuses device_ids for CPU modules; on a real NPU a
-script passes device_ids=[local_rank], so the emulator drops device_ids and
-output_device when the module's parameters are on the CPU.
+script passes device_ids=[local_rank] (or ["npu:0"], torch.device("npu")),
+so the emulator checks that they name emulated NPUs (a leftover "cuda:0"
+fails, as it would on an NPU) and then drops device_ids and output_device
+when the module's parameters are on the CPU.
 """
 import functools
 
 import torch.distributed as dist
 
-from ._emu import count
+from ._emu import check_index, count, device_index
 
 
 def _create_hccl_group(store, rank, world_size, timeout):
@@ -35,6 +37,8 @@ def _patch_ddp():
                  **kwargs):
         params = list(module.parameters())
         if params and all(p.device.type == "cpu" for p in params):
+            for dev in list(device_ids or []) + [output_device]:
+                check_index(device_index(dev))
             device_ids, output_device = None, None
         init(self, module, device_ids, output_device, *args, **kwargs)
 

@@ -1,0 +1,4 @@
+import torch
+import torch_npu
+
+y = torch.zeros(2).npu()
