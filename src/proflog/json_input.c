@@ -168,6 +168,8 @@ size_t nfy_json_input_read(nfy_json_input *in, unsigned char *dst, size_t cap)
         return 0;
     if (cap > NFY_JSON_CHUNK * 16)
         cap = NFY_JSON_CHUNK * 16;
+    if (in->max_read && cap > in->max_read)
+        cap = in->max_read;
     return in->gzip ? gz_read(in, dst, cap) : plain_read(in, dst, cap);
 }
 

@@ -32,9 +32,11 @@ typedef struct {
     bool own_fd; /* close fd at the end */
     const unsigned char *mem;
     size_t mem_len, mem_pos;
-    bool gzip;  /* inflate what is read */
-    bool eof;   /* raw input exhausted */
-    bool zdone; /* inflate saw the end of the last member */
+    size_t max_read; /* cap on one read (0: none); tests use tiny reads so
+                        that every token crosses refills */
+    bool gzip;       /* inflate what is read */
+    bool eof;        /* raw input exhausted */
+    bool zdone;      /* inflate saw the end of the last member */
     z_stream z;
     unsigned char *zin; /* raw bytes waiting for inflate */
     nfy_status status;  /* first I/O or inflate error */

@@ -112,8 +112,13 @@ void nfy__trace_rows_event(nfy_trace_rows *r, const nfy_trace_event *ev);
 /** End of input: emit everything still open. */
 void nfy__trace_rows_flush(nfy_trace_rows *r);
 
-/** nfy_proflog_read_trace over memory (tests and fuzzing). */
+/**
+ * nfy_proflog_read_trace over memory (tests and fuzzing). max_read > 0
+ * hands the lexer at most that many bytes per read, so that every token
+ * and every lookahead crosses refills; 0 reads normally.
+ */
 nfy_status nfy__proflog_read_trace_mem(const void *data, size_t len,
-                                       const nfy_proflog_opts *opts);
+                                       const nfy_proflog_opts *opts,
+                                       size_t max_read);
 
 #endif

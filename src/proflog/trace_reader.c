@@ -354,10 +354,12 @@ nfy_status nfy_proflog_read_trace(const char *path,
 }
 
 nfy_status nfy__proflog_read_trace_mem(const void *data, size_t len,
-                                       const nfy_proflog_opts *opts)
+                                       const nfy_proflog_opts *opts,
+                                       size_t max_read)
 {
     nfy_json_input in;
     nfy_json_input_mem(&in, data, len);
+    in.max_read = max_read;
     nfy_status st = read_input(&in, opts->path ? opts->path : "<memory>", opts);
     nfy_json_input_close(&in);
     return st;

@@ -17,11 +17,17 @@ import tempfile
 import time
 import traceback
 
-import torch
-import torch.distributed as dist
-import torch.nn as nn
+# The tests expect the emulator's defaults (one NPU, bf16 autocast, no
+# transfer_to_npu at import), whatever the calling shell has set.
+for _name in ("NPUIFY_EMU_DEVICES", "NPUIFY_EMU_AMP", "NPUIFY_EMU_LOG",
+              "TORCH_TRANSFER_TO_NPU"):
+    os.environ.pop(_name, None)
 
-import torch_npu  # noqa: F401  (the emulator under test)
+import torch  # noqa: E402
+import torch.distributed as dist  # noqa: E402
+import torch.nn as nn  # noqa: E402
+
+import torch_npu  # noqa: E402,F401  (the emulator under test)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TESTS = []
@@ -92,6 +98,9 @@ def events_time_with_host_clock():
         torch.ones(2, device="npu").sum()
     assert torch.npu.current_stream().query()
     s.wait_stream(torch.npu.current_stream())
+    x = torch.ones(2).npu()
+    x.record_stream(s)
+    torch.npu.ipc_collect()
 
 
 @test

@@ -99,7 +99,7 @@ static nfy_status read_mem(collected *c, const char *text, size_t len,
 {
     nfy_proflog_opts o = opts_for(c);
     o.max_line = max_line;
-    return nfy__proflog_read_trace_mem(text, len, &o);
+    return nfy__proflog_read_trace_mem(text, len, &o, 0);
 }
 
 static const row_copy *find_row(const collected *c, const char *name,
@@ -643,6 +643,70 @@ static void test_cut_surrogate_at_end(void **state)
     collected_free(&c);
 }
 
+/* Tiny reads (1..64 bytes) put every token, escape, lookahead and resync
+ * across refills: rows and diagnostics must not change. */
+static void same_with_tiny_reads(const char *text, size_t len)
+{
+    collected ref;
+    nfy_status want = read_mem(&ref, text, len, 0);
+    static const size_t sizes[] = {1, 2, 3, 5, 7, 64};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        collected c;
+        nfy_proflog_opts o = opts_for(&c);
+        assert_int_equal(nfy__proflog_read_trace_mem(text, len, &o, sizes[k]),
+                         want);
+        assert_int_equal(c.rows.len, ref.rows.len);
+        for (size_t i = 0; i < c.rows.len; i++) {
+            const row_copy *a = &c.rows.items[i], *b = &ref.rows.items[i];
+            assert_string_equal(a->name, b->name);
+            assert_string_equal(a->shapes, b->shapes);
+            assert_int_equal(a->step, b->step);
+            assert_true(a->self == b->self);
+            assert_int_equal(a->offset, b->offset);
+        }
+        assert_int_equal(c.diags.items.len, ref.diags.items.len);
+        for (size_t i = 0; i < c.diags.items.len; i++) {
+            const nfy_diag *a = &c.diags.items.items[i];
+            const nfy_diag *b = &ref.diags.items.items[i];
+            assert_string_equal(a->code, b->code);
+            assert_int_equal(a->line, b->line);
+            assert_int_equal(a->col, b->col);
+            assert_string_equal(a->msg, b->msg);
+        }
+        collected_free(&c);
+    }
+    collected_free(&ref);
+}
+
+static void test_tiny_reads(void **state)
+{
+    (void)state;
+    static const char *const files[] = {LEGACY_MLP, UNESCAPED, KINETO};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        size_t len;
+        char *text = slurp(files[i], &len);
+        const char *body = strstr(text, "verbatim content below this line");
+        body = body ? strchr(body, '\n') + 1 : text;
+        same_with_tiny_reads(body, len - (size_t)(body - text));
+        free(text);
+    }
+    static const char *const snippets[] = {
+        "\xEF\xBB\xBF[{\"name\": \"a\\u00e9\\ud83d\\ude00\\n\", \"ph\": "
+        "\"X\", \"ts\": 1, \"dur\": 1, \"args\": {\"Input Dims\": [[1, 2], "
+        "[]], \"x\": [{\"y\": \"}, {\"}]}}, 17, {\"name\": \"bad\", \"ts\": "
+        "1x2}, {\"name\": \"c\", \"ph\": \"X\", \"ts\": 5e0, \"dur\": 1}, ]",
+        "{\"traceEvents\": [{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":"
+        "\"ProfilerStep#3\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":9},"
+        "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":1,"
+        "\"tid\":1,\"ts\":1,\"dur\":2,\"args\":{\"External id\":1}},"
+        "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,"
+        "\"tid\":7,\"ts\":1,\"dur\":0.5,\"args\":{\"External id\":1}}],"
+        "\"distributedInfo\": {\"rank\": 2}}",
+    };
+    for (size_t i = 0; i < sizeof snippets / sizeof snippets[0]; i++)
+        same_with_tiny_reads(snippets[i], strlen(snippets[i]));
+}
+
 static void test_not_a_trace_and_truncated(void **state)
 {
     (void)state;
@@ -920,6 +984,7 @@ int main(void)
         cmocka_unit_test(test_malformed_resync),
         cmocka_unit_test(test_not_a_trace_and_truncated),
         cmocka_unit_test(test_cut_surrogate_at_end),
+        cmocka_unit_test(test_tiny_reads),
         cmocka_unit_test(test_depth_limit),
         cmocka_unit_test(test_huge_strings),
         cmocka_unit_test(test_sink_stop),

@@ -170,7 +170,13 @@ def _patch_tensor_and_module():
         # tensor already lives where it will be used.
         return self
 
+    def record_stream(self, stream):
+        # The caching allocator's cross-stream bookkeeping: nothing to keep
+        # when every stream is the CPU's one synchronous queue.
+        return None
+
     torch.Tensor.to = to
+    torch.Tensor.record_stream = record_stream
     torch.nn.Module.to = module_to_wrapper
     torch.nn.Module.to_empty = to_empty
     torch.Tensor.pin_memory = pin_memory

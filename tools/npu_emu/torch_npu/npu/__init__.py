@@ -155,6 +155,10 @@ def empty_cache():
     pass
 
 
+def ipc_collect():
+    pass
+
+
 def mem_get_info(dev=None):
     _index(dev)
     return TOTAL_MEMORY, TOTAL_MEMORY
@@ -310,7 +314,8 @@ __all__ = [
     "memory_reserved", "max_memory_reserved", "memory_cached",
     "max_memory_cached", "reset_peak_memory_stats",
     "reset_max_memory_allocated", "reset_max_memory_cached",
-    "reset_accumulated_memory_stats", "empty_cache", "mem_get_info",
+    "reset_accumulated_memory_stats", "empty_cache", "ipc_collect",
+    "mem_get_info",
     "memory_stats", "memory_summary", "set_per_process_memory_fraction",
     "manual_seed", "manual_seed_all", "seed", "seed_all", "initial_seed",
     "get_rng_state", "set_rng_state", "get_rng_state_all",

@@ -1,0 +1,205 @@
+#!/usr/bin/python3
+"""Audit a converted project: is every CUDA-ish site converted or reported?
+
+Usage: audit_cuda.py [-v] [--sh] SRC DST [SRC DST ...]
+
+SRC is the tree given to `npuify convert`, DST its output (with the report
+in DST/npuify_report/report.json). Every line of an OUTPUT Python file (and
+shell script with --sh) that still matches CUDA_RE is a site. Output lines
+are mapped back to source lines with difflib (convert inserts whole lines,
+e.g. `import torch_npu`, and edits inside lines), then a site is
+  reported  when a non-change finding or a left_unchanged record of the
+            report covers that source line (start.line <= l <= end.line),
+  MISSED    otherwise.
+Converted sites no longer match CUDA_RE; they are counted from the report's
+change records (category "change", NPU001 import insertions excluded).
+Each hit is classified by the Python token it lies in:
+  comment, string  text: must be covered (a left_unchanged record at least);
+  name             API use when it is a CUDA API spelling (API_NAMES, `.cuda(`,
+                   `torch.cuda`, a name bound by an import of a non-project
+                   module); a user identifier that merely contains "cuda"
+                   (use_cuda, move_to_cuda) is counted as `ident`, not missed.
+An import line is covered too when a finding of the same file names the
+imported CUDA-ish name (the uses are reported, not the import).
+Prints one table row per project and, with -v, every missed line.
+Exit status 1 when any site is missed.
+"""
+import difflib
+import io
+import json
+import os
+import re
+import sys
+import tokenize
+
+CUDA_RE = re.compile(
+    r"cuda|nccl|cudnn|(?<!Distributed)(?<!Sharded)DataParallel|amp_C|\bapex\b"
+    r"|triton"
+    r"|cupy|nvtx|\bp?nvml|cublas|get_device_capability|\bnvcc\b",
+    re.IGNORECASE)
+# Names that are CUDA APIs wherever they stand (attribute or bare).
+API_NAMES = {"is_cuda", "cudnn", "nccl", "DataParallel", "data_parallel",
+             "amp_C", "nvtx", "emit_nvtx", "get_device_capability",
+             "CUDAExtension", "CUDA_HOME", "CUDAGraph", "cuda_graph",
+             "is_nccl_available", "ProcessGroupNCCL", "NCCL", "CUDA"}
+IMPORT_RE = re.compile(r"^\s*(import|from)\s")
+
+
+def read_lines(path):
+    with open(path, "rb") as f:
+        return f.read().decode("utf-8", "replace").splitlines()
+
+
+def out_to_src_map(src_lines, out_lines):
+    """1-based output line -> 1-based source line (0: inserted line)."""
+    sm = difflib.SequenceMatcher(None, src_lines, out_lines, autojunk=False)
+    m = [0] * (len(out_lines) + 1)
+    for tag, i1, i2, j1, j2 in sm.get_opcodes():
+        if tag == "equal" or (tag == "replace" and i2 - i1 == j2 - j1):
+            for k in range(j2 - j1):
+                m[j1 + k + 1] = i1 + k + 1
+        elif tag == "replace":  # uneven: map onto the first source line
+            for k in range(j2 - j1):
+                m[j1 + k + 1] = i1 + min(k, i2 - i1 - 1) + 1
+    return m
+
+
+def token_classes(text):
+    """1-based line -> list of (kind, token text, prev tok, next tok) hits."""
+    hits = {}
+    try:
+        toks = [t for t in tokenize.generate_tokens(io.StringIO(text).readline)
+                if t.type not in (tokenize.NL, tokenize.NEWLINE,
+                                  tokenize.INDENT, tokenize.DEDENT)]
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return None
+    for i, t in enumerate(toks):
+        if not CUDA_RE.search(t.string):
+            continue
+        kind = {tokenize.COMMENT: "comment", tokenize.STRING: "string",
+                tokenize.NAME: "name"}.get(t.type)
+        if kind is None and t.type in (getattr(tokenize, "FSTRING_START", -1),
+                                       getattr(tokenize, "FSTRING_MIDDLE", -1)):
+            kind = "string"
+        if kind is None:
+            continue
+        prev = toks[i - 1].string if i > 0 else ""
+        prev2 = toks[i - 2].string if i > 1 else ""
+        nxt = toks[i + 1].string if i + 1 < len(toks) else ""
+        for ln in range(t.start[0], t.end[0] + 1):
+            hits.setdefault(ln, []).append((kind, t.string, prev, prev2, nxt))
+    return hits
+
+
+def imported_names(text, project_mods):
+    """Names bound by imports of modules that are not in the project."""
+    names = set()
+    for m in re.finditer(r"^\s*(?:from\s+([\w.]+)\s+)?import\s+([^\n#]+)",
+                         text, re.M):
+        mod = m.group(1)
+        for part in m.group(2).strip("()\\ ").split(","):
+            w = part.split()
+            if not w:
+                continue
+            full = (mod + "." + w[0]) if mod else w[0]
+            if full.split(".")[0] in project_mods or (mod or "").startswith("."):
+                continue
+            names.add(w[-1] if "as" in w else w[0].split(".")[0])
+    return names
+
+
+def name_is_api(h, line, imports):
+    kind, tok, prev, prev2, nxt = h
+    if tok in API_NAMES or tok in imports:
+        return True
+    if tok == "cuda":  # x.cuda(...), torch.cuda, import torch.cuda
+        return (prev == "." and (nxt == "(" or prev2 == "torch")) or \
+            bool(IMPORT_RE.match(line))
+    return False
+
+
+def covered_lines(records):
+    """file -> set of source lines covered by records."""
+    cov = {}
+    for r in records:
+        if not r.get("file"):
+            continue
+        s = r["start"]["line"]
+        e = max(r["end"]["line"], s)
+        cov.setdefault(r["file"], set()).update(range(s, e + 1))
+    return cov
+
+
+def audit(src, dst, with_sh, verbose):
+    rep = json.load(open(os.path.join(dst, "npuify_report", "report.json")))
+    finds = rep["findings"]
+    changes = [f for f in finds if f["category"] == "change"]
+    edits = sum(1 for f in changes if f["rule"] != "NPU001")
+    reported = [f for f in finds if f["category"] != "change" and f["file"]]
+    lu = rep["left_unchanged"]
+    cov = covered_lines(reported + lu)
+    exts = (".py", ".sh") if with_sh else (".py",)
+    files = [f["path"] for f in rep["files"] if f["path"].endswith(exts)]
+    nrep = nmiss = nident = 0
+    missed = []
+    project_mods = {p.split("/")[0] for p in files} | \
+        {os.path.splitext(os.path.basename(p))[0] for p in files}
+    for p in files:
+        project_mods.update(p[:-3].split("/"))
+    for rel in sorted(files):
+        out_lines = read_lines(os.path.join(dst, rel))
+        hits = [i + 1 for i, l in enumerate(out_lines) if CUDA_RE.search(l)]
+        if not hits:
+            continue
+        m = out_to_src_map(read_lines(os.path.join(src, rel)), out_lines)
+        fcov = cov.get(rel, set())
+        text = "\n".join(out_lines) + "\n"
+        cls = token_classes(text) if rel.endswith(".py") else None
+        imports = imported_names(text, project_mods)
+        apis = " ".join((f.get("api") or "") + " " + f["message"]
+                        for f in reported if f["file"] == rel)
+        for ol in hits:
+            line = out_lines[ol - 1]
+            hs = cls.get(ol, []) if cls is not None else [("text", line,
+                                                            "", "", "")]
+            need = [h for h in hs if h[0] != "name" or
+                    name_is_api(h, line, imports)]
+            if not need:
+                nident += 1
+                continue
+            if m[ol] in fcov or (IMPORT_RE.match(line) and all(
+                    h[0] == "name" and h[1] in apis for h in need)):
+                nrep += 1
+            else:
+                nmiss += 1
+                missed.append((rel, m[ol], line.strip()))
+    row = (os.path.basename(os.path.normpath(src)), len(files), edits,
+           len(reported), len(lu), nrep, nident, nmiss)
+    return row, missed
+
+
+def main(argv):
+    verbose = "-v" in argv
+    with_sh = "--sh" in argv
+    args = [a for a in argv if a not in ("-v", "--sh")]
+    if not args or len(args) % 2:
+        sys.stderr.write(__doc__)
+        return 2
+    fmt = "%-12s %6s %6s %8s %6s %9s %6s %6s"
+    print(fmt % ("project", "files", "edits", "findings", "left",
+                 "rep.sites", "ident", "missed"))
+    total = 0
+    allmissed = []
+    for i in range(0, len(args), 2):
+        row, missed = audit(args[i], args[i + 1], with_sh, verbose)
+        print(fmt % row)
+        total += row[-1]
+        allmissed += missed
+    if verbose:
+        for rel, line, text in allmissed:
+            print("MISSED %s:%d: %s" % (rel, line, text[:140]))
+    return 1 if total else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
