@@ -141,6 +141,10 @@ PYEOF
 if [ -s "$TMP/files" ]; then
     xargs "$PY" "$TMP/xref.py" "$NPUIFY" <"$TMP/files" >"$TMP/xref.out" 2>&1
     grep '^FAIL' "$TMP/xref.out" | head -n 20
+    if ! grep -q '^[0-9]* passed, [0-9]* failed$' "$TMP/xref.out"; then
+        bad "the ast cross-check did not finish:"
+        tail -n 5 "$TMP/xref.out"
+    fi
     set -- $(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' \
              "$TMP/xref.out" | awk '{p += $1; f += $2} END {print p+0, f+0}')
     passed=$((passed + $1)); failed=$((failed + $2))

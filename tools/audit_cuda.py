@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Audit a converted project: is every CUDA-ish site converted or reported?
 
-Usage: audit_cuda.py [-v] [--sh] SRC DST [SRC DST ...]
+Usage: audit_cuda.py [-v|-vv] [--sh] SRC DST [SRC DST ...]
 
 SRC is the tree given to `npuify convert`, DST its output (with the report
 in DST/npuify_report/report.json). Every line of an OUTPUT Python file (and
@@ -18,10 +18,15 @@ Each hit is classified by the Python token it lies in:
   name             API use when it is a CUDA API spelling (API_NAMES, `.cuda(`,
                    `torch.cuda`, a name bound by an import of a non-project
                    module); a user identifier that merely contains "cuda"
-                   (use_cuda, move_to_cuda) is counted as `ident`, not missed.
+                   (use_cuda, move_to_cuda) is counted as `ident`, not missed;
+                   a name covered by a finding of the same file that names
+                   it (an imported *_cuda extension module) is reported.
+  prose that mentions only apex/triton/DataParallel/nvtx (not TEXT_RE)
+  is counted as `prose`, not missed.
 An import line is covered too when a finding of the same file names the
 imported CUDA-ish name (the uses are reported, not the import).
-Prints one table row per project and, with -v, every missed line.
+Prints one table row per project and, with -v, every missed line; -vv
+also lists the IDENT and PROSE lines (printed before the table row).
 Exit status 1 when any site is missed.
 """
 import difflib
@@ -43,6 +48,10 @@ API_NAMES = {"is_cuda", "cudnn", "nccl", "DataParallel", "data_parallel",
              "CUDAExtension", "CUDA_HOME", "CUDAGraph", "cuda_graph",
              "is_nccl_available", "ProcessGroupNCCL", "NCCL", "CUDA"}
 IMPORT_RE = re.compile(r"^\s*(import|from)\s")
+LOCAL_IMPORT_RE = re.compile(r"^\s*from\s+\.")
+# Prose (comments, strings) that must be recorded when left alone: the
+# CUDA/cuDNN/NCCL names, CUDA-ish environment names, apex module paths.
+TEXT_RE = re.compile(r"cuda|cudnn|nccl|CUBLAS_|apex\.\w", re.IGNORECASE)
 
 
 def read_lines(path):
@@ -114,8 +123,15 @@ def name_is_api(h, line, imports):
         return True
     if tok == "cuda":  # x.cuda(...), torch.cuda, import torch.cuda
         return (prev == "." and (nxt == "(" or prev2 == "torch")) or \
-            bool(IMPORT_RE.match(line))
+            bool(IMPORT_RE.match(line) and not LOCAL_IMPORT_RE.match(line))
     return False
+
+
+def needs_record(h, line, imports):
+    """Is this hit CUDA usage (name) or CUDA text (prose) to account for?"""
+    if h[0] == "name":
+        return name_is_api(h, line, imports)
+    return bool(TEXT_RE.search(h[1]))
 
 
 def covered_lines(records):
@@ -140,8 +156,9 @@ def audit(src, dst, with_sh, verbose):
     cov = covered_lines(reported + lu)
     exts = (".py", ".sh") if with_sh else (".py",)
     files = [f["path"] for f in rep["files"] if f["path"].endswith(exts)]
-    nrep = nmiss = nident = 0
+    nrep = nmiss = nident = nprose = 0
     missed = []
+    others = []
     project_mods = {p.split("/")[0] for p in files} | \
         {os.path.splitext(os.path.basename(p))[0] for p in files}
     for p in files:
@@ -162,32 +179,40 @@ def audit(src, dst, with_sh, verbose):
             line = out_lines[ol - 1]
             hs = cls.get(ol, []) if cls is not None else [("text", line,
                                                             "", "", "")]
-            need = [h for h in hs if h[0] != "name" or
-                    name_is_api(h, line, imports)]
+            need = [h for h in hs if needs_record(h, line, imports)]
             if not need:
-                nident += 1
+                if any(h[0] == "name" for h in hs):
+                    nident += 1
+                    others.append(("IDENT", rel, m[ol], line.strip()))
+                else:
+                    nprose += 1
+                    others.append(("PROSE", rel, m[ol], line.strip()))
                 continue
-            if m[ol] in fcov or (IMPORT_RE.match(line) and all(
-                    h[0] == "name" and h[1] in apis for h in need)):
+            # a name whose import (or other use) the file's findings name
+            if m[ol] in fcov or all(h[0] == "name" and re.search(
+                    r"\b%s\b" % re.escape(h[1]), apis) for h in need):
                 nrep += 1
             else:
                 nmiss += 1
                 missed.append((rel, m[ol], line.strip()))
     row = (os.path.basename(os.path.normpath(src)), len(files), edits,
-           len(reported), len(lu), nrep, nident, nmiss)
+           len(reported), len(lu), nrep, nident, nprose, nmiss)
+    if verbose > 1:
+        for kind, rel, line, text in others:
+            print("%s %s:%d: %s" % (kind, rel, line, text[:140]))
     return row, missed
 
 
 def main(argv):
-    verbose = "-v" in argv
+    verbose = argv.count("-v") + 2 * argv.count("-vv")
     with_sh = "--sh" in argv
-    args = [a for a in argv if a not in ("-v", "--sh")]
+    args = [a for a in argv if a not in ("-v", "-vv", "--sh")]
     if not args or len(args) % 2:
         sys.stderr.write(__doc__)
         return 2
-    fmt = "%-12s %6s %6s %8s %6s %9s %6s %6s"
+    fmt = "%-12s %6s %6s %8s %6s %9s %6s %6s %6s"
     print(fmt % ("project", "files", "edits", "findings", "left",
-                 "rep.sites", "ident", "missed"))
+                 "rep.sites", "ident", "prose", "missed"))
     total = 0
     allmissed = []
     for i in range(0, len(args), 2):

@@ -361,12 +361,12 @@ static void run_passes(mig_ctx *c)
     mig_pass_members(c);
     mig_pass_int_device(c);
     mig_pass_args(c);
+    mig_pass_special(c); /* before strings: its flags explain literals */
     if (!autom) {
         mig_pass_env(c);
         mig_pass_strings(c);
         mig_pass_comments(c);
     }
-    mig_pass_special(c);
     mig_pass_insert_import(c);
     mig_pass_amp_insert(c); /* after torch_npu's import: it uses torch.npu */
 }

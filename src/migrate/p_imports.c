@@ -237,14 +237,44 @@ static void remove_import(mig_ctx *c, const nfy_rule *r, const nfy_import *imp,
                  note);
 }
 
-static bool import_fits(const nfy_import *imp, const nfy_import_name *in,
-                        nfy_str pat)
+/* Is q (or a module above it) pat, or has it a component matching the glob
+ * pat (`*_cuda`: compiled extension modules)? */
+static bool module_fits(nfy_str q, const char *pat)
 {
+    if (strpbrk(pat, "*?") == NULL)
+        return mig_q_under(q, nfy_str_from_cstr(pat));
+    for (uint32_t i = 0, n = nfy_dotted_count(q); i < n; i++) {
+        if (nfy_rule_glob(pat, mig_comp(q, i)))
+            return true;
+    }
+    return false;
+}
+
+static bool import_fits_one(const nfy_import *imp, const nfy_import_name *in,
+                            const char *pat)
+{
+    if (!(imp->flags & NFY_IMPF_FROM))
+        return module_fits(in->name, pat);
+    return module_fits(imp->module, pat) || module_fits(in->target, pat);
+}
+
+/* Does the import match r's pattern, or with a map one of its `from` names
+ * (then *pair is that row)? */
+static bool import_fits(const nfy_import *imp, const nfy_import_name *in,
+                        const nfy_rule *r, const nfy_rule_pair **pair)
+{
+    *pair = NULL;
     if (imp->level != 0)
         return false;
-    if (!(imp->flags & NFY_IMPF_FROM))
-        return mig_q_under(in->name, pat);
-    return mig_q_under(imp->module, pat) || mig_q_under(in->target, pat);
+    if (r->nmap == 0)
+        return import_fits_one(imp, in, r->pattern);
+    for (size_t i = 0; i < r->nmap; i++) {
+        if (import_fits_one(imp, in, r->map[i].from)) {
+            *pair = &r->map[i];
+            return true;
+        }
+    }
+    return false;
 }
 
 static void import_rules(mig_ctx *c, const nfy_import_name *in,
@@ -254,8 +284,8 @@ static void import_rules(mig_ctx *c, const nfy_import_name *in,
     nfy_rule_iter it;
     nfy_rule_iter_init(&it, c->rules, -1, NFY_MATCH_IMPORT);
     for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));) {
-        if (!mig_rule_on(c, r) ||
-            !import_fits(imp, in, nfy_str_from_cstr(r->pattern)))
+        const nfy_rule_pair *pair;
+        if (!mig_rule_on(c, r) || !import_fits(imp, in, r, &pair))
             continue;
         if (r->kind == NFY_RULE_REMOVE_IMPORT) {
             remove_import(c, r, imp, in);
@@ -265,6 +295,9 @@ static void import_rules(mig_ctx *c, const nfy_import_name *in,
                      mig_strdup(c, (imp->flags & NFY_IMPF_FROM) ? in->target
                                                                 : in->name),
                      NULL);
+            if (pair != NULL && pair->note != NULL && pair->note[0])
+                nfy_vec_last(c->notes)->message =
+                    mig_fmt(c, "%s (%s)", r->message, pair->note);
             *flagged_stmt = imp->stmt;
             *flagged = r;
         }

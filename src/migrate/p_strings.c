@@ -5,8 +5,8 @@
  * an argparse default, an assignment to a device-like name), directly or
  * through a variable it is assigned to and that later reaches one. Only
  * the leading pattern inside the quotes changes; prefixes, quotes and the
- * rest stay. Every other "cuda" in a string or a comment is left alone and
- * recorded as left unchanged, with the reason.
+ * rest stay. Every other "cuda" (or "cudnn", "nccl") in a string or a
+ * comment is left alone and recorded as left unchanged, with the reason.
  */
 #include "migrate/ctxmatch.h"
 
@@ -26,6 +26,13 @@ static bool ci_contains(nfy_str s, const char *w)
             return true;
     }
     return false;
+}
+
+/* CUDA-stack text worth listing when left alone: cuda, cuDNN, NCCL. */
+static bool cuda_text(nfy_str s)
+{
+    return ci_contains(s, "cuda") || ci_contains(s, "cudnn") ||
+           ci_contains(s, "nccl");
 }
 
 static bool contains(nfy_str s, nfy_str w)
@@ -207,6 +214,16 @@ static void note_unchanged(mig_ctx *c, nfy_span sp, const char *reason,
 /* ---- the pass -------------------------------------------------------------
  */
 
+/* Has a finding (a flag such as nccl-compare) already explained sp? */
+static bool noted(const mig_ctx *c, nfy_span sp)
+{
+    for (size_t i = 0; i < c->notes->len; i++) {
+        if (c->notes->items[i].span.start == sp.start)
+            return true;
+    }
+    return false;
+}
+
 static bool string_rule(const nfy_rule *r)
 {
     return r->match == NFY_MATCH_STRING &&
@@ -268,7 +285,8 @@ void mig_pass_strings(mig_ctx *c)
         bool device_like = false;
         bool done = try_rules(c, &rl, i, body, off, &device_like);
         if (done || c->claimed[s->first] != CLAIM_NONE ||
-            !ci_contains(nfy_pysyn_span_text(c->m, s->span), "cuda"))
+            !cuda_text(nfy_pysyn_span_text(c->m, s->span)) ||
+            noted(c, s->span))
             continue;
         note_unchanged(c, s->span, unchanged_reason(c, i, device_like),
                        mig_snippet(c, body));
@@ -280,7 +298,7 @@ void mig_pass_comments(mig_ctx *c)
 {
     for (uint32_t t = 0; t < c->m->ntoks; t++) {
         if (c->m->toks[t].kind == NFY_TOK_COMMENT &&
-            ci_contains(mig_tok(c, t), "cuda"))
+            cuda_text(mig_tok(c, t)))
             note_unchanged(c, mig_tok_span(c, t), "comment", NULL);
     }
 }

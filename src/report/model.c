@@ -161,7 +161,6 @@ bool nfy_finding_is_manual(const nfy_finding *f)
         /* Informational: the port works without acting on these. */
         return false;
     case NFY_CAT_UNSUPPORTED_API:
-    case NFY_CAT_CUDA_OP:
         return true;
     default:
         return f->op == NFY_OPTYPE_UNSUPPORTED ||

@@ -1,0 +1,29 @@
+#!/bin/sh
+# Convert real training projects and audit what CUDA usage is left over.
+#
+#   sh tools/try_projects.sh PROJ_DIR OUT_DIR [NAME...]
+#
+# PROJ_DIR holds one extracted source tree per project (PROJ_DIR/NAME/);
+# each is converted with `npuify convert PROJ_DIR/NAME -o OUT_DIR/NAME`
+# (OUT_DIR/NAME is replaced), then tools/audit_cuda.py lists every CUDA-ish
+# line of the output that is neither converted nor covered by the report.
+# No network: fetch and extract the trees first, e.g.
+#   git --git-dir=MIRROR archive HEAD imagenet | tar -x -C PROJ_DIR/imagenet
+# Env: NPUIFY (default build/release/npuify), AUDIT_FLAGS (default -v).
+# Exit status: the audit's (1 when something was missed).
+set -u
+[ $# -ge 2 ] || { sed -n '2,12p' "$0"; exit 2; }
+NPUIFY=${NPUIFY:-build/release/npuify}
+proj=$1; out=$2; shift 2
+[ $# -gt 0 ] || set -- $(ls "$proj")
+mkdir -p "$out"
+pairs=""
+for name in "$@"; do
+    [ -d "$proj/$name" ] || continue
+    rm -rf "${out:?}/$name"
+    "$NPUIFY" convert "$proj/$name" -o "$out/$name" --quiet \
+        >"$out/$name.log" 2>&1
+    echo "convert $name: rc=$?" >&2
+    pairs="$pairs $proj/$name $out/$name"
+done
+exec /usr/bin/python3 "$(dirname "$0")/audit_cuda.py" ${AUDIT_FLAGS--v} $pairs
