@@ -6,6 +6,9 @@ MODE    ?= release
 PREFIX  ?= /usr/local
 CC      ?= gcc
 BUILD   := build/$(MODE)
+LIB     := $(BUILD)/libnpuify.a
+BIN     := $(BUILD)/npuify
+.DEFAULT_GOAL := all
 
 WARN    := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
            -Wmissing-prototypes -Wformat=2 -Wvla -Wno-format-nonliteral
@@ -32,8 +35,6 @@ GEN_SRCS  :=
 
 LIB_OBJS  = $(LIB_SRCS:%.c=$(BUILD)/%.o) $(GEN_SRCS:$(BUILD)/%.c=$(BUILD)/%.o)
 CLI_OBJS  = $(CLI_SRCS:%.c=$(BUILD)/%.o)
-LIB       = $(BUILD)/libnpuify.a
-BIN       = $(BUILD)/npuify
 UNIT_SRCS = $(wildcard tests/unit/test_*.c)
 UNIT_BINS = $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 

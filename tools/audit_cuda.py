@@ -39,7 +39,7 @@ import tokenize
 
 CUDA_RE = re.compile(
     r"cuda|nccl|cudnn|(?<!Distributed)(?<!Sharded)DataParallel|amp_C|\bapex\b"
-    r"|triton"
+    r"|triton(?!client)"
     r"|cupy|nvtx|\bp?nvml|cublas|get_device_capability|\bnvcc\b",
     re.IGNORECASE)
 # Names that are CUDA APIs wherever they stand (attribute or bare).
@@ -117,20 +117,34 @@ def imported_names(text, project_mods):
     return names
 
 
-def name_is_api(h, line, imports):
+def import_is_external(line, project_mods):
+    """An import line of a module outside the project, or of a compiled
+    *_cuda module (no .py file) from inside it?"""
+    m = re.match(r"\s*(?:from\s+([\w.]+)\s+import|import\s+([\w.]+))",
+                 line)
+    if m is None:
+        return False
+    mod = m.group(1) or m.group(2)
+    return mod.split(".")[0] not in project_mods or \
+        re.search(r"\w+_cuda\b", line) is not None
+
+
+def name_is_api(h, line, imports, project_mods):
     kind, tok, prev, prev2, nxt = h
     if tok in API_NAMES or tok in imports:
         return True
-    if tok == "cuda":  # x.cuda(...), torch.cuda, import torch.cuda
-        return (prev == "." and (nxt == "(" or prev2 == "torch")) or \
-            bool(IMPORT_RE.match(line) and not LOCAL_IMPORT_RE.match(line))
+    if IMPORT_RE.match(line) and not LOCAL_IMPORT_RE.match(line):
+        return import_is_external(line, project_mods)
+    if tok == "cuda":  # x.cuda(...), torch.cuda, torch.version.cuda
+        return prev == "." and (nxt == "(" or prev2 in ("torch", "version",
+                                                         "backends"))
     return False
 
 
-def needs_record(h, line, imports):
+def needs_record(h, line, imports, project_mods):
     """Is this hit CUDA usage (name) or CUDA text (prose) to account for?"""
     if h[0] == "name":
-        return name_is_api(h, line, imports)
+        return name_is_api(h, line, imports, project_mods)
     return bool(TEXT_RE.search(h[1]))
 
 
@@ -179,7 +193,11 @@ def audit(src, dst, with_sh, verbose):
             line = out_lines[ol - 1]
             hs = cls.get(ol, []) if cls is not None else [("text", line,
                                                             "", "", "")]
-            need = [h for h in hs if needs_record(h, line, imports)]
+            need = [h for h in hs
+                    if needs_record(h, line, imports, project_mods)]
+            if m[ol] in fcov:
+                nrep += 1
+                continue
             if not need:
                 if any(h[0] == "name" for h in hs):
                     nident += 1
@@ -189,7 +207,7 @@ def audit(src, dst, with_sh, verbose):
                     others.append(("PROSE", rel, m[ol], line.strip()))
                 continue
             # a name whose import (or other use) the file's findings name
-            if m[ol] in fcov or all(h[0] == "name" and re.search(
+            if all(h[0] == "name" and re.search(
                     r"\b%s\b" % re.escape(h[1]), apis) for h in need):
                 nrep += 1
             else:

@@ -28,11 +28,12 @@ static bool ci_contains(nfy_str s, const char *w)
     return false;
 }
 
-/* CUDA-stack text worth listing when left alone: cuda, cuDNN, NCCL. */
+/* CUDA-stack text worth listing when left alone: cuda, cuDNN, NCCL,
+ * cuBLAS. */
 static bool cuda_text(nfy_str s)
 {
     return ci_contains(s, "cuda") || ci_contains(s, "cudnn") ||
-           ci_contains(s, "nccl");
+           ci_contains(s, "nccl") || ci_contains(s, "cublas");
 }
 
 static bool contains(nfy_str s, nfy_str w)
@@ -214,6 +215,35 @@ static void note_unchanged(mig_ctx *c, nfy_span sp, const char *reason,
 /* ---- the pass -------------------------------------------------------------
  */
 
+/* Does the literal text of f-string token t (its fields aside) name CUDA? */
+static bool fstring_literal_cuda(const mig_ctx *c, uint32_t t)
+{
+    nfy_fstring_parts parts = {0};
+    bool found = false;
+    if (nfy_fstring_split(c->src, &c->m->toks[t], &parts)) {
+        for (size_t i = 0; i < parts.len && !found; i++) {
+            nfy_span sp = parts.items[i].span;
+            found = !parts.items[i].is_expr &&
+                    cuda_text(nfy_str_make((const char *)c->src->data +
+                                               sp.start,
+                                           sp.end - sp.start));
+        }
+    }
+    nfy_vec_free(&parts);
+    return found;
+}
+
+/* Does the literal, as left in the output, still name CUDA? A string edited
+ * inside (CLAIM_INSIDE: an f-string whose fields were rewritten) still
+ * counts by its literal text; a rewritten one (CLAIM_WHOLE) does not. */
+static bool unchanged_cuda_text(const mig_ctx *c, const nfy_strlit *s)
+{
+    if (c->claimed[s->first] == CLAIM_NONE)
+        return cuda_text(nfy_pysyn_span_text(c->m, s->span));
+    return c->claimed[s->first] == CLAIM_INSIDE &&
+           fstring_literal_cuda(c, s->first);
+}
+
 /* Has a finding (a flag such as nccl-compare) already explained sp? */
 static bool noted(const mig_ctx *c, nfy_span sp)
 {
@@ -284,9 +314,7 @@ void mig_pass_strings(mig_ctx *c)
             continue;
         bool device_like = false;
         bool done = try_rules(c, &rl, i, body, off, &device_like);
-        if (done || c->claimed[s->first] != CLAIM_NONE ||
-            !cuda_text(nfy_pysyn_span_text(c->m, s->span)) ||
-            noted(c, s->span))
+        if (done || !unchanged_cuda_text(c, s) || noted(c, s->span))
             continue;
         note_unchanged(c, s->span, unchanged_reason(c, i, device_like),
                        mig_snippet(c, body));

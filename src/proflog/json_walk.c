@@ -185,14 +185,16 @@ static bool render_fast(nfy_json_lex *lx, int depth, nfy_buf *out)
     if (!len)
         return false;
     nfy_buf_addch(out, '[');
+    size_t run = 0; /* start of the pending run of bytes to copy */
     for (size_t i = 0; i < len; i++) {
-        if (blank(p[i]))
+        if (!blank(p[i]) && p[i] != ',')
             continue;
+        nfy_buf_add(out, p + run, i - run);
         if (p[i] == ',')
             nfy_buf_add(out, ", ", 2);
-        else
-            nfy_buf_addch(out, (char)p[i]);
+        run = i + 1;
     }
+    nfy_buf_add(out, p + run, len - run);
     lx->pos += len;
     return true;
 }

@@ -277,9 +277,11 @@ static bool contains(const unsigned char *hay, size_t n, const char *needle)
 /* Raw scan: does the stream mention step markers or a rank at all? */
 static bool needs_first_pass(nfy_json_input *in, unsigned char *buf, size_t cap)
 {
-    static const char *const needles[] = {"ProfilerStep#",  "distributedInfo",
-                                          "\"kernel\"",     "\"Kernel\"",
-                                          "\"gpu_memcpy\"", "\"gpu_memset\""};
+    /* No needle starts with a quote: memchr on '"' would stop every few
+     * bytes. */
+    static const char *const needles[] = {"ProfilerStep#", "distributedInfo",
+                                          "kernel\"",      "Kernel\"",
+                                          "gpu_memcpy\"",  "gpu_memset\""};
     const size_t keep = 16; /* longest needle, kept across chunks */
     size_t have = 0;
     for (;;) {

@@ -286,6 +286,8 @@ nfy_status nfy_lex(const nfy_source *src, nfy_tokens *out, nfy_diags *diags)
         lx.body = 3;
     lx.ls = lx.le = lx.col_off = lx.body;
     lx.next_high = next_high_byte(lx.s, lx.body, lx.n);
+    lx.fbudget = lx.n < (UINT32_MAX >> 3) ? 4 * lx.n + (1u << 20)
+                                          : UINT32_MAX; /* linear work */
     nfy_vec_reserve(&out->toks, lx.n / 8 + 16);
     nfy_vec_push(&lx.indents, 0u);
     check_utf8(&lx);

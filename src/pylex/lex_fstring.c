@@ -20,6 +20,7 @@ typedef struct {
     uint32_t depth;           /* replacement fields entered */
     nfy_fstring_parts *parts; /* top-level parts to record, or NULL */
     uint32_t lit_start;       /* start of the pending top-level literal */
+    uint32_t reached;         /* furthest offset a failed scan looked at */
 } fscan;
 
 typedef struct {
@@ -28,6 +29,14 @@ typedef struct {
 } strctx;
 
 static bool scan_body(fscan *f, uint32_t *pos, const strctx *sc, bool in_spec);
+
+/* Every scan moves forward only, so its cost is how far it got. */
+static bool fail_at(fscan *f, uint32_t i)
+{
+    if (i > f->reached)
+        f->reached = i;
+    return false;
+}
 
 static bool recording(const fscan *f)
 {
@@ -68,10 +77,10 @@ static bool nested_string(fscan *f, uint32_t *pos)
             return true;
         }
         if (c == '\n' && !sc.triple)
-            return false;
+            return fail_at(f, i);
         i++;
     }
-    return false;
+    return fail_at(f, i);
 }
 
 static bool word_byte(char c)
@@ -100,21 +109,23 @@ static void add_field(fscan *f, uint32_t expr_start, uint32_t expr_end,
 static bool scan_field(fscan *f, uint32_t *pos, const strctx *sc)
 {
     if (++f->depth > MAX_DEPTH)
-        return false;
+        return fail_at(f, *pos);
     const char *s = f->s;
     uint32_t i = *pos, expr_start = i, conv = 0, bracket = 0;
     while (i < f->n) {
         char c = s[i];
+        nfy__lex_strstart st;
         if (c == '\'' || c == '"') {
             if (!nested_string(f, &i))
                 return false;
         } else if (word_byte(c)) {
-            uint32_t j = i;
+            uint32_t j = i; /* a name, or a string prefix */
             while (j < f->n && word_byte(s[j]))
                 j++;
-            if (j - i <= 2 && j < f->n && (s[j] == '\'' || s[j] == '"')) {
+            if (j - i <= 2 && nfy__lex_string_start(s, i, f->n, &st) &&
+                st.plen == j - i) {
                 if (!nested_string(f, &i))
-                    i = j;
+                    return false;
             } else {
                 i = j;
             }
@@ -147,7 +158,7 @@ static bool scan_field(fscan *f, uint32_t *pos, const strctx *sc)
             i++;
         }
     }
-    return false;
+    return fail_at(f, i);
 }
 
 /* \N{NAME} in a non-raw string: its braces open no field. */
@@ -163,8 +174,8 @@ static uint32_t named_escape(const fscan *f, uint32_t i, char quote)
 static bool at_close(fscan *f, uint32_t *pos, const strctx *sc, bool in_spec,
                      uint32_t i)
 {
-    if (in_spec)
-        return false; /* the string ends inside a field: unterminated */
+    if (in_spec) /* the string ends inside a field: unterminated */
+        return fail_at(f, i);
     if (recording(f))
         add_literal(f, f->lit_start, i);
     *pos = i + (sc->triple ? 3 : 1);
@@ -194,7 +205,7 @@ static bool scan_body(fscan *f, uint32_t *pos, const strctx *sc, bool in_spec)
                     (i + 2 < f->n && s[i + 1] == c && s[i + 2] == c))) {
             return at_close(f, pos, sc, in_spec, i);
         } else if (c == '\n' && !sc->triple) {
-            return false;
+            return fail_at(f, i);
         } else if (c == '{' && !in_spec && i + 1 < f->n && s[i + 1] == '{') {
             i += 2;
         } else if (c == '{') {
@@ -212,20 +223,25 @@ static bool scan_body(fscan *f, uint32_t *pos, const strctx *sc, bool in_spec)
             i += (c == '}' && i + 1 < f->n && s[i + 1] == '}') ? 2 : 1;
         }
     }
-    return false;
+    return fail_at(f, i);
 }
 
 bool nfy__lex_fstring_scan(const char *s, uint32_t body, uint32_t n, char quote,
-                           bool triple, bool raw, uint32_t *end)
+                           bool triple, bool raw, uint32_t *budget,
+                           uint32_t *end)
 {
-    fscan f = {s, n - body > SCAN_BUDGET ? body + SCAN_BUDGET : n, 0, NULL,
-               body};
+    uint32_t window = *budget < SCAN_BUDGET ? *budget : SCAN_BUDGET;
+    if (!window)
+        return false;
+    fscan f = {s, n - body > window ? body + window : n, 0, NULL, body, body};
     strctx sc = {quote, triple, raw};
     uint32_t i = body;
-    if (!scan_body(&f, &i, &sc, false))
-        return false;
-    *end = i;
-    return true;
+    bool ok = scan_body(&f, &i, &sc, false);
+    uint32_t cost = (ok ? i : f.reached) - body + 1;
+    *budget -= cost < *budget ? cost : *budget;
+    if (ok)
+        *end = i;
+    return ok;
 }
 
 bool nfy_fstring_split(const nfy_source *src, const nfy_token *tok,
@@ -243,7 +259,7 @@ bool nfy_fstring_split(const nfy_source *src, const nfy_token *tok,
     uint32_t qlen = sc.triple ? 3 : 1;
     uint32_t body = tok->start + st.plen + qlen;
     size_t before = out->len;
-    fscan f = {s, tok->end, 0, out, body};
+    fscan f = {s, tok->end, 0, out, body, body};
     uint32_t i = body;
     if (scan_body(&f, &i, &sc, false) && i == tok->end)
         return true;

@@ -97,9 +97,12 @@ bool nfy__lex_endpat(const char *s, uint32_t p, uint32_t lim, char quote,
  * PEP 701 scan of an f-string body starting at body (after the opening
  * quotes): replacement fields may hold nested strings with any quotes,
  * newlines and comments. True with *end after the closing quotes; false
- * when it does not close within n or a size/depth budget.
+ * when it does not close within n, the nesting limit or the budget. The
+ * bytes looked at are taken off *budget (the lexer gives each file a
+ * budget linear in its size, so hostile input cannot make lexing slow).
  */
 bool nfy__lex_fstring_scan(const char *s, uint32_t body, uint32_t n, char quote,
-                           bool triple, bool raw, uint32_t *end);
+                           bool triple, bool raw, uint32_t *budget,
+                           uint32_t *end);
 
 #endif

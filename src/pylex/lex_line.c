@@ -205,9 +205,10 @@ static bool string_token(nfy__lexer *lx, uint32_t q, uint32_t *pos)
     uint32_t body = q + st.plen + (triple ? 3 : 1);
     uint32_t sline = lx->lnum, scol = nfy__lex_col(lx, q);
     uint32_t fend = 0;
-    bool fok = (st.flags & NFY_TOKF_FSTRING) &&
-               nfy__lex_fstring_scan(s, body, lx->n, st.quote, triple,
-                                     st.flags & NFY_TOKF_RAW, &fend);
+    bool fok =
+        (st.flags & NFY_TOKF_FSTRING) &&
+        nfy__lex_fstring_scan(s, body, lx->n, st.quote, triple,
+                              st.flags & NFY_TOKF_RAW, &lx->fbudget, &fend);
     uint32_t end;
     unsigned kind;
     if (triple) {

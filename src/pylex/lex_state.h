@@ -26,6 +26,7 @@ typedef struct {
     int32_t parenlev;   /* may go negative, as in tokenize */
     bool continued;     /* the line ended with a backslash continuation */
     bool needcont;      /* tokenize's needcont, never reset after an error */
+    uint32_t fbudget;   /* bytes PEP 701 f-string scans may still look at */
     NFY_VEC(uint32_t) indents;
 } nfy__lexer;
 

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 /* cmocka.h (included last) needs the standard headers above */
 #include "npuify/pylex.h"
 #include "test_pylex_cases.h"
@@ -362,6 +363,36 @@ static void test_random_bytes_roundtrip(void **state)
     }
 }
 
+/* Inputs that made an earlier version quadratic or worse: each must lex
+   in well under a second (a generous bound, ASan included). */
+static void test_hostile_inputs_stay_fast(void **state)
+{
+    (void)state;
+    static const char *const units[] = {"{f'",    "f'{(",          "f'{(x\n",
+                                        "'a\\\n", "x\r",           " ?",
+                                        "\\\n",   "f'{( \"f'{(\" "};
+    enum { SIZE = 1 << 18 };
+    char *buf = malloc(SIZE);
+    assert_non_null(buf);
+    for (size_t u = 0; u < sizeof units / sizeof units[0]; u++) {
+        size_t ulen = strlen(units[u]), len = 0;
+        if (u == 0) /* f' then many "{f'": deep PEP 701 nesting */
+            buf[len++] = 'f', buf[len++] = '\'';
+        while (len + ulen <= SIZE) {
+            memcpy(buf + len, units[u], ulen);
+            len += ulen;
+        }
+        clock_t t0 = clock();
+        lexed l;
+        lex_mem(&l, buf, len);
+        double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+        if (secs > 2.0)
+            fail_msg("unit '%s': %.2f s for %zu bytes", units[u], secs, len);
+        lexed_release(&l);
+    }
+    free(buf);
+}
+
 static void test_lossless_check_can_fail(void **state)
 {
     (void)state;
@@ -390,6 +421,7 @@ int main(void)
         cmocka_unit_test(test_fstring_split_parts),
         cmocka_unit_test(test_fstring_split_nested_and_plain),
         cmocka_unit_test(test_random_bytes_roundtrip),
+        cmocka_unit_test(test_hostile_inputs_stay_fast),
         cmocka_unit_test(test_lossless_check_can_fail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
