@@ -4,7 +4,7 @@
  * [trivia_start, end) ranges, keep positions ordered, and let
  * nfy_fstring_split stay inside every f-string token. Aborts on violation.
  * Build: clang -fsanitize=fuzzer,address -Iinclude -Isrc fuzz/fuzz_lex.c
- * with every .c file of src/core and src/pylex, -ljansson -lz -lm -lpthread.
+ * followed by every .c file of src/core and src/pylex (no other libraries).
  * Seeds: fuzz/corpus_lex/.
  */
 #include "npuify/pylex.h"

@@ -3,31 +3,30 @@
 
 Usage: audit_cuda.py [-v|-vv] [--sh] SRC DST [SRC DST ...]
 
-SRC is the tree given to `npuify convert`, DST its output (with the report
-in DST/npuify_report/report.json). Every line of an OUTPUT Python file (and
+SRC is the tree given to `npuify convert`, DST its output (report in
+DST/npuify_report/report.json). Every line of an OUTPUT Python file (and
 shell script with --sh) that still matches CUDA_RE is a site. Output lines
-are mapped back to source lines with difflib (convert inserts whole lines,
-e.g. `import torch_npu`, and edits inside lines), then a site is
-  reported  when a non-change finding or a left_unchanged record of the
-            report covers that source line (start.line <= l <= end.line),
-  MISSED    otherwise.
-Converted sites no longer match CUDA_RE; they are counted from the report's
-change records (category "change", NPU001 import insertions excluded).
-Each hit is classified by the Python token it lies in:
-  comment, string  text: must be covered (a left_unchanged record at least);
-  name             API use when it is a CUDA API spelling (API_NAMES, `.cuda(`,
-                   `torch.cuda`, a name bound by an import of a non-project
-                   module); a user identifier that merely contains "cuda"
-                   (use_cuda, move_to_cuda) is counted as `ident`, not missed;
-                   a name covered by a finding of the same file that names
-                   it (an imported *_cuda extension module) is reported.
-  prose that mentions only apex/triton/DataParallel/nvtx (not TEXT_RE)
-  is counted as `prose`, not missed.
-An import line is covered too when a finding of the same file names the
-imported CUDA-ish name (the uses are reported, not the import).
-Prints one table row per project and, with -v, every missed line; -vv
-also lists the IDENT and PROSE lines (printed before the table row).
-Exit status 1 when any site is missed.
+are mapped back to source lines with difflib (convert inserts whole lines
+and edits inside lines). Converted sites no longer match CUDA_RE; they are
+counted from the report's change records (`edits`: category "change",
+NPU001 import insertions excluded). A remaining site is
+  reported  when a finding (not a change) or a left_unchanged record covers
+            its source line (start.line <= l <= end.line), or when it is a
+            name whose binding import is covered (xentropy_cuda.forward
+            after a reported `import xentropy_cuda`, cp.cuda after `import
+            cupy as cp`) or that a finding of the same file names;
+  ident     a name that is no CUDA API: a user identifier that merely
+            contains "cuda" (use_cuda, move_to_cuda, self.cuda), an import
+            of a project module;
+  prose     a comment or string that names none of TEXT_RE (e.g. only apex,
+            triton, DataParallel, nvtx);
+  MISSED    anything else: a CUDA API name (API_NAMES, `.cuda(`,
+            `torch.cuda`, `torch.version.cuda`, names bound by imports of
+            modules outside the project, *_cuda modules), a comment naming
+            cuda/cudnn/nccl/cublas, a string naming those or an apex module
+            (the literal text of an f-string, not its {fields}).
+Prints one row per project; -v adds every missed line, -vv also the ident
+and prose lines (before the row). Exit status 1 when anything is missed.
 """
 import difflib
 import io
@@ -38,20 +37,23 @@ import sys
 import tokenize
 
 CUDA_RE = re.compile(
-    r"cuda|nccl|cudnn|(?<!Distributed)(?<!Sharded)DataParallel|amp_C|\bapex\b"
-    r"|triton(?!client)"
-    r"|cupy|nvtx|\bp?nvml|cublas|get_device_capability|\bnvcc\b",
+    r"cuda|(?<!asy)nccl|cudnn|(?<!Distributed)(?<!Sharded)DataParallel"
+    r"|amp_C|\bapex\b|triton(?!client)|cupy|nvtx|\bp?nvml|cublas"
+    r"|get_device_capability|\bnvcc\b",
     re.IGNORECASE)
 # Names that are CUDA APIs wherever they stand (attribute or bare).
 API_NAMES = {"is_cuda", "cudnn", "nccl", "DataParallel", "data_parallel",
              "amp_C", "nvtx", "emit_nvtx", "get_device_capability",
-             "CUDAExtension", "CUDA_HOME", "CUDAGraph", "cuda_graph",
+             "CUDAExtension", "CUDA_HOME", "CUDAGraph",
              "is_nccl_available", "ProcessGroupNCCL", "NCCL", "CUDA"}
 IMPORT_RE = re.compile(r"^\s*(import|from)\s")
 LOCAL_IMPORT_RE = re.compile(r"^\s*from\s+\.")
-# Prose (comments, strings) that must be recorded when left alone: the
-# CUDA/cuDNN/NCCL names, CUDA-ish environment names, apex module paths.
-TEXT_RE = re.compile(r"cuda|cudnn|nccl|CUBLAS_|apex\.\w", re.IGNORECASE)
+# Prose that must be recorded when left alone: the CUDA/cuDNN/NCCL/cuBLAS
+# names in comments and strings; in strings also apex module paths (run-time
+# imports). The literal text of an f-string counts, not its {fields}.
+TEXT_RE = re.compile(r"cuda|cudnn|nccl|cublas", re.IGNORECASE)
+STRING_RE = re.compile(r"cuda|cudnn|nccl|cublas|apex\.\w", re.IGNORECASE)
+FIELD_RE = re.compile(r"\{[^{}]*\}")
 
 
 def read_lines(path):
@@ -74,7 +76,8 @@ def out_to_src_map(src_lines, out_lines):
 
 
 def token_classes(text):
-    """1-based line -> list of (kind, token text, prev tok, next tok) hits."""
+    """1-based line -> [(kind, token text, prev, prev2, next token)] hits;
+    None when the file does not tokenize."""
     hits = {}
     try:
         toks = [t for t in tokenize.generate_tokens(io.StringIO(text).readline)
@@ -87,8 +90,9 @@ def token_classes(text):
             continue
         kind = {tokenize.COMMENT: "comment", tokenize.STRING: "string",
                 tokenize.NAME: "name"}.get(t.type)
-        if kind is None and t.type in (getattr(tokenize, "FSTRING_START", -1),
-                                       getattr(tokenize, "FSTRING_MIDDLE", -1)):
+        fstring = (getattr(tokenize, "FSTRING_START", -1),
+                   getattr(tokenize, "FSTRING_MIDDLE", -1))
+        if kind is None and t.type in fstring:  # Python >= 3.12
             kind = "string"
         if kind is None:
             continue
@@ -100,20 +104,41 @@ def token_classes(text):
     return hits
 
 
-def imported_names(text, project_mods):
-    """Names bound by imports of modules that are not in the project."""
+def local_modules(root, rel, cache):
+    """Top-level module names importable from the project for file rel:
+    packages and modules in rel's directory and in each one above it."""
     names = set()
+    d = os.path.dirname(rel)
+    while True:
+        if d not in cache:
+            try:
+                ents = os.listdir(os.path.join(root, d))
+            except OSError:
+                ents = []
+            cache[d] = {e[:-3] if e.endswith(".py") else e for e in ents}
+        names |= cache[d]
+        if not d:
+            return names
+        d = os.path.dirname(d)
+
+
+def imported_names(text, project_mods):
+    """Names bound by imports of modules that are not in the project ->
+    1-based output line of the (last) import that binds them."""
+    names = {}
     for m in re.finditer(r"^\s*(?:from\s+([\w.]+)\s+)?import\s+([^\n#]+)",
                          text, re.M):
+        line = text.count("\n", 0, m.start()) + 1
         mod = m.group(1)
         for part in m.group(2).strip("()\\ ").split(","):
             w = part.split()
             if not w:
                 continue
             full = (mod + "." + w[0]) if mod else w[0]
-            if full.split(".")[0] in project_mods or (mod or "").startswith("."):
+            if full.split(".")[0] in project_mods or \
+                    (mod or "").startswith("."):
                 continue
-            names.add(w[-1] if "as" in w else w[0].split(".")[0])
+            names[w[-1] if "as" in w else w[0].split(".")[0]] = line
     return names
 
 
@@ -131,7 +156,8 @@ def import_is_external(line, project_mods):
 
 def name_is_api(h, line, imports, project_mods):
     kind, tok, prev, prev2, nxt = h
-    if tok in API_NAMES or tok in imports:
+    if tok in API_NAMES or tok in imports or \
+            (prev == "." and prev2 in imports):
         return True
     if IMPORT_RE.match(line) and not LOCAL_IMPORT_RE.match(line):
         return import_is_external(line, project_mods)
@@ -145,7 +171,12 @@ def needs_record(h, line, imports, project_mods):
     """Is this hit CUDA usage (name) or CUDA text (prose) to account for?"""
     if h[0] == "name":
         return name_is_api(h, line, imports, project_mods)
-    return bool(TEXT_RE.search(h[1]))
+    if h[0] == "comment":
+        return bool(TEXT_RE.search(h[1]))
+    text = line if h[1].count("\n") else h[1]  # the line of a long string
+    if re.match(r"[rbuRBU]*[fF]", h[1]):
+        text = FIELD_RE.sub("", text)
+    return bool(STRING_RE.search(text))
 
 
 def covered_lines(records):
@@ -173,11 +204,9 @@ def audit(src, dst, with_sh, verbose):
     nrep = nmiss = nident = nprose = 0
     missed = []
     others = []
-    project_mods = {p.split("/")[0] for p in files} | \
-        {os.path.splitext(os.path.basename(p))[0] for p in files}
-    for p in files:
-        project_mods.update(p[:-3].split("/"))
+    dircache = {}
     for rel in sorted(files):
+        project_mods = local_modules(src, rel, dircache)
         out_lines = read_lines(os.path.join(dst, rel))
         hits = [i + 1 for i, l in enumerate(out_lines) if CUDA_RE.search(l)]
         if not hits:
@@ -206,9 +235,13 @@ def audit(src, dst, with_sh, verbose):
                     nprose += 1
                     others.append(("PROSE", rel, m[ol], line.strip()))
                 continue
-            # a name whose import (or other use) the file's findings name
-            if all(h[0] == "name" and re.search(
-                    r"\b%s\b" % re.escape(h[1]), apis) for h in need):
+            # a name whose import is reported, or that the findings name
+            # (m[0] is 0, never a covered line: names bound by no import)
+            if all(h[0] == "name" and (
+                    m[imports.get(h[1], 0)] in fcov or
+                    (h[2] == "." and m[imports.get(h[3], 0)] in fcov) or
+                    re.search(r"\b%s\b" % re.escape(h[1]), apis))
+                   for h in need):
                 nrep += 1
             else:
                 nmiss += 1

@@ -9,10 +9,15 @@
 # line of the output that is neither converted nor covered by the report.
 # No network: fetch and extract the trees first, e.g.
 #   git --git-dir=MIRROR archive HEAD imagenet | tar -x -C PROJ_DIR/imagenet
+# Trees audited so far (subtrees): pytorch/examples (imagenet/; all *.py),
+# pytorch-image-models (timm/ train.py), yolov5 (all), detectron2
+# (detectron2/ tools/), fairseq (fairseq/ fairseq_cli/), accelerate
+# (examples/), DeepSpeedExamples (training/), Megatron-LM (megatron/
+# pretrain_gpt.py).
 # Env: NPUIFY (default build/release/npuify), AUDIT_FLAGS (default -v).
 # Exit status: the audit's (1 when something was missed).
 set -u
-[ $# -ge 2 ] || { sed -n '2,12p' "$0"; exit 2; }
+[ $# -ge 2 ] || { sed -n '2,18p' "$0"; exit 2; }
 NPUIFY=${NPUIFY:-build/release/npuify}
 proj=$1; out=$2; shift 2
 [ $# -gt 0 ] || set -- $(ls "$proj")

@@ -141,6 +141,15 @@ void nfy_tokens_release(nfy_tokens *t);
  * tokens still cover every byte); NFY_ELIMIT only for files too large for
  * 32-bit offsets. The last token is always ENDMARKER. Relies on the NUL
  * byte nfy_source keeps after its data.
+ *
+ * Codes: lex-unterminated-string, lex-bad-char (a character no token
+ * starts with: $ ? ` a lone CR or backslash...), lex-nul-byte,
+ * lex-invalid-utf8 (once per file), lex-dedent (inconsistent dedent),
+ * lex-eof-in-statement (open brackets or a continuation at EOF),
+ * lex-encoding (a coding cookie other than UTF-8: bytes are read as UTF-8),
+ * lex-too-many-errors (after 63 errors the rest are not reported).
+ * Where Python 3.11's tokenize raises instead, the tokens are our best
+ * guess (e.g. an unterminated string is one ERRORTOKEN up to the end).
  */
 nfy_status nfy_lex(const nfy_source *src, nfy_tokens *out, nfy_diags *diags);
 
@@ -174,6 +183,7 @@ typedef NFY_VEC(nfy_fstring_part) nfy_fstring_parts;
  * Split an f-string token into literal parts and {expr} parts, in order.
  * The prefix and quotes are excluded; "{{" and "}}" stay inside literal
  * parts. Parts are appended to out. Returns false if tok is not an f-string.
+ * A malformed f-string (unclosed field) gives one literal part: its body.
  */
 bool nfy_fstring_split(const nfy_source *src, const nfy_token *tok,
                        nfy_fstring_parts *out);

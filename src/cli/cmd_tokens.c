@@ -38,8 +38,9 @@ static void usage(FILE *out)
             "and MB/s\n"
             "               (first run, and warm: best of three runs)\n"
             "  --quiet      do not print lexical diagnostics\n"
-            "  --files-from LIST  also read paths from LIST, one a line "
-            "(then {\"file\"} lines are always printed)\n"
+            "  --files-from LIST  also tokenize the files LIST names, one a "
+            "line\n"
+            "               (then the {\"file\": PATH} lines always come)\n"
             "Exit: 0 ok, 1 round-trip failure, 2 usage, 3 unreadable file.\n");
 }
 

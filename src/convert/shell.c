@@ -38,10 +38,9 @@ static void record_name(const nfy_convert_opts *o, const nfy_source *src,
         const nfy_rule *r = nfy_rule_set_at(o->rules, i);
         if (!rule_in_shell(r) || !nfy_rule_glob(r->pattern, name))
             continue;
+        /* A matching name without a table row has no known counterpart. */
         const nfy_rule_pair *p = nfy_rule_map_find(r, name);
-        if (!p)
-            continue;
-        if (p->to && *p->to) {
+        if (p && p->to && *p->to) {
             /* Bounds are valid by construction; a failure is in diags. */
             nfy_status st = nfy_edit_set_add(set, sp.start, sp.end,
                                              nfy_str_from_cstr(p->to), r->id,
@@ -54,7 +53,7 @@ static void record_name(const nfy_convert_opts *o, const nfy_source *src,
                          .op = NFY_OPTYPE_UNSUPPORTED,
                          .safety = NFY_SAFETY_MANUAL,
                          .cat = NFY_CAT_UNSUPPORTED_API, .api = api,
-                         .message = p->note ? p->note : r->message};
+                         .message = p && p->note ? p->note : r->message};
         nfy_finding_locate(&f, src, sp);
         nfy_report_add_finding(rep, &f);
         free(api);

@@ -82,7 +82,8 @@ static bool read_names(walker *w, const char *path, name_vec *names)
         nfy_vec_push(names, copy);
     }
     closedir(d);
-    qsort(names->items, names->len, sizeof(char *), cmp_names);
+    if (names->len > 1)
+        qsort(names->items, names->len, sizeof(char *), cmp_names);
     return true;
 }
 

@@ -3,8 +3,9 @@
  * "HCCL_SOCKET_IFNAME", "CUDA_VISIBLE_DEVICES" -> "ASCEND_RT_VISIBLE_DEVICES"
  * where the literal is an environment key (os.environ[...], os.getenv,
  * os.environ.get/setdefault/pop, a key of a dict bound to an env-like name or
- * passed as env=). Names whose map row has no counterpart are reported and
- * left as they are. Shell launchers are handled by src/convert/shell.c.
+ * passed as env=). Names whose map row has no counterpart, and names that
+ * fit the rule's glob but have no row, are reported and left as they are.
+ * Shell launchers are handled by src/convert/shell.c.
  */
 #include "migrate/ctxmatch.h"
 
@@ -83,22 +84,31 @@ static bool env_ctx(const mig_ctx *c, uint32_t lit, const nfy_rule *r)
     return false;
 }
 
+/* Why a name that fits r's glob stays: its row's note, or no row at all. */
+static const char *no_counterpart(mig_ctx *c, const nfy_rule_pair *row,
+                                  nfy_str body)
+{
+    if (row == NULL)
+        return mig_fmt(c, "%.*s: no NPU counterpart known, check it by hand",
+                       NFY_STR_FMT(body));
+    return mig_fmt(c, "%.*s has no NPU counterpart%s%s", NFY_STR_FMT(body),
+                   row->note ? ": " : "", row->note ? row->note : "");
+}
+
 static void env_literal(mig_ctx *c, uint32_t lit, const nfy_rule *r,
                         nfy_str body, uint32_t off)
 {
-    const nfy_rule_pair *row = nfy_rule_map_find(r, body);
-    if (row == NULL || !env_ctx(c, lit, r))
+    if (!env_ctx(c, lit, r))
         return;
+    const nfy_rule_pair *row = nfy_rule_map_find(r, body);
     uint32_t t = c->m->strings[lit].first;
     nfy_span sp = {off, off + (uint32_t)body.len};
-    if (row->to == NULL || row->to[0] == '\0') {
+    if (row == NULL || row->to == NULL || row->to[0] == '\0') {
         mig_cat cat;
         mig_op op;
         mig_flag_class(r, &cat, &op);
         mig_note_add(c, r, sp, cat, op, mig_strdup(c, body),
-                     mig_fmt(c, "%.*s has no NPU counterpart%s%s",
-                             NFY_STR_FMT(body), row->note ? ": " : "",
-                             row->note ? row->note : ""));
+                     no_counterpart(c, row, body));
         nfy_vec_last(c->notes)->safety = MIG_MANUAL;
         c->claimed[t] =
             CLAIM_WHOLE; /* reported: not "left unchanged" as text */

@@ -3,7 +3,9 @@
  * (`import torch.cuda as tc` -> `import torch.npu as tc`, `from torch.cuda.amp
  * import autocast` -> `from torch.npu.amp import autocast`, a renamed
  * imported name keeps its binding with `as`), removal of imports such as
- * amp_C, and flags on imported modules (triton, cupy, numba.cuda ...).
+ * amp_C, and flags on imported modules (triton, cupy, numba.cuda ...; the
+ * rows of a rule's map, or a glob such as `*_cuda` matched against each
+ * dotted component: compiled CUDA extensions).
  * `import torch.cuda` without an alias binds only `torch` and stays; its
  * uses are renamed where they are spelled.
  */

@@ -222,11 +222,8 @@ static bool fstring_literal_cuda(const mig_ctx *c, uint32_t t)
     bool found = false;
     if (nfy_fstring_split(c->src, &c->m->toks[t], &parts)) {
         for (size_t i = 0; i < parts.len && !found; i++) {
-            nfy_span sp = parts.items[i].span;
             found = !parts.items[i].is_expr &&
-                    cuda_text(nfy_str_make((const char *)c->src->data +
-                                               sp.start,
-                                           sp.end - sp.start));
+                    cuda_text(nfy_pysyn_span_text(c->m, parts.items[i].span));
         }
     }
     nfy_vec_free(&parts);

@@ -139,6 +139,8 @@ static enum line_kind statement_start(nfy__lexer *lx, uint32_t *pos)
     uint32_t column = 0, p = lx->ls;
     for (;; p++) { /* the line ends with '\n' or the source's NUL */
         uint32_t run = p;
+        while (p + 8 <= lx->n && !memcmp(s + p, "        ", 8))
+            p += 8;
         while (s[p] == ' ')
             p++;
         column += p - run;

@@ -378,7 +378,7 @@ void nfy__lex_line_tokens(nfy__lexer *lx, uint32_t p)
     const char *s = lx->s;
     while (p < lx->le) {
         uint32_t q = p; /* the line ends with '\n' or the source's NUL */
-        while (s[q] == ' ' || s[q] == '\t' || s[q] == '\f')
+        while (nfy__lex_class((unsigned char)s[q]) == LC_WS)
             q++;
         if (q == lx->le) /* trailing whitespace at the end of the input */
             return;

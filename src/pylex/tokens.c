@@ -45,9 +45,14 @@ const char *nfy_kw_text(unsigned kw)
     return kw < COUNT(kw_texts) ? kw_texts[kw] : "";
 }
 
+/* s (n bytes) is kw's text? Keywords are short: a loop beats memcmp. */
 static nfy_kw kw_if(const char *s, size_t n, nfy_kw kw)
 {
-    return memcmp(s, kw_texts[kw], n) ? NFY_KW_NONE : kw;
+    const char *k = kw_texts[kw];
+    for (size_t i = 1; i < n; i++) /* s[0] was matched by the caller */
+        if (s[i] != k[i])
+            return NFY_KW_NONE;
+    return kw;
 }
 
 static nfy_kw kw_len2(const char *s)
@@ -170,10 +175,11 @@ nfy_kw nfy_keyword_lookup(const char *s, size_t n)
     case 6:
         return kw_len6(s);
     case 7:
-        return kw_if(s, 7, NFY_KW_FINALLY);
+        return s[0] == 'f' ? kw_if(s, 7, NFY_KW_FINALLY) : NFY_KW_NONE;
     case 8:
-        return s[0] == 'c' ? kw_if(s, 8, NFY_KW_CONTINUE)
-                           : kw_if(s, 8, NFY_KW_NONLOCAL);
+        return s[0] == 'c'   ? kw_if(s, 8, NFY_KW_CONTINUE)
+               : s[0] == 'n' ? kw_if(s, 8, NFY_KW_NONLOCAL)
+                             : NFY_KW_NONE;
     default:
         return NFY_KW_NONE;
     }
