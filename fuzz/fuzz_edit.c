@@ -14,11 +14,11 @@
  * src/core and src/edit; or with -DNFY_FUZZ_STANDALONE (any compiler) to get
  * a main() that replays the files named on its command line.
  */
-#include "npuify/edit.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "npuify/edit.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 

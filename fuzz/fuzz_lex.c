@@ -7,12 +7,12 @@
  * followed by every .c file of src/core and src/pylex (no other libraries).
  * Seeds: fuzz/corpus_lex/.
  */
-#include "npuify/pylex.h"
-
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "npuify/pylex.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

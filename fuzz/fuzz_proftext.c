@@ -4,11 +4,11 @@
  * boundaries land anywhere (inside a UTF-16 unit, a CRLF, a row). Build:
  * sh fuzz/run.sh proftext (seed corpus: fuzz/corpus_proftext/).
  */
-#include "npuify/proflog.h"
-
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+
+#include "npuify/proflog.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

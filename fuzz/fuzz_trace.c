@@ -4,13 +4,13 @@
  * the cut paths run too. Rows are checked for basic invariants. Build:
  * sh fuzz/run.sh trace (seed corpus: fuzz/corpus_trace/).
  */
-#include "npuify/proflog.h"
-#include "proflog/trace_internal.h"
-
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+
+#include "npuify/proflog.h"
+#include "proflog/trace_internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

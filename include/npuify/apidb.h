@@ -31,10 +31,10 @@
 #ifndef NPUIFY_APIDB_H
 #define NPUIFY_APIDB_H
 
-#include "npuify/core.h"
-
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "npuify/core.h"
 
 /* ---- Versions ---------------------------------------------------------- */
 

@@ -41,10 +41,10 @@ typedef struct {
     const char *dst; /* WRITE only */
     nfy_convert_action action;
     nfy_convert_mode mode;
-    bool force;  /* WRITE into a non-empty dst */
-    bool backup; /* IN_PLACE: keep FILE.orig */
-    bool unsafe; /* also apply rules of safety "unsafe" */
-    bool amp;    /* insert AMP where the project has none */
+    bool force;                  /* WRITE into a non-empty dst */
+    bool backup;                 /* IN_PLACE: keep FILE.orig */
+    bool unsafe;                 /* also apply rules of safety "unsafe" */
+    bool amp;                    /* insert AMP where the project has none */
     const char *torch_version;   /* NULL: newest shipped */
     const nfy_rule_set *rules;   /* built-in + custom rules */
     const char *const *skip_rel; /* NULL-terminated relative paths to skip

@@ -4,11 +4,13 @@
  * atomic writes. Everything above this layer builds on these types.
  *
  * Ownership in one sentence per type:
- *  - nfy_str / nfy_span are views: they own nothing and are never NUL-terminated.
+ *  - nfy_str / nfy_span are views: they own nothing and are never
+ * NUL-terminated.
  *  - nfy_arena owns every block it hands out; nfy_arena_release frees them all.
  *  - nfy_buf owns its bytes until nfy_buf_take hands them to the caller.
  *  - NFY_VEC owns its heap array; nfy_vec_free releases it.
- *  - nfy_source owns its bytes and line table; spans into it live as long as it.
+ *  - nfy_source owns its bytes and line table; spans into it live as long as
+ * it.
  *  - nfy_diags owns its diagnostics (copied message and source line).
  *
  * Allocation failure aborts with a message (as tree-sitter and jq do); real
@@ -26,7 +28,7 @@
 #include <sys/types.h>
 
 #if defined(__GNUC__)
-#    define NFY_NODISCARD  __attribute__((warn_unused_result))
+#    define NFY_NODISCARD    __attribute__((warn_unused_result))
 #    define NFY_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #else
 #    define NFY_NODISCARD
@@ -120,7 +122,10 @@ typedef struct {
     size_t used_total; /* bytes handed out, for statistics */
 } nfy_arena;
 
-#define NFY_ARENA_INIT {NULL, 0}
+#define NFY_ARENA_INIT                                                         \
+    {                                                                          \
+        NULL, 0                                                                \
+    }
 
 void nfy_arena_init(nfy_arena *a);
 /** Free every block; the arena can be used again afterwards. */
@@ -154,7 +159,10 @@ typedef struct {
 } nfy_buf;
 
 #define NFY_BUF_DEFAULT_MAX ((size_t)1 << 31)
-#define NFY_BUF_INIT        {NULL, 0, 0, 0, NFY_OK}
+#define NFY_BUF_INIT                                                           \
+    {                                                                          \
+        NULL, 0, 0, 0, NFY_OK                                                  \
+    }
 
 void nfy_buf_init(nfy_buf *b, size_t max);
 void nfy_buf_release(nfy_buf *b);
@@ -213,7 +221,8 @@ typedef struct {
 /** Largest file npuify reads (spans are 32-bit offsets). */
 #define NFY_SOURCE_MAX_BYTES ((size_t)1 << 30)
 
-/** Read a whole file; NFY_ELIMIT if larger than max (0: NFY_SOURCE_MAX_BYTES). */
+/** Read a whole file; NFY_ELIMIT if larger than max (0: NFY_SOURCE_MAX_BYTES).
+ */
 NFY_NODISCARD nfy_status nfy_source_load(nfy_source *src, const char *path,
                                          size_t max);
 /** Build a source from a copy of memory. */
@@ -231,11 +240,7 @@ nfy_str nfy_source_line(const nfy_source *src, uint32_t line);
 
 /* ---- Diagnostics ------------------------------------------------------- */
 
-typedef enum {
-    NFY_SEV_NOTE,
-    NFY_SEV_WARNING,
-    NFY_SEV_ERROR
-} nfy_severity;
+typedef enum { NFY_SEV_NOTE, NFY_SEV_WARNING, NFY_SEV_ERROR } nfy_severity;
 
 const char *nfy_severity_name(nfy_severity sev);
 
@@ -317,8 +322,7 @@ NFY_NODISCARD nfy_status nfy_file_write_atomic_flags(const char *path,
  * Copy a file's bytes to dst atomically (streamed, so memory stays small
  * for any file size), keeping src's permission bits.
  */
-NFY_NODISCARD nfy_status nfy_file_copy_atomic(const char *src,
-                                              const char *dst);
+NFY_NODISCARD nfy_status nfy_file_copy_atomic(const char *src, const char *dst);
 /** Recreate the symbolic link src at dst (replacing dst atomically). */
 NFY_NODISCARD nfy_status nfy_symlink_copy(const char *src, const char *dst);
 /** True when path exists and is a directory with at least one entry. */
@@ -336,7 +340,7 @@ typedef enum {
 
 typedef struct {
     const char *path; /* root-joined path */
-    const char *rel;  /* path relative to the root, '/' separated; "" for root */
+    const char *rel; /* path relative to the root, '/' separated; "" for root */
     nfy_walk_kind kind;
     mode_t mode;
     off_t size;
@@ -358,7 +362,6 @@ typedef struct {
  * is a file, fn is called once for it with rel set to its base name.
  */
 NFY_NODISCARD nfy_status nfy_walk(const char *root, const nfy_walk_opts *opts,
-                                  nfy_walk_fn fn, void *ctx,
-                                  nfy_diags *diags);
+                                  nfy_walk_fn fn, void *ctx, nfy_diags *diags);
 
 #endif

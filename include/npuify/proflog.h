@@ -79,18 +79,18 @@ typedef struct {
     nfy_str source_loc; /* with_stack: the first Source Location line */
     nfy_str accel_name; /* "CUDA", "NPU", ...; empty when no device columns */
     int64_t calls;      /* # of Calls (raw event rows and trace events: 1) */
-    double self_us[NFY_PDEV__COUNT];  /* Self CPU / Self CUDA */
-    double total_us[NFY_PDEV__COUNT]; /* CPU total / CUDA total */
-    double self_pct[NFY_PDEV__COUNT]; /* Self CPU % / Self CUDA % */
+    double self_us[NFY_PDEV__COUNT];        /* Self CPU / Self CUDA */
+    double total_us[NFY_PDEV__COUNT];       /* CPU total / CUDA total */
+    double self_pct[NFY_PDEV__COUNT];       /* Self CPU % / Self CUDA % */
     double mem_bytes[NFY_PDEV__COUNT];      /* CPU Mem / CUDA Mem */
     double self_mem_bytes[NFY_PDEV__COUNT]; /* Self CPU Mem / ... */
-    double flops;       /* Total FLOPs column scaled to plain FLOPs */
-    int32_t step;       /* step >= 0, NFY_PROF_STEP_NONE if unknown */
-    int32_t rank;       /* NFY_PROF_RANK_NONE when no rank prefix */
-    int32_t table;      /* 1-based ordinal of the table (per rank); 0 trace */
-    uint32_t flags;     /* NFY_PROW_* */
-    uint32_t line;      /* 1-based line of the row (0 for traces) */
-    uint64_t offset;    /* byte offset of the row / event in the input */
+    double flops;    /* Total FLOPs column scaled to plain FLOPs */
+    int32_t step;    /* step >= 0, NFY_PROF_STEP_NONE if unknown */
+    int32_t rank;    /* NFY_PROF_RANK_NONE when no rank prefix */
+    int32_t table;   /* 1-based ordinal of the table (per rank); 0 trace */
+    uint32_t flags;  /* NFY_PROW_* */
+    uint32_t line;   /* 1-based line of the row (0 for traces) */
+    uint64_t offset; /* byte offset of the row / event in the input */
 } nfy_prof_row;
 
 /** Receives each row; return non-zero to stop reading (reader returns OK). */
@@ -98,12 +98,12 @@ typedef int (*nfy_prof_sink)(void *ctx, const nfy_prof_row *row);
 
 /* Options shared by both readers. */
 typedef struct {
-    const char *path;  /* display name in diagnostics ("-" for stdin) */
-    nfy_diags *diags;  /* may be NULL */
+    const char *path; /* display name in diagnostics ("-" for stdin) */
+    nfy_diags *diags; /* may be NULL */
     nfy_prof_sink sink;
     void *ctx;
-    size_t max_line;   /* longest line/event kept (0: 1 MiB); longer ones
-                          are cut, flagged in a diagnostic, and read on */
+    size_t max_line; /* longest line/event kept (0: 1 MiB); longer ones
+                        are cut, flagged in a diagnostic, and read on */
 } nfy_proflog_opts;
 
 /* ---- Text reader (src/proflog/text_*.c) -------------------------------- */
@@ -195,8 +195,8 @@ nfy_str nfy_prof_qualified(nfy_arena *a, nfy_str name);
 
 /* One distinct input-shape text of an op. */
 typedef struct {
-    nfy_str text;       /* arena copy */
-    uint64_t hash;      /* hash of text, to compare fast */
+    nfy_str text;  /* arena copy */
+    uint64_t hash; /* hash of text, to compare fast */
     int64_t calls;
     int32_t first_step; /* NFY_PROF_STEP_NONE if never in a step */
     bool truncated;
@@ -207,40 +207,40 @@ typedef NFY_VEC(int32_t) nfy_prof_step_vec;
 
 /* Dynamic-shape verdict of one op (relative to the reference step). */
 typedef enum {
-    NFY_PDYN_STATIC,        /* same shapes in every step */
-    NFY_PDYN_NEW_LATER,     /* absent from the reference step */
-    NFY_PDYN_SHAPE_CHANGED  /* present there, new shapes later */
+    NFY_PDYN_STATIC,       /* same shapes in every step */
+    NFY_PDYN_NEW_LATER,    /* absent from the reference step */
+    NFY_PDYN_SHAPE_CHANGED /* present there, new shapes later */
 } nfy_prof_dyn;
 
 /* Support status on torch_npu (filled by nfy_prof_table_check). */
 typedef enum {
-    NFY_PSTAT_UNCHECKED,    /* not an operator, or no check was run */
+    NFY_PSTAT_UNCHECKED, /* not an operator, or no check was run */
     NFY_PSTAT_SUPPORTED,
-    NFY_PSTAT_FALLBACK,     /* runs on CPU (fallback) */
+    NFY_PSTAT_FALLBACK, /* runs on CPU (fallback) */
     NFY_PSTAT_UNSUPPORTED,
-    NFY_PSTAT_COMPOSITE,    /* CompositeImplicitAutograd: needs no kernel */
-    NFY_PSTAT_UNKNOWN       /* not in the data for that version */
+    NFY_PSTAT_COMPOSITE, /* CompositeImplicitAutograd: needs no kernel */
+    NFY_PSTAT_UNKNOWN    /* not in the data for that version */
 } nfy_prof_status;
 
 const char *nfy_prof_status_name(nfy_prof_status s);
 
 /* One distinct name (an op or any other row kind). */
 typedef struct {
-    nfy_str name;         /* arena copy, as printed (maybe "...") */
-    nfy_str full_name;    /* unique-prefix match for a truncated name, or
-                             the name itself */
-    nfy_str overload;     /* first overload seen, may be empty */
+    nfy_str name;      /* arena copy, as printed (maybe "...") */
+    nfy_str full_name; /* unique-prefix match for a truncated name, or
+                          the name itself */
+    nfy_str overload;  /* first overload seen, may be empty */
     nfy_prof_kind kind;
     int64_t calls;
     double self_us[NFY_PDEV__COUNT];
     double total_us[NFY_PDEV__COUNT];
     nfy_prof_shape_vec shapes;
-    nfy_prof_step_vec steps; /* sorted, unique, steps >= 0 only */
+    nfy_prof_step_vec steps;       /* sorted, unique, steps >= 0 only */
     nfy_prof_step_vec shape_steps; /* the same, rows of tables with shapes */
-    int32_t first_step;      /* NFY_PROF_STEP_NONE if in no step */
-    uint32_t first_line;     /* first row of it in the first input */
-    uint32_t flags;          /* OR of its rows' NFY_PROW_* */
-    uint32_t ranks;          /* bit r set: seen on rank r (r < 32) */
+    int32_t first_step;            /* NFY_PROF_STEP_NONE if in no step */
+    uint32_t first_line;           /* first row of it in the first input */
+    uint32_t flags;                /* OR of its rows' NFY_PROW_* */
+    uint32_t ranks;                /* bit r set: seen on rank r (r < 32) */
     nfy_prof_dyn dyn;
     nfy_prof_status status;
     nfy_str first_version; /* --compare-versions: first torch_npu version
@@ -258,8 +258,8 @@ typedef struct {
     nfy_prof_step_vec steps; /* all steps seen, sorted unique */
     uint64_t rows;
     uint64_t tables;
-    bool any_shapes;         /* some table had an Input Shapes column */
-    char accel_name[16];     /* first device name seen ("CUDA"), or "" */
+    bool any_shapes;     /* some table had an Input Shapes column */
+    char accel_name[16]; /* first device name seen ("CUDA"), or "" */
 } nfy_prof_table;
 
 void nfy_prof_table_init(nfy_prof_table *t);
@@ -305,9 +305,9 @@ void nfy_prof_table_check(nfy_prof_table *t, const nfy_apidb_version *v,
 /* One input as the report lists it. */
 typedef struct {
     const char *path;
-    const char *format;  /* "text" or "trace" */
+    const char *format; /* "text" or "trace" */
     nfy_proflog_stats stats;
-    unsigned errors;     /* error diagnostics for this input */
+    unsigned errors; /* error diagnostics for this input */
 } nfy_prof_input_info;
 
 enum {
@@ -320,9 +320,9 @@ typedef struct {
     const nfy_apidb_version *version; /* the target checked */
     const nfy_prof_input_info *inputs;
     size_t ninputs;
-    int32_t ref_step;      /* reference step used for dynamic ops */
+    int32_t ref_step; /* reference step used for dynamic ops */
     bool compare_versions;
-    unsigned formats;      /* NFY_PROF_OUT_*; all_ops.txt is always written */
+    unsigned formats; /* NFY_PROF_OUT_*; all_ops.txt is always written */
 } nfy_prof_report_meta;
 
 /** Operator counts used by the summaries. */
@@ -339,8 +339,8 @@ void nfy_prof_table_counts(const nfy_prof_table *t, nfy_prof_counts *c);
  * t must have been sorted (nfy_prof_table_sort).
  */
 nfy_status nfy_prof_report_write(const nfy_prof_table *t,
-                                 const nfy_prof_report_meta *m,
-                                 const char *dir, nfy_diags *diags);
+                                 const nfy_prof_report_meta *m, const char *dir,
+                                 nfy_diags *diags);
 
 /** Render the ops.csv / dynamic_ops.csv / all_ops.txt / report.json /
  *  summary.md text into out (used by the writer and by tests). */
@@ -351,7 +351,7 @@ void nfy_prof_render_dynamic_csv(const nfy_prof_table *t,
                                  const nfy_prof_report_meta *m, nfy_buf *out);
 void nfy_prof_render_json(const nfy_prof_table *t,
                           const nfy_prof_report_meta *m, nfy_buf *out);
-void nfy_prof_render_md(const nfy_prof_table *t,
-                        const nfy_prof_report_meta *m, nfy_buf *out);
+void nfy_prof_render_md(const nfy_prof_table *t, const nfy_prof_report_meta *m,
+                        nfy_buf *out);
 
 #endif

@@ -142,10 +142,10 @@
 #ifndef NPUIFY_RULES_H
 #define NPUIFY_RULES_H
 
-#include "npuify/core.h"
-
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "npuify/core.h"
 
 /* ---- Enumerations (X-macros give enum, name and parser in one place) ----- */
 

@@ -5,9 +5,9 @@
  * lists. Each data set has files for a few versions; the label chosen for a
  * version is reported back so a report can name the list it used.
  */
-#include "apidb/apidb_data.h"
-
 #include <string.h>
+
+#include "apidb/apidb_data.h"
 
 static bool eat(nfy_str *s, const char *prefix)
 {

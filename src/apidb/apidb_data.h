@@ -15,12 +15,12 @@
 #ifndef NPUIFY_APIDB_DATA_H
 #define NPUIFY_APIDB_DATA_H
 
-#include "npuify/apidb.h"
-#include "npuify/core.h"
-
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "npuify/apidb.h"
+#include "npuify/core.h"
 
 /* Must match the order of the family table in tools/gendata.c (a unit test
  * checks the names). */

@@ -5,9 +5,9 @@
  * serves a shipped torch_npu version is done here once for every data set
  * (exact, nearest older, "master" for the newest, oldest as a last resort).
  */
-#include "apidb/apidb_data.h"
-
 #include <string.h>
+
+#include "apidb/apidb_data.h"
 
 const nfy__apidb_family *nfy__apidb_fam(nfy__apidb_fam_id f)
 {

@@ -7,9 +7,9 @@
  * plain aten op without an NPU kernel (CPU fallback from 2.1 on, an error
  * before).
  */
-#include "apidb/apidb_data.h"
-
 #include <string.h>
+
+#include "apidb/apidb_data.h"
 
 typedef enum { NS_NONE, NS_ATEN, NS_NPU, NS_OTHER } op_ns;
 

@@ -4,9 +4,9 @@
  * built-in common rules and the C++ API correspondence. Small tables, read
  * by index or by a short search.
  */
-#include "apidb/apidb_data.h"
-
 #include <string.h>
+
+#include "apidb/apidb_data.h"
 
 static const nfy__apidb_row *table_row(nfy__apidb_fam_id fam, size_t i)
 {

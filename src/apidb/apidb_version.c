@@ -4,9 +4,9 @@
  * version the way pip or torch.__version__ prints it, so "2.1.0+cpu" or
  * "v2.1.0rc1" both name the 2.1 line.
  */
-#include "apidb/apidb_data.h"
-
 #include <string.h>
+
+#include "apidb/apidb_data.h"
 
 size_t nfy_apidb_version_count(void)
 {

@@ -1,11 +1,11 @@
 /* Shared CLI helpers: option values, usage errors, diagnostics, paths. */
+#include "cli/cli_util.h"
+
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-#include "cli/cli_util.h"
 
 bool nfy_cli_opt(int argc, char **argv, int *i, const char *short_name,
                  const char *long_name, const char **val)
@@ -30,8 +30,7 @@ bool nfy_cli_opt(int argc, char **argv, int *i, const char *short_name,
 
 int nfy_cli_usage_error(const char *cmd, const char *msg)
 {
-    fprintf(stderr, "npuify %s: %s\nTry 'npuify %s --help'.\n", cmd, msg,
-            cmd);
+    fprintf(stderr, "npuify %s: %s\nTry 'npuify %s --help'.\n", cmd, msg, cmd);
     return NFY_EXIT_USAGE;
 }
 
@@ -65,8 +64,7 @@ bool nfy_cli_is_file_input(const char *path)
     return path && stat(path, &st) == 0 && !S_ISDIR(st.st_mode);
 }
 
-const char *nfy_cli_rel_inside(nfy_arena *a, const char *path,
-                               const char *root)
+const char *nfy_cli_rel_inside(nfy_arena *a, const char *path, const char *root)
 {
     char rp[PATH_MAX], rr[PATH_MAX];
     if (!realpath(root, rr))
@@ -74,13 +72,11 @@ const char *nfy_cli_rel_inside(nfy_arena *a, const char *path,
     /* The report dir may not exist yet: resolve its parent. */
     if (!realpath(path, rp)) {
         const char *slash = strrchr(path, '/');
-        const char *parent = slash ? nfy_arena_strndup(
-                                         a, path, (size_t)(slash - path))
-                                   : ".";
+        const char *parent =
+            slash ? nfy_arena_strndup(a, path, (size_t)(slash - path)) : ".";
         if (!realpath(*parent ? parent : "/", rp))
             return NULL;
-        const char *joined =
-            nfy_path_join(a, rp, slash ? slash + 1 : path);
+        const char *joined = nfy_path_join(a, rp, slash ? slash + 1 : path);
         if (strlen(joined) >= sizeof rp)
             return NULL;
         memcpy(rp, joined, strlen(joined) + 1);

@@ -49,7 +49,8 @@ static const char usage_text[] =
     "  --format LIST         report files: csv,log,json,md,sarif or all\n"
     "                        (default all)\n"
     "  --torch-version V     target torch/torch_npu version (default newest)\n"
-    "  --rules FILE.json     add custom rules (npuify or msFmkTransplt schema)\n"
+    "  --rules FILE.json     add custom rules (npuify or msFmkTransplt "
+    "schema)\n"
     "  --mode manual|auto    manual: full migration (default); auto: only add\n"
     "                        import torch_npu + transfer_to_npu\n"
     "  --unsafe              also apply rules marked unsafe\n"
@@ -76,8 +77,7 @@ static int parse_args(int argc, char **argv, convert_args *a)
             a->report_dir = val;
         } else if (nfy_cli_opt(argc, argv, &i, NULL, "--format", &val)) {
             a->formats = val;
-        } else if (nfy_cli_opt(argc, argv, &i, NULL, "--torch-version",
-                               &val)) {
+        } else if (nfy_cli_opt(argc, argv, &i, NULL, "--torch-version", &val)) {
             a->conv.torch_version = val;
         } else if (nfy_cli_opt(argc, argv, &i, NULL, "--rules", &val)) {
             if (a->nrule_files == sizeof a->rule_files / sizeof(char *))
@@ -154,12 +154,11 @@ static int check_version(const convert_args *a, nfy_diags *diags)
         nfy_apidb_version_parse(nfy_str_from_cstr(a->conv.torch_version), &v);
     if (st == NFY_OK)
         return -1;
-    nfy_diag_add_at(diags, NFY_SEV_ERROR, "usage", NULL, 0, 0,
-                    "--torch-version %s: %s; shipped versions: %s",
-                    a->conv.torch_version,
-                    st == NFY_ENOENT ? "no data for this version"
-                                     : "not a version number",
-                    nfy_apidb_version_list());
+    nfy_diag_add_at(
+        diags, NFY_SEV_ERROR, "usage", NULL, 0, 0,
+        "--torch-version %s: %s; shipped versions: %s", a->conv.torch_version,
+        st == NFY_ENOENT ? "no data for this version" : "not a version number",
+        nfy_apidb_version_list());
     return NFY_EXIT_USAGE;
 }
 
@@ -270,10 +269,9 @@ int nfy_cmd_convert(int argc, char **argv)
     a.conv.skip_rel = skip;
     nfy_report rep;
     nfy_report_init(&rep);
-    nfy_report_meta meta = {NPUIFY_VERSION, "convert", a.conv.src,
-                            a.conv.torch_version,
-                            a.conv.mode == NFY_CONVERT_MODE_AUTO ? "auto"
-                                                                 : "manual"};
+    nfy_report_meta meta = {
+        NPUIFY_VERSION, "convert", a.conv.src, a.conv.torch_version,
+        a.conv.mode == NFY_CONVERT_MODE_AUTO ? "auto" : "manual"};
     nfy_report_set_meta(&rep, &meta);
     nfy_buf diff = NFY_BUF_INIT;
     nfy_convert_stats stats;

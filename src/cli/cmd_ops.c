@@ -3,15 +3,14 @@
  * checked against torch_npu (Huawei's extract_ops_by_step plus the manual
  * lookup, in one step). Each input is sniffed: .json / .json.gz names or
  * (decompressed) content starting with '{' or an event array go to the
- * trace reader, everything else (gzipped or not) to the text reader. `--capture -- CMD...` first runs CMD
- * under the profiler (npuify/capture.h) and then reads its trace.
- * Exit: 0 ok, 2 usage, 3 input errors (reports still written).
+ * trace reader, everything else (gzipped or not) to the text reader. `--capture
+ * -- CMD...` first runs CMD under the profiler (npuify/capture.h) and then
+ * reads its trace. Exit: 0 ok, 2 usage, 3 input errors (reports still written).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
 #include <zlib.h>
 
 #include "cli/cli_util.h"
@@ -84,8 +83,9 @@ static bool parse_formats(const char *s, unsigned *out)
             *out |= NFY_PROF_OUT_CSV | NFY_PROF_OUT_JSON | NFY_PROF_OUT_MD;
         else if ((n == 4 && !strncmp(s, "html", 4)) ||
                  (n == 5 && !strncmp(s, "sarif", 5)))
-            fprintf(stderr, "npuify ops: note: --format %.*s is not "
-                            "written by ops (csv, json, md are)\n",
+            fprintf(stderr,
+                    "npuify ops: note: --format %.*s is not "
+                    "written by ops (csv, json, md are)\n",
                     (int)n, s);
         else if (n != 0)
             return false;
@@ -354,8 +354,8 @@ static int analyse(ops_args *a, const nfy_apidb_version *v, nfy_diags *d)
     bool ok = true;
     nfy_buf rows = NFY_BUF_INIT;
     for (size_t i = 0; i < a->ninputs; i++)
-        ok &= read_input(a->inputs[i], &t, d, &infos[i],
-                         a->rows ? &rows : NULL);
+        ok &=
+            read_input(a->inputs[i], &t, d, &infos[i], a->rows ? &rows : NULL);
     int32_t ref = a->ref_step;
     nfy_prof_table_dynamic(&t, ref);
     if (ref < 0) { /* report the step that was used */
@@ -370,8 +370,8 @@ static int analyse(ops_args *a, const nfy_apidb_version *v, nfy_diags *d)
     nfy_prof_table_resolve_truncated(&t);
     nfy_prof_table_check(&t, v, a->compare);
     nfy_prof_table_sort(&t);
-    nfy_prof_report_meta m = {v, infos, a->ninputs, ref, a->compare,
-                              a->formats};
+    nfy_prof_report_meta m = {v,   infos,      a->ninputs,
+                              ref, a->compare, a->formats};
     nfy_status st = nfy_prof_report_write(&t, &m, a->out_dir, d);
     if (st == NFY_OK && a->rows) {
         nfy_arena ar = NFY_ARENA_INIT;

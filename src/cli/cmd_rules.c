@@ -4,13 +4,13 @@
  * A bad rule file gives file:line:col diagnostics and exit 3, so the command
  * doubles as a validator for custom rule files.
  */
+#include <stdio.h>
+#include <string.h>
+
 #include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "npuify/core.h"
 #include "npuify/rules.h"
-
-#include <stdio.h>
-#include <string.h>
 
 #define MAX_RULE_FILES 16
 

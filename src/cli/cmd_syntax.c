@@ -5,15 +5,15 @@
  * "type" key, in a stable order, for tests and for eyeballing what the
  * migration passes will see. --stats times tokenize+structure instead.
  */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
 #include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "npuify/core.h"
 #include "npuify/pylex.h"
 #include "npuify/pysyn.h"
-
-#include <stdio.h>
-#include <string.h>
-#include <time.h>
 
 typedef struct {
     bool uses, stats, quiet, many;

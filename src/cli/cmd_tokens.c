@@ -4,14 +4,14 @@
  * own tokenize module), so the two can be diffed; --roundtrip checks the
  * lossless invariant instead; --stats times the tokenizer alone.
  */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
 #include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "npuify/core.h"
 #include "npuify/pylex.h"
-
-#include <stdio.h>
-#include <string.h>
-#include <time.h>
 
 typedef enum { MODE_DUMP, MODE_ROUNDTRIP, MODE_STATS } tokens_mode;
 

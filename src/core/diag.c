@@ -70,8 +70,8 @@ void nfy_diag_add(nfy_diags *d, nfy_severity sev, const char *code,
     if (src) {
         dg->file = nfy_arena_strndup(&d->arena, src->path, strlen(src->path));
         nfy_source_linecol(src, offset, &dg->line, &dg->col);
-        dg->line_text = nfy_arena_str(&d->arena,
-                                      nfy_source_line(src, dg->line));
+        dg->line_text =
+            nfy_arena_str(&d->arena, nfy_source_line(src, dg->line));
         uint32_t end = offset + len;
         if (end > src->len)
             end = (uint32_t)src->len;
@@ -165,8 +165,9 @@ void nfy_diag_render_json(const nfy_diag *dg, nfy_buf *out)
         nfy_json_escape(out, dg->file, strlen(dg->file));
     else
         nfy_buf_addstr(out, "null");
-    nfy_buf_addf(out, ", \"line\": %u, \"col\": %u, \"severity\": \"%s\", "
-                      "\"code\": ",
+    nfy_buf_addf(out,
+                 ", \"line\": %u, \"col\": %u, \"severity\": \"%s\", "
+                 "\"code\": ",
                  dg->line, dg->col + (dg->line ? 1 : 0),
                  nfy_severity_name(dg->sev));
     nfy_json_escape(out, dg->code, strlen(dg->code));

@@ -79,15 +79,14 @@ static char *temp_template(const char *path)
     return t;
 }
 
-nfy_status nfy_file_write_atomic(const char *path, const void *data,
-                                 size_t len, mode_t mode)
+nfy_status nfy_file_write_atomic(const char *path, const void *data, size_t len,
+                                 mode_t mode)
 {
     return nfy_file_write_atomic_flags(path, data, len, mode, NFY_WRITE_SYNC);
 }
 
 nfy_status nfy_file_write_atomic_flags(const char *path, const void *data,
-                                       size_t len, mode_t mode,
-                                       unsigned flags)
+                                       size_t len, mode_t mode, unsigned flags)
 {
     struct stat st;
     if (stat(path, &st) == 0)

@@ -123,8 +123,8 @@ static void walk_dir(walker *w, const char *path, const char *rel)
         nfy_arena a = NFY_ARENA_INIT;
         for (size_t i = 0; i < names.len && !w->stopped; i++) {
             const char *child = nfy_path_join(&a, path, names.items[i]);
-            const char *crel = *rel ? nfy_path_join(&a, rel, names.items[i])
-                                    : names.items[i];
+            const char *crel =
+                *rel ? nfy_path_join(&a, rel, names.items[i]) : names.items[i];
             visit(w, child, crel);
         }
         nfy_arena_release(&a);
@@ -134,8 +134,8 @@ static void walk_dir(walker *w, const char *path, const char *rel)
     nfy_vec_free(&names);
 }
 
-nfy_status nfy_walk(const char *root, const nfy_walk_opts *opts,
-                    nfy_walk_fn fn, void *ctx, nfy_diags *diags)
+nfy_status nfy_walk(const char *root, const nfy_walk_opts *opts, nfy_walk_fn fn,
+                    void *ctx, nfy_diags *diags)
 {
     walker w = {.opts = opts, .fn = fn, .ctx = ctx, .diags = diags};
     if (opts && opts->skip_path && stat(opts->skip_path, &w.skip_st) == 0)

@@ -9,10 +9,10 @@
  * part of its line, as diff and patch see it); a last line without '\n' gets
  * the "\ No newline at end of file" marker.
  */
-#include "npuify/edit.h"
-
 #include <stdlib.h>
 #include <string.h>
+
+#include "npuify/edit.h"
 
 enum { CONTEXT = 3 };
 

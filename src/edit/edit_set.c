@@ -4,10 +4,10 @@
  * pass, mapping offsets and building the inverse set. The unified diff lives
  * in diff.c. See include/npuify/edit.h for the rules.
  */
-#include "npuify/edit.h"
-
 #include <stdlib.h>
 #include <string.h>
+
+#include "npuify/edit.h"
 
 void nfy_edit_set_init(nfy_edit_set *set, const nfy_source *src)
 {

@@ -5,14 +5,14 @@
  * gzread so that memory input (tests, fuzzing) and stdin share the path;
  * concatenated gzip members are read one after the other, as gunzip does.
  */
-#include "proflog/json_lex.h"
-
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "proflog/json_lex.h"
 
 static void input_zero(nfy_json_input *in)
 {

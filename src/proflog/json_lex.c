@@ -7,10 +7,10 @@
  */
 #include "proflog/json_lex.h"
 
-#include "core/fatal.h"
-
 #include <stdlib.h>
 #include <string.h>
+
+#include "core/fatal.h"
 
 /* How far past a quote we look for the byte that decides whether it closes
  * the string (blanks only; a longer blank run is taken as closing). */

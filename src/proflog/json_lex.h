@@ -19,9 +19,9 @@
 #ifndef NPUIFY_PROFLOG_JSON_LEX_H
 #define NPUIFY_PROFLOG_JSON_LEX_H
 
-#include "npuify/core.h"
-
 #include <zlib.h>
+
+#include "npuify/core.h"
 
 #define NFY_JSON_CHUNK ((size_t)64 * 1024)
 

@@ -4,9 +4,9 @@
  * is iterative with an explicit stack of container kinds, so a hostile
  * 100k-deep array costs a diagnostic, not the C stack.
  */
-#include "proflog/json_lex.h"
-
 #include <string.h>
+
+#include "proflog/json_lex.h"
 
 bool nfy_json_fail(nfy_json_lex *lx, const char *msg)
 {

@@ -61,9 +61,8 @@ static nfy_prof_status from_apidb(nfy_op_status s)
 
 const char *nfy_prof_status_name(nfy_prof_status s)
 {
-    static const char *const names[] = {"",          "supported",
-                                        "cpu-fallback", "unsupported",
-                                        "composite", "unknown"};
+    static const char *const names[] = {
+        "", "supported", "cpu-fallback", "unsupported", "composite", "unknown"};
     return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
 }
 
@@ -78,9 +77,9 @@ void nfy_prof_table_check(nfy_prof_table *t, const nfy_apidb_version *v,
             continue;
         nfy_str name = nfy_prof_qualified(&t->arena, op->full_name);
         if (op->overload.len)
-            name = nfy_str_from_cstr(nfy_arena_fmt(
-                &t->arena, "%.*s.%.*s", NFY_STR_FMT(name),
-                NFY_STR_FMT(op->overload)));
+            name = nfy_str_from_cstr(nfy_arena_fmt(&t->arena, "%.*s.%.*s",
+                                                   NFY_STR_FMT(name),
+                                                   NFY_STR_FMT(op->overload)));
         if (is_cut(op) && op->full_name.ptr == op->name.ptr) {
             op->status = NFY_PSTAT_UNKNOWN; /* cut, not resolved */
             continue;

@@ -62,8 +62,8 @@ static bool is_backward_node(nfy_str s)
 /* cudaLaunchKernel, cuLaunchKernel, hipMemcpy, aclrtMalloc, aclopCompile. */
 static bool is_runtime(nfy_str s)
 {
-    static const char *const pre[] = {"cuda", "cu", "hip", "aclrt", "acl",
-                                      "xpu", "ze", "nvtx"};
+    static const char *const pre[] = {"cuda", "cu",  "hip", "aclrt",
+                                      "acl",  "xpu", "ze",  "nvtx"};
     for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++) {
         size_t n = strlen(pre[i]);
         if (s.len > n && !memcmp(s.ptr, pre[i], n) && s.ptr[n] >= 'A' &&
@@ -76,10 +76,10 @@ static bool is_runtime(nfy_str s)
 static bool is_kernel(nfy_str s)
 {
     static const char *const pre[] = {
-        "void ",   "Memcpy ", "Memset ", "ampere_", "volta_", "turing_",
-        "hopper_", "sm80_",   "sm90_",   "sm86_",   "cutlass", "memset32",
-        "memcpy32", "at::native::", "cudnn::", "gemm", "gemv", "nchw",
-        "std::enable_if"};
+        "void ",   "Memcpy ",  "Memset ",  "ampere_",       "volta_",
+        "turing_", "hopper_",  "sm80_",    "sm90_",         "sm86_",
+        "cutlass", "memset32", "memcpy32", "at::native::",  "cudnn::",
+        "gemm",    "gemv",     "nchw",     "std::enable_if"};
     for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++)
         if (starts(s, pre[i]))
             return true;

@@ -15,8 +15,8 @@ void nfy_prof__add_int(nfy_buf *b, long long v)
 {
     char tmp[24];
     size_t n = 0;
-    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v
-                                 : (unsigned long long)v;
+    unsigned long long u =
+        v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
     do {
         tmp[n++] = (char)('0' + u % 10);
         u /= 10;
@@ -251,8 +251,8 @@ static nfy_status write_one(const char *dir, const char *name, nfy_buf *b,
 }
 
 nfy_status nfy_prof_report_write(const nfy_prof_table *t,
-                                 const nfy_prof_report_meta *m,
-                                 const char *dir, nfy_diags *diags)
+                                 const nfy_prof_report_meta *m, const char *dir,
+                                 nfy_diags *diags)
 {
     nfy_status st = nfy_mkdirs(dir, 0755);
     if (st) {

@@ -83,17 +83,17 @@ static void json_op(const nfy_prof_op *op, double total, nfy_arena *a,
     (void)nfy_buf_addch(out, ',');
     jkey(out, "overload");
     jstr(out, op->overload);
-    (void)nfy_buf_addf(out,
-                       ",\"kind\":\"%s\",\"status\":\"%s\",\"calls\":%lld,"
-                       "\"self_cpu_us\":%.3f,\"self_device_us\":%.3f,"
-                       "\"self_share_pct\":%.2f,\"first_step\":%d,"
-                       "\"dynamic\":\"%s\",\"name_truncated\":%s,",
-                       nfy_prof_kind_name(op->kind),
-                       nfy_prof_status_name(op->status), (long long)op->calls,
-                       op->self_us[0], op->self_us[1],
-                       total > 0 ? 100.0 * self_time(op) / total : 0.0,
-                       (int)op->first_step, dyn_name(op->dyn),
-                       (op->flags & NFY_PROW_NAME_TRUNCATED) ? "true" : "false");
+    (void)nfy_buf_addf(
+        out,
+        ",\"kind\":\"%s\",\"status\":\"%s\",\"calls\":%lld,"
+        "\"self_cpu_us\":%.3f,\"self_device_us\":%.3f,"
+        "\"self_share_pct\":%.2f,\"first_step\":%d,"
+        "\"dynamic\":\"%s\",\"name_truncated\":%s,",
+        nfy_prof_kind_name(op->kind), nfy_prof_status_name(op->status),
+        (long long)op->calls, op->self_us[0], op->self_us[1],
+        total > 0 ? 100.0 * self_time(op) / total : 0.0, (int)op->first_step,
+        dyn_name(op->dyn),
+        (op->flags & NFY_PROW_NAME_TRUNCATED) ? "true" : "false");
     jkey(out, "supported_since");
     jstr(out, op->first_version);
     /* steps as [first, last] runs: thousands of per-step tables would
@@ -117,8 +117,9 @@ static void json_op(const nfy_prof_op *op, double total, nfy_arena *a,
         (void)nfy_buf_addstr(out, k ? ",{" : "{");
         jkey(out, "text");
         jstr(out, s->text);
-        (void)nfy_buf_addf(out, ",\"calls\":%lld,\"first_step\":%d,"
-                                "\"truncated\":%s}",
+        (void)nfy_buf_addf(out,
+                           ",\"calls\":%lld,\"first_step\":%d,"
+                           "\"truncated\":%s}",
                            (long long)s->calls, (int)s->first_step,
                            s->truncated ? "true" : "false");
     }
@@ -192,8 +193,7 @@ static bool dynamic_op(const nfy_prof_op *op)
 }
 
 static void md_section(const nfy_prof_table *t, const char *title,
-                       op_filter keep, double total, nfy_arena *a,
-                       nfy_buf *out)
+                       op_filter keep, double total, nfy_arena *a, nfy_buf *out)
 {
     size_t n = 0;
     for (size_t i = 0; i < t->ops.len; i++)
@@ -203,9 +203,10 @@ static void md_section(const nfy_prof_table *t, const char *title,
         (void)nfy_buf_addstr(out, "None.\n");
         return;
     }
-    (void)nfy_buf_addstr(out, "| Operator | Status | Calls | Self time (us) "
-                              "| Share | Dynamic | Supported since |\n"
-                              "| --- | --- | ---: | ---: | ---: | --- | --- |\n");
+    (void)nfy_buf_addstr(out,
+                         "| Operator | Status | Calls | Self time (us) "
+                         "| Share | Dynamic | Supported since |\n"
+                         "| --- | --- | ---: | ---: | ---: | --- | --- |\n");
     /* ops are sorted by kind then self time: operators by time already */
     for (size_t i = 0; i < t->ops.len; i++) {
         const nfy_prof_op *op = &t->ops.items[i];
@@ -225,8 +226,8 @@ static void md_section(const nfy_prof_table *t, const char *title,
     }
 }
 
-void nfy_prof_render_md(const nfy_prof_table *t,
-                        const nfy_prof_report_meta *m, nfy_buf *out)
+void nfy_prof_render_md(const nfy_prof_table *t, const nfy_prof_report_meta *m,
+                        nfy_buf *out)
 {
     nfy_prof_counts c;
     nfy_prof_table_counts(t, &c);

@@ -129,8 +129,7 @@ static void add_step(nfy_prof_step_vec *v, int32_t step)
     if (lo < v->len && v->items[lo] == step)
         return;
     nfy_vec_reserve(v, 1);
-    memmove(v->items + lo + 1, v->items + lo,
-            (v->len - lo) * sizeof *v->items);
+    memmove(v->items + lo + 1, v->items + lo, (v->len - lo) * sizeof *v->items);
     v->items[lo] = step;
     v->len++;
 }
@@ -175,8 +174,7 @@ void nfy_prof_table_add(nfy_prof_table *t, const nfy_prof_row *row)
     op->flags |= row->flags;
     if (row->rank >= 0 && row->rank < 32)
         op->ranks |= 1u << row->rank;
-    if (row->step >= 0 &&
-        (op->first_step < 0 || row->step < op->first_step))
+    if (row->step >= 0 && (op->first_step < 0 || row->step < op->first_step))
         op->first_step = row->step;
     add_step(&op->steps, row->step);
     add_step(&t->steps, row->step);
@@ -212,8 +210,8 @@ void nfy_prof_table_dynamic(nfy_prof_table *t, int32_t ref)
     bool shaped = t->any_shapes;
     if (ref < 0) { /* first step with data of the kind compared */
         for (size_t i = 0; i < t->ops.len; i++) {
-            const nfy_prof_step_vec *v = shaped ? &t->ops.items[i].shape_steps
-                                                : &t->ops.items[i].steps;
+            const nfy_prof_step_vec *v =
+                shaped ? &t->ops.items[i].shape_steps : &t->ops.items[i].steps;
             if (v->len && (ref < 0 || v->items[0] < ref))
                 ref = v->items[0];
         }

@@ -16,10 +16,9 @@
  * digits; past 18 the rest only scale). */
 static size_t parse_decimal(const char *s, size_t n, double *out)
 {
-    static const double inv10[] = {1e0,   1e-1,  1e-2,  1e-3,  1e-4,
-                                   1e-5,  1e-6,  1e-7,  1e-8,  1e-9,
-                                   1e-10, 1e-11, 1e-12, 1e-13, 1e-14,
-                                   1e-15, 1e-16, 1e-17, 1e-18};
+    static const double inv10[] = {
+        1e0,   1e-1,  1e-2,  1e-3,  1e-4,  1e-5,  1e-6,  1e-7,  1e-8, 1e-9,
+        1e-10, 1e-11, 1e-12, 1e-13, 1e-14, 1e-15, 1e-16, 1e-17, 1e-18};
     size_t i = 0;
     bool neg = false;
     if (i < n && (s[i] == '-' || s[i] == '+')) {
@@ -55,8 +54,8 @@ static size_t parse_decimal(const char *s, size_t n, double *out)
 
 static bool is_nan_word(nfy_str c)
 {
-    static const char *const words[] = {"NaN", "nan", "-nan", "-NaN", "inf",
-                                        "-inf", "Inf", "-Inf"};
+    static const char *const words[] = {"NaN", "nan",  "-nan", "-NaN",
+                                        "inf", "-inf", "Inf",  "-Inf"};
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
         size_t wl = strlen(words[i]);
         if (c.len == wl && !memcmp(c.ptr, words[i], wl))
@@ -195,8 +194,8 @@ bool nfy_prof__is_shapes(nfy_str c, bool *cut)
 
 static size_t skip_ws(const unsigned char *p, size_t i, size_t len)
 {
-    while (i < len && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' ||
-                       p[i] == '\r'))
+    while (i < len &&
+           (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r'))
         i++;
     return i;
 }

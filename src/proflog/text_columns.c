@@ -43,7 +43,8 @@ static size_t next_blank(const char *p, size_t i, size_t n)
         uint64_t w;
         memcpy(&w, p + i, 8);
         uint64_t sp = w ^ (ones * ' '), tb = w ^ (ones * '\t');
-        uint64_t hit = ((sp - ones) & ~sp & highs) | ((tb - ones) & ~tb & highs);
+        uint64_t hit =
+            ((sp - ones) & ~sp & highs) | ((tb - ones) & ~tb & highs);
         if (hit)
             return i + (size_t)(__builtin_ctzll(hit) >> 3);
         i += 8;
@@ -165,7 +166,8 @@ static double flops_scale(nfy_str t)
 {
     static const char units[] = " KMGTP";
     nfy_str pre = NFY_STR_LIT("Total ");
-    if (!nfy_str_starts_with(t, pre) || !nfy_str_ends_with(t, NFY_STR_LIT("FLOPs")))
+    if (!nfy_str_starts_with(t, pre) ||
+        !nfy_str_ends_with(t, NFY_STR_LIT("FLOPs")))
         return 0;
     size_t ulen = t.len - pre.len - 5;
     if (ulen == 0)

@@ -53,12 +53,12 @@ typedef struct {
 typedef struct {
     nfy_col cols[NFY_PROF_MAX_COLS];
     size_t ncols;
-    char accel[16];       /* device name from "Self XXX" titles */
+    char accel[16]; /* device name from "Self XXX" titles */
     size_t accel_len;
     uint32_t srcloc_start; /* code-point column of Source Location, or 0 */
     bool has_shapes;
     bool has_srcloc;
-    bool old_layout;      /* <= 1.6 titles ("Self CPU total %") */
+    bool old_layout; /* <= 1.6 titles ("Self CPU total %") */
 } nfy_prof_layout;
 
 /** Split text on runs of >= 2 blanks; at most max pieces (the last piece
@@ -75,8 +75,8 @@ bool nfy_prof__layout_from_header(nfy_str header, const uint32_t *widths,
 /* Outcome of matching one line against a layout. */
 typedef enum {
     NFY_ROW_OK,
-    NFY_ROW_NO,     /* not a row at all */
-    NFY_ROW_NONAME  /* all value cells matched, but nothing left for Name */
+    NFY_ROW_NO,    /* not a row at all */
+    NFY_ROW_NONAME /* all value cells matched, but nothing left for Name */
 } nfy_row_match;
 
 /**
@@ -113,8 +113,8 @@ typedef struct nfy_prof_stream nfy_prof_stream;
 nfy_prof_stream *nfy_prof__stream_new(int32_t rank);
 int32_t nfy_prof__stream_rank(const nfy_prof_stream *s);
 /** One normalised line (no line end, prefix removed) of this rank. */
-void nfy_prof__stream_line(nfy_prof_stream *s, nfy_prof_ctx *ctx,
-                           nfy_str line, uint32_t lineno, uint64_t offset);
+void nfy_prof__stream_line(nfy_prof_stream *s, nfy_prof_ctx *ctx, nfy_str line,
+                           uint32_t lineno, uint64_t offset);
 /** End of input: an open table is closed (and flagged as cut). */
 void nfy_prof__stream_finish(nfy_prof_stream *s, nfy_prof_ctx *ctx);
 void nfy_prof__stream_free(nfy_prof_stream *s);

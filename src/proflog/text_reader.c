@@ -13,7 +13,7 @@
 #include "proflog/text_internal.h"
 
 #define DEFAULT_MAX_LINE ((size_t)1 << 20)
-#define MAX_STREAMS 1024
+#define MAX_STREAMS      1024
 
 typedef enum { ENC_UNKNOWN, ENC_UTF8, ENC_UTF16LE, ENC_UTF16BE } encoding;
 
@@ -28,12 +28,12 @@ struct nfy_proflog_text {
     unsigned char head[4]; /* first bytes, while sniffing / odd UTF-16 byte */
     size_t nhead;
     uint32_t high_surrogate;
-    nfy_buf carry;    /* the unfinished line */
-    bool carry_cut;   /* the current line exceeded max_line */
-    nfy_buf scratch;  /* normalised line / transcoded chunk */
-    nfy_buf utf8;     /* transcoded chunk */
+    nfy_buf carry;   /* the unfinished line */
+    bool carry_cut;  /* the current line exceeded max_line */
+    nfy_buf scratch; /* normalised line / transcoded chunk */
+    nfy_buf utf8;    /* transcoded chunk */
     uint32_t lineno;
-    uint64_t offset;  /* UTF-8 bytes consumed before the current line */
+    uint64_t offset; /* UTF-8 bytes consumed before the current line */
     stream_vec streams;
     size_t last_stream;
 };
@@ -241,10 +241,12 @@ static void put_utf8(nfy_buf *b, uint32_t cp)
     else if (cp < 0x800)
         o[0] = (char)(0xc0 | cp >> 6), o[1] = (char)(0x80 | (cp & 0x3f)), n = 2;
     else if (cp < 0x10000)
-        o[0] = (char)(0xe0 | cp >> 12), o[1] = (char)(0x80 | ((cp >> 6) & 0x3f)),
+        o[0] = (char)(0xe0 | cp >> 12),
+        o[1] = (char)(0x80 | ((cp >> 6) & 0x3f)),
         o[2] = (char)(0x80 | (cp & 0x3f)), n = 3;
     else
-        o[0] = (char)(0xf0 | cp >> 18), o[1] = (char)(0x80 | ((cp >> 12) & 0x3f)),
+        o[0] = (char)(0xf0 | cp >> 18),
+        o[1] = (char)(0x80 | ((cp >> 12) & 0x3f)),
         o[2] = (char)(0x80 | ((cp >> 6) & 0x3f)),
         o[3] = (char)(0x80 | (cp & 0x3f)), n = 4;
     (void)nfy_buf_add(b, o, n);
@@ -280,8 +282,9 @@ static void feed_utf16(nfy_proflog_text *r, const unsigned char *p, size_t n)
     size_t i = 0;
     if (r->nhead == 1 && n) { /* odd byte left from the previous chunk */
         unsigned char pair[2] = {r->head[0], p[0]};
-        utf16_unit(r, r->enc == ENC_UTF16LE ? (uint32_t)(pair[0] | pair[1] << 8)
-                                            : (uint32_t)(pair[0] << 8 | pair[1]));
+        utf16_unit(r, r->enc == ENC_UTF16LE
+                          ? (uint32_t)(pair[0] | pair[1] << 8)
+                          : (uint32_t)(pair[0] << 8 | pair[1]));
         r->nhead = 0;
         i = 1;
     }

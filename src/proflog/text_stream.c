@@ -15,7 +15,7 @@
 
 #define ROW_BUFFER_MAX ((size_t)16 << 20)
 #define MAX_JUNK_LINES 64
-#define PENDING_MAX 4096
+#define PENDING_MAX    4096
 
 /* S_HDR_NOSEP: a header line seen without the SEP above it (excerpts that
  * begin at the header); the SEP below it then opens the table. */
@@ -38,14 +38,14 @@ struct nfy_prof_stream {
     size_t nwidths;
     nfy_prof_layout lay;
     int32_t table_no;
-    int32_t next_step;  /* next step number to hand out */
-    uint32_t junk;      /* consecutive non-row lines inside the table */
-    row_vec rows;       /* buffered rows of the open table */
-    nfy_arena arena;    /* their strings */
-    size_t buffered;    /* bytes copied into arena */
-    bool decided;       /* streaming after an early decision */
-    bool raw;           /* decided: raw-event table */
-    int32_t cur_step;   /* decided: step of the next streamed row */
+    int32_t next_step; /* next step number to hand out */
+    uint32_t junk;     /* consecutive non-row lines inside the table */
+    row_vec rows;      /* buffered rows of the open table */
+    nfy_arena arena;   /* their strings */
+    size_t buffered;   /* bytes copied into arena */
+    bool decided;      /* streaming after an early decision */
+    bool raw;          /* decided: raw-event table */
+    int32_t cur_step;  /* decided: step of the next streamed row */
     bool saw_marker;
     char header[PENDING_MAX]; /* S_HDR_NOSEP: the header line */
     size_t header_len;
@@ -306,8 +306,9 @@ static void table_line(nfy_prof_stream *s, nfy_prof_ctx *ctx, nfy_str line,
         s->pending_len = line.len;
         s->pending_line = lineno;
     }
-    note_skipped(ctx, lineno, "line inside a profiler table is not a row of "
-                              "it (interleaved output?); skipped");
+    note_skipped(ctx, lineno,
+                 "line inside a profiler table is not a row of "
+                 "it (interleaved output?); skipped");
     if (++s->junk > MAX_JUNK_LINES)
         close_table(s, ctx, true, lineno);
 }
@@ -358,8 +359,8 @@ static void open_table(nfy_prof_stream *s, nfy_prof_ctx *ctx)
     ctx->stats->tables++;
 }
 
-void nfy_prof__stream_line(nfy_prof_stream *s, nfy_prof_ctx *ctx,
-                           nfy_str line, uint32_t lineno, uint64_t offset)
+void nfy_prof__stream_line(nfy_prof_stream *s, nfy_prof_ctx *ctx, nfy_str line,
+                           uint32_t lineno, uint64_t offset)
 {
     bool had_comment = false;
     if (s->state == S_IDLE)

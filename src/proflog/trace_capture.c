@@ -6,8 +6,6 @@
  * (in the child only, after fork), waits, cleans up and collects what the
  * command wrote.
  */
-#include "npuify/capture.h"
-
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -20,6 +18,8 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "npuify/capture.h"
 
 /* From $(BUILD)/gen/capture_data.c (mk/capture.mk). */
 extern const unsigned char nfy__capture_sitecustomize[];

@@ -6,11 +6,11 @@
  * second looks ops up in it. Open addressing with linear probing and a
  * used-byte per slot (any int64 id works), grown at half load.
  */
-#include "core/fatal.h"
-#include "proflog/trace_internal.h"
-
 #include <stdlib.h>
 #include <string.h>
+
+#include "core/fatal.h"
+#include "proflog/trace_internal.h"
 
 static size_t slot_of(int64_t key, size_t cap)
 {

@@ -4,11 +4,11 @@
  * text tables print shapes. Every other member is skipped without being
  * stored, so an event with a megabyte of args costs a scan, not memory.
  */
-#include "proflog/trace_internal.h"
-
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#include "proflog/trace_internal.h"
 
 /* Small fields: ph, cat, and pid/tid text. */
 #define SMALL_CAP 256

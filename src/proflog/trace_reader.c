@@ -17,10 +17,10 @@
  * unescaped names) costs that event only. Missing or trailing commas
  * between events are accepted with a warning.
  */
-#include "proflog/trace_internal.h"
-
 #include <stdlib.h>
 #include <string.h>
+
+#include "proflog/trace_internal.h"
 
 #define DEFAULT_CAP ((size_t)1 << 20)
 

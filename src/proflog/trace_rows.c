@@ -14,11 +14,11 @@
  * the trace. A thread whose events go back in time is flushed and from then
  * on its rows carry self = total (the only safe upper bound).
  */
-#include "proflog/trace_internal.h"
-
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "proflog/trace_internal.h"
 
 /* Deeper nesting than this on one thread is taken as unsorted input. */
 #define MAX_STACK 256

@@ -5,10 +5,10 @@
  * columns after Huawei's. Rows follow the shared report order. Project-wide
  * rows have "NA" in File and the line columns, like Huawei's global advice.
  */
-#include "report/report_internal.h"
-
 #include <stdlib.h>
 #include <string.h>
+
+#include "report/report_internal.h"
 
 typedef struct {
     const char *file_name;

@@ -5,10 +5,10 @@
  * tables as summary.md. Text is HTML-escaped here (core has JSON and CSV
  * escaping only); invalid UTF-8 is passed through, browsers show U+FFFD.
  */
-#include "report/report_internal.h"
-
 #include <stdlib.h>
 #include <string.h>
+
+#include "report/report_internal.h"
 
 static const char style[] =
     "body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}"

@@ -5,10 +5,10 @@
  * jansson) so the layout is fixed: two-space indentation, one finding per
  * line, keys in a fixed order, missing strings as null.
  */
-#include "report/report_internal.h"
-
 #include <stdlib.h>
 #include <string.h>
+
+#include "report/report_internal.h"
 
 static void jstr(nfy_buf *out, const char *s)
 {

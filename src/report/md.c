@@ -6,10 +6,10 @@
  * and per-file counts. Table cells are escaped (pipes, line breaks) and
  * long code is shortened.
  */
-#include "report/report_internal.h"
-
 #include <stdlib.h>
 #include <string.h>
+
+#include "report/report_internal.h"
 
 enum { CELL_MAX = 80 };
 

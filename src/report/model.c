@@ -3,11 +3,11 @@
  * string into the report's arena), merging reports from parallel workers,
  * totals, the one sort order all writers share, and the enum names.
  */
-#include "npuify/report.h"
-#include "report/report_internal.h"
-
 #include <stdlib.h>
 #include <string.h>
+
+#include "npuify/report.h"
+#include "report/report_internal.h"
 
 static const char *const op_names[] = {"", "INSERT", "MODIFY", "DELETE",
                                        "UNSUPPORTED"};

@@ -6,10 +6,10 @@
  * inserted text), so SARIF viewers can show or apply them. Project-wide
  * findings have no location.
  */
-#include "report/report_internal.h"
-
 #include <stdlib.h>
 #include <string.h>
+
+#include "report/report_internal.h"
 
 static void jstr(nfy_buf *out, const char *s)
 {

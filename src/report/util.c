@@ -2,10 +2,10 @@
  * Small helpers for the report writers: counting findings per rule,
  * locating a file's findings in the sorted order and printing locations.
  */
-#include "report/report_internal.h"
-
 #include <stdlib.h>
 #include <string.h>
+
+#include "report/report_internal.h"
 
 bool nfy__is_change(const nfy_finding *f)
 {

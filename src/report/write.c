@@ -6,10 +6,10 @@
  * nfy_report_write renders every selected file into memory and writes each
  * atomically, so an interrupted run never leaves a half-written report.
  */
-#include "report/report_internal.h"
-
 #include <stdlib.h>
 #include <string.h>
+
+#include "report/report_internal.h"
 
 static int cmp_log(const void *pa, const void *pb)
 {

@@ -5,9 +5,9 @@
  * keys, decoding escapes only when a key has them. Depth is bounded by the
  * path, and skipping nested values uses a counter, not recursion.
  */
-#include "rules/rules_internal.h"
-
 #include <string.h>
+
+#include "rules/rules_internal.h"
 
 static size_t skip_ws(const char *t, size_t n, size_t i)
 {

@@ -5,10 +5,10 @@
  * jansson's byte position for syntax errors, a walk of the text along the
  * key path (json_pos.c) for schema errors.
  */
-#include "rules/rules_internal.h"
-
 #include <stdlib.h>
 #include <string.h>
+
+#include "rules/rules_internal.h"
 
 /* Rule files are small; anything bigger is not a rule file. */
 #define RULES_FILE_MAX ((size_t)16 << 20)

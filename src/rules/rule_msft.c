@@ -13,9 +13,9 @@
  *   ReplaceStringRule    str_old, str_new, strict, feature_switch[]
  *   ReplaceAttributeRule old_name, new_name, feature_switch[]
  */
-#include "rules/rules_internal.h"
-
 #include <string.h>
+
+#include "rules/rules_internal.h"
 
 typedef enum { C_ARGS, C_FUNC, C_MODULE, C_STRING, C_ATTR } msft_class;
 

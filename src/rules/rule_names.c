@@ -3,10 +3,10 @@
  * category from ID, report operation type, torch version comparison and
  * bounds, option gates, and the glob matcher used for ENV/FILE/ASSIGN.
  */
-#include "rules/rules_internal.h"
-
 #include <ctype.h>
 #include <string.h>
+
+#include "rules/rules_internal.h"
 
 #define NAME_TEXT(name, text) text,
 

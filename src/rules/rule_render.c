@@ -3,9 +3,9 @@
  * in full with its before/after example, and JSON in our own schema (so
  * `npuify rules --json` output loads back as a rule file).
  */
-#include "rules/rules_internal.h"
-
 #include <string.h>
+
+#include "rules/rules_internal.h"
 
 static const char *const severity_names[] = {"note", "warning", "error"};
 

@@ -5,12 +5,12 @@
  * key or value. Semantic checks shared with the msFmkTransplt converter
  * (kind/match fit, regexes, versions, contexts) are here too.
  */
-#include "rules/rules_internal.h"
-
 #include <ctype.h>
 #include <regex.h>
 #include <stddef.h>
 #include <string.h>
+
+#include "rules/rules_internal.h"
 
 typedef enum {
     T_STR,  /* string or null, stored at off */

@@ -3,10 +3,10 @@
  * position and ID, enabling, and filtered iteration. Lookup by name lives in
  * rule_index.c, loading in rule_load.c.
  */
-#include "rules/rules_internal.h"
-
 #include <stdlib.h>
 #include <string.h>
+
+#include "rules/rules_internal.h"
 
 nfy_rule_set *nfy_rule_set_new_empty(void)
 {

@@ -6,9 +6,9 @@
 #ifndef NPUIFY_RULES_INTERNAL_H
 #define NPUIFY_RULES_INTERNAL_H
 
-#include "npuify/rules.h"
-
 #include <jansson.h>
+
+#include "npuify/rules.h"
 
 /* One key of the sorted index: a pattern or map row in one lookup space. */
 typedef struct {

@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 /* cmocka.h (included last) needs the standard headers above */
+#include <cmocka.h>
+
 #include "apidb/apidb_data.h"
 #include "npuify/apidb.h"
-
-#include <cmocka.h>
 
 static nfy_str S(const char *s)
 {

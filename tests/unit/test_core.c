@@ -4,11 +4,12 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <cmocka.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <cmocka.h>
 
 #include "npuify/core.h"
 
@@ -41,11 +42,15 @@ static void test_utf8(void **state)
     assert_int_equal(cp, 0x524D);
     assert_int_equal(nfy_utf8_decode("\xF0\x9F\x98\x80", 4, &cp), 4);
     assert_int_equal(cp, 0x1F600);
-    assert_int_equal(nfy_utf8_decode("\xC0\x80", 2, &cp), 0);     /* overlong */
-    assert_int_equal(nfy_utf8_decode("\xED\xA0\x80", 3, &cp), 0); /* surrogate */
-    assert_int_equal(nfy_utf8_decode("\xE5\x89", 2, &cp), 0);     /* truncated */
+    assert_int_equal(nfy_utf8_decode("\xC0\x80", 2, &cp), 0); /* overlong */
+    assert_int_equal(nfy_utf8_decode("\xED\xA0\x80", 3, &cp),
+                     0);                                      /* surrogate */
+    assert_int_equal(nfy_utf8_decode("\xE5\x89", 2, &cp), 0); /* truncated */
     assert_int_equal(nfy_utf8_decode("\x80", 1, &cp), 0);
-    assert_int_equal(nfy_utf8_count("a\xC3\xA9\xFF" "b", 5), 4);
+    assert_int_equal(nfy_utf8_count("a\xC3\xA9\xFF"
+                                    "b",
+                                    5),
+                     4);
 }
 
 static void test_arena(void **state)
@@ -232,7 +237,7 @@ typedef struct {
 static int record(void *ctx, const nfy_walk_entry *e)
 {
     walk_ctx *w = ctx;
-    nfy_buf_addf(&w->seen, "%c:%s\n", "FLD"[e->kind], e->rel);
+    nfy_buf_addf(&w->seen, "%c:%s\n", "FLD"[e->kind], e -> rel);
     return 0;
 }
 

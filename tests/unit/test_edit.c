@@ -12,13 +12,13 @@
 #include <cmocka.h>
 /* clang-format on */
 
-#include "npuify/edit.h"
-
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "npuify/edit.h"
 
 typedef struct {
     nfy_source src;

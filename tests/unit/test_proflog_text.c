@@ -82,8 +82,8 @@ static void read_chunks(const char *text, size_t len, size_t chunk, got *g,
     if (!chunk)
         chunk = len ? len : 1;
     for (size_t i = 0; i < len; i += chunk)
-        assert_int_equal(nfy_proflog_text_feed(r, text + i,
-                                               i + chunk < len ? chunk : len - i),
+        assert_int_equal(nfy_proflog_text_feed(
+                             r, text + i, i + chunk < len ? chunk : len - i),
                          NFY_OK);
     assert_int_equal(nfy_proflog_text_finish(r), NFY_OK);
     nfy_proflog_text_free(r);
@@ -101,11 +101,10 @@ static void read_str(const char *text, got *g)
     "----------------------------------------  \n"
 #define HDR13                                                                  \
     "                                                   Name    Self CPU %  "  \
-    "    Self CPU   CPU total %     CPU total  CPU time avg    # of Calls    "  \
+    "    Self CPU   CPU total %     CPU total  CPU time avg    # of Calls    " \
     "                          Input Shapes  \n"
 
-static const char table13[] =
-    SEP13 HDR13 SEP13
+static const char table13[] = SEP13 HDR13 SEP13
     "                                            aten::addmm         3.67%  "
     "    63.000us         4.89%      84.000us      28.000us             3  "
     "       [[32], [8, 20], [20, 32], [], []]  \n"
@@ -117,7 +116,8 @@ static const char table13[] =
     "                                      []  \n" SEP13
     "Self CPU time total: 1.718ms\n\n";
 
-/* ---- Cells ----------------------------------------------------------------- */
+/* ---- Cells -----------------------------------------------------------------
+ */
 
 static void test_times(void **state)
 {
@@ -179,7 +179,8 @@ static void test_shape_cut_and_sniff(void **state)
     (void)state;
     assert_false(nfy_prof_shapes_truncated(NFY_STR_LIT("[[8, 20], []]")));
     assert_true(nfy_prof_shapes_truncated(NFY_STR_LIT("[[8, 20], [], []")));
-    assert_true(nfy_prof_shapes_truncated(NFY_STR_LIT("[[5, 64, 56, 56], [64")));
+    assert_true(
+        nfy_prof_shapes_truncated(NFY_STR_LIT("[[5, 64, 56, 56], [64")));
     assert_false(nfy_prof_shapes_truncated(NFY_STR_LIT("[[[704]], []]")));
     assert_true(nfy_proflog_sniff_trace("[{\"name\"", 8));
     assert_true(nfy_proflog_sniff_trace("\n  {\n", 5));
@@ -291,12 +292,11 @@ static void test_layout_2x_devices_mem_flops(void **state)
 static void test_name_with_double_space(void **state)
 {
     (void)state;
-    static const char t[] =
-        "-----------------  ------------  ------------\n"
-        "             Name      Self CPU    # of Calls\n"
-        "-----------------  ------------  ------------\n"
-        "   my  label [1]       5.000us             2\n"
-        "-----------------  ------------  ------------\n";
+    static const char t[] = "-----------------  ------------  ------------\n"
+                            "             Name      Self CPU    # of Calls\n"
+                            "-----------------  ------------  ------------\n"
+                            "   my  label [1]       5.000us             2\n"
+                            "-----------------  ------------  ------------\n";
     got g;
     read_str(t, &g);
     assert_int_equal(g.n, 1);
@@ -328,32 +328,32 @@ static void test_with_stack(void **state)
     assert_int_equal(g.rows[1].calls, 2);
 }
 
-/* ---- Prefixes, encodings, noise ------------------------------------------- */
+/* ---- Prefixes, encodings, noise -------------------------------------------
+ */
 
 static void test_rank_prefixes_and_comments(void **state)
 {
     (void)state;
-    static const char t[] =
-        "[rank1]: -----------  ------------\n"
-        "[0] -----------  ------------\n"
-        "[rank1]:        Name    # of Calls\n"
-        "[0] Name         Number of Calls\n"
-        "[rank1]: -----------  ------------\n"
-        "[0] -----------  ------------\n"
-        "[rank1]:    aten::mm             4\n"
-        "[0] pg::allreduce  10\n"
-        "[rank1]: -----------  ------------\n"
-        "[0] -----------  ------------\n"
-        "# -----------  ------------\n"
-        "#        Name    # of Calls\n"
-        "# -----------  ------------\n"
-        "#  aten::add_             7\n"
-        "# -----------  ------------\n"
-        "[default3]:-----------  ------------\n"
-        "[default3]:       Name    # of Calls\n"
-        "[default3]:-----------  ------------\n"
-        "[default3]:   aten::mul             5\n"
-        "[default3]:-----------  ------------\n";
+    static const char t[] = "[rank1]: -----------  ------------\n"
+                            "[0] -----------  ------------\n"
+                            "[rank1]:        Name    # of Calls\n"
+                            "[0] Name         Number of Calls\n"
+                            "[rank1]: -----------  ------------\n"
+                            "[0] -----------  ------------\n"
+                            "[rank1]:    aten::mm             4\n"
+                            "[0] pg::allreduce  10\n"
+                            "[rank1]: -----------  ------------\n"
+                            "[0] -----------  ------------\n"
+                            "# -----------  ------------\n"
+                            "#        Name    # of Calls\n"
+                            "# -----------  ------------\n"
+                            "#  aten::add_             7\n"
+                            "# -----------  ------------\n"
+                            "[default3]:-----------  ------------\n"
+                            "[default3]:       Name    # of Calls\n"
+                            "[default3]:-----------  ------------\n"
+                            "[default3]:   aten::mul             5\n"
+                            "[default3]:-----------  ------------\n";
     got g;
     read_str(t, &g);
     assert_int_equal(g.n, 4);
@@ -424,7 +424,8 @@ static void utf16_case(bool le)
         got g;
         read_chunks((const char *)buf, n, chunk, &g, NULL);
         assert_int_equal(g.n, 1);
-        assert_string_equal(g.rows[0].name, "\xf0\x9f\x94\xa5 \xc3\xa9t\xc3\xa9");
+        assert_string_equal(g.rows[0].name,
+                            "\xf0\x9f\x94\xa5 \xc3\xa9t\xc3\xa9");
         assert_int_equal(g.rows[0].calls, 4);
     }
 }
@@ -490,7 +491,8 @@ static void test_cut_table_and_split_row(void **state)
     nfy_diags_release(&d);
 }
 
-/* ---- Steps ----------------------------------------------------------------- */
+/* ---- Steps -----------------------------------------------------------------
+ */
 
 static void test_steps_tables_and_markers(void **state)
 {
@@ -530,7 +532,8 @@ static void test_steps_tables_and_markers(void **state)
     assert_int_equal(g.rows[7].table, 2);
 }
 
-/* ---- Op model ------------------------------------------------------------- */
+/* ---- Op model -------------------------------------------------------------
+ */
 
 static void add(nfy_prof_table *t, const char *name, const char *shapes,
                 int step, int calls)
@@ -559,9 +562,9 @@ static void test_dynamic(void **state)
     add(&t, "aten::addmm", "[[32], [8, 20]]", 2, 1);
     add(&t, "aten::addmm", "[[32], [5, 20]]", 3, 1); /* shape changed */
     add(&t, "aten::relu", "[[8, 32]]", 1, 1);
-    add(&t, "aten::relu", "[[8, 32]]", 3, 1); /* static */
+    add(&t, "aten::relu", "[[8, 32]]", 3, 1);  /* static */
     add(&t, "aten::mul_", "[[32], []]", 2, 2); /* new in a later step */
-    add(&t, "aten::zero_", "[[1]]", 1, 1);      /* only in step 1 */
+    add(&t, "aten::zero_", "[[1]]", 1, 1);     /* only in step 1 */
     nfy_prof_table_dynamic(&t, -1);
     assert_int_equal(nfy_prof_table_find(&t, NFY_STR_LIT("aten::addmm"))->dyn,
                      NFY_PDYN_SHAPE_CHANGED);
@@ -640,17 +643,21 @@ static void test_truncated_resolution(void **state)
     r.rank = NFY_PROF_RANK_NONE;
     for (int dv = 0; dv < NFY_PDEV__COUNT; dv++)
         r.self_us[dv] = r.total_us[dv] = NAN;
-    r.name = NFY_STR_LIT("aten::_scaled_dot_product_efficient_attention_backward");
+    r.name =
+        NFY_STR_LIT("aten::_scaled_dot_product_efficient_attention_backward");
     nfy_prof_table_add(&t, &r);
-    r.name = NFY_STR_LIT("aten::_scaled_dot_product_efficient_attention_bac...");
+    r.name =
+        NFY_STR_LIT("aten::_scaled_dot_product_efficient_attention_bac...");
     r.flags = NFY_PROW_NAME_TRUNCATED;
     nfy_prof_table_add(&t, &r);
     nfy_prof_table_resolve_truncated(&t);
     nfy_prof_op *op = nfy_prof_table_find(
-        &t, NFY_STR_LIT("aten::_scaled_dot_product_efficient_attention_bac..."));
+        &t,
+        NFY_STR_LIT("aten::_scaled_dot_product_efficient_attention_bac..."));
     assert_non_null(op);
     assert_true(nfy_str_eq_cstr(
-        op->full_name, "aten::_scaled_dot_product_efficient_attention_backward"));
+        op->full_name,
+        "aten::_scaled_dot_product_efficient_attention_backward"));
     nfy_prof_table_release(&t);
 }
 

@@ -10,10 +10,6 @@
 #include <stdint.h>
 #include <cmocka.h>
 /* clang-format on */
-#include "npuify/capture.h"
-#include "npuify/proflog.h"
-#include "proflog/trace_internal.h"
-
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +17,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
+
+#include "npuify/capture.h"
+#include "npuify/proflog.h"
+#include "proflog/trace_internal.h"
 
 #define DATA         "tests/data/profiler/"
 #define LEGACY_MLP   DATA "torch-1.13-cpu/trace_torchprofiler_mlp.json"

@@ -16,10 +16,10 @@
 #include <string.h>
 #include <time.h>
 /* cmocka.h (included last) needs the standard headers above */
+#include <cmocka.h>
+
 #include "npuify/pylex.h"
 #include "test_pylex_cases.h"
-
-#include <cmocka.h>
 
 /* ---- Helpers ------------------------------------------------------------ */
 

@@ -10,13 +10,13 @@
 #include <stdint.h>
 #include <cmocka.h>
 /* clang-format on */
-#include "npuify/core.h"
-#include "npuify/pylex.h"
-#include "npuify/pysyn.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "npuify/core.h"
+#include "npuify/pylex.h"
+#include "npuify/pysyn.h"
 
 typedef struct {
     nfy_source src;

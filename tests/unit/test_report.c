@@ -13,13 +13,13 @@
 #include <cmocka.h>
 /* clang-format on */
 
-#include "npuify/report.h"
-
 #include <jansson.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "npuify/report.h"
 
 static nfy_finding mk(const char *file, uint32_t line, uint32_t col,
                       const char *rule, nfy_finding_cat cat, nfy_op_type op,

@@ -12,11 +12,11 @@
 #include <stdint.h>
 #include <cmocka.h>
 /* clang-format on */
-#include "npuify/core.h"
-#include "npuify/rules.h"
-
 #include <stdio.h>
 #include <string.h>
+
+#include "npuify/core.h"
+#include "npuify/rules.h"
 
 /* ---- Helpers ------------------------------------------------------------- */
 
