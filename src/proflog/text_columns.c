@@ -353,6 +353,22 @@ typedef struct {
 
 /* Columns [first_value, ci) remain, tokens [0, ti) remain. Returns the
  * number of tokens left for the name (>= 1), 0 when no match. */
+
+/* Re-point a view into the scratch buffer at the same bytes of tail. */
+static bool remap_into_tail(nfy_str *v, const char *buf, size_t off_tail,
+                            nfy_str tail)
+{
+    if (!v->len)
+        return true;
+    if (v->ptr < buf || v->ptr > buf + off_tail + tail.len)
+        return false;
+    size_t off = (size_t)(v->ptr - buf);
+    if (off < off_tail || off - off_tail + v->len > tail.len)
+        return false;
+    v->ptr = tail.ptr + (off - off_tail);
+    return true;
+}
+
 static size_t match_from(matcher *m, size_t ci, size_t ti)
 {
     if (ci == m->first_value)
@@ -462,10 +478,11 @@ bool nfy_prof__join_split_row(const nfy_prof_layout *lay, nfy_str head,
     /* The views point into buf: re-point name into head, others into tail. */
     tmp.name = tok[0];
     size_t off_tail = len - tail.len;
-    if (tmp.shapes.len)
-        tmp.shapes.ptr = tail.ptr + (tmp.shapes.ptr - buf - off_tail);
-    if (tmp.source_loc.len)
-        tmp.source_loc.ptr = tail.ptr + (tmp.source_loc.ptr - buf - off_tail);
+    /* A view that does not lie in the tail would dangle: no repair then. */
+    if (!remap_into_tail(&tmp.shapes, buf, off_tail, tail) ||
+        !remap_into_tail(&tmp.source_loc, buf, off_tail, tail) ||
+        !remap_into_tail(&tmp.overload, buf, off_tail, tail))
+        return false;
     *row = tmp;
     return true;
 }
