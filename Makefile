@@ -84,8 +84,12 @@ asan:
 example: $(BIN)
 	@sh tools/example.sh $(BIN)
 
-bench: $(BIN)
+# Every benchmark, each against its baselines in the same run.
+bench: $(BIN) $(BUILD)/bench/trace_bench
 	@sh bench/run.sh $(BIN)
+	@sh bench/convert.sh $(BIN)
+	@NPUIFY=$(BIN) sh bench/ops.sh
+	@sh bench/trace.sh $(BUILD)
 
 fuzz:
 	@sh fuzz/run.sh
