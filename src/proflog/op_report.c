@@ -29,28 +29,9 @@ void nfy_prof__add_int(nfy_buf *b, long long v)
     (void)nfy_buf_add(b, out, n);
 }
 
-static bool is_operator(const nfy_prof_op *op)
-{
-    return op->kind == NFY_PKIND_OP || op->kind == NFY_PKIND_COMM;
-}
-
-static double self_time(const nfy_prof_op *op)
-{
-    return op->self_us[NFY_PDEV_CPU] + op->self_us[NFY_PDEV_ACCEL];
-}
-
-static double total_self(const nfy_prof_table *t)
-{
-    double sum = 0;
-    for (size_t i = 0; i < t->ops.len; i++)
-        if (t->ops.items[i].kind != NFY_PKIND_STEP)
-            sum += self_time(&t->ops.items[i]);
-    return sum;
-}
-
 static double share(const nfy_prof_op *op, double total)
 {
-    return total > 0 ? 100.0 * self_time(op) / total : 0.0;
+    return total > 0 ? 100.0 * nfy_prof__self_time(op) / total : 0.0;
 }
 
 static const char *dyn_name(nfy_prof_dyn d)
@@ -80,7 +61,7 @@ void nfy_prof_render_all_ops(const nfy_prof_table *t, nfy_buf *out)
     if (!names)
         abort();
     for (size_t i = 0; i < t->ops.len; i++)
-        if (is_operator(&t->ops.items[i]))
+        if (nfy_prof__is_operator(&t->ops.items[i]))
             names[n++] = display_name(&t->ops.items[i], &a);
     qsort(names, n, sizeof *names, cmp_str);
     for (size_t i = 0; i < n; i++) {
@@ -163,7 +144,7 @@ void nfy_prof_render_ops_csv(const nfy_prof_table *t,
     (void)m;
     nfy_arena a = NFY_ARENA_INIT;
     nfy_buf tmp = NFY_BUF_INIT;
-    double total = total_self(t);
+    double total = nfy_prof__total_self(t);
     (void)nfy_buf_addstr(out, "Op,Overload,Kind,Calls,Input Shapes,Self CPU "
                               "(us),Self Device (us),Self Time Share (%),"
                               "Status,Supported Since,First Step,Steps,"

@@ -10,25 +10,6 @@
 #include "npuify/proflog.h"
 #include "proflog/op_internal.h"
 
-static bool is_operator(const nfy_prof_op *op)
-{
-    return op->kind == NFY_PKIND_OP || op->kind == NFY_PKIND_COMM;
-}
-
-static double self_time(const nfy_prof_op *op)
-{
-    return op->self_us[NFY_PDEV_CPU] + op->self_us[NFY_PDEV_ACCEL];
-}
-
-static double total_self(const nfy_prof_table *t)
-{
-    double sum = 0;
-    for (size_t i = 0; i < t->ops.len; i++)
-        if (t->ops.items[i].kind != NFY_PKIND_STEP)
-            sum += self_time(&t->ops.items[i]);
-    return sum;
-}
-
 static void jstr(nfy_buf *out, nfy_str s)
 {
     nfy_json_escape(out, s.ptr ? s.ptr : "", s.len);
@@ -91,7 +72,7 @@ static void json_op(const nfy_prof_op *op, double total, nfy_arena *a,
         "\"dynamic\":\"%s\",\"name_truncated\":%s,",
         nfy_prof_kind_name(op->kind), nfy_prof_status_name(op->status),
         (long long)op->calls, op->self_us[0], op->self_us[1],
-        total > 0 ? 100.0 * self_time(op) / total : 0.0, (int)op->first_step,
+        total > 0 ? 100.0 * nfy_prof__self_time(op) / total : 0.0, (int)op->first_step,
         dyn_name(op->dyn),
         (op->flags & NFY_PROW_NAME_TRUNCATED) ? "true" : "false");
     jkey(out, "supported_since");
@@ -151,7 +132,7 @@ void nfy_prof_render_json(const nfy_prof_table *t,
         c.unknown, c.dynamic, c.truncated, t->steps.len, (int)m->ref_step,
         (unsigned long long)t->rows);
     (void)nfy_buf_addstr(out, "\"ops\":[");
-    double total = total_self(t);
+    double total = nfy_prof__total_self(t);
     for (size_t i = 0; i < t->ops.len; i++) {
         (void)nfy_buf_addstr(out, i ? ",\n " : "\n ");
         json_op(&t->ops.items[i], total, &a, out);
@@ -178,18 +159,18 @@ typedef bool (*op_filter)(const nfy_prof_op *op);
 
 static bool needs_work(const nfy_prof_op *op)
 {
-    return is_operator(op) && (op->status == NFY_PSTAT_UNSUPPORTED ||
+    return nfy_prof__is_operator(op) && (op->status == NFY_PSTAT_UNSUPPORTED ||
                                op->status == NFY_PSTAT_FALLBACK);
 }
 
 static bool unknown_op(const nfy_prof_op *op)
 {
-    return is_operator(op) && op->status == NFY_PSTAT_UNKNOWN;
+    return nfy_prof__is_operator(op) && op->status == NFY_PSTAT_UNKNOWN;
 }
 
 static bool dynamic_op(const nfy_prof_op *op)
 {
-    return is_operator(op) && op->dyn != NFY_PDYN_STATIC;
+    return nfy_prof__is_operator(op) && op->dyn != NFY_PDYN_STATIC;
 }
 
 static void md_section(const nfy_prof_table *t, const char *title,
@@ -218,8 +199,8 @@ static void md_section(const nfy_prof_table *t, const char *title,
                          : op->full_name);
         (void)nfy_buf_addf(out, "` | %s | %lld | %.3f | %.2f%% | %s | ",
                            nfy_prof_status_name(op->status),
-                           (long long)op->calls, self_time(op),
-                           total > 0 ? 100.0 * self_time(op) / total : 0.0,
+                           (long long)op->calls, nfy_prof__self_time(op),
+                           total > 0 ? 100.0 * nfy_prof__self_time(op) / total : 0.0,
                            dyn_name(op->dyn));
         md_cell(out, op->first_version);
         (void)nfy_buf_addstr(out, " |\n");
@@ -232,7 +213,7 @@ void nfy_prof_render_md(const nfy_prof_table *t, const nfy_prof_report_meta *m,
     nfy_prof_counts c;
     nfy_prof_table_counts(t, &c);
     nfy_arena a = NFY_ARENA_INIT;
-    double total = total_self(t);
+    double total = nfy_prof__total_self(t);
     (void)nfy_buf_addstr(out, "# npuify ops: operator report\n\n");
     if (m->version)
         (void)nfy_buf_addf(out, "Target: torch_npu %s (`%s`).\n\n",
