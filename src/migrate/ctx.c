@@ -245,7 +245,7 @@ nfy_span mig_tok_span(const mig_ctx *c, uint32_t t)
 
 bool mig_tok_is(const mig_ctx *c, uint32_t t, const char *text)
 {
-    return t < c->m->ntoks && nfy_str_eq_cstr(mig_tok(c, t), text);
+    return t < c->m->ntoks && mig_str_is(mig_tok(c, t), text);
 }
 
 bool mig_tok_op(const mig_ctx *c, uint32_t t, int op)
@@ -333,7 +333,7 @@ bool mig_attr_on_module(const mig_ctx *c, uint32_t attr_tok)
 {
     nfy_str q = nfy_resolve_attr_receiver(c->r, attr_tok);
     nfy_str root = nfy_dotted_head(q, 1);
-    return nfy_str_eq_cstr(root, "torch") || nfy_str_eq_cstr(root, "torch_npu");
+    return mig_str_is(root, "torch") || mig_str_is(root, "torch_npu");
 }
 
 /* ---- driver ----------------------------------------------------------------

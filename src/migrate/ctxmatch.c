@@ -94,7 +94,7 @@ static bool in_subscript(const mig_ctx *c, uint32_t head, uint32_t end,
     if (!mig_tok_op(c, l, NFY_OP_LSQB) || !mig_tok_op(c, r, NFY_OP_RSQB))
         return false;
     nfy_str q = mig_chain_qual_ending(c, mig_prev_sig(c, l));
-    return name == NULL || nfy_str_eq_cstr(q, name);
+    return name == NULL || mig_str_is(q, name);
 }
 
 static bool argparse_fits(const mig_ctx *c, uint32_t a, uint32_t head,
@@ -102,7 +102,7 @@ static bool argparse_fits(const mig_ctx *c, uint32_t a, uint32_t head,
 {
     const nfy_arg *arg = &c->m->args[a];
     if (arg->kind != NFY_ARG_KEYWORD ||
-        !nfy_str_eq_cstr(mig_callee_attr(c, arg->call), "add_argument"))
+        !mig_str_is(mig_callee_attr(c, arg->call), "add_argument"))
         return false;
     if (mig_tok_is(c, arg->name_tok, "choices"))
         return head >= arg->value_first && end <= arg->value_end;

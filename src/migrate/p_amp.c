@@ -211,7 +211,7 @@ static nfy_str torch_name(const mig_ctx *c, uint32_t *stmt)
         const nfy_import_name *in = &c->m->import_names[i];
         const nfy_import *imp = &c->m->imports[in->import];
         if (!(imp->flags & NFY_IMPF_FROM) &&
-            nfy_str_eq_cstr(in->name, "torch") &&
+            mig_str_is(in->name, "torch") &&
             c->m->stmts[imp->stmt].parent == NFY_NONE) {
             *stmt = imp->stmt;
             return in->bound;

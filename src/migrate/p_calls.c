@@ -50,7 +50,7 @@ void mig_pass_members(mig_ctx *c)
         bool checked = false, on_module = false;
         for (size_t k = 0; k < rl.len; k++) {
             const nfy_rule *r = rl.items[k];
-            if (!nfy_str_eq_cstr(name, r->pattern))
+            if (!mig_str_is(name, r->pattern))
                 continue;
             if (!checked) {
                 on_module = mig_attr_on_module(c, tok);
@@ -73,16 +73,16 @@ bool mig_call_fits(const mig_ctx *c, uint32_t k, const char *callee)
     if (callee[0] == '.') {
         const nfy_call *call = &c->m->calls[k];
         return call->attr_tok != NFY_NONE &&
-               nfy_str_eq_cstr(mig_tok(c, call->attr_tok), callee + 1) &&
+               mig_str_is(mig_tok(c, call->attr_tok), callee + 1) &&
                !mig_attr_on_module(c, call->attr_tok);
     }
     nfy_str q = mig_callee_qual(c, k);
-    if (nfy_str_eq_cstr(q, callee))
+    if (mig_str_is(q, callee))
         return true;
     /* a second run sees torch.cuda.X already spelled torch.npu.X */
     if (strncmp(callee, "torch.cuda.", 11) == 0 &&
         nfy_str_starts_with(q, NFY_STR_LIT("torch.npu.")))
-        return nfy_str_eq_cstr(nfy_str_slice(q, 10, q.len), callee + 11);
+        return mig_str_is(nfy_str_slice(q, 10, q.len), callee + 11);
     return false;
 }
 
@@ -186,7 +186,7 @@ static void arg_rule(mig_ctx *c, const nfy_rule *r, uint32_t k)
         nfy_str body = arg->value_end == arg->value_first + 1
                            ? mig_string_body(c, arg->value_first, &off)
                            : nfy_str_slice(text, 0, 0);
-        if (!nfy_str_eq_cstr(body, r->arg_value))
+        if (!mig_str_is(body, r->arg_value))
             return;
     }
     if (r->flags & NFY_RULE_F_DELETE) {

@@ -239,21 +239,40 @@ static void remove_import(mig_ctx *c, const nfy_rule *r, const nfy_import *imp,
                  note);
 }
 
+/* An IMPORT rule's pattern or map row, measured once per file. */
+typedef struct {
+    const char *text;
+    size_t len;
+    bool glob; /* has '*' or '?' */
+} imp_pat;
+
+/* An enabled IMPORT rule with its patterns: the pattern when it has no
+ * map, else one per map row. */
+typedef struct {
+    const nfy_rule *r;
+    imp_pat *pats;
+    size_t npats;
+} imp_rule;
+
+typedef NFY_VEC(imp_rule) imp_rule_list;
+
 /* Is q (or a module above it) pat, or has it a component matching the glob
  * pat (`*_cuda`: compiled extension modules)? */
-static bool module_fits(nfy_str q, const char *pat)
+static bool module_fits(nfy_str q, const imp_pat *pat)
 {
-    if (strpbrk(pat, "*?") == NULL)
-        return mig_q_under(q, nfy_str_from_cstr(pat));
-    for (uint32_t i = 0, n = nfy_dotted_count(q); i < n; i++) {
-        if (nfy_rule_glob(pat, mig_comp(q, i)))
+    if (!pat->glob) /* mig_q_under */
+        return pat->len > 0 && q.len >= pat->len &&
+               memcmp(q.ptr, pat->text, pat->len) == 0 &&
+               (q.len == pat->len || q.ptr[pat->len] == '.');
+    for (uint32_t k = 0, n = nfy_dotted_count(q); k < n; k++) {
+        if (nfy_rule_glob(pat->text, mig_comp(q, k)))
             return true;
     }
     return false;
 }
 
 static bool import_fits_one(const nfy_import *imp, const nfy_import_name *in,
-                            const char *pat)
+                            const imp_pat *pat)
 {
     if (!(imp->flags & NFY_IMPF_FROM))
         return module_fits(in->name, pat);
@@ -263,15 +282,16 @@ static bool import_fits_one(const nfy_import *imp, const nfy_import_name *in,
 /* Does the import match r's pattern, or with a map one of its `from` names
  * (then *pair is that row)? */
 static bool import_fits(const nfy_import *imp, const nfy_import_name *in,
-                        const nfy_rule *r, const nfy_rule_pair **pair)
+                        const imp_rule *ir, const nfy_rule_pair **pair)
 {
+    const nfy_rule *r = ir->r;
     *pair = NULL;
     if (imp->level != 0)
         return false;
     if (r->nmap == 0)
-        return import_fits_one(imp, in, r->pattern);
+        return import_fits_one(imp, in, &ir->pats[0]);
     for (size_t i = 0; i < r->nmap; i++) {
-        if (import_fits_one(imp, in, r->map[i].from)) {
+        if (import_fits_one(imp, in, &ir->pats[i])) {
             *pair = &r->map[i];
             return true;
         }
@@ -279,15 +299,39 @@ static bool import_fits(const nfy_import *imp, const nfy_import_name *in,
     return false;
 }
 
-static void import_rules(mig_ctx *c, const nfy_import_name *in,
-                         uint32_t *flagged_stmt, const nfy_rule **flagged)
+static imp_pat measure_pat(const char *text)
 {
-    const nfy_import *imp = &c->m->imports[in->import];
+    return (imp_pat){text, strlen(text), strpbrk(text, "*?") != NULL};
+}
+
+/* The enabled IMPORT rules, in rule-set order, with their patterns (once
+ * per file, not per imported name). */
+static void import_rule_list(mig_ctx *c, imp_rule_list *out)
+{
     nfy_rule_iter it;
     nfy_rule_iter_init(&it, c->rules, -1, NFY_MATCH_IMPORT);
     for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));) {
+        if (!mig_rule_on(c, r))
+            continue;
+        size_t n = r->nmap ? r->nmap : 1;
+        imp_rule ir = {r, nfy_arena_alloc(c->arena, n * sizeof(imp_pat)), n};
+        if (r->nmap == 0)
+            ir.pats[0] = measure_pat(r->pattern);
+        for (size_t i = 0; i < r->nmap; i++)
+            ir.pats[i] = measure_pat(r->map[i].from);
+        nfy_vec_push(out, ir);
+    }
+}
+
+static void import_rules(mig_ctx *c, const imp_rule_list *irl,
+                         const nfy_import_name *in, uint32_t *flagged_stmt,
+                         const nfy_rule **flagged)
+{
+    const nfy_import *imp = &c->m->imports[in->import];
+    for (size_t i = 0; i < irl->len; i++) {
+        const nfy_rule *r = irl->items[i].r;
         const nfy_rule_pair *pair;
-        if (!mig_rule_on(c, r) || !import_fits(imp, in, r, &pair))
+        if (!import_fits(imp, in, &irl->items[i], &pair))
             continue;
         if (r->kind == NFY_RULE_REMOVE_IMPORT) {
             remove_import(c, r, imp, in);
@@ -309,13 +353,16 @@ static void import_rules(mig_ctx *c, const nfy_import_name *in,
 void mig_pass_imports(mig_ctx *c)
 {
     mig_rule_list rl = {0};
+    imp_rule_list irl = {0};
     mig_rules_collect(c, &rl);
+    import_rule_list(c, &irl);
     uint32_t flagged_stmt = NFY_NONE;
     const nfy_rule *flagged = NULL;
     for (uint32_t i = 0; i < c->m->nimport_names; i++) {
         const nfy_import_name *in = &c->m->import_names[i];
-        import_rules(c, in, &flagged_stmt, &flagged);
+        import_rules(c, &irl, in, &flagged_stmt, &flagged);
         rename_import_name(c, &rl, in);
     }
+    nfy_vec_free(&irl);
     nfy_vec_free(&rl);
 }

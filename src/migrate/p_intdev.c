@@ -17,12 +17,17 @@
 
 typedef NFY_VEC(nfy_str) str_vec;
 
+#define TAIL_BUCKETS 64 /* a power of two */
+
 typedef struct {
     mig_ctx *c;
     const nfy_rule *rule;     /* int-device */
     const nfy_rule *doubtful; /* int-device-runtime, may be NULL */
     str_vec int_opts;         /* argparse dests declared type=int */
     nfy_str *tails;           /* per rule context: callee_tail of its name */
+    /* the ARG contexts chained by tail hash, each chain in context order */
+    uint32_t bucket[TAIL_BUCKETS]; /* first context, or NFY_NONE */
+    uint32_t *next;                /* per context: next in its chain */
 } intdev;
 
 /* ---- argparse type=int options ---------------------------------------------
@@ -57,7 +62,7 @@ static void collect_int_opts(intdev *ix)
 {
     mig_ctx *c = ix->c;
     for (uint32_t k = 0; k < c->m->ncalls; k++) {
-        if (!nfy_str_eq_cstr(mig_callee_attr(c, k), "add_argument"))
+        if (!mig_str_is(mig_callee_attr(c, k), "add_argument"))
             continue;
         uint32_t a = nfy_pysyn_kwarg(c->m, k, "type");
         if (a == NFY_NONE ||
@@ -83,7 +88,7 @@ static bool int_function(nfy_str name)
                                       "get_node_local_rank",
                                       "len"};
     for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++) {
-        if (nfy_str_eq_cstr(name, fns[i]))
+        if (mig_str_is(name, fns[i]))
             return true;
     }
     return false;
@@ -224,8 +229,8 @@ static void ddp_args(intdev *ix, uint32_t k)
 {
     mig_ctx *c = ix->c;
     nfy_str q = mig_callee_qual(c, k);
-    if (!nfy_str_eq_cstr(q, "torch.nn.parallel.DistributedDataParallel") &&
-        !nfy_str_eq_cstr(q, "torch.nn.parallel.distributed."
+    if (!mig_str_is(q, "torch.nn.parallel.DistributedDataParallel") &&
+        !mig_str_is(q, "torch.nn.parallel.distributed."
                             "DistributedDataParallel"))
         return;
     uint32_t a = nfy_pysyn_kwarg(c->m, k, "output_device");
@@ -260,9 +265,9 @@ static void extra_args(intdev *ix, uint32_t k)
     mig_ctx *c = ix->c;
     nfy_str q = mig_callee_qual(c, k);
     uint32_t a = NFY_NONE;
-    if (nfy_str_eq_cstr(q, "torch.load"))
+    if (mig_str_is(q, "torch.load"))
         a = nfy_pysyn_kwarg(c->m, k, "map_location");
-    else if (nfy_str_eq_cstr(q, "torch.device") && c->m->calls[k].nargs == 1)
+    else if (mig_str_is(q, "torch.device") && c->m->calls[k].nargs == 1)
         a = nfy_pysyn_posarg(c->m, k, 0);
     if (a != NFY_NONE)
         rewrite_value(ix, c->m->args[a].value_first, c->m->args[a].value_end);
@@ -279,13 +284,52 @@ static nfy_str callee_tail(const char *callee)
     return s;
 }
 
-/* Last component of call k's callee: its method name or dotted tail. */
+/* Last component of call k's callee: its method name or dotted tail (the
+ * tail up to a NUL, as a C-string copy of the dotted name would give). */
 static nfy_str call_tail(const mig_ctx *c, uint32_t k)
 {
     nfy_str a = mig_callee_attr(c, k);
-    return a.len > 0
-               ? a
-               : callee_tail(mig_strdup((mig_ctx *)c, c->m->calls[k].dotted));
+    if (a.len > 0)
+        return a;
+    nfy_str d = c->m->calls[k].dotted;
+    const char *nul = d.len ? memchr(d.ptr, '\0', d.len) : NULL;
+    if (nul != NULL)
+        d.len = (size_t)(nul - d.ptr);
+    for (size_t i = d.len; i > 0; i--) {
+        if (d.ptr[i - 1] == '.')
+            return nfy_str_slice(d, i, d.len);
+    }
+    return d;
+}
+
+static inline bool same_text(nfy_str a, nfy_str b)
+{
+    return a.len == b.len && (a.len == 0 || !memcmp(a.ptr, b.ptr, a.len));
+}
+
+static uint32_t tail_bucket(nfy_str s)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < s.len; i++)
+        h = (h ^ (unsigned char)s.ptr[i]) * 16777619u;
+    return h & (TAIL_BUCKETS - 1);
+}
+
+/* Chain the ARG contexts by tail; built backwards so each chain runs in
+ * context order (the first context that fits a call wins). */
+static void chain_tails(intdev *ix)
+{
+    size_t n = ix->rule->nctx;
+    ix->next = nfy_arena_alloc(ix->c->arena, (n + 1) * sizeof *ix->next);
+    for (size_t b = 0; b < TAIL_BUCKETS; b++)
+        ix->bucket[b] = NFY_NONE;
+    for (size_t i = n; i-- > 0;) {
+        if (ix->rule->ctx[i].kind != NFY_CTX_ARG)
+            continue;
+        uint32_t b = tail_bucket(ix->tails[i]);
+        ix->next[i] = ix->bucket[b];
+        ix->bucket[b] = (uint32_t)i;
+    }
 }
 
 static void ctx_args(intdev *ix, uint32_t k)
@@ -296,9 +340,10 @@ static void ctx_args(intdev *ix, uint32_t k)
         tail = call_tail(c, k);
     if (tail.len == 0)
         return;
-    for (size_t i = 0; i < ix->rule->nctx; i++) {
+    for (uint32_t i = ix->bucket[tail_bucket(tail)]; i != NFY_NONE;
+         i = ix->next[i]) {
         const nfy_rule_ctx *x = &ix->rule->ctx[i];
-        if (x->kind != NFY_CTX_ARG || !nfy_str_eq(ix->tails[i], tail) ||
+        if (x->kind != NFY_CTX_ARG || !same_text(ix->tails[i], tail) ||
             !mig_call_fits(c, k, x->name))
             continue;
         uint32_t a = x->kw ? nfy_pysyn_kwarg(c->m, k, x->kw) : NFY_NONE;
@@ -317,12 +362,15 @@ void mig_pass_int_device(mig_ctx *c)
                  mig_find_pass(c, NFY_RULE_REWRITE_ARG, "int-device"),
                  mig_find_pass(c, NFY_RULE_REWRITE_ARG, "int-device-runtime"),
                  {0},
+                 NULL,
+                 {0},
                  NULL};
     if (ix.rule == NULL)
         return;
     ix.tails = nfy_arena_calloc(c->arena, ix.rule->nctx + 1, sizeof(nfy_str));
     for (size_t i = 0; i < ix.rule->nctx; i++)
         ix.tails[i] = callee_tail(ix.rule->ctx[i].name);
+    chain_tails(&ix);
     collect_int_opts(&ix);
     for (uint32_t k = 0; k < c->m->ncalls; k++) {
         ctx_args(&ix, k);

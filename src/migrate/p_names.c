@@ -18,19 +18,30 @@
 
 #include <string.h>
 
-/* Rules named as some rule's fallback fire only as fallbacks. */
-static bool is_fallback_id(const mig_ctx *c, const char *id)
+typedef NFY_VEC(const char *) id_list;
+
+/* Rules named as some rule's fallback fire only as fallbacks: the ids that
+ * are some rule's fallback, gathered once per collection. */
+static void fallback_ids(const mig_ctx *c, id_list *out)
 {
     size_t n = nfy_rule_set_count(c->rules);
     for (size_t i = 0; i < n; i++) {
         const nfy_rule *r = nfy_rule_set_at(c->rules, i);
-        if (r->fallback != NULL && strcmp(r->fallback, id) == 0)
+        if (r->fallback != NULL)
+            nfy_vec_push(out, r->fallback);
+    }
+}
+
+static bool is_fallback_id(const id_list *fb, const char *id)
+{
+    for (size_t i = 0; i < fb->len; i++) {
+        if (strcmp(fb->items[i], id) == 0)
             return true;
     }
     return false;
 }
 
-static bool name_rule(const mig_ctx *c, const nfy_rule *r)
+static bool name_rule(const mig_ctx *c, const id_list *fb, const nfy_rule *r)
 {
     if (r->kind != NFY_RULE_RENAME && r->kind != NFY_RULE_FLAG)
         return false;
@@ -39,18 +50,21 @@ static bool name_rule(const mig_ctx *c, const nfy_rule *r)
         return false;
     if (!mig_rule_on(c, r))
         return false;
-    return r->kind != NFY_RULE_FLAG || !is_fallback_id(c, r->id);
+    return r->kind != NFY_RULE_FLAG || !is_fallback_id(fb, r->id);
 }
 
 void mig_rules_collect(const mig_ctx *c, mig_rule_list *out)
 {
     out->len = 0;
+    id_list fb = {0};
+    fallback_ids(c, &fb);
     size_t n = nfy_rule_set_count(c->rules);
     for (size_t i = 0; i < n; i++) {
         const nfy_rule *r = nfy_rule_set_at(c->rules, i);
-        if (name_rule(c, r))
+        if (name_rule(c, &fb, r))
             nfy_vec_push(out, r);
     }
+    nfy_vec_free(&fb);
 }
 
 /* Best rename (highest score) among the collected rules, flags aside. */
@@ -62,6 +76,25 @@ bool mig_best_rename(const mig_rule_list *rl, nfy_str q, bool is_call,
         mig_qmatch m;
         if (rl->items[i]->kind != NFY_RULE_RENAME ||
             !mig_qmatch_rule(rl->items[i], q, is_call, &m))
+            continue;
+        if (!found || m.score > best->score) {
+            *best = m;
+            found = true;
+        }
+    }
+    return found;
+}
+
+/* mig_best_rename over the candidates cand[0..n) of rl only. */
+static bool best_rename_of(const mig_rule_list *rl, const uint32_t *cand,
+                           uint32_t n, nfy_str q, bool is_call,
+                           mig_qmatch *best)
+{
+    bool found = false;
+    for (uint32_t i = 0; i < n; i++) {
+        mig_qmatch m;
+        const nfy_rule *r = rl->items[cand[i]];
+        if (r->kind != NFY_RULE_RENAME || !mig_qmatch_rule(r, q, is_call, &m))
             continue;
         if (!found || m.score > best->score) {
             *best = m;
@@ -201,22 +234,29 @@ void mig_pass_names(mig_ctx *c)
 {
     mig_rule_list rl = {0};
     mig_rules_collect(c, &rl);
+    mig_rule_index rx;
+    mig_rindex_build(&rx, &rl, c->arena);
+    uint32_t *cand = nfy_arena_alloc(c->arena, (rl.len + 1) * sizeof *cand);
     for (uint32_t u = 0; u < c->m->nuses && rl.len > 0; u++) {
         const nfy_res *res = nfy_resolve_use(c->r, u);
         if (res->qual.len == 0 || res->relative)
             continue;
+        uint32_t ncand = mig_rindex_find(&rx, res->qual, cand);
+        if (ncand == 0)
+            continue; /* no rule can fit: nothing below would happen */
         bool is_call = use_is_callee(c, u);
         bool flagged = false;
-        for (size_t i = 0; i < rl.len; i++) {
+        for (uint32_t i = 0; i < ncand; i++) {
             mig_qmatch m;
-            if (rl.items[i]->kind == NFY_RULE_FLAG &&
-                mig_qmatch_rule(rl.items[i], res->qual, is_call, &m)) {
+            const nfy_rule *r = rl.items[cand[i]];
+            if (r->kind == NFY_RULE_FLAG &&
+                mig_qmatch_rule(r, res->qual, is_call, &m)) {
                 flag_use(c, u, &m);
                 flagged = true;
             }
         }
         mig_qmatch best;
-        if (mig_best_rename(&rl, res->qual, is_call, &best))
+        if (best_rename_of(&rl, cand, ncand, res->qual, is_call, &best))
             rename_use(c, u, &best, flagged);
     }
     nfy_vec_free(&rl);

@@ -18,15 +18,6 @@
 /* ---- AMP --------------------------------------------------------------------
  */
 
-static bool amp_row(const nfy_rule *r, nfy_str q)
-{
-    for (size_t i = 0; i < r->nmap; i++) {
-        if (mig_q_under(q, nfy_str_from_cstr(r->map[i].from)))
-            return true;
-    }
-    return false;
-}
-
 static void pass_amp(mig_ctx *c)
 {
     const nfy_rule *r = mig_find_pass(c, NFY_RULE_FLAG, "amp-used");
@@ -34,9 +25,16 @@ static void pass_amp(mig_ctx *c)
         r = mig_find_pass(c, NFY_RULE_FLAG, "amp-missing");
     if (r == NULL)
         return;
+    /* a use is an AMP use when a map row is its qual or a dotted prefix of
+     * it: the rows hashed, the quals' prefixes looked up */
+    const nfy_rule *one[1] = {r};
+    mig_rule_list rl = {.items = one, .len = 1, .cap = 1};
+    mig_rule_index rows;
+    uint32_t hit[1];
+    mig_rindex_build_rows(&rows, &rl, c->arena);
     for (uint32_t u = 0; u < c->m->nuses; u++) {
         nfy_str q = nfy_resolve_use(c->r, u)->qual;
-        if (q.len == 0 || !amp_row(r, q))
+        if (q.len == 0 || r->nmap == 0 || mig_rindex_find(&rows, q, hit) == 0)
             continue;
         const nfy_name_use *use = &c->m->uses[u];
         c->info->uses_amp = true;
@@ -62,7 +60,7 @@ static void pass_nccl_compare(mig_ctx *c)
         const nfy_strlit *s = &c->m->strings[i];
         uint32_t off;
         nfy_str body = mig_string_body(c, s->first, &off);
-        if ((nfy_str_eq_cstr(body, "nccl") || nfy_str_eq_cstr(body, "NCCL")) &&
+        if ((mig_str_is(body, "nccl") || mig_str_is(body, "NCCL")) &&
             mig_expr_in_ctx(c, s->first, s->end, i, &cmp))
             mig_flag(c, r, s->span, "nccl", NULL);
     }
@@ -109,8 +107,8 @@ static void pass_capability(mig_ctx *c)
     }
     for (uint32_t i = 0; i < c->m->nattrs; i++) {
         nfy_str name = mig_tok(c, c->m->attrs[i].name_tok);
-        if ((nfy_str_eq_cstr(name, "major") || nfy_str_eq_cstr(name, "minor") ||
-             nfy_str_eq_cstr(name, "multi_processor_count")) &&
+        if ((mig_str_is(name, "major") || mig_str_is(name, "minor") ||
+             mig_str_is(name, "multi_processor_count")) &&
             props_receiver(c, i))
             mig_flag(c, r, mig_tok_span(c, c->m->attrs[i].name_tok),
                      mig_fmt(c, "torch.cuda.get_device_properties().%.*s",
@@ -141,12 +139,12 @@ static void pass_cpp_ext(mig_ctx *c)
     for (uint32_t k = 0; r != NULL && k < c->m->ncalls; k++) {
         nfy_str q = mig_callee_qual(c, k);
         bool hit = false;
-        if (nfy_str_eq_cstr(q, "torch.utils.cpp_extension.load")) {
+        if (mig_str_is(q, "torch.utils.cpp_extension.load")) {
             uint32_t a = nfy_pysyn_kwarg(c->m, k, "sources");
             if (a == NFY_NONE)
                 a = nfy_pysyn_posarg(c->m, k, 1);
             hit = a != NFY_NONE && has_cu_literal(c, a);
-        } else if (nfy_str_eq_cstr(q,
+        } else if (mig_str_is(q,
                                    "torch.utils.cpp_extension.load_inline")) {
             hit = nfy_pysyn_kwarg(c->m, k, "cuda_sources") != NFY_NONE;
         }
@@ -164,13 +162,24 @@ static void pass_pin_memory(mig_ctx *c)
         mig_find_pass(c, NFY_RULE_FLAG, "dataloader-pin-memory");
     for (uint32_t k = 0; r != NULL && k < c->m->ncalls; k++) {
         nfy_str q = mig_callee_qual(c, k);
-        if (!nfy_str_eq_cstr(q, "torch.utils.data.DataLoader") &&
-            !nfy_str_eq_cstr(q, "torch.utils.data.dataloader.DataLoader"))
+        if (!mig_str_is(q, "torch.utils.data.DataLoader") &&
+            !mig_str_is(q, "torch.utils.data.dataloader.DataLoader"))
             continue;
         uint32_t a = nfy_pysyn_kwarg(c->m, k, "pin_memory");
         if (a == NFY_NONE || !mig_tok_is(c, c->m->args[a].value_first, "True"))
             mig_flag(c, r, c->m->calls[k].span, mig_strdup(c, q), NULL);
     }
+}
+
+/* nfy_rule_map_find, without a strlen per row: the first row whose from is
+ * key. */
+static const nfy_rule_pair *map_row(const nfy_rule *r, nfy_str key)
+{
+    for (size_t i = 0; i < r->nmap; i++) {
+        if (mig_str_is(key, r->map[i].from))
+            return &r->map[i];
+    }
+    return NULL;
 }
 
 static void pass_affinity_user(mig_ctx *c)
@@ -181,8 +190,7 @@ static void pass_affinity_user(mig_ctx *c)
         if ((st->kind != NFY_STMT_DEF && st->kind != NFY_STMT_CLASS) ||
             st->name_tok == NFY_NONE)
             continue;
-        const nfy_rule_pair *row =
-            nfy_rule_map_find(r, mig_tok(c, st->name_tok));
+        const nfy_rule_pair *row = map_row(r, mig_tok(c, st->name_tok));
         if (row == NULL || row->from[strlen(row->from) - 1] == '*')
             continue;
         mig_flag(c, r, mig_tok_span(c, st->name_tok), row->from,

@@ -10,30 +10,68 @@
  */
 #include "migrate/ctxmatch.h"
 
-#include <ctype.h>
 #include <string.h>
 
-static bool ci_contains(nfy_str s, const char *w)
+/* Does s[i..] start with the lowercase ASCII word w, ignoring case? (|0x20
+ * folds exactly the ASCII letters onto lowercase, and w is all letters.) */
+static bool ci_at(nfy_str s, size_t i, const char *w, size_t n)
 {
-    size_t n = strlen(w);
-    for (size_t i = 0; i + n <= s.len; i++) {
-        if (tolower((unsigned char)s.ptr[i]) != w[0])
-            continue;
-        size_t k = 0;
-        while (k < n && tolower((unsigned char)s.ptr[i + k]) == w[k])
-            k++;
-        if (k == n)
-            return true;
+    if (s.len - i < n)
+        return false;
+    for (size_t k = 1; k < n; k++) {
+        if (((unsigned char)s.ptr[i + k] | 0x20) != (unsigned char)w[k])
+            return false;
     }
-    return false;
+    return true;
+}
+
+/* Does one of cuda, cudnn, cublas (any case) start at s[i], or nccl? */
+static bool cuda_word_at(nfy_str s, size_t i)
+{
+    unsigned ch = (unsigned char)s.ptr[i] | 0x20;
+    if (ch == 'c')
+        return ci_at(s, i, "cuda", 4) || ci_at(s, i, "cudnn", 5) ||
+               ci_at(s, i, "cublas", 6);
+    return ch == 'n' && ci_at(s, i, "nccl", 4);
+}
+
+/* Does a word start in the 8 bytes at p (p[0..9) readable)? Only "cu" or
+ * "nc" (any case) can start one: the zero-byte test on x ^ 'c' | y ^ 'u',
+ * y being the bytes one further, finds a byte pair that is both, exactly
+ * as to whether there is one. */
+static inline bool word_has_start(const char *p)
+{
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    const uint64_t fold = 0x2020202020202020ull;
+    uint64_t x, y;
+    memcpy(&x, p, sizeof x);
+    memcpy(&y, p + 1, sizeof y);
+    x |= fold;
+    y |= fold;
+    uint64_t a = (x ^ 0x6363636363636363ull) | (y ^ 0x7575757575757575ull);
+    uint64_t b = (x ^ 0x6e6e6e6e6e6e6e6eull) | (y ^ 0x6363636363636363ull);
+    return (((a - ones) & ~a) | ((b - ones) & ~b)) & highs;
 }
 
 /* CUDA-stack text worth listing when left alone: cuda, cuDNN, NCCL,
- * cuBLAS. */
+ * cuBLAS (any case). Skips 8 bytes at a time while no "cu" or "nc"
+ * starts there. */
 static bool cuda_text(nfy_str s)
 {
-    return ci_contains(s, "cuda") || ci_contains(s, "cudnn") ||
-           ci_contains(s, "nccl") || ci_contains(s, "cublas");
+    size_t i = 0;
+    for (; i + 9 <= s.len; i += 8) {
+        if (!word_has_start(s.ptr + i))
+            continue;
+        for (size_t k = i; k < i + 8; k++) {
+            if (cuda_word_at(s, k))
+                return true;
+        }
+    }
+    for (; i < s.len; i++) {
+        if (cuda_word_at(s, i))
+            return true;
+    }
+    return false;
 }
 
 static bool contains(nfy_str s, nfy_str w)
@@ -50,12 +88,12 @@ static bool contains(nfy_str s, nfy_str w)
 }
 
 /* Does the literal's text match r's pattern (see rules.h STRING)? */
-static bool value_fits(const nfy_rule *r, nfy_str body)
+static bool value_fits(const nfy_rule *r, nfy_str pat, nfy_str body)
 {
-    nfy_str pat = nfy_str_from_cstr(r->pattern);
     if (r->flags & NFY_RULE_F_SUBSTRING)
         return contains(body, pat);
-    if (nfy_str_eq(body, pat))
+    if (body.len == pat.len && (pat.len == 0 || !memcmp(body.ptr, pat.ptr,
+                                                         pat.len)))
         return true;
     return (r->flags & NFY_RULE_F_DEVICE_FORM) && body.len > pat.len &&
            nfy_str_starts_with(body, pat) && body.ptr[pat.len] == ':';
@@ -167,7 +205,7 @@ static bool callee_is_message(const mig_ctx *c, uint32_t k)
     if (name.len == 0)
         name = c->m->calls[k].dotted;
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
-        if (nfy_str_eq_cstr(name, words[i]))
+        if (mig_str_is(name, words[i]))
             return true;
     }
     return false;
@@ -263,7 +301,12 @@ static bool string_rule(const nfy_rule *r)
  * custom_fwd(device_type=...) beats the generic device_type= keyword).
  * True when the literal was rewritten.
  */
-typedef NFY_VEC(const nfy_rule *) rule_list;
+typedef struct {
+    const nfy_rule *r;
+    nfy_str pat; /* r->pattern, measured once per file */
+} str_rule;
+
+typedef NFY_VEC(str_rule) rule_list;
 
 static bool try_rules(mig_ctx *c, const rule_list *rl, uint32_t lit,
                       nfy_str body, uint32_t off, bool *device_like)
@@ -273,8 +316,8 @@ static bool try_rules(mig_ctx *c, const rule_list *rl, uint32_t lit,
     const nfy_rule *best = NULL;
     int best_spec = -1;
     for (size_t i = 0; i < rl->len; i++) {
-        const nfy_rule *r = rl->items[i];
-        if (!value_fits(r, body))
+        const nfy_rule *r = rl->items[i].r;
+        if (!value_fits(r, rl->items[i].pat, body))
             continue;
         *device_like |= (r->flags & NFY_RULE_F_DEVICE_FORM) != 0;
         int spec = mig_expr_rule_spec(c, s->first, s->end, lit, r);
@@ -301,7 +344,7 @@ void mig_pass_strings(mig_ctx *c)
     nfy_rule_iter_init(&it, c->rules, -1, NFY_MATCH_STRING);
     for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));) {
         if (string_rule(r) && mig_rule_on(c, r))
-            nfy_vec_push(&rl, r);
+            nfy_vec_push(&rl, ((str_rule){r, nfy_str_from_cstr(r->pattern)}));
     }
     for (uint32_t i = 0; i < c->m->nstrings; i++) {
         const nfy_strlit *s = &c->m->strings[i];

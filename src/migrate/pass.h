@@ -73,6 +73,21 @@ bool mig_claimed(const mig_ctx *c, uint32_t tfirst, uint32_t tend);
 /** "message. hint" (the hint appended as a sentence when there is one). */
 const char *mig_with_hint(mig_ctx *c, const char *msg, const char *hint);
 
+/* ---- text ---- */
+
+/** nfy_str_eq_cstr without the strlen: most comparisons in the passes fail
+ * on the first byte. b NULL counts as "". */
+static inline bool mig_str_is(nfy_str a, const char *b)
+{
+    if (b == NULL)
+        return a.len == 0;
+    for (size_t i = 0; i < a.len; i++) {
+        if (b[i] == '\0' || b[i] != a.ptr[i])
+            return false;
+    }
+    return b[a.len] == '\0';
+}
+
 /* ---- tokens ---- */
 nfy_str mig_tok(const mig_ctx *c, uint32_t t);
 nfy_span mig_tok_span(const mig_ctx *c, uint32_t t);

@@ -30,41 +30,72 @@ bool mig_q_under(nfy_str q, nfy_str f)
     return q.len == f.len || q.ptr[f.len] == '.';
 }
 
-static bool from_fits(const nfy_rule *r, nfy_str q, nfy_str from, bool is_call)
+/*
+ * Does q start with the C string s (NULL: "")? *n gets strlen(s) when it
+ * does. One pass, no strlen: most rules fail on the first byte.
+ */
+static inline bool cstr_prefix(nfy_str q, const char *s, size_t *n)
+{
+    size_t i = 0;
+    if (s != NULL) {
+        for (; s[i]; i++) {
+            if (i >= q.len || q.ptr[i] != s[i])
+                return false;
+        }
+    }
+    *n = i;
+    return true;
+}
+
+/* from_fits with the pattern as a C string; *n gets its length on a fit. */
+static bool from_fits(const nfy_rule *r, nfy_str q, const char *from,
+                      bool is_call, size_t *n)
 {
     switch (r->match) {
     case NFY_MATCH_NAME:
-    case NFY_MATCH_MODULE:
-        return mig_q_under(q, from);
+    case NFY_MATCH_MODULE: /* mig_q_under */
+        return cstr_prefix(q, from, n) && *n > 0 &&
+               (q.len == *n || q.ptr[*n] == '.');
     case NFY_MATCH_CALL:
-        return is_call && nfy_str_eq(q, from);
+        return is_call && cstr_prefix(q, from, n) && *n == q.len;
     default:
         return false;
     }
 }
 
+bool mig_q_under_cstr(nfy_str q, const char *f)
+{
+    size_t n;
+    return cstr_prefix(q, f, &n) && n > 0 && (q.len == n || q.ptr[n] == '.');
+}
+
 bool mig_qmatch_rule(const nfy_rule *r, nfy_str q, bool is_call,
                      mig_qmatch *out)
 {
-    nfy_str pat = nfy_str_from_cstr(r->pattern);
+    size_t n = 0;
     if (r->nmap == 0) {
-        if (!from_fits(r, q, pat, is_call))
+        if (!from_fits(r, q, r->pattern, is_call, &n))
             return false;
-        *out = (mig_qmatch){r, NULL, pat, r->replacement, 0};
+        *out = (mig_qmatch){r, NULL, (nfy_str){r->pattern, n}, r->replacement,
+                            0};
     } else {
-        if (pat.len > 0 && !nfy_str_starts_with(q, pat))
+        if (r->pattern != NULL && r->pattern[0] != '\0' &&
+            !cstr_prefix(q, r->pattern, &n))
             return false;
         const nfy_rule_pair *best = NULL;
+        size_t best_len = 0;
         for (size_t i = 0; i < r->nmap; i++) {
-            nfy_str f = nfy_str_from_cstr(r->map[i].from);
-            if (from_fits(r, q, f, is_call) &&
-                (best == NULL || f.len > strlen(best->from)))
+            size_t f = 0;
+            if (from_fits(r, q, r->map[i].from, is_call, &f) &&
+                (best == NULL || f > best_len)) {
                 best = &r->map[i];
+                best_len = f;
+            }
         }
         if (best == NULL)
             return false;
-        *out =
-            (mig_qmatch){r, best, nfy_str_from_cstr(best->from), best->to, 0};
+        *out = (mig_qmatch){r, best, (nfy_str){best->from, best_len}, best->to,
+                            0};
     }
     out->score = (int)out->from.len * 2 + (r->match != NFY_MATCH_MODULE);
     return true;
@@ -113,4 +144,120 @@ nfy_str mig_concat_tail(nfy_arena *a, const char *to, nfy_str q, uint32_t k)
     nfy_str s = nfy_arena_str(a, nfy_buf_view(&b));
     nfy_buf_release(&b);
     return s;
+}
+
+/* ---- an index of a rule list by its `from` strings ----------------------- */
+
+/* FNV-1a step. */
+static inline uint32_t fnv_step(uint32_t h, unsigned char ch)
+{
+    return (h ^ ch) * 16777619u;
+}
+
+#define FNV_SEED 2166136261u
+
+static void rindex_build(mig_rule_index *ix, const mig_rule_list *rl,
+                         nfy_arena *arena, bool any_match);
+
+static void rindex_add(mig_rule_index *ix, uint32_t rule, const char *from)
+{
+    if (from == NULL || from[0] == '\0')
+        return; /* fits no non-empty name; empty names scan everything */
+    uint32_t h = FNV_SEED;
+    size_t n = 0;
+    for (; from[n]; n++)
+        h = fnv_step(h, (unsigned char)from[n]);
+    uint32_t i = h & ix->mask;
+    while (ix->slots[i].from != NULL)
+        i = (i + 1) & ix->mask;
+    ix->slots[i] = (mig_rindex_entry){from, n, h, rule};
+    if (n > ix->max_len)
+        ix->max_len = n;
+}
+
+void mig_rindex_build(mig_rule_index *ix, const mig_rule_list *rl,
+                      nfy_arena *arena)
+{
+    rindex_build(ix, rl, arena, false);
+}
+
+void mig_rindex_build_rows(mig_rule_index *ix, const mig_rule_list *rl,
+                           nfy_arena *arena)
+{
+    rindex_build(ix, rl, arena, true);
+}
+
+static void rindex_build(mig_rule_index *ix, const mig_rule_list *rl,
+                         nfy_arena *arena, bool any_match)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < rl->len; i++)
+        n += rl->items[i]->nmap + 1;
+    size_t cap = 16;
+    while (cap < 2 * n + 2)
+        cap *= 2;
+    ix->rl = rl;
+    ix->max_len = 0;
+    ix->mask = (uint32_t)cap - 1;
+    ix->slots = nfy_arena_calloc(arena, cap, sizeof *ix->slots);
+    ix->mark = nfy_arena_calloc(arena, rl->len + 1, 1);
+    for (size_t i = 0; i < rl->len; i++) {
+        const nfy_rule *r = rl->items[i];
+        if (!any_match && r->match != NFY_MATCH_NAME &&
+            r->match != NFY_MATCH_MODULE && r->match != NFY_MATCH_CALL)
+            continue; /* mig_qmatch_rule never fits them */
+        if (r->nmap == 0)
+            rindex_add(ix, (uint32_t)i, r->pattern);
+        for (size_t k = 0; k < r->nmap; k++)
+            rindex_add(ix, (uint32_t)i, r->map[k].from);
+    }
+}
+
+/* Add to out (n so far) the rules with a `from` equal to q[0, len) that
+ * are not there yet (mark says which are). */
+static uint32_t rindex_mark(const mig_rule_index *ix, nfy_str q, size_t len,
+                            uint32_t h, uint32_t *out, uint32_t n)
+{
+    for (uint32_t i = h & ix->mask; ix->slots[i].from != NULL;
+         i = (i + 1) & ix->mask) {
+        const mig_rindex_entry *e = &ix->slots[i];
+        if (e->hash == h && e->len == len && !ix->mark[e->rule] &&
+            memcmp(e->from, q.ptr, len) == 0) {
+            ix->mark[e->rule] = 1;
+            out[n++] = e->rule;
+        }
+    }
+    return n;
+}
+
+/*
+ * Every rule that mig_qmatch_rule can fit to q has a `from` (its pattern,
+ * or a map row) that is q or a dotted prefix of q: only those are
+ * candidates. They go to out (room for rl->len) in list order.
+ */
+uint32_t mig_rindex_find(const mig_rule_index *ix, nfy_str q, uint32_t *out)
+{
+    uint32_t n = 0;
+    if (q.len == 0) { /* only empty patterns could fit: no filter */
+        for (size_t i = 0; i < ix->rl->len; i++)
+            out[n++] = (uint32_t)i;
+        return n;
+    }
+    /* no indexed string is longer than max_len: no longer prefix fits */
+    size_t upto = q.len < ix->max_len ? q.len : ix->max_len;
+    uint32_t h = FNV_SEED;
+    for (size_t i = 0; i < upto; i++) {
+        h = fnv_step(h, (unsigned char)q.ptr[i]);
+        if (i + 1 == q.len || q.ptr[i + 1] == '.')
+            n = rindex_mark(ix, q, i + 1, h, out, n);
+    }
+    /* list order (a handful of rules: insertion sort); marks cleared */
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t v = out[i], j = i;
+        ix->mark[v] = 0;
+        for (; j > 0 && out[j - 1] > v; j--)
+            out[j] = out[j - 1];
+        out[j] = v;
+    }
+    return n;
 }

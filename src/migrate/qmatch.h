@@ -23,6 +23,8 @@ bool mig_qmatch_rule(const nfy_rule *r, nfy_str q, bool is_call,
                      mig_qmatch *out);
 /** q equals f or lies below it. */
 bool mig_q_under(nfy_str q, nfy_str f);
+/** mig_q_under with f a C string (NULL: ""), without its strlen. */
+bool mig_q_under_cstr(nfy_str q, const char *f);
 /** The i-th dotted component of q (empty past the end). */
 nfy_str mig_comp(nfy_str q, uint32_t i);
 
@@ -49,6 +51,42 @@ void mig_rules_collect(const mig_ctx *c, mig_rule_list *out);
 /** The most specific rename rule of rl fitting q. */
 bool mig_best_rename(const mig_rule_list *rl, nfy_str q, bool is_call,
                      mig_qmatch *best);
+/*
+ * An index of a rule list by its `from` strings (patterns and map rows), so
+ * that a name is tried only against the rules that can fit it. The list
+ * must outlive the index and stay unchanged.
+ */
+typedef struct {
+    const char *from;
+    size_t len;
+    uint32_t hash;
+    uint32_t rule; /* index in the list */
+} mig_rindex_entry;
+
+typedef struct {
+    const mig_rule_list *rl;
+    mig_rindex_entry *slots; /* open addressing; from == NULL: empty */
+    uint32_t mask;           /* slots has mask + 1 entries */
+    size_t max_len;          /* of the longest indexed string */
+    uint8_t *mark;           /* per rule, scratch for mig_rindex_find */
+} mig_rule_index;
+
+/** Build the index in arena (nothing to free). */
+void mig_rindex_build(mig_rule_index *ix, const mig_rule_list *rl,
+                      nfy_arena *arena);
+/**
+ * Indices into the list (ascending, into out, room for rl->len) of the
+ * rules that may fit q: a superset of those mig_qmatch_rule accepts.
+ */
+/**
+ * The same for rules of any match kind: then a rule is found for q when its
+ * pattern (no map) or a map row equals q or a dotted prefix of it, that is
+ * exactly when mig_q_under(q, that string) holds (q not empty).
+ */
+void mig_rindex_build_rows(mig_rule_index *ix, const mig_rule_list *rl,
+                           nfy_arena *arena);
+uint32_t mig_rindex_find(const mig_rule_index *ix, nfy_str q, uint32_t *out);
+
 /** Report a rename that cannot be done (no `to`, or apidb said no). */
 void mig_report_norename(mig_ctx *c, const mig_qmatch *m, nfy_span sp,
                          nfy_str q, bool apidb_failed);

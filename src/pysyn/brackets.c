@@ -150,23 +150,25 @@ void syn_pass1(syn *s)
     bool recovering = false;
     uint32_t p = 0;
     uint32_t prev_end_line = UINT32_MAX; /* of the previous position */
+    /* every match starts as NFY_NONE (all bits set); closers fill pairs */
+    memset(s->match, 0xff, (size_t)s->ntoks * sizeof *s->match);
     for (uint32_t i = 0; i < s->ntoks; i++) {
         const nfy_token *t = &s->toks[i];
-        s->match[i] = NFY_NONE;
-        if (t->kind == NFY_TOK_COMMENT || t->kind == NFY_TOK_NL)
+        unsigned kind = t->kind;
+        if (kind == NFY_TOK_COMMENT || kind == NFY_TOK_NL)
             continue;
         bool new_line = p > 0 && t->line > prev_end_line;
         prev_end_line = t->end_line;
         s->sig[p] = i;
         s->pmatch[p] = NFY_NONE;
-        s->kw[p] = 0;
         s->pflags[p] = 0;
-        s->pk[p] = (uint8_t)t->kind;
-        if (t->kind == NFY_TOK_ERRORTOKEN)
+        s->pk[p] = (uint8_t)kind;
+        if (kind == NFY_TOK_ERRORTOKEN)
             s->any_bad = true;
-        s->pop[p] = 0;
-        if (t->kind == NFY_TOK_NAME) {
-            s->kw[p] = (uint8_t)(t->op < 256 ? t->op : 0); /* pylex's id */
+        /* pylex's keyword id of a NAME; the operator id of an OP */
+        s->kw[p] = kind == NFY_TOK_NAME && t->op < 256 ? (uint8_t)t->op : 0;
+        s->pop[p] = kind == NFY_TOK_OP ? (uint8_t)t->op : 0;
+        if (kind == NFY_TOK_NAME) {
             if (stack.v.len && new_line && stmt_only_kw(s->kw[p])) {
                 report_unclosed(s, &stack, 0);
                 s->pflags[p] |= PF_BREAK;
@@ -176,14 +178,13 @@ void syn_pass1(syn *s)
         if (new_line && !stack.v.len && !after_newline(s, p) &&
             (recovering || !continued(s, t)))
             s->pflags[p] |= PF_BREAK;
-        if (t->kind == NFY_TOK_OP) {
-            s->pop[p] = (uint8_t)t->op;
+        if (kind == NFY_TOK_OP) {
             if (closer_of(t->op) != NFY_OP_NONE)
                 push_open(s, &stack, p);
             else if (is_closer(t->op))
                 close_bracket(s, &stack, p);
-        } else if (t->kind != NFY_TOK_STRING && t->kind != NFY_TOK_NUMBER &&
-                   t->kind != NFY_TOK_ERRORTOKEN && t->kind != NFY_TOK_NAME) {
+        } else if (kind != NFY_TOK_STRING && kind != NFY_TOK_NUMBER &&
+                   kind != NFY_TOK_ERRORTOKEN && kind != NFY_TOK_NAME) {
             /* NEWLINE, INDENT, DEDENT, ENDMARKER end every bracket */
             report_unclosed(s, &stack, 0);
             recovering = false;

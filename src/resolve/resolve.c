@@ -14,8 +14,19 @@
 
 enum bind_state { BS_TODO, BS_BUSY, BS_DONE };
 
+/* One run of order[] with the same (scope, name), found by hash. */
+typedef struct {
+    uint32_t lo, hi; /* range in order[] */
+    uint32_t scope;
+    uint32_t hash; /* name_hash of the name */
+    bool global, nonlocal, any_import;
+} name_group;
+
 typedef struct {
     uint32_t *order;    /* binding indices sorted by (scope, name, tok) */
+    name_group *groups; /* the runs of order[], in order */
+    uint32_t *slots;    /* open addressing: group index + 1, 0 when empty */
+    uint32_t mask;      /* slots has mask + 1 entries (a power of two) */
     uint8_t *state;     /* per binding: enum bind_state */
     uint32_t *tok_attr; /* per token: attr index whose name it is, or NONE */
     uint32_t *globals;  /* value bindings made under a `global` declaration */
@@ -50,6 +61,52 @@ nfy_str nfy_dotted_head(nfy_str s, uint32_t n)
     return s;
 }
 
+/* Token text without the call into pysyn (t is always in range here;
+ * out of range gives "" like nfy_pysyn_tok_text). */
+static inline nfy_str tok_text(const nfy_pysyn *m, uint32_t t)
+{
+    if (t >= m->ntoks)
+        return (nfy_str){"", 0};
+    const nfy_token *k = &m->toks[t];
+    return (nfy_str){m->src->data + k->start, k->end - k->start};
+}
+
+static inline bool text_eq(nfy_str a, nfy_str b)
+{
+    return a.len == b.len && (a.len == 0 || !memcmp(a.ptr, b.ptr, a.len));
+}
+
+static inline int text_cmp(nfy_str a, nfy_str b)
+{
+    size_t n = a.len < b.len ? a.len : b.len;
+    int c = n ? memcmp(a.ptr, b.ptr, n) : 0;
+    if (c)
+        return c;
+    return (a.len > b.len) - (a.len < b.len);
+}
+
+/* Hash of a name from its length and its first and last 8 bytes (names
+ * are short; equal names always hash equal, and a collision only costs
+ * a comparison). */
+static uint32_t name_hash(nfy_str s)
+{
+    uint64_t a = 0, b = 0;
+    if (s.len >= 8) {
+        memcpy(&a, s.ptr, sizeof a);
+        memcpy(&b, s.ptr + s.len - 8, sizeof b);
+    } else {
+        for (size_t i = 0; i < s.len; i++)
+            a = a << 8 | (unsigned char)s.ptr[i];
+    }
+    uint64_t h = (a ^ (b << 29 | b >> 35) ^ s.len) * 0x9E3779B97F4A7C15ull;
+    return (uint32_t)(h >> 32);
+}
+
+static inline uint32_t slot_of(uint32_t hash, uint32_t scope, uint32_t mask)
+{
+    return (hash ^ (scope * 0x9E3779B1u)) & mask;
+}
+
 /* ---- Sorting bindings ---------------------------------------------------- */
 
 static int bind_cmp(const nfy_pysyn *m, uint32_t a, uint32_t b)
@@ -57,8 +114,7 @@ static int bind_cmp(const nfy_pysyn *m, uint32_t a, uint32_t b)
     const nfy_binding *x = &m->bindings[a], *y = &m->bindings[b];
     if (x->scope != y->scope)
         return x->scope < y->scope ? -1 : 1;
-    int c = nfy_str_cmp(nfy_pysyn_tok_text(m, x->tok),
-                        nfy_pysyn_tok_text(m, y->tok));
+    int c = text_cmp(tok_text(m, x->tok), tok_text(m, y->tok));
     if (c != 0)
         return c;
     if (x->tok != y->tok)
@@ -86,25 +142,6 @@ static void sort_bindings(const nfy_pysyn *m, uint32_t *v, uint32_t *tmp,
     }
 }
 
-/* First position in order[] whose (scope, name) is >= the key. */
-static uint32_t lower_bound(const nfy_pysyn *m, const uint32_t *order,
-                            uint32_t scope, nfy_str name)
-{
-    uint32_t lo = 0, hi = m->nbindings;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        const nfy_binding *b = &m->bindings[order[mid]];
-        int c = b->scope < scope ? -1 : b->scope > scope;
-        if (c == 0)
-            c = nfy_str_cmp(nfy_pysyn_tok_text(m, b->tok), name);
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 /* ---- Choosing a binding inside one scope --------------------------------- */
 
 static bool is_value_binding(const nfy_binding *b)
@@ -121,27 +158,55 @@ static bool is_none_assign(const nfy_pysyn *m, const nfy_binding *b)
            nfy_pysyn_tok_is(m, b->value_first, "None");
 }
 
-typedef struct {
-    uint32_t lo, hi; /* range in order[] */
-    bool global, nonlocal, any_import;
-} scope_hits;
+typedef name_group scope_hits;
 
-static scope_hits scope_find(const nfy_pysyn *m, const uint32_t *order,
-                             uint32_t scope, nfy_str name)
+/* The bindings of name (hash: name_hash(name)) in scope: an empty range
+ * when there are none. */
+static scope_hits scope_find(const nfy_pysyn *m, const res_index *ix,
+                             uint32_t scope, nfy_str name, uint32_t hash)
 {
-    scope_hits h = {0, 0, false, false, false};
-    h.lo = h.hi = lower_bound(m, order, scope, name);
-    while (h.hi < m->nbindings) {
-        const nfy_binding *b = &m->bindings[order[h.hi]];
-        if (b->scope != scope ||
-            !nfy_str_eq(nfy_pysyn_tok_text(m, b->tok), name))
+    for (uint32_t i = slot_of(hash, scope, ix->mask);; i = (i + 1) & ix->mask) {
+        uint32_t g = ix->slots[i];
+        if (g == 0)
             break;
-        h.global |= b->kind == NFY_BIND_GLOBAL;
-        h.nonlocal |= b->kind == NFY_BIND_NONLOCAL;
-        h.any_import |= b->kind == NFY_BIND_IMPORT;
-        h.hi++;
+        const name_group *h = &ix->groups[g - 1];
+        if (h->hash == hash && h->scope == scope &&
+            text_eq(tok_text(m, m->bindings[ix->order[h->lo]].tok), name))
+            return *h;
     }
-    return h;
+    return (scope_hits){0, 0, scope, hash, false, false, false};
+}
+
+/* Cut the sorted order[] into (scope, name) runs and hash them. */
+static void build_groups(const nfy_pysyn *m, res_index *ix)
+{
+    uint32_t nb = m->nbindings, ng = 0, cap = 1;
+    ix->groups = nfy_arena_alloc(ix->arena, (nb ? nb : 1) * sizeof *ix->groups);
+    for (uint32_t i = 0; i < nb;) {
+        const nfy_binding *b = &m->bindings[ix->order[i]];
+        nfy_str name = tok_text(m, b->tok);
+        name_group g = {i, i, b->scope, name_hash(name), false, false, false};
+        for (; g.hi < nb; g.hi++) {
+            const nfy_binding *x = &m->bindings[ix->order[g.hi]];
+            if (x->scope != g.scope || !text_eq(tok_text(m, x->tok), name))
+                break;
+            g.global |= x->kind == NFY_BIND_GLOBAL;
+            g.nonlocal |= x->kind == NFY_BIND_NONLOCAL;
+            g.any_import |= x->kind == NFY_BIND_IMPORT;
+        }
+        ix->groups[ng++] = g;
+        i = g.hi;
+    }
+    while (cap < 2 * ng + 2)
+        cap *= 2;
+    ix->mask = cap - 1;
+    ix->slots = nfy_arena_calloc(ix->arena, cap, sizeof *ix->slots);
+    for (uint32_t g = 0; g < ng; g++) {
+        uint32_t i = slot_of(ix->groups[g].hash, ix->groups[g].scope, ix->mask);
+        while (ix->slots[i] != 0)
+            i = (i + 1) & ix->mask;
+        ix->slots[i] = g + 1;
+    }
 }
 
 static uint32_t scope_pick(const nfy_pysyn *m, const uint32_t *order,
@@ -183,7 +248,7 @@ static uint32_t lookup_global_decl(const nfy_pysyn *m, const res_index *ix,
                                    uint32_t tok, nfy_str name);
 
 static uint32_t lookup(const nfy_pysyn *m, const res_index *ix, uint32_t scope,
-                       uint32_t tok, nfy_str name)
+                       uint32_t tok, nfy_str name, uint32_t hash)
 {
     bool first = true;
     for (uint32_t s = scope; s != NFY_NONE && s < m->nscopes;) {
@@ -191,9 +256,9 @@ static uint32_t lookup(const nfy_pysyn *m, const res_index *ix, uint32_t scope,
             s = m->scopes[s].parent;
             continue;
         }
-        scope_hits h = scope_find(m, ix->order, s, name);
+        scope_hits h = scope_find(m, ix, s, name, hash);
         if (h.global && s != 0) {
-            uint32_t b = lookup(m, ix, 0, tok, name);
+            uint32_t b = lookup(m, ix, 0, tok, name, hash);
             return b != NFY_NONE ? b : lookup_global_decl(m, ix, tok, name);
         }
         if (h.nonlocal) {
@@ -217,7 +282,7 @@ static uint32_t lookup_global_decl(const nfy_pysyn *m, const res_index *ix,
     uint32_t best = NFY_NONE;
     for (uint32_t i = 0; i < ix->nglobals; i++) {
         const nfy_binding *b = &m->bindings[ix->globals[i]];
-        if (!nfy_str_eq(nfy_pysyn_tok_text(m, b->tok), name))
+        if (!text_eq(tok_text(m, b->tok), name))
             continue;
         if (best == NFY_NONE ||
             (b->tok < tok && b->tok > m->bindings[best].tok))
@@ -235,8 +300,8 @@ static void collect_globals(const nfy_pysyn *m, res_index *ix)
         const nfy_binding *gb = &m->bindings[g];
         if (gb->kind != NFY_BIND_GLOBAL || gb->scope == 0)
             continue;
-        scope_hits h =
-            scope_find(m, ix->order, gb->scope, nfy_pysyn_tok_text(m, gb->tok));
+        nfy_str name = tok_text(m, gb->tok);
+        scope_hits h = scope_find(m, ix, gb->scope, name, name_hash(name));
         for (uint32_t i = h.lo; i < h.hi; i++) {
             if (is_value_binding(&m->bindings[ix->order[i]]))
                 ix->globals[n++] = ix->order[i];
@@ -248,7 +313,7 @@ static void collect_globals(const nfy_pysyn *m, res_index *ix)
 uint32_t nfy_resolve_lookup(const nfy_resolution *r, uint32_t scope,
                             uint32_t tok, nfy_str name)
 {
-    return lookup(r->syn, r->index, scope, tok, name);
+    return lookup(r->syn, r->index, scope, tok, name, name_hash(name));
 }
 
 /* ---- Qualified names of bindings ----------------------------------------- */
@@ -342,9 +407,10 @@ static void resolve_use_at(nfy_resolution *r, uint32_t u, unsigned depth)
     const nfy_name_use *use = &m->uses[u];
     res->head_parts = USE_BUSY;
     uint32_t b = use->binding;
-    if (use->ctx == NFY_CTX_LOAD || b == NFY_NONE)
-        b = lookup(m, ix, use->scope, use->tok,
-                   nfy_pysyn_tok_text(m, use->tok));
+    if (use->ctx == NFY_CTX_LOAD || b == NFY_NONE) {
+        nfy_str name = tok_text(m, use->tok);
+        b = lookup(m, ix, use->scope, use->tok, name, name_hash(name));
+    }
     res->head_parts = 0;
     if (b == NFY_NONE)
         return;
@@ -398,6 +464,7 @@ nfy_status nfy_resolve(const nfy_pysyn *syn, nfy_arena *arena,
         r->bind_qual[i] = nfy_str_slice(NFY_STR_LIT(""), 0, 0);
     }
     sort_bindings(syn, ix->order, tmp, nb);
+    build_groups(syn, ix);
     build_attr_index(syn, ix);
     collect_globals(syn, ix);
     for (uint32_t u = 0; u < syn->nuses; u++) {
