@@ -11,14 +11,14 @@
  * Single-threaded, so the numbers are per core; CPU time (this process's)
  * is the main figure because it is less disturbed by other load.
  */
-#include "npuify/core.h"
-#include "npuify/pylex.h"
-#include "npuify/pysyn.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "npuify/core.h"
+#include "npuify/pylex.h"
+#include "npuify/pysyn.h"
 
 typedef NFY_VEC(nfy_source) source_vec;
 

@@ -4,11 +4,11 @@
  * one line per file: bytes, rows, wall and CPU seconds and MB/s (CPU time
  * is the steadier number on a shared machine). Used by bench/trace.sh.
  */
-#include "npuify/proflog.h"
-
 #include <stdio.h>
 #include <sys/stat.h>
 #include <time.h>
+
+#include "npuify/proflog.h"
 
 typedef struct {
     unsigned long long rows;

@@ -22,8 +22,8 @@ typedef struct {
     nfy_buf *diff_out;
     nfy_convert_stats *stats;
     nfy_diags *diags;
-    bool single_file;   /* src is one file */
-    const char *dst;    /* output root (dir), or output file path */
+    bool single_file;    /* src is one file */
+    const char *dst;     /* output root (dir), or output file path */
     nfy_status write_rc; /* first output error */
 } converter;
 
@@ -60,10 +60,12 @@ static void flag_file_rules(converter *c, const char *rel)
         if (!r->enabled || r->match != NFY_MATCH_FILE ||
             !nfy_rule_glob(r->pattern, base))
             continue;
-        nfy_finding f = {.file = rel, .rule = r->id,
+        nfy_finding f = {.file = rel,
+                         .rule = r->id,
                          .op = NFY_OPTYPE_UNSUPPORTED,
                          .safety = NFY_SAFETY_MANUAL,
-                         .cat = NFY_CAT_CUDA_OP, .api = rel,
+                         .cat = NFY_CAT_CUDA_OP,
+                         .api = rel,
                          .message = r->message};
         nfy_report_add_finding(c->rep, &f);
     }
@@ -81,8 +83,7 @@ static void copy_other(converter *c, const nfy_walk_entry *e, nfy_arena *a)
         output_error(c, dst, st);
 }
 
-static void backup_original(converter *c, const nfy_walk_entry *e,
-                            nfy_arena *a)
+static void backup_original(converter *c, const nfy_walk_entry *e, nfy_arena *a)
 {
     const char *bak = nfy_arena_fmt(a, "%s.orig", e->path);
     struct stat st;
@@ -143,8 +144,7 @@ static void convert_script(converter *c, const nfy_walk_entry *e,
                         "cannot read: %s; copied unchanged",
                         nfy_status_str(st));
         c->stats->files_error++;
-        nfy_report_add_file(c->rep, e->rel, NFY_FILE_ERROR,
-                            nfy_status_str(st));
+        nfy_report_add_file(c->rep, e->rel, NFY_FILE_ERROR, nfy_status_str(st));
         copy_other(c, e, a);
         return;
     }
@@ -170,8 +170,7 @@ static void convert_script(converter *c, const nfy_walk_entry *e,
                         changed     ? NFY_FILE_CONVERTED
                         : had_error ? NFY_FILE_ERROR
                                     : NFY_FILE_UNCHANGED,
-                        had_error ? "input has errors, see diagnostics"
-                                  : NULL);
+                        had_error ? "input has errors, see diagnostics" : NULL);
     emit_script(c, e, a, &src, &set, &result, changed);
     nfy_buf_release(&result);
     nfy_edit_set_release(&set);
@@ -188,8 +187,8 @@ static void convert_file(converter *c, const nfy_walk_entry *e, nfy_arena *a)
         fclose(f);
     }
     const char *slash = strrchr(e->rel, '/');
-    nfy_file_kind kind = nfy__convert_classify(slash ? slash + 1 : e->rel,
-                                               head, head_len);
+    nfy_file_kind kind =
+        nfy__convert_classify(slash ? slash + 1 : e->rel, head, head_len);
     if (kind == NFY_FILE_KIND_OTHER)
         copy_other(c, e, a);
     else
@@ -257,13 +256,13 @@ nfy_status nfy_convert_run(const nfy_convert_opts *opts, nfy_report *rep,
     passes.o = opts;
     passes.mo.rules = opts->rules;
     passes.mo.torch_version = opts->torch_version;
-    passes.mo.flags = (opts->unsafe ? NFY_MIGRATE_UNSAFE : 0) |
-                      (opts->mode == NFY_CONVERT_MODE_AUTO ? NFY_MIGRATE_AUTO
-                                                           : 0) |
-                      (opts->amp ? NFY_MIGRATE_AMP : 0);
+    passes.mo.flags =
+        (opts->unsafe ? NFY_MIGRATE_UNSAFE : 0) |
+        (opts->mode == NFY_CONVERT_MODE_AUTO ? NFY_MIGRATE_AUTO : 0) |
+        (opts->amp ? NFY_MIGRATE_AMP : 0);
     nfy_migrate_project_init(&passes.proj);
-    converter c = {opts, &passes, rep, diff_out, stats, diags, false,
-                   opts->dst, NFY_OK};
+    converter c = {opts,  &passes, rep,       diff_out, stats,
+                   diags, false,   opts->dst, NFY_OK};
     if (stat(opts->src, &sst) == 0 && !S_ISDIR(sst.st_mode)) {
         c.single_file = true;
         c.dst = single_dst(&a, opts);

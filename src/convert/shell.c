@@ -49,10 +49,12 @@ static void record_name(const nfy_convert_opts *o, const nfy_source *src,
             return;
         }
         char *api = strndup(name.ptr, name.len);
-        nfy_finding f = {.file = rel, .rule = r->id,
+        nfy_finding f = {.file = rel,
+                         .rule = r->id,
                          .op = NFY_OPTYPE_UNSUPPORTED,
                          .safety = NFY_SAFETY_MANUAL,
-                         .cat = NFY_CAT_UNSUPPORTED_API, .api = api,
+                         .cat = NFY_CAT_UNSUPPORTED_API,
+                         .api = api,
                          .message = p && p->note ? p->note : r->message};
         nfy_finding_locate(&f, src, sp);
         nfy_report_add_finding(rep, &f);
@@ -136,9 +138,9 @@ static size_t scan_option(const nfy_convert_opts *o, const nfy_source *src,
 /* Is the identifier at i an assignment word start (NAME=...)? */
 static bool at_word_start(const char *s, size_t i)
 {
-    return i == 0 || s[i - 1] == ' ' || s[i - 1] == '\t' ||
-           s[i - 1] == '\n' || s[i - 1] == ';' || s[i - 1] == '(' ||
-           s[i - 1] == '&' || s[i - 1] == '|';
+    return i == 0 || s[i - 1] == ' ' || s[i - 1] == '\t' || s[i - 1] == '\n' ||
+           s[i - 1] == ';' || s[i - 1] == '(' || s[i - 1] == '&' ||
+           s[i - 1] == '|';
 }
 
 nfy_status nfy__shell_env_edits(const nfy_convert_opts *o,
@@ -176,9 +178,8 @@ nfy_status nfy__shell_env_edits(const nfy_convert_opts *o,
             while (end < n && is_ident(s[end]))
                 end++;
             if (end < n && s[end] == '=')
-                record_name(o, src, rel,
-                            (nfy_span){(uint32_t)i, (uint32_t)end}, set, rep,
-                            diags);
+                record_name(o, src, rel, (nfy_span){(uint32_t)i, (uint32_t)end},
+                            set, rep, diags);
             i = end;
         } else {
             i++;

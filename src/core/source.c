@@ -8,22 +8,46 @@
 #include "core/fatal.h"
 #include "npuify/core.h"
 
-/* Python ends a line at "\n", "\r\n" or a lone "\r". */
+/* Append one line start, growing the table only when it is full. */
+static void push_line(uint32_t **items, size_t *len, size_t *cap, size_t at)
+{
+    if (*len == *cap)
+        nfy__vec_grow((void **)items, cap, *len + 1, sizeof **items);
+    (*items)[(*len)++] = (uint32_t)at;
+}
+
+/*
+ * Python ends a line at "\n", "\r\n" or a lone "\r". memchr finds the next
+ * '\n' and the next '\r' (each search redone only once passed), so the
+ * cost per byte is memchr's, not a loop's; files without '\r' pay one
+ * memchr for it.
+ */
 static nfy_status build_lines(nfy_source *src)
 {
-    NFY_VEC(uint32_t) lines = {0};
-    nfy_vec_push(&lines, 0);
-    for (size_t i = 0; i < src->len; i++) {
-        char c = src->data[i];
-        if (c == '\r' && i + 1 < src->len && src->data[i + 1] == '\n')
-            i++;
-        else if (c != '\n' && c != '\r')
-            continue;
-        if (i + 1 < src->len)
-            nfy_vec_push(&lines, (uint32_t)(i + 1));
+    const char *s = src->data, *end = s + src->len;
+    uint32_t *items = NULL;
+    size_t len = 0, cap = 0;
+    nfy__vec_grow((void **)&items, &cap, src->len / 32 + 16, sizeof *items);
+    items[len++] = 0;
+    const char *nl = src->len ? memchr(s, '\n', src->len) : NULL;
+    const char *cr = src->len ? memchr(s, '\r', src->len) : NULL;
+    while (nl || cr) {
+        const char *e; /* last byte of the line ending */
+        if (cr && (!nl || cr < nl))
+            e = (cr + 1 < end && cr[1] == '\n') ? cr + 1 : cr;
+        else
+            e = nl;
+        if (e + 1 < end)
+            push_line(&items, &len, &cap, (size_t)(e + 1 - s));
+        else
+            break;
+        if (nl && nl <= e)
+            nl = memchr(e + 1, '\n', (size_t)(end - e - 1));
+        if (cr && cr <= e)
+            cr = memchr(e + 1, '\r', (size_t)(end - e - 1));
     }
-    src->line_starts = lines.items;
-    src->nlines = lines.len;
+    src->line_starts = items;
+    src->nlines = len;
     return NFY_OK;
 }
 
@@ -58,8 +82,8 @@ nfy_status nfy_source_load(nfy_source *src, const char *path, size_t max)
 {
     memset(src, 0, sizeof *src);
     nfy_buf b = NFY_BUF_INIT;
-    nfy_status st = nfy_file_read(path, max ? max : NFY_SOURCE_MAX_BYTES - 1,
-                                  &b);
+    nfy_status st =
+        nfy_file_read(path, max ? max : NFY_SOURCE_MAX_BYTES - 1, &b);
     if (st) {
         nfy_buf_release(&b);
         return st;
@@ -93,8 +117,8 @@ static size_t line_index(const nfy_source *src, uint32_t offset)
     return lo;
 }
 
-void nfy_source_linecol(const nfy_source *src, uint32_t offset,
-                        uint32_t *line, uint32_t *col)
+void nfy_source_linecol(const nfy_source *src, uint32_t offset, uint32_t *line,
+                        uint32_t *col)
 {
     if (offset > src->len)
         offset = (uint32_t)src->len;
@@ -114,8 +138,8 @@ nfy_str nfy_source_line(const nfy_source *src, uint32_t line)
     if (line == 0 || line > src->nlines)
         return (nfy_str){"", 0};
     uint32_t start = src->line_starts[line - 1];
-    uint32_t end = line < src->nlines ? src->line_starts[line]
-                                      : (uint32_t)src->len;
+    uint32_t end =
+        line < src->nlines ? src->line_starts[line] : (uint32_t)src->len;
     while (end > start &&
            (src->data[end - 1] == '\n' || src->data[end - 1] == '\r'))
         end--;

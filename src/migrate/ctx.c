@@ -4,11 +4,11 @@
  * Rule gating (option, torch version, safety) and the token claims that
  * keep edits disjoint live here, so each pass only decides what to match.
  */
-#include "migrate/pass.h"
-
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "migrate/pass.h"
 
 /* ---- rules ----------------------------------------------------------------
  */

@@ -6,9 +6,9 @@
  */
 #include "npuify/migrate.h"
 
-#include "migrate/mig.h"
-
 #include <string.h>
+
+#include "migrate/mig.h"
 
 #define SAME(a, b) ((unsigned)(a) == (unsigned)(b))
 _Static_assert(SAME(MIG_F_UNSAFE, NFY_MIGRATE_UNSAFE) &&

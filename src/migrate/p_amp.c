@@ -18,9 +18,9 @@
  * multi-line strings) is left alone: the project-level "no AMP" finding
  * still tells the user. A file that already uses AMP is never touched.
  */
-#include "migrate/pass.h"
-
 #include <string.h>
+
+#include "migrate/pass.h"
 
 #define SCALER "amp_scaler"
 
@@ -210,8 +210,7 @@ static nfy_str torch_name(const mig_ctx *c, uint32_t *stmt)
     for (uint32_t i = 0; i < c->m->nimport_names; i++) {
         const nfy_import_name *in = &c->m->import_names[i];
         const nfy_import *imp = &c->m->imports[in->import];
-        if (!(imp->flags & NFY_IMPF_FROM) &&
-            mig_str_is(in->name, "torch") &&
+        if (!(imp->flags & NFY_IMPF_FROM) && mig_str_is(in->name, "torch") &&
             c->m->stmts[imp->stmt].parent == NFY_NONE) {
             *stmt = imp->stmt;
             return in->bound;

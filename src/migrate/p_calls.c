@@ -8,11 +8,11 @@
  *  - keyword flags (use_cuda= of the profiler).
  * Also the shared "does this call / argument match a context" tests.
  */
-#include "migrate/ctxmatch.h"
-#include "migrate/qmatch.h"
-
 #include <regex.h>
 #include <string.h>
+
+#include "migrate/ctxmatch.h"
+#include "migrate/qmatch.h"
 
 /* ---- members ----------------------------------------------------------------
  */

@@ -7,9 +7,9 @@
  * fit the rule's glob but have no row, are reported and left as they are.
  * Shell launchers are handled by src/convert/shell.c.
  */
-#include "migrate/ctxmatch.h"
-
 #include <string.h>
+
+#include "migrate/ctxmatch.h"
 
 /* NAME_LIKE_THIS: the only shape environment names take here. */
 static bool env_shaped(nfy_str s)

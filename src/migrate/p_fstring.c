@@ -6,9 +6,9 @@
  * uses apply, with edits confined to the bytes of the chain, so the
  * literal text of the f-string stays free for the string rules.
  */
-#include "migrate/qmatch.h"
-
 #include <string.h>
+
+#include "migrate/qmatch.h"
 
 #define FCHAIN_MAX 32
 

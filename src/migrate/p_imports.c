@@ -9,10 +9,10 @@
  * `import torch.cuda` without an alias binds only `torch` and stays; its
  * uses are renamed where they are spelled.
  */
+#include <string.h>
+
 #include "migrate/pass.h"
 #include "migrate/qmatch.h"
-
-#include <string.h>
 
 #define COMPS_MAX 64
 

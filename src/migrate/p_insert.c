@@ -9,10 +9,10 @@
  * `__main__` guard) get the imports, also when they do not import torch
  * themselves (then after the docstring and `from __future__` imports).
  */
+#include <string.h>
+
 #include "migrate/pass.h"
 #include "migrate/qmatch.h"
-
-#include <string.h>
 
 /* "import X" or "from M import N" -> module/name views into the text. */
 static bool parse_stmt(const char *text, nfy_str *mod, nfy_str *name)

@@ -10,10 +10,10 @@
  * `.cuda(i)` and `torch.cuda.set_device(i)` take ints on NPU too and are not
  * touched here.
  */
-#include "migrate/ctxmatch.h"
-
 #include <ctype.h>
 #include <string.h>
+
+#include "migrate/ctxmatch.h"
 
 typedef NFY_VEC(nfy_str) str_vec;
 
@@ -231,7 +231,7 @@ static void ddp_args(intdev *ix, uint32_t k)
     nfy_str q = mig_callee_qual(c, k);
     if (!mig_str_is(q, "torch.nn.parallel.DistributedDataParallel") &&
         !mig_str_is(q, "torch.nn.parallel.distributed."
-                            "DistributedDataParallel"))
+                       "DistributedDataParallel"))
         return;
     uint32_t a = nfy_pysyn_kwarg(c->m, k, "output_device");
     if (a != NFY_NONE)

@@ -13,10 +13,10 @@
  * Rules with the apidb flag rename only what torch.npu has for the target
  * version; the rest is reported under the rule's fallback.
  */
+#include <string.h>
+
 #include "migrate/pass.h"
 #include "migrate/qmatch.h"
-
-#include <string.h>
 
 typedef NFY_VEC(const char *) id_list;
 

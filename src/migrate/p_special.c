@@ -10,10 +10,10 @@
  *  - affinity-user: user functions/classes that torch_npu has fused
  *    versions of.
  */
+#include <string.h>
+
 #include "migrate/ctxmatch.h"
 #include "migrate/qmatch.h"
-
-#include <string.h>
 
 /* ---- AMP --------------------------------------------------------------------
  */
@@ -144,8 +144,7 @@ static void pass_cpp_ext(mig_ctx *c)
             if (a == NFY_NONE)
                 a = nfy_pysyn_posarg(c->m, k, 1);
             hit = a != NFY_NONE && has_cu_literal(c, a);
-        } else if (mig_str_is(q,
-                                   "torch.utils.cpp_extension.load_inline")) {
+        } else if (mig_str_is(q, "torch.utils.cpp_extension.load_inline")) {
             hit = nfy_pysyn_kwarg(c->m, k, "cuda_sources") != NFY_NONE;
         }
         if (hit)

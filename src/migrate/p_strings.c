@@ -8,9 +8,9 @@
  * rest stay. Every other "cuda" (or "cudnn", "nccl") in a string or a
  * comment is left alone and recorded as left unchanged, with the reason.
  */
-#include "migrate/ctxmatch.h"
-
 #include <string.h>
+
+#include "migrate/ctxmatch.h"
 
 /* Does s[i..] start with the lowercase ASCII word w, ignoring case? (|0x20
  * folds exactly the ASCII letters onto lowercase, and w is all letters.) */
@@ -92,8 +92,8 @@ static bool value_fits(const nfy_rule *r, nfy_str pat, nfy_str body)
 {
     if (r->flags & NFY_RULE_F_SUBSTRING)
         return contains(body, pat);
-    if (body.len == pat.len && (pat.len == 0 || !memcmp(body.ptr, pat.ptr,
-                                                         pat.len)))
+    if (body.len == pat.len &&
+        (pat.len == 0 || !memcmp(body.ptr, pat.ptr, pat.len)))
         return true;
     return (r->flags & NFY_RULE_F_DEVICE_FORM) && body.len > pat.len &&
            nfy_str_starts_with(body, pat) && body.ptr[pat.len] == ':';
@@ -365,8 +365,7 @@ void mig_pass_strings(mig_ctx *c)
 void mig_pass_comments(mig_ctx *c)
 {
     for (uint32_t t = 0; t < c->m->ntoks; t++) {
-        if (c->m->toks[t].kind == NFY_TOK_COMMENT &&
-            cuda_text(mig_tok(c, t)))
+        if (c->m->toks[t].kind == NFY_TOK_COMMENT && cuda_text(mig_tok(c, t)))
             note_unchanged(c, mig_tok_span(c, t), "comment", NULL);
     }
 }

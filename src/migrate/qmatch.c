@@ -76,8 +76,8 @@ bool mig_qmatch_rule(const nfy_rule *r, nfy_str q, bool is_call,
     if (r->nmap == 0) {
         if (!from_fits(r, q, r->pattern, is_call, &n))
             return false;
-        *out = (mig_qmatch){r, NULL, (nfy_str){r->pattern, n}, r->replacement,
-                            0};
+        *out =
+            (mig_qmatch){r, NULL, (nfy_str){r->pattern, n}, r->replacement, 0};
     } else {
         if (r->pattern != NULL && r->pattern[0] != '\0' &&
             !cstr_prefix(q, r->pattern, &n))
@@ -94,8 +94,8 @@ bool mig_qmatch_rule(const nfy_rule *r, nfy_str q, bool is_call,
         }
         if (best == NULL)
             return false;
-        *out = (mig_qmatch){r, best, (nfy_str){best->from, best_len}, best->to,
-                            0};
+        *out =
+            (mig_qmatch){r, best, (nfy_str){best->from, best_len}, best->to, 0};
     }
     out->score = (int)out->from.len * 2 + (r->match != NFY_MATCH_MODULE);
     return true;

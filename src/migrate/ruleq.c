@@ -2,10 +2,10 @@
  * Rule-set questions asked by the public driver (migrate.c), which cannot
  * include rules.h together with report.h.
  */
+#include <string.h>
+
 #include "migrate/mig.h"
 #include "npuify/rules.h"
-
-#include <string.h>
 
 mig_safety mig_rule_safety(const struct nfy_rule_set *set, const char *id)
 {

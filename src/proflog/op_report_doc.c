@@ -72,8 +72,8 @@ static void json_op(const nfy_prof_op *op, double total, nfy_arena *a,
         "\"dynamic\":\"%s\",\"name_truncated\":%s,",
         nfy_prof_kind_name(op->kind), nfy_prof_status_name(op->status),
         (long long)op->calls, op->self_us[0], op->self_us[1],
-        total > 0 ? 100.0 * nfy_prof__self_time(op) / total : 0.0, (int)op->first_step,
-        dyn_name(op->dyn),
+        total > 0 ? 100.0 * nfy_prof__self_time(op) / total : 0.0,
+        (int)op->first_step, dyn_name(op->dyn),
         (op->flags & NFY_PROW_NAME_TRUNCATED) ? "true" : "false");
     jkey(out, "supported_since");
     jstr(out, op->first_version);
@@ -160,7 +160,7 @@ typedef bool (*op_filter)(const nfy_prof_op *op);
 static bool needs_work(const nfy_prof_op *op)
 {
     return nfy_prof__is_operator(op) && (op->status == NFY_PSTAT_UNSUPPORTED ||
-                               op->status == NFY_PSTAT_FALLBACK);
+                                         op->status == NFY_PSTAT_FALLBACK);
 }
 
 static bool unknown_op(const nfy_prof_op *op)
@@ -200,7 +200,8 @@ static void md_section(const nfy_prof_table *t, const char *title,
         (void)nfy_buf_addf(out, "` | %s | %lld | %.3f | %.2f%% | %s | ",
                            nfy_prof_status_name(op->status),
                            (long long)op->calls, nfy_prof__self_time(op),
-                           total > 0 ? 100.0 * nfy_prof__self_time(op) / total : 0.0,
+                           total > 0 ? 100.0 * nfy_prof__self_time(op) / total
+                                     : 0.0,
                            dyn_name(op->dyn));
         md_cell(out, op->first_version);
         (void)nfy_buf_addstr(out, " |\n");

@@ -1,23 +1,22 @@
 /*
- * The pylex driver: Python 3.11's Lib/tokenize.py _tokenize() loop redone
- * over bytes. It walks physical lines (split at '\n' only, as tokenize's
- * readline does), measures indentation at the start of each statement,
- * turns blank and comment-only lines into NL, runs the pseudo-token loop
- * over the rest, and at the end of the input synthesises tokenize's NEWLINE,
- * DEDENTs and ENDMARKER. Where tokenize raises (unterminated strings at EOF,
- * EOF inside brackets, inconsistent dedents, undecodable bytes) we emit a
- * diagnostic and keep going, so the tokens always cover every byte.
+ * The pylex driver: Python 3.11's Lib/tokenize.py _tokenize() redone over
+ * bytes. nfy_lex sets the lexer up (BOM, encoding checks, the line table),
+ * lex_hot.c walks the lines, and at the end of the input this file
+ * synthesises tokenize's NEWLINE, DEDENTs and ENDMARKER. Where tokenize
+ * raises (unterminated strings at EOF, EOF inside brackets, inconsistent
+ * dedents, undecodable bytes) we emit a diagnostic and keep going, so the
+ * tokens always cover every byte.
  *
  * Byte ownership: every byte between two tokens is trivia of the second
  * one; zero-width tokens (DEDENT, the synthesised NEWLINE, ENDMARKER) sit at
  * an offset and report tokenize's positions in line/col.
  */
+#include <string.h>
+
 #include "pylex/lex_internal.h"
 #include "pylex/lex_state.h"
 
-#include <string.h>
-
-enum { DIAG_CAP = 64, TABSIZE = 8 };
+enum { DIAG_CAP = 64 };
 
 /* ---- Emitting ----------------------------------------------------------- */
 
@@ -37,8 +36,7 @@ void nfy__lex_diag(nfy__lexer *lx, const char *code, uint32_t off, uint32_t len,
                      "reported");
 }
 
-/* Offset of the first byte >= 0x80 at or after from (n if none). */
-static uint32_t next_high_byte(const char *s, uint32_t from, uint32_t n)
+uint32_t nfy__lex_next_high(const char *s, uint32_t from, uint32_t n)
 {
     uint32_t i = from;
     while (i + 32 <= n) { /* four words at a time: vectorizes */
@@ -76,95 +74,6 @@ void nfy__lex_grow(nfy__lexer *lx)
     nfy_vec_reserve(&lx->out->toks, 1);
 }
 
-void nfy__lex_set_line(nfy__lexer *lx, uint32_t ls)
-{
-    lx->ls = ls;
-    const char *nl = memchr(lx->s + ls, '\n', lx->n - ls);
-    lx->le = nl ? (uint32_t)(nl - lx->s) + 1 : lx->n;
-    lx->col_off = ls;
-    lx->col_val = 0;
-    if (lx->next_high < ls)
-        lx->next_high = next_high_byte(lx->s, ls, lx->n);
-}
-
-void nfy__lex_advance_to(nfy__lexer *lx, uint32_t end)
-{
-    while (end > lx->le && lx->le < lx->n) {
-        lx->lnum++;
-        nfy__lex_set_line(lx, lx->le);
-    }
-}
-
-/* ---- Start of a statement line ------------------------------------------ */
-
-enum line_kind { LINE_CODE, LINE_BLANK, LINE_WS_EOF };
-
-static void push_indent(nfy__lexer *lx, uint32_t column, uint32_t start,
-                        uint32_t p)
-{
-    nfy_vec_push(&lx->indents, column);
-    nfy__lex_emit(lx, NFY_TOK_INDENT, start, p);
-}
-
-static void dedent_to(nfy__lexer *lx, uint32_t column, uint32_t p)
-{
-    while (column < lx->indents.items[lx->indents.len - 1]) {
-        lx->indents.len--;
-        nfy__lex_emit(lx, NFY_TOK_DEDENT, p, p);
-    }
-    if (column > lx->indents.items[lx->indents.len - 1]) {
-        /* tokenize raises IndentationError; keep INDENT/DEDENT balanced */
-        nfy__lex_diag(lx, "lex-dedent", p, 1,
-                      "unindent does not match any outer indentation level");
-        push_indent(lx, column, p, p); /* after the DEDENTs: zero width */
-    }
-}
-
-/* A comment-only or blank line: COMMENT (up to trailing CR/LFs) and NL. */
-static void blank_line(nfy__lexer *lx, uint32_t p)
-{
-    if (lx->s[p] == '#') {
-        uint32_t cend = lx->le;
-        while (cend > p && (lx->s[cend - 1] == '\r' || lx->s[cend - 1] == '\n'))
-            cend--;
-        nfy__lex_emit(lx, NFY_TOK_COMMENT, p, cend);
-        p = cend;
-    }
-    nfy__lex_emit(lx, NFY_TOK_NL, p, lx->le);
-}
-
-static enum line_kind statement_start(nfy__lexer *lx, uint32_t *pos)
-{
-    const char *s = lx->s;
-    uint32_t column = 0, p = lx->ls;
-    for (;; p++) { /* the line ends with '\n' or the source's NUL */
-        uint32_t run = p;
-        while (p + 8 <= lx->n && !memcmp(s + p, "        ", 8))
-            p += 8;
-        while (s[p] == ' ')
-            p++;
-        column += p - run;
-        if (s[p] == '\t')
-            column = (column / TABSIZE + 1) * TABSIZE;
-        else if (s[p] == '\f')
-            column = 0;
-        else
-            break;
-    }
-    if (p == lx->le)
-        return LINE_WS_EOF;
-    if (s[p] == '#' || s[p] == '\r' || s[p] == '\n') {
-        blank_line(lx, p);
-        return LINE_BLANK;
-    }
-    if (column > lx->indents.items[lx->indents.len - 1])
-        push_indent(lx, column, lx->ls, p);
-    else
-        dedent_to(lx, column, p);
-    *pos = p;
-    return LINE_CODE;
-}
-
 /* ---- End of input ------------------------------------------------------- */
 
 /* Python's str.isspace() for the code points str.strip() removes. */
@@ -189,7 +98,7 @@ static bool starts_with_comment(const char *s, uint32_t a, uint32_t b)
     return false;
 }
 
-static void finish(nfy__lexer *lx, bool any_line, bool ws_eof)
+void nfy__lex_finish(nfy__lexer *lx, bool any_line, bool ws_eof)
 {
     uint32_t n = lx->n;
     if (!ws_eof) {
@@ -218,47 +127,16 @@ static void finish(nfy__lexer *lx, bool any_line, bool ws_eof)
     t->col = t->end_col = 0;
 }
 
-static void lex_lines(nfy__lexer *lx)
-{
-    uint32_t next = lx->body;
-    bool any_line = false;
-    for (;;) {
-        if (next >= lx->n) {
-            finish(lx, any_line, false);
-            return;
-        }
-        any_line = true;
-        lx->lnum++;
-        nfy__lex_set_line(lx, next);
-        uint32_t p = lx->ls;
-        if (lx->parenlev == 0 && !lx->continued) {
-            enum line_kind k = statement_start(lx, &p);
-            if (k == LINE_WS_EOF) {
-                finish(lx, true, true);
-                return;
-            }
-            if (k == LINE_BLANK) {
-                next = lx->le;
-                continue;
-            }
-        } else {
-            lx->continued = false;
-        }
-        nfy__lex_line_tokens(lx, p);
-        next = lx->le;
-    }
-}
-
 /* ---- Encoding ----------------------------------------------------------- */
 
 /* Report the first undecodable byte; tokenize cannot read such a file. */
 static void check_utf8(nfy__lexer *lx)
 {
     const char *s = lx->s;
-    uint32_t i = lx->body, n = lx->n, bad = 0, first = 0;
+    uint32_t i = lx->next_high, n = lx->n, bad = 0, first = 0;
     while (i < n) {
         if (!((unsigned char)s[i] & 0x80)) {
-            i = next_high_byte(s, i, n);
+            i = nfy__lex_next_high(s, i, n);
             continue;
         }
         uint32_t cp, len = nfy__lex_utf8(s + i, n - i, &cp);
@@ -287,14 +165,18 @@ nfy_status nfy_lex(const nfy_source *src, nfy_tokens *out, nfy_diags *diags)
     if (lx.n >= 3 && !memcmp(lx.s, "\xEF\xBB\xBF", 3))
         lx.body = 3;
     lx.ls = lx.le = lx.col_off = lx.body;
-    lx.next_high = next_high_byte(lx.s, lx.body, lx.n);
+    lx.next_high = nfy__lex_next_high(lx.s, lx.body, lx.n);
+    if (src->line_starts && !memchr(lx.s, '\r', lx.n)) {
+        lx.line_starts = src->line_starts; /* then its lines are ours */
+        lx.nlines = src->nlines;
+    }
     lx.fbudget = lx.n < (UINT32_MAX >> 3) ? 4 * lx.n + (1u << 20)
                                           : UINT32_MAX; /* linear work */
-    nfy_vec_reserve(&out->toks, lx.n / 8 + 16);
+    nfy_vec_reserve(&out->toks, lx.n / 5 + 16);         /* ~7 bytes a token */
     nfy_vec_push(&lx.indents, 0u);
     check_utf8(&lx);
     nfy__lex_check_cookie(&lx);
-    lex_lines(&lx);
+    nfy__lex_lines(&lx);
     nfy_vec_free(&lx.indents);
     return NFY_OK;
 }

@@ -8,9 +8,9 @@
  * bytes), so hostile input costs little; past the bounds the lexer falls
  * back to Python 3.11's rules.
  */
-#include "pylex/lex_internal.h"
-
 #include <string.h>
+
+#include "pylex/lex_internal.h"
 
 enum { MAX_DEPTH = 16, SCAN_BUDGET = 1 << 16 };
 

@@ -11,6 +11,8 @@
 #ifndef NPUIFY_PYLEX_LEX_INTERNAL_H
 #define NPUIFY_PYLEX_LEX_INTERNAL_H
 
+#include <string.h>
+
 #include "npuify/pylex.h"
 
 /* What a byte can start, for the dispatch in the token loop. */
@@ -42,9 +44,51 @@ static inline unsigned nfy__lex_class(unsigned char c)
     return nfy__lex_byte_class[c];
 }
 
+static inline bool nfy__lex_is_quote(char c)
+{
+    return c == '\'' || c == '"';
+}
+
 static inline bool nfy__lex_is_digit(char c)
 {
     return c >= '0' && c <= '9';
+}
+
+/* Keyword tables (tokens.c): the id in each hash slot (0: none), texts
+   and lengths by id. */
+extern const unsigned char nfy__lex_kw_slot[128];
+extern const char nfy__lex_kw_text[][9];
+extern const unsigned char nfy__lex_kw_len[];
+/* Bit n of [c]: some keyword has n bytes and starts with c (a filter that
+   turns most names away before the hash). */
+extern const uint16_t nfy__lex_kw_first_len[128];
+
+/**
+ * Keyword id of the name s[0, n), 0 (NFY_KW_NONE) if it is none. avail:
+ * bytes readable from s (at least n); with 8 or more the compare is one
+ * masked 8-byte load instead of a memcmp call.
+ */
+static inline unsigned nfy__lex_keyword(const char *s, size_t n, size_t avail)
+{
+    static const unsigned char ones[16] = {255, 255, 255, 255,
+                                           255, 255, 255, 255};
+    if (n > 8 ||
+        !((nfy__lex_kw_first_len[(unsigned char)s[0] & 0x7F] >> n) & 1))
+        return 0; /* keywords have 2 to 8 bytes */
+    unsigned h =
+        ((unsigned)(unsigned char)s[0] * 3u +
+         (unsigned)(unsigned char)s[n - 1] * 24u + (unsigned)(n << 4)) &
+        127u;
+    unsigned id = nfy__lex_kw_slot[h];
+    if (!id || nfy__lex_kw_len[id] != n)
+        return 0;
+    if (avail < 8)
+        return memcmp(s, nfy__lex_kw_text[id], n) ? 0 : id;
+    uint64_t a, b, m; /* the text is zero-padded to 9 bytes */
+    memcpy(&a, s, 8);
+    memcpy(&b, nfy__lex_kw_text[id], 8);
+    memcpy(&m, ones + 8 - n, 8); /* 0xFF on the first n bytes */
+    return ((a ^ b) & m) ? 0 : id;
 }
 
 /** tokenize's "\w" and str.isidentifier() on one code point >= 0x80. */

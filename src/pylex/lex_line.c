@@ -1,18 +1,20 @@
 /*
- * The pseudo-token loop of tokenize._tokenize() over one physical line:
- * skip Whitespace, then try, in tokenize's order, a backslash continuation,
- * a comment, a triple-quoted string start, a number, a newline, an operator,
- * a single-quoted string and a name. Where nothing matches, tokenize emits
- * an ERRORTOKEN for the single character at the position *before* the
- * whitespace, so spaces in front of a stray character become ERRORTOKENs
- * too; we do the same. Strings that continue over several lines (triple
- * quotes, backslash-newline inside quotes, PEP 701 f-strings) are scanned
- * here in one go and the current line moves to where they end.
+ * The general pseudo-token loop of tokenize._tokenize() over one physical
+ * line (lex_hot.c's fast loop hands it the lines and tokens it does not
+ * take itself): skip Whitespace, then try, in tokenize's order, a backslash
+ * continuation, a comment, a triple-quoted string start, a number, a
+ * newline, an operator, a single-quoted string and a name. Where nothing
+ * matches, tokenize emits an ERRORTOKEN for the single character at the
+ * position *before* the whitespace, so spaces in front of a stray
+ * character become ERRORTOKENs too; we do the same. Strings that continue
+ * over several lines (triple quotes, backslash-newline inside quotes, PEP
+ * 701 f-strings) are scanned here in one go and the current line moves to
+ * where they end.
  */
+#include <string.h>
+
 #include "pylex/lex_internal.h"
 #include "pylex/lex_state.h"
-
-#include <string.h>
 
 /* ---- Stray characters --------------------------------------------------- */
 
@@ -56,38 +58,6 @@ static uint32_t bad_char(nfy__lexer *lx, uint32_t p, uint32_t q)
 
 /* ---- Names -------------------------------------------------------------- */
 
-/* First letters of keywords (and soft keywords): a cheap filter. */
-static bool may_be_keyword(const char *s, uint32_t len)
-{
-    if (len < 2 || len > 8)
-        return false;
-    switch (s[0]) {
-    case 'F':
-    case 'N':
-    case 'T':
-    case 'a':
-    case 'b':
-    case 'c':
-    case 'd':
-    case 'e':
-    case 'f':
-    case 'g':
-    case 'i':
-    case 'l':
-    case 'm':
-    case 'n':
-    case 'o':
-    case 'p':
-    case 'r':
-    case 't':
-    case 'w':
-    case 'y':
-        return true;
-    default:
-        return false;
-    }
-}
-
 static uint32_t name_token(nfy__lexer *lx, uint32_t q)
 {
     const char *s = lx->s;
@@ -105,8 +75,8 @@ static uint32_t name_token(nfy__lexer *lx, uint32_t q)
         kind = NFY_TOK_OP; /* tokenize: "\w+" whose first char can't start
                               an identifier (e.g. a superscript digit) */
     nfy_token *t = nfy__lex_emit(lx, kind, q, e);
-    if (kind == NFY_TOK_NAME && c0 < 0x80 && may_be_keyword(s + q, e - q))
-        t->op = nfy_keyword_lookup(s + q, e - q);
+    if (kind == NFY_TOK_NAME && c0 < 0x80)
+        t->op = nfy__lex_keyword(s + q, e - q, lx->n + 1 - q);
     return e;
 }
 
@@ -330,7 +300,7 @@ static uint32_t high_byte(nfy__lexer *lx, uint32_t p, uint32_t q)
 }
 
 /* One pseudo-token from p; returns the new position. */
-static uint32_t next_token(nfy__lexer *lx, uint32_t p, uint32_t q)
+uint32_t nfy__lex_next_token(nfy__lexer *lx, uint32_t p, uint32_t q)
 {
     const char *s = lx->s;
     uint32_t le = lx->le, end;
@@ -373,7 +343,9 @@ static uint32_t next_token(nfy__lexer *lx, uint32_t p, uint32_t q)
     }
 }
 
-void nfy__lex_line_tokens(nfy__lexer *lx, uint32_t p)
+/* The general loop: any line, every token through next_token. Runs until
+   the end of whatever line is current (a string may move it on). */
+void nfy__lex_slow_line(nfy__lexer *lx, uint32_t p)
 {
     const char *s = lx->s;
     while (p < lx->le) {
@@ -382,7 +354,7 @@ void nfy__lex_line_tokens(nfy__lexer *lx, uint32_t p)
             q++;
         if (q == lx->le) /* trailing whitespace at the end of the input */
             return;
-        p = next_token(lx, p, q);
+        p = nfy__lex_next_token(lx, p, q);
     }
 }
 

@@ -5,9 +5,9 @@
  * NUMBER "1" then NAME "if", "1_000j" is one imaginary NUMBER), plus the
  * UTF-8 helpers the lexer needs for columns and non-ASCII names.
  */
-#include "pylex/lex_internal.h"
-
 #include <string.h>
+
+#include "pylex/lex_internal.h"
 
 #define H4(a)                                                                  \
     [a] = LC_HIGH, [a + 1] = LC_HIGH, [a + 2] = LC_HIGH, [a + 3] = LC_HIGH
@@ -397,6 +397,16 @@ bool nfy__lex_string_start(const char *s, uint32_t q, uint32_t lim,
 int nfy__lex_contstr(const char *s, uint32_t body, uint32_t le, char quote,
                      uint32_t *end)
 {
+    /* Most strings: the first quote, with no backslash or newline before
+       it, ends them; memchr finds that faster than the loop below. */
+    const char *hit = memchr(s + body, quote, le - body);
+    if (hit) {
+        size_t span = (size_t)(hit - (s + body));
+        if (!memchr(s + body, '\\', span) && !memchr(s + body, '\n', span)) {
+            *end = (uint32_t)(hit - s) + 1;
+            return LEX_STR_END;
+        }
+    }
     uint32_t i = body;
     while (i < le) {
         char c = s[i];

@@ -27,6 +27,10 @@ typedef struct {
     bool continued;     /* the line ended with a backslash continuation */
     bool needcont;      /* tokenize's needcont, never reset after an error */
     uint32_t fbudget;   /* bytes PEP 701 f-string scans may still look at */
+    const uint32_t *line_starts; /* the source's line table when it splits
+                                    like tokenize (no '\r' in the file), or
+                                    NULL: then lines are found by memchr */
+    size_t nlines;
     NFY_VEC(uint32_t) indents;
 } nfy__lexer;
 
@@ -72,12 +76,19 @@ static inline nfy_token *nfy__lex_emit(nfy__lexer *lx, unsigned kind,
     return t;
 }
 
-/** Make the line starting at ls current (lnum is not touched). */
-void nfy__lex_set_line(nfy__lexer *lx, uint32_t ls);
-/** Move the current line forward to the one holding end (a token's end). */
+/** Move the current line forward to the one holding end (a token's end;
+    lex_hot.c). */
 void nfy__lex_advance_to(nfy__lexer *lx, uint32_t end);
-/** The pseudo-token loop over the current line from p (lex_line.c). */
-void nfy__lex_line_tokens(nfy__lexer *lx, uint32_t p);
+/** First byte >= 0x80 at or after from, n if none (lex.c). */
+uint32_t nfy__lex_next_high(const char *s, uint32_t from, uint32_t n);
+/** tokenize's end of input: NEWLINE, DEDENTs, ENDMARKER (lex.c). */
+void nfy__lex_finish(nfy__lexer *lx, bool any_line, bool ws_eof);
+/** All lines of the file from lx->body, then nfy__lex_finish (lex_hot.c). */
+void nfy__lex_lines(nfy__lexer *lx);
+/** One pseudo-token from p, whitespace [p, q) before it (lex_line.c). */
+uint32_t nfy__lex_next_token(nfy__lexer *lx, uint32_t p, uint32_t q);
+/** The general loop to the end of the current line from p (lex_line.c). */
+void nfy__lex_slow_line(nfy__lexer *lx, uint32_t p);
 /** Note a coding cookie that is not UTF-8 (lex_line.c). */
 void nfy__lex_check_cookie(nfy__lexer *lx);
 

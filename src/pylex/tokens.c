@@ -1,12 +1,13 @@
 /*
  * The small tables around tokens: kind names as Python's token module spells
- * them, operator and keyword texts, keyword lookup (switch on length, then a
+ * them, operator and keyword texts, keyword lookup (a perfect hash, then a
  * compare), the token vector's lifetime and the lossless check.
  */
-#include "npuify/pylex.h"
-
 #include <stdlib.h>
 #include <string.h>
+
+#include "npuify/pylex.h"
+#include "pylex/lex_internal.h"
 
 static const char *const kind_names[] = {
 #define NFY_TOK_NAME(name) #name,
@@ -45,144 +46,68 @@ const char *nfy_kw_text(unsigned kw)
     return kw < COUNT(kw_texts) ? kw_texts[kw] : "";
 }
 
-/* s (n bytes) is kw's text? Keywords are short: a loop beats memcmp. */
-static nfy_kw kw_if(const char *s, size_t n, nfy_kw kw)
-{
-    const char *k = kw_texts[kw];
-    for (size_t i = 1; i < n; i++) /* s[0] was matched by the caller */
-        if (s[i] != k[i])
-            return NFY_KW_NONE;
-    return kw;
-}
+/*
+ * Keyword lookup by a perfect hash of (first byte, last byte, length): the
+ * slot holds the only keyword id that can match, and one length check and
+ * compare confirm it. The multipliers were found by a search over
+ * NFY_KW_MAP's texts; test_pylex checks that every keyword is found.
+ */
+const unsigned char nfy__lex_kw_slot[128] = {
+    [6] = NFY_KW_RETURN,      [11] = NFY_KW_AS,      [18] = NFY_KW_FOR,
+    [20] = NFY_KW_TYPE,       [26] = NFY_KW_FALSE,   [27] = NFY_KW_YIELD,
+    [29] = NFY_KW_OR,         [30] = NFY_KW_RAISE,   [33] = NFY_KW_CONTINUE,
+    [34] = NFY_KW_NONE_VALUE, [35] = NFY_KW_IS,      [42] = NFY_KW_FROM,
+    [43] = NFY_KW_IN,         [45] = NFY_KW_WHILE,   [51] = NFY_KW_AND,
+    [52] = NFY_KW_TRUE,       [53] = NFY_KW_GLOBAL,  [59] = NFY_KW_ASYNC,
+    [60] = NFY_KW_LAMBDA,     [65] = NFY_KW_CLASS,   [83] = NFY_KW_AWAIT,
+    [87] = NFY_KW_MATCH,      [88] = NFY_KW_PASS,    [90] = NFY_KW_NOT,
+    [97] = NFY_KW_CASE,       [99] = NFY_KW_ASSERT,  [100] = NFY_KW_TRY,
+    [101] = NFY_KW_WITH,      [103] = NFY_KW_ELSE,   [106] = NFY_KW_NONLOCAL,
+    [107] = NFY_KW_IF,        [108] = NFY_KW_DEF,    [111] = NFY_KW_EXCEPT,
+    [122] = NFY_KW_FINALLY,   [123] = NFY_KW_IMPORT, [124] = NFY_KW_DEL,
+    [126] = NFY_KW_BREAK,     [127] = NFY_KW_ELIF,
+};
 
-static nfy_kw kw_len2(const char *s)
-{
-    switch (s[0]) {
-    case 'a':
-        return kw_if(s, 2, NFY_KW_AS);
-    case 'o':
-        return kw_if(s, 2, NFY_KW_OR);
-    case 'i':
-        return s[1] == 'f'   ? NFY_KW_IF
-               : s[1] == 'n' ? NFY_KW_IN
-               : s[1] == 's' ? NFY_KW_IS
-                             : NFY_KW_NONE;
-    default:
-        return NFY_KW_NONE;
-    }
-}
+#define KL(n) (1u << (n))
+const uint16_t nfy__lex_kw_first_len[128] = {
+    ['F'] = KL(5),
+    ['N'] = KL(4),
+    ['T'] = KL(4),
+    ['a'] = KL(2) | KL(3) | KL(5) | KL(6),
+    ['b'] = KL(5),
+    ['c'] = KL(4) | KL(5) | KL(8),
+    ['d'] = KL(3),
+    ['e'] = KL(4) | KL(6),
+    ['f'] = KL(3) | KL(4) | KL(7),
+    ['g'] = KL(6),
+    ['i'] = KL(2) | KL(6),
+    ['l'] = KL(6),
+    ['m'] = KL(5),
+    ['n'] = KL(3) | KL(8),
+    ['o'] = KL(2),
+    ['p'] = KL(4),
+    ['r'] = KL(5) | KL(6),
+    ['t'] = KL(3) | KL(4),
+    ['w'] = KL(4) | KL(5),
+    ['y'] = KL(5),
+};
+#undef KL
 
-static nfy_kw kw_len3(const char *s)
-{
-    switch (s[0]) {
-    case 'a':
-        return kw_if(s, 3, NFY_KW_AND);
-    case 'd':
-        return s[2] == 'f' ? kw_if(s, 3, NFY_KW_DEF) : kw_if(s, 3, NFY_KW_DEL);
-    case 'f':
-        return kw_if(s, 3, NFY_KW_FOR);
-    case 'n':
-        return kw_if(s, 3, NFY_KW_NOT);
-    case 't':
-        return kw_if(s, 3, NFY_KW_TRY);
-    default:
-        return NFY_KW_NONE;
-    }
-}
+const char nfy__lex_kw_text[][9] = {
+#define NFY_KW_TEXT9(name, text) text,
+    NFY_KW_MAP(NFY_KW_TEXT9)
+#undef NFY_KW_TEXT9
+};
 
-static nfy_kw kw_len4(const char *s)
-{
-    switch (s[0]) {
-    case 'N':
-        return kw_if(s, 4, NFY_KW_NONE_VALUE);
-    case 'T':
-        return kw_if(s, 4, NFY_KW_TRUE);
-    case 'e':
-        return s[2] == 'i' ? kw_if(s, 4, NFY_KW_ELIF)
-                           : kw_if(s, 4, NFY_KW_ELSE);
-    case 'f':
-        return kw_if(s, 4, NFY_KW_FROM);
-    case 'p':
-        return kw_if(s, 4, NFY_KW_PASS);
-    case 'w':
-        return kw_if(s, 4, NFY_KW_WITH);
-    case 'c':
-        return kw_if(s, 4, NFY_KW_CASE);
-    case 't':
-        return kw_if(s, 4, NFY_KW_TYPE);
-    default:
-        return NFY_KW_NONE;
-    }
-}
+const unsigned char nfy__lex_kw_len[] = {
+#define NFY_KW_LEN(name, text) sizeof(text) - 1,
+    NFY_KW_MAP(NFY_KW_LEN)
+#undef NFY_KW_LEN
+};
 
-static nfy_kw kw_len5(const char *s)
-{
-    switch (s[0]) {
-    case 'F':
-        return kw_if(s, 5, NFY_KW_FALSE);
-    case 'a':
-        return s[1] == 's' ? kw_if(s, 5, NFY_KW_ASYNC)
-                           : kw_if(s, 5, NFY_KW_AWAIT);
-    case 'b':
-        return kw_if(s, 5, NFY_KW_BREAK);
-    case 'c':
-        return kw_if(s, 5, NFY_KW_CLASS);
-    case 'r':
-        return kw_if(s, 5, NFY_KW_RAISE);
-    case 'w':
-        return kw_if(s, 5, NFY_KW_WHILE);
-    case 'y':
-        return kw_if(s, 5, NFY_KW_YIELD);
-    case 'm':
-        return kw_if(s, 5, NFY_KW_MATCH);
-    default:
-        return NFY_KW_NONE;
-    }
-}
-
-static nfy_kw kw_len6(const char *s)
-{
-    switch (s[0]) {
-    case 'a':
-        return kw_if(s, 6, NFY_KW_ASSERT);
-    case 'e':
-        return kw_if(s, 6, NFY_KW_EXCEPT);
-    case 'g':
-        return kw_if(s, 6, NFY_KW_GLOBAL);
-    case 'i':
-        return kw_if(s, 6, NFY_KW_IMPORT);
-    case 'l':
-        return kw_if(s, 6, NFY_KW_LAMBDA);
-    case 'r':
-        return kw_if(s, 6, NFY_KW_RETURN);
-    default:
-        return NFY_KW_NONE;
-    }
-}
-
-/* Switch on the length, then on the first letter, then one compare. */
 nfy_kw nfy_keyword_lookup(const char *s, size_t n)
 {
-    switch (n) {
-    case 2:
-        return kw_len2(s);
-    case 3:
-        return kw_len3(s);
-    case 4:
-        return kw_len4(s);
-    case 5:
-        return kw_len5(s);
-    case 6:
-        return kw_len6(s);
-    case 7:
-        return s[0] == 'f' ? kw_if(s, 7, NFY_KW_FINALLY) : NFY_KW_NONE;
-    case 8:
-        return s[0] == 'c'   ? kw_if(s, 8, NFY_KW_CONTINUE)
-               : s[0] == 'n' ? kw_if(s, 8, NFY_KW_NONLOCAL)
-                             : NFY_KW_NONE;
-    default:
-        return NFY_KW_NONE;
-    }
+    return (nfy_kw)nfy__lex_keyword(s, n, n);
 }
 
 void nfy_tokens_init(nfy_tokens *t)

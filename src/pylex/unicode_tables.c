@@ -8,10 +8,10 @@
  *   for cp in range(0x80, 0x110000): re.match(r"\w", chr(cp)) /
  * chr(cp).isidentifier() collapsed into inclusive ranges (surrogates excluded).
  */
-#include "pylex/lex_internal.h"
-
 #include <stddef.h>
 #include <stdint.h>
+
+#include "pylex/lex_internal.h"
 
 typedef struct {
     uint32_t lo, hi;

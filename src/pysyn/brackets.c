@@ -10,10 +10,10 @@
  * and a logical line break is recorded there, so one missing ')' does not
  * swallow the rest of the file.
  */
-#include "pysyn/syn_internal.h"
-
 #include <stdlib.h>
 #include <string.h>
+
+#include "pysyn/syn_internal.h"
 
 static nfy_op closer_of(uint32_t op)
 {

@@ -11,9 +11,9 @@
  * `for`, so the names already seen in its element move into its scope then
  * (they are the most recent entries of the result vectors).
  */
-#include "pysyn/syn_internal.h"
-
 #include <string.h>
+
+#include "pysyn/syn_internal.h"
 
 static frame *top(syn *s)
 {

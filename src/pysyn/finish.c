@@ -5,10 +5,10 @@
  * into the caller's arena so the nfy_pysyn is one flat, self-contained
  * value. Scratch memory (positions, vectors) is freed before returning.
  */
-#include "pysyn/syn_internal.h"
-
 #include <stdlib.h>
 #include <string.h>
+
+#include "pysyn/syn_internal.h"
 
 void syn_error(syn *s, uint32_t p, const char *code, const char *msg)
 {

@@ -9,9 +9,9 @@
  * comments) so the resolver can compare strings. Malformed statements keep
  * what was readable and are flagged.
  */
-#include "pysyn/syn_internal.h"
-
 #include <string.h>
+
+#include "pysyn/syn_internal.h"
 
 typedef struct {
     syn *s;

@@ -2,9 +2,9 @@
  * Read-only queries over a built nfy_pysyn: token text, spans, dotted
  * names, and binary searches over the arrays (all ordered by token).
  */
-#include "pysyn/syn_internal.h"
-
 #include <string.h>
+
+#include "pysyn/syn_internal.h"
 
 nfy_str nfy_pysyn_tok_text(const nfy_pysyn *m, uint32_t t)
 {

@@ -8,9 +8,9 @@
  * owner's body_end, so a body is always the contiguous range after its
  * statement. The block stack and scope stack are heap vectors.
  */
-#include "pysyn/syn_internal.h"
-
 #include <string.h>
+
+#include "pysyn/syn_internal.h"
 
 static block *top_block(syn *s)
 {

@@ -8,11 +8,11 @@
  * allocating: the caller's array is kept sorted and only the best `max`
  * hits are stored.
  */
-#include "rules/rules_internal.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "rules/rules_internal.h"
 
 static int entry_cmp_key(nfy_lookup_space space, nfy_str key,
                          const rules_entry *e)
