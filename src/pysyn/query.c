@@ -2,6 +2,7 @@
  * Read-only queries over a built nfy_pysyn: token text, spans, dotted
  * names, and binary searches over the arrays (all ordered by token).
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "pysyn/syn_internal.h"
@@ -69,44 +70,47 @@ nfy_str nfy_pysyn_dotted(const nfy_pysyn *m, nfy_arena *arena,
     return (nfy_str){buf, at};
 }
 
-uint32_t nfy_pysyn_use_at(const nfy_pysyn *m, uint32_t t)
+/*
+ * Index of the element of a token-ordered array whose uint32_t key (at
+ * key_off inside each stride-byte element) equals key, or NFY_NONE.
+ */
+static uint32_t find_by_key(const void *base, uint32_t n, size_t stride,
+                            size_t key_off, uint32_t key)
 {
-    uint32_t lo = 0, hi = m->nuses;
+    const unsigned char *p = base;
+    uint32_t lo = 0, hi = n;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (m->uses[mid].tok < t)
+        uint32_t k;
+        memcpy(&k, p + (size_t)mid * stride + key_off, sizeof k);
+        if (k < key)
             lo = mid + 1;
         else
             hi = mid;
     }
-    return lo < m->nuses && m->uses[lo].tok == t ? lo : NFY_NONE;
+    uint32_t k = 0;
+    if (lo < n)
+        memcpy(&k, p + (size_t)lo * stride + key_off, sizeof k);
+    return lo < n && k == key ? lo : NFY_NONE;
+}
+
+uint32_t nfy_pysyn_use_at(const nfy_pysyn *m, uint32_t t)
+{
+    return find_by_key(m->uses, m->nuses, sizeof *m->uses,
+                       offsetof(nfy_name_use, tok), t);
 }
 
 uint32_t nfy_pysyn_call_at(const nfy_pysyn *m, uint32_t lpar)
 {
     /* calls are in '(' order */
-    uint32_t lo = 0, hi = m->ncalls;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (m->calls[mid].lpar < lpar)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < m->ncalls && m->calls[lo].lpar == lpar ? lo : NFY_NONE;
+    return find_by_key(m->calls, m->ncalls, sizeof *m->calls,
+                       offsetof(nfy_call, lpar), lpar);
 }
 
 uint32_t nfy_pysyn_string_at(const nfy_pysyn *m, uint32_t t)
 {
-    uint32_t lo = 0, hi = m->nstrings;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (m->strings[mid].first < t)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < m->nstrings && m->strings[lo].first == t ? lo : NFY_NONE;
+    return find_by_key(m->strings, m->nstrings, sizeof *m->strings,
+                       offsetof(nfy_strlit, first), t);
 }
 
 bool nfy_pysyn_tok_is(const nfy_pysyn *m, uint32_t t, const char *kw)
