@@ -88,6 +88,8 @@ bool nfy_str_starts_with(nfy_str s, nfy_str prefix);
 bool nfy_str_ends_with(nfy_str s, nfy_str suffix);
 /** Sub-view [start, end) clamped to the string. */
 nfy_str nfy_str_slice(nfy_str s, size_t start, size_t end);
+/** If s starts with prefix, drop it from s and return true. */
+bool nfy_str_consume(nfy_str *s, const char *prefix);
 /** Index of the first c in s, or -1. */
 ptrdiff_t nfy_str_find_char(nfy_str s, char c);
 /** Byte-wise comparison usable with qsort-style ordering. */
@@ -109,6 +111,11 @@ typedef struct {
  * sequence (overlongs, surrogates and values above U+10FFFF are invalid).
  */
 size_t nfy_utf8_decode(const char *s, size_t n, uint32_t *cp);
+/**
+ * Encode code point cp (at most U+10FFFF) as UTF-8 into out, which has room
+ * for 4 bytes. Returns the length (1-4).
+ */
+size_t nfy_utf8_encode(uint32_t cp, char *out);
 /** Number of code points in s, counting each invalid byte as one. */
 size_t nfy_utf8_count(const char *s, size_t n);
 

@@ -9,16 +9,6 @@
 
 #include "apidb/apidb_data.h"
 
-static bool eat(nfy_str *s, const char *prefix)
-{
-    size_t n = strlen(prefix);
-    if (s->len < n || memcmp(s->ptr, prefix, n) != 0)
-        return false;
-    s->ptr += n;
-    s->len -= n;
-    return true;
-}
-
 static const char *label_name(const nfy__apidb_family *f, int label)
 {
     return label >= 0 ? nfy__apidb_str(f->labels[label]) : NULL;
@@ -39,8 +29,9 @@ static const nfy__apidb_row *find_nearest(nfy__apidb_fam_id fam,
 bool nfy_apidb_npu_module_has(const nfy_apidb_version *v, nfy_str attr,
                               const char **data_version)
 {
-    if (!(eat(&attr, "torch.npu.") || eat(&attr, "torch.cuda.")))
-        (void)eat(&attr, "torch_npu.npu.");
+    if (!(nfy_str_consume(&attr, "torch.npu.") ||
+          nfy_str_consume(&attr, "torch.cuda.")))
+        (void)nfy_str_consume(&attr, "torch_npu.npu.");
     size_t n = 0;
     while (n < attr.len && attr.ptr[n] != '.')
         n++;

@@ -20,16 +20,6 @@ typedef struct {
     bool has_overload; /* an overload was named (".default" included) */
 } op_name;
 
-static bool eat(nfy_str *s, const char *prefix)
-{
-    size_t n = strlen(prefix);
-    if (s->len < n || memcmp(s->ptr, prefix, n) != 0)
-        return false;
-    s->ptr += n;
-    s->len -= n;
-    return true;
-}
-
 static nfy_str trim_blanks(nfy_str s)
 {
     while (s.len && (s.ptr[0] == ' ' || s.ptr[0] == '\t')) {
@@ -54,10 +44,11 @@ static op_name parse_op(nfy_str s)
 {
     op_name op = {NS_NONE, {NULL, 0}, {NULL, 0}, false};
     s = trim_blanks(s);
-    if (eat(&s, "aten::") || eat(&s, "torch.ops.aten."))
+    if (nfy_str_consume(&s, "aten::") || nfy_str_consume(&s, "torch.ops.aten."))
         op.ns = NS_ATEN;
-    else if (eat(&s, "npu::") || eat(&s, "torch.ops.npu.") ||
-             eat(&s, "torch_npu."))
+    else if (nfy_str_consume(&s, "npu::") ||
+             nfy_str_consume(&s, "torch.ops.npu.") ||
+             nfy_str_consume(&s, "torch_npu."))
         op.ns = NS_NPU;
     else if (has_namespace(s))
         op.ns = NS_OTHER;

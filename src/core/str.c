@@ -40,6 +40,16 @@ nfy_str nfy_str_slice(nfy_str s, size_t start, size_t end)
     return (nfy_str){s.ptr + start, end - start};
 }
 
+bool nfy_str_consume(nfy_str *s, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    if (s->len < n || (n && memcmp(s->ptr, prefix, n) != 0))
+        return false;
+    s->ptr += n;
+    s->len -= n;
+    return true;
+}
+
 ptrdiff_t nfy_str_find_char(nfy_str s, char c)
 {
     const char *p = s.len ? memchr(s.ptr, c, s.len) : NULL;
@@ -102,6 +112,30 @@ size_t nfy_utf8_decode(const char *str, size_t n, uint32_t *cp)
         return 0;
     *cp = v;
     return len;
+}
+
+size_t nfy_utf8_encode(uint32_t cp, char *out)
+{
+    if (cp < 0x80) {
+        out[0] = (char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        out[0] = (char)(0xC0 | (cp >> 6));
+        out[1] = (char)(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        out[0] = (char)(0xE0 | (cp >> 12));
+        out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        out[2] = (char)(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    out[0] = (char)(0xF0 | (cp >> 18));
+    out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+    out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    out[3] = (char)(0x80 | (cp & 0x3F));
+    return 4;
 }
 
 size_t nfy_utf8_count(const char *s, size_t n)

@@ -219,30 +219,6 @@ static int hex4(nfy_json_lex *lx, uint32_t *out)
     return 0;
 }
 
-static size_t utf8_encode(uint32_t cp, char *out)
-{
-    if (cp < 0x80) {
-        out[0] = (char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        out[0] = (char)(0xC0 | (cp >> 6));
-        out[1] = (char)(0x80 | (cp & 0x3F));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        out[0] = (char)(0xE0 | (cp >> 12));
-        out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        out[2] = (char)(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    out[0] = (char)(0xF0 | (cp >> 18));
-    out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-    out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-    out[3] = (char)(0x80 | (cp & 0x3F));
-    return 4;
-}
-
 /* \uXXXX, with a following \uXXXX low surrogate when the first is high;
  * lone surrogates become U+FFFD. */
 static void unicode_escape(nfy_json_lex *lx, size_t cap)
@@ -268,7 +244,7 @@ static void unicode_escape(nfy_json_lex *lx, size_t cap)
     }
     if (cp >= 0xD800 && cp <= 0xDFFF)
         cp = 0xFFFD;
-    text_put(lx, out, utf8_encode(cp, out), cap);
+    text_put(lx, out, nfy_utf8_encode(cp, out), cap);
 }
 
 static void simple_escape(nfy_json_lex *lx, int c, size_t cap)

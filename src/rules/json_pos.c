@@ -65,31 +65,6 @@ static int hex_val(char c)
     return -1;
 }
 
-/* Encode a code point as UTF-8 into out (4 bytes room); returns length. */
-static size_t put_utf8(unsigned long cp, char *out)
-{
-    if (cp < 0x80) {
-        out[0] = (char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        out[0] = (char)(0xC0 | (cp >> 6));
-        out[1] = (char)(0x80 | (cp & 0x3F));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        out[0] = (char)(0xE0 | (cp >> 12));
-        out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        out[2] = (char)(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    out[0] = (char)(0xF0 | (cp >> 18));
-    out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-    out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-    out[3] = (char)(0x80 | (cp & 0x3F));
-    return 4;
-}
-
 static unsigned long read_u4(const char *p)
 {
     unsigned long v = 0;
@@ -126,7 +101,7 @@ static bool key_equals(const char *t, size_t i, size_t end, const char *key)
                     cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
                     i += 6;
                 }
-                blen = put_utf8(cp, buf);
+                blen = nfy_utf8_encode((uint32_t)cp, buf);
             }
         }
         if (k + blen > klen || memcmp(key + k, buf, blen))

@@ -22,6 +22,12 @@ static void test_str_ops(void **state)
     assert_false(nfy_str_ends_with(s, NFY_STR_LIT("torch.cuda.amp.x")));
     assert_int_equal(nfy_str_find_char(s, '.'), 5);
     assert_int_equal(nfy_str_find_char(s, '!'), -1);
+    nfy_str rest = s;
+    assert_false(nfy_str_consume(&rest, "torch.npu"));
+    assert_true(nfy_str_eq(rest, s));
+    assert_true(nfy_str_consume(&rest, "torch."));
+    assert_true(nfy_str_eq_cstr(rest, "cuda.amp"));
+    assert_true(nfy_str_consume(&rest, ""));
     nfy_str mid = nfy_str_slice(s, 6, 10);
     assert_true(nfy_str_eq_cstr(mid, "cuda"));
     assert_true(nfy_str_eq_cstr(nfy_str_slice(s, 20, 30), ""));
@@ -47,6 +53,14 @@ static void test_utf8(void **state)
                      0);                                      /* surrogate */
     assert_int_equal(nfy_utf8_decode("\xE5\x89", 2, &cp), 0); /* truncated */
     assert_int_equal(nfy_utf8_decode("\x80", 1, &cp), 0);
+    char enc[4];
+    const uint32_t cps[] = {0x41, 0xE9, 0x524D, 0x1F600, 0x10FFFF};
+    for (size_t i = 0; i < sizeof cps / sizeof cps[0]; i++) {
+        size_t n = nfy_utf8_encode(cps[i], enc);
+        assert_int_equal(n, i < 4 ? i + 1 : 4);
+        assert_int_equal(nfy_utf8_decode(enc, n, &cp), n);
+        assert_int_equal(cp, cps[i]);
+    }
     assert_int_equal(nfy_utf8_count("a\xC3\xA9\xFF"
                                     "b",
                                     5),
