@@ -2,7 +2,10 @@
 # Build every fuzz/fuzz_*.c target with clang's libFuzzer (ASan+UBSan) over
 # a fuzz-instrumented build of the library, then run each for
 # FUZZ_SECONDS (default 30) from its seed corpus (fuzz/corpus_<name>/ when
-# present). Crashes are written under build/fuzz/artifacts/.
+# present, regression inputs included). Crashes are written under
+# build/fuzz/artifacts/. With FUZZ_RUNS=N each target instead replays its
+# corpus and then runs N inputs from the fixed seed FUZZ_SEED (default 1):
+# the same inputs every time, which is what the test suite wants.
 #   sh fuzz/run.sh            build and run all targets
 #   sh fuzz/run.sh lex        only fuzz_lex
 set -eu
@@ -21,14 +24,23 @@ for src in fuzz/fuzz_*.c; do
         -Iinclude -Isrc -Ibuild/fuzz/gen "$src" build/fuzz/libnpuify.a \
         -ljansson -lz -lm -lpthread -o "$bin"
     corpus=build/fuzz/corpus_$short
+    # A reproducible run starts from the committed corpus alone.
+    [ -z "${FUZZ_RUNS:-}" ] || rm -rf "$corpus"
     mkdir -p "$corpus"
     [ -d "fuzz/corpus_$short" ] && cp -R "fuzz/corpus_$short/." "$corpus/"
-    echo "fuzz: $name for ${secs}s"
-    if "$bin" -max_total_time="$secs" -max_len=65536 -timeout=10 \
+    if [ -n "${FUZZ_RUNS:-}" ]; then
+        echo "fuzz: $name, $FUZZ_RUNS runs from seed ${FUZZ_SEED:-1}"
+        budget="-runs=$FUZZ_RUNS -seed=${FUZZ_SEED:-1}"
+    else
+        echo "fuzz: $name for ${secs}s"
+        budget="-max_total_time=$secs"
+    fi
+    # shellcheck disable=SC2086 # $budget is two options on purpose
+    if "$bin" $budget -max_len=65536 -timeout=10 \
         -artifact_prefix=build/fuzz/artifacts/"$short"- "$corpus" \
         >build/fuzz/"$short".log 2>&1; then
         passed=$((passed + 1))
-        grep -E "^#[0-9]+.*DONE" build/fuzz/"$short".log | tail -n 1
+        grep -aE "^#[0-9]+.*DONE" build/fuzz/"$short".log | tail -n 1
     else
         failed=$((failed + 1))
         echo "fuzz: $name FAILED"; tail -n 40 build/fuzz/"$short".log

@@ -1,13 +1,15 @@
 #!/bin/sh
-# A short libFuzzer run of every fuzz target (FUZZ_SECONDS each, default 10)
-# from its seed corpus: lexer, edits, profiler text and JSON trace readers.
+# A short, reproducible libFuzzer run of every fuzz target: its seed and
+# regression corpus, then FUZZ_RUNS inputs (default 20000) from a fixed seed:
+# lexer, edits, profiler text and JSON trace readers. Open-ended, time-boxed
+# fuzzing with random seeds is `make fuzz` (fuzz/run.sh).
 # Needs clang-14 and libclang-rt-14-dev (tools/deps.sh test installs them).
 set -u
-export FUZZ_SECONDS=${FUZZ_SECONDS:-10}
+export FUZZ_RUNS=${FUZZ_RUNS:-20000}
 out=$(sh fuzz/run.sh 2>&1)
 rc=$?
 echo "$out"
-line=$(echo "$out" | grep -E '^fuzz: [0-9]+ passed, [0-9]+ failed' | tail -n 1)
+line=$(echo "$out" | grep -aE '^fuzz: [0-9]+ passed, [0-9]+ failed' | tail -n 1)
 if [ -n "$line" ]; then
     echo "${line#fuzz: }"
 else

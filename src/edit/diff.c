@@ -289,6 +289,11 @@ out:
     return st;
 }
 
+static bool text_equal(const char *a, size_t alen, const char *b, size_t blen)
+{
+    return alen == blen && (alen == 0 || !memcmp(a, b, alen));
+}
+
 nfy_status nfy_edit_set_diff(nfy_edit_set *set, const char *path,
                              const char *edited, size_t edited_len,
                              nfy_buf *out)
@@ -316,7 +321,9 @@ nfy_status nfy_edit_set_diff(nfy_edit_set *set, const char *path,
         b[i].end = b[i].start + (uint32_t)e->text.len;
         delta += (long long)e->text.len - (e->span.end - e->span.start);
     }
-    if (!st)
+    /* Edits that cancel out (insert a line here, delete an equal one there)
+     * leave the text as it was: no diff, as `diff -u` would print. */
+    if (!st && !text_equal(set->src->data, set->src->len, edited, edited_len))
         st = nfy_diff_ranges(path, set->src->data, set->src->len, edited,
                              edited_len, a, b, n, out);
 out:

@@ -290,6 +290,19 @@ static void test_diff_basic_context(void **state)
     fx_release(&f);
 }
 
+/* Found by fuzz_edit: an inserted line and an equal deleted line elsewhere
+ * give the original text back, so the diff must be empty. */
+static void test_diff_cancelling_edits_is_empty(void **state)
+{
+    (void)state;
+    fixture f;
+    fx_init(&f, "\n\n\n\n\n\n\n\n\n\n");
+    add(&f, 0, 0, "\n", "R");
+    add(&f, 8, 9, "", "R");
+    assert_string_equal(diff_of(&f), "");
+    fx_release(&f);
+}
+
 static void test_diff_insert_at_top_and_merge(void **state)
 {
     (void)state;
@@ -474,6 +487,7 @@ int main(void)
         cmocka_unit_test(test_diff_delete_everything_and_empty),
         cmocka_unit_test(test_diff_ranges_rejects_inconsistent),
         cmocka_unit_test(test_diff_applies_with_patch),
+        cmocka_unit_test(test_diff_cancelling_edits_is_empty),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
