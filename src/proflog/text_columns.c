@@ -349,7 +349,22 @@ typedef struct {
     size_t first_value; /* index of the first value column */
     size_t best_right;  /* most value columns matched with tokens exhausted */
     nfy_prof_row *row;
+    /* States (ci, ti) known to fail: whether a state matches depends on
+     * (ci, ti) alone, so remembering failures keeps the search polynomial
+     * when many optional columns could each be skipped (found by fuzzing:
+     * a header of 30 optional columns took minutes per row). */
+    uint64_t failed[NFY_PROF_MAX_COLS + 1][(MAX_TOKENS + 64) / 64];
 } matcher;
+
+static bool known_failure(const matcher *m, size_t ci, size_t ti)
+{
+    return m->failed[ci][ti / 64] >> (ti % 64) & 1u;
+}
+
+static void mark_failure(matcher *m, size_t ci, size_t ti)
+{
+    m->failed[ci][ti / 64] |= (uint64_t)1 << (ti % 64);
+}
 
 /* Columns [first_value, ci) remain, tokens [0, ti) remain. Returns the
  * number of tokens left for the name (>= 1), 0 when no match. */
@@ -373,6 +388,8 @@ static size_t match_from(matcher *m, size_t ci, size_t ti)
 {
     if (ci == m->first_value)
         return ti;
+    if (known_failure(m, ci, ti))
+        return 0;
     const nfy_col *c = &m->lay->cols[ci - 1];
     if (ti > 0 && take_cell(c, m->tok[ti - 1], m->row)) {
         size_t r = match_from(m, ci - 1, ti - 1);
@@ -395,6 +412,7 @@ static size_t match_from(matcher *m, size_t ci, size_t ti)
         if (matched > m->best_right)
             m->best_right = matched;
     }
+    mark_failure(m, ci, ti);
     return 0;
 }
 
@@ -406,7 +424,13 @@ nfy_row_match nfy_prof__match_row(const nfy_prof_layout *lay, nfy_str line,
     size_t first = 1;
     if (lay->ncols > 1 && lay->cols[1].kind == NFY_COL_OVERLOAD)
         first = 2;
-    matcher m = {lay, tok, first, 0, row};
+    matcher m;
+    m.lay = lay;
+    m.tok = tok;
+    m.first_value = first;
+    m.best_right = 0;
+    m.row = row;
+    memset(m.failed, 0, (lay->ncols + 1) * sizeof m.failed[0]);
     if (matched_right)
         *matched_right = 0;
     if (nt == 0)
