@@ -1,11 +1,12 @@
 #!/bin/sh
 # A short, reproducible libFuzzer run of every fuzz target: its seed and
-# regression corpus, then FUZZ_RUNS inputs (default 20000) from a fixed seed:
-# lexer, edits, profiler text and JSON trace readers. Open-ended, time-boxed
+# regression corpus, then FUZZ_RUNS inputs (default 10000) from a fixed seed:
+# lexer, edits, the whole per-file conversion (idempotence included),
+# profiler text and JSON trace readers. Open-ended, time-boxed
 # fuzzing with random seeds is `make fuzz` (fuzz/run.sh).
 # Needs clang-14 and libclang-rt-14-dev (tools/deps.sh test installs them).
 set -u
-export FUZZ_RUNS=${FUZZ_RUNS:-20000}
+export FUZZ_RUNS=${FUZZ_RUNS:-10000}
 out=$(sh fuzz/run.sh 2>&1)
 rc=$?
 echo "$out"

@@ -37,6 +37,8 @@ nfy_str nfy_str_slice(nfy_str s, size_t start, size_t end)
         end = s.len;
     if (start > end)
         start = end;
+    if (!s.ptr) /* the empty view {NULL, 0}: no pointer arithmetic on NULL */
+        return s;
     return (nfy_str){s.ptr + start, end - start};
 }
 

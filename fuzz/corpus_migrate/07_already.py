@@ -1,0 +1,4 @@
+import torch
+import torch_npu
+
+x = torch.ones(2)

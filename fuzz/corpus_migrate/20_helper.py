@@ -1,0 +1,2 @@
+def lr(step):
+    return 0.1 * step

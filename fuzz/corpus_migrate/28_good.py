@@ -1,0 +1,3 @@
+import torch
+
+y = torch.zeros(2).cuda()
