@@ -66,8 +66,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     nfy_buf first = NFY_BUF_INIT, second = NFY_BUF_INIT;
     size_t edits = convert_once(&mo, (const char *)data, size, &first);
     if (edits) {
-        size_t again = convert_once(&mo, nfy_buf_cstr(&first), first.len,
-                                    &second);
+        size_t again =
+            convert_once(&mo, nfy_buf_cstr(&first), first.len, &second);
         if (again) {
             fprintf(stderr, "--- first output:\n%.*s\n", (int)first.len,
                     nfy_buf_cstr(&first));
