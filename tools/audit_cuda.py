@@ -21,7 +21,8 @@ NPU001 import insertions excluded). A remaining site is
   prose     a comment or string that names none of TEXT_RE (e.g. only apex,
             triton, DataParallel, nvtx);
   MISSED    anything else: a CUDA API name (API_NAMES, `.cuda(`,
-            `torch.cuda`, `torch.version.cuda`, names bound by imports of
+            `torch.cuda`, `torch.version.cuda`, `X.cuda.Y`, private
+            `_C._cuda_*`/`_C._nccl_*` bindings, names bound by imports of
             modules outside the project, *_cuda modules), a comment naming
             cuda/cudnn/nccl/cublas, a string naming those or an apex module
             (the literal text of an f-string, not its {fields}).
@@ -161,10 +162,13 @@ def name_is_api(h, line, imports, project_mods):
         return True
     if IMPORT_RE.match(line) and not LOCAL_IMPORT_RE.match(line):
         return import_is_external(line, project_mods)
-    if tok == "cuda":  # x.cuda(...), torch.cuda, torch.version.cuda
-        return prev == "." and (nxt == "(" or prev2 in ("torch", "version",
-                                                         "backends"))
-    return False
+    if tok == "cuda":  # x.cuda(...), torch.cuda, torch.version.cuda,
+        # and a torch.cuda reached through an alias: mod.cuda.synchronize
+        return prev == "." and (nxt in ("(", ".") or
+                                prev2 in ("torch", "version", "backends"))
+    # private bindings: torch._C._cuda_getDevice, torch._C._nccl_all_reduce
+    return prev == "." and prev2 == "_C" and \
+        re.match(r"_(cuda|nccl|cudnn)", tok) is not None
 
 
 def needs_record(h, line, imports, project_mods):

@@ -13,11 +13,18 @@
 # pytorch-image-models (timm/ train.py), yolov5 (all), detectron2
 # (detectron2/ tools/), fairseq (fairseq/ fairseq_cli/), accelerate
 # (examples/), DeepSpeedExamples (training/), Megatron-LM (megatron/
-# pretrain_gpt.py).
+# pretrain_gpt.py), nanoGPT (all), pytorch-lightning (src/lightning/
+# {pytorch,fabric}/{accelerators,strategies}), mmengine (mmengine/{runner,
+# device,dist,model/wrappers,optim/optimizer,utils/dl_utils}), mmdetection
+# 3.x (tools/, from a fork: the upstream snapshot is too large to fetch),
+# diffusers (examples/text_to_image), detr and DINO (all), ultralytics 8.4
+# (ultralytics/engine, utils/{torch_utils,autobatch,dist,checks}.py, from a
+# mirror), transformers 4.33 (examples/pytorch, src/transformers/{trainer,
+# training_args,trainer_utils,trainer_pt_utils}.py, from a snapshot repo).
 # Env: NPUIFY (default build/release/npuify), AUDIT_FLAGS (default -v).
 # Exit status: the audit's (1 when something was missed).
 set -u
-[ $# -ge 2 ] || { sed -n '2,18p' "$0"; exit 2; }
+[ $# -ge 2 ] || { sed -n '2,25p' "$0"; exit 2; }
 NPUIFY=${NPUIFY:-build/release/npuify}
 proj=$1; out=$2; shift 2
 [ $# -gt 0 ] || set -- $(ls "$proj")

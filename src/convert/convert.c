@@ -198,6 +198,16 @@ static void convert_file(converter *c, const nfy_walk_entry *e, nfy_arena *a)
 static int on_entry(void *ctx, const nfy_walk_entry *e)
 {
     converter *c = ctx;
+    /* A single file is named as the user gave it (diagnostics, report),
+     * not by its base name: there is no root to be relative to. */
+    nfy_walk_entry single;
+    if (c->single_file && e->kind != NFY_WALK_DIR) {
+        single = *e;
+        single.rel = c->o->src;
+        while (single.rel[0] == '.' && single.rel[1] == '/')
+            single.rel += 2;
+        e = &single;
+    }
     if (skipped_rel(c, e->rel))
         return 0;
     nfy_arena a = NFY_ARENA_INIT;

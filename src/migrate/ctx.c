@@ -359,6 +359,7 @@ static void run_passes(mig_ctx *c)
     mig_pass_names(c);
     mig_pass_fstrings(c);
     mig_pass_members(c);
+    mig_pass_member_alias(c);
     mig_pass_int_device(c);
     mig_pass_args(c);
     mig_pass_special(c); /* before strings: its flags explain literals */

@@ -20,6 +20,77 @@ static bool is_cmp(const mig_ctx *c, uint32_t t)
            mig_tok_op(c, t, NFY_OP_NOTEQUAL) || tok_word(c, t, "in");
 }
 
+/* Does the source text s name a device ("device", any case)? */
+static bool names_device(nfy_str s)
+{
+    for (size_t i = 0; i + 6 <= s.len; i++) {
+        size_t k = 0;
+        while (k < 6 && (s.ptr[i + k] | 0x20) == "device"[k])
+            k++;
+        if (k == 6)
+            return true;
+    }
+    return false;
+}
+
+/*
+ * `device.startswith("cuda")`, `str(args.device).startswith("cuda:")`: a
+ * prefix test on something that names a device is a comparison with a
+ * device string. [head, end) must be the whole first argument.
+ */
+static bool device_prefix_test(const mig_ctx *c, uint32_t head, uint32_t end)
+{
+    uint32_t a = c->tok_arg[head];
+    if (a == NFY_NONE)
+        return false;
+    const nfy_arg *arg = &c->m->args[a];
+    const nfy_call *call = &c->m->calls[arg->call];
+    if (arg->kind != NFY_ARG_POS || arg->pos != 0 || arg->value_first != head ||
+        arg->value_end != end || call->attr_tok == NFY_NONE ||
+        !mig_tok_is(c, call->attr_tok, "startswith"))
+        return false;
+    uint32_t recv_end = c->m->toks[call->attr_tok].start;
+    uint32_t recv_start = c->m->toks[call->callee_first].start;
+    return names_device(
+        (nfy_str){c->src->data + recv_start, recv_end - recv_start});
+}
+
+static bool is_open(const mig_ctx *c, uint32_t t)
+{
+    return mig_tok_op(c, t, NFY_OP_LPAR) || mig_tok_op(c, t, NFY_OP_LSQB) ||
+           mig_tok_op(c, t, NFY_OP_LBRACE);
+}
+
+/*
+ * `device.type in {"cuda", "mps"}`, `dev in ("cuda", "cuda:0")`: [head,
+ * end) is a whole element of a tuple, list or set display that is an
+ * operand of ==, != or in (also `for d in ("cuda", "cpu")`).
+ */
+static bool element_of_compared(const mig_ctx *c, uint32_t head, uint32_t end)
+{
+    uint32_t after = mig_next_sig(c, end - 1);
+    if (after == NFY_NONE ||
+        (!mig_tok_op(c, after, NFY_OP_COMMA) && c->m->match[after] == NFY_NONE))
+        return false;
+    uint32_t stmt = c->m->tok_stmt[head];
+    for (uint32_t t = mig_prev_sig(c, head); t != NFY_NONE;
+         t = mig_prev_sig(c, t)) {
+        if (c->m->tok_stmt[t] != stmt)
+            return false;
+        if (is_open(c, t)) {
+            uint32_t close = c->m->match[t];
+            return close != NFY_NONE && (is_cmp(c, mig_prev_sig(c, t)) ||
+                                         is_cmp(c, mig_next_sig(c, close)));
+        }
+        if (c->m->match[t] != NFY_NONE) /* a nested closed group */
+            t = c->m->match[t];
+        else if (!mig_tok_op(c, t, NFY_OP_COMMA) &&
+                 c->m->toks[t].kind != NFY_TOK_STRING)
+            return false; /* only literals may come before it */
+    }
+    return false;
+}
+
 /*
  * [head, end) covers the whole of [vfirst, vend) up to a trailing
  * formatting (% x, .format(...), + x) or conditional (x if c else y).
@@ -127,7 +198,9 @@ bool mig_expr_in_ctx(const mig_ctx *c, uint32_t head, uint32_t end,
         if (lit != NFY_NONE && c->m->strings[lit].ctx == NFY_STR_COMPARE)
             return true;
         return is_cmp(c, mig_prev_sig(c, head)) ||
-               is_cmp(c, mig_next_sig(c, end - 1));
+               is_cmp(c, mig_next_sig(c, end - 1)) ||
+               device_prefix_test(c, head, end) ||
+               element_of_compared(c, head, end);
     case NFY_CTX_ARGPARSE:
         return arg != NULL && argparse_fits(c, a, head, end);
     case NFY_CTX_ASSIGN: {

@@ -199,6 +199,26 @@ void mig_rename_chain(mig_ctx *c, const mig_qmatch *m, nfy_str q, uint32_t h,
                  mig_fmt(c, "%s -> %s", api, tail.ptr), api);
 }
 
+/* A chain self.attr.rest through a module-valued attribute (resolve.h:
+ * an ALIAS whose binding is a parameter). */
+static bool self_alias(const mig_ctx *c, const nfy_res *res)
+{
+    return res->kind == NFY_RES_ALIAS && res->binding < c->m->nbindings &&
+           c->m->bindings[res->binding].kind == NFY_BIND_PARAM;
+}
+
+/* Through self.attr, the attribute name stands for the head components
+ * [0, h): a rename that changes one of them (torch -> torch_npu) cannot be
+ * spelled there, unless the assignment to the attribute carries it. */
+static bool head_renamed(const mig_qmatch *m, uint32_t h)
+{
+    if (m->to == NULL || m->to[0] == '\0')
+        return false;
+    mig_rplan p;
+    mig_rename_plan(m->from, nfy_str_from_cstr(m->to), &p);
+    return p.k > h && p.d < h;
+}
+
 static void rename_use(mig_ctx *c, uint32_t u, const mig_qmatch *m,
                        bool flagged)
 {
@@ -208,9 +228,27 @@ static void rename_use(mig_ctx *c, uint32_t u, const mig_qmatch *m,
     uint32_t nn = chain_names(c, u, names, CHAIN_MAX);
     for (uint32_t i = 0; i < nn; i++)
         spans[i] = mig_tok_span(c, names[i]);
-    if (nn > 0)
-        mig_rename_chain(c, m, res->qual, res->head_parts, spans, nn, names,
-                         flagged);
+    uint32_t skip = 0, h = res->head_parts;
+    if (self_alias(c, res) && nn >= 2) {
+        skip = 1; /* `self` itself; attr then stands for h + 1 components */
+        h++;
+        if (head_renamed(m, h)) {
+            nfy_span sp = {spans[0].start, spans[nn - 1].end};
+            const char *api = mig_strdup(c, res->qual);
+            mig_note_add(c, m->rule, sp, MIG_CAT_UNSUPPORTED,
+                         MIG_OP_UNSUPPORTED, api,
+                         mig_fmt(c,
+                                 "%s: %s is reached through the instance "
+                                 "attribute %.*s; rename it by hand",
+                                 m->rule->message, api,
+                                 NFY_STR_FMT(mig_tok(c, names[1]))));
+            nfy_vec_last(c->notes)->safety = MIG_MANUAL;
+            return;
+        }
+    }
+    if (nn > skip)
+        mig_rename_chain(c, m, res->qual, h, spans + skip, nn - skip,
+                         names + skip, flagged);
 }
 
 static bool use_is_callee(const mig_ctx *c, uint32_t u)

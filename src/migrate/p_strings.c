@@ -122,6 +122,20 @@ static uint32_t literal_binding(const mig_ctx *c, uint32_t lit)
     return NFY_NONE;
 }
 
+/* Is binding x the same variable as b: the same name in the same scope?
+ * (`if ...: arg = "cuda:0" else: arg = "cpu"` and then `torch.device(arg)`:
+ * the use resolves to the last assignment, the literal is in another.) */
+static bool same_variable(const mig_ctx *c, uint32_t x, uint32_t b)
+{
+    if (x == b)
+        return true;
+    if (x == NFY_NONE || x >= c->m->nbindings)
+        return false;
+    const nfy_binding *bx = &c->m->bindings[x], *bb = &c->m->bindings[b];
+    return bx->scope == bb->scope && bx->kind == NFY_BIND_ASSIGN &&
+           nfy_str_eq(mig_tok(c, bx->tok), mig_tok(c, bb->tok));
+}
+
 /* Does a variable holding the literal later stand in one of r's contexts? */
 static bool flows_to_ctx(const mig_ctx *c, uint32_t lit, const nfy_rule *r)
 {
@@ -131,7 +145,7 @@ static bool flows_to_ctx(const mig_ctx *c, uint32_t lit, const nfy_rule *r)
     for (uint32_t u = 0; u < c->m->nuses; u++) {
         const nfy_name_use *use = &c->m->uses[u];
         if (use->nparts != 1 || use->ctx != NFY_CTX_LOAD ||
-            nfy_resolve_use(c->r, u)->binding != b)
+            !same_variable(c, nfy_resolve_use(c->r, u)->binding, b))
             continue;
         for (size_t i = 0; i < r->nctx; i++) {
             if (r->ctx[i].kind != NFY_CTX_ASSIGN &&

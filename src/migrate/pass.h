@@ -116,6 +116,7 @@ void mig_pass_imports(mig_ctx *c);
 void mig_pass_names(mig_ctx *c);
 void mig_pass_fstrings(mig_ctx *c);
 void mig_pass_members(mig_ctx *c);
+void mig_pass_member_alias(mig_ctx *c);
 void mig_pass_args(mig_ctx *c);
 void mig_pass_int_device(mig_ctx *c);
 void mig_pass_strings(mig_ctx *c);

@@ -9,6 +9,8 @@
 
 #include <string.h>
 
+#include "resolve/resolve_internal.h"
+
 /* Aliases of aliases are followed this deep; deeper chains stay unknown. */
 #define ALIAS_DEPTH_MAX 16
 
@@ -476,6 +478,7 @@ nfy_status nfy_resolve(const nfy_pysyn *syn, nfy_arena *arena,
         resolve_use_at(r, u, 0);
     for (uint32_t b = 0; b < nb; b++) /* also bindings no use reached */
         bind_compute(r, b, 0);
+    nfy__resolve_self_attrs(r, arena);
     *out = r;
     return NFY_OK;
 }
@@ -489,6 +492,11 @@ nfy_str nfy_resolve_prefix(const nfy_resolution *r, uint32_t u, uint32_t nparts)
 {
     const nfy_res *res = &r->uses[u];
     if (res->qual.len == 0 || nparts == 0)
+        return nfy_str_slice(res->qual, 0, 0);
+    /* `self` of a self.attr alias stands for no qualified name itself */
+    if (nparts == 1 && res->kind == NFY_RES_ALIAS &&
+        res->binding < r->syn->nbindings &&
+        r->syn->bindings[res->binding].kind == NFY_BIND_PARAM)
         return nfy_str_slice(res->qual, 0, 0);
     return nfy_dotted_head(res->qual, res->head_parts + nparts - 1);
 }

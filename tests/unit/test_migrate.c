@@ -570,6 +570,166 @@ static void test_bad_version(void **state)
     nfy_rule_set_free(rs);
 }
 
+/* ---- user classes with their own cuda(), self.torch, prefix tests ---- */
+
+static void test_member_alias(void **state)
+{
+    (void)state;
+    expect_out("import torch\n"
+               "class B:\n"
+               "    def cuda(self, d=None):\n"
+               "        return B(self.t.cuda(d))\n"
+               "\n"
+               "    @property\n"
+               "    def is_cuda(self):\n"
+               "        return True\n"
+               "class C(B):\n"
+               "    def cuda(self): return super().cuda()\n"
+               "b = B().cuda()\n",
+               "import torch\n"
+               "import torch_npu\n"
+               "class B:\n"
+               "    def cuda(self, d=None):\n"
+               "        return B(self.t.npu(d))\n"
+               "    npu = cuda\n"
+               "\n"
+               "    @property\n"
+               "    def is_cuda(self):\n"
+               "        return True\n"
+               "    is_npu = is_cuda\n"
+               "class C(B):\n"
+               "    def cuda(self): return super().npu()\n"
+               "    npu = cuda\n"
+               "b = B().npu()\n");
+    /* a class with its own npu, a function named cuda, no final newline */
+    expect_out("class D:\n"
+               "    def cuda(self):\n"
+               "        return 1\n"
+               "    def npu(self):\n"
+               "        return 2\n"
+               "def cuda(x):\n"
+               "    return x\n"
+               "class E:\n"
+               "    def cuda(self):\n"
+               "        return 3",
+               "class D:\n"
+               "    def cuda(self):\n"
+               "        return 1\n"
+               "    def npu(self):\n"
+               "        return 2\n"
+               "def cuda(x):\n"
+               "    return x\n"
+               "class E:\n"
+               "    def cuda(self):\n"
+               "        return 3\n"
+               "    npu = cuda");
+    /* class attributes: a literal is no method, a name may be one; an
+     * attribute rule (is_cuda) renames every access */
+    expect_out("class F:\n"
+               "    cuda = \"x\"\n"
+               "    is_cuda = False\n"
+               "class G:\n"
+               "    cuda = _to_cuda  # shared helper\n"
+               "    x = 1\n",
+               "class F:\n"
+               "    cuda = \"x\"\n"
+               "    is_cuda = False\n"
+               "    is_npu = is_cuda\n"
+               "class G:\n"
+               "    cuda = _to_cuda  # shared helper\n"
+               "    npu = cuda\n"
+               "    x = 1\n");
+    expect_finding("class B:\n    def cuda(self):\n        pass\n", NULL,
+                   "NPU111", NFY_CAT_CHANGE, 0);
+    /* --mode auto edits nothing but imports */
+    result r;
+    run("import torch\nclass B:\n    def cuda(self):\n        pass\n", NULL,
+        NFY_MIGRATE_AUTO, &r);
+    assert_null(strstr(r.out, "npu = cuda"));
+    result_release(&r);
+}
+
+static void test_self_module_attr(void **state)
+{
+    (void)state;
+    expect_out("class T:\n"
+               "    def __init__(self):\n"
+               "        import torch\n"
+               "        self.torch = torch\n"
+               "        self.amp = torch.cuda.amp\n"
+               "    def go(self):\n"
+               "        self.torch.cuda.synchronize()\n"
+               "        with self.amp.autocast():\n"
+               "            pass\n",
+               "class T:\n"
+               "    def __init__(self):\n"
+               "        import torch\n"
+               "        import torch_npu\n"
+               "        self.torch = torch\n"
+               "        self.amp = torch.npu.amp\n"
+               "    def go(self):\n"
+               "        self.torch.npu.synchronize()\n"
+               "        with self.amp.autocast():\n"
+               "            pass\n");
+    /* a rename of the module itself cannot be spelled through self.p */
+    expect_finding("import torch\n"
+                   "class T:\n"
+                   "    def __init__(self):\n"
+                   "        self.p = torch.profiler\n"
+                   "    def go(self):\n"
+                   "        self.p.profile()\n",
+                   NULL, "NPU205", NFY_CAT_UNSUPPORTED_API, 6);
+}
+
+static void test_device_prefix(void **state)
+{
+    (void)state;
+    expect_out("import torch\n"
+               "def f(args, name, dev):\n"
+               "    a = args.device.startswith('cuda:')\n"
+               "    b = str(dev).startswith(\"cuda\")\n"
+               "    c = name.startswith('cuda')\n"
+               "    self.map_location = 'cuda' if a else 'cpu'\n",
+               "import torch\n"
+               "import torch_npu\n"
+               "def f(args, name, dev):\n"
+               "    a = args.device.startswith('npu:')\n"
+               "    b = str(dev).startswith(\"cuda\")\n"
+               "    c = name.startswith('cuda')\n"
+               "    self.map_location = 'npu' if a else 'cpu'\n");
+    /* members of a compared display; a call's tuple argument is not one */
+    expect_out("def f(d, g):\n"
+               "    a = d.type in {'cuda', 'mps'}\n"
+               "    b = d not in ('cpu', 'cuda:0')\n"
+               "    c = g(('cuda', 1)) in d\n",
+               "def f(d, g):\n"
+               "    a = d.type in {'npu', 'mps'}\n"
+               "    b = d not in ('cpu', 'npu:0')\n"
+               "    c = g(('cuda', 1)) in d\n");
+    /* a literal in one branch reaches the device through the variable */
+    expect_out("import torch\n"
+               "def sel(cpu):\n"
+               "    if cpu:\n"
+               "        arg = 'cpu'\n"
+               "    else:\n"
+               "        arg = 'cuda:0'\n"
+               "    return torch.device(arg)\n"
+               "def other():\n"
+               "    arg = 'cuda'\n"
+               "    return arg\n",
+               "import torch\n"
+               "import torch_npu\n"
+               "def sel(cpu):\n"
+               "    if cpu:\n"
+               "        arg = 'cpu'\n"
+               "    else:\n"
+               "        arg = 'npu:0'\n"
+               "    return torch.device(arg)\n"
+               "def other():\n"
+               "    arg = 'cuda'\n"
+               "    return arg\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -596,6 +756,9 @@ int main(void)
         cmocka_unit_test(test_syntax_error_no_edits),
         cmocka_unit_test(test_auto_mode),
         cmocka_unit_test(test_bad_version),
+        cmocka_unit_test(test_member_alias),
+        cmocka_unit_test(test_self_module_attr),
+        cmocka_unit_test(test_device_prefix),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

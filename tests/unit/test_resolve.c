@@ -2,7 +2,7 @@
  * Unit tests for resolve: qualified names through every import form and
  * Python's scope rules (shadowing by assignment, parameter, for/with
  * targets, global, class bodies, function-local imports, try/except
- * ImportError fallbacks, dotted aliases).
+ * ImportError fallbacks, dotted aliases, module-valued self attributes).
  */
 /* cmocka needs these headers first. */
 /* clang-format off */
@@ -298,6 +298,93 @@ static void test_relative_import(void **state)
     teardown_fx(&f);
 }
 
+/* Module-valued instance attributes: self.torch = torch in a method. */
+static void test_self_module_attr(void **state)
+{
+    (void)state;
+    const char *cls = "class T:\n"
+                      "    def __init__(self):\n"
+                      "        import torch\n"
+                      "        self.torch = torch\n"
+                      "        self.amp = torch.cuda.amp\n"
+                      "        self.x = None\n"
+                      "    def go(self):\n"
+                      "        self.torch.cuda.empty_cache()\n"
+                      "        self.amp.autocast()\n"
+                      "        def inner():\n"
+                      "            return self.torch.cuda.synchronize()\n"
+                      "    @staticmethod\n"
+                      "    def st(self):\n"
+                      "        self.torch.cuda.x()\n"
+                      "class U:\n"
+                      "    def go(self):\n"
+                      "        self.torch.cuda.y()\n";
+    /* head_parts: the attribute name is the last component of its value */
+    expect_qual(cls, "self.torch.cuda.empty_cache", 0, "torch.cuda.empty_cache",
+                0);
+    expect_qual(cls, "self.amp.autocast", 0, "torch.cuda.amp.autocast", 2);
+    expect_qual(cls, "self.torch.cuda.synchronize", 0, "torch.cuda.synchronize",
+                0);
+    expect_kind(cls, "self.torch.cuda.empty_cache", 0, NFY_RES_ALIAS);
+    /* a static method's first parameter is no instance; another class */
+    expect_kind(cls, "self.torch.cuda.x", 0, NFY_RES_LOCAL);
+    expect_kind(cls, "self.torch.cuda.y", 0, NFY_RES_LOCAL);
+    /* self alone names no qualified thing */
+    fixture f;
+    setup_text(&f, cls);
+    uint32_t u = use_of(&f, "self.amp.autocast", 0);
+    assert_int_not_equal(u, NFY_NONE);
+    assert_int_equal(nfy_resolve_prefix(f.r, u, 1).len, 0);
+    assert_true(
+        nfy_str_eq_cstr(nfy_resolve_prefix(f.r, u, 2), "torch.cuda.amp"));
+    teardown_fx(&f);
+}
+
+static void test_self_attr_conflict(void **state)
+{
+    (void)state;
+    /* assigned something else too: unknown */
+    expect_kind("import torch\n"
+                "class T:\n"
+                "    def a(self):\n"
+                "        self.m = torch\n"
+                "    def b(self, k):\n"
+                "        self.m = k\n"
+                "    def c(self):\n"
+                "        self.m.cuda.x()\n",
+                "self.m.cuda.x", 0, NFY_RES_LOCAL);
+    /* two different modules */
+    expect_kind("import torch, numpy\n"
+                "class T:\n"
+                "    def a(self):\n"
+                "        self.m = torch\n"
+                "    def b(self):\n"
+                "        self.m = numpy\n"
+                "    def c(self):\n"
+                "        self.m.cuda.x()\n",
+                "self.m.cuda.x", 0, NFY_RES_LOCAL);
+    /* tuple target */
+    expect_kind("import torch\n"
+                "class T:\n"
+                "    def a(self):\n"
+                "        self.m = torch\n"
+                "        self.m, self.n = 1, 2\n"
+                "    def c(self):\n"
+                "        self.m.cuda.x()\n",
+                "self.m.cuda.x", 0, NFY_RES_LOCAL);
+    /* the same module twice, and None, stay an alias */
+    expect_qual("import torch\n"
+                "class T:\n"
+                "    def a(self):\n"
+                "        self.m = None\n"
+                "        self.m = torch\n"
+                "    def b(self):\n"
+                "        self.m = torch\n"
+                "    def c(self):\n"
+                "        self.m.cuda.x()\n",
+                "self.m.cuda.x", 0, "torch.cuda.x", 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -316,6 +403,8 @@ int main(void)
         cmocka_unit_test(test_prefix_and_helpers),
         cmocka_unit_test(test_more_scopes),
         cmocka_unit_test(test_relative_import),
+        cmocka_unit_test(test_self_module_attr),
+        cmocka_unit_test(test_self_attr_conflict),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,6 @@
 import numpy as np
 
-DEVICE = "cuda"
+DEVICE = "npu"
 
 
 def f():
