@@ -17,7 +17,8 @@
  * "cuda" text left alone), "nccl-compare", "device-capability",
  * "cpp-extension-cu", "amp-used", "dataloader-pin-memory", "affinity-user",
  * "amp-insert" (--amp: autocast + GradScaler around a textbook training
- * step), and at project level "amp-missing" and "global-advice". Not
+ * step), "member-alias" (NPU111: `npu = cuda` after a user class's own
+ * cuda()/is_cuda, so renamed call sites keep working), and at project level "amp-missing" and "global-advice". Not
  * implemented here: "ddp-rewrite", "launcher", "cuda-ops" (their rules
  * simply never fire), FILE rules such as *.cu (convert's).
  *

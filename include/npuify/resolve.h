@@ -16,7 +16,10 @@
  *  - `x = None` (and `except ImportError:` fallbacks of that shape) does not
  *    hide an import of x in the same scope;
  *  - `alias = torch.cuda` (the whole value a dotted chain that resolves)
- *    makes alias an alias of that qualified name.
+ *    makes alias an alias of that qualified name;
+ *  - `self.attr = torch` in a class, when every assignment to that
+ *    attribute in the class stores the same module (or None), makes
+ *    `self.attr.cuda.X` resolve to "torch.cuda.X" (src/resolve/selfattr.c).
  * The qualified name of the chain is then the binding's import target plus
  * the rest of the chain: with `import torch as th`, `th.cuda.synchronize`
  * is "torch.cuda.synchronize"; with `from torch.cuda import amp as A`,
