@@ -11,7 +11,12 @@
 #     function_events) reported in the same run;
 #  4. the Ascend guide's extract_ops_by_step rule, re-implemented here in
 #     Python, against our names and dynamic ops (spec: 3 steps, 62, 34);
-#  5. CLI contract: exit codes, outputs present, determinism, stdin, UTF-16BE.
+#  5. CLI contract: exit codes, outputs present, determinism, stdin, UTF-16BE;
+#  6. torch 2.x operators and cut names: a log made here with operators new
+#     in PyTorch 2.x and two names cut to 52 chars + "...", checked on six
+#     torch_npu versions against expected/torch-2.x-synthetic/ops_status.tsv,
+#     which an inline Python re-implementation of the rules makes from the
+#     data files (data/torch/native_functions_v*.tsv, data/npu/aten_ops_v*).
 # Run from the repo root; NPUIFY names the binary. UPDATE=1 regenerates the
 # expected files from the reference scripts (never from npuify itself).
 # Prints "N passed, N failed"; exits non-zero on failure.
@@ -185,6 +190,126 @@ le=$DATA/torch-1.13-cpu/mixed_training_mlp_utf16le_bom.log
 run_rows "$tmp/be.log" "$tmp/be"
 run_rows "$le" "$tmp/le"
 if [ -s "$tmp/le.rows" ]; then check_same "UTF-16BE rows = UTF-16LE rows" "$tmp/be.rows" "$tmp/le.rows"; else bad "UTF-16LE: no rows"; fi
+
+# ---- 6: torch 2.x operators and names cut by the profiler ----------------
+# The log: a key_averages() table (layout of torch 1.13-2.x, CPU only).
+"$PY" - "$tmp/t2x.log" <<'EOF'
+import sys
+ops = [("aten::scaled_dot_product_attention", 4),  # composite, NPU kernel
+       ("aten::_scaled_dot_product_flash_attention_for_cpu", 4),  # 2.4 on
+       ("aten::_scaled_dot_product_flash_attention", 2),  # 2.2 on, backend
+       ("aten::rms_norm", 8),             # implicit from the 2.4 table
+       ("aten::_foreach_lgamma", 1),      # backend -> explicit in 2.4
+       ("aten::_foreach_max", 1),         # explicit, 2.4 on
+       ("aten::_safe_softmax", 4),        # explicit, 2.6 on
+       ("aten::sym_constrain_range", 1),  # explicit, 2.2 on
+       ("aten::_native_decoder_only_multi_head_attention", 1),  # 1.13 only
+       ("aten::addmm", 6),
+       ("aten::_grouped_mm", 2),          # explicit, 2.9 table (2.8 on)
+       # cut to 52 + "...": one known operator (2.4 on), two (2.6 on)
+       ("aten::_scaled_dot_product_flash_attention_for_cpu_backward", 4),
+       ("aten::_scaled_dot_product_fused_attention_overrideable_backward", 2)]
+sep = "-" * 55 + "  " + "  ".join(["-" * 12] * 6) + "  "
+fmt = "%55s  %12s  %12s  %12s  %12s  %12s  %12s  "
+out = [sep, fmt % ("Name", "Self CPU %", "Self CPU", "CPU total %",
+                   "CPU total", "CPU time avg", "# of Calls"), sep]
+for i, (name, calls) in enumerate(ops):
+    if len(name) > 55:
+        name = name[:52] + "..."
+    us = 100 - 5 * i
+    out.append(fmt % (name, "%.2f%%" % (us / 10), "%.3fus" % us,
+                      "%.2f%%" % (us / 10), "%.3fus" % us,
+                      "%.3fus" % (us / calls), calls))
+out += [sep, "Self CPU time total: 1.000ms"]
+open(sys.argv[1], "w", encoding="utf-8").write("\n".join(out) + "\n")
+EOF
+want=$EXP/torch-2.x-synthetic/ops_status.tsv
+# The reference: the rules of include/npuify/apidb.h re-implemented over the
+# data files (versions >= 2.1 only: no tocpu/unsupported lists there).
+cat >"$tmp/ref2x.py" <<'EOF'
+import glob, re, sys
+
+def minor(v):
+    a = v.split(".")
+    return int(a[0]), int(a[1])
+
+tables = []  # (minor, label, {op: kind}), oldest first
+for p in glob.glob("data/torch/native_functions_v*.tsv"):
+    label = re.search(r"_v(.+)\.tsv$", p).group(1)
+    rows = dict(l.rstrip("\n").split("\t")[:2] for l in open(p)
+                if l.strip() and not l.startswith("#"))
+    tables.append((minor(label), label, rows))
+tables.sort()
+RANK = {"implicit": 2, "explicit": 1, "backend": 0}
+
+def kind_in(rows, op):  # exact op, else the most composite overload
+    if op in rows:
+        return rows[op]
+    ks = [rows[k] for k in rows if k.startswith(op + ".")]
+    return max(ks, key=lambda k: RANK[k]) if ks else None
+
+def bases(keys, prefix):
+    return {k.split(".")[0] for k in keys if k.startswith(prefix)}
+
+for ver in sys.argv[2:]:
+    npu = {l.strip() for l in open("data/npu/aten_ops_v%s.txt" % ver)
+           if l.strip() and not l.startswith("#")}
+    chain = [t for t in tables if t[0] <= minor(ver)][::-1] or tables[:1]
+
+    def status(op):
+        if any(k == op or k.startswith(op + ".") for k in npu):
+            return "supported"
+        for _, _, rows in chain:
+            k = kind_in(rows, op)
+            if k:
+                return "cpu-fallback" if k == "backend" else "composite"
+        return "unknown"
+
+    names, seps = [], 0
+    for line in open(sys.argv[1], encoding="utf-8"):
+        if line.startswith("-----"):
+            seps += 1
+        elif seps == 2:
+            names.append(line[:55].strip())
+    for name in names:
+        op, cands = name[len("aten::"):], 0
+        if name.endswith("...") and len(name) == 55:
+            # no full name in this input: the known operators decide
+            pre = op[:-3]
+            found = bases(chain[0][2], pre) | bases(npu, pre)
+            if len(found) != 1:
+                print("%s\t%s\tunknown\t%d" % (ver, name, len(found)))
+                continue
+            op = found.pop()
+            name = "aten::" + op
+        print("%s\t%s\t%s\t%d" % (ver, name, status(op), cands))
+EOF
+if [ "${UPDATE:-0}" = 1 ]; then
+    mkdir -p "$(dirname "$want")"
+    "$PY" "$tmp/ref2x.py" "$tmp/t2x.log" 2.1 2.3 2.5 2.6 2.8 2.12 | sort >"$want"
+fi
+"$PY" "$tmp/ref2x.py" "$tmp/t2x.log" 2.1 2.3 2.5 2.6 2.8 2.12 | sort >"$tmp/ref2x"
+check_same "torch 2.x ops: reference reproduces expected" "$tmp/ref2x" "$want"
+: >"$tmp/got2x"
+for v in 2.1 2.3 2.5 2.6 2.8 2.12; do
+    rm -rf "$tmp/t2x"
+    "$NPUIFY" ops "$tmp/t2x.log" -o "$tmp/t2x" -q --torch-version "$v" 2>/dev/null
+    "$PY" - "$tmp/t2x/ops.csv" "$v" >>"$tmp/got2x" <<'EOF'
+import csv, re, sys
+for r in csv.DictReader(open(sys.argv[1], encoding="utf-8")):
+    if r["Status"]:
+        m = re.search(r"(\d+) known operators start so", r["Notes"])
+        print("%s\t%s\t%s\t%s" % (sys.argv[2], r["Op"], r["Status"],
+                                  m.group(1) if m else 0))
+EOF
+done
+sort "$tmp/got2x" -o "$tmp/got2x"
+check_same "torch 2.x ops: status per version" "$tmp/got2x" "$want"
+# the resolved cut name is also what all_ops.txt lists (2.12, the last run)
+if grep -qx 'aten::_scaled_dot_product_flash_attention_for_cpu_backward' \
+    "$tmp/t2x/all_ops.txt"; then ok; else
+    bad "all_ops.txt: cut name not resolved"
+fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -12,6 +12,10 @@ NativeFunction.from_yaml, torch 1.13):
             them generated CompositeExplicitAutograd kernels).
   backend   anything else: per-backend kernels (or a structured delegate).
 
+The same rules hold for the 2.x files (checked on 2.2.2 to 2.9.1):
+new keys such as CompositeImplicitAutogradNestedTensor do not make an op
+implicit by themselves (torchgen tests for CompositeImplicitAutograd).
+
 Output: a '#' header naming the source, then "name<TAB>kind" lines sorted by
 name in byte order (deterministic). Usage:
   extract_native_functions.py YAML LABEL SOURCE-DESCRIPTION > OUT.tsv

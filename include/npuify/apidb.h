@@ -13,11 +13,11 @@
  * some versions (torch.npu surface: 1.11 2.1 2.6 2.8 2.12 master;
  * msFmkTransplt API lists: 2.1 2.6 2.7 2.8; Huawei native-API lists: 2.7.1
  * 2.11.0 2.12.0 2.13.0; transfer_to_npu white lists: 1.11 2.1 2.6 master;
- * PyTorch native_functions.yaml: see data/README.md). A version without its
- * own file uses the nearest OLDER file of that data set; a "master" file
- * serves the versions newer than every numbered file of its set; a version
- * older than every file uses the oldest one. The lookups report which file
- * they used (data_version) so reports can say so.
+ * PyTorch native_functions.yaml: 1.13 2.2 2.4 2.6 2.7 2.9, data/README).
+ * A version without its own file uses the nearest OLDER file of that data
+ * set; a "master" file serves the versions newer than every numbered file
+ * of its set; a version older than every file uses the oldest one. The lookups
+ * report which file they used (data_version) so reports can say so.
  *
  * Names. Operator names are accepted as "add", "aten::add",
  * "aten::add.Tensor", "add.Tensor", "torch.ops.aten.add.Tensor",
@@ -90,7 +90,9 @@ typedef struct {
     bool explicit_composite;   /* COMPOSITE through CompositeExplicitAutograd */
     const char *matched;       /* data entry that decided ("add.Tensor"),
                                   NULL when none */
-    const char *torch_version; /* native_functions.yaml used ("2.1") */
+    const char *torch_version; /* native_functions.yaml table that decided
+                                  ("2.6"): the one serving v, or an older
+                                  one for an operator it lacks */
 } nfy_op_info;
 
 /**
@@ -104,6 +106,19 @@ nfy_op_status nfy_apidb_op_status(const nfy_apidb_version *v, nfy_str name,
                                   nfy_op_info *info);
 /** Oldest version where the op has status SUPPORTED, or NULL. */
 const nfy_apidb_version *nfy_apidb_op_first_supported(nfy_str name);
+
+/**
+ * Known operators whose name starts with prefix, e.g. a profiler name cut
+ * to 52 characters, given without its "...". "aten::" and bare names are
+ * looked up among PyTorch's operators (the native_functions table serving
+ * v) and v's NPU kernels, "npu::" names among v's custom operators; other
+ * namespaces and an empty name find nothing. The overloads of an operator
+ * count once. Returns the number of distinct operators; when exactly one,
+ * *match (may be NULL) receives its name without namespace or overload
+ * (a view into static data), else an empty view. v NULL: the default.
+ */
+size_t nfy_apidb_op_prefix(const nfy_apidb_version *v, nfy_str prefix,
+                           nfy_str *match);
 
 /* ---- torch.npu module surface ------------------------------------------ */
 

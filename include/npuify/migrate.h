@@ -18,9 +18,10 @@
  * "cpp-extension-cu", "amp-used", "dataloader-pin-memory", "affinity-user",
  * "amp-insert" (--amp: autocast + GradScaler around a textbook training
  * step), "member-alias" (NPU111: `npu = cuda` after a user class's own
- * cuda()/is_cuda, so renamed call sites keep working), and at project level "amp-missing" and "global-advice". Not
- * implemented here: "ddp-rewrite", "launcher", "cuda-ops" (their rules
- * simply never fire), FILE rules such as *.cu (convert's).
+ * cuda()/is_cuda, so renamed call sites keep working), and at project level
+ * "amp-missing" and "global-advice". Not implemented here: "ddp-rewrite",
+ * "launcher", "cuda-ops" (their rules simply never fire), FILE rules such as
+ * *.cu (convert's).
  *
  * Guarantees: edits are minimal (a token, a string's leading "cuda", one
  * inserted line) and never overlap; running the passes on their own output

@@ -243,9 +243,14 @@ typedef struct {
     uint32_t ranks;                /* bit r set: seen on rank r (r < 32) */
     nfy_prof_dyn dyn;
     nfy_prof_status status;
-    nfy_str first_version; /* --compare-versions: first torch_npu version
-                              supporting it; empty when none */
-    nfy_str ambiguity;     /* truncated name matching several ops: "a|b" */
+    nfy_str first_version;   /* --compare-versions: first torch_npu version
+                                supporting it; empty when none */
+    nfy_str ambiguity;       /* truncated name matching several ops: "a|b" */
+    uint32_t cut_candidates; /* cut name the input never printed in full:
+                                the number of known operators it could be
+                                when more than one (nfy_prof_table_check) */
+    bool cut_from_known;     /* full_name: the one known operator the cut
+                                name could be (nfy_prof_table_check) */
 } nfy_prof_op;
 
 typedef NFY_VEC(nfy_prof_op) nfy_prof_op_vec;
@@ -295,7 +300,11 @@ void nfy_prof_table_resolve_truncated(nfy_prof_table *t);
 /**
  * Set status for OP/COMM kind entries from apidb for version v (NULL: the
  * default); with compare_versions, first_version names the oldest torch_npu
- * version supporting each op that v does not support.
+ * version supporting each op that v does not support. A cut name that
+ * nfy_prof_table_resolve_truncated could not resolve (no full name in the
+ * input) is looked up among the operators apidb knows for v
+ * (nfy_apidb_op_prefix): one match resolves it (cut_from_known), several
+ * leave it cut with cut_candidates set.
  */
 void nfy_prof_table_check(nfy_prof_table *t, const nfy_apidb_version *v,
                           bool compare_versions);

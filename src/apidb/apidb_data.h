@@ -103,6 +103,11 @@ int nfy__apidb_label_exact(const nfy__apidb_family *f,
 int nfy__apidb_label_nearest(const nfy__apidb_family *f,
                              const nfy_apidb_version *v);
 
+/** Sorted family: index of the first row whose key is >= s. */
+uint32_t nfy__apidb_lower_bound(const nfy__apidb_family *f, nfy_str s);
+/** Whether row r belongs to label (false for label < 0). */
+bool nfy__apidb_has_label(const nfy__apidb_row *r, int label);
+
 /**
  * Sorted family: [*first, *end) = rows whose key equals key. Returns the
  * count.

@@ -135,8 +135,7 @@ static const nfy__apidb_row *row_at(const nfy__apidb_family *f, uint32_t i)
     return &nfy__apidb_rows[f->first_row + i];
 }
 
-/* Index of the first row whose key is >= s. */
-static uint32_t lower_bound(const nfy__apidb_family *f, nfy_str s)
+uint32_t nfy__apidb_lower_bound(const nfy__apidb_family *f, nfy_str s)
 {
     uint32_t lo = 0, hi = f->nrows;
     while (lo < hi) {
@@ -149,7 +148,7 @@ static uint32_t lower_bound(const nfy__apidb_family *f, nfy_str s)
     return lo;
 }
 
-static bool has_label(const nfy__apidb_row *r, int label)
+bool nfy__apidb_has_label(const nfy__apidb_row *r, int label)
 {
     return label >= 0 && label < 32 && (r->mask >> label) & 1u;
 }
@@ -157,7 +156,7 @@ static bool has_label(const nfy__apidb_row *r, int label)
 size_t nfy__apidb_find(const nfy__apidb_family *f, nfy_str key, uint32_t *first,
                        uint32_t *end)
 {
-    uint32_t i = f->sorted ? lower_bound(f, key) : 0, j = i;
+    uint32_t i = f->sorted ? nfy__apidb_lower_bound(f, key) : 0, j = i;
     if (f->sorted) {
         while (j < f->nrows &&
                key_cmp(nfy__apidb_str(row_at(f, j)->key), key) == 0)
@@ -182,7 +181,7 @@ const nfy__apidb_row *nfy__apidb_find_in(const nfy__apidb_family *f,
     uint32_t i, end;
     nfy__apidb_find(f, key, &i, &end);
     for (; i < end; i++)
-        if (has_label(row_at(f, i), label))
+        if (nfy__apidb_has_label(row_at(f, i), label))
             return row_at(f, i);
     return NULL;
 }
@@ -192,7 +191,7 @@ const nfy__apidb_row *nfy__apidb_find_base(const nfy__apidb_family *f,
 {
     if (base.len == 0)
         return NULL;
-    for (uint32_t i = lower_bound(f, base); i < f->nrows; i++) {
+    for (uint32_t i = nfy__apidb_lower_bound(f, base); i < f->nrows; i++) {
         const nfy__apidb_row *r = row_at(f, i);
         const char *key = nfy__apidb_str(r->key);
         if (strncmp(key, base.ptr, base.len) != 0 || strlen(key) < base.len)
@@ -200,7 +199,7 @@ const nfy__apidb_row *nfy__apidb_find_base(const nfy__apidb_family *f,
         char next = key[base.len];
         if (next != '\0' && next != '.')
             break; /* '.' sorts before every name character */
-        if (has_label(r, label))
+        if (nfy__apidb_has_label(r, label))
             return r;
     }
     return NULL;

@@ -5,7 +5,9 @@
  * (1.11 and 2.0 only); PyTorch's native_functions.yaml, which says whether
  * the op is composite (decomposes into other ops, so needs no kernel) or a
  * plain aten op without an NPU kernel (CPU fallback from 2.1 on, an error
- * before).
+ * before). The native_functions table is the one of the PyTorch version the
+ * torch_npu line targets, or the nearest older one (1.13 for 1.11-2.1), and
+ * an operator it lacks is looked up in the older tables in turn.
  */
 #include <string.h>
 
@@ -175,7 +177,14 @@ static nfy_op_status aten_without_kernel(const nfy_apidb_version *v,
     const nfy__apidb_family *tf = nfy__apidb_fam(NFY__FAM_TORCH_OPS);
     int tl = nfy__apidb_label_nearest(tf, v);
     info->torch_version = tl >= 0 ? nfy__apidb_str(tf->labels[tl]) : NULL;
-    r = tl >= 0 && op->base.len ? torch_entry(op, tl) : NULL;
+    /* the table serving v, then older ones: a log may show an operator
+     * that newer PyTorch dropped or renamed */
+    r = NULL;
+    for (int l = op->base.len ? tl : -1; l >= 0 && !r; l--) {
+        r = torch_entry(op, l);
+        if (r)
+            info->torch_version = nfy__apidb_str(tf->labels[l]);
+    }
     if (!r)
         return decide(info, NFY_OP_UNKNOWN, false, NULL);
     int rank = kind_rank(nfy__apidb_field(r, 0));

@@ -1,10 +1,12 @@
 /*
  * Analysis over the op model: names cut by the profiler (52 chars + "...")
  * resolved by unique prefix among the names the same input printed in
- * full, and each operator's status on torch_npu from apidb (supported,
- * CPU fallback, unsupported, composite, unknown), optionally with the
- * first torch_npu version that supports it.
+ * full, else among the operators apidb knows for the target version, and
+ * each operator's status on torch_npu from apidb (supported, CPU fallback,
+ * unsupported, composite, unknown), optionally with the first torch_npu
+ * version that supports it.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "npuify/proflog.h"
@@ -66,6 +68,43 @@ const char *nfy_prof_status_name(nfy_prof_status s)
     return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
 }
 
+/* Length of "aten::" in "aten::name" (through the first "::"), else 0. */
+static size_t namespace_len(nfy_str s)
+{
+    for (size_t i = 0; i + 1 < s.len; i++)
+        if (s.ptr[i] == ':' && s.ptr[i + 1] == ':')
+            return i + 2;
+    return 0;
+}
+
+/*
+ * A cut name that the input never printed in full (and that is not
+ * ambiguous there): resolved when exactly one operator apidb knows for v
+ * starts with it, else the number of candidates is kept for the notes.
+ * Redone on every check, as the known operators depend on v.
+ */
+static void resolve_known(nfy_prof_table *t, nfy_prof_op *op,
+                          const nfy_apidb_version *v)
+{
+    if (op->cut_from_known)
+        op->full_name = op->name;
+    op->cut_from_known = false;
+    op->cut_candidates = 0;
+    if (!is_cut(op) || op->full_name.ptr != op->name.ptr || op->ambiguity.len)
+        return;
+    nfy_str prefix = nfy_str_slice(op->name, 0, op->name.len - 3);
+    nfy_str match;
+    size_t n = nfy_apidb_op_prefix(v, prefix, &match);
+    if (n == 1) {
+        int ns = (int)namespace_len(prefix);
+        op->full_name = nfy_str_from_cstr(nfy_arena_fmt(
+            &t->arena, "%.*s%.*s", ns, prefix.ptr, NFY_STR_FMT(match)));
+        op->cut_from_known = true;
+    } else if (n > 1) {
+        op->cut_candidates = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+    }
+}
+
 void nfy_prof_table_check(nfy_prof_table *t, const nfy_apidb_version *v,
                           bool compare_versions)
 {
@@ -75,6 +114,7 @@ void nfy_prof_table_check(nfy_prof_table *t, const nfy_apidb_version *v,
         op->first_version = (nfy_str){"", 0};
         if (op->kind != NFY_PKIND_OP && op->kind != NFY_PKIND_COMM)
             continue;
+        resolve_known(t, op, v);
         nfy_str name = nfy_prof_qualified(&t->arena, op->full_name);
         if (op->overload.len)
             name = nfy_str_from_cstr(nfy_arena_fmt(&t->arena, "%.*s.%.*s",

@@ -122,9 +122,16 @@ static void notes_of(const nfy_prof_op *op, nfy_buf *tmp)
 {
     nfy_buf_reset(tmp);
     if (op->flags & NFY_PROW_NAME_TRUNCATED)
-        (void)nfy_buf_addstr(tmp, op->full_name.ptr != op->name.ptr
-                                      ? "name cut by the profiler, resolved; "
-                                      : "name cut by the profiler; ");
+        (void)nfy_buf_addstr(
+            tmp, op->cut_from_known
+                     ? "name cut by the profiler, resolved from the known "
+                       "operators; "
+                 : op->full_name.ptr != op->name.ptr
+                     ? "name cut by the profiler, resolved; "
+                     : "name cut by the profiler; ");
+    if (op->cut_candidates)
+        (void)nfy_buf_addf(tmp, "%u known operators start so; ",
+                           (unsigned)op->cut_candidates);
     if (op->ambiguity.len)
         (void)nfy_buf_addf(tmp, "could be %.*s; ", NFY_STR_FMT(op->ambiguity));
     for (size_t k = 0; k < op->shapes.len; k++)
