@@ -55,6 +55,53 @@ static bool device_prefix_test(const mig_ctx *c, uint32_t head, uint32_t end)
         (nfy_str){c->src->data + recv_start, recv_end - recv_start});
 }
 
+/* Source text of the primary expression starting at token t: a name or
+ * literal followed by any `.name`, call and subscript trailers. */
+static nfy_str primary_text(const mig_ctx *c, uint32_t t)
+{
+    nfy_str none = {"", 0};
+    if (t == NFY_NONE)
+        return none;
+    uint32_t last = t;
+    if (c->m->match[t] != NFY_NONE) /* a parenthesized operand */
+        last = c->m->match[t];
+    for (;;) {
+        uint32_t n = mig_next_sig(c, last);
+        if (mig_tok_op(c, n, NFY_OP_DOT) &&
+            c->m->toks[mig_next_sig(c, n)].kind == NFY_TOK_NAME)
+            last = mig_next_sig(c, n);
+        else if ((mig_tok_op(c, n, NFY_OP_LPAR) ||
+                  mig_tok_op(c, n, NFY_OP_LSQB)) &&
+                 c->m->match[n] != NFY_NONE)
+            last = c->m->match[n];
+        else
+            break;
+    }
+    uint32_t b = c->m->toks[t].start, e = c->m->toks[last].end;
+    return (nfy_str){c->src->data + b, e - b};
+}
+
+/*
+ * `"cuda" in str(device)`, `"cuda" not in args.device`: a membership test
+ * is a device test only when its container names a device. `"cuda" in
+ * tokens` or `in sys.argv` is about other text, and a device *name*
+ * (get_device_name(): "NVIDIA A100", "Ascend910B") is not a device type.
+ * Returns 1 (device test), 0 (not one), -1 (no membership test here).
+ */
+static int device_membership(const mig_ctx *c, uint32_t end)
+{
+    uint32_t op = mig_next_sig(c, end - 1);
+    if (tok_word(c, op, "not"))
+        op = mig_next_sig(c, op);
+    if (!tok_word(c, op, "in"))
+        return -1;
+    nfy_str box = primary_text(c, mig_next_sig(c, op));
+    for (size_t i = 0; i + 11 <= box.len; i++)
+        if (!memcmp(box.ptr + i, "device_name", 11))
+            return 0;
+    return names_device(box) ? 1 : 0;
+}
+
 static bool is_open(const mig_ctx *c, uint32_t t)
 {
     return mig_tok_op(c, t, NFY_OP_LPAR) || mig_tok_op(c, t, NFY_OP_LSQB) ||
@@ -194,13 +241,17 @@ bool mig_expr_in_ctx(const mig_ctx *c, uint32_t head, uint32_t end,
     case NFY_CTX_KEYWORD:
         return whole && arg->kind == NFY_ARG_KEYWORD &&
                mig_tok_is(c, arg->name_tok, x->name);
-    case NFY_CTX_COMPARE:
+    case NFY_CTX_COMPARE: {
+        int member = device_membership(c, end);
+        if (member >= 0)
+            return member == 1;
         if (lit != NFY_NONE && c->m->strings[lit].ctx == NFY_STR_COMPARE)
             return true;
         return is_cmp(c, mig_prev_sig(c, head)) ||
                is_cmp(c, mig_next_sig(c, end - 1)) ||
                device_prefix_test(c, head, end) ||
                element_of_compared(c, head, end);
+    }
     case NFY_CTX_ARGPARSE:
         return arg != NULL && argparse_fits(c, a, head, end);
     case NFY_CTX_ASSIGN: {
