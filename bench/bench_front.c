@@ -6,6 +6,7 @@
  *   tokenize   nfy_lex on every file
  *   structure  nfy_lex + nfy_pysyn_parse on every file (arena per file)
  *   pysyn      nfy_pysyn_parse alone, on tokens made beforehand
+ * (-p: only pysyn, -s: only structure; for profilers)
  * and prints one line per measurement:
  *   "NAME FILES BYTES CPU_SECONDS CPU_MB/S WALL_SECONDS WALL_MB/S"
  * Single-threaded, so the numbers are per core; CPU time (this process's)
@@ -157,11 +158,14 @@ int main(int argc, char **argv)
     size_t bytes = 0;
     int rounds = 3;
     bool only_pysyn = false; /* -p: only the pysyn measurement (profiling) */
+    bool only_structure = false; /* -s: only tokenize+structure (profiling) */
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-l") && i + 1 < argc)
             load_list(&v, argv[++i], &bytes);
         else if (!strcmp(argv[i], "-p"))
             only_pysyn = true;
+        else if (!strcmp(argv[i], "-s"))
+            only_structure = true;
         else if (!strcmp(argv[i], "-n") && i + 1 < argc)
             rounds = (int)strtol(argv[++i], NULL, 10);
         else
@@ -169,22 +173,26 @@ int main(int argc, char **argv)
     }
     if (!v.len || rounds < 1) {
         fprintf(stderr,
-                "usage: bench_front [-p] [-n ROUNDS] [-l LIST] FILE...\n");
+                "usage: bench_front [-p|-s] [-n ROUNDS] [-l LIST] FILE...\n");
         return 2;
     }
-    if (!only_pysyn) {
+    if (only_structure)
+        measure("structure", (work){run_syn, NULL, NULL}, &v, bytes, rounds);
+    else if (!only_pysyn) {
         measure("scan", (work){run_scan, NULL, NULL}, &v, bytes, rounds);
         measure("tokenize", (work){run_lex, NULL, NULL}, &v, bytes, rounds);
         measure("structure", (work){run_syn, NULL, NULL}, &v, bytes, rounds);
     }
     tokens_vec tv = {0};
-    nfy_vec_reserve(&tv, v.len);
-    for (size_t i = 0; i < v.len; i++) {
+    if (!only_structure)
+        nfy_vec_reserve(&tv, v.len);
+    for (size_t i = 0; i < v.len && !only_structure; i++) {
         nfy_tokens_init(&tv.items[i]);
         (void)nfy_lex(&v.items[i], &tv.items[i], NULL); /* never fails */
         tv.len++;
     }
-    measure("pysyn", (work){NULL, run_pysyn_only, &tv}, &v, bytes, rounds);
+    if (!only_structure)
+        measure("pysyn", (work){NULL, run_pysyn_only, &tv}, &v, bytes, rounds);
     for (size_t i = 0; i < tv.len; i++)
         nfy_tokens_release(&tv.items[i]);
     nfy_vec_free(&tv);

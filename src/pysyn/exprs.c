@@ -17,7 +17,7 @@
 
 static frame *top(syn *s)
 {
-    return nfy_vec_last(&s->frames);
+    return s->ftop;
 }
 
 static void reset_primary(syn *s)
@@ -37,16 +37,16 @@ static bool primary_end(const syn *s, uint32_t p)
     unsigned op = syn_op(s, p);
     switch (syn_kind(s, p)) {
     case NFY_TOK_NAME:
-        return s->kw[p] == KW_NOTKW || s->kw[p] >= KW_SOFT_FIRST ||
-               s->kw[p] == KW_NONE || s->kw[p] == KW_TRUE ||
-               s->kw[p] == KW_FALSE;
+        return s->pos[p].kw == KW_NOTKW || s->pos[p].kw >= KW_SOFT_FIRST ||
+               s->pos[p].kw == KW_NONE || s->pos[p].kw == KW_TRUE ||
+               s->pos[p].kw == KW_FALSE;
     case NFY_TOK_NUMBER:
     case NFY_TOK_STRING:
         return true;
     case NFY_TOK_OP:
         return (op == NFY_OP_RPAR || op == NFY_OP_RSQB ||
                 op == NFY_OP_RBRACE) &&
-               s->pmatch[p] != NFY_NONE;
+               s->pos[p].match != NFY_NONE;
     default:
         return false;
     }
@@ -54,7 +54,6 @@ static bool primary_end(const syn *s, uint32_t p)
 
 void syn_scan_begin(syn *s, uint32_t scope)
 {
-    s->frames.len = 0;
     s->cands.len = 0;
     s->eqs.len = 0;
     s->augop = s->anncolon = s->first_in = NFY_NONE;
@@ -62,40 +61,48 @@ void syn_scan_begin(syn *s, uint32_t scope)
     s->m_uses = (uint32_t)s->uses.len;
     s->m_calls = (uint32_t)s->calls.len;
     s->m_strings = (uint32_t)s->strings.len;
-    frame f;
-    memset(&f, 0, sizeof f);
-    f.kind = FR_STMT;
-    f.open = f.call = f.arg = f.param = f.callf = f.in_pos = NFY_NONE;
-    f.scope = f.inner = f.outer = scope;
-    SYN_PUSH(&s->frames, f);
+    if (!s->frames.cap)
+        nfy_vec_reserve(&s->frames, 16);
+    s->frames.len = 1;
+    frame *f = s->ftop = s->frames.items; /* built in place */
+    memset(f, 0, sizeof *f);
+    f->kind = FR_STMT;
+    f->open = f->call = f->arg = f->param = f->callf = f->in_pos = NFY_NONE;
+    f->scope = f->inner = f->outer = scope;
     reset_primary(s);
 }
 
 static frame *push_frame(syn *s, uint8_t kind, uint32_t open)
 {
-    frame f = *top(s);
     uint32_t idx = (uint32_t)s->frames.len;
-    f.kind = kind;
-    f.pstate = PS_START;
-    f.cstate = CS_NONE;
-    f.nfor = 0;
-    f.open = open;
-    f.outer = f.inner = f.scope;
-    f.call = f.arg = f.param = f.in_pos = NFY_NONE;
-    f.npos = 0;
+    if (idx == s->frames.cap) {
+        nfy_vec_reserve(&s->frames, 1);
+        s->ftop = &s->frames.items[idx - 1];
+    }
+    frame *f = &s->frames.items[idx]; /* built in place from the outer */
+    *f = *s->ftop;
+    s->frames.len++;
+    s->ftop = f;
+    f->kind = kind;
+    f->pstate = PS_START;
+    f->cstate = CS_NONE;
+    f->nfor = 0;
+    f->open = open;
+    f->outer = f->inner = f->scope;
+    f->call = f->arg = f->param = f->in_pos = NFY_NONE;
+    f->npos = 0;
     if (kind != FR_PAREN && kind != FR_LIST)
-        f.ubase = idx;
-    f.m_uses = (uint32_t)s->uses.len;
-    f.m_scopes = (uint32_t)s->scopes.len;
-    f.m_calls = (uint32_t)s->calls.len;
-    f.m_strings = (uint32_t)s->strings.len;
-    f.m_bindings = (uint32_t)s->bindings.len;
-    f.s_pstart = s->pstart;
-    f.s_puse = s->puse;
-    f.s_pcall = s->pcall;
-    SYN_PUSH(&s->frames, f);
+        f->ubase = idx;
+    f->m_uses = (uint32_t)s->uses.len;
+    f->m_scopes = (uint32_t)s->scopes.len;
+    f->m_calls = (uint32_t)s->calls.len;
+    f->m_strings = (uint32_t)s->strings.len;
+    f->m_bindings = (uint32_t)s->bindings.len;
+    f->s_pstart = s->pstart;
+    f->s_puse = s->puse;
+    f->s_pcall = s->pcall;
     reset_primary(s);
-    return top(s);
+    return f;
 }
 
 /* ---- Calls and arguments --------------------------------------------------
@@ -107,9 +114,10 @@ static void new_call(syn *s, frame *f, uint32_t p, uint32_t callee_pos,
     const frame *outer = &s->frames.items[s->frames.len - 2];
     nfy_call c;
     memset(&c, 0, sizeof c);
-    c.callee_first = s->sig[callee_pos];
-    c.lpar = s->sig[p];
-    c.rpar = s->pmatch[p] != NFY_NONE ? s->sig[s->pmatch[p]] : NFY_NONE;
+    c.callee_first = s->pos[callee_pos].tok;
+    c.lpar = s->pos[p].tok;
+    c.rpar =
+        s->pos[p].match != NFY_NONE ? s->pos[s->pos[p].match].tok : NFY_NONE;
     c.use = c.attr_tok = c.recv_call = NFY_NONE;
     c.parent_call = c.parent_arg = NFY_NONE;
     if (outer->callf != NFY_NONE) {
@@ -119,7 +127,7 @@ static void new_call(syn *s, frame *f, uint32_t p, uint32_t callee_pos,
     c.stmt = s->cur_stmt;
     c.scope = outer->scope;
     c.flags = flags | (c.rpar == NFY_NONE ? NFY_CALLF_UNCLOSED : 0);
-    uint32_t endp = s->pmatch[p] != NFY_NONE ? s->pmatch[p] : p;
+    uint32_t endp = s->pos[p].match != NFY_NONE ? s->pos[p].match : p;
     c.span = syn_span(s, callee_pos, endp + 1);
     RES_PUSH(s, &s->calls, c);
     f->call = (uint32_t)s->calls.len - 1;
@@ -129,11 +137,11 @@ static void new_call(syn *s, frame *f, uint32_t p, uint32_t callee_pos,
 /* The callee of the call just opened at p, from the primary before it. */
 static void describe_callee(syn *s, nfy_call *c, uint32_t p, uint32_t puse)
 {
-    if (puse != NFY_NONE && s->uses.items[puse].chain_end == s->sig[p - 1])
+    if (puse != NFY_NONE && s->uses.items[puse].chain_end == s->pos[p - 1].tok)
         c->use = puse;
     if (p >= s->st_first + 2 && syn_is_ident(s, p - 1) &&
         syn_is_op(s, p - 2, NFY_OP_DOT)) {
-        c->attr_tok = s->sig[p - 1];
+        c->attr_tok = s->pos[p - 1].tok;
         if (s->attrs.len && nfy_vec_last(&s->attrs)->name_tok == c->attr_tok)
             c->recv_call = nfy_vec_last(&s->attrs)->base_call;
     }
@@ -147,14 +155,14 @@ static void finish_arg(syn *s, frame *f, uint32_t p)
     uint32_t first_pos = a->pos; /* holds the position until finished */
     uint32_t vpos = a->value_end;
     uint32_t last = p > first_pos ? p - 1 : first_pos;
-    a->first = s->sig[first_pos];
-    a->end = s->sig[last] + 1;
+    a->first = s->pos[first_pos].tok;
+    a->end = s->pos[last].tok + 1;
     a->span = syn_span(s, first_pos, last + 1);
     if (vpos > last) {
         a->value_first = a->value_end = a->end;
         a->value_span = (nfy_span){a->span.end, a->span.end};
     } else {
-        a->value_first = s->sig[vpos];
+        a->value_first = s->pos[vpos].tok;
         a->value_end = a->end;
         a->value_span = syn_span(s, vpos, last + 1);
     }
@@ -170,7 +178,7 @@ static uint32_t arg_step(syn *s, frame *f, uint32_t p, uint32_t e)
         finish_arg(s, f, p);
         return 0;
     }
-    if (f->arg != NFY_NONE || p == s->pmatch[f->open])
+    if (f->arg != NFY_NONE || p == s->pos[f->open].match)
         return 0;
     nfy_arg a;
     memset(&a, 0, sizeof a);
@@ -186,7 +194,7 @@ static uint32_t arg_step(syn *s, frame *f, uint32_t p, uint32_t e)
     } else if (p + 1 < e && syn_is_ident(s, p) &&
                syn_is_op(s, p + 1, NFY_OP_EQUAL)) {
         a.kind = NFY_ARG_KEYWORD;
-        a.name_tok = s->sig[p];
+        a.name_tok = s->pos[p].tok;
         a.value_end = p + 2;
         used = 2;
     }
@@ -254,7 +262,7 @@ void syn_scan_bases(syn *s, uint32_t p, uint32_t name_pos)
 static void open_lambda(syn *s, uint32_t p)
 {
     uint32_t outer = top(s)->scope;
-    uint32_t ls = syn_scope_push(s, NFY_SCOPE_LAMBDA, outer, s->sig[p]);
+    uint32_t ls = syn_scope_push(s, NFY_SCOPE_LAMBDA, outer, s->pos[p].tok);
     frame *f = push_frame(s, FR_LAMBDA, NFY_NONE);
     f->inner = ls;
     f->scope = ls;
@@ -263,7 +271,7 @@ static void open_lambda(syn *s, uint32_t p)
 static bool ends_lambda(const syn *s, uint32_t p)
 {
     if (syn_kind(s, p) == NFY_TOK_NAME)
-        return s->kw[p] == KW_FOR || s->kw[p] == KW_ASYNC;
+        return s->pos[p].kw == KW_FOR || s->pos[p].kw == KW_ASYNC;
     if (syn_kind(s, p) != NFY_TOK_OP)
         return false;
     switch (syn_op(s, p)) {
@@ -289,13 +297,14 @@ static void pop_frame(syn *s, uint32_t end_tok)
              s->scopes.items[f->inner].end == NFY_NONE)
         s->scopes.items[f->inner].end = end_tok;
     s->frames.len--;
+    s->ftop--;
 }
 
 static void end_lambdas(syn *s, uint32_t p)
 {
     while (top(s)->kind == FR_LAMBDA && top(s)->pstate == PS_BODY &&
            ends_lambda(s, p)) {
-        pop_frame(s, s->sig[p - 1] + 1);
+        pop_frame(s, s->pos[p - 1].tok + 1);
         reset_primary(s);
     }
 }
@@ -328,10 +337,10 @@ static void comp_for(syn *s, frame *f)
 {
     if (f->cstate == CS_NONE) {
         uint32_t from = f->scope;
-        uint32_t cs =
-            syn_scope_push(s, NFY_SCOPE_COMPREHENSION, from, s->sig[f->open]);
-        if (s->pmatch[f->open] != NFY_NONE)
-            s->scopes.items[cs].end = s->sig[s->pmatch[f->open]] + 1;
+        uint32_t cs = syn_scope_push(s, NFY_SCOPE_COMPREHENSION, from,
+                                     s->pos[f->open].tok);
+        if (s->pos[f->open].match != NFY_NONE)
+            s->scopes.items[cs].end = s->pos[s->pos[f->open].match].tok + 1;
         adopt_into(s, f, from, cs);
         f->inner = cs;
         f->outer = from;
@@ -377,14 +386,14 @@ static bool trailer_follows(const syn *s, uint32_t p, uint32_t e)
 
 static void attribute(syn *s, uint32_t p)
 {
-    nfy_attr a = {s->sig[p], s->sig[s->pstart], NFY_NONE, NFY_NONE,
+    nfy_attr a = {s->pos[p].tok, s->pos[s->pstart].tok, NFY_NONE, NFY_NONE,
                   s->cur_stmt};
     if (syn_is_op(s, p - 2, NFY_OP_RPAR))
         a.base_call = s->pcall;
     if (s->puse != NFY_NONE &&
-        s->uses.items[s->puse].chain_end == s->sig[p - 2]) {
+        s->uses.items[s->puse].chain_end == s->pos[p - 2].tok) {
         nfy_name_use *u = &s->uses.items[s->puse];
-        u->chain_end = s->sig[p];
+        u->chain_end = s->pos[p].tok;
         if (u->nparts < UINT16_MAX)
             u->nparts++;
         a.use = s->puse;
@@ -398,8 +407,8 @@ static void attribute(syn *s, uint32_t p)
 static void name_use(syn *s, uint32_t p, uint32_t e)
 {
     frame *f = top(s);
-    nfy_name_use u = {s->sig[p], s->sig[p],   1,       NFY_CTX_LOAD,
-                      f->scope,  s->cur_stmt, NFY_NONE};
+    nfy_name_use u = {s->pos[p].tok, s->pos[p].tok, 1,       NFY_CTX_LOAD,
+                      f->scope,      s->cur_stmt,   NFY_NONE};
     uint32_t idx = (uint32_t)s->uses.len;
     s->pstart = p;
     s->puse = idx;
@@ -425,7 +434,7 @@ static void name_use(syn *s, uint32_t p, uint32_t e)
 static void keyword(syn *s, uint32_t p)
 {
     frame *f = top(s);
-    switch (s->kw[p]) {
+    switch (s->pos[p].kw) {
     case KW_TRUE:
     case KW_FALSE:
     case KW_NONE:
@@ -485,11 +494,12 @@ static void open_bracket(syn *s, uint32_t p)
         new_call(s, f, p, pstart, 0);
         describe_callee(s, &s->calls.items[f->call], p, puse);
     } else if (op == NFY_OP_LSQB && trailer) {
-        nfy_subscript sub = {s->sig[pstart], s->sig[p], NFY_NONE, NFY_NONE,
-                             s->cur_stmt};
-        if (s->pmatch[p] != NFY_NONE)
-            sub.rsqb = s->sig[s->pmatch[p]];
-        if (puse != NFY_NONE && s->uses.items[puse].chain_end == s->sig[p - 1])
+        nfy_subscript sub = {s->pos[pstart].tok, s->pos[p].tok, NFY_NONE,
+                             NFY_NONE, s->cur_stmt};
+        if (s->pos[p].match != NFY_NONE)
+            sub.rsqb = s->pos[s->pos[p].match].tok;
+        if (puse != NFY_NONE &&
+            s->uses.items[puse].chain_end == s->pos[p - 1].tok)
             sub.use = puse;
         RES_PUSH(s, &s->subs, sub);
         push_frame(s, FR_SUB, p);
@@ -504,9 +514,9 @@ static void open_bracket(syn *s, uint32_t p)
 
 static void close_bracket(syn *s, uint32_t p)
 {
-    uint32_t o = s->pmatch[p];
+    uint32_t o = s->pos[p].match;
     while (s->frames.len > 1 && top(s)->open != o)
-        pop_frame(s, s->sig[p]);
+        pop_frame(s, s->pos[p].tok);
     if (s->frames.len <= 1) {
         reset_primary(s);
         return;
@@ -515,7 +525,7 @@ static void close_bracket(syn *s, uint32_t p)
     if (f->kind == FR_CALL)
         finish_arg(s, f, p);
     frame saved = *f;
-    pop_frame(s, s->sig[p] + 1);
+    pop_frame(s, s->pos[p].tok + 1);
     switch (saved.kind) {
     case FR_CALL:
         if (s->calls.items[saved.call].flags & NFY_CALLF_CLASS_BASES) {
@@ -575,7 +585,7 @@ static void scan_op(syn *s, uint32_t p)
     case NFY_OP_RPAR:
     case NFY_OP_RSQB:
     case NFY_OP_RBRACE:
-        if (s->pmatch[p] != NFY_NONE)
+        if (s->pos[p].match != NFY_NONE)
             close_bracket(s, p);
         else
             reset_primary(s);
@@ -605,8 +615,11 @@ static void scan_op(syn *s, uint32_t p)
 void syn_scan(syn *s, uint32_t p, uint32_t e)
 {
     while (p < e) {
-        end_lambdas(s, p);
         frame *f = top(s);
+        if (f->kind == FR_LAMBDA) {
+            end_lambdas(s, p);
+            f = top(s);
+        }
         if (f->kind == FR_CALL) {
             uint32_t used = arg_step(s, f, p, e);
             if (used) {
@@ -652,6 +665,6 @@ void syn_scan_end(syn *s, uint32_t e)
         frame *f = top(s);
         if (f->kind == FR_CALL)
             finish_arg(s, f, e);
-        pop_frame(s, s->sig[last] + 1);
+        pop_frame(s, s->pos[last].tok + 1);
     }
 }

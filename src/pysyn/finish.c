@@ -12,11 +12,11 @@
 
 void syn_error(syn *s, uint32_t p, const char *code, const char *msg)
 {
-    s->pflags[p] |= PF_ERROR;
+    s->pos[p].flags |= PF_ERROR;
     s->any_bad = true;
     if (s->cur_stmt != NFY_NONE && p >= s->st_first && p < s->st_end)
         s->stmts.items[s->cur_stmt].flags |= NFY_STMTF_ERROR;
-    syn_error_tok(s, s->sig[p], code, msg);
+    syn_error_tok(s, s->pos[p].tok, code, msg);
 }
 
 void syn_error_tok(syn *s, uint32_t t, const char *code, const char *msg)
@@ -34,16 +34,6 @@ void syn_error_tok(syn *s, uint32_t t, const char *code, const char *msg)
                  msg);
 }
 
-nfy_span syn_span(const syn *s, uint32_t first_pos, uint32_t end_pos)
-{
-    if (end_pos <= first_pos) {
-        uint32_t at = syn_tok(s, first_pos)->start;
-        return (nfy_span){at, at};
-    }
-    return (nfy_span){syn_tok(s, first_pos)->start,
-                      syn_tok(s, end_pos - 1)->end};
-}
-
 nfy_str syn_join_dotted(syn *s, uint32_t p, uint32_t e)
 {
     nfy_pysyn m;
@@ -51,7 +41,7 @@ nfy_str syn_join_dotted(syn *s, uint32_t p, uint32_t e)
     m.src = s->src;
     m.toks = s->toks;
     m.ntoks = s->ntoks;
-    nfy_name_use u = {s->sig[p], s->sig[e - 1], 0, 0, 0, 0, 0};
+    nfy_name_use u = {s->pos[p].tok, s->pos[e - 1].tok, 0, 0, 0, 0, 0};
     return nfy_pysyn_dotted(&m, s->arena, &u, 0);
 }
 
@@ -61,31 +51,42 @@ static void group_args(syn *s)
     size_t nc = s->calls.len, na = s->args.len;
     if (!na)
         return;
-    uint32_t *next = calloc(nc + 1, sizeof *next);
-    uint32_t *remap = malloc(na * sizeof *remap);
-    nfy_arg *out = malloc(na * sizeof *out);
-    if (!next || !remap || !out)
-        abort();
-    for (size_t i = 0; i < na; i++)
-        s->calls.items[s->args.items[i].call].nargs++;
+    bool grouped = true; /* already in order: no nested call in between */
+    for (size_t i = 0; i < na; i++) {
+        uint32_t c = s->args.items[i].call;
+        s->calls.items[c].nargs++;
+        if (i && c < s->args.items[i - 1].call)
+            grouped = false;
+    }
     uint32_t base = 0;
     for (size_t c = 0; c < nc; c++) {
-        s->calls.items[c].args_first = next[c] = base;
+        s->calls.items[c].args_first = base;
         base += s->calls.items[c].nargs;
     }
+    if (grouped)
+        return;
+    uint32_t *next = malloc(nc * sizeof *next);
+    uint32_t *remap = malloc(na * sizeof *remap);
+    /* the grouped copy replaces the vector (the old one stays in the
+       arena, as after syn_res_grow) */
+    nfy_arg *out = nfy_arena_alloc(s->arena, na * sizeof *out);
+    if (!next || !remap)
+        abort();
+    for (size_t c = 0; c < nc; c++)
+        next[c] = s->calls.items[c].args_first;
     for (size_t i = 0; i < na; i++) {
         uint32_t j = next[s->args.items[i].call]++;
         out[j] = s->args.items[i];
         remap[i] = j;
     }
-    memcpy(s->args.items, out, na * sizeof *out);
+    s->args.items = out;
+    s->args.cap = na;
     for (size_t i = 0; i < s->strings.len; i++)
         if (s->strings.items[i].arg != NFY_NONE)
             s->strings.items[i].arg = remap[s->strings.items[i].arg];
     for (size_t c = 0; c < nc; c++)
         if (s->calls.items[c].parent_arg != NFY_NONE)
             s->calls.items[c].parent_arg = remap[s->calls.items[c].parent_arg];
-    free(out);
     free(remap);
     free(next);
 }
@@ -142,16 +143,16 @@ static void import_guards(syn *s)
 /* tok_stmt in one sweep: statements are in token order, never overlap. */
 static void fill_tok_stmt(syn *s)
 {
-    uint32_t t = 0;
+    uint32_t t = 0, *out = s->tok_stmt;
     for (uint32_t i = 0; i < s->stmts.len; i++) {
-        const nfy_stmt *st = &s->stmts.items[i];
-        while (t < st->first)
-            s->tok_stmt[t++] = NFY_NONE;
-        while (t < st->end)
-            s->tok_stmt[t++] = i;
+        uint32_t first = s->stmts.items[i].first, end = s->stmts.items[i].end;
+        while (t < first)
+            out[t++] = NFY_NONE;
+        while (t < end)
+            out[t++] = i;
     }
     while (t < s->ntoks)
-        s->tok_stmt[t++] = NFY_NONE;
+        out[t++] = NFY_NONE;
 }
 
 static void copy_out(syn *s, nfy_pysyn *m)
@@ -180,7 +181,8 @@ static void copy_out(syn *s, nfy_pysyn *m)
 
 static void release(syn *s)
 {
-    free(s->sig); /* and the other per-position arrays */
+    free(s->pos);
+    nfy_vec_free(&s->breaks);
     /* the result vectors belong to the arena */
     nfy_vec_free(&s->blocks);
     nfy_vec_free(&s->scope_stack);
@@ -249,15 +251,9 @@ nfy_status nfy_pysyn_parse(const nfy_source *src, const nfy_tokens *toks,
     s.diags = diags;
     s.cur_stmt = s.pending = s.deco_first = s.main_guard = NFY_NONE;
     size_t n = s.ntoks + 1;
-    /* one block for the per-position arrays: 12 bytes a token */
-    s.sig = malloc(n * (2 * sizeof(uint32_t) + 4));
-    if (!s.sig)
+    s.pos = malloc(n * sizeof *s.pos); /* 12 bytes a token */
+    if (!s.pos)
         abort();
-    s.pmatch = s.sig + n;
-    s.kw = (uint8_t *)(s.pmatch + n);
-    s.pflags = s.kw + n;
-    s.pk = s.pflags + n;
-    s.pop = s.pk + n;
     s.tok_stmt = nfy_arena_alloc(arena, n * sizeof *s.tok_stmt);
     s.match = nfy_arena_alloc(arena, n * sizeof *s.match);
     nfy_pysyn *m = nfy_arena_calloc(arena, 1, sizeof *m);

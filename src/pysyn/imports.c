@@ -65,20 +65,21 @@ static void add_name(cursor *c, uint32_t first, uint32_t end, bool from)
     nfy_import_name n;
     memset(&n, 0, sizeof n);
     n.import = c->imp;
-    n.name_first = s->sig[first];
-    n.name_end = s->sig[end - 1] + 1;
+    n.name_first = s->pos[first].tok;
+    n.name_end = s->pos[end - 1].tok + 1;
     n.name = syn_join_dotted(s, first, end);
     n.asname_tok = NFY_NONE;
     uint32_t last = end;
     uint32_t bound = first;
-    if (c->p + 1 < c->e && s->kw[c->p] == KW_AS && syn_is_ident(s, c->p + 1)) {
-        n.asname_tok = s->sig[c->p + 1];
+    if (c->p + 1 < c->e && s->pos[c->p].kw == KW_AS &&
+        syn_is_ident(s, c->p + 1)) {
+        n.asname_tok = s->pos[c->p + 1].tok;
         n.asname = tok_str(s, c->p + 1);
         bound = c->p + 1;
         c->p += 2;
         last = c->p;
     }
-    n.bound_tok = s->sig[bound];
+    n.bound_tok = s->pos[bound].tok;
     n.bound = tok_str(s, bound);
     if (from) {
         n.target = qualify(s, imp->level, imp->module, n.name);
@@ -140,8 +141,8 @@ static void from_names(cursor *c)
     uint32_t e = c->e;
     bool paren = c->p < e && syn_is_op(s, c->p, NFY_OP_LPAR);
     if (paren) {
-        if (s->pmatch[c->p] != NFY_NONE)
-            e = s->pmatch[c->p];
+        if (s->pos[c->p].match != NFY_NONE)
+            e = s->pos[c->p].match;
         c->p++;
     }
     uint32_t saved_e = c->e;
@@ -176,17 +177,17 @@ static void from_import(cursor *c)
     uint32_t mfirst = c->p;
     imp->level = count_dots(c);
     uint32_t first, end;
-    if (c->p < c->e && s->kw[c->p] != KW_IMPORT && dotted(c, &first, &end))
+    if (c->p < c->e && s->pos[c->p].kw != KW_IMPORT && dotted(c, &first, &end))
         imp->module = syn_join_dotted(s, first, end);
     if (imp->level == 0 && !imp->module.len) {
         bad(c, "expected a module name");
         return;
     }
     if (c->p > mfirst) {
-        imp->module_first = s->sig[mfirst];
-        imp->module_end = s->sig[c->p - 1] + 1;
+        imp->module_first = s->pos[mfirst].tok;
+        imp->module_end = s->pos[c->p - 1].tok + 1;
     }
-    if (c->p >= c->e || s->kw[c->p] != KW_IMPORT) {
+    if (c->p >= c->e || s->pos[c->p].kw != KW_IMPORT) {
         bad(c, "expected 'import'");
         return;
     }
@@ -214,7 +215,7 @@ void syn_import(syn *s, uint32_t stmt_idx, uint32_t p, uint32_t e)
     nfy_import imp;
     memset(&imp, 0, sizeof imp);
     imp.stmt = stmt_idx;
-    imp.flags = s->kw[p] == KW_FROM ? NFY_IMPF_FROM : 0;
+    imp.flags = s->pos[p].kw == KW_FROM ? NFY_IMPF_FROM : 0;
     imp.module_first = imp.module_end = NFY_NONE;
     imp.names_first = (uint32_t)s->inames.len;
     imp.scope = s->stmts.items[stmt_idx].scope;

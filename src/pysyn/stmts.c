@@ -33,8 +33,8 @@ uint32_t syn_scope_push(syn *s, nfy_scope_kind kind, uint32_t parent,
 
 uint32_t syn_bind(syn *s, nfy_bind_kind kind, uint32_t pos, uint32_t scope)
 {
-    nfy_binding b = {(uint16_t)kind, 0,        s->sig[pos], scope,
-                     s->cur_stmt,    NFY_NONE, NFY_NONE,    NFY_NONE};
+    nfy_binding b = {(uint16_t)kind, 0,        s->pos[pos].tok, scope,
+                     s->cur_stmt,    NFY_NONE, NFY_NONE,        NFY_NONE};
     RES_PUSH(s, &s->bindings, b);
     return (uint32_t)s->bindings.len - 1;
 }
@@ -44,7 +44,7 @@ static uint16_t error_flags(syn *s, uint32_t p, uint32_t e)
 {
     uint16_t fl = 0;
     for (uint32_t i = p; i < e && s->any_bad; i++) {
-        if (s->pflags[i] & PF_ERROR)
+        if (s->pos[i].flags & PF_ERROR)
             fl = NFY_STMTF_ERROR;
         if (syn_kind(s, i) == NFY_TOK_ERRORTOKEN && !fl) {
             syn_error(s, i, "syn-bad-token", "statement has an invalid token");
@@ -62,8 +62,8 @@ static uint32_t new_stmt(syn *s, nfy_stmt_kind kind, uint32_t p, uint32_t e,
     nfy_stmt st;
     memset(&st, 0, sizeof st);
     st.kind = (uint16_t)kind;
-    st.first = s->sig[p];
-    st.end = s->sig[e - 1] + 1;
+    st.first = s->pos[p].tok;
+    st.end = s->pos[e - 1].tok + 1;
     st.span = syn_span(s, p, e);
     st.line = t->line;
     st.col = t->col;
@@ -90,26 +90,29 @@ static uint32_t header_colon(const syn *s, uint32_t p, uint32_t q)
     uint32_t lambdas = 0;
     for (uint32_t i = p; i < q; i++) {
         if (syn_kind(s, i) == NFY_TOK_OP) {
-            if (s->pmatch[i] != NFY_NONE && s->pmatch[i] > i)
-                i = s->pmatch[i];
+            if (s->pos[i].match != NFY_NONE && s->pos[i].match > i)
+                i = s->pos[i].match;
             else if (syn_op(s, i) == NFY_OP_COLON) {
                 if (!lambdas)
                     return i;
                 lambdas--;
             }
-        } else if (s->kw[i] == KW_LAMBDA) {
+        } else if (s->pos[i].kw == KW_LAMBDA) {
             lambdas++;
         }
     }
     return NFY_NONE;
 }
 
-/* End of the simple statement at p: the first depth-0 ';' or q. */
-static uint32_t simple_end(const syn *s, uint32_t p, uint32_t q)
+/* End of the simple statement at p: the first depth-0 ';' or q. semis:
+   the line may hold a ';' (pass 1 saw one). */
+static uint32_t simple_end(const syn *s, uint32_t p, uint32_t q, bool semis)
 {
+    if (!semis)
+        return q;
     for (uint32_t i = p; i < q; i++) {
-        if (s->pmatch[i] != NFY_NONE && s->pmatch[i] > i)
-            i = s->pmatch[i];
+        if (s->pos[i].match != NFY_NONE && s->pos[i].match > i)
+            i = s->pos[i].match;
         else if (syn_is_op(s, i, NFY_OP_SEMI))
             return i;
     }
@@ -126,8 +129,9 @@ static bool line_ends_with_colon(const syn *s, uint32_t p, uint32_t q)
 static bool soft_header(const syn *s, uint32_t p, uint32_t q)
 {
     /* match needs its block; a case may have an inline body */
-    if (p + 2 > q || (s->kw[p] == KW_MATCH ? !line_ends_with_colon(s, p, q)
-                                           : header_colon(s, p, q) == NFY_NONE))
+    if (p + 2 > q ||
+        (s->pos[p].kw == KW_MATCH ? !line_ends_with_colon(s, p, q)
+                                  : header_colon(s, p, q) == NFY_NONE))
         return false;
     if (syn_kind(s, p + 1) == NFY_TOK_OP)
         switch (syn_op(s, p + 1)) {
@@ -141,7 +145,7 @@ static bool soft_header(const syn *s, uint32_t p, uint32_t q)
         default:
             return false;
         }
-    if (s->kw[p] == KW_MATCH)
+    if (s->pos[p].kw == KW_MATCH)
         return true;
     uint32_t parent = s->blocks.items[s->blocks.len - 1].stmt;
     return parent != NFY_NONE && s->stmts.items[parent].kind == NFY_STMT_MATCH;
@@ -149,7 +153,7 @@ static bool soft_header(const syn *s, uint32_t p, uint32_t q)
 
 static int compound_kind(const syn *s, uint32_t p, uint32_t q)
 {
-    switch (s->kw[p]) {
+    switch (s->pos[p].kw) {
     case KW_IF:
         return NFY_STMT_IF;
     case KW_ELIF:
@@ -173,8 +177,9 @@ static int compound_kind(const syn *s, uint32_t p, uint32_t q)
     case KW_CLASS:
         return NFY_STMT_CLASS;
     case KW_ASYNC:
-        if (p + 1 < q && (s->kw[p + 1] == KW_DEF || s->kw[p + 1] == KW_FOR ||
-                          s->kw[p + 1] == KW_WITH))
+        if (p + 1 < q &&
+            (s->pos[p + 1].kw == KW_DEF || s->pos[p + 1].kw == KW_FOR ||
+             s->pos[p + 1].kw == KW_WITH))
             return compound_kind(s, p + 1, q);
         return -1;
     case KW_MATCH:
@@ -242,13 +247,13 @@ static void def_header(syn *s, uint32_t idx, uint32_t kwp, uint32_t c)
 {
     uint32_t outer = cur_scope(s);
     uint32_t np = kwp + 1, lp = kwp + 2;
-    uint32_t first = lp < c ? s->sig[lp] : s->sig[kwp];
+    uint32_t first = lp < c ? s->pos[lp].tok : s->pos[kwp].tok;
     uint32_t fs = syn_scope_push(s, NFY_SCOPE_FUNCTION, outer, first);
     nfy_stmt *st = &s->stmts.items[idx];
     st->body_scope = fs;
     if (np < c && syn_is_ident(s, np)) {
-        st->name_tok = s->sig[np];
-        s->scopes.items[fs].name_tok = s->sig[np];
+        st->name_tok = s->pos[np].tok;
+        s->scopes.items[fs].name_tok = s->pos[np].tok;
         syn_bind(s, NFY_BIND_DEF, np, outer);
     } else {
         syn_error(s, kwp, "syn-def", "expected a function name");
@@ -272,7 +277,7 @@ static void class_header(syn *s, uint32_t idx, uint32_t kwp, uint32_t c)
     nfy_stmt *st = &s->stmts.items[idx];
     syn_scan_begin(s, outer);
     if (np < c && syn_is_ident(s, np)) {
-        st->name_tok = s->sig[np];
+        st->name_tok = s->pos[np].tok;
         syn_bind(s, NFY_BIND_CLASS, np, outer);
         if (np + 1 < c && syn_is_op(s, np + 1, NFY_OP_LPAR)) {
             syn_scan_bases(s, np + 1, np);
@@ -284,7 +289,7 @@ static void class_header(syn *s, uint32_t idx, uint32_t kwp, uint32_t c)
     }
     syn_scan_end(s, c);
     uint32_t cs = syn_scope_push(s, NFY_SCOPE_CLASS, outer,
-                                 c < s->nsig ? s->sig[c] : s->sig[kwp]);
+                                 c < s->nsig ? s->pos[c].tok : s->pos[kwp].tok);
     s->scopes.items[cs].name_tok = st->name_tok;
     s->stmts.items[idx].body_scope = cs;
     SYN_PUSH(&s->scope_stack, cs);
@@ -302,7 +307,7 @@ static void plain_header(syn *s, uint32_t idx, uint32_t kwp, uint32_t c)
 static uint32_t parse_compound(syn *s, int kind, uint32_t p, uint32_t q,
                                uint32_t parent, uint32_t *idx_out)
 {
-    uint32_t kwp = s->kw[p] == KW_ASYNC ? p + 1 : p;
+    uint32_t kwp = s->pos[p].kw == KW_ASYNC ? p + 1 : p;
     uint32_t c = header_colon(s, kwp, q);
     uint32_t e = c == NFY_NONE ? q : c + 1;
     uint32_t idx = new_stmt(s, (nfy_stmt_kind)kind, p, e, parent);
@@ -334,7 +339,7 @@ static uint32_t parse_compound(syn *s, int kind, uint32_t p, uint32_t q,
 
 static int simple_kind(const syn *s, uint32_t p, uint32_t e)
 {
-    switch (s->kw[p]) {
+    switch (s->pos[p].kw) {
     case KW_IMPORT:
         return NFY_STMT_IMPORT;
     case KW_FROM:
@@ -382,7 +387,7 @@ static void decorator(syn *s, uint32_t idx, uint32_t p, uint32_t e)
     syn_scan(s, p + 1, e);
     syn_scan_end(s, e);
     for (uint32_t i = mark; i < s->calls.len; i++)
-        if (p + 1 < e && s->calls.items[i].callee_first == s->sig[p + 1])
+        if (p + 1 < e && s->calls.items[i].callee_first == s->pos[p + 1].tok)
             s->calls.items[i].flags |= NFY_CALLF_DECORATOR;
     if (s->deco_first != NFY_NONE && s->deco_first + s->deco_n == idx)
         s->deco_n++;
@@ -429,7 +434,7 @@ static void close_inline(syn *s, uint32_t q)
         st->body_end = (uint32_t)s->stmts.len;
         if (st->body_scope != NFY_NONE && s->scope_stack.len > 1 &&
             cur_scope(s) == st->body_scope) {
-            s->scopes.items[st->body_scope].end = s->sig[q - 1] + 1;
+            s->scopes.items[st->body_scope].end = s->pos[q - 1].tok + 1;
             s->scope_stack.len--;
         }
     }
@@ -438,6 +443,7 @@ static void close_inline(syn *s, uint32_t q)
 static void parse_line(syn *s, uint32_t p, uint32_t q)
 {
     uint32_t parent = top_block(s)->stmt;
+    bool semis = q >= s->nsig || (s->pos[q].flags & PF_SEMI);
     while (p < q) {
         if (syn_is_op(s, p, NFY_OP_SEMI)) {
             p++;
@@ -445,7 +451,7 @@ static void parse_line(syn *s, uint32_t p, uint32_t q)
         }
         int kind = compound_kind(s, p, q);
         if (kind < 0) {
-            uint32_t e = simple_end(s, p, q);
+            uint32_t e = simple_end(s, p, q, semis);
             parse_simple(s, p, e, parent);
             p = e;
             continue;
@@ -520,18 +526,14 @@ static void missing_body(syn *s)
     }
 }
 
-static uint32_t line_end(const syn *s, uint32_t p)
+/* The end of the logical line at p: the next line end after it (calls
+   come with p increasing, so the cursor only moves forward). */
+static uint32_t line_end(syn *s, uint32_t p)
 {
-    uint32_t i = p + 1;
-    while (i < s->nsig) {
-        uint16_t k = syn_kind(s, i);
-        if (k == NFY_TOK_NEWLINE || k == NFY_TOK_ENDMARKER ||
-            k == NFY_TOK_INDENT || k == NFY_TOK_DEDENT ||
-            (s->pflags[i] & PF_BREAK))
-            break;
-        i++;
-    }
-    return i;
+    const u32_vec *b = &s->breaks;
+    while (s->next_break < b->len && b->items[s->next_break] <= p)
+        s->next_break++;
+    return s->next_break < b->len ? b->items[s->next_break] : s->nsig;
 }
 
 /*
@@ -544,7 +546,7 @@ static void virtual_indent(syn *s, uint32_t p)
     if (!s->vcols.len)
         SYN_PUSH(&s->vcols, s->line_col);
     while (s->vcols.len > 1 && col < *nfy_vec_last(&s->vcols)) {
-        close_block(s, s->sig[p]);
+        close_block(s, s->pos[p].tok);
         s->vcols.len--;
     }
     if (col > *nfy_vec_last(&s->vcols)) {
@@ -571,7 +573,7 @@ static bool opens_block(const syn *s, uint32_t p)
         return true;
     uint32_t top =
         s->vcols.len ? s->vcols.items[s->vcols.len - 1] : s->line_col;
-    return (s->pflags[p] & PF_BREAK) && syn_tok(s, p)->col > top;
+    return (s->pos[p].flags & PF_BREAK) && syn_tok(s, p)->col > top;
 }
 
 void syn_pass2(syn *s)
@@ -588,7 +590,7 @@ void syn_pass2(syn *s)
         if (s->vcols.len && k != NFY_TOK_NAME && k != NFY_TOK_OP &&
             k != NFY_TOK_STRING && k != NFY_TOK_NUMBER &&
             k != NFY_TOK_ERRORTOKEN)
-            end_virtual(s, s->sig[p]);
+            end_virtual(s, s->pos[p].tok);
         if (k == NFY_TOK_ENDMARKER)
             break;
         if (k == NFY_TOK_INDENT) {
@@ -596,11 +598,11 @@ void syn_pass2(syn *s)
             continue;
         }
         if (k == NFY_TOK_DEDENT) {
-            close_block(s, s->sig[p++]);
+            close_block(s, s->pos[p++].tok);
             continue;
         }
         if (k != NFY_TOK_NEWLINE) {
-            if (s->pflags[p] & PF_BREAK)
+            if (s->pos[p].flags & PF_BREAK)
                 virtual_indent(s, p);
             else
                 s->line_col = syn_tok(s, p)->col;

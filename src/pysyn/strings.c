@@ -9,7 +9,8 @@
 static bool is_compare_op(const syn *s, uint32_t p)
 {
     if (syn_kind(s, p) == NFY_TOK_NAME)
-        return s->kw[p] == KW_IS || s->kw[p] == KW_NOT || s->kw[p] == KW_IN;
+        return s->pos[p].kw == KW_IS || s->pos[p].kw == KW_NOT ||
+               s->pos[p].kw == KW_IN;
     if (syn_kind(s, p) != NFY_TOK_OP)
         return false;
     switch (syn_op(s, p)) {
@@ -48,7 +49,7 @@ static bool is_op_at(const syn *s, uint32_t p, nfy_op op)
 
 static bool closes(const syn *s, const frame *f, uint32_t p)
 {
-    return p != NFY_NONE && f->open != NFY_NONE && s->pmatch[f->open] == p;
+    return p != NFY_NONE && f->open != NFY_NONE && s->pos[f->open].match == p;
 }
 
 static nfy_str_ctx bracket_ctx(const syn *s, const frame *f, uint32_t prev,
@@ -80,7 +81,7 @@ static nfy_str_ctx string_ctx(syn *s, nfy_strlit *str, uint32_t p,
     bool params = f->kind == FR_PARAMS || f->kind == FR_LAMBDA;
     if (params && f->pstate == PS_DEFAULT && is_op_at(s, prev, NFY_OP_EQUAL) &&
         (whole_value_end(s, f, next) || is_op_at(s, next, NFY_OP_COLON))) {
-        str->param_tok = f->param != NFY_NONE ? s->sig[f->param] : NFY_NONE;
+        str->param_tok = f->param != NFY_NONE ? s->pos[f->param].tok : NFY_NONE;
         return NFY_STR_DEFAULT;
     }
     /* arg_step keeps the value's position in value_end until finished */
@@ -89,8 +90,8 @@ static nfy_str_ctx string_ctx(syn *s, nfy_strlit *str, uint32_t p,
         return NFY_STR_ARG;
     if ((prev != NFY_NONE && is_compare_op(s, prev) &&
          !is_for_in(s, f, prev)) ||
-        (next != NFY_NONE && is_compare_op(s, next) && s->kw[next] != KW_NOT &&
-         !is_for_in(s, f, next)))
+        (next != NFY_NONE && is_compare_op(s, next) &&
+         s->pos[next].kw != KW_NOT && !is_for_in(s, f, next)))
         return NFY_STR_COMPARE;
     if ((next != NFY_NONE && is_operand_op(s, next, true)) ||
         (prev != NFY_NONE && is_operand_op(s, prev, false)))
@@ -100,7 +101,7 @@ static nfy_str_ctx string_ctx(syn *s, nfy_strlit *str, uint32_t p,
         return b;
     if (f->kind == FR_STMT && next == NFY_NONE && prev != NFY_NONE &&
         (syn_is_op(s, prev, NFY_OP_EQUAL) || s->augop == prev ||
-         s->kw[prev] == KW_RETURN)) {
+         s->pos[prev].kw == KW_RETURN)) {
         s->assign_str = (uint32_t)s->strings.len;
         return NFY_STR_ASSIGN;
     }
@@ -115,8 +116,8 @@ uint32_t syn_string(syn *s, uint32_t p, uint32_t e)
         flags |= syn_tok(s, q++)->flags;
     const frame *f = nfy_vec_last(&s->frames);
     nfy_strlit str;
-    str.first = s->sig[p];
-    str.end = s->sig[q - 1] + 1;
+    str.first = s->pos[p].tok;
+    str.end = s->pos[q - 1].tok + 1;
     str.ctx = NFY_STR_OTHER;
     str.flags = flags;
     str.call = str.arg = NFY_NONE;
@@ -129,8 +130,8 @@ uint32_t syn_string(syn *s, uint32_t p, uint32_t e)
     /* the ':' closing a compound header is no neighbour */
     if (next != NFY_NONE && next >= e)
         next = NFY_NONE;
-    str.prev_tok = prev != NFY_NONE ? s->sig[prev] : NFY_NONE;
-    str.next_tok = next != NFY_NONE ? s->sig[next] : NFY_NONE;
+    str.prev_tok = prev != NFY_NONE ? s->pos[prev].tok : NFY_NONE;
+    str.next_tok = next != NFY_NONE ? s->pos[next].tok : NFY_NONE;
     str.binding = str.param_tok = NFY_NONE;
     str.stmt = s->cur_stmt;
     str.scope = f->scope;

@@ -1,13 +1,14 @@
 /*
  * pysyn internals: the parser state shared by the pass files.
  *
- * The work runs over "significant positions": sig[p] is the token index of
- * the p-th token that is not a COMMENT or NL, so neighbours are p - 1 and
- * p + 1. Pass 1 (brackets.c) builds sig, keyword ids and bracket matches
- * with recovery; pass 2 (stmts.c) cuts logical lines into statements and
- * drives the expression scanner (exprs.c) with an explicit frame stack, so
- * there is no recursion anywhere. Results collect in heap vectors and are
- * copied into the caller's arena at the end (finish.c).
+ * The work runs over "significant positions": pos[p].tok is the token
+ * index of the p-th token that is not a COMMENT or NL, so neighbours are
+ * p - 1 and p + 1. Pass 1 (brackets.c) builds the positions (kind, keyword
+ * and operator ids) and bracket matches with recovery; pass 2 (stmts.c) cuts
+ * logical lines into statements and drives the expression scanner (exprs.c)
+ * with an explicit frame stack, so there is no recursion anywhere. Results
+ * collect in heap vectors and are copied into the caller's arena at the end
+ * (finish.c).
  */
 #ifndef NPUIFY_PYSYN_INTERNAL_H
 #define NPUIFY_PYSYN_INTERNAL_H
@@ -57,7 +58,8 @@ enum syn_kw {
 /* Per-position flags from pass 1. */
 enum {
     PF_BREAK = 1u << 0, /* a logical line ends before this position */
-    PF_ERROR = 1u << 1  /* a syn-* error was reported at this position */
+    PF_ERROR = 1u << 1, /* a syn-* error was reported at this position */
+    PF_SEMI = 1u << 2   /* on a line end (see breaks): a ';' is before it */
 };
 
 typedef NFY_VEC(uint32_t) u32_vec;
@@ -132,6 +134,19 @@ typedef struct {
 
 typedef NFY_VEC(block) block_vec;
 
+/*
+ * One significant position, packed so that everything the passes ask
+ * about a position is one cache line away (the tokens are 36 bytes each).
+ */
+typedef struct {
+    uint32_t tok;   /* token index */
+    uint32_t match; /* bracket: the partner's position, else NFY_NONE */
+    uint8_t kind;   /* token kind */
+    uint8_t kw;     /* NAME: pylex's keyword id, else 0 */
+    uint8_t op;     /* OP: operator id, else 0 */
+    uint8_t flags;  /* PF_* */
+} syn_pos;
+
 typedef struct {
     const nfy_source *src;
     const nfy_token *toks;
@@ -141,15 +156,13 @@ typedef struct {
     uint32_t nerrors;
 
     /* pass 1 */
-    uint32_t *sig;
+    syn_pos *pos; /* by position */
     uint32_t nsig;
-    uint32_t *pmatch; /* by position */
-    uint32_t *match;  /* by token (the public array, in the arena) */
-    uint8_t *kw;      /* by position: keyword id of a NAME, else 0 */
-    uint8_t *pk;      /* by position: token kind */
-    uint8_t *pop;     /* by position: operator id of an OP, else 0 */
-    uint8_t *pflags;  /* by position */
-    bool any_bad;     /* pass 1 saw an error or an ERRORTOKEN */
+    uint32_t *match; /* by token (the public array, in the arena) */
+    /* line ends in order: positions of NEWLINE, INDENT, DEDENT, ENDMARKER
+       and PF_BREAK, so pass 2 finds a line's end without scanning it */
+    u32_vec breaks;
+    bool any_bad; /* pass 1 saw an error or an ERRORTOKEN */
 
     /* results */
     stmt_vec stmts;
@@ -167,6 +180,7 @@ typedef struct {
     uint32_t *tok_stmt; /* arena, by token */
 
     /* pass 2 */
+    uint32_t next_break; /* index into breaks: the current line's end */
     block_vec blocks;
     u32_vec scope_stack; /* def/class/module scopes of the blocks */
     u32_vec vcols;       /* columns of virtual blocks after a recovery */
@@ -177,6 +191,7 @@ typedef struct {
     uint32_t deco_n;
     u32_vec inline_heads;
     frame_vec frames;
+    frame *ftop; /* the last of frames (kept: asked for at every token) */
     cand_vec cands;
     /* statement-level facts collected by the scanner */
     uint32_t cur_stmt;
@@ -210,36 +225,36 @@ void syn_res_grow(syn *s, void **items, size_t len, size_t *cap, size_t elem);
 /* Token at position p. */
 static inline const nfy_token *syn_tok(const syn *s, uint32_t p)
 {
-    return &s->toks[s->sig[p]];
+    return &s->toks[s->pos[p].tok];
 }
 
-/* Kind and operator of position p from the compact arrays (the tokens
+/* Kind and operator of position p from the packed positions (the tokens
    are 36 bytes each; re-reading them costs memory bandwidth). */
 static inline unsigned syn_kind(const syn *s, uint32_t p)
 {
-    return s->pk[p];
+    return s->pos[p].kind;
 }
 
 static inline unsigned syn_op(const syn *s, uint32_t p)
 {
-    return s->pop[p];
+    return s->pos[p].op;
 }
 
 static inline bool syn_is_op(const syn *s, uint32_t p, nfy_op op)
 {
-    return s->pop[p] == (unsigned)op && s->pk[p] == NFY_TOK_OP;
+    return s->pos[p].op == (unsigned)op; /* op is 0 off OP tokens */
 }
 
 static inline bool syn_is_kw(const syn *s, uint32_t p, enum syn_kw kw)
 {
-    return s->kw[p] == kw;
+    return s->pos[p].kw == kw;
 }
 
 /** A NAME usable as a variable (not a hard keyword). */
 static inline bool syn_is_ident(const syn *s, uint32_t p)
 {
-    return s->pk[p] == NFY_TOK_NAME &&
-           (s->kw[p] == KW_NOTKW || s->kw[p] >= KW_SOFT_FIRST);
+    return s->pos[p].kind == NFY_TOK_NAME &&
+           (s->pos[p].kw == KW_NOTKW || s->pos[p].kw >= KW_SOFT_FIRST);
 }
 
 /* Diagnostics reported per file; later errors are only counted (a line of
@@ -286,9 +301,18 @@ void syn_finish(syn *s, nfy_pysyn *m);
 /** Token index one past position p's token (for half-open ranges). */
 static inline uint32_t syn_end_tok(const syn *s, uint32_t p)
 {
-    return s->sig[p] + 1;
+    return s->pos[p].tok + 1;
 }
 
-nfy_span syn_span(const syn *s, uint32_t first_pos, uint32_t end_pos);
+/** Bytes from the start of position first_pos to the end of end_pos - 1
+    (empty, at first_pos's start, when end_pos <= first_pos). */
+static inline nfy_span syn_span(const syn *s, uint32_t first_pos,
+                                uint32_t end_pos)
+{
+    uint32_t at = syn_tok(s, first_pos)->start;
+    if (end_pos <= first_pos)
+        return (nfy_span){at, at};
+    return (nfy_span){at, syn_tok(s, end_pos - 1)->end};
+}
 
 #endif

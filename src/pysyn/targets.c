@@ -11,9 +11,9 @@
 static uint32_t find_kw(const syn *s, uint32_t p, uint32_t e, uint8_t kw)
 {
     for (uint32_t i = p; i < e; i++) {
-        if (s->pmatch[i] != NFY_NONE && s->pmatch[i] > i)
-            i = s->pmatch[i];
-        else if (s->kw[i] == kw)
+        if (s->pos[i].match != NFY_NONE && s->pos[i].match > i)
+            i = s->pos[i].match;
+        else if (s->pos[i].kw == kw)
             return i;
     }
     return NFY_NONE;
@@ -55,8 +55,8 @@ static void assign_values(syn *s, uint32_t idx, uint32_t mark, uint32_t vfrom)
     nfy_stmt *st = &s->stmts.items[idx];
     if (vfrom >= s->st_end)
         return;
-    st->value_first = s->sig[vfrom];
-    st->value_end = s->sig[s->st_end - 1] + 1;
+    st->value_first = s->pos[vfrom].tok;
+    st->value_end = s->pos[s->st_end - 1].tok + 1;
     for (size_t i = 0; i < s->cands.len; i++) {
         uint32_t pos = s->cands.items[i].pos;
         uint32_t b = s->uses.items[s->cands.items[i].use].binding;
@@ -116,7 +116,8 @@ static void docstring(syn *s, uint32_t idx)
 static void case_captures(syn *s, uint32_t kwp, uint32_t c)
 {
     uint32_t guard = find_kw(s, kwp + 1, c, KW_IF);
-    uint32_t end = guard != NFY_NONE ? s->sig[guard] : s->sig[c - 1] + 1;
+    uint32_t end =
+        guard != NFY_NONE ? s->pos[guard].tok : s->pos[c - 1].tok + 1;
     for (size_t i = s->m_uses; i < s->uses.len; i++) {
         nfy_name_use *u = &s->uses.items[i];
         if (u->tok >= end || u->nparts != 1 || u->ctx != NFY_CTX_LOAD)
@@ -143,7 +144,7 @@ void syn_targets(syn *s, uint32_t idx)
 {
     nfy_stmt *st = &s->stmts.items[idx];
     uint32_t kwp =
-        s->kw[s->st_first] == KW_ASYNC ? s->st_first + 1 : s->st_first;
+        s->pos[s->st_first].kw == KW_ASYNC ? s->st_first + 1 : s->st_first;
     uint32_t c = s->st_end; /* the header ':' is at c - 1 */
     if (st->flags & NFY_STMTF_COMPOUND && syn_is_op(s, c - 1, NFY_OP_COLON))
         c--;
@@ -155,8 +156,8 @@ void syn_targets(syn *s, uint32_t idx)
         break;
     case NFY_STMT_RETURN:
         if (kwp + 1 < s->st_end) {
-            st->value_first = s->sig[kwp + 1];
-            st->value_end = s->sig[s->st_end - 1] + 1;
+            st->value_first = s->pos[kwp + 1].tok;
+            st->value_end = s->pos[s->st_end - 1].tok + 1;
         }
         break;
     case NFY_STMT_DEL:
@@ -194,14 +195,14 @@ static void with_item(syn *s, uint32_t idx, uint32_t p, uint32_t e)
     w.stmt = idx;
     uint32_t as = find_kw(s, p, e, KW_AS);
     uint32_t ce = as != NFY_NONE ? as : e;
-    w.ctx_first = s->sig[p];
-    w.ctx_end = ce > p ? s->sig[ce - 1] + 1 : w.ctx_first;
+    w.ctx_first = s->pos[p].tok;
+    w.ctx_end = ce > p ? s->pos[ce - 1].tok + 1 : w.ctx_first;
     w.ctx_span = syn_span(s, p, ce > p ? ce : p + 1);
     w.target_first = w.target_end = NFY_NONE;
     w.target_span = (nfy_span){0, 0};
     if (as != NFY_NONE && as + 1 < e) {
-        w.target_first = s->sig[as + 1];
-        w.target_end = s->sig[e - 1] + 1;
+        w.target_first = s->pos[as + 1].tok;
+        w.target_end = s->pos[e - 1].tok + 1;
         w.target_span = syn_span(s, as + 1, e);
         bind_range(s, NFY_BIND_WITH, as + 1, e);
     }
@@ -211,15 +212,15 @@ static void with_item(syn *s, uint32_t idx, uint32_t p, uint32_t e)
 void syn_with_items(syn *s, uint32_t idx, uint32_t p, uint32_t e)
 {
     /* with (a as b, c as d): the items are inside the parentheses */
-    if (p < e && syn_is_op(s, p, NFY_OP_LPAR) && s->pmatch[p] == e - 1 &&
+    if (p < e && syn_is_op(s, p, NFY_OP_LPAR) && s->pos[p].match == e - 1 &&
         find_kw(s, p + 1, e - 1, KW_AS) != NFY_NONE) {
         p++;
         e--;
     }
     uint32_t start = p;
     for (uint32_t i = p; i < e; i++) {
-        if (s->pmatch[i] != NFY_NONE && s->pmatch[i] > i)
-            i = s->pmatch[i];
+        if (s->pos[i].match != NFY_NONE && s->pos[i].match > i)
+            i = s->pos[i].match;
         else if (syn_is_op(s, i, NFY_OP_COMMA)) {
             with_item(s, idx, start, i);
             start = i + 1;
