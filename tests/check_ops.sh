@@ -17,6 +17,13 @@
 #     torch_npu versions against expected/torch-2.x-synthetic/ops_status.tsv,
 #     which an inline Python re-implementation of the rules makes from the
 #     data files (data/torch/native_functions_v*.tsv, data/npu/aten_ops_v*).
+#  7. report.html, for every sample above and a crafted log with hostile
+#     names: parsed with Python's html.parser (main tags balance, nothing
+#     fetched from outside, one script), its operators (name, overload,
+#     status, calls), counts per status, work list, dynamic-shape tables,
+#     other rows, inputs and diagnostics (input:line) equal report.json and
+#     --json-diagnostics; markup in names, overloads, shapes and paths
+#     comes back as text, never as tags.
 # Run from the repo root; NPUIFY names the binary. UPDATE=1 regenerates the
 # expected files from the reference scripts (never from npuify itself).
 # Prints "N passed, N failed"; exits non-zero on failure.
@@ -47,9 +54,21 @@ check_same() { # label got want
 
 run_rows() { # input outdir -> $2/rows.tsv without the input column
     rm -rf "$2"
-    "$NPUIFY" ops "$1" -o "$2" --rows -q >"$2.out" 2>"$2.err"
+    "$NPUIFY" ops "$1" -o "$2" --rows -q --json-diagnostics >"$2.out" 2>"$2.err"
     echo $? >"$2.rc"
     if [ -f "$2/rows.tsv" ]; then cut -f2- "$2/rows.tsv" >"$2.rows"; else : >"$2.rows"; fi
+}
+
+# report.html + report.json + diagnostics of a run, for section 7
+nhtml=0
+keep_html() { # outdir label
+    nhtml=$((nhtml + 1))
+    mkdir -p "$tmp/html/$nhtml"
+    for x in report.html report.json; do
+        [ -f "$1/$x" ] && cp "$1/$x" "$tmp/html/$nhtml/"
+    done
+    [ -f "$1.err" ] && cp "$1.err" "$tmp/html/$nhtml/diag.jsonl"
+    printf '%s\n' "$2" >"$tmp/html/$nhtml/label"
 }
 
 is_trace() {
@@ -75,6 +94,7 @@ for f in $(find "$DATA" -type f ! -path "$EXP/*" ! -path "$TOOLS/*" \
         continue
     fi
     run_rows "$f" "$tmp/o"
+    keep_html "$tmp/o" "$rel"
     if is_trace "$f"; then
         awk -F'\t' '{c[$6] += $4} END {for (n in c) print n "\t" c[n]}' \
             "$tmp/o.rows" | sort >"$tmp/got"
@@ -143,7 +163,7 @@ fi
 if grep -qx names-equal "$tmp/h.out"; then ok; else bad "names vs Huawei: $(sed -n 2p "$tmp/h.out")"; fi
 if grep -qx dynamic-equal "$tmp/h.out"; then ok; else bad "dynamic vs Huawei: $(sed -n 3p "$tmp/h.out")"; fi
 if grep -q '"steps":3,' "$tmp/h/report.json"; then ok; else bad "report.json: steps != 3"; fi
-for out in all_ops.txt ops.csv dynamic_ops.csv report.json summary.md; do
+for out in all_ops.txt ops.csv dynamic_ops.csv report.json summary.md report.html; do
     if [ -s "$tmp/h/$out" ]; then ok; else bad "missing output $out"; fi
 done
 # all_ops.txt: sorted, unique, operators only (no user ranges, no autograd)
@@ -291,6 +311,7 @@ fi
 "$PY" "$tmp/ref2x.py" "$tmp/t2x.log" 2.1 2.3 2.5 2.6 2.8 2.12 | sort >"$tmp/ref2x"
 check_same "torch 2.x ops: reference reproduces expected" "$tmp/ref2x" "$want"
 : >"$tmp/got2x"
+: >"$tmp/got2xj"
 for v in 2.1 2.3 2.5 2.6 2.8 2.12; do
     rm -rf "$tmp/t2x"
     "$NPUIFY" ops "$tmp/t2x.log" -o "$tmp/t2x" -q --torch-version "$v" 2>/dev/null
@@ -302,14 +323,248 @@ for r in csv.DictReader(open(sys.argv[1], encoding="utf-8")):
         print("%s\t%s\t%s\t%s" % (sys.argv[2], r["Op"], r["Status"],
                                   m.group(1) if m else 0))
 EOF
+    # report.json: the cut names, resolved from the known operators or
+    # left cut with their number of candidates
+    "$PY" - "$tmp/t2x/report.json" "$v" >>"$tmp/got2xj" <<'EOF'
+import json, sys
+for o in json.load(open(sys.argv[1], encoding="utf-8"))["ops"]:
+    if o["name_truncated"]:
+        print("%s\t%s\t%s\t%d" % (sys.argv[2], "known" if o["cut_from_known"]
+                                  else "cut", o["name"], o["cut_candidates"]))
+EOF
 done
 sort "$tmp/got2x" -o "$tmp/got2x"
 check_same "torch 2.x ops: status per version" "$tmp/got2x" "$want"
+# the same from the reference: names longer than 52 + "..." were cut
+awk -F'\t' 'length($2) > 55 { print $1 "\tknown\t" $2 "\t0" }
+    $2 ~ /\.\.\.$/ { print $1 "\tcut\t" $2 "\t" $4 }' "$want" |
+    sort >"$tmp/want2xj"
+sort "$tmp/got2xj" -o "$tmp/got2xj"
+if [ -s "$tmp/want2xj" ]; then
+    check_same "torch 2.x ops: report.json cut_from_known/cut_candidates" \
+        "$tmp/got2xj" "$tmp/want2xj"
+else
+    bad "torch 2.x ops: no cut names in the reference"
+fi
 # the resolved cut name is also what all_ops.txt lists (2.12, the last run)
 if grep -qx 'aten::_scaled_dot_product_flash_attention_for_cpu_backward' \
     "$tmp/t2x/all_ops.txt"; then ok; else
     bad "all_ops.txt: cut name not resolved"
 fi
+
+# ---- 7: report.html against report.json ---------------------------------
+# A crafted log: markup and quotes in overloads, a user label and the file
+# name (the text reader takes only bracketed shapes: markup in shapes is
+# tested in tests/unit/test_proflog_report.c; names of operators must be identifiers: the classifier
+# makes anything else an annotation, listed among the other rows).
+hostile="$tmp/<i>x&y\"'.log"
+"$PY" - "$hostile" <<'EOF'
+import sys
+ops = [("aten::add", "<script>alert(1)</script>", 3, "[[2, 3], []]"),
+       ("aten::mm", "a&b\"c'd", 2, "[[1], [2]]"),
+       ("aten::mm", "", 4, "[[2, 2], [2, 2]]"),
+       ("aten::&lt;x&gt;", "", 1, "[]"),
+       ("Label<img src=x onerror=alert(2)>", "", 1, "[]")]
+sep = "-" * 40 + "  " + "-" * 28 + "  " + "  ".join(["-" * 12] * 4) + "  " + "-" * 30 + "  "
+fmt = "%40s  %28s  %12s  %12s  %12s  %12s  %30s  "
+out = ["noise <script>alert(3)</script>", sep,
+       fmt % ("Name", "Overload Name", "Self CPU %", "Self CPU", "CPU total",
+              "# of Calls", "Input Shapes"), sep]
+for step in (1, 2):
+    for i, (name, ov, calls, sh) in enumerate(ops):
+        if step == 2 and name == "aten::add":
+            sh = "[[2, 3], [5]]"  # changed shape
+        us = 100 - 5 * i
+        out.append(fmt % (name, ov, "%.2f%%" % (us / 10), "%.3fus" % us,
+                          "%.3fus" % us, calls, sh))
+    out += [sep, "Self CPU time total: 1.000ms", ""]
+    if step == 1:
+        out += [sep, fmt % ("Name", "Overload Name", "Self CPU %", "Self CPU",
+                            "CPU total", "# of Calls", "Input Shapes"), sep]
+open(sys.argv[1], "w", encoding="utf-8").write("\n".join(out) + "\n")
+EOF
+run_rows "$hostile" "$tmp/x"
+keep_html "$tmp/x" "hostile log"
+keep_html "$tmp/h" "per_step_tables_mlp.log (no --rows)"
+if [ -f "$tmp/x/report.html" ] &&
+    [ "$(grep -o '<script' "$tmp/x/report.html" | wc -l)" -eq 1 ] &&
+    ! grep -q '<img\|<i>x\|alert(1)</script>' "$tmp/x/report.html" &&
+    grep -q '&lt;script&gt;alert(1)&lt;/script&gt;' "$tmp/x/report.html" &&
+    grep -q '&lt;i&gt;x&amp;y&quot;&#39;.log' "$tmp/x/report.html"; then ok; else
+    bad "hostile log: markup not escaped in report.html"
+fi
+"$NPUIFY" ops "$log" -o "$tmp/fh" -q --format html 2>/dev/null
+if [ -f "$tmp/fh/report.html" ] && [ ! -f "$tmp/fh/report.json" ] &&
+    [ ! -f "$tmp/fh/ops.csv" ]; then ok; else
+    bad "--format html wrote the wrong files"
+fi
+cat >"$tmp/html_check.py" <<'EOF'
+import json, os, sys
+from collections import Counter
+from html.parser import HTMLParser
+
+VOID = {"meta", "br", "hr", "img", "input", "link", "col", "wbr", "area",
+        "base", "source", "track", "embed", "param"}
+MAIN = {"html", "head", "body", "title", "style", "script", "h1", "h2",
+        "h3", "p", "div", "table", "thead", "tbody", "tr", "th", "td",
+        "code", "details", "summary", "b"}
+OPKINDS = {"operator", "communication"}
+
+
+def clean(s):  # what the page shows for control characters
+    return "".join("\ufffd" if (ord(c) < 32 and c not in "\t\n\r")
+                   or ord(c) == 127 else c for c in s)
+
+
+class Page(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.stack, self.errors = [], []
+        self.section, self.tags, self.scripts = None, Counter(), 0
+        self.rows = {}  # section -> list of (attrs, [cell texts])
+        self.row = self.cell = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        self.tags[tag] += 1
+        if tag not in MAIN | VOID:
+            self.errors.append("unexpected tag <%s>" % tag)
+        if "src" in a or "href" in a or tag in ("link", "img", "iframe",
+                                                "object", "embed"):
+            self.errors.append("external resource in <%s>" % tag)
+        if tag == "script":
+            self.scripts += 1
+        if tag == "h2":
+            self.section = a.get("id")
+        if tag == "tr":
+            self.row = (a, [])
+            self.rows.setdefault(self.section, []).append(self.row)
+        if tag in ("td", "th") and self.row is not None:
+            self.cell = []
+        if tag not in VOID:
+            self.stack.append(tag)
+
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
+        if tag not in VOID and self.stack and self.stack[-1] == tag:
+            self.stack.pop()
+
+    def handle_endtag(self, tag):
+        if not self.stack or self.stack[-1] != tag:
+            self.errors.append("</%s> closes <%s>" % (
+                tag, self.stack[-1] if self.stack else "nothing"))
+            return
+        self.stack.pop()
+        if tag in ("td", "th") and self.cell is not None:
+            self.row[1].append("".join(self.cell))
+            self.cell = None
+        if tag == "tr":
+            self.row = None
+
+    def handle_data(self, data):
+        if self.cell is not None:
+            self.cell.append(data)
+
+
+def diff(got, want):
+    return "extra %s, missing %s" % (list((got - want).items())[:3],
+                                     list((want - got).items())[:3])
+
+
+def check(d):
+    html = open(os.path.join(d, "report.html"), encoding="utf-8",
+                errors="replace").read()
+    rep = json.loads(open(os.path.join(d, "report.json"), encoding="utf-8",
+                          errors="replace").read())
+    p = Page()
+    p.feed(html)
+    p.close()
+    err = list(p.errors)
+    if p.stack:
+        err.append("unclosed: %s" % p.stack)
+    if not html.startswith("<!DOCTYPE html>"):
+        err.append("no doctype")
+    for t in ("html", "head", "body", "title", "h1"):
+        if p.tags[t] != 1:
+            err.append("%d <%s>" % (p.tags[t], t))
+    if p.scripts != 1:
+        err.append("%d scripts" % p.scripts)
+    s = rep["summary"]
+    ops = [o for o in rep["ops"] if o["kind"] in OPKINDS]
+    # the operator table: one row per operator, same fields
+    rows = [r for r in p.rows.get("ops", []) if "data-status" in r[0]]
+    got = Counter((c[0], c[1], r[0]["data-status"], int(c[3]))
+                  for r in rows for c in [r[1]])
+    want = Counter((clean(o["qualified"]), clean(o["overload"]), o["status"],
+                    o["calls"]) for o in ops)
+    if got != want:
+        err.append("operators differ: " + diff(got, want))
+    per = Counter(r[0]["data-status"] for r in rows)
+    for st, key in (("supported", "supported"), ("cpu-fallback",
+                    "cpu_fallback"), ("unsupported", "unsupported"),
+                    ("composite", "composite"), ("unknown", "unknown")):
+        if per[st] != s[key]:
+            err.append("ops table: %d %s, report.json %d" % (per[st], st,
+                                                             s[key]))
+    summ = {r[0]["data-status"]: int(r[1][1])
+            for r in p.rows.get("summary", []) if "data-status" in r[0]}
+    for st, key in (("supported", "supported"), ("cpu-fallback",
+                    "cpu_fallback"), ("unsupported", "unsupported"),
+                    ("composite", "composite"), ("unknown", "unknown")):
+        if summ.get(st) != s[key]:
+            err.append("summary: %s %s != %d" % (st, summ.get(st), s[key]))
+    work = [r for r in p.rows.get("work", []) if "data-status" in r[0]]
+    if len(work) != s["unsupported"] + s["cpu_fallback"]:
+        err.append("work list: %d rows" % len(work))
+    dyn = Counter(r[0]["data-dynamic"] for r in p.rows.get("dynamic", [])
+                  if "data-dynamic" in r[0])
+    wdyn = Counter(o["dynamic"] for o in ops if o["dynamic"] != "static")
+    if dyn != wdyn or sum(dyn.values()) != s["dynamic"]:
+        err.append("dynamic: %s vs %s" % (dict(dyn), dict(wdyn)))
+    other = Counter(r[1][0] for r in p.rows.get("other", []) if r[1] and
+                    r[1][0] and len(r[1]) == 6 and r[1][1] != "Kind")
+    wother = Counter(clean(o["name"]) for o in rep["ops"]
+                     if o["kind"] not in OPKINDS)
+    if other != wother:
+        err.append("other rows differ: " + diff(other, wother))
+    ins = [r[1][0] for r in p.rows.get("inputs", []) if r[1] and
+           r[1][0] != "Input"]
+    if ins != [clean(i["path"]) for i in rep["inputs"]]:
+        err.append("inputs %s" % ins)
+    # every warning and error on stderr is listed with its input:line
+    locs = {r[1][0] for r in p.rows.get("diagnostics", []) if r[1]}
+    dp = os.path.join(d, "diag.jsonl")
+    for line in (open(dp, encoding="utf-8", errors="replace")
+                 if os.path.exists(dp) else []):
+        if not line.startswith("{"):
+            continue
+        g = json.loads(line)
+        loc = g["file"] + (":%d" % g["line"] if g["line"] else "")
+        if loc not in locs:
+            err.append("diagnostic %s not listed" % loc)
+            break
+    return err
+
+
+for d in sys.argv[1:]:
+    label = open(os.path.join(d, "label")).read().strip()
+    if not os.path.exists(os.path.join(d, "report.html")):
+        print("FAIL %s: no report.html" % label)
+        continue
+    try:
+        e = check(d)
+    except Exception as x:  # a crash here is a failure, not a pass
+        e = ["checker: %r" % x]
+    print(("FAIL %s: %s" % (label, "; ".join(e[:5]))) if e else "ok " + label)
+EOF
+"$PY" "$tmp/html_check.py" "$tmp"/html/* >"$tmp/html.out" 2>&1
+n_ok=$(grep -c '^ok ' "$tmp/html.out")
+n_bad=$(grep -vc '^ok ' "$tmp/html.out")
+pass=$((pass + n_ok))
+fail=$((fail + n_bad))
+grep -v '^ok ' "$tmp/html.out"
+[ "$n_ok" -eq "$nhtml" ] && ok || bad "html_check.py: $nhtml pages, $n_ok ok"
+if grep -q '^ok hostile log' "$tmp/html.out"; then ok; else bad "hostile log page not checked"; fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -322,7 +322,8 @@ typedef struct {
 enum {
     NFY_PROF_OUT_CSV = 1u << 0,  /* ops.csv, dynamic_ops.csv */
     NFY_PROF_OUT_JSON = 1u << 1, /* report.json */
-    NFY_PROF_OUT_MD = 1u << 2    /* summary.md */
+    NFY_PROF_OUT_MD = 1u << 2,   /* summary.md */
+    NFY_PROF_OUT_HTML = 1u << 3  /* report.html */
 };
 
 typedef struct {
@@ -331,7 +332,8 @@ typedef struct {
     size_t ninputs;
     int32_t ref_step; /* reference step used for dynamic ops */
     bool compare_versions;
-    unsigned formats; /* NFY_PROF_OUT_*; all_ops.txt is always written */
+    unsigned formats;       /* NFY_PROF_OUT_*; all_ops.txt is always written */
+    const nfy_diags *diags; /* listed in report.html; may be NULL */
 } nfy_prof_report_meta;
 
 /** Operator counts used by the summaries. */
@@ -343,16 +345,18 @@ typedef struct {
 void nfy_prof_table_counts(const nfy_prof_table *t, nfy_prof_counts *c);
 
 /**
- * Write all_ops.txt, ops.csv, dynamic_ops.csv, report.json, summary.md
- * into dir (created), atomically, deterministically (no timestamps).
- * t must have been sorted (nfy_prof_table_sort).
+ * Write all_ops.txt, ops.csv, dynamic_ops.csv, report.json, summary.md,
+ * report.html (those m->formats asks for) into dir (created), atomically,
+ * deterministically (no timestamps). t must have been sorted
+ * (nfy_prof_table_sort).
  */
 nfy_status nfy_prof_report_write(const nfy_prof_table *t,
                                  const nfy_prof_report_meta *m, const char *dir,
                                  nfy_diags *diags);
 
 /** Render the ops.csv / dynamic_ops.csv / all_ops.txt / report.json /
- *  summary.md text into out (used by the writer and by tests). */
+ *  summary.md / report.html text into out (used by the writer and by
+ *  tests). m may be NULL only for the CSV renderers. */
 void nfy_prof_render_all_ops(const nfy_prof_table *t, nfy_buf *out);
 void nfy_prof_render_ops_csv(const nfy_prof_table *t,
                              const nfy_prof_report_meta *m, nfy_buf *out);
@@ -362,5 +366,13 @@ void nfy_prof_render_json(const nfy_prof_table *t,
                           const nfy_prof_report_meta *m, nfy_buf *out);
 void nfy_prof_render_md(const nfy_prof_table *t, const nfy_prof_report_meta *m,
                         nfy_buf *out);
+/**
+ * report.html: one self-contained page (inline CSS, a small inline script
+ * that only sorts tables): summary, unsupported / CPU-fallback operators by
+ * self time, every operator, dynamic-shape operators, m->diags with
+ * input:line. Every text from the input is HTML-escaped.
+ */
+void nfy_prof_render_html(const nfy_prof_table *t,
+                          const nfy_prof_report_meta *m, nfy_buf *out);
 
 #endif

@@ -37,8 +37,8 @@ static const char usage_text[] =
     "                        supports each missing operator\n"
     "  --ref-step N          reference step for dynamic shapes (default: the\n"
     "                        first step seen)\n"
-    "  --format LIST         csv,json,md or all (default all); all_ops.txt is\n"
-    "                        always written\n"
+    "  --format LIST         csv,json,md,html or all (default all);\n"
+    "                        all_ops.txt is always written\n"
     "  --capture             run the command after -- under the profiler\n"
     "  --every N             with --capture: keep every Nth step\n"
     "  --all-processes       with --capture: profile child Python processes\n"
@@ -48,7 +48,11 @@ static const char usage_text[] =
     "  --json-diagnostics    diagnostics as JSON lines\n"
     "  -q, --quiet           print no summary\n"
     "\n"
-    "Outputs: all_ops.txt, ops.csv, dynamic_ops.csv, report.json, summary.md.\n"
+    "Outputs: all_ops.txt (one operator per line), ops.csv and\n"
+    "dynamic_ops.csv (csv), report.json (json), summary.md (md), report.html\n"
+    "(html: one self-contained page with the summary, the unsupported and\n"
+    "CPU-fallback operators by self time, every operator, the dynamic-shape\n"
+    "operators and the diagnostics; tables sort on a header click).\n"
     "Exit codes: 0 ok, 2 usage, 3 input errors (what was read is reported).\n";
 
 typedef struct {
@@ -68,6 +72,9 @@ typedef struct {
     char **cmd; /* after "--" */
 } ops_args;
 
+#define OPS_ALL_FORMATS                                                        \
+    (NFY_PROF_OUT_CSV | NFY_PROF_OUT_JSON | NFY_PROF_OUT_MD | NFY_PROF_OUT_HTML)
+
 static bool parse_formats(const char *s, unsigned *out)
 {
     *out = 0;
@@ -79,14 +86,13 @@ static bool parse_formats(const char *s, unsigned *out)
             *out |= NFY_PROF_OUT_JSON;
         else if (n == 2 && !strncmp(s, "md", 2))
             *out |= NFY_PROF_OUT_MD;
+        else if (n == 4 && !strncmp(s, "html", 4))
+            *out |= NFY_PROF_OUT_HTML;
         else if (n == 3 && !strncmp(s, "all", 3))
-            *out |= NFY_PROF_OUT_CSV | NFY_PROF_OUT_JSON | NFY_PROF_OUT_MD;
-        else if ((n == 4 && !strncmp(s, "html", 4)) ||
-                 (n == 5 && !strncmp(s, "sarif", 5)))
-            fprintf(stderr,
-                    "npuify ops: note: --format %.*s is not "
-                    "written by ops (csv, json, md are)\n",
-                    (int)n, s);
+            *out |= OPS_ALL_FORMATS;
+        else if (n == 5 && !strncmp(s, "sarif", 5))
+            fprintf(stderr, "npuify ops: note: --format sarif is not "
+                            "written by ops (csv, json, md, html are)\n");
         else if (n != 0)
             return false;
         s += n + (s[n] == ',');
@@ -110,7 +116,7 @@ static int parse_args(int argc, char **argv, ops_args *a)
     long n;
     a->out_dir = "npuify_ops";
     a->ref_step = -1;
-    a->formats = NFY_PROF_OUT_CSV | NFY_PROF_OUT_JSON | NFY_PROF_OUT_MD;
+    a->formats = OPS_ALL_FORMATS;
     a->inputs = calloc((size_t)argc + 1, sizeof *a->inputs);
     if (!a->inputs)
         abort();
@@ -370,8 +376,8 @@ static int analyse(ops_args *a, const nfy_apidb_version *v, nfy_diags *d)
     nfy_prof_table_resolve_truncated(&t);
     nfy_prof_table_check(&t, v, a->compare);
     nfy_prof_table_sort(&t);
-    nfy_prof_report_meta m = {v,   infos,      a->ninputs,
-                              ref, a->compare, a->formats};
+    nfy_prof_report_meta m = {v,          infos,      a->ninputs, ref,
+                              a->compare, a->formats, d};
     nfy_status st = nfy_prof_report_write(&t, &m, a->out_dir, d);
     if (st == NFY_OK && a->rows) {
         nfy_arena ar = NFY_ARENA_INIT;

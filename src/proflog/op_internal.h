@@ -8,6 +8,20 @@
 /** Append a decimal integer (printf is slow for thousands of step ranges). */
 void nfy_prof__add_int(nfy_buf *b, long long v);
 
+/** "1-3 5 7-9": a sorted step list as runs (tmp is reset first). */
+void nfy_prof__join_steps(const nfy_prof_step_vec *v, nfy_buf *tmp);
+
+/** The Notes text of ops.csv (cut names, cut shapes...); tmp reset. */
+void nfy_prof__notes_of(const nfy_prof_op *op, nfy_buf *tmp);
+
+/** The name of a dynamic-shape verdict in every report. */
+static inline const char *nfy_prof__dyn_name(nfy_prof_dyn d)
+{
+    return d == NFY_PDYN_NEW_LATER       ? "new-in-later-step"
+           : d == NFY_PDYN_SHAPE_CHANGED ? "shape-changed"
+                                         : "static";
+}
+
 /** Operators proper (aten and collectives), not annotations or steps. */
 static inline bool nfy_prof__is_operator(const nfy_prof_op *op)
 {

@@ -1,6 +1,7 @@
 /*
  * `npuify ops` outputs: all_ops.txt (Huawei's file: one operator per line),
- * ops.csv, dynamic_ops.csv, report.json and summary.md. Everything is
+ * ops.csv, dynamic_ops.csv, report.json, summary.md and report.html (the
+ * last three rendered in op_report_doc.c and op_html.c). Everything is
  * rendered from a sorted nfy_prof_table, so the bytes depend only on the
  * input: no timestamps, no absolute paths beyond what the caller passes.
  */
@@ -32,13 +33,6 @@ void nfy_prof__add_int(nfy_buf *b, long long v)
 static double share(const nfy_prof_op *op, double total)
 {
     return total > 0 ? 100.0 * nfy_prof__self_time(op) / total : 0.0;
-}
-
-static const char *dyn_name(nfy_prof_dyn d)
-{
-    return d == NFY_PDYN_NEW_LATER       ? "new-in-later-step"
-           : d == NFY_PDYN_SHAPE_CHANGED ? "shape-changed"
-                                         : "static";
 }
 
 /* The name reports use: resolved full name, "aten::" added to bare ones. */
@@ -100,7 +94,7 @@ static void join_shapes(const nfy_prof_op *op, nfy_buf *tmp, int32_t after)
 
 /* "1-3 5 7-9": runs of consecutive steps as ranges (logs with thousands
  * of per-step tables would otherwise list every one). */
-static void join_steps(const nfy_prof_step_vec *v, nfy_buf *tmp)
+void nfy_prof__join_steps(const nfy_prof_step_vec *v, nfy_buf *tmp)
 {
     nfy_buf_reset(tmp);
     for (size_t k = 0; k < v->len;) {
@@ -118,7 +112,7 @@ static void join_steps(const nfy_prof_step_vec *v, nfy_buf *tmp)
     }
 }
 
-static void notes_of(const nfy_prof_op *op, nfy_buf *tmp)
+void nfy_prof__notes_of(const nfy_prof_op *op, nfy_buf *tmp)
 {
     nfy_buf_reset(tmp);
     if (op->flags & NFY_PROW_NAME_TRUNCATED)
@@ -174,10 +168,10 @@ void nfy_prof_render_ops_csv(const nfy_prof_table *t,
             (void)nfy_buf_addf(out, ",%d,", (int)op->first_step);
         else
             (void)nfy_buf_addstr(out, ",,");
-        join_steps(&op->steps, &tmp);
+        nfy_prof__join_steps(&op->steps, &tmp);
         csv_view(out, nfy_buf_view(&tmp));
-        (void)nfy_buf_addf(out, ",%s,", dyn_name(op->dyn));
-        notes_of(op, &tmp);
+        (void)nfy_buf_addf(out, ",%s,", nfy_prof__dyn_name(op->dyn));
+        nfy_prof__notes_of(op, &tmp);
         csv_view(out, nfy_buf_view(&tmp));
         (void)nfy_buf_addch(out, '\n');
     }
@@ -198,7 +192,7 @@ void nfy_prof_render_dynamic_csv(const nfy_prof_table *t,
             continue;
         csv_view(out, display_name(op, &a));
         (void)nfy_buf_addf(out, ",%s,%s,%d,", nfy_prof_kind_name(op->kind),
-                           dyn_name(op->dyn), (int)m->ref_step);
+                           nfy_prof__dyn_name(op->dyn), (int)m->ref_step);
         nfy_buf_reset(&tmp);
         bool first = true;
         for (size_t k = 0; k < op->shapes.len; k++) {
@@ -215,7 +209,7 @@ void nfy_prof_render_dynamic_csv(const nfy_prof_table *t,
         join_shapes(op, &tmp, m->ref_step);
         csv_view(out, nfy_buf_view(&tmp));
         (void)nfy_buf_addch(out, ',');
-        join_steps(&op->steps, &tmp);
+        nfy_prof__join_steps(&op->steps, &tmp);
         csv_view(out, nfy_buf_view(&tmp));
         (void)nfy_buf_addch(out, '\n');
     }
@@ -264,6 +258,7 @@ nfy_status nfy_prof_report_write(const nfy_prof_table *t,
         {NFY_PROF_OUT_CSV, "dynamic_ops.csv", nfy_prof_render_dynamic_csv},
         {NFY_PROF_OUT_JSON, "report.json", nfy_prof_render_json},
         {NFY_PROF_OUT_MD, "summary.md", nfy_prof_render_md},
+        {NFY_PROF_OUT_HTML, "report.html", nfy_prof_render_html},
     };
     for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++) {
         if (!(m->formats & outs[i].fmt))

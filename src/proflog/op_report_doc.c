@@ -21,13 +21,6 @@ static void jkey(nfy_buf *out, const char *k)
     (void)nfy_buf_addch(out, ':');
 }
 
-static const char *dyn_name(nfy_prof_dyn d)
-{
-    return d == NFY_PDYN_NEW_LATER       ? "new-in-later-step"
-           : d == NFY_PDYN_SHAPE_CHANGED ? "shape-changed"
-                                         : "static";
-}
-
 static void json_inputs(const nfy_prof_report_meta *m, nfy_buf *out)
 {
     (void)nfy_buf_addstr(out, "\"inputs\":[");
@@ -46,6 +39,22 @@ static void json_inputs(const nfy_prof_report_meta *m, nfy_buf *out)
                            (unsigned long long)in->stats.bad_rows, in->errors);
     }
     (void)nfy_buf_addstr(out, "],\n");
+}
+
+/* "could_be": the full names in the input a cut name may stand for
+ * (nfy_prof_op.ambiguity "a|b" as an array; empty when resolved). */
+static void json_could_be(nfy_str amb, nfy_buf *out)
+{
+    (void)nfy_buf_addstr(out, "\"could_be\":[");
+    for (size_t i = 0, start = 0; amb.len && i <= amb.len; i++) {
+        if (i < amb.len && amb.ptr[i] != '|')
+            continue;
+        if (start)
+            (void)nfy_buf_addch(out, ',');
+        jstr(out, nfy_str_slice(amb, start, i));
+        start = i + 1;
+    }
+    (void)nfy_buf_addstr(out, "],");
 }
 
 static void json_op(const nfy_prof_op *op, double total, nfy_arena *a,
@@ -69,12 +78,15 @@ static void json_op(const nfy_prof_op *op, double total, nfy_arena *a,
         ",\"kind\":\"%s\",\"status\":\"%s\",\"calls\":%lld,"
         "\"self_cpu_us\":%.3f,\"self_device_us\":%.3f,"
         "\"self_share_pct\":%.2f,\"first_step\":%d,"
-        "\"dynamic\":\"%s\",\"name_truncated\":%s,",
+        "\"dynamic\":\"%s\",\"name_truncated\":%s,"
+        "\"cut_from_known\":%s,\"cut_candidates\":%u,",
         nfy_prof_kind_name(op->kind), nfy_prof_status_name(op->status),
         (long long)op->calls, op->self_us[0], op->self_us[1],
         total > 0 ? 100.0 * nfy_prof__self_time(op) / total : 0.0,
-        (int)op->first_step, dyn_name(op->dyn),
-        (op->flags & NFY_PROW_NAME_TRUNCATED) ? "true" : "false");
+        (int)op->first_step, nfy_prof__dyn_name(op->dyn),
+        (op->flags & NFY_PROW_NAME_TRUNCATED) ? "true" : "false",
+        op->cut_from_known ? "true" : "false", (unsigned)op->cut_candidates);
+    json_could_be(op->ambiguity, out);
     jkey(out, "supported_since");
     jstr(out, op->first_version);
     /* steps as [first, last] runs: thousands of per-step tables would
@@ -202,7 +214,7 @@ static void md_section(const nfy_prof_table *t, const char *title,
                            (long long)op->calls, nfy_prof__self_time(op),
                            total > 0 ? 100.0 * nfy_prof__self_time(op) / total
                                      : 0.0,
-                           dyn_name(op->dyn));
+                           nfy_prof__dyn_name(op->dyn));
         md_cell(out, op->first_version);
         (void)nfy_buf_addstr(out, " |\n");
     }

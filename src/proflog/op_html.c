@@ -1,0 +1,550 @@
+/*
+ * `npuify ops` report.html: one self-contained page (inline CSS, no
+ * external resource; a few lines of inline script only sort a table on a
+ * header click, the page reads the same without it). Top: the inputs, the
+ * steps and the operators by status with their share of self time; then
+ * what needs work (unsupported and CPU-fallback operators, by self time),
+ * operators unknown to the data, every operator, the dynamic-shape
+ * operators (new in a later step, shape changed), the rows that are not
+ * operators, and the diagnostics with input:line.
+ *
+ * Operator names, overloads, shapes and paths come from untrusted logs:
+ * every such text goes through html_text (core has JSON and CSV escaping
+ * only, and src/report's escaper is private to it). Nothing from the input
+ * is ever written inside the script or a tag's attribute except as
+ * escaped text. Deterministic: no timestamps.
+ */
+#include <string.h>
+
+#include "npuify/proflog.h"
+#include "proflog/op_internal.h"
+
+enum {
+    SHAPES_SHOWN = 20,  /* shape texts listed per op in the dynamic table */
+    DIAGS_SHOWN = 1000, /* diagnostics listed (the rest are counted) */
+};
+
+static const char style[] =
+    "body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}"
+    "h1{font-size:1.6em}h2{font-size:1.2em;margin-top:1.6em}"
+    ".meta{color:#555}.cards{display:flex;gap:1em;flex-wrap:wrap}"
+    ".card{border:1px solid #ccc;border-radius:6px;padding:.6em 1em;"
+    "min-width:7em}.card b{display:block;font-size:1.6em}"
+    ".warn b{color:#b45309}table{border-collapse:collapse;width:100%}"
+    "th,td{border:1px solid #ddd;padding:3px 6px;text-align:left;"
+    "vertical-align:top}th{background:#f3f4f6}"
+    "table.sort th{cursor:pointer}td.n{text-align:right}"
+    "code{background:#f6f6f6;white-space:pre-wrap;word-break:break-all}"
+    ".bar{background:#eee;width:12em;height:1em}"
+    ".bar div{background:#2563eb;height:1em}"
+    ".st-unsupported{color:#b91c1c}.st-cpu-fallback{color:#b45309}"
+    ".st-unknown{color:#6b21a8}.sev-error{color:#b91c1c}"
+    ".sev-warning{color:#b45309}";
+
+/* Sorts the table of a clicked header: numeric cells carry data-v. */
+static const char script[] =
+    "document.querySelectorAll('table.sort th').forEach(function(th){"
+    "th.onclick=function(){var i=th.cellIndex,b=th.closest('table')"
+    ".tBodies[0],d=th.dataset.d=th.dataset.d==='1'?'-1':'1';"
+    "[].slice.call(b.rows).sort(function(x,y){var p=x.cells[i],"
+    "q=y.cells[i],k=p.dataset.v!==undefined?p.dataset.v-q.dataset.v:"
+    "p.textContent.localeCompare(q.textContent);return k*d;})"
+    ".forEach(function(r){b.appendChild(r);});};});";
+
+/* Escaped text: the five HTML specials, and NUL and the other control
+ * characters (invalid in HTML) as U+FFFD; tab and line ends are kept.
+ * Invalid UTF-8 passes through: meta charset makes browsers show U+FFFD. */
+static void html_text(nfy_buf *out, nfy_str s)
+{
+    size_t run = 0;
+    for (size_t i = 0; i < s.len; i++) {
+        unsigned char c = (unsigned char)s.ptr[i];
+        const char *rep =
+            c == '&'    ? "&amp;"
+            : c == '<'  ? "&lt;"
+            : c == '>'  ? "&gt;"
+            : c == '"'  ? "&quot;"
+            : c == '\'' ? "&#39;"
+            : (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f
+                ? "&#xFFFD;"
+                : NULL;
+        if (!rep)
+            continue;
+        (void)nfy_buf_add(out, s.ptr + run, i - run);
+        (void)nfy_buf_addstr(out, rep);
+        run = i + 1;
+    }
+    if (s.len > run)
+        (void)nfy_buf_add(out, s.ptr + run, s.len - run);
+}
+
+static void html_cstr(nfy_buf *out, const char *s)
+{
+    html_text(out, nfy_str_from_cstr(s ? s : ""));
+}
+
+static double share_of(double us, double total)
+{
+    return total > 0 ? 100.0 * us / total : 0.0;
+}
+
+/* ---- cells ------------------------------------------------------------ */
+
+static void td_text(nfy_buf *out, nfy_str s, bool code)
+{
+    (void)nfy_buf_addstr(out, code && s.len ? "<td><code>" : "<td>");
+    html_text(out, s);
+    (void)nfy_buf_addstr(out, code && s.len ? "</code></td>" : "</td>");
+}
+
+static void td_int(nfy_buf *out, long long v)
+{
+    (void)nfy_buf_addstr(out, "<td class=\"n\" data-v=\"");
+    nfy_prof__add_int(out, v);
+    (void)nfy_buf_addstr(out, "\">");
+    nfy_prof__add_int(out, v);
+    (void)nfy_buf_addstr(out, "</td>");
+}
+
+static void td_time(nfy_buf *out, double us)
+{
+    (void)nfy_buf_addf(out, "<td class=\"n\" data-v=\"%.3f\">%.3f</td>", us,
+                       us);
+}
+
+static void td_share(nfy_buf *out, double pct)
+{
+    (void)nfy_buf_addf(out, "<td class=\"n\" data-v=\"%.4f\">%.2f%%</td>", pct,
+                       pct);
+}
+
+static void td_status(nfy_buf *out, nfy_prof_status s)
+{
+    const char *name = nfy_prof_status_name(s);
+    (void)nfy_buf_addf(out, "<td class=\"st-%s\">%s</td>", name, name);
+}
+
+/* Steps as runs ("1-3 5"), sorted by the first step. */
+static void td_steps(nfy_buf *out, const nfy_prof_step_vec *steps, nfy_buf *tmp)
+{
+    nfy_prof__join_steps(steps, tmp);
+    (void)nfy_buf_addstr(out, "<td data-v=\"");
+    nfy_prof__add_int(out, steps->len ? steps->items[0] : -1);
+    (void)nfy_buf_addstr(out, "\">");
+    html_text(out, nfy_buf_view(tmp));
+    (void)nfy_buf_addstr(out, "</td>");
+}
+
+static void th_row(nfy_buf *out, const char *const *heads, size_t n)
+{
+    (void)nfy_buf_addstr(out, "<table class=\"sort\"><thead><tr>");
+    for (size_t i = 0; i < n; i++)
+        (void)nfy_buf_addf(out, "<th>%s</th>", heads[i]);
+    (void)nfy_buf_addstr(out, "</tr></thead><tbody>\n");
+}
+
+/* ---- summary ---------------------------------------------------------- */
+
+static void card(nfy_buf *out, const char *label, size_t n, bool warn)
+{
+    (void)nfy_buf_addf(out, "<div class=\"card%s\"><b>%zu</b>%s</div>\n",
+                       warn && n ? " warn" : "", n, label);
+}
+
+static void head(const nfy_prof_table *t, const nfy_prof_report_meta *m,
+                 nfy_buf *out)
+{
+    (void)nfy_buf_addf(out,
+                       "<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
+                       "charset=\"utf-8\">\n<title>npuify ops report</title>"
+                       "\n<style>%s</style></head><body>\n"
+                       "<h1>npuify ops: operator report</h1>\n"
+                       "<p class=\"meta\">",
+                       style);
+    if (m->version) {
+        (void)nfy_buf_addstr(out, "target torch_npu ");
+        html_cstr(out, m->version->name);
+        (void)nfy_buf_addstr(out, " (<code>");
+        html_cstr(out, m->version->npu_tag);
+        (void)nfy_buf_addstr(out, "</code>) &middot; ");
+    }
+    (void)nfy_buf_addf(out, "%zu steps, reference step %d &middot; %llu rows",
+                       t->steps.len, (int)m->ref_step,
+                       (unsigned long long)t->rows);
+    if (t->accel_name[0]) {
+        (void)nfy_buf_addstr(out, " &middot; device times: ");
+        html_cstr(out, t->accel_name);
+    }
+    (void)nfy_buf_addstr(out, "</p>\n");
+}
+
+static void inputs_table(const nfy_prof_report_meta *m, nfy_buf *out)
+{
+    static const char *const heads[] = {"Input",  "Format", "Lines",
+                                        "Tables", "Rows",   "Skipped lines",
+                                        "Errors"};
+    (void)nfy_buf_addstr(out, "<h2 id=\"inputs\">Inputs</h2>\n");
+    th_row(out, heads, sizeof heads / sizeof heads[0]);
+    for (size_t i = 0; i < m->ninputs; i++) {
+        const nfy_prof_input_info *in = &m->inputs[i];
+        (void)nfy_buf_addstr(out, "<tr>");
+        td_text(out, nfy_str_from_cstr(in->path ? in->path : ""), true);
+        td_text(out, nfy_str_from_cstr(in->format ? in->format : ""), false);
+        td_int(out, (long long)in->stats.lines);
+        td_int(out, (long long)in->stats.tables);
+        td_int(out, (long long)in->stats.rows);
+        td_int(out, (long long)in->stats.bad_rows);
+        td_int(out, (long long)in->errors);
+        (void)nfy_buf_addstr(out, "</tr>\n");
+    }
+    (void)nfy_buf_addstr(out, "</tbody></table>\n");
+}
+
+/* Operators per status, with their calls and share of all self time. */
+typedef struct {
+    size_t ops;
+    long long calls;
+    double us;
+} status_sum;
+
+static void status_row(nfy_buf *out, const char *label, const char *cls,
+                       const status_sum *s, double total)
+{
+    double pct = share_of(s->us, total);
+    unsigned w = (unsigned)(pct + 0.5);
+    (void)nfy_buf_addf(out,
+                       "<tr data-status=\"%s\"><td class=\"st-%s\">%s"
+                       "</td>",
+                       cls, cls, label);
+    td_int(out, (long long)s->ops);
+    td_int(out, s->calls);
+    td_time(out, s->us);
+    td_share(out, pct);
+    (void)nfy_buf_addf(out,
+                       "<td><div class=\"bar\"><div style=\"width:%u%%\">"
+                       "</div></div></td></tr>\n",
+                       w > 100 ? 100 : w);
+}
+
+static void status_table(const nfy_prof_table *t, double total, nfy_buf *out)
+{
+    static const char *const heads[] = {"Status",         "Operators", "Calls",
+                                        "Self time (us)", "Share",     ""};
+    status_sum sums[NFY_PSTAT_UNKNOWN + 1];
+    status_sum other = {0, 0, 0};
+    memset(sums, 0, sizeof sums);
+    for (size_t i = 0; i < t->ops.len; i++) {
+        const nfy_prof_op *op = &t->ops.items[i];
+        if (op->kind == NFY_PKIND_STEP)
+            continue;
+        status_sum *s = nfy_prof__is_operator(op) ? &sums[op->status] : &other;
+        s->ops++;
+        s->calls += op->calls > 0 ? op->calls : 0;
+        s->us += nfy_prof__self_time(op);
+    }
+    (void)nfy_buf_addstr(out, "<h2 id=\"summary\">Operators by status</h2>\n");
+    th_row(out, heads, sizeof heads / sizeof heads[0]);
+    for (int s = NFY_PSTAT_SUPPORTED; s <= NFY_PSTAT_UNKNOWN; s++) {
+        const char *name = nfy_prof_status_name((nfy_prof_status)s);
+        status_row(out, name, name, &sums[s], total);
+    }
+    if (sums[NFY_PSTAT_UNCHECKED].ops)
+        status_row(out, "unchecked", "unchecked", &sums[NFY_PSTAT_UNCHECKED],
+                   total);
+    status_row(out, "rows that are not operators", "none", &other, total);
+    (void)nfy_buf_addstr(out, "</tbody></table>\n<p>Share: of the self time "
+                              "(host plus device) of every row but the "
+                              "profiler steps.</p>\n");
+}
+
+static void summary(const nfy_prof_table *t, double total, nfy_buf *out)
+{
+    nfy_prof_counts c;
+    nfy_prof_table_counts(t, &c);
+    (void)nfy_buf_addstr(out, "<div class=\"cards\">\n");
+    card(out, "operators", c.ops, false);
+    card(out, "supported", c.supported, false);
+    card(out, "cpu-fallback", c.fallback, true);
+    card(out, "unsupported", c.unsupported, true);
+    card(out, "composite", c.composite, false);
+    card(out, "unknown", c.unknown, true);
+    card(out, "dynamic-shape", c.dynamic, true);
+    card(out, "names cut", c.truncated, false);
+    card(out, "steps", t->steps.len, false);
+    (void)nfy_buf_addstr(out, "</div>\n");
+    status_table(t, total, out);
+}
+
+/* ---- operator tables -------------------------------------------------- */
+
+typedef bool (*op_filter)(const nfy_prof_op *op);
+
+static bool needs_work(const nfy_prof_op *op)
+{
+    return nfy_prof__is_operator(op) && (op->status == NFY_PSTAT_UNSUPPORTED ||
+                                         op->status == NFY_PSTAT_FALLBACK);
+}
+
+static bool unknown_op(const nfy_prof_op *op)
+{
+    return nfy_prof__is_operator(op) && op->status == NFY_PSTAT_UNKNOWN;
+}
+
+static bool any_op(const nfy_prof_op *op)
+{
+    return nfy_prof__is_operator(op);
+}
+
+static bool not_op(const nfy_prof_op *op)
+{
+    return !nfy_prof__is_operator(op);
+}
+
+static size_t count_if(const nfy_prof_table *t, op_filter keep)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < t->ops.len; i++)
+        n += keep(&t->ops.items[i]);
+    return n;
+}
+
+/* The name reports use: resolved full name, "aten::" added to bare ones. */
+static nfy_str shown_name(const nfy_prof_op *op, nfy_arena *a)
+{
+    return op->kind == NFY_PKIND_OP ? nfy_prof_qualified(a, op->full_name)
+                                    : op->full_name;
+}
+
+typedef struct {
+    const nfy_prof_table *t;
+    double total;
+    nfy_arena *arena;
+    nfy_buf *tmp;
+    nfy_buf *out;
+} html_ctx;
+
+static void op_row(const html_ctx *h, const nfy_prof_op *op)
+{
+    nfy_buf *out = h->out;
+    (void)nfy_buf_addf(out, "<tr data-status=\"%s\">",
+                       nfy_prof_status_name(op->status));
+    td_text(out, shown_name(op, h->arena), true);
+    td_text(out, op->overload, true);
+    td_status(out, op->status);
+    td_int(out, op->calls);
+    td_time(out, nfy_prof__self_time(op));
+    td_share(out, share_of(nfy_prof__self_time(op), h->total));
+    td_steps(out, &op->steps, h->tmp);
+    td_text(out, nfy_str_from_cstr(nfy_prof__dyn_name(op->dyn)), false);
+    td_text(out, op->first_version, false);
+    nfy_prof__notes_of(op, h->tmp);
+    if (op->flags & NFY_PROW_NAME_TRUNCATED) { /* the name as printed */
+        (void)nfy_buf_addstr(h->tmp, h->tmp->len ? "; printed " : "printed ");
+        (void)nfy_buf_addview(h->tmp, op->name);
+    }
+    td_text(out, nfy_buf_view(h->tmp), false);
+    (void)nfy_buf_addstr(out, "</tr>\n");
+}
+
+/* ops are sorted by kind, then self time: operators come by time already */
+static void op_table(const html_ctx *h, const char *id, const char *title,
+                     op_filter keep)
+{
+    static const char *const heads[] = {
+        "Operator", "Overload", "Status",  "Calls",           "Self time (us)",
+        "Share",    "Steps",    "Dynamic", "Supported since", "Notes"};
+    size_t n = count_if(h->t, keep);
+    (void)nfy_buf_addf(h->out, "<h2 id=\"%s\">%s (%zu)</h2>\n", id, title, n);
+    if (!n) {
+        (void)nfy_buf_addstr(h->out, "<p>None.</p>\n");
+        return;
+    }
+    th_row(h->out, heads, sizeof heads / sizeof heads[0]);
+    for (size_t i = 0; i < h->t->ops.len; i++)
+        if (keep(&h->t->ops.items[i]))
+            op_row(h, &h->t->ops.items[i]);
+    (void)nfy_buf_addstr(h->out, "</tbody></table>\n");
+}
+
+/* Shape texts first seen in the reference step or before it (in_ref), or
+ * after it (with "@step"); at most SHAPES_SHOWN, then a count. */
+static void td_shapes(nfy_buf *out, const nfy_prof_op *op, int32_t ref,
+                      bool in_ref)
+{
+    size_t shown = 0, more = 0;
+    (void)nfy_buf_addstr(out, "<td>");
+    for (size_t k = 0; k < op->shapes.len; k++) {
+        const nfy_prof_shape *s = &op->shapes.items[k];
+        bool early = s->first_step >= 0 && s->first_step <= ref;
+        bool late = s->first_step > ref;
+        if (in_ref ? !early : !late)
+            continue;
+        if (shown == SHAPES_SHOWN) {
+            more++;
+            continue;
+        }
+        (void)nfy_buf_addstr(out, shown++ ? "<br><code>" : "<code>");
+        html_text(out, s->text);
+        (void)nfy_buf_addstr(out, "</code>");
+        if (!in_ref)
+            (void)nfy_buf_addf(out, " @%d", (int)s->first_step);
+    }
+    if (more)
+        (void)nfy_buf_addf(out, "<br>&hellip; %zu more", more);
+    (void)nfy_buf_addstr(out, "</td>");
+}
+
+static void dynamic_table(const html_ctx *h, const nfy_prof_report_meta *m,
+                          nfy_prof_dyn which, const char *title)
+{
+    static const char *const heads[] = {"Operator",
+                                        "Status",
+                                        "Calls",
+                                        "Self time (us)",
+                                        "Shapes in reference",
+                                        "New shapes @ step",
+                                        "Steps"};
+    size_t n = 0;
+    for (size_t i = 0; i < h->t->ops.len; i++)
+        n += nfy_prof__is_operator(&h->t->ops.items[i]) &&
+             h->t->ops.items[i].dyn == which;
+    (void)nfy_buf_addf(h->out, "<h3>%s (%zu)</h3>\n", title, n);
+    if (!n) {
+        (void)nfy_buf_addstr(h->out, "<p>None.</p>\n");
+        return;
+    }
+    th_row(h->out, heads, sizeof heads / sizeof heads[0]);
+    for (size_t i = 0; i < h->t->ops.len; i++) {
+        const nfy_prof_op *op = &h->t->ops.items[i];
+        if (!nfy_prof__is_operator(op) || op->dyn != which)
+            continue;
+        (void)nfy_buf_addf(h->out, "<tr data-dynamic=\"%s\">",
+                           nfy_prof__dyn_name(op->dyn));
+        td_text(h->out, shown_name(op, h->arena), true);
+        td_status(h->out, op->status);
+        td_int(h->out, op->calls);
+        td_time(h->out, nfy_prof__self_time(op));
+        td_shapes(h->out, op, m->ref_step, true);
+        td_shapes(h->out, op, m->ref_step, false);
+        td_steps(h->out, &op->steps, h->tmp);
+        (void)nfy_buf_addstr(h->out, "</tr>\n");
+    }
+    (void)nfy_buf_addstr(h->out, "</tbody></table>\n");
+}
+
+static void dynamic_section(const html_ctx *h, const nfy_prof_report_meta *m)
+{
+    (void)nfy_buf_addf(h->out,
+                       "<h2 id=\"dynamic\">Dynamic-shape operators</h2>\n"
+                       "<p>Against reference step %d: an operator absent "
+                       "from it, or called there with other input shapes "
+                       "than in a later step (each new shape compiles "
+                       "again on the NPU).</p>\n",
+                       (int)m->ref_step);
+    dynamic_table(h, m, NFY_PDYN_NEW_LATER, "New in a later step");
+    dynamic_table(h, m, NFY_PDYN_SHAPE_CHANGED, "Shape changed");
+}
+
+static void other_rows(const html_ctx *h)
+{
+    static const char *const heads[] = {"Name",           "Kind",  "Calls",
+                                        "Self time (us)", "Share", "Steps"};
+    size_t n = count_if(h->t, not_op);
+    (void)nfy_buf_addf(h->out,
+                       "<h2 id=\"other\">Rows that are not operators (%zu)"
+                       "</h2>\n",
+                       n);
+    if (!n) {
+        (void)nfy_buf_addstr(h->out, "<p>None.</p>\n");
+        return;
+    }
+    (void)nfy_buf_addstr(h->out, "<details><summary>autograd nodes, "
+                                 "annotations, steps, runtime calls, "
+                                 "kernels</summary>\n");
+    th_row(h->out, heads, sizeof heads / sizeof heads[0]);
+    for (size_t i = 0; i < h->t->ops.len; i++) {
+        const nfy_prof_op *op = &h->t->ops.items[i];
+        if (!not_op(op))
+            continue;
+        (void)nfy_buf_addstr(h->out, "<tr>");
+        td_text(h->out, op->full_name, true);
+        td_text(h->out, nfy_str_from_cstr(nfy_prof_kind_name(op->kind)), false);
+        td_int(h->out, op->calls);
+        td_time(h->out, nfy_prof__self_time(op));
+        td_share(h->out, op->kind == NFY_PKIND_STEP
+                             ? 0.0
+                             : share_of(nfy_prof__self_time(op), h->total));
+        td_steps(h->out, &op->steps, h->tmp);
+        (void)nfy_buf_addstr(h->out, "</tr>\n");
+    }
+    (void)nfy_buf_addstr(h->out, "</tbody></table></details>\n");
+}
+
+/* ---- diagnostics ------------------------------------------------------ */
+
+static void diag_row(nfy_buf *out, const nfy_diag *dg, nfy_buf *tmp)
+{
+    nfy_buf_reset(tmp);
+    (void)nfy_buf_addstr(tmp, dg->file ? dg->file : "");
+    if (dg->line) {
+        (void)nfy_buf_addch(tmp, ':');
+        nfy_prof__add_int(tmp, dg->line);
+    }
+    const char *sev = nfy_severity_name(dg->sev);
+    (void)nfy_buf_addstr(out, "<tr>");
+    td_text(out, nfy_buf_view(tmp), true);
+    (void)nfy_buf_addf(out, "<td class=\"sev-%s\">%s</td>", sev, sev);
+    td_text(out, nfy_str_from_cstr(dg->code ? dg->code : ""), false);
+    td_text(out, nfy_str_from_cstr(dg->msg ? dg->msg : ""), false);
+    (void)nfy_buf_addstr(out, "</tr>\n");
+}
+
+/* Errors and warnings first, then notes (skipped interleaved lines). */
+static void diagnostics(const nfy_diags *d, nfy_buf *tmp, nfy_buf *out)
+{
+    static const char *const heads[] = {"Location", "Severity", "Code",
+                                        "Message"};
+    size_t n = d ? d->items.len : 0, shown = 0;
+    (void)nfy_buf_addf(out, "<h2 id=\"diagnostics\">Diagnostics (%zu)</h2>\n",
+                       n + (d ? d->dropped : 0));
+    if (!n) {
+        (void)nfy_buf_addstr(out, "<p>None.</p>\n");
+        return;
+    }
+    th_row(out, heads, sizeof heads / sizeof heads[0]);
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < n && shown < DIAGS_SHOWN; i++) {
+            const nfy_diag *dg = &d->items.items[i];
+            if ((dg->sev >= NFY_SEV_WARNING) == (pass == 0)) {
+                diag_row(out, dg, tmp);
+                shown++;
+            }
+        }
+    (void)nfy_buf_addstr(out, "</tbody></table>\n");
+    if (n + d->dropped > shown)
+        (void)nfy_buf_addf(out, "<p>%zu more not shown.</p>\n",
+                           n + d->dropped - shown);
+}
+
+void nfy_prof_render_html(const nfy_prof_table *t,
+                          const nfy_prof_report_meta *m, nfy_buf *out)
+{
+    nfy_arena a = NFY_ARENA_INIT;
+    nfy_buf tmp = NFY_BUF_INIT;
+    double total = nfy_prof__total_self(t);
+    html_ctx h = {t, total, &a, &tmp, out};
+    head(t, m, out);
+    summary(t, total, out);
+    inputs_table(m, out);
+    op_table(&h, "work", "Unsupported and CPU-fallback operators, by self time",
+             needs_work);
+    op_table(&h, "unknown", "Operators unknown to the torch_npu data",
+             unknown_op);
+    op_table(&h, "ops", "All operators", any_op);
+    dynamic_section(&h, m);
+    other_rows(&h);
+    diagnostics(m->diags, &tmp, out);
+    (void)nfy_buf_addf(out, "<script>%s</script>\n</body></html>\n", script);
+    nfy_buf_release(&tmp);
+    nfy_arena_release(&a);
+}
