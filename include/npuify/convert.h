@@ -16,6 +16,14 @@
  * Bad files (unreadable, too large, not UTF-8 decodable, syntax errors) are
  * reported as diagnostics with file:line:col and copied unchanged; the rest
  * of the tree is still processed.
+ *
+ * With jobs > 1 the walk still runs in the calling thread and lists the
+ * entries; worker threads convert the files, each into its own report,
+ * diagnostics and diff, and these are merged in walk order, so reports,
+ * diagnostics, diff and stats are identical to a run with jobs = 1. The
+ * rule set must not change during the run (it is only read). A diags with
+ * a cap (max) makes the run sequential, as the cap's effect on later files
+ * depends on the order of work.
  */
 #ifndef NPUIFY_CONVERT_H
 #define NPUIFY_CONVERT_H
@@ -49,6 +57,8 @@ typedef struct {
     const nfy_rule_set *rules;   /* built-in + custom rules */
     const char *const *skip_rel; /* NULL-terminated relative paths to skip
                                     (e.g. the report dir), may be NULL */
+    unsigned jobs; /* worker threads; 0 or 1: all in the calling thread.
+                      Every output is the same for any value. */
 } nfy_convert_opts;
 
 typedef struct {

@@ -4,6 +4,7 @@
  * prints the summary and diagnostics.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -55,12 +56,38 @@ static const char usage_text[] =
     "                        import torch_npu + transfer_to_npu\n"
     "  --unsafe              also apply rules marked unsafe\n"
     "  --amp                 insert mixed precision where there is none\n"
+    "  -j, --jobs N          convert on N threads (default: the online CPUs,\n"
+    "                        at most 8); the output is the same for any N\n"
     "  --quiet               print no summary\n"
     "  --color / --no-color  colour the diagnostics (default: if a terminal)\n"
     "  --json-diagnostics    print diagnostics as JSON lines\n"
     "\n"
     "Exit: 0 ok, 1 changes pending (--check), 2 usage, 3 input or output\n"
     "errors (the rest of the tree is still converted), 4 internal.\n";
+
+enum { MAX_JOBS = 256, DEFAULT_MAX_JOBS = 8 };
+
+/* The online CPUs, at most DEFAULT_MAX_JOBS: more rarely pays off. */
+static unsigned default_jobs(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1)
+        return 1;
+    return n > DEFAULT_MAX_JOBS ? DEFAULT_MAX_JOBS : (unsigned)n;
+}
+
+/* "-j N", "--jobs N", "--jobs=N" or "-jN": 1..MAX_JOBS. */
+static bool parse_jobs(const char *val, unsigned *jobs)
+{
+    char *end;
+    if (!val || val[0] < '0' || val[0] > '9')
+        return false;
+    unsigned long n = strtoul(val, &end, 10);
+    if (*end || n < 1 || n > MAX_JOBS)
+        return false;
+    *jobs = (unsigned)n;
+    return true;
+}
 
 /* Parse argv into a; returns -1 to go on, else an exit code. */
 static int parse_args(int argc, char **argv, convert_args *a)
@@ -89,6 +116,11 @@ static int parse_args(int argc, char **argv, convert_args *a)
             else if (strcmp(val, "manual"))
                 return nfy_cli_usage_error("convert",
                                            "--mode takes manual or auto");
+        } else if (nfy_cli_opt(argc, argv, &i, "-j", "--jobs", &val) ||
+                   (!strncmp(arg, "-j", 2) && arg[2] && (val = arg + 2))) {
+            if (!parse_jobs(val, &a->conv.jobs))
+                return nfy_cli_usage_error(
+                    "convert", "--jobs takes a number from 1 to 256");
         } else if (!strcmp(arg, "--diff")) {
             a->conv.action = NFY_CONVERT_DIFF;
         } else if (!strcmp(arg, "--check")) {
@@ -245,6 +277,7 @@ int nfy_cmd_convert(int argc, char **argv)
 {
     convert_args a = {0};
     a.conv.backup = true;
+    a.conv.jobs = default_jobs();
     a.color = isatty(STDERR_FILENO);
     int rc = parse_args(argc, argv, &a);
     if (rc >= 0)

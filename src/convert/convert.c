@@ -2,7 +2,8 @@
  * The convert driver: walks the input tree, routes each file to the
  * migration (Python, shell) or to a byte-for-byte copy, and carries out the
  * action (write a new tree, diff, check, rewrite in place). One file is in
- * memory at a time, so memory is bounded by the largest file.
+ * memory at a time (per worker with --jobs), so memory is bounded by the
+ * largest file.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,19 +16,7 @@
 /* Python and shell files larger than this are copied, not migrated. */
 enum { MAX_SCRIPT_BYTES = 32 << 20 };
 
-typedef struct {
-    const nfy_convert_opts *o;
-    nfy_convert_passes *passes;
-    nfy_report *rep;
-    nfy_buf *diff_out;
-    nfy_convert_stats *stats;
-    nfy_diags *diags;
-    bool single_file;    /* src is one file */
-    const char *dst;     /* output root (dir), or output file path */
-    nfy_status write_rc; /* first output error */
-} converter;
-
-static bool skipped_rel(const converter *c, const char *rel)
+bool nfy__convert_skipped(const nfy__converter *c, const char *rel)
 {
     for (const char *const *s = c->o->skip_rel; s && *s; s++)
         if (!strcmp(*s, rel))
@@ -35,7 +24,7 @@ static bool skipped_rel(const converter *c, const char *rel)
     return false;
 }
 
-static void output_error(converter *c, const char *path, nfy_status st)
+static void output_error(nfy__converter *c, const char *path, nfy_status st)
 {
     nfy_diag_add_at(c->diags, NFY_SEV_ERROR, "convert-write", path, 0, 0,
                     "cannot write: %s", nfy_status_str(st));
@@ -43,13 +32,13 @@ static void output_error(converter *c, const char *path, nfy_status st)
         c->write_rc = NFY_EIO;
 }
 
-static const char *out_path(converter *c, nfy_arena *a, const char *rel)
+static const char *out_path(nfy__converter *c, nfy_arena *a, const char *rel)
 {
     return c->single_file ? c->dst : nfy_path_join(a, c->dst, rel);
 }
 
 /* Rules that match a file by its base name (e.g. "*.cu" kernels). */
-static void flag_file_rules(converter *c, const char *rel)
+static void flag_file_rules(nfy__converter *c, const char *rel)
 {
     if (!c->o->rules)
         return;
@@ -71,7 +60,7 @@ static void flag_file_rules(converter *c, const char *rel)
     }
 }
 
-static void copy_other(converter *c, const nfy_walk_entry *e, nfy_arena *a)
+static void copy_other(nfy__converter *c, const nfy_walk_entry *e, nfy_arena *a)
 {
     flag_file_rules(c, e->rel);
     nfy_report_add_file(c->rep, e->rel, NFY_FILE_COPIED, NULL);
@@ -83,7 +72,8 @@ static void copy_other(converter *c, const nfy_walk_entry *e, nfy_arena *a)
         output_error(c, dst, st);
 }
 
-static void backup_original(converter *c, const nfy_walk_entry *e, nfy_arena *a)
+static void backup_original(nfy__converter *c, const nfy_walk_entry *e,
+                            nfy_arena *a)
 {
     const char *bak = nfy_arena_fmt(a, "%s.orig", e->path);
     struct stat st;
@@ -97,8 +87,8 @@ static void backup_original(converter *c, const nfy_walk_entry *e, nfy_arena *a)
 }
 
 /* Carry out the action for a scanned file whose result is new/new_len. */
-static void emit_script(converter *c, const nfy_walk_entry *e, nfy_arena *a,
-                        const nfy_source *src, nfy_edit_set *set,
+static void emit_script(nfy__converter *c, const nfy_walk_entry *e,
+                        nfy_arena *a, const nfy_source *src, nfy_edit_set *set,
                         const nfy_buf *result, bool changed)
 {
     const char *dst;
@@ -134,7 +124,7 @@ static void emit_script(converter *c, const nfy_walk_entry *e, nfy_arena *a,
     }
 }
 
-static void convert_script(converter *c, const nfy_walk_entry *e,
+static void convert_script(nfy__converter *c, const nfy_walk_entry *e,
                            nfy_file_kind kind, nfy_arena *a)
 {
     nfy_source src;
@@ -177,7 +167,8 @@ static void convert_script(converter *c, const nfy_walk_entry *e,
     nfy_source_release(&src);
 }
 
-static void convert_file(converter *c, const nfy_walk_entry *e, nfy_arena *a)
+static void convert_file(nfy__converter *c, const nfy_walk_entry *e,
+                         nfy_arena *a)
 {
     char head[128];
     size_t head_len = 0;
@@ -195,21 +186,8 @@ static void convert_file(converter *c, const nfy_walk_entry *e, nfy_arena *a)
         convert_script(c, e, kind, a);
 }
 
-static int on_entry(void *ctx, const nfy_walk_entry *e)
+void nfy__convert_entry(nfy__converter *c, const nfy_walk_entry *e)
 {
-    converter *c = ctx;
-    /* A single file is named as the user gave it (diagnostics, report),
-     * not by its base name: there is no root to be relative to. */
-    nfy_walk_entry single;
-    if (c->single_file && e->kind != NFY_WALK_DIR) {
-        single = *e;
-        single.rel = c->o->src;
-        while (single.rel[0] == '.' && single.rel[1] == '/')
-            single.rel += 2;
-        e = &single;
-    }
-    if (skipped_rel(c, e->rel))
-        return 0;
     nfy_arena a = NFY_ARENA_INIT;
     c->stats->files_seen += e->kind != NFY_WALK_DIR;
     if (e->kind == NFY_WALK_DIR) {
@@ -235,6 +213,23 @@ static int on_entry(void *ctx, const nfy_walk_entry *e)
         convert_file(c, e, &a);
     }
     nfy_arena_release(&a);
+}
+
+static int on_entry(void *ctx, const nfy_walk_entry *e)
+{
+    nfy__converter *c = ctx;
+    /* A single file is named as the user gave it (diagnostics, report),
+     * not by its base name: there is no root to be relative to. */
+    nfy_walk_entry single;
+    if (c->single_file && e->kind != NFY_WALK_DIR) {
+        single = *e;
+        single.rel = c->o->src;
+        while (single.rel[0] == '.' && single.rel[1] == '/')
+            single.rel += 2;
+        e = &single;
+    }
+    if (!nfy__convert_skipped(c, e->rel))
+        nfy__convert_entry(c, e);
     return 0;
 }
 
@@ -271,8 +266,8 @@ nfy_status nfy_convert_run(const nfy_convert_opts *opts, nfy_report *rep,
         (opts->mode == NFY_CONVERT_MODE_AUTO ? NFY_MIGRATE_AUTO : 0) |
         (opts->amp ? NFY_MIGRATE_AMP : 0);
     nfy_migrate_project_init(&passes.proj);
-    converter c = {opts,  &passes, rep,       diff_out, stats,
-                   diags, false,   opts->dst, NFY_OK};
+    nfy__converter c = {opts,  &passes, rep,       diff_out, stats,
+                        diags, false,   opts->dst, NFY_OK};
     if (stat(opts->src, &sst) == 0 && !S_ISDIR(sst.st_mode)) {
         c.single_file = true;
         c.dst = single_dst(&a, opts);
@@ -285,7 +280,11 @@ nfy_status nfy_convert_run(const nfy_convert_opts *opts, nfy_report *rep,
     nfy_walk_opts wo = {skip_names,
                         opts->action == NFY_CONVERT_WRITE ? opts->dst : NULL};
     if (!c.write_rc) {
-        st = nfy_walk(opts->src, &wo, on_entry, &c, diags);
+        /* One file has nothing to share out; a capped diags would count
+         * errors differently per file (see parallel.c). */
+        st = opts->jobs > 1 && !c.single_file && !diags->max
+                 ? nfy__convert_parallel(&c, &wo, opts->jobs)
+                 : nfy_walk(opts->src, &wo, on_entry, &c, diags);
         if (st && !c.write_rc)
             c.write_rc = st;
     }

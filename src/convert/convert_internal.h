@@ -45,4 +45,34 @@ nfy_status nfy__shell_env_edits(const nfy_convert_opts *o,
                                 nfy_edit_set *set, nfy_report *rep,
                                 nfy_diags *diags);
 
+/*
+ * One conversion's state. The sequential walk uses one for the whole run;
+ * parallel workers use one per file, pointing at that file's own report,
+ * diagnostics, diff and stats, which are merged in walk order afterwards.
+ */
+typedef struct {
+    const nfy_convert_opts *o;
+    nfy_convert_passes *passes;
+    nfy_report *rep;
+    nfy_buf *diff_out;
+    nfy_convert_stats *stats;
+    nfy_diags *diags;
+    bool single_file;    /* src is one file */
+    const char *dst;     /* output root (dir), or output file path */
+    nfy_status write_rc; /* first output error */
+} nfy__converter;
+
+/* True when rel is one of the paths the options say to skip. */
+bool nfy__convert_skipped(const nfy__converter *c, const char *rel);
+/* Convert, copy or create one walk entry (a file, link or directory). */
+void nfy__convert_entry(nfy__converter *c, const nfy_walk_entry *e);
+
+/*
+ * Walk src (sequentially), convert its entries on `jobs` threads, and merge
+ * every result into c in walk order, so the outcome is byte for byte that
+ * of the sequential walk. Returns the walk's status.
+ */
+nfy_status nfy__convert_parallel(nfy__converter *c, const nfy_walk_opts *wo,
+                                 unsigned jobs);
+
 #endif
