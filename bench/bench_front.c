@@ -5,7 +5,8 @@
  *   scan       count newlines with memchr (a memory-bandwidth baseline)
  *   tokenize   nfy_lex on every file
  *   structure  nfy_lex + nfy_pysyn_parse on every file (arena per file)
- *   pysyn      nfy_pysyn_parse alone, on tokens made beforehand
+ *   pysyn      nfy_pysyn_parse alone, on tokens made beforehand (nfy_lex
+ *              also makes the token summary pysyn's first pass reads)
  * (-p: only pysyn, -s: only structure; for profilers)
  * and prints one line per measurement:
  *   "NAME FILES BYTES CPU_SECONDS CPU_MB/S WALL_SECONDS WALL_MB/S"

@@ -127,9 +127,17 @@ nfy_kw nfy_keyword_lookup(const char *s, size_t n);
 /** The text of a keyword id ("" for NFY_KW_NONE or an unknown id). */
 const char *nfy_kw_text(unsigned kw);
 
-/** A file's tokens; owns its array. Spans point into the nfy_source. */
+/**
+ * A file's tokens; owns its array. Spans point into the nfy_source.
+ * tokpos is private to pylex and pysyn: a summary nfy_lex makes for
+ * nfy_pysyn_parse, used while toks is as nfy_lex left it (same array and
+ * length; change tokens in place and parse them, and the result follows
+ * the old ones). Set up with nfy_tokens_init, free with
+ * nfy_tokens_release.
+ */
 typedef struct {
     NFY_VEC(nfy_token) toks;
+    struct nfy__tokpos_cache *tokpos;
 } nfy_tokens;
 
 void nfy_tokens_init(nfy_tokens *t);

@@ -11,10 +11,12 @@
  * one; zero-width tokens (DEDENT, the synthesised NEWLINE, ENDMARKER) sit at
  * an offset and report tokenize's positions in line/col.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "pylex/lex_internal.h"
 #include "pylex/lex_state.h"
+#include "pylex/tokpos.h"
 
 #if defined(__SSE2__) && defined(__GNUC__)
 #    include <emmintrin.h>
@@ -168,6 +170,12 @@ static void check_utf8(nfy__lexer *lx)
 nfy_status nfy_lex(const nfy_source *src, nfy_tokens *out, nfy_diags *diags)
 {
     out->toks.len = 0;
+    if (!out->tokpos) {
+        out->tokpos = calloc(1, sizeof *out->tokpos);
+        if (!out->tokpos)
+            abort();
+    }
+    nfy__tokpos_reset(out->tokpos, out->toks.items);
     if (src->len > NFY_SOURCE_MAX_BYTES || src->len >= UINT32_MAX - 8)
         return NFY_ELIMIT;
     nfy__lexer lx;
@@ -192,6 +200,8 @@ nfy_status nfy_lex(const nfy_source *src, nfy_tokens *out, nfy_diags *diags)
     check_utf8(&lx);
     nfy__lex_check_cookie(&lx);
     nfy__lex_lines(&lx);
+    nfy__tokpos_build(out->tokpos, out->toks.items, out->toks.len);
+    out->tokpos->of = out->toks.items; /* the array may have moved */
     nfy_vec_free(&lx.indents);
     return NFY_OK;
 }

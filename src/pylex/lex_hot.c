@@ -13,6 +13,7 @@
 
 #include "pylex/lex_internal.h"
 #include "pylex/lex_state.h"
+#include "pylex/tokpos.h"
 
 #if defined(__SSE2__) && defined(__GNUC__)
 #    include <emmintrin.h>
@@ -126,17 +127,6 @@ static enum line_kind statement_start(nfy__lexer *lx, uint32_t *pos)
 
 /* ---- The fast token loop ------------------------------------------------ */
 
-/* Operators that never combine with what follows: the id (0 for every
-   other byte) and the change to parenlev, without a call. */
-static const unsigned char simple_op_id[256] = {
-    ['('] = NFY_OP_LPAR,  [')'] = NFY_OP_RPAR,   ['['] = NFY_OP_LSQB,
-    [']'] = NFY_OP_RSQB,  ['{'] = NFY_OP_LBRACE, ['}'] = NFY_OP_RBRACE,
-    [','] = NFY_OP_COMMA, [';'] = NFY_OP_SEMI,   ['~'] = NFY_OP_TILDE,
-};
-static const signed char simple_op_paren[256] = {
-    ['('] = 1, [')'] = -1, ['['] = 1, [']'] = -1, ['{'] = 1, ['}'] = -1,
-};
-
 /*
  * The fast loop's copies of the lexer fields it touches. Kept in locals so
  * that stores into the token array (uint32_t, like the lexer's fields) do
@@ -147,31 +137,77 @@ typedef struct {
     size_t len, cap;
     uint32_t prev_end, lnum, ls, le;
     int32_t parenlev;
+    nfy__tokpos *tp;  /* the next summary record (tokpos.h) */
+    nfy__tokpos *tp0; /* the first one this fast loop writes */
+    const char *s;    /* lx->s and lx->n + 1 (the readable bytes), kept */
+    uint32_t lim;     /* here: stores into the tokens may alias lx->n */
 } hot_state;
 
-static void hot_load(hot_state *h, const nfy__lexer *lx)
+/* Load the fast loop's state; first the summary records of the tokens
+   the general path made since the last fast loop, then room for one
+   record per byte of the line left from p. */
+static void hot_load(hot_state *h, const nfy__lexer *lx, uint32_t p)
 {
-    h->items = lx->out->toks.items;
-    h->len = lx->out->toks.len;
-    h->cap = lx->out->toks.cap;
+    nfy_tokens *out = lx->out;
+    nfy__tokpos_cache *c = out->tokpos;
+    if (c->done < out->toks.len)
+        nfy__tokpos_build(c, out->toks.items, out->toks.len);
+    if (c->cap - c->len < lx->le - p + 1)
+        nfy_vec_reserve(c, lx->le - p + 1);
+    h->items = out->toks.items;
+    h->len = out->toks.len;
+    h->cap = out->toks.cap;
     h->prev_end = lx->prev_end;
     h->lnum = lx->lnum;
     h->ls = lx->ls;
     h->le = lx->le;
     h->parenlev = lx->parenlev;
+    h->tp = h->tp0 = c->items + c->len;
+    h->s = lx->s;
+    h->lim = lx->n + 1;
 }
 
+/* Store it back. The fast loop's tokens all lie on line lnum, so of its
+   records only the first can start a line after the last record before. */
 static void hot_store(const hot_state *h, nfy__lexer *lx)
 {
+    nfy__tokpos_cache *c = lx->out->tokpos;
     lx->out->toks.len = h->len;
     lx->prev_end = h->prev_end;
     lx->parenlev = h->parenlev;
+    if (h->tp > h->tp0) {
+        if (h->lnum > c->prev_end_line &&
+            !nfy__tokpos_after_end(c->items, h->tp0))
+            h->tp0->hints |= TP_LINE;
+        c->prev_end_line = h->lnum;
+    }
+    c->len = (size_t)(h->tp - c->items);
+    c->done = h->len;
+}
+
+/* The summary record of a significant token of the fast loop, but for
+   TP_LINE (hot_store): what nfy__tokpos_build would write. kind is a
+   constant at each call, so this folds to two stores. */
+static inline void hot_record(hot_state *h, unsigned kind, uint32_t op)
+{
+    nfy__tokpos *r = h->tp++;
+    r->tok = (uint32_t)h->len - 1;
+    unsigned kw = kind == NFY_TOK_NAME ? op & 0xFF : 0; /* op < 64 here */
+    unsigned id = kind == NFY_TOK_OP ? op & 0xFF : 0;
+    /* the fast loop's kinds: NAME NUMBER STRING OP NEWLINE (a constant
+       here, unlike nfy__tokpos_kind_class, which is in another file) */
+    unsigned hints = kind == NFY_TOK_OP        ? nfy__tokpos_op_event[op & 63]
+                     : kind == NFY_TOK_NEWLINE ? TP_EVENT
+                                               : 0;
+    nfy__tokpos_set(r, kind, kw, id, hints);
 }
 
 /*
  * A token on the current, all-ASCII line: columns are byte offsets. No
  * capacity check: the fast loop reserves a token per byte of the line
- * left first, and each of its tokens takes at least one byte.
+ * left first, and each of its tokens takes at least one byte. Its summary
+ * record too, unless it is a COMMENT or NL (kind is a constant at every
+ * call, so the test folds away).
  */
 static inline nfy_token *hot_emit(hot_state *h, unsigned kind, uint32_t a,
                                   uint32_t b, uint32_t op)
@@ -188,6 +224,8 @@ static inline nfy_token *hot_emit(hot_state *h, unsigned kind, uint32_t a,
     t->flags = 0;
     t->op = op;
     h->prev_end = b;
+    if (kind != NFY_TOK_COMMENT && kind != NFY_TOK_NL)
+        hot_record(h, kind, op);
     return t;
 }
 
@@ -205,13 +243,15 @@ static inline const unsigned char *word_run(const unsigned char *u,
     while (lim - u >= 16) {
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)u);
         __m128i low = _mm_or_si128(v, _mm_set1_epi8(0x20)); /* A-Z -> a-z */
-        /* signed compares: bytes >= 0x80 are negative and match nothing */
+        /* a range [lo, lo + n) in one signed compare: adding 0x80 - lo
+           moves it to the n smallest signed bytes, and every other byte
+           (those >= 0x80 too: they wrap) lands above them */
         __m128i alpha =
-            _mm_and_si128(_mm_cmpgt_epi8(low, _mm_set1_epi8('a' - 1)),
-                          _mm_cmplt_epi8(low, _mm_set1_epi8('z' + 1)));
+            _mm_cmplt_epi8(_mm_add_epi8(low, _mm_set1_epi8((char)(0x80 - 'a'))),
+                           _mm_set1_epi8((char)(0x80 + 26)));
         __m128i digit =
-            _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
-                          _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1)));
+            _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8((char)(0x80 - '0'))),
+                           _mm_set1_epi8((char)(0x80 + 10)));
         __m128i under = _mm_cmpeq_epi8(v, _mm_set1_epi8('_'));
         unsigned word = (unsigned)_mm_movemask_epi8(
             _mm_or_si128(_mm_or_si128(alpha, digit), under));
@@ -228,25 +268,72 @@ static inline const unsigned char *word_run(const unsigned char *u,
 }
 
 /* An ASCII name from q (no string prefix here): its end. */
-static inline uint32_t hot_name(hot_state *h, nfy__lexer *lx, uint32_t q)
+static inline uint32_t hot_name(hot_state *h, uint32_t q)
 {
-    const unsigned char *s = (const unsigned char *)lx->s;
-    uint32_t e = (uint32_t)(word_run(s + q + 1, s + lx->n + 1) - s);
+    const unsigned char *s = (const unsigned char *)h->s;
+    uint32_t e = (uint32_t)(word_run(s + q + 1, s + h->lim) - s);
     hot_emit(h, NFY_TOK_NAME, q, e,
-             nfy__lex_keyword(lx->s + q, e - q, lx->n + 1 - q));
+             nfy__lex_keyword(h->s + q, e - q, h->lim - q));
     return e;
+}
+
+/*
+ * The end of a one-line string body from body: after the first quote when
+ * no backslash or newline comes before it (most strings), else 0. With
+ * SSE2, 16 bytes at a time while they lie before lim (the end of the
+ * readable buffer); the rest byte by byte. Never looks past le.
+ */
+static inline uint32_t plain_body_end(const char *s, uint32_t body, uint32_t le,
+                                      uint32_t lim, char quote)
+{
+    uint32_t i = body;
+#if defined(__SSE2__) && defined(__GNUC__)
+    __m128i vq = _mm_set1_epi8(quote), vb = _mm_set1_epi8('\\'),
+            vn = _mm_set1_epi8('\n');
+    while (i < le && lim - i >= 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+        __m128i hit = _mm_or_si128(
+            _mm_or_si128(_mm_cmpeq_epi8(v, vq), _mm_cmpeq_epi8(v, vb)),
+            _mm_cmpeq_epi8(v, vn));
+        unsigned m = (unsigned)_mm_movemask_epi8(hit);
+        if (m) {
+            uint32_t at = i + (uint32_t)__builtin_ctz(m);
+            return at < le && s[at] == quote ? at + 1 : 0;
+        }
+        i += 16;
+    }
+#else
+    (void)lim;
+#endif
+    for (; i < le; i++) {
+        if (s[i] == quote)
+            return i + 1;
+        if (s[i] == '\\' || s[i] == '\n')
+            return 0;
+    }
+    return 0;
 }
 
 /* A plain string closed on its own line (not triple-quoted, not an
    f-string); 0 for the others, which take the general path. */
-static inline uint32_t hot_string(hot_state *h, nfy__lexer *lx, uint32_t q)
+static inline uint32_t hot_string(hot_state *h, uint32_t q)
 {
+    const char *s = h->s;
     nfy__lex_strstart st;
     uint32_t end;
-    if (!nfy__lex_string_start(lx->s, q, h->le, &st) ||
-        (st.flags & (NFY_TOKF_TRIPLE | NFY_TOKF_FSTRING)) ||
-        nfy__lex_contstr(lx->s, q + st.plen + 1, h->le, st.quote, &end) !=
-            LEX_STR_END)
+    if (nfy__lex_is_quote(s[q])) { /* no prefix: inline */
+        if (q + 2 < h->le && s[q + 1] == s[q] && s[q + 2] == s[q])
+            return 0; /* triple-quoted */
+        st.plen = 0;
+        st.flags = 0;
+        st.quote = s[q];
+    } else if (!nfy__lex_string_start(s, q, h->le, &st) ||
+               (st.flags & (NFY_TOKF_TRIPLE | NFY_TOKF_FSTRING))) {
+        return 0;
+    }
+    uint32_t body = q + st.plen + 1;
+    end = plain_body_end(s, body, h->le, h->lim, st.quote);
+    if (!end && nfy__lex_contstr(s, body, h->le, st.quote, &end) != LEX_STR_END)
         return 0;
     hot_emit(h, NFY_TOK_STRING, q, end, 0)->flags = st.flags;
     return end;
@@ -254,9 +341,9 @@ static inline uint32_t hot_string(hot_state *h, nfy__lexer *lx, uint32_t q)
 
 /* A comment from q up to the first CR or LF of the line (the line's only
    LF is its last byte, so one memchr for a CR before it finds the end). */
-static inline uint32_t hot_comment(hot_state *h, nfy__lexer *lx, uint32_t q)
+static inline uint32_t hot_comment(hot_state *h, uint32_t q)
 {
-    const char *s = lx->s;
+    const char *s = h->s;
     uint32_t le = h->le;
     uint32_t e = le > q && s[le - 1] == '\n' ? le - 1 : le;
     const char *cr = memchr(s + q, '\r', e - q);
@@ -272,35 +359,61 @@ static inline uint32_t hot_comment(hot_state *h, nfy__lexer *lx, uint32_t q)
  * backslashes, stray characters, CRs). Never 0 otherwise, since every
  * token ends after q.
  */
-static uint32_t hot_other(hot_state *h, nfy__lexer *lx, uint32_t q,
-                          unsigned cls)
+static uint32_t hot_other(hot_state *h, uint32_t q, unsigned cls)
 {
     uint32_t e;
     switch (cls) {
     case LC_PREFIX:
     case LC_QUOTE:
-        return hot_string(h, lx, q);
+        return hot_string(h, q);
     case LC_DIGIT:
-        e = nfy__lex_number(lx->s, q, h->le);
+        e = nfy__lex_number(h->s, q, h->le);
         hot_emit(h, NFY_TOK_NUMBER, q, e, 0);
         return e;
     case LC_HASH:
-        return hot_comment(h, lx, q);
+        return hot_comment(h, q);
     default:
         return 0;
     }
 }
 
-/* The one-character operator of each operator byte ('!' alone is none). */
-static const unsigned char single_op_id[256] = {
-    ['('] = NFY_OP_LPAR,       [')'] = NFY_OP_RPAR,   ['['] = NFY_OP_LSQB,
-    [']'] = NFY_OP_RSQB,       ['{'] = NFY_OP_LBRACE, ['}'] = NFY_OP_RBRACE,
-    [','] = NFY_OP_COMMA,      [';'] = NFY_OP_SEMI,   ['~'] = NFY_OP_TILDE,
-    [':'] = NFY_OP_COLON,      ['+'] = NFY_OP_PLUS,   ['-'] = NFY_OP_MINUS,
-    ['*'] = NFY_OP_STAR,       ['/'] = NFY_OP_SLASH,  ['|'] = NFY_OP_VBAR,
-    ['&'] = NFY_OP_AMPER,      ['<'] = NFY_OP_LESS,   ['>'] = NFY_OP_GREATER,
-    ['='] = NFY_OP_EQUAL,      ['.'] = NFY_OP_DOT,    ['%'] = NFY_OP_PERCENT,
-    ['^'] = NFY_OP_CIRCUMFLEX, ['@'] = NFY_OP_AT,
+/*
+ * Each operator byte: its one-character operator id in the low 6 bits (0
+ * for '!', which is none alone), OPI_SIMPLE when it never combines with
+ * what follows (brackets, ',' ';' '~'), and for brackets the change to
+ * parenlev plus one in bits 8-9: one table load for the common case.
+ */
+enum {
+    OPI_ID = 63,
+    OPI_SIMPLE = 64,
+    OPI_OPEN = 2 << 8,
+    OPI_CLOSE = 0 << 8,
+    OPI_FLAT = 1 << 8
+};
+static const uint16_t op_info[256] = {
+    ['('] = NFY_OP_LPAR | OPI_SIMPLE | OPI_OPEN,
+    [')'] = NFY_OP_RPAR | OPI_SIMPLE | OPI_CLOSE,
+    ['['] = NFY_OP_LSQB | OPI_SIMPLE | OPI_OPEN,
+    [']'] = NFY_OP_RSQB | OPI_SIMPLE | OPI_CLOSE,
+    ['{'] = NFY_OP_LBRACE | OPI_SIMPLE | OPI_OPEN,
+    ['}'] = NFY_OP_RBRACE | OPI_SIMPLE | OPI_CLOSE,
+    [','] = NFY_OP_COMMA | OPI_SIMPLE | OPI_FLAT,
+    [';'] = NFY_OP_SEMI | OPI_SIMPLE | OPI_FLAT,
+    ['~'] = NFY_OP_TILDE | OPI_SIMPLE | OPI_FLAT,
+    [':'] = NFY_OP_COLON,
+    ['+'] = NFY_OP_PLUS,
+    ['-'] = NFY_OP_MINUS,
+    ['*'] = NFY_OP_STAR,
+    ['/'] = NFY_OP_SLASH,
+    ['|'] = NFY_OP_VBAR,
+    ['&'] = NFY_OP_AMPER,
+    ['<'] = NFY_OP_LESS,
+    ['>'] = NFY_OP_GREATER,
+    ['='] = NFY_OP_EQUAL,
+    ['.'] = NFY_OP_DOT,
+    ['%'] = NFY_OP_PERCENT,
+    ['^'] = NFY_OP_CIRCUMFLEX,
+    ['@'] = NFY_OP_AT,
 };
 
 /*
@@ -309,26 +422,30 @@ static const unsigned char single_op_id[256] = {
  * '/' '<' or '.', all LC_OP or LC_DOT bytes: after any other byte the
  * operator is the single character.
  */
-static inline uint32_t hot_op(hot_state *h, nfy__lexer *lx, uint32_t q)
+static inline uint32_t hot_op(hot_state *h, uint32_t q)
 {
-    const char *s = lx->s;
+    const char *s = h->s;
     unsigned char c = (unsigned char)s[q];
+    unsigned info = op_info[c], op = info & OPI_ID;
+    if (info & OPI_SIMPLE) {
+        h->parenlev += (int32_t)(info >> 8) - 1;
+        hot_emit(h, NFY_TOK_OP, q, q + 1, op);
+        return q + 1;
+    }
     unsigned next = nfy__lex_class((unsigned char)s[q + 1]);
-    unsigned op = single_op_id[c];
     uint32_t len = 1;
     if (c == '.' && next == LC_DIGIT) {
         uint32_t e = nfy__lex_number(s, q, h->le);
         hot_emit(h, NFY_TOK_NUMBER, q, e, 0);
         return e;
     }
-    if (simple_op_id[c] == NFY_OP_NONE && (next == LC_OP || next == LC_DOT)) {
+    if (next == LC_OP || next == LC_DOT) {
         len = nfy__lex_op(s, q, h->le, &op);
         if (!len)
             return 0;
     } else if (op == NFY_OP_NONE) {
         return 0;
     }
-    h->parenlev += simple_op_paren[c];
     hot_emit(h, NFY_TOK_OP, q, q + len, op);
     return q + len;
 }
@@ -340,9 +457,9 @@ static inline uint32_t hot_op(hot_state *h, nfy__lexer *lx, uint32_t q)
  * is done (a line's only '\n' is its last byte, every other token ends
  * before it, and only the last line of a file can lack one).
  */
-static uint32_t hot_loop(hot_state *h, nfy__lexer *lx, uint32_t *pp)
+static uint32_t hot_loop(hot_state *h, uint32_t *pp)
 {
-    const char *s = lx->s;
+    const char *s = h->s;
     uint32_t p = *pp;
     for (;;) {
         const unsigned char *u = (const unsigned char *)s + p;
@@ -354,17 +471,20 @@ static uint32_t hot_loop(hot_state *h, nfy__lexer *lx, uint32_t *pp)
             (cls == LC_PREFIX && !nfy__lex_is_quote(s[q + 1]) &&
              !(nfy__lex_class((unsigned char)s[q + 1]) == LC_PREFIX &&
                nfy__lex_is_quote(s[q + 2])))) {
-            e = hot_name(h, lx, q);
+            p = hot_name(h, q); /* never hands over */
+            continue;
         } else if (cls == LC_OP || cls == LC_DOT) {
-            e = hot_op(h, lx, q);
+            e = hot_op(h, q);
         } else if (cls == LC_NL) {
-            hot_emit(h, h->parenlev > 0 ? NFY_TOK_NL : NFY_TOK_NEWLINE, q,
-                     q + 1, 0);
+            if (h->parenlev > 0)
+                hot_emit(h, NFY_TOK_NL, q, q + 1, 0);
+            else
+                hot_emit(h, NFY_TOK_NEWLINE, q, q + 1, 0);
             return h->le;
         } else {
             if (q == h->le) /* trailing whitespace at the end of input */
                 return h->le;
-            e = hot_other(h, lx, q, cls);
+            e = hot_other(h, q, cls);
         }
         if (!e) {
             *pp = p;
@@ -390,8 +510,8 @@ static void line_tokens(nfy__lexer *lx, uint32_t p)
         if (out->toks.cap - out->toks.len < lx->le - p + 1)
             nfy_vec_reserve(&out->toks, lx->le - p + 1);
         hot_state h;
-        hot_load(&h, lx);
-        uint32_t q = hot_loop(&h, lx, &p);
+        hot_load(&h, lx, p);
+        uint32_t q = hot_loop(&h, &p);
         hot_store(&h, lx);
         if (q >= h.le)
             return;

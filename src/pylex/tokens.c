@@ -8,6 +8,7 @@
 
 #include "npuify/pylex.h"
 #include "pylex/lex_internal.h"
+#include "pylex/tokpos.h"
 
 static const char *const kind_names[] = {
 #define NFY_TOK_NAME(name) #name,
@@ -115,11 +116,17 @@ void nfy_tokens_init(nfy_tokens *t)
     t->toks.items = NULL;
     t->toks.len = 0;
     t->toks.cap = 0;
+    t->tokpos = NULL;
 }
 
 void nfy_tokens_release(nfy_tokens *t)
 {
     nfy_vec_free(&t->toks);
+    if (t->tokpos) {
+        nfy__tokpos_free(t->tokpos);
+        free(t->tokpos);
+        t->tokpos = NULL;
+    }
 }
 
 nfy_str nfy_token_text(const nfy_source *src, const nfy_token *tok)

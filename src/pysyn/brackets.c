@@ -1,5 +1,6 @@
 /*
- * Pass 1: significant positions, keyword ids and bracket matching.
+ * Pass 1: bracket matching and logical line ends over the significant
+ * positions (pylex's summary, whose hints say which positions need a look).
  *
  * Brackets are matched with an explicit stack, so nesting depth costs heap,
  * not C stack. Recovery: a closer that does not match the top but matches a
@@ -95,7 +96,7 @@ static void report_unclosed(syn *s, bstack *b, size_t keep)
     size_t n = stack->len - keep;
     uint32_t outer = stack->items[keep];
     while (stack->len > keep)
-        s->pos[pop_open(s, b)].flags |= PF_ERROR;
+        s->pflags[pop_open(s, b)] |= PF_ERROR;
     syn_error(s, outer, "syn-unclosed",
               n == 1 ? "this bracket is never closed"
                      : "this bracket and the ones opened after it are never "
@@ -115,8 +116,8 @@ static void close_bracket(syn *s, bstack *b, uint32_t p)
         i--;
     report_unclosed(s, b, i);
     uint32_t o = pop_open(s, b);
-    s->pos[o].match = p;
-    s->pos[p].match = o;
+    s->pmatch[o] = p;
+    s->pmatch[p] = o;
     s->match[s->pos[o].tok] = s->pos[p].tok;
     s->match[s->pos[p].tok] = s->pos[o].tok;
 }
@@ -126,30 +127,6 @@ static bool continued(const syn *s, const nfy_token *t)
 {
     return memchr(s->src->data + t->trivia_start, '\\',
                   t->start - t->trivia_start) != NULL;
-}
-
-/* What pass 1 does with a token, by kind (one table load instead of a
-   chain of compares per token). */
-enum tok_class {
-    TC_SKIP, /* COMMENT, NL: not a position */
-    TC_NAME,
-    TC_ATOM, /* NUMBER, STRING */
-    TC_BAD,  /* ERRORTOKEN: an atom that marks the file as bad */
-    TC_OP,
-    TC_END /* NEWLINE, INDENT, DEDENT, ENDMARKER: end every bracket */
-};
-
-static const uint8_t tok_class[16] = {
-    [NFY_TOK_ENDMARKER] = TC_END, [NFY_TOK_NAME] = TC_NAME,
-    [NFY_TOK_NUMBER] = TC_ATOM,   [NFY_TOK_STRING] = TC_ATOM,
-    [NFY_TOK_OP] = TC_OP,         [NFY_TOK_COMMENT] = TC_SKIP,
-    [NFY_TOK_NL] = TC_SKIP,       [NFY_TOK_NEWLINE] = TC_END,
-    [NFY_TOK_INDENT] = TC_END,    [NFY_TOK_DEDENT] = TC_END,
-    [NFY_TOK_ERRORTOKEN] = TC_BAD};
-
-static unsigned class_of(unsigned kind)
-{
-    return kind < sizeof tok_class ? tok_class[kind] : TC_END;
 }
 
 /*
@@ -190,12 +167,12 @@ static uint8_t line_start_flags(syn *s, pass1 *st, const nfy_token *t,
     return fl;
 }
 
-/* Record a line end at position p (its record r). */
-static void line_break(syn *s, pass1 *st, syn_pos *r, uint32_t p)
+/* Record a line end at position p. */
+static inline void line_break(syn *s, pass1 *st, uint32_t p)
 {
     SYN_PUSH(&s->breaks, p);
     if (st->semi)
-        r->flags |= PF_SEMI;
+        s->pflags[p] |= PF_SEMI;
     st->semi = false;
 }
 
@@ -214,8 +191,8 @@ static void bracket(syn *s, pass1 *st, unsigned b, uint32_t p, uint32_t i)
         /* the common case: the closer matches the top */
         k->v.len--;
         k->count[b & BR_KIND]--;
-        s->pos[o].match = p;
-        s->pos[p].match = o;
+        s->pmatch[o] = p;
+        s->pmatch[p] = o;
         s->match[s->pos[o].tok] = i;
         s->match[i] = s->pos[o].tok;
     } else {
@@ -223,70 +200,53 @@ static void bracket(syn *s, pass1 *st, unsigned b, uint32_t p, uint32_t i)
     }
 }
 
-/* The tail of a position of class TC_END at p. */
+/* A line end (NEWLINE, INDENT, DEDENT, ENDMARKER) at position p. */
 static void end_of_line(syn *s, pass1 *st, uint32_t p)
 {
-    line_break(s, st, &s->pos[p], p);
+    line_break(s, st, p);
     if (st->stack.v.len)
         report_unclosed(s, &st->stack, 0);
     st->recovering = false;
 }
 
+/*
+ * Only positions with a hint from pylex's summary need a look: those that
+ * start a physical line (a logical line may end before them) and the
+ * events (brackets, ';', line ends, error tokens). Every other position
+ * keeps its initial PF_* flags 0 and no partner.
+ */
 void syn_pass1(syn *s)
 {
     pass1 st = {{{0}, {0, 0, 0}}, false, false};
-    const nfy_token *toks = s->toks;
-    syn_pos *r = s->pos;        /* the next position's record */
-    uint32_t *match = s->match; /* every match starts as NFY_NONE */
-    uint32_t n = s->ntoks, p = 0;
-    uint32_t prev_end_line = UINT32_MAX; /* of the previous position */
-    unsigned prev_kind = NFY_TOK_ENDMARKER;
-    bool any_bad = false;
-    for (uint32_t i = 0; i < n; i++) {
-        const nfy_token *t = &toks[i];
-        unsigned kind = t->kind, cls = class_of(kind);
-        match[i] = NFY_NONE;
-        if (cls == TC_SKIP)
+    const syn_pos *pos = s->pos;
+    uint32_t n = s->nsig;
+    nfy_vec_reserve(&s->breaks, n / 4 + 16); /* about one per 8 positions */
+    for (uint32_t p = 0; p < n; p++) {
+        unsigned h = pos[p].hints;
+        if (!h)
             continue;
-        uint32_t o = t->op;
-        r->tok = i;
-        r->match = NFY_NONE;
-        r->kind = (uint8_t)kind;
-        r->flags = 0;
-        r->kw = 0;
-        r->op = 0;
-        if (t->line > prev_end_line && p > 0) {
-            r->flags = line_start_flags(s, &st, t, prev_kind);
-            if (r->flags)
-                line_break(s, &st, r, p);
+        uint32_t i = pos[p].tok;
+        if (h & TP_LINE) {
+            unsigned prev_kind = p ? pos[p - 1].kind : NFY_TOK_ENDMARKER;
+            uint8_t fl = line_start_flags(s, &st, &s->toks[i], prev_kind);
+            s->pflags[p] = fl;
+            if (fl)
+                line_break(s, &st, p);
         }
-        prev_end_line = t->end_line;
-        prev_kind = kind;
-        switch (cls) {
-        case TC_NAME: /* pylex's keyword id */
-            r->kw = o < 256 ? (uint8_t)o : 0;
-            break;
-        case TC_OP:
-            r->op = (uint8_t)o;
-            if (o < sizeof bracket_of && bracket_of[o])
-                bracket(s, &st, bracket_of[o], p, i);
+        if (!(h & TP_EVENT))
+            continue;
+        unsigned kind = pos[p].kind, o = pos[p].op;
+        if (kind == NFY_TOK_OP) {
+            unsigned b = bracket_of[o & 63];
+            if (b)
+                bracket(s, &st, b, p, i);
             else if (o == NFY_OP_SEMI)
                 st.semi = true;
-            break;
-        case TC_END:
+        } else if (kind == NFY_TOK_ERRORTOKEN) {
+            s->any_bad = true;
+        } else { /* NEWLINE, INDENT, DEDENT, ENDMARKER */
             end_of_line(s, &st, p);
-            break;
-        case TC_BAD:
-            any_bad = true;
-            break;
-        default:
-            break;
         }
-        p++;
-        r++;
     }
-    if (any_bad)
-        s->any_bad = true;
-    s->nsig = p;
     nfy_vec_free(&st.stack.v);
 }

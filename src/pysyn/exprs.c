@@ -46,7 +46,7 @@ static bool primary_end(const syn *s, uint32_t p)
     case NFY_TOK_OP:
         return (op == NFY_OP_RPAR || op == NFY_OP_RSQB ||
                 op == NFY_OP_RBRACE) &&
-               s->pos[p].match != NFY_NONE;
+               s->pmatch[p] != NFY_NONE;
     default:
         return false;
     }
@@ -65,10 +65,15 @@ void syn_scan_begin(syn *s, uint32_t scope)
         nfy_vec_reserve(&s->frames, 16);
     s->frames.len = 1;
     frame *f = s->ftop = s->frames.items; /* built in place */
-    memset(f, 0, sizeof *f);
     f->kind = FR_STMT;
+    f->pstate = PS_START;
+    f->cstate = CS_NONE;
+    f->nfor = 0;
     f->open = f->call = f->arg = f->param = f->callf = f->in_pos = NFY_NONE;
     f->scope = f->inner = f->outer = scope;
+    f->npos = f->ubase = 0;
+    f->m_uses = f->m_scopes = f->m_calls = f->m_strings = f->m_bindings = 0;
+    f->s_pstart = f->s_puse = f->s_pcall = 0;
     reset_primary(s);
 }
 
@@ -79,8 +84,8 @@ static frame *push_frame(syn *s, uint8_t kind, uint32_t open)
         nfy_vec_reserve(&s->frames, 1);
         s->ftop = &s->frames.items[idx - 1];
     }
-    frame *f = &s->frames.items[idx]; /* built in place from the outer */
-    *f = *s->ftop;
+    const frame *o = s->ftop;
+    frame *f = &s->frames.items[idx]; /* built in place */
     s->frames.len++;
     s->ftop = f;
     f->kind = kind;
@@ -88,11 +93,11 @@ static frame *push_frame(syn *s, uint8_t kind, uint32_t open)
     f->cstate = CS_NONE;
     f->nfor = 0;
     f->open = open;
-    f->outer = f->inner = f->scope;
+    f->scope = f->outer = f->inner = o->scope;
     f->call = f->arg = f->param = f->in_pos = NFY_NONE;
     f->npos = 0;
-    if (kind != FR_PAREN && kind != FR_LIST)
-        f->ubase = idx;
+    f->callf = o->callf;
+    f->ubase = kind != FR_PAREN && kind != FR_LIST ? idx : o->ubase;
     f->m_uses = (uint32_t)s->uses.len;
     f->m_scopes = (uint32_t)s->scopes.len;
     f->m_calls = (uint32_t)s->calls.len;
@@ -116,8 +121,7 @@ static void new_call(syn *s, frame *f, uint32_t p, uint32_t callee_pos,
     memset(&c, 0, sizeof c);
     c.callee_first = s->pos[callee_pos].tok;
     c.lpar = s->pos[p].tok;
-    c.rpar =
-        s->pos[p].match != NFY_NONE ? s->pos[s->pos[p].match].tok : NFY_NONE;
+    c.rpar = s->pmatch[p] != NFY_NONE ? s->pos[s->pmatch[p]].tok : NFY_NONE;
     c.use = c.attr_tok = c.recv_call = NFY_NONE;
     c.parent_call = c.parent_arg = NFY_NONE;
     if (outer->callf != NFY_NONE) {
@@ -127,7 +131,7 @@ static void new_call(syn *s, frame *f, uint32_t p, uint32_t callee_pos,
     c.stmt = s->cur_stmt;
     c.scope = outer->scope;
     c.flags = flags | (c.rpar == NFY_NONE ? NFY_CALLF_UNCLOSED : 0);
-    uint32_t endp = s->pos[p].match != NFY_NONE ? s->pos[p].match : p;
+    uint32_t endp = s->pmatch[p] != NFY_NONE ? s->pmatch[p] : p;
     c.span = syn_span(s, callee_pos, endp + 1);
     RES_PUSH(s, &s->calls, c);
     f->call = (uint32_t)s->calls.len - 1;
@@ -178,7 +182,7 @@ static uint32_t arg_step(syn *s, frame *f, uint32_t p, uint32_t e)
         finish_arg(s, f, p);
         return 0;
     }
-    if (f->arg != NFY_NONE || p == s->pos[f->open].match)
+    if (f->arg != NFY_NONE || p == s->pmatch[f->open])
         return 0;
     nfy_arg a;
     memset(&a, 0, sizeof a);
@@ -339,8 +343,8 @@ static void comp_for(syn *s, frame *f)
         uint32_t from = f->scope;
         uint32_t cs = syn_scope_push(s, NFY_SCOPE_COMPREHENSION, from,
                                      s->pos[f->open].tok);
-        if (s->pos[f->open].match != NFY_NONE)
-            s->scopes.items[cs].end = s->pos[s->pos[f->open].match].tok + 1;
+        if (s->pmatch[f->open] != NFY_NONE)
+            s->scopes.items[cs].end = s->pos[s->pmatch[f->open]].tok + 1;
         adopt_into(s, f, from, cs);
         f->inner = cs;
         f->outer = from;
@@ -496,8 +500,8 @@ static void open_bracket(syn *s, uint32_t p)
     } else if (op == NFY_OP_LSQB && trailer) {
         nfy_subscript sub = {s->pos[pstart].tok, s->pos[p].tok, NFY_NONE,
                              NFY_NONE, s->cur_stmt};
-        if (s->pos[p].match != NFY_NONE)
-            sub.rsqb = s->pos[s->pos[p].match].tok;
+        if (s->pmatch[p] != NFY_NONE)
+            sub.rsqb = s->pos[s->pmatch[p]].tok;
         if (puse != NFY_NONE &&
             s->uses.items[puse].chain_end == s->pos[p - 1].tok)
             sub.use = puse;
@@ -514,7 +518,7 @@ static void open_bracket(syn *s, uint32_t p)
 
 static void close_bracket(syn *s, uint32_t p)
 {
-    uint32_t o = s->pos[p].match;
+    uint32_t o = s->pmatch[p];
     while (s->frames.len > 1 && top(s)->open != o)
         pop_frame(s, s->pos[p].tok);
     if (s->frames.len <= 1) {
@@ -585,7 +589,7 @@ static void scan_op(syn *s, uint32_t p)
     case NFY_OP_RPAR:
     case NFY_OP_RSQB:
     case NFY_OP_RBRACE:
-        if (s->pos[p].match != NFY_NONE)
+        if (s->pmatch[p] != NFY_NONE)
             close_bracket(s, p);
         else
             reset_primary(s);

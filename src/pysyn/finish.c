@@ -12,7 +12,7 @@
 
 void syn_error(syn *s, uint32_t p, const char *code, const char *msg)
 {
-    s->pos[p].flags |= PF_ERROR;
+    s->pflags[p] |= PF_ERROR;
     s->any_bad = true;
     if (s->cur_stmt != NFY_NONE && p >= s->st_first && p < s->st_end)
         s->stmts.items[s->cur_stmt].flags |= NFY_STMTF_ERROR;
@@ -140,19 +140,22 @@ static void import_guards(syn *s)
     }
 }
 
-/* tok_stmt in one sweep: statements are in token order, never overlap. */
+/* tok_stmt: NONE everywhere (one long fill), then each statement's
+   tokens in one sweep (statements are in token order; should two
+   overlap, the earlier one keeps the shared tokens). */
 static void fill_tok_stmt(syn *s)
 {
     uint32_t t = 0, *out = s->tok_stmt;
+    syn_fill_u32(out, 0, s->ntoks, NFY_NONE);
     for (uint32_t i = 0; i < s->stmts.len; i++) {
         uint32_t first = s->stmts.items[i].first, end = s->stmts.items[i].end;
-        while (t < first)
-            out[t++] = NFY_NONE;
-        while (t < end)
-            out[t++] = i;
+        if (first < t)
+            first = t;
+        if (first < end) {
+            syn_fill_u32(out, first, end, i);
+            t = end;
+        }
     }
-    while (t < s->ntoks)
-        out[t++] = NFY_NONE;
 }
 
 static void copy_out(syn *s, nfy_pysyn *m)
@@ -181,7 +184,8 @@ static void copy_out(syn *s, nfy_pysyn *m)
 
 static void release(syn *s)
 {
-    free(s->pos);
+    nfy__tokpos_free(&s->own_pos);
+    free(s->pmatch);
     nfy_vec_free(&s->breaks);
     /* the result vectors belong to the arena */
     nfy_vec_free(&s->blocks);
@@ -251,11 +255,25 @@ nfy_status nfy_pysyn_parse(const nfy_source *src, const nfy_tokens *toks,
     s.diags = diags;
     s.cur_stmt = s.pending = s.deco_first = s.main_guard = NFY_NONE;
     size_t n = s.ntoks + 1;
-    s.pos = malloc(n * sizeof *s.pos); /* 12 bytes a token */
-    if (!s.pos)
+    const nfy__tokpos_cache *sum = nfy__tokpos_get(toks);
+    if (!sum) { /* tokens not (or no longer) as nfy_lex left them */
+        nfy__tokpos_reset(&s.own_pos, s.toks);
+        nfy__tokpos_build(&s.own_pos, s.toks, s.ntoks);
+        sum = &s.own_pos;
+    }
+    s.pos = sum->items;
+    s.nsig = (uint32_t)sum->len;
+    /* partners then flags in one block: 5 bytes a position (one more
+       position, unused, so that neither array is empty) */
+    s.pmatch = malloc(((size_t)s.nsig + 1) * 5);
+    if (!s.pmatch)
         abort();
+    s.pflags = (uint8_t *)(s.pmatch + s.nsig + 1);
+    syn_fill_u32(s.pmatch, 0, s.nsig + 1, NFY_NONE);
+    memset(s.pflags, 0, (size_t)s.nsig + 1);
     s.tok_stmt = nfy_arena_alloc(arena, n * sizeof *s.tok_stmt);
     s.match = nfy_arena_alloc(arena, n * sizeof *s.match);
+    syn_fill_u32(s.match, 0, s.ntoks, NFY_NONE);
     nfy_pysyn *m = nfy_arena_calloc(arena, 1, sizeof *m);
     m->src = src;
     m->toks = s.toks;

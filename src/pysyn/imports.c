@@ -141,8 +141,8 @@ static void from_names(cursor *c)
     uint32_t e = c->e;
     bool paren = c->p < e && syn_is_op(s, c->p, NFY_OP_LPAR);
     if (paren) {
-        if (s->pos[c->p].match != NFY_NONE)
-            e = s->pos[c->p].match;
+        if (s->pmatch[c->p] != NFY_NONE)
+            e = s->pmatch[c->p];
         c->p++;
     }
     uint32_t saved_e = c->e;

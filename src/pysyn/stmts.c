@@ -44,7 +44,7 @@ static uint16_t error_flags(syn *s, uint32_t p, uint32_t e)
 {
     uint16_t fl = 0;
     for (uint32_t i = p; i < e && s->any_bad; i++) {
-        if (s->pos[i].flags & PF_ERROR)
+        if (s->pflags[i] & PF_ERROR)
             fl = NFY_STMTF_ERROR;
         if (syn_kind(s, i) == NFY_TOK_ERRORTOKEN && !fl) {
             syn_error(s, i, "syn-bad-token", "statement has an invalid token");
@@ -59,22 +59,25 @@ static uint32_t new_stmt(syn *s, nfy_stmt_kind kind, uint32_t p, uint32_t e,
 {
     uint32_t idx = (uint32_t)s->stmts.len;
     const nfy_token *t = syn_tok(s, p);
-    nfy_stmt st;
-    memset(&st, 0, sizeof st);
-    st.kind = (uint16_t)kind;
-    st.first = s->pos[p].tok;
-    st.end = s->pos[e - 1].tok + 1;
-    st.span = syn_span(s, p, e);
-    st.line = t->line;
-    st.col = t->col;
-    st.parent = parent;
-    st.body_end = idx + 1;
-    st.depth = parent == NFY_NONE ? 0 : s->stmts.items[parent].depth + 1;
-    st.scope = cur_scope(s);
-    st.body_scope = st.name_tok = st.deco_first = st.clause_of = NFY_NONE;
-    st.value_first = st.value_end = NFY_NONE;
-    st.flags = error_flags(s, p, e);
-    RES_PUSH(s, &s->stmts, st);
+    uint16_t flags = error_flags(s, p, e); /* may touch the last stmt */
+    if (s->stmts.len == s->stmts.cap)
+        syn_res_grow(s, (void **)&s->stmts.items, s->stmts.len, &s->stmts.cap,
+                     sizeof *s->stmts.items);
+    nfy_stmt *st = &s->stmts.items[s->stmts.len++]; /* built in place */
+    st->kind = (uint16_t)kind;
+    st->flags = flags;
+    st->first = s->pos[p].tok;
+    st->end = s->pos[e - 1].tok + 1;
+    st->span = syn_span(s, p, e);
+    st->line = t->line;
+    st->col = t->col;
+    st->parent = parent;
+    st->body_end = idx + 1;
+    st->depth = parent == NFY_NONE ? 0 : s->stmts.items[parent].depth + 1;
+    st->scope = cur_scope(s);
+    st->body_scope = st->name_tok = st->deco_first = st->clause_of = NFY_NONE;
+    st->ndecos = 0;
+    st->value_first = st->value_end = NFY_NONE;
     block *b = top_block(s);
     if (parent == b->stmt)
         b->last_child = idx;
@@ -90,8 +93,8 @@ static uint32_t header_colon(const syn *s, uint32_t p, uint32_t q)
     uint32_t lambdas = 0;
     for (uint32_t i = p; i < q; i++) {
         if (syn_kind(s, i) == NFY_TOK_OP) {
-            if (s->pos[i].match != NFY_NONE && s->pos[i].match > i)
-                i = s->pos[i].match;
+            if (s->pmatch[i] != NFY_NONE && s->pmatch[i] > i)
+                i = s->pmatch[i];
             else if (syn_op(s, i) == NFY_OP_COLON) {
                 if (!lambdas)
                     return i;
@@ -111,8 +114,8 @@ static uint32_t simple_end(const syn *s, uint32_t p, uint32_t q, bool semis)
     if (!semis)
         return q;
     for (uint32_t i = p; i < q; i++) {
-        if (s->pos[i].match != NFY_NONE && s->pos[i].match > i)
-            i = s->pos[i].match;
+        if (s->pmatch[i] != NFY_NONE && s->pmatch[i] > i)
+            i = s->pmatch[i];
         else if (syn_is_op(s, i, NFY_OP_SEMI))
             return i;
     }
@@ -443,7 +446,7 @@ static void close_inline(syn *s, uint32_t q)
 static void parse_line(syn *s, uint32_t p, uint32_t q)
 {
     uint32_t parent = top_block(s)->stmt;
-    bool semis = q >= s->nsig || (s->pos[q].flags & PF_SEMI);
+    bool semis = q >= s->nsig || (s->pflags[q] & PF_SEMI);
     while (p < q) {
         if (syn_is_op(s, p, NFY_OP_SEMI)) {
             p++;
@@ -573,7 +576,7 @@ static bool opens_block(const syn *s, uint32_t p)
         return true;
     uint32_t top =
         s->vcols.len ? s->vcols.items[s->vcols.len - 1] : s->line_col;
-    return (s->pos[p].flags & PF_BREAK) && syn_tok(s, p)->col > top;
+    return (s->pflags[p] & PF_BREAK) && syn_tok(s, p)->col > top;
 }
 
 void syn_pass2(syn *s)
@@ -602,7 +605,7 @@ void syn_pass2(syn *s)
             continue;
         }
         if (k != NFY_TOK_NEWLINE) {
-            if (s->pos[p].flags & PF_BREAK)
+            if (s->pflags[p] & PF_BREAK)
                 virtual_indent(s, p);
             else
                 s->line_col = syn_tok(s, p)->col;

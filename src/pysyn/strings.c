@@ -49,7 +49,7 @@ static bool is_op_at(const syn *s, uint32_t p, nfy_op op)
 
 static bool closes(const syn *s, const frame *f, uint32_t p)
 {
-    return p != NFY_NONE && f->open != NFY_NONE && s->pos[f->open].match == p;
+    return p != NFY_NONE && f->open != NFY_NONE && s->pmatch[f->open] == p;
 }
 
 static nfy_str_ctx bracket_ctx(const syn *s, const frame *f, uint32_t prev,

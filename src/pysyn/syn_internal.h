@@ -3,8 +3,10 @@
  *
  * The work runs over "significant positions": pos[p].tok is the token
  * index of the p-th token that is not a COMMENT or NL, so neighbours are
- * p - 1 and p + 1. Pass 1 (brackets.c) builds the positions (kind, keyword
- * and operator ids) and bracket matches with recovery; pass 2 (stmts.c) cuts
+ * p - 1 and p + 1. The positions (kind, keyword and operator ids) are the
+ * summary nfy_lex made with the tokens (pylex/tokpos.h), or built here when
+ * the tokens come without one. Pass 1 (brackets.c) finds bracket matches
+ * with recovery and logical line ends; pass 2 (stmts.c) cuts
  * logical lines into statements and drives the expression scanner (exprs.c)
  * with an explicit frame stack, so there is no recursion anywhere. Results
  * collect in heap vectors and are copied into the caller's arena at the end
@@ -14,6 +16,11 @@
 #define NPUIFY_PYSYN_INTERNAL_H
 
 #include "npuify/pysyn.h"
+#include "pylex/tokpos.h"
+
+#if defined(__SSE2__) && defined(__GNUC__)
+#    include <emmintrin.h>
+#endif
 
 /* Keyword ids: pylex's (token.op of a NAME), under short local names. */
 enum syn_kw {
@@ -135,17 +142,13 @@ typedef struct {
 typedef NFY_VEC(block) block_vec;
 
 /*
- * One significant position, packed so that everything the passes ask
+ * One significant position: pylex's summary record (8 bytes: token index,
+ * kind, keyword and operator ids), so that everything the passes ask
  * about a position is one cache line away (the tokens are 36 bytes each).
+ * Bracket partners and PF_* flags live in arrays of their own (pmatch,
+ * pflags), since the records may belong to the tokens.
  */
-typedef struct {
-    uint32_t tok;   /* token index */
-    uint32_t match; /* bracket: the partner's position, else NFY_NONE */
-    uint8_t kind;   /* token kind */
-    uint8_t kw;     /* NAME: pylex's keyword id, else 0 */
-    uint8_t op;     /* OP: operator id, else 0 */
-    uint8_t flags;  /* PF_* */
-} syn_pos;
+typedef nfy__tokpos syn_pos;
 
 typedef struct {
     const nfy_source *src;
@@ -156,7 +159,10 @@ typedef struct {
     uint32_t nerrors;
 
     /* pass 1 */
-    syn_pos *pos; /* by position */
+    const syn_pos *pos;        /* by position: the tokens' summary or own_pos */
+    nfy__tokpos_cache own_pos; /* when the tokens come without one */
+    uint32_t *pmatch;          /* by position: the bracket partner, NONE */
+    uint8_t *pflags;           /* by position: PF_* */
     uint32_t nsig;
     uint32_t *match; /* by token (the public array, in the arena) */
     /* line ends in order: positions of NEWLINE, INDENT, DEDENT, ENDMARKER
@@ -297,6 +303,29 @@ void syn_import(syn *s, uint32_t stmt_idx, uint32_t p, uint32_t e);
 /* finish.c */
 nfy_str syn_join_dotted(syn *s, uint32_t p, uint32_t e);
 void syn_finish(syn *s, nfy_pysyn *m);
+
+/* out[a, b) = v, 16 then 4 at a time where SSE2 has them (statements
+   average a dozen tokens; the whole-file arrays are long). */
+static inline void syn_fill_u32(uint32_t *out, uint32_t a, uint32_t b,
+                                uint32_t v)
+{
+    if (a >= b)
+        return;
+#if defined(__SSE2__) && defined(__GNUC__)
+    __m128i x = _mm_set1_epi32((int)v);
+    __m128i *o = (__m128i *)(void *)(out + a);
+    for (; b - a >= 16; a += 16, o += 4) {
+        _mm_storeu_si128(o, x);
+        _mm_storeu_si128(o + 1, x);
+        _mm_storeu_si128(o + 2, x);
+        _mm_storeu_si128(o + 3, x);
+    }
+    for (; b - a >= 4; a += 4, o++)
+        _mm_storeu_si128(o, x);
+#endif
+    for (; a < b; a++)
+        out[a] = v;
+}
 
 /** Token index one past position p's token (for half-open ranges). */
 static inline uint32_t syn_end_tok(const syn *s, uint32_t p)

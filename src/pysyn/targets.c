@@ -11,8 +11,8 @@
 static uint32_t find_kw(const syn *s, uint32_t p, uint32_t e, uint8_t kw)
 {
     for (uint32_t i = p; i < e; i++) {
-        if (s->pos[i].match != NFY_NONE && s->pos[i].match > i)
-            i = s->pos[i].match;
+        if (s->pmatch[i] != NFY_NONE && s->pmatch[i] > i)
+            i = s->pmatch[i];
         else if (s->pos[i].kw == kw)
             return i;
     }
@@ -212,15 +212,15 @@ static void with_item(syn *s, uint32_t idx, uint32_t p, uint32_t e)
 void syn_with_items(syn *s, uint32_t idx, uint32_t p, uint32_t e)
 {
     /* with (a as b, c as d): the items are inside the parentheses */
-    if (p < e && syn_is_op(s, p, NFY_OP_LPAR) && s->pos[p].match == e - 1 &&
+    if (p < e && syn_is_op(s, p, NFY_OP_LPAR) && s->pmatch[p] == e - 1 &&
         find_kw(s, p + 1, e - 1, KW_AS) != NFY_NONE) {
         p++;
         e--;
     }
     uint32_t start = p;
     for (uint32_t i = p; i < e; i++) {
-        if (s->pos[i].match != NFY_NONE && s->pos[i].match > i)
-            i = s->pos[i].match;
+        if (s->pmatch[i] != NFY_NONE && s->pmatch[i] > i)
+            i = s->pmatch[i];
         else if (syn_is_op(s, i, NFY_OP_COMMA)) {
             with_item(s, idx, start, i);
             start = i + 1;
