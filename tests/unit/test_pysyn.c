@@ -774,6 +774,80 @@ static void test_real_world_model(void **state)
     done(f);
 }
 
+/* Strings in the structure may be arena copies: compare their text, then
+ * blank them so that the rest of the record can be compared bytewise. */
+static void take_str(nfy_str *a, nfy_str *b)
+{
+    assert_true(nfy_str_eq(*a, *b));
+    *a = *b = (nfy_str){NULL, 0};
+}
+
+static void same_record(const void *pa, const void *pb, size_t size,
+                        const char *type)
+{
+    unsigned char a[256], b[256];
+    assert_true(size <= sizeof a);
+    memcpy(a, pa, size);
+    memcpy(b, pb, size);
+    if (!strcmp(type, "nfy_call")) {
+        take_str(&((nfy_call *)(void *)a)->dotted,
+                 &((nfy_call *)(void *)b)->dotted);
+    } else if (!strcmp(type, "nfy_import")) {
+        take_str(&((nfy_import *)(void *)a)->module,
+                 &((nfy_import *)(void *)b)->module);
+    } else if (!strcmp(type, "nfy_import_name")) {
+        nfy_import_name *x = (nfy_import_name *)(void *)a;
+        nfy_import_name *y = (nfy_import_name *)(void *)b;
+        take_str(&x->name, &y->name);
+        take_str(&x->asname, &y->asname);
+        take_str(&x->bound, &y->bound);
+        take_str(&x->target, &y->target);
+    }
+    assert_memory_equal(a, b, size);
+}
+
+/* nfy_lex leaves a token summary for pysyn's first pass; tokens that did
+ * not come from nfy_lex (here: copied into a fresh array) have none, and
+ * pysyn builds its own. Both ways must give the same structure. */
+static void check_same_without_summary(const char *text)
+{
+    fixture *f = parse(text);
+    nfy_tokens copy;
+    nfy_tokens_init(&copy);
+    for (size_t i = 0; i < f->toks.toks.len; i++)
+        nfy_vec_push(&copy.toks, f->toks.toks.items[i]);
+    nfy_arena arena;
+    nfy_arena_init(&arena);
+    nfy_pysyn *m = NULL;
+    assert_int_equal(nfy_pysyn_parse(&f->src, &copy, &arena, NULL, &m), NFY_OK);
+    assert_int_equal(m->ntoks, f->m->ntoks);
+#define SAME_ARRAY(T, name)                                                    \
+    assert_int_equal(m->n##name, f->m->n##name);                               \
+    for (uint32_t i = 0; i < m->n##name; i++)                                  \
+        same_record(&m->name[i], &f->m->name[i], sizeof(T), #T);
+    NFY_PYSYN_ARRAYS(SAME_ARRAY)
+#undef SAME_ARRAY
+    assert_memory_equal(m->match, f->m->match, m->ntoks * sizeof *m->match);
+    assert_memory_equal(m->tok_stmt, f->m->tok_stmt,
+                        m->ntoks * sizeof *m->tok_stmt);
+    assert_int_equal(m->main_guard, f->m->main_guard);
+    assert_int_equal(m->nerrors, f->m->nerrors);
+    nfy_arena_release(&arena);
+    nfy_tokens_release(&copy);
+    done(f);
+}
+
+static void test_same_without_lexer_summary(void **state)
+{
+    (void)state;
+    check_same_without_summary(train_py);
+    check_same_without_summary("def f(a, (b\n  x = [1,\n\n2]; y = f(*a)\n");
+    check_same_without_summary("if x:\n\tpass\n  else: )]}\nclass C: ...\n");
+    char *deep = nested(300, "([{", ")]}");
+    check_same_without_summary(deep);
+    free(deep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -793,6 +867,7 @@ int main(void)
         cmocka_unit_test(test_garbage_never_crashes),
         cmocka_unit_test(test_real_world_train),
         cmocka_unit_test(test_real_world_model),
+        cmocka_unit_test(test_same_without_lexer_summary),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
