@@ -290,12 +290,19 @@ void nfy_diag_render_text(const nfy_diag *dg, bool color, nfy_buf *out);
 /** One JSON object (no trailing newline). */
 void nfy_diag_render_json(const nfy_diag *dg, nfy_buf *out);
 
-/* ---- JSON/CSV escaping (shared by every report writer) ----------------- */
+/* ---- JSON/CSV/HTML escaping (shared by every report writer) ------------ */
 
 /** Append s as a JSON string literal, quotes included. */
 void nfy_json_escape(nfy_buf *out, const char *s, size_t n);
 /** Append s as an RFC 4180 CSV field (quoted only when needed). */
 void nfy_csv_escape(nfy_buf *out, const char *s, size_t n);
+/**
+ * Append s as HTML text or attribute value: & < > " ' as entities, control
+ * characters other than tab and line ends (invalid in HTML) and DEL as
+ * U+FFFD. Invalid UTF-8 passes through (a page's charset makes browsers
+ * show U+FFFD).
+ */
+void nfy_html_escape(nfy_buf *out, const char *s, size_t n);
 
 /* ---- Files ------------------------------------------------------------- */
 

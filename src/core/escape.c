@@ -77,3 +77,27 @@ void nfy_csv_escape(nfy_buf *out, const char *s, size_t n)
     }
     nfy_buf_addch(out, '"');
 }
+
+void nfy_html_escape(nfy_buf *out, const char *s, size_t n)
+{
+    size_t run = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        const char *rep =
+            c == '&'    ? "&amp;"
+            : c == '<'  ? "&lt;"
+            : c == '>'  ? "&gt;"
+            : c == '"'  ? "&quot;"
+            : c == '\'' ? "&#39;"
+            : (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f
+                ? "&#xFFFD;"
+                : NULL;
+        if (!rep)
+            continue;
+        (void)nfy_buf_add(out, s + run, i - run);
+        (void)nfy_buf_addstr(out, rep);
+        run = i + 1;
+    }
+    if (n > run)
+        (void)nfy_buf_add(out, s + run, n - run);
+}

@@ -9,8 +9,7 @@
  * operators, and the diagnostics with input:line.
  *
  * Operator names, overloads, shapes and paths come from untrusted logs:
- * every such text goes through html_text (core has JSON and CSV escaping
- * only, and src/report's escaper is private to it). Nothing from the input
+ * every such text goes through nfy_html_escape. Nothing from the input
  * is ever written inside the script or a tag's attribute except as
  * escaped text. Deterministic: no timestamps.
  */
@@ -51,31 +50,9 @@ static const char script[] =
     "p.textContent.localeCompare(q.textContent);return k*d;})"
     ".forEach(function(r){b.appendChild(r);});};});";
 
-/* Escaped text: the five HTML specials, and NUL and the other control
- * characters (invalid in HTML) as U+FFFD; tab and line ends are kept.
- * Invalid UTF-8 passes through: meta charset makes browsers show U+FFFD. */
 static void html_text(nfy_buf *out, nfy_str s)
 {
-    size_t run = 0;
-    for (size_t i = 0; i < s.len; i++) {
-        unsigned char c = (unsigned char)s.ptr[i];
-        const char *rep =
-            c == '&'    ? "&amp;"
-            : c == '<'  ? "&lt;"
-            : c == '>'  ? "&gt;"
-            : c == '"'  ? "&quot;"
-            : c == '\'' ? "&#39;"
-            : (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f
-                ? "&#xFFFD;"
-                : NULL;
-        if (!rep)
-            continue;
-        (void)nfy_buf_add(out, s.ptr + run, i - run);
-        (void)nfy_buf_addstr(out, rep);
-        run = i + 1;
-    }
-    if (s.len > run)
-        (void)nfy_buf_add(out, s.ptr + run, s.len - run);
+    nfy_html_escape(out, s.ptr, s.len);
 }
 
 static void html_cstr(nfy_buf *out, const char *s)

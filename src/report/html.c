@@ -2,8 +2,7 @@
  * report.html: one self-contained page (inline CSS, no script, no external
  * resource) with the totals as cards, bar charts of edits per rule and
  * findings per category (plain <div> bars sized in percent), then the same
- * tables as summary.md. Text is HTML-escaped here (core has JSON and CSV
- * escaping only); invalid UTF-8 is passed through, browsers show U+FFFD.
+ * tables as summary.md. Text goes through nfy_html_escape.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,27 +25,8 @@ static const char style[] =
 
 static void esc(nfy_buf *out, const char *s)
 {
-    for (s = nfy__or_empty(s); *s; s++) {
-        switch (*s) {
-        case '&':
-            nfy_buf_addstr(out, "&amp;");
-            break;
-        case '<':
-            nfy_buf_addstr(out, "&lt;");
-            break;
-        case '>':
-            nfy_buf_addstr(out, "&gt;");
-            break;
-        case '"':
-            nfy_buf_addstr(out, "&quot;");
-            break;
-        case '\'':
-            nfy_buf_addstr(out, "&#39;");
-            break;
-        default:
-            nfy_buf_addch(out, *s);
-        }
-    }
+    s = nfy__or_empty(s);
+    nfy_html_escape(out, s, strlen(s));
 }
 
 static void card(nfy_buf *out, const char *label, size_t n, bool warn)

@@ -207,6 +207,11 @@ static void test_escape(void **state)
     nfy_buf_addch(&b, '|');
     nfy_csv_escape(&b, "a,\"b\"", 5);
     assert_string_equal(nfy_buf_cstr(&b), "plain|\"a,\"\"b\"\"\"");
+    nfy_buf_reset(&b);
+    nfy_html_escape(&b, "<a href='x'>&\"\t\n\x00\x1b\x7f\xC3\xA9", 21);
+    assert_string_equal(nfy_buf_cstr(&b),
+                        "&lt;a href=&#39;x&#39;&gt;&amp;&quot;\t\n"
+                        "&#xFFFD;&#xFFFD;&#xFFFD;\xC3\xA9");
     nfy_buf_release(&b);
 }
 
