@@ -143,6 +143,8 @@ void *nfy_arena_alloc(nfy_arena *a, size_t size);
 void *nfy_arena_calloc(nfy_arena *a, size_t n, size_t size);
 /** NUL-terminated copy of n bytes. */
 char *nfy_arena_strndup(nfy_arena *a, const char *s, size_t n);
+/** Copy of a C string; NULL stays NULL. */
+char *nfy_arena_strdup(nfy_arena *a, const char *s);
 /** NUL-terminated copy of a view, returned as a view onto the copy. */
 nfy_str nfy_arena_str(nfy_arena *a, nfy_str s);
 /** printf into arena memory. */
@@ -285,6 +287,12 @@ void nfy_diag_add(nfy_diags *d, nfy_severity sev, const char *code,
 void nfy_diag_add_at(nfy_diags *d, nfy_severity sev, const char *code,
                      const char *file, uint32_t line, uint32_t col,
                      const char *fmt, ...) NFY_PRINTF(7, 8);
+/**
+ * Copy src's diagnostics [from, to) to the end of dst (texts into dst's
+ * arena), respecting dst's cap (those past it count as dropped).
+ */
+void nfy_diags_append(nfy_diags *dst, const nfy_diags *src, size_t from,
+                      size_t to);
 /** "file:line:col: severity[code]: msg", the source line and a caret line. */
 void nfy_diag_render_text(const nfy_diag *dg, bool color, nfy_buf *out);
 /** One JSON object (no trailing newline). */

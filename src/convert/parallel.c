@@ -103,8 +103,8 @@ static int list_entry(void *ctx, const nfy_walk_entry *e)
         return 0;
     job_item *it = new_slot(jl);
     it->e = *e;
-    it->e.path = nfy_arena_strndup(&jl->names, e->path, strlen(e->path));
-    it->e.rel = nfy_arena_strndup(&jl->names, e->rel, strlen(e->rel));
+    it->e.path = nfy_arena_strdup(&jl->names, e->path);
+    it->e.rel = nfy_arena_strdup(&jl->names, e->rel);
     it->walk_diags = jl->walk_diags.items.len;
     nfy_report_init(&it->rep);
     nfy_diags_init(&it->diags);
@@ -157,29 +157,6 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-/* Append src's diagnostics to dst, as if they had been added to it. */
-static void diags_append(nfy_diags *dst, const nfy_diags *src, size_t from,
-                         size_t to)
-{
-    for (size_t i = from; i < to; i++) {
-        if (dst->max && dst->items.len >= dst->max) {
-            dst->dropped++;
-            continue;
-        }
-        nfy_diag d = src->items.items[i];
-        d.code = d.code ? nfy_arena_strndup(&dst->arena, d.code, strlen(d.code))
-                        : NULL;
-        d.file = d.file ? nfy_arena_strndup(&dst->arena, d.file, strlen(d.file))
-                        : NULL;
-        d.msg =
-            d.msg ? nfy_arena_strndup(&dst->arena, d.msg, strlen(d.msg)) : NULL;
-        /* A NULL line means "no source line" to the renderer: keep it. */
-        if (d.line_text.ptr)
-            d.line_text = nfy_arena_str(&dst->arena, d.line_text);
-        nfy_vec_push(&dst->items, d);
-    }
-}
-
 static void stats_add(nfy_convert_stats *dst, const nfy_convert_stats *src)
 {
     dst->files_seen += src->files_seen;
@@ -192,10 +169,11 @@ static void stats_add(nfy_convert_stats *dst, const nfy_convert_stats *src)
 static void merge_item(job_list *jl, job_item *it)
 {
     nfy__converter *m = jl->main;
-    diags_append(m->diags, &jl->walk_diags, jl->walk_flushed, it->walk_diags);
+    nfy_diags_append(m->diags, &jl->walk_diags, jl->walk_flushed,
+                     it->walk_diags);
     jl->walk_flushed = it->walk_diags;
     nfy_report_merge(m->rep, &it->rep);
-    diags_append(m->diags, &it->diags, 0, it->diags.items.len);
+    nfy_diags_append(m->diags, &it->diags, 0, it->diags.items.len);
     m->diags->dropped += it->diags.dropped;
     if (m->diff_out && it->diff.len &&
         nfy_buf_add(m->diff_out, it->diff.data, it->diff.len) &&
@@ -278,8 +256,8 @@ nfy_status nfy__convert_parallel(nfy__converter *c, const nfy_walk_opts *wo,
     pthread_cond_broadcast(&jl.work_cv);
     pthread_mutex_unlock(&jl.mu);
     merge_ready(&jl, true);
-    diags_append(c->diags, &jl.walk_diags, jl.walk_flushed,
-                 jl.walk_diags.items.len);
+    nfy_diags_append(c->diags, &jl.walk_diags, jl.walk_flushed,
+                     jl.walk_diags.items.len);
     for (size_t i = 0; i < jl.nworkers; i++) {
         pthread_join(ws[i].tid, NULL);
         nfy_migrate_project_merge(&c->passes->proj, &ws[i].passes.proj);

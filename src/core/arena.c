@@ -98,6 +98,11 @@ char *nfy_arena_strndup(nfy_arena *a, const char *s, size_t n)
     return p;
 }
 
+char *nfy_arena_strdup(nfy_arena *a, const char *s)
+{
+    return s ? nfy_arena_strndup(a, s, strlen(s)) : NULL;
+}
+
 nfy_str nfy_arena_str(nfy_arena *a, nfy_str s)
 {
     return (nfy_str){nfy_arena_strndup(a, s.ptr, s.len), s.len};

@@ -105,6 +105,23 @@ void nfy_diag_add_at(nfy_diags *d, nfy_severity sev, const char *code,
     va_end(ap);
 }
 
+void nfy_diags_append(nfy_diags *dst, const nfy_diags *src, size_t from,
+                      size_t to)
+{
+    for (size_t i = from; i < to; i++) {
+        nfy_diag *dg = next_slot(dst);
+        if (!dg)
+            continue;
+        *dg = src->items.items[i];
+        dg->code = nfy_arena_strdup(&dst->arena, dg->code);
+        dg->file = nfy_arena_strdup(&dst->arena, dg->file);
+        dg->msg = nfy_arena_strdup(&dst->arena, dg->msg);
+        /* A NULL line means "no source line" to the renderer: keep it. */
+        if (dg->line_text.ptr)
+            dg->line_text = nfy_arena_str(&dst->arena, dg->line_text);
+    }
+}
+
 static const char *sev_color(nfy_severity sev)
 {
     switch (sev) {

@@ -26,9 +26,7 @@ void nfy_edit_set_release(nfy_edit_set *set)
 
 static const char *copy_cstr(nfy_arena *a, const char *s)
 {
-    if (!s)
-        return "";
-    return nfy_arena_strndup(a, s, strlen(s));
+    return s ? nfy_arena_strdup(a, s) : "";
 }
 
 nfy_status nfy_edit_set_add(nfy_edit_set *set, uint32_t start, uint32_t end,

@@ -52,40 +52,35 @@ void nfy_report_release(nfy_report *rep)
     nfy_arena_release(&rep->arena);
 }
 
-/* Arena copy of a C string; NULL stays NULL. */
-static const char *dup_or_null(nfy_report *rep, const char *s)
-{
-    return s ? nfy_arena_strndup(&rep->arena, s, strlen(s)) : NULL;
-}
-
 void nfy_report_set_meta(nfy_report *rep, const nfy_report_meta *meta)
 {
-    rep->meta.tool_version = dup_or_null(rep, meta->tool_version);
-    rep->meta.command = dup_or_null(rep, meta->command);
-    rep->meta.source = dup_or_null(rep, meta->source);
-    rep->meta.torch_version = dup_or_null(rep, meta->torch_version);
-    rep->meta.mode = dup_or_null(rep, meta->mode);
+    rep->meta.tool_version = nfy_arena_strdup(&rep->arena, meta->tool_version);
+    rep->meta.command = nfy_arena_strdup(&rep->arena, meta->command);
+    rep->meta.source = nfy_arena_strdup(&rep->arena, meta->source);
+    rep->meta.torch_version =
+        nfy_arena_strdup(&rep->arena, meta->torch_version);
+    rep->meta.mode = nfy_arena_strdup(&rep->arena, meta->mode);
 }
 
 void nfy_report_add_file(nfy_report *rep, const char *file,
                          nfy_file_status status, const char *note)
 {
-    nfy_report_file f = {dup_or_null(rep, file ? file : ""), status,
-                         dup_or_null(rep, note)};
+    nfy_report_file f = {nfy_arena_strdup(&rep->arena, file ? file : ""),
+                         status, nfy_arena_strdup(&rep->arena, note)};
     nfy_vec_push(&rep->files, f);
 }
 
 void nfy_report_add_finding(nfy_report *rep, const nfy_finding *f)
 {
     nfy_finding c = *f;
-    c.file = dup_or_null(rep, f->file);
-    c.rule = dup_or_null(rep, f->rule ? f->rule : "");
-    c.api = dup_or_null(rep, f->api);
-    c.message = dup_or_null(rep, f->message);
-    c.before = dup_or_null(rep, f->before);
-    c.after = dup_or_null(rep, f->after);
-    c.api_type = dup_or_null(rep, f->api_type);
-    c.npu_api = dup_or_null(rep, f->npu_api);
+    c.file = nfy_arena_strdup(&rep->arena, f->file);
+    c.rule = nfy_arena_strdup(&rep->arena, f->rule ? f->rule : "");
+    c.api = nfy_arena_strdup(&rep->arena, f->api);
+    c.message = nfy_arena_strdup(&rep->arena, f->message);
+    c.before = nfy_arena_strdup(&rep->arena, f->before);
+    c.after = nfy_arena_strdup(&rep->arena, f->after);
+    c.api_type = nfy_arena_strdup(&rep->arena, f->api_type);
+    c.npu_api = nfy_arena_strdup(&rep->arena, f->npu_api);
     nfy_vec_push(&rep->findings, c);
 }
 
@@ -128,7 +123,7 @@ void nfy_report_logf(nfy_report *rep, const char *file, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    nfy_report_log_line l = {dup_or_null(rep, file),
+    nfy_report_log_line l = {nfy_arena_strdup(&rep->arena, file),
                              nfy_arena_vfmt(&rep->arena, fmt, ap),
                              rep->next_seq++};
     va_end(ap);

@@ -195,6 +195,32 @@ static void test_diag_cap(void **state)
     nfy_diags_release(&d);
 }
 
+/* Appending copies the texts (the source may go away) and keeps the cap. */
+static void test_diags_append(void **state)
+{
+    (void)state;
+    nfy_diags src, dst;
+    nfy_diags_init(&src);
+    nfy_diags_init(&dst);
+    nfy_diag_add_at(&src, NFY_SEV_WARNING, "w", "a.py", 3, 4, "one");
+    nfy_diag_add_at(&src, NFY_SEV_ERROR, "e", NULL, 0, 0, "two");
+    nfy_diag_add_at(&src, NFY_SEV_NOTE, "n", "b.py", 1, 0, "three");
+    dst.max = 2;
+    nfy_diag_add_at(&dst, NFY_SEV_NOTE, "first", "x.py", 1, 0, "kept");
+    nfy_diags_append(&dst, &src, 0, 2);
+    nfy_diags_release(&src);
+    assert_int_equal(dst.items.len, 2);
+    assert_int_equal(dst.dropped, 1);
+    const nfy_diag *dg = &dst.items.items[1];
+    assert_string_equal(dg->code, "w");
+    assert_string_equal(dg->file, "a.py");
+    assert_string_equal(dg->msg, "one");
+    assert_int_equal(dg->line, 3);
+    assert_int_equal(dg->col, 4);
+    assert_null(dg->line_text.ptr);
+    nfy_diags_release(&dst);
+}
+
 static void test_escape(void **state)
 {
     (void)state;
@@ -304,12 +330,19 @@ static void test_status_names(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_str_ops),     cmocka_unit_test(test_utf8),
-        cmocka_unit_test(test_arena),       cmocka_unit_test(test_buf),
-        cmocka_unit_test(test_vec),         cmocka_unit_test(test_source_lines),
-        cmocka_unit_test(test_diag_render), cmocka_unit_test(test_diag_cap),
-        cmocka_unit_test(test_escape),      cmocka_unit_test(test_atomic_write),
-        cmocka_unit_test(test_walk),        cmocka_unit_test(test_status_names),
+        cmocka_unit_test(test_str_ops),
+        cmocka_unit_test(test_utf8),
+        cmocka_unit_test(test_arena),
+        cmocka_unit_test(test_buf),
+        cmocka_unit_test(test_vec),
+        cmocka_unit_test(test_source_lines),
+        cmocka_unit_test(test_diag_render),
+        cmocka_unit_test(test_diag_cap),
+        cmocka_unit_test(test_diags_append),
+        cmocka_unit_test(test_escape),
+        cmocka_unit_test(test_atomic_write),
+        cmocka_unit_test(test_walk),
+        cmocka_unit_test(test_status_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
