@@ -96,9 +96,8 @@ static int device_membership(const mig_ctx *c, uint32_t end)
     if (!tok_word(c, op, "in"))
         return -1;
     nfy_str box = primary_text(c, mig_next_sig(c, op));
-    for (size_t i = 0; i + 11 <= box.len; i++)
-        if (!memcmp(box.ptr + i, "device_name", 11))
-            return 0;
+    if (nfy_str_contains(box, NFY_STR_LIT("device_name")))
+        return 0;
     return names_device(box) ? 1 : 0;
 }
 

@@ -74,24 +74,11 @@ static bool cuda_text(nfy_str s)
     return false;
 }
 
-static bool contains(nfy_str s, nfy_str w)
-{
-    if (w.len == 0 || w.len > s.len)
-        return false;
-    const char *p = s.ptr, *end = s.ptr + s.len - w.len + 1;
-    while ((p = memchr(p, w.ptr[0], (size_t)(end - p))) != NULL) {
-        if (memcmp(p, w.ptr, w.len) == 0)
-            return true;
-        p++;
-    }
-    return false;
-}
-
 /* Does the literal's text match r's pattern (see rules.h STRING)? */
 static bool value_fits(const nfy_rule *r, nfy_str pat, nfy_str body)
 {
     if (r->flags & NFY_RULE_F_SUBSTRING)
-        return contains(body, pat);
+        return nfy_str_contains(body, pat);
     if (body.len == pat.len &&
         (pat.len == 0 || !memcmp(body.ptr, pat.ptr, pat.len)))
         return true;

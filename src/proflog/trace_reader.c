@@ -259,21 +259,6 @@ static nfy_status walk(trace_reader *rd)
     return NFY_OK;
 }
 
-static bool contains(const unsigned char *hay, size_t n, const char *needle)
-{
-    size_t k = strlen(needle);
-    const unsigned char *p = hay, *end = hay + n;
-    while (k && (size_t)(end - p) >= k) {
-        p = memchr(p, needle[0], (size_t)(end - p) - k + 1);
-        if (!p)
-            return false;
-        if (memcmp(p, needle, k) == 0)
-            return true;
-        p++;
-    }
-    return false;
-}
-
 /* Raw scan: does the stream mention step markers or a rank at all? */
 static bool needs_first_pass(nfy_json_input *in, unsigned char *buf, size_t cap)
 {
@@ -289,8 +274,9 @@ static bool needs_first_pass(nfy_json_input *in, unsigned char *buf, size_t cap)
         if (!n)
             return false;
         have += n;
+        nfy_str hay = {(const char *)buf, have};
         for (size_t i = 0; i < sizeof needles / sizeof *needles; i++)
-            if (contains(buf, have, needles[i]))
+            if (nfy_str_contains(hay, nfy_str_from_cstr(needles[i])))
                 return true;
         if (have > keep) {
             memmove(buf, buf + have - keep, keep);

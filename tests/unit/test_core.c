@@ -22,6 +22,12 @@ static void test_str_ops(void **state)
     assert_false(nfy_str_ends_with(s, NFY_STR_LIT("torch.cuda.amp.x")));
     assert_int_equal(nfy_str_find_char(s, '.'), 5);
     assert_int_equal(nfy_str_find_char(s, '!'), -1);
+    assert_true(nfy_str_contains(s, NFY_STR_LIT("cuda.a")));
+    assert_true(nfy_str_contains(s, NFY_STR_LIT("amp"))); /* at the end */
+    assert_true(nfy_str_contains(s, s));
+    assert_false(nfy_str_contains(s, NFY_STR_LIT("cudaa")));
+    assert_false(nfy_str_contains(s, NFY_STR_LIT("")));
+    assert_false(nfy_str_contains(NFY_STR_LIT("amp"), s));
     nfy_str rest = s;
     assert_false(nfy_str_consume(&rest, "torch.npu"));
     assert_true(nfy_str_eq(rest, s));
