@@ -6,7 +6,8 @@
  * the corpus suite checks on real files). The flags cycle through the
  * modes (default, --amp, --mode auto, --unsafe) by the input's length so
  * that every pass is reached.
- * Seeds: fuzz/corpus_migrate/ (small training scripts and rule cases).
+ * Seeds: the scripts of examples/ and the golden cases' in/ trees (fuzz/run.sh
+ * copies them into the working corpus).
  */
 #include <stdint.h>
 #include <stdio.h>

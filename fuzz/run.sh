@@ -28,6 +28,15 @@ for src in fuzz/fuzz_*.c; do
     [ -z "${FUZZ_RUNS:-}" ] || rm -rf "$corpus"
     mkdir -p "$corpus"
     [ -d "fuzz/corpus_$short" ] && cp -R "fuzz/corpus_$short/." "$corpus/"
+    # fuzz_migrate starts from the repository's own training scripts and
+    # golden inputs (under 6000 bytes), read from where they live.
+    if [ "$short" = migrate ]; then
+        find examples tests/golden -name '*.py' -size -6000c \
+            \( -path 'examples/*' -o -path '*/in/*' \) | sort |
+            while read -r f; do
+                cp "$f" "$corpus/seed_$(echo "$f" | tr / _)"
+            done
+    fi
     if [ -n "${FUZZ_RUNS:-}" ]; then
         echo "fuzz: $name, $FUZZ_RUNS runs from seed ${FUZZ_SEED:-1}"
         budget="-runs=$FUZZ_RUNS -seed=${FUZZ_SEED:-1}"

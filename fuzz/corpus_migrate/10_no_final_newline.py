@@ -1,2 +1,0 @@
-import torch
-x = torch.zeros(1).cuda()

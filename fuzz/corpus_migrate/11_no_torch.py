@@ -1,7 +1,0 @@
-import numpy as np
-
-DEVICE = "cuda"
-
-
-def f():
-    return np.zeros(3)

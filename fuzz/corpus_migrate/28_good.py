@@ -1,3 +1,0 @@
-import torch
-
-y = torch.zeros(2).cuda()
