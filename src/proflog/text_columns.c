@@ -237,6 +237,11 @@ static nfy_col col_of_title(nfy_str t, nfy_prof_layout *lay)
     return c;
 }
 
+static bool optional_col(nfy_col_kind k)
+{
+    return k == NFY_COL_SRCLOC || k == NFY_COL_SHAPES || k == NFY_COL_ANY;
+}
+
 bool nfy_prof__layout_from_header(nfy_str header, const uint32_t *widths,
                                   size_t nwidths, nfy_prof_layout *lay)
 {
@@ -258,6 +263,7 @@ bool nfy_prof__layout_from_header(nfy_str header, const uint32_t *widths,
             lay->srcloc_start = start;
         }
         start += c.width + 2;
+        lay->noptional += i > 0 && optional_col(c.kind);
         lay->cols[lay->ncols++] = c;
     }
     return true;
@@ -338,11 +344,6 @@ static bool take_cell(const nfy_col *c, nfy_str v, nfy_prof_row *row)
     }
 }
 
-static bool optional_col(nfy_col_kind k)
-{
-    return k == NFY_COL_SRCLOC || k == NFY_COL_SHAPES || k == NFY_COL_ANY;
-}
-
 typedef struct {
     const nfy_prof_layout *lay;
     const nfy_str *tok;
@@ -352,18 +353,22 @@ typedef struct {
     /* States (ci, ti) known to fail: whether a state matches depends on
      * (ci, ti) alone, so remembering failures keeps the search polynomial
      * when many optional columns could each be skipped (found by fuzzing:
-     * a header of 30 optional columns took minutes per row). */
+     * a header of 30 optional columns took minutes per row). With at most
+     * one optional column there is nothing to remember, and the table is
+     * not even cleared (the common layouts, on the hot path). */
+    bool memo;
     uint64_t failed[NFY_PROF_MAX_COLS + 1][(MAX_TOKENS + 64) / 64];
 } matcher;
 
 static bool known_failure(const matcher *m, size_t ci, size_t ti)
 {
-    return m->failed[ci][ti / 64] >> (ti % 64) & 1u;
+    return m->memo && (m->failed[ci][ti / 64] >> (ti % 64) & 1u);
 }
 
 static void mark_failure(matcher *m, size_t ci, size_t ti)
 {
-    m->failed[ci][ti / 64] |= (uint64_t)1 << (ti % 64);
+    if (m->memo)
+        m->failed[ci][ti / 64] |= (uint64_t)1 << (ti % 64);
 }
 
 /* Columns [first_value, ci) remain, tokens [0, ti) remain. Returns the
@@ -430,7 +435,9 @@ nfy_row_match nfy_prof__match_row(const nfy_prof_layout *lay, nfy_str line,
     m.first_value = first;
     m.best_right = 0;
     m.row = row;
-    memset(m.failed, 0, (lay->ncols + 1) * sizeof m.failed[0]);
+    m.memo = lay->noptional > 1;
+    if (m.memo)
+        memset(m.failed, 0, (lay->ncols + 1) * sizeof m.failed[0]);
     if (matched_right)
         *matched_right = 0;
     if (nt == 0)

@@ -53,7 +53,8 @@ typedef struct {
 typedef struct {
     nfy_col cols[NFY_PROF_MAX_COLS];
     size_t ncols;
-    char accel[16]; /* device name from "Self XXX" titles */
+    size_t noptional; /* columns a row may leave empty (shapes, stack, ?) */
+    char accel[16];   /* device name from "Self XXX" titles */
     size_t accel_len;
     uint32_t srcloc_start; /* code-point column of Source Location, or 0 */
     bool has_shapes;
