@@ -92,6 +92,8 @@ nfy_str nfy_str_slice(nfy_str s, size_t start, size_t end);
 bool nfy_str_consume(nfy_str *s, const char *prefix);
 /** Index of the first c in s, or -1. */
 ptrdiff_t nfy_str_find_char(nfy_str s, char c);
+/** Offset of the first w (a non-empty byte string) in s, or -1. */
+ptrdiff_t nfy_str_find(nfy_str s, nfy_str w);
 /** Does s contain w (a non-empty byte string) anywhere? */
 bool nfy_str_contains(nfy_str s, nfy_str w);
 /** Byte-wise comparison usable with qsort-style ordering. */

@@ -34,14 +34,6 @@ static nfy_str trim_blanks(nfy_str s)
     return s;
 }
 
-static bool has_namespace(nfy_str s)
-{
-    for (size_t i = 0; i + 1 < s.len; i++)
-        if (s.ptr[i] == ':' && s.ptr[i + 1] == ':')
-            return true;
-    return false;
-}
-
 static op_name parse_op(nfy_str s)
 {
     op_name op = {NS_NONE, {NULL, 0}, {NULL, 0}, false};
@@ -52,7 +44,7 @@ static op_name parse_op(nfy_str s)
              nfy_str_consume(&s, "torch.ops.npu.") ||
              nfy_str_consume(&s, "torch_npu."))
         op.ns = NS_NPU;
-    else if (has_namespace(s))
+    else if (nfy_str_contains(s, NFY_STR_LIT("::")))
         op.ns = NS_OTHER;
     size_t dot = 0;
     while (dot < s.len && s.ptr[dot] != '.')

@@ -22,14 +22,6 @@ static nfy_str base_of(const char *key)
     return (nfy_str){key, dot ? (size_t)(dot - key) : strlen(key)};
 }
 
-static bool has_namespace(nfy_str s)
-{
-    for (size_t i = 0; i + 1 < s.len; i++)
-        if (s.ptr[i] == ':' && s.ptr[i + 1] == ':')
-            return true;
-    return false;
-}
-
 /*
  * Count the operators of f at label whose name starts with prefix. Rows of
  * one operator are adjacent ('.' sorts before every name character). An
@@ -67,7 +59,8 @@ size_t nfy_apidb_op_prefix(const nfy_apidb_version *v, nfy_str prefix,
         const nfy__apidb_family *cf = nfy__apidb_fam(NFY__FAM_NPU_CUSTOM);
         if (prefix.len)
             scan(cf, nfy__apidb_label_exact(cf, v), prefix, NULL, -1, &h);
-    } else if ((nfy_str_consume(&prefix, "aten::") || !has_namespace(prefix)) &&
+    } else if ((nfy_str_consume(&prefix, "aten::") ||
+                !nfy_str_contains(prefix, NFY_STR_LIT("::"))) &&
                prefix.len) {
         const nfy__apidb_family *tf = nfy__apidb_fam(NFY__FAM_TORCH_OPS);
         const nfy__apidb_family *af = nfy__apidb_fam(NFY__FAM_ATEN_OPS);

@@ -58,17 +58,22 @@ ptrdiff_t nfy_str_find_char(nfy_str s, char c)
     return p ? p - s.ptr : -1;
 }
 
-bool nfy_str_contains(nfy_str s, nfy_str w)
+ptrdiff_t nfy_str_find(nfy_str s, nfy_str w)
 {
     if (w.len == 0 || w.len > s.len)
-        return false;
+        return -1;
     const char *p = s.ptr, *end = s.ptr + s.len - w.len + 1;
     while ((p = memchr(p, w.ptr[0], (size_t)(end - p))) != NULL) {
         if (memcmp(p, w.ptr, w.len) == 0)
-            return true;
+            return p - s.ptr;
         p++;
     }
-    return false;
+    return -1;
+}
+
+bool nfy_str_contains(nfy_str s, nfy_str w)
+{
+    return nfy_str_find(s, w) >= 0;
 }
 
 int nfy_str_cmp(nfy_str a, nfy_str b)

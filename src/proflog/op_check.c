@@ -71,10 +71,8 @@ const char *nfy_prof_status_name(nfy_prof_status s)
 /* Length of "aten::" in "aten::name" (through the first "::"), else 0. */
 static size_t namespace_len(nfy_str s)
 {
-    for (size_t i = 0; i + 1 < s.len; i++)
-        if (s.ptr[i] == ':' && s.ptr[i + 1] == ':')
-            return i + 2;
-    return 0;
+    ptrdiff_t at = nfy_str_find(s, NFY_STR_LIT("::"));
+    return at < 0 ? 0 : (size_t)at + 2;
 }
 
 /*

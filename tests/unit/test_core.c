@@ -28,6 +28,9 @@ static void test_str_ops(void **state)
     assert_false(nfy_str_contains(s, NFY_STR_LIT("cudaa")));
     assert_false(nfy_str_contains(s, NFY_STR_LIT("")));
     assert_false(nfy_str_contains(NFY_STR_LIT("amp"), s));
+    assert_int_equal(nfy_str_find(s, NFY_STR_LIT(".cuda")), 5);
+    assert_int_equal(nfy_str_find(s, NFY_STR_LIT(".")), 5); /* the first */
+    assert_int_equal(nfy_str_find(s, NFY_STR_LIT("npu")), -1);
     nfy_str rest = s;
     assert_false(nfy_str_consume(&rest, "torch.npu"));
     assert_true(nfy_str_eq(rest, s));
