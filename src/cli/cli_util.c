@@ -1,6 +1,7 @@
 /* Shared CLI helpers: option values, usage errors, diagnostics, paths. */
 #include "cli/cli_util.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,20 @@ bool nfy_cli_opt(int argc, char **argv, int *i, const char *short_name,
         fprintf(stderr, "npuify: option %s needs a value\n", arg);
         *val = "";
     }
+    return true;
+}
+
+bool nfy_cli_parse_uint(const char *s, unsigned long min, unsigned long max,
+                        unsigned long *out)
+{
+    char *end;
+    if (!s || s[0] < '0' || s[0] > '9')
+        return false;
+    errno = 0;
+    unsigned long v = strtoul(s, &end, 10);
+    if (*end || errno || v < min || v > max)
+        return false;
+    *out = v;
     return true;
 }
 

@@ -11,6 +11,9 @@
  */
 bool nfy_cli_opt(int argc, char **argv, int *i, const char *short_name,
                  const char *long_name, const char **val);
+/* A decimal number in [min, max], digits only (no sign, no blanks). */
+bool nfy_cli_parse_uint(const char *s, unsigned long min, unsigned long max,
+                        unsigned long *out);
 /* Print "npuify CMD: MSG" and a hint to stderr; returns NFY_EXIT_USAGE. */
 int nfy_cli_usage_error(const char *cmd, const char *msg);
 /* Render every diagnostic to stderr (caret text or JSON lines). */

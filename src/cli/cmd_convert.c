@@ -4,7 +4,6 @@
  * prints the summary and diagnostics.
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -76,19 +75,6 @@ static unsigned default_jobs(void)
     return n > DEFAULT_MAX_JOBS ? DEFAULT_MAX_JOBS : (unsigned)n;
 }
 
-/* "-j N", "--jobs N", "--jobs=N" or "-jN": 1..MAX_JOBS. */
-static bool parse_jobs(const char *val, unsigned *jobs)
-{
-    char *end;
-    if (!val || val[0] < '0' || val[0] > '9')
-        return false;
-    unsigned long n = strtoul(val, &end, 10);
-    if (*end || n < 1 || n > MAX_JOBS)
-        return false;
-    *jobs = (unsigned)n;
-    return true;
-}
-
 /* Parse argv into a; returns -1 to go on, else an exit code. */
 static int parse_args(int argc, char **argv, convert_args *a)
 {
@@ -118,9 +104,11 @@ static int parse_args(int argc, char **argv, convert_args *a)
                                            "--mode takes manual or auto");
         } else if (nfy_cli_opt(argc, argv, &i, "-j", "--jobs", &val) ||
                    (!strncmp(arg, "-j", 2) && arg[2] && (val = arg + 2))) {
-            if (!parse_jobs(val, &a->conv.jobs))
+            unsigned long n; /* "-j N", "--jobs N", "--jobs=N", "-jN" */
+            if (!nfy_cli_parse_uint(val, 1, MAX_JOBS, &n))
                 return nfy_cli_usage_error(
                     "convert", "--jobs takes a number from 1 to 256");
+            a->conv.jobs = (unsigned)n;
         } else if (!strcmp(arg, "--diff")) {
             a->conv.action = NFY_CONVERT_DIFF;
         } else if (!strcmp(arg, "--check")) {

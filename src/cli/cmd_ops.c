@@ -100,20 +100,10 @@ static bool parse_formats(const char *s, unsigned *out)
     return true;
 }
 
-static bool parse_uint(const char *s, long max, long *out)
-{
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (!*s || *end || v < 0 || v > max)
-        return false;
-    *out = v;
-    return true;
-}
-
 static int parse_args(int argc, char **argv, ops_args *a)
 {
     const char *val;
-    long n;
+    unsigned long n;
     a->out_dir = "npuify_ops";
     a->ref_step = -1;
     a->formats = OPS_ALL_FORMATS;
@@ -136,11 +126,11 @@ static int parse_args(int argc, char **argv, ops_args *a)
             if (!parse_formats(val, &a->formats))
                 return nfy_cli_usage_error("ops", "unknown --format name");
         } else if (nfy_cli_opt(argc, argv, &i, NULL, "--ref-step", &val)) {
-            if (!parse_uint(val, 1L << 30, &n))
+            if (!nfy_cli_parse_uint(val, 0, 1UL << 30, &n))
                 return nfy_cli_usage_error("ops", "--ref-step needs a number");
             a->ref_step = (int32_t)n;
         } else if (nfy_cli_opt(argc, argv, &i, NULL, "--every", &val)) {
-            if (!parse_uint(val, 1L << 30, &n))
+            if (!nfy_cli_parse_uint(val, 0, 1UL << 30, &n))
                 return nfy_cli_usage_error("ops", "--every needs a number");
             a->every = (unsigned)n;
         } else if (!strcmp(arg, "--compare-versions")) {
