@@ -238,6 +238,22 @@ nfy_str mig_tok(const mig_ctx *c, uint32_t t)
     return nfy_pysyn_tok_text(c->m, t);
 }
 
+nfy_str mig_stmt_indent(const mig_ctx *c, uint32_t s)
+{
+    const nfy_token *first = &c->m->toks[c->m->stmts[s].first];
+    uint32_t ls = c->src->line_starts[first->line - 1];
+    return (nfy_str){c->src->data + ls, first->start - ls};
+}
+
+bool mig_is_indent(nfy_str s)
+{
+    for (size_t i = 0; i < s.len; i++) {
+        if (s.ptr[i] != ' ' && s.ptr[i] != '\t')
+            return false;
+    }
+    return true;
+}
+
 nfy_span mig_tok_span(const mig_ctx *c, uint32_t t)
 {
     return span_of(c->m->toks[t].start, c->m->toks[t].end);

@@ -73,32 +73,14 @@ static uint32_t last_stmt_of(const mig_ctx *c, uint32_t s)
     return s;
 }
 
-static nfy_str indent_of(const mig_ctx *c, uint32_t s)
-{
-    const nfy_stmt *st = &c->m->stmts[s];
-    uint32_t ls = c->src->line_starts[st->line - 1];
-    const nfy_token *first = &c->m->toks[st->first];
-    uint32_t end = first->line == st->line ? first->start : ls;
-    return (nfy_str){c->src->data + ls, end - ls};
-}
-
-static bool blank_indent(nfy_str ind)
-{
-    for (size_t i = 0; i < ind.len; i++) {
-        if (ind.ptr[i] != ' ' && ind.ptr[i] != '\t')
-            return false;
-    }
-    return true;
-}
-
 /* Insert `to = from` on its own line after the definition statement s. */
 static void insert_alias(mig_ctx *c, const nfy_rule *pass, const nfy_rule *r,
                          uint32_t s, uint32_t cls_tok)
 {
-    nfy_str ind = indent_of(c, s);
+    nfy_str ind = mig_stmt_indent(c, s);
     uint32_t last = last_stmt_of(c, s);
     uint32_t nl = mig_next_sig(c, c->m->stmts[last].end - 1);
-    if (!blank_indent(ind) || nl == NFY_NONE ||
+    if (!mig_is_indent(ind) || nl == NFY_NONE ||
         c->m->toks[nl].kind != NFY_TOK_NEWLINE)
         return; /* `x = 1; cuda = f` and the like: leave it to a human */
     nfy_str brk = mig_tok(c, nl);

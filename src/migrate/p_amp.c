@@ -133,13 +133,6 @@ static bool find_site(const mig_ctx *c, uint32_t b, amp_site *site)
 
 /* ---- edits -------------------------------------------------------------- */
 
-static nfy_str line_indent(const mig_ctx *c, uint32_t s)
-{
-    const nfy_token *first = &c->m->toks[c->m->stmts[s].first];
-    uint32_t ls = c->src->line_starts[first->line - 1];
-    return (nfy_str){c->src->data + ls, first->start - ls};
-}
-
 static nfy_str line_break(const mig_ctx *c, uint32_t s)
 {
     nfy_str nl = mig_tok(c, mig_next_sig(c, c->m->stmts[s].end - 1));
@@ -154,7 +147,7 @@ static uint32_t line_start_of(const mig_ctx *c, uint32_t s)
 static void insert_line(mig_ctx *c, const nfy_rule *r, uint32_t at, uint32_t s,
                         const char *code)
 {
-    nfy_str ind = line_indent(c, s), br = line_break(c, s);
+    nfy_str ind = mig_stmt_indent(c, s), br = line_break(c, s);
     mig_edit(c, r, 0, 0, at, at,
              mig_fmt(c, "%.*s%s%.*s", NFY_STR_FMT(ind), code, NFY_STR_FMT(br)),
              mig_fmt(c, "AMP: insert %s", code));
@@ -163,7 +156,7 @@ static void insert_line(mig_ctx *c, const nfy_rule *r, uint32_t at, uint32_t s,
 static void wrap_forward(mig_ctx *c, const nfy_rule *r, const amp_site *site,
                          nfy_str torch)
 {
-    nfy_str ind = line_indent(c, site->wrap_first);
+    nfy_str ind = mig_stmt_indent(c, site->wrap_first);
     const char *unit = ind.len > 0 && ind.ptr[0] == '\t' ? "\t" : "    ";
     insert_line(c, r, line_start_of(c, site->wrap_first), site->wrap_first,
                 mig_fmt(c, "with %.*s.autocast(device_type=\"npu\"):",

@@ -73,22 +73,13 @@ static uint32_t first_import_of(const mig_ctx *c, nfy_str module)
     return NFY_NONE;
 }
 
-static nfy_str indent_of(const mig_ctx *c, uint32_t s)
-{
-    const nfy_token *first = &c->m->toks[c->m->stmts[s].first];
-    uint32_t ls = c->src->line_starts[first->line - 1];
-    return (nfy_str){c->src->data + ls, first->start - ls};
-}
-
 static void insert_at(mig_ctx *c, const nfy_rule *r, uint32_t s, bool before)
 {
     const nfy_stmt *st = &c->m->stmts[s];
-    nfy_str ind = indent_of(c, s);
+    nfy_str ind = mig_stmt_indent(c, s);
     uint32_t nl = mig_next_sig(c, st->end - 1);
     bool own_line = nl != NFY_NONE && c->m->toks[nl].kind == NFY_TOK_NEWLINE &&
-                    !(st->flags & NFY_STMTF_INLINE_BODY);
-    for (size_t i = 0; i < ind.len && own_line; i++)
-        own_line = ind.ptr[i] == ' ' || ind.ptr[i] == '\t';
+                    !(st->flags & NFY_STMTF_INLINE_BODY) && mig_is_indent(ind);
     const char *note = mig_fmt(c, "insert '%s'", r->replacement);
     if (!own_line) { /* `import torch; x = 1` or `if a: import torch` */
         mig_edit(c, r, 0, 0, st->span.end, st->span.end,

@@ -99,6 +99,12 @@ uint32_t mig_next_sig(const mig_ctx *c, uint32_t t);
 char *mig_strdup(mig_ctx *c, nfy_str s);
 char *mig_fmt(mig_ctx *c, const char *fmt, ...) NFY_PRINTF(2, 3);
 
+/* ---- lines ---- */
+/** The bytes before statement s's first token on its line. */
+nfy_str mig_stmt_indent(const mig_ctx *c, uint32_t s);
+/** Only blanks and tabs: an indentation, not code before the statement. */
+bool mig_is_indent(nfy_str s);
+
 /* ---- strings ---- */
 /**
  * The text between the quotes of a plain or f-string token (prefix and
