@@ -101,6 +101,32 @@ bad_file bad_not_object 1:1 "rules"
 bad_file bad_regex 5:14 "invalid regular expression"
 bad_file bad_ctx 5:27 "rules[0].ctx[1]: bad context"
 bad_file bad_dup_key 4:22 "duplicate object key"
+bad_file bad_pass 3:64 "rules[0].pattern: unknown pass 'no-such-pass'"
+bad_file bad_pass_kind 3:28 "pass 'amp-insert' takes kind"
+
+# --- preview rules: their pass is not built, they are never listed as firing
+run preview-list 0 rules
+expect_in preview-list "$tmp/out" "[preview] [distributed] turn the single-card"
+run preview-explain 0 rules --explain NPU307
+expect_in preview-explain "$tmp/out" "preview:     pass 'ddp-rewrite' is not built"
+run built-explain 0 rules --explain NPU104
+expect_not_in built-explain "$tmp/out" "preview"
+
+# --- activation: one decision for every file kind (here a shell script):
+# USR900 is unsafe and needs torch >= 9.0
+mkdir -p "$tmp/act"
+printf 'export MY_GPU_FLAG=1\npython train.py\n' >"$tmp/act/run.sh"
+for a in "" "--unsafe" "--unsafe --torch-version 2.1"; do
+    # shellcheck disable=SC2086
+    run "gated-env $a" 0 convert "$tmp/act" --diff --rules "$D/gated_env.json" $a
+    expect_not_in "gated-env $a" "$tmp/out" "MY_NPU_FLAG"
+done
+# control: the same rule without its torch bound edits with --unsafe only
+sed 's/"min_torch": "9.0",//' "$D/gated_env.json" >"$tmp/ungated.json"
+run ungated 0 convert "$tmp/act" --diff --rules "$tmp/ungated.json"
+expect_not_in ungated "$tmp/out" "MY_NPU_FLAG"
+run ungated-unsafe 0 convert "$tmp/act" --diff --rules "$tmp/ungated.json" --unsafe
+expect_in ungated-unsafe "$tmp/out" "+export MY_NPU_FLAG=1"
 
 run missing 3 rules --rules "$D/no_such_file.json"
 expect_in missing "$tmp/err" "no_such_file.json"

@@ -12,16 +12,11 @@
  *  - per-file facts (nfy_migrate_info) that project-level rules need.
  * The generic rule kinds of rules.h are interpreted straight from the set
  * (so custom rule files work); a few rules name a dedicated pass (match
- * "pass", pattern = pass name): "int-device" and "int-device-runtime"
- * (integer device indices), "left-unchanged" (the rule id of the records of
- * "cuda" text left alone), "nccl-compare", "device-capability",
- * "cpp-extension-cu", "amp-used", "dataloader-pin-memory", "affinity-user",
- * "amp-insert" (--amp: autocast + GradScaler around a textbook training
- * step), "member-alias" (NPU111: `npu = cuda` after a user class's own
- * cuda()/is_cuda, so renamed call sites keep working), and at project level
- * "amp-missing" and "global-advice". Not implemented here: "ddp-rewrite",
- * "launcher", "cuda-ops" (their rules simply never fire), FILE rules such as
- * *.cu (convert's).
+ * "pass"; the registry is NFY_PASS_MAP in rules.h, the run order
+ * src/migrate/registry.c). Passes marked preview there ("ddp-rewrite",
+ * "launcher", "cuda-ops") are not built: their rules are never active.
+ * FILE rules such as *.cu are convert's. Whether a rule is active is
+ * nfy_rule_activity_in over nfy_migrate_rule_env, for every file kind.
  *
  * Guarantees: edits are minimal (a token, a string's leading "cuda", one
  * inserted line) and never overlap; running the passes on their own output
@@ -62,6 +57,7 @@
 #include "npuify/report.h"
 
 struct nfy_rule_set; /* npuify/rules.h */
+struct nfy_rule_env; /* npuify/rules.h */
 
 enum nfy_migrate_flags {
     NFY_MIGRATE_UNSAFE = 1u << 0, /* also apply edits of "unsafe" rules */
@@ -82,6 +78,16 @@ typedef struct {
     const char *torch_version; /* "2.1" ... "2.8" ...; NULL: newest shipped */
     unsigned flags;            /* enum nfy_migrate_flags */
 } nfy_migrate_opts;
+
+/**
+ * The rule environment of these options (canonical torch version, the
+ * option names their flags turn on, --unsafe), for nfy_rule_activity_in:
+ * what other file kinds (shell scripts, file-name rules) use to decide
+ * rules exactly as the Python passes do. NFY_EUSAGE for an unknown
+ * torch_version.
+ */
+NFY_NODISCARD nfy_status nfy_migrate_rule_env(const nfy_migrate_opts *opts,
+                                              struct nfy_rule_env *out);
 
 /** Per-file facts for project-level rules. */
 typedef struct {

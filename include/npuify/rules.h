@@ -112,28 +112,19 @@
  * callee beats KEYWORD/ASSIGN, which beat COMPARE/ARGPARSE/SHELL/ANY; ties go
  * to the lower ID. nfy_rule_set_lookup returns hits in that order.
  *
- * Dedicated passes (match PASS; pattern = pass name; kind FLAG for reports,
- * REWRITE_ARG for passes that edit) in the built-in catalogue:
- *   int-device         NPU104  .to(0)/device=0 -> "npu:0" (ctx = where)
- *   int-device-runtime NPU105  .to(x) -> f"npu:{x}" if isinstance(x, int)...
- *   left-unchanged     NPU107  "cuda" in a string/comment left alone
- *   cuda-api-missing   NPU202  apidb fallback of NPU201 (no torch.npu.X)
- *   ddp-rewrite        NPU307  --distributed: DDP + HCCL + sampler
- *   nccl-compare       NPU308  comparisons with "nccl"
- *   launcher           NPU310  --distributed: launcher script written
- *   amp-missing        NPU402  project has no AMP (map = AMP markers)
- *   amp-insert         NPU403  --amp: insert autocast + GradScaler
- *   amp-used           NPU404  AMP found (map = AMP markers)
- *   cpp-extension-cu   NPU502  cpp_extension.load/load_inline with CUDA
- *   cuda-ops           NPU504  calls of user CUDA ops (PYBIND11/TORCH_LIBRARY)
- *   device-capability  NPU508  get_device_capability / properties .major
- *   dataloader-pin-memory NPU602, affinity-user NPU605, global-advice NPU607
+ * Dedicated passes (match PASS; pattern = pass name): NFY_PASS_MAP below is
+ * the registry of their names, the rule kind each takes, and whether the
+ * pass is built. A rule naming a pass that is not in it, or with another
+ * kind, is a load error; a rule of a pass that is not built yet is a
+ * "preview" rule: listed as such, never active (nfy_rule_activity).
  *
  * Safety: SAFE edits are applied by default; UNSAFE edits only when the user
  * asks (convert --unsafe, or the rule's option); MANUAL rules never edit.
  * option: when non-NULL, the rule applies only when one of the options in
  * this comma list is on ("distributed", "amp", "auto", "msfmktransplt",
- * "specify_device"); see nfy_rule_option_on.
+ * "specify_device"); see nfy_rule_option_on. Whether a rule is active in a
+ * run (enabled, built, option gate, torch version, safety) is decided by
+ * nfy_rule_activity alone, for every file kind.
  *
  * match CALL with a pattern that has no '.' (msFmkTransplt's bare
  * func_name, e.g. "set_device") matches any call whose callee's last name
@@ -244,6 +235,54 @@ enum nfy_rule_flags {
     NFY_RULE_F_SUBSTRING = 1u << 4    /* string: replace pattern anywhere */
 };
 
+/* ---- Dedicated passes ---------------------------------------------------- */
+
+/* X(ID, name, rule kind, state): the dedicated passes a rule of match "pass"
+ * may name, with the catalogue rule that uses each. */
+#define NFY_PASS_MAP(X)                                                        \
+    X(INT_DEVICE, "int-device", REWRITE_ARG, BUILT) /* NPU104 */               \
+    X(INT_DEVICE_RUNTIME, "int-device-runtime", REWRITE_ARG, BUILT) /* 105 */  \
+    X(LEFT_UNCHANGED, "left-unchanged", FLAG, BUILT)       /* NPU107 */        \
+    X(MEMBER_ALIAS, "member-alias", REWRITE_ARG, BUILT)    /* NPU111 */        \
+    X(CUDA_API_MISSING, "cuda-api-missing", FLAG, BUILT)   /* NPU202 */        \
+    X(DDP_REWRITE, "ddp-rewrite", REWRITE_ARG, PREVIEW)    /* NPU307 */        \
+    X(NCCL_COMPARE, "nccl-compare", FLAG, BUILT)           /* NPU308 */        \
+    X(LAUNCHER, "launcher", FLAG, PREVIEW)                 /* NPU310 */        \
+    X(AMP_MISSING, "amp-missing", FLAG, BUILT)             /* NPU402 */        \
+    X(AMP_INSERT, "amp-insert", REWRITE_ARG, BUILT)        /* NPU403 */        \
+    X(AMP_USED, "amp-used", FLAG, BUILT)                   /* NPU404 */        \
+    X(CPP_EXTENSION_CU, "cpp-extension-cu", FLAG, BUILT)   /* NPU502 */        \
+    X(CUDA_OPS, "cuda-ops", FLAG, PREVIEW)                 /* NPU504 */        \
+    X(DEVICE_CAPABILITY, "device-capability", FLAG, BUILT) /* NPU508 */        \
+    X(PIN_MEMORY, "dataloader-pin-memory", FLAG, BUILT)    /* NPU602 */        \
+    X(AFFINITY_USER, "affinity-user", FLAG, BUILT)         /* NPU605 */        \
+    X(GLOBAL_ADVICE, "global-advice", FLAG, BUILT)         /* NPU607 */
+
+typedef enum {
+    NFY_PASS_NONE = -1, /* the rule does not name a pass */
+#define NFY_PASS_ENUM(id, name, kind, state) NFY_PASS_##id,
+    NFY_PASS_MAP(NFY_PASS_ENUM)
+#undef NFY_PASS_ENUM
+        NFY_PASS_COUNT
+} nfy_pass_id;
+
+typedef enum {
+    NFY_PASS_BUILT,  /* the pass runs */
+    NFY_PASS_PREVIEW /* named, not built yet: its rules never fire */
+} nfy_pass_state;
+
+/** One registry row. */
+typedef struct {
+    const char *name;
+    int kind; /* nfy_rule_kind its rules must have */
+    nfy_pass_state state;
+} nfy_pass_info;
+
+/** The row of a pass, or NULL for NFY_PASS_NONE / out of range. */
+const nfy_pass_info *nfy_pass_info_of(nfy_pass_id id);
+/** The pass named name; NFY_PASS_NONE when there is none. */
+nfy_pass_id nfy_pass_parse(nfy_str name);
+
 /* ---- Rule data ----------------------------------------------------------- */
 
 /** One string context: see NFY_CTX_MAP for the spelling in rule files. */
@@ -270,6 +309,7 @@ typedef struct {
     nfy_severity severity; /* NOTE advice, WARNING change/risk, ERROR breaks */
     unsigned flags;        /* enum nfy_rule_flags */
     bool enabled;          /* !(flags & OFF) unless changed by the set */
+    nfy_pass_id pass;      /* match PASS: the pass named; else NONE */
 
     const char *pattern;     /* see the kind contract above; never NULL */
     const char *replacement; /* qualified name / template / text; or NULL */
@@ -445,6 +485,33 @@ bool nfy_rule_glob_nocase(const char *glob, nfy_str s);
  * says whether the rule's option gate is open given the enabled options
  * (a NULL-terminated list such as {"distributed", NULL}). */
 bool nfy_rule_option_on(const nfy_rule *r, const char *const *options);
+/* ---- Activation: the one place that decides -------------------------------
+ */
+
+/** What a run allows: its torch version, option names and --unsafe. */
+typedef struct nfy_rule_env {
+    const char *torch_version; /* canonical, e.g. "2.8"; NULL: newest */
+    const char *options[8];    /* option names that are on, NULL-terminated */
+    bool unsafe;               /* convert --unsafe */
+} nfy_rule_env;
+
+typedef enum {
+    NFY_RULE_INACTIVE, /* off, preview, option gate closed, torch outside */
+    NFY_RULE_REPORTS,  /* active, reports only (manual, or unsafe without
+                          --unsafe and without its own option) */
+    NFY_RULE_EDITS     /* active, its edits are applied */
+} nfy_rule_activity;
+
+/**
+ * Whether rule r is active in env, and whether it may edit. Every file kind
+ * (Python passes, shell scripts, file-name rules) asks this, so a rule
+ * behaves the same wherever it matches.
+ */
+nfy_rule_activity nfy_rule_activity_in(const nfy_rule *r,
+                                       const nfy_rule_env *env);
+/** A rule of a pass that is not built yet (shown as "preview"). */
+bool nfy_rule_is_preview(const nfy_rule *r);
+
 /**
  * Whether a rule applies to torch version ver ("2.1", "2.6.0"); NULL or ""
  * means the newest: only max_torch-bounded rules are excluded then.

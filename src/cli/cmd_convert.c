@@ -214,7 +214,7 @@ static void warn_amp_missing(const nfy_report *rep, const nfy_rule_set *rules,
     const nfy_rule *amp = NULL;
     for (size_t i = 0; rules && i < nfy_rule_set_count(rules); i++) {
         const nfy_rule *r = nfy_rule_set_at(rules, i);
-        if (r->match == NFY_MATCH_PASS && !strcmp(r->pattern, "amp-missing"))
+        if (r->pass == NFY_PASS_AMP_MISSING)
             amp = r;
     }
     for (size_t i = 0; amp && i < rep->findings.len; i++) {

@@ -46,7 +46,8 @@ static void flag_file_rules(nfy__converter *c, const char *rel)
     nfy_str base = nfy_str_from_cstr(slash ? slash + 1 : rel);
     for (size_t i = 0; i < nfy_rule_set_count(c->o->rules); i++) {
         const nfy_rule *r = nfy_rule_set_at(c->o->rules, i);
-        if (!r->enabled || r->match != NFY_MATCH_FILE ||
+        if (r->match != NFY_MATCH_FILE ||
+            nfy_rule_activity_in(r, &c->passes->env) == NFY_RULE_INACTIVE ||
             !nfy_rule_glob(r->pattern, base))
             continue;
         nfy_finding f = {.file = rel,
@@ -265,6 +266,8 @@ nfy_status nfy_convert_run(const nfy_convert_opts *opts, nfy_report *rep,
         (opts->unsafe ? NFY_MIGRATE_UNSAFE : 0) |
         (opts->mode == NFY_CONVERT_MODE_AUTO ? NFY_MIGRATE_AUTO : 0) |
         (opts->amp ? NFY_MIGRATE_AMP : 0);
+    if (nfy_migrate_rule_env(&passes.mo, &passes.env) != NFY_OK)
+        passes.env.torch_version = opts->torch_version; /* file: diagnosed */
     nfy_migrate_project_init(&passes.proj);
     nfy__converter c = {opts,  &passes, rep,       diff_out, stats,
                         diags, false,   opts->dst, NFY_OK};

@@ -31,6 +31,7 @@ nfy_file_kind nfy__convert_classify(const char *name, const char *head,
 typedef struct {
     const nfy_convert_opts *o;
     nfy_migrate_opts mo;
+    nfy_rule_env env; /* of mo: which rules are active, for every file kind */
     nfy_migrate_project proj;
 } nfy_convert_passes;
 
@@ -40,7 +41,7 @@ nfy_status nfy__convert_edits(nfy_convert_passes *p, nfy_file_kind kind,
                               nfy_diags *diags);
 
 /* Rename CUDA/NCCL environment names in a shell script (ENV rules). */
-nfy_status nfy__shell_env_edits(const nfy_convert_opts *o,
+nfy_status nfy__shell_env_edits(const nfy_convert_passes *p,
                                 const nfy_source *src, const char *rel,
                                 nfy_edit_set *set, nfy_report *rep,
                                 nfy_diags *diags);

@@ -13,7 +13,7 @@ nfy_status nfy__convert_edits(nfy_convert_passes *p, nfy_file_kind kind,
     if (!p->o->rules)
         return NFY_OK;
     if (kind == NFY_FILE_KIND_SHELL) {
-        nfy_status st = nfy__shell_env_edits(p->o, src, rel, set, rep, diags);
+        nfy_status st = nfy__shell_env_edits(p, src, rel, set, rep, diags);
         nfy_edit_set_normalize(set, diags);
         nfy_report_add_edits(rep, rel, set, NFY_SAFETY_SAFE);
         return st;

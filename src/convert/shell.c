@@ -19,9 +19,11 @@ static bool is_ident(char c)
     return is_ident_start(c) || (c >= '0' && c <= '9');
 }
 
-static bool rule_in_shell(const nfy_rule *r)
+/* An ENV rule active in this run whose contexts include shell scripts. */
+static bool rule_in_shell(const nfy_convert_passes *ps, const nfy_rule *r)
 {
-    if (!r->enabled || r->match != NFY_MATCH_ENV)
+    if (r->match != NFY_MATCH_ENV ||
+        nfy_rule_activity_in(r, &ps->env) == NFY_RULE_INACTIVE)
         return false;
     for (size_t i = 0; i < r->nctx; i++)
         if (r->ctx[i].kind == NFY_CTX_SHELL)
@@ -29,18 +31,45 @@ static bool rule_in_shell(const nfy_rule *r)
     return r->nctx == 0;
 }
 
-static void record_name(const nfy_convert_opts *o, const nfy_source *src,
+/* The finding for a name not renamed: no counterpart, or not allowed. */
+static void report_name(const nfy_source *src, const char *rel, nfy_span sp,
+                        const nfy_rule *r, const char *message, nfy_report *rep)
+{
+    char *api = strndup(src->data + sp.start, sp.end - sp.start);
+    nfy_finding f = {.file = rel,
+                     .rule = r->id,
+                     .op = NFY_OPTYPE_UNSUPPORTED,
+                     .safety = NFY_SAFETY_MANUAL,
+                     .cat = NFY_CAT_UNSUPPORTED_API,
+                     .api = api,
+                     .message = message};
+    nfy_finding_locate(&f, src, sp);
+    nfy_report_add_finding(rep, &f);
+    free(api);
+}
+
+static void record_name(const nfy_convert_passes *ps, const nfy_source *src,
                         const char *rel, nfy_span sp, nfy_edit_set *set,
                         nfy_report *rep, nfy_diags *diags)
 {
+    const nfy_rule_set *rules = ps->o->rules;
     nfy_str name = {src->data + sp.start, sp.end - sp.start};
-    for (size_t i = 0; i < nfy_rule_set_count(o->rules); i++) {
-        const nfy_rule *r = nfy_rule_set_at(o->rules, i);
-        if (!rule_in_shell(r) || !nfy_rule_glob(r->pattern, name))
+    for (size_t i = 0; i < nfy_rule_set_count(rules); i++) {
+        const nfy_rule *r = nfy_rule_set_at(rules, i);
+        if (!rule_in_shell(ps, r) || !nfy_rule_glob(r->pattern, name))
             continue;
         /* A matching name without a table row has no known counterpart. */
         const nfy_rule_pair *p = nfy_rule_map_find(r, name);
-        if (p && p->to && *p->to) {
+        bool renames = p && p->to && *p->to;
+        if (renames && nfy_rule_activity_in(r, &ps->env) != NFY_RULE_EDITS) {
+            report_name(src, rel, sp, r,
+                        r->safety == NFY_SAFETY_UNSAFE
+                            ? "not applied: unsafe rule (use --unsafe)"
+                            : r->message,
+                        rep);
+            return;
+        }
+        if (renames) {
             /* Bounds are valid by construction; a failure is in diags. */
             nfy_status st = nfy_edit_set_add(set, sp.start, sp.end,
                                              nfy_str_from_cstr(p->to), r->id,
@@ -48,17 +77,7 @@ static void record_name(const nfy_convert_opts *o, const nfy_source *src,
             (void)st;
             return;
         }
-        char *api = strndup(name.ptr, name.len);
-        nfy_finding f = {.file = rel,
-                         .rule = r->id,
-                         .op = NFY_OPTYPE_UNSUPPORTED,
-                         .safety = NFY_SAFETY_MANUAL,
-                         .cat = NFY_CAT_UNSUPPORTED_API,
-                         .api = api,
-                         .message = p && p->note ? p->note : r->message};
-        nfy_finding_locate(&f, src, sp);
-        nfy_report_add_finding(rep, &f);
-        free(api);
+        report_name(src, rel, sp, r, p && p->note ? p->note : r->message, rep);
         return;
     }
 }
@@ -79,12 +98,13 @@ static bool option_matches(nfy_str opt, const char *kw)
 }
 
 /* A string rule (e.g. "nccl" -> "hccl") whose kw: contexts name opt. */
-static const nfy_rule *option_rule(const nfy_convert_opts *o, nfy_str opt,
+static const nfy_rule *option_rule(const nfy_convert_passes *ps, nfy_str opt,
                                    nfy_str value)
 {
-    for (size_t i = 0; i < nfy_rule_set_count(o->rules); i++) {
-        const nfy_rule *r = nfy_rule_set_at(o->rules, i);
-        if (!r->enabled || r->kind != NFY_RULE_REWRITE_STRING ||
+    for (size_t i = 0; i < nfy_rule_set_count(ps->o->rules); i++) {
+        const nfy_rule *r = nfy_rule_set_at(ps->o->rules, i);
+        if (r->kind != NFY_RULE_REWRITE_STRING ||
+            nfy_rule_activity_in(r, &ps->env) != NFY_RULE_EDITS ||
             r->match != NFY_MATCH_STRING || !r->replacement ||
             !nfy_str_eq_cstr(value, r->pattern))
             continue;
@@ -106,7 +126,7 @@ static bool is_opt_char(char c)
  * quoted) whose value a string rule rewrites in keyword NAME. Returns the
  * offset to continue scanning from.
  */
-static size_t scan_option(const nfy_convert_opts *o, const nfy_source *src,
+static size_t scan_option(const nfy_convert_passes *ps, const nfy_source *src,
                           size_t i, nfy_edit_set *set, nfy_diags *diags)
 {
     const char *s = src->data;
@@ -125,7 +145,7 @@ static size_t scan_option(const nfy_convert_opts *o, const nfy_source *src,
     size_t vend = v;
     while (vend < n && is_ident(s[vend]))
         vend++;
-    const nfy_rule *r = option_rule(o, opt, (nfy_str){s + v, vend - v});
+    const nfy_rule *r = option_rule(ps, opt, (nfy_str){s + v, vend - v});
     if (r && vend > v) {
         nfy_status st = nfy_edit_set_add(set, (uint32_t)v, (uint32_t)vend,
                                          nfy_str_from_cstr(r->replacement),
@@ -143,7 +163,7 @@ static bool at_word_start(const char *s, size_t i)
            s[i - 1] == '|';
 }
 
-nfy_status nfy__shell_env_edits(const nfy_convert_opts *o,
+nfy_status nfy__shell_env_edits(const nfy_convert_passes *ps,
                                 const nfy_source *src, const char *rel,
                                 nfy_edit_set *set, nfy_report *rep,
                                 nfy_diags *diags)
@@ -166,20 +186,21 @@ nfy_status nfy__shell_env_edits(const nfy_convert_opts *o,
             while (end < n && is_ident(s[end]))
                 end++;
             if (end > start)
-                record_name(o, src, rel,
+                record_name(ps, src, rel,
                             (nfy_span){(uint32_t)start, (uint32_t)end}, set,
                             rep, diags);
             i = end > start ? end : i + 1;
         } else if (c == '-' && i + 2 < n && s[i + 1] == '-' &&
                    at_word_start(s, i) && is_ident_start(s[i + 2])) {
-            i = scan_option(o, src, i, set, diags);
+            i = scan_option(ps, src, i, set, diags);
         } else if (is_ident_start(c) && at_word_start(s, i)) {
             size_t end = i;
             while (end < n && is_ident(s[end]))
                 end++;
             if (end < n && s[end] == '=')
-                record_name(o, src, rel, (nfy_span){(uint32_t)i, (uint32_t)end},
-                            set, rep, diags);
+                record_name(ps, src, rel,
+                            (nfy_span){(uint32_t)i, (uint32_t)end}, set, rep,
+                            diags);
             i = end;
         } else {
             i++;

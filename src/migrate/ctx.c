@@ -1,6 +1,6 @@
 /*
  * The per-file pass driver and the helpers every pass shares: tokenize,
- * structure and resolve the file, then run the passes in a fixed order.
+ * structure and resolve the file, then run the passes (registry.c).
  * Rule gating (option, torch version, safety) and the token claims that
  * keep edits disjoint live here, so each pass only decides what to match.
  */
@@ -13,43 +13,14 @@
 /* ---- rules ----------------------------------------------------------------
  */
 
-static bool option_on(const mig_ctx *c, const char *opt)
-{
-    static const struct {
-        const char *name;
-        unsigned flag;
-    } opts[] = {{"amp", MIG_F_AMP},
-                {"distributed", MIG_F_DISTRIBUTED},
-                {"auto", MIG_F_AUTO},
-                {"msfmktransplt", MIG_F_MSFT}};
-    if (opt == NULL || opt[0] == '\0')
-        return true;
-    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++) {
-        if (strcmp(opt, opts[i].name) == 0)
-            return (c->p->flags & opts[i].flag) != 0;
-    }
-    return false;
-}
-
 bool mig_rule_on(const mig_ctx *c, const nfy_rule *r)
 {
-    return r != NULL && r->enabled && option_on(c, r->option) &&
-           nfy_rule_applies_to_torch(r, c->p->version);
-}
-
-/* An unsafe rule applies with --unsafe, or when its option gate (already
- * checked by mig_rule_on) is what the user turned on (rules.h, Safety). */
-static bool unsafe_allowed(const mig_ctx *c, const nfy_rule *r)
-{
-    return (c->p->flags & MIG_F_UNSAFE) ||
-           (r->option != NULL && r->option[0] != '\0');
+    return nfy_rule_activity_in(r, &c->p->env) != NFY_RULE_INACTIVE;
 }
 
 bool mig_rule_edits(const mig_ctx *c, const nfy_rule *r)
 {
-    if (!mig_rule_on(c, r) || r->safety == NFY_SAFETY_MANUAL)
-        return false;
-    return r->safety == NFY_SAFETY_SAFE || unsafe_allowed(c, r);
+    return nfy_rule_activity_in(r, &c->p->env) == NFY_RULE_EDITS;
 }
 
 static bool has_tag(const nfy_rule *r, const char *tag)
@@ -91,15 +62,9 @@ void mig_flag_class(const nfy_rule *r, mig_cat *cat, mig_op *op)
     }
 }
 
-const nfy_rule *mig_find_pass(const mig_ctx *c, int kind, const char *name)
+const nfy_rule *mig_find_pass(const mig_ctx *c, nfy_pass_id pass)
 {
-    nfy_rule_iter it;
-    nfy_rule_iter_init(&it, c->rules, kind, NFY_MATCH_PASS);
-    for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));) {
-        if (strcmp(r->pattern, name) == 0 && mig_rule_on(c, r))
-            return r;
-    }
-    return NULL;
+    return mig_pass_rule_in(c->rules, &c->p->env, pass);
 }
 
 /* ---- emitting -------------------------------------------------------------
@@ -140,7 +105,7 @@ bool mig_edit(mig_ctx *c, const nfy_rule *r, uint32_t tfirst, uint32_t tend,
         nfy_vec_last(c->notes)->after = mig_strdup(c, nfy_str_from_cstr(text));
         return false;
     }
-    if (r->safety == NFY_SAFETY_UNSAFE && !unsafe_allowed(c, r)) {
+    if (r->safety == NFY_SAFETY_UNSAFE && !mig_rule_edits(c, r)) {
         /* listed where the rule's kind of problem belongs, for a human */
         mig_cat cat;
         mig_op op;
@@ -368,26 +333,6 @@ static void build_tok_arg(mig_ctx *c)
     }
 }
 
-static void run_passes(mig_ctx *c)
-{
-    bool autom = (c->p->flags & MIG_F_AUTO) != 0;
-    mig_pass_imports(c);
-    mig_pass_names(c);
-    mig_pass_fstrings(c);
-    mig_pass_members(c);
-    mig_pass_member_alias(c);
-    mig_pass_int_device(c);
-    mig_pass_args(c);
-    mig_pass_special(c); /* before strings: its flags explain literals */
-    if (!autom) {
-        mig_pass_env(c);
-        mig_pass_strings(c);
-        mig_pass_comments(c);
-    }
-    mig_pass_insert_import(c);
-    mig_pass_amp_insert(c); /* after torch_npu's import: it uses torch.npu */
-}
-
 static void fill_info(mig_ctx *c)
 {
     mig_info *in = c->info;
@@ -442,7 +387,7 @@ nfy_status mig_python(const mig_params *p, const nfy_source *src,
         build_tok_arg(&c);
         fill_info(&c);
         size_t edits0 = edits->edits.len, notes0 = notes->len;
-        run_passes(&c);
+        mig_run_passes(&c);
         info->uses_cuda = edits->edits.len > edits0;
         for (size_t i = notes0; i < notes->len && !info->uses_cuda; i++)
             info->uses_cuda = notes->items[i].cat != MIG_CAT_LEFT_UNCHANGED &&

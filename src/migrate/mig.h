@@ -11,8 +11,7 @@
 
 #include "npuify/core.h"
 #include "npuify/edit.h"
-
-struct nfy_rule_set;
+#include "npuify/rules.h"
 
 /* Mirrors of nfy_op_type, nfy_safety and nfy_finding_cat (same order). */
 typedef enum {
@@ -66,9 +65,10 @@ typedef struct {
 } mig_info;
 
 typedef struct {
-    const struct nfy_rule_set *rules;
+    const nfy_rule_set *rules;
     const char *version; /* canonical apidb version name, e.g. "2.8" */
     unsigned flags;      /* MIG_F_* */
+    nfy_rule_env env;    /* the rules' activation environment */
 } mig_params;
 
 /* ---- passes (ctx.c) ---- */
@@ -81,16 +81,22 @@ nfy_status mig_python(const mig_params *p, const nfy_source *src,
                       nfy_arena *arena, nfy_diags *diags);
 
 /* ---- rules (ruleq.c) ---- */
+/** The rule environment of flags (MIG_F_*) and a canonical version. */
+void mig_rule_env(unsigned flags, const char *version, nfy_rule_env *out);
 /** Safety of rule id (MIG_SAFE when unknown), and whether it exists. */
-mig_safety mig_rule_safety(const struct nfy_rule_set *set, const char *id);
-/** The enabled FLAG/PASS rule for pass name: its id, message, hint. */
-bool mig_pass_rule(const struct nfy_rule_set *set, const char *pass,
-                   const char **id, const char **message, const char **hint);
+mig_safety mig_rule_safety(const nfy_rule_set *set, const char *id);
 
-/** Row i of the map of the enabled FLAG/PASS rule for pass (false past
- * the end or when there is no such rule). */
-bool mig_pass_rule_row(const struct nfy_rule_set *set, const char *pass,
-                       size_t i, const char **from, const char **note);
+/** The first active rule of a dedicated pass, or NULL. */
+const nfy_rule *mig_pass_rule_in(const nfy_rule_set *set,
+                                 const nfy_rule_env *env, nfy_pass_id pass);
+/** The same rule's id, message, hint. */
+bool mig_pass_rule(const nfy_rule_set *set, const nfy_rule_env *env,
+                   nfy_pass_id pass, const char **id, const char **message,
+                   const char **hint);
+/** Row i of that rule's map (false past the end or without the rule). */
+bool mig_pass_rule_row(const nfy_rule_set *set, const nfy_rule_env *env,
+                       nfy_pass_id pass, size_t i, const char **from,
+                       const char **note);
 
 /* ---- apidb (apiq.c) ---- */
 /** Canonical version name for text (NULL: default); NULL if unknown. */

@@ -125,7 +125,8 @@ nfy_status nfy_migrate_file(const nfy_migrate_opts *opts, const nfy_source *src,
                              : "unknown --torch-version");
         return NFY_EUSAGE;
     }
-    mig_params p = {opts->rules, ver, opts->flags};
+    mig_params p = {opts->rules, ver, opts->flags, {0}};
+    mig_rule_env(opts->flags, ver, &p.env);
     nfy_arena arena;
     nfy_arena_init(&arena);
     mig_note_vec notes = {0};
@@ -199,16 +200,28 @@ void nfy_migrate_project_merge(nfy_migrate_project *dst,
                src->first_amp_file, src->first_amp_line);
 }
 
+nfy_status nfy_migrate_rule_env(const nfy_migrate_opts *opts, nfy_rule_env *out)
+{
+    nfy_status st = NFY_OK;
+    const char *ver = mig_version_canon(opts->torch_version, &st);
+    if (ver == NULL)
+        return st != NFY_OK ? st : NFY_EUSAGE;
+    mig_rule_env(opts->flags, ver, out);
+    return NFY_OK;
+}
+
 /* msFmkTransplt's global advice rows (File = NA): run-time settings. */
-static void global_advice(const nfy_migrate_opts *opts, nfy_report *report)
+static void global_advice(const nfy_migrate_opts *opts, const nfy_rule_env *env,
+                          nfy_report *report)
 {
     const char *id, *msg, *hint, *from, *note;
-    if (!mig_pass_rule(opts->rules, "global-advice", &id, &msg, &hint))
+    if (!mig_pass_rule(opts->rules, env, NFY_PASS_GLOBAL_ADVICE, &id, &msg,
+                       &hint))
         return;
     nfy_arena a;
     nfy_arena_init(&a);
-    for (size_t i = 0;
-         mig_pass_rule_row(opts->rules, "global-advice", i, &from, &note);
+    for (size_t i = 0; mig_pass_rule_row(
+             opts->rules, env, NFY_PASS_GLOBAL_ADVICE, i, &from, &note);
          i++) {
         nfy_finding f = {0};
         f.rule = id;
@@ -227,12 +240,14 @@ void nfy_migrate_project_finish(const nfy_migrate_project *p,
                                 nfy_report *report)
 {
     const char *id, *msg, *hint;
+    nfy_rule_env env;
     if (report == NULL || opts == NULL || opts->rules == NULL ||
-        p->torch_files == 0)
+        p->torch_files == 0 || nfy_migrate_rule_env(opts, &env) != NFY_OK)
         return;
-    global_advice(opts, report);
+    global_advice(opts, &env, report);
     if (p->amp_files > 0 ||
-        !mig_pass_rule(opts->rules, "amp-missing", &id, &msg, &hint))
+        !mig_pass_rule(opts->rules, &env, NFY_PASS_AMP_MISSING, &id, &msg,
+                       &hint))
         return;
     nfy_arena a;
     nfy_arena_init(&a);

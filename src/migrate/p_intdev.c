@@ -359,8 +359,8 @@ static void ctx_args(intdev *ix, uint32_t k)
 void mig_pass_int_device(mig_ctx *c)
 {
     intdev ix = {c,
-                 mig_find_pass(c, NFY_RULE_REWRITE_ARG, "int-device"),
-                 mig_find_pass(c, NFY_RULE_REWRITE_ARG, "int-device-runtime"),
+                 mig_find_pass(c, NFY_PASS_INT_DEVICE),
+                 mig_find_pass(c, NFY_PASS_INT_DEVICE_RUNTIME),
                  {0},
                  NULL,
                  {0},

@@ -119,7 +119,7 @@ void mig_report_norename(mig_ctx *c, const mig_qmatch *m, nfy_span sp,
     const char *api = mig_strdup(c, q);
     if (apidb_failed && r->fallback != NULL) {
         const nfy_rule *fb = nfy_rule_set_find(c->rules, r->fallback);
-        if (fb != NULL && fb->enabled) {
+        if (mig_rule_on(c, fb)) {
             mig_cat cat;
             mig_op op;
             mig_flag_class(fb, &cat, &op);

@@ -18,11 +18,11 @@
 /* ---- AMP --------------------------------------------------------------------
  */
 
-static void pass_amp(mig_ctx *c)
+void mig_pass_amp_used(mig_ctx *c)
 {
-    const nfy_rule *r = mig_find_pass(c, NFY_RULE_FLAG, "amp-used");
+    const nfy_rule *r = mig_find_pass(c, NFY_PASS_AMP_USED);
     if (r == NULL)
-        r = mig_find_pass(c, NFY_RULE_FLAG, "amp-missing");
+        r = mig_find_pass(c, NFY_PASS_AMP_MISSING);
     if (r == NULL)
         return;
     /* a use is an AMP use when a map row is its qual or a dotted prefix of
@@ -39,7 +39,7 @@ static void pass_amp(mig_ctx *c)
         const nfy_name_use *use = &c->m->uses[u];
         c->info->uses_amp = true;
         c->info->amp_line = c->m->toks[use->tok].line;
-        if (strcmp(r->pattern, "amp-used") == 0) {
+        if (r->pass == NFY_PASS_AMP_USED) {
             nfy_span sp = {c->m->toks[use->tok].start,
                            c->m->toks[use->chain_end].end};
             mig_note_add(c, r, sp, MIG_CAT_PERFORMANCE, MIG_OP_NONE,
@@ -52,9 +52,9 @@ static void pass_amp(mig_ctx *c)
 /* ---- nccl comparisons
  * ---------------------------------------------------------- */
 
-static void pass_nccl_compare(mig_ctx *c)
+void mig_pass_nccl_compare(mig_ctx *c)
 {
-    const nfy_rule *r = mig_find_pass(c, NFY_RULE_FLAG, "nccl-compare");
+    const nfy_rule *r = mig_find_pass(c, NFY_PASS_NCCL_COMPARE);
     nfy_rule_ctx cmp = {NFY_CTX_COMPARE, NULL, -1, NULL};
     for (uint32_t i = 0; r != NULL && i < c->m->nstrings; i++) {
         const nfy_strlit *s = &c->m->strings[i];
@@ -95,9 +95,9 @@ static bool props_receiver(const mig_ctx *c, uint32_t i)
            is_cuda_api(nfy_resolve_use(c->r, u)->qual, "get_device_properties");
 }
 
-static void pass_capability(mig_ctx *c)
+void mig_pass_capability(mig_ctx *c)
 {
-    const nfy_rule *r = mig_find_pass(c, NFY_RULE_FLAG, "device-capability");
+    const nfy_rule *r = mig_find_pass(c, NFY_PASS_DEVICE_CAPABILITY);
     if (r == NULL)
         return;
     for (uint32_t k = 0; k < c->m->ncalls; k++) {
@@ -133,9 +133,9 @@ static bool has_cu_literal(mig_ctx *c, uint32_t a)
     return false;
 }
 
-static void pass_cpp_ext(mig_ctx *c)
+void mig_pass_cpp_ext(mig_ctx *c)
 {
-    const nfy_rule *r = mig_find_pass(c, NFY_RULE_FLAG, "cpp-extension-cu");
+    const nfy_rule *r = mig_find_pass(c, NFY_PASS_CPP_EXTENSION_CU);
     for (uint32_t k = 0; r != NULL && k < c->m->ncalls; k++) {
         nfy_str q = mig_callee_qual(c, k);
         bool hit = false;
@@ -155,10 +155,9 @@ static void pass_cpp_ext(mig_ctx *c)
 /* ---- advice
  * ---------------------------------------------------------------------- */
 
-static void pass_pin_memory(mig_ctx *c)
+void mig_pass_pin_memory(mig_ctx *c)
 {
-    const nfy_rule *r =
-        mig_find_pass(c, NFY_RULE_FLAG, "dataloader-pin-memory");
+    const nfy_rule *r = mig_find_pass(c, NFY_PASS_PIN_MEMORY);
     for (uint32_t k = 0; r != NULL && k < c->m->ncalls; k++) {
         nfy_str q = mig_callee_qual(c, k);
         if (!mig_str_is(q, "torch.utils.data.DataLoader") &&
@@ -181,9 +180,9 @@ static const nfy_rule_pair *map_row(const nfy_rule *r, nfy_str key)
     return NULL;
 }
 
-static void pass_affinity_user(mig_ctx *c)
+void mig_pass_affinity_user(mig_ctx *c)
 {
-    const nfy_rule *r = mig_find_pass(c, NFY_RULE_FLAG, "affinity-user");
+    const nfy_rule *r = mig_find_pass(c, NFY_PASS_AFFINITY_USER);
     for (uint32_t s = 0; r != NULL && s < c->m->nstmts; s++) {
         const nfy_stmt *st = &c->m->stmts[s];
         if ((st->kind != NFY_STMT_DEF && st->kind != NFY_STMT_CLASS) ||
@@ -196,14 +195,4 @@ static void pass_affinity_user(mig_ctx *c)
                  row->to && row->to[0] ? row->to : NULL);
         nfy_vec_last(c->notes)->cat = MIG_CAT_AFFINITY;
     }
-}
-
-void mig_pass_special(mig_ctx *c)
-{
-    pass_amp(c);
-    pass_nccl_compare(c);
-    pass_capability(c);
-    pass_cpp_ext(c);
-    pass_pin_memory(c);
-    pass_affinity_user(c);
 }

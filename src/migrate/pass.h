@@ -42,8 +42,8 @@ bool mig_rule_on(const mig_ctx *c, const nfy_rule *r);
 bool mig_rule_edits(const mig_ctx *c, const nfy_rule *r);
 /** Map a FLAG rule to the report category, op. */
 void mig_flag_class(const nfy_rule *r, mig_cat *cat, mig_op *op);
-/** The enabled rule of kind/match PASS with pattern name, or NULL. */
-const nfy_rule *mig_find_pass(const mig_ctx *c, int kind, const char *name);
+/** The active rule of dedicated pass `pass`, or NULL. */
+const nfy_rule *mig_find_pass(const mig_ctx *c, nfy_pass_id pass);
 
 /* ---- emitting ---- */
 /**
@@ -117,7 +117,7 @@ nfy_str mig_callee_attr(const mig_ctx *c, uint32_t k);
 /** Whether the receiver of an attribute token is a torch module. */
 bool mig_attr_on_module(const mig_ctx *c, uint32_t attr_tok);
 
-/* ---- passes, in run order ---- */
+/* ---- passes (run in the order of registry.c) ---- */
 void mig_pass_imports(mig_ctx *c);
 void mig_pass_names(mig_ctx *c);
 void mig_pass_fstrings(mig_ctx *c);
@@ -127,9 +127,17 @@ void mig_pass_args(mig_ctx *c);
 void mig_pass_int_device(mig_ctx *c);
 void mig_pass_strings(mig_ctx *c);
 void mig_pass_env(mig_ctx *c);
-void mig_pass_special(mig_ctx *c);
+void mig_pass_amp_used(mig_ctx *c);
+void mig_pass_nccl_compare(mig_ctx *c);
+void mig_pass_capability(mig_ctx *c);
+void mig_pass_cpp_ext(mig_ctx *c);
+void mig_pass_pin_memory(mig_ctx *c);
+void mig_pass_affinity_user(mig_ctx *c);
 void mig_pass_comments(mig_ctx *c);
 void mig_pass_insert_import(mig_ctx *c);
 void mig_pass_amp_insert(mig_ctx *c);
+
+/** Run every pass of the registry over c, in order. */
+void mig_run_passes(mig_ctx *c);
 
 #endif

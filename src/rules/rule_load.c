@@ -70,6 +70,7 @@ nfy_rule *nfy__rules_new_rule(rules_loader *ld)
     r->arg_pos = -1;
     r->severity = NFY_SEV_WARNING;
     r->enabled = true;
+    r->pass = NFY_PASS_NONE;
     r->origin = ld->origin;
     r->pattern = "";
     return r;

@@ -51,6 +51,8 @@ void nfy_rules_render_table(const nfy_rule_set *set, int kind,
         pad(out, r->id, wid + 2);
         pad(out, nfy_rule_kind_name(r->kind), wkind + 2);
         pad(out, nfy_rule_safety_name(r->safety), wsafety + 2);
+        if (nfy_rule_is_preview(r))
+            nfy_buf_addstr(out, "[preview] ");
         if (!r->enabled)
             nfy_buf_addstr(out, "[off] ");
         else if (r->option)
@@ -161,6 +163,11 @@ void nfy_rule_render_explain(const nfy_rule *r, nfy_buf *out)
         nfy_rule_category_name(r->category), nfy_rule_safety_name(r->safety),
         severity_names[r->severity % 3], r->enabled ? "" : ", off by default");
     nfy_buf_addf(out, "  %s\n\n", r->message);
+    if (nfy_rule_is_preview(r))
+        nfy_buf_addf(out,
+                     "preview:     pass '%s' is not built yet: this rule never "
+                     "fires; the example shows what it is meant to do\n",
+                     r->pattern);
     if (r->hint)
         nfy_buf_addf(out, "hint:        %s\n", r->hint);
     explain_data(r, out);

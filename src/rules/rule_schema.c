@@ -326,6 +326,8 @@ static void load_rule(rules_loader *ld, json_t *obj)
             r->kind == NFY_RULE_FLAG ? NFY_SAFETY_MANUAL : NFY_SAFETY_SAFE;
     r->enabled = !(r->flags & NFY_RULE_F_OFF);
     r->category = nfy_rule_category_of_id(r->id);
+    if (r->match == NFY_MATCH_PASS)
+        r->pass = nfy_pass_parse(nfy_str_from_cstr(r->pattern));
     nfy__rules_check_rule(ld, r);
     if (ld->errors == errors_before)
         nfy_vec_push(&ld->out, r);
@@ -498,6 +500,24 @@ static void check_flags(rules_loader *ld, const nfy_rule *r)
         field_error(ld, "apidb", "apidb applies to renames only");
 }
 
+/* A pass rule names a registered pass and has the kind that pass takes. */
+static void check_pass(rules_loader *ld, const nfy_rule *r)
+{
+    if (r->match != NFY_MATCH_PASS)
+        return;
+    const nfy_pass_info *p = nfy_pass_info_of(r->pass);
+    if (p == NULL) {
+        nfy__rules_push_key(ld, "pattern");
+        nfy__rules_error(ld, false, "unknown pass '%s'", r->pattern);
+        nfy__rules_pop(ld);
+    } else if (p->kind != (int)r->kind) {
+        nfy__rules_push_key(ld, "kind");
+        nfy__rules_error(ld, false, "pass '%s' takes kind \"%s\"", p->name,
+                         nfy_rule_kind_name((nfy_rule_kind)p->kind));
+        nfy__rules_pop(ld);
+    }
+}
+
 void nfy__rules_check_rule(rules_loader *ld, const nfy_rule *r)
 {
     if (!valid_id(r->id))
@@ -516,6 +536,7 @@ void nfy__rules_check_rule(rules_loader *ld, const nfy_rule *r)
     if (!*r->message)
         field_error(ld, "message", "message is empty");
     check_kind_data(ld, r);
+    check_pass(ld, r);
     check_flags(ld, r);
     check_regex(ld, "arg_match", r->arg_match);
     check_regex(ld, "skip", r->skip);

@@ -1,0 +1,48 @@
+/*
+ * The pass registry: every pass of a Python file, in run order. A
+ * dedicated pass is the one rules name by match "pass" (rules.h,
+ * NFY_PASS_MAP: name, rule kind, state); it finds its rule by that id,
+ * never by a string. Passes without an id interpret the generic rule
+ * kinds. Some dedicated passes run inside another: int-device-runtime in
+ * int-device, left-unchanged in strings and comments, cuda-api-missing in
+ * names, amp-missing and global-advice at project level (migrate.c).
+ */
+#include "migrate/pass.h"
+
+typedef struct {
+    const char *name; /* a generic pass's name; NULL: the registry's */
+    nfy_pass_id pass; /* NFY_PASS_NONE for a generic pass */
+    void (*run)(mig_ctx *c);
+    bool in_auto; /* also runs under --mode auto */
+} mig_pass_row;
+
+static const mig_pass_row rows[] = {
+    {"imports", NFY_PASS_NONE, mig_pass_imports, true},
+    {"names", NFY_PASS_NONE, mig_pass_names, true},
+    {"fstrings", NFY_PASS_NONE, mig_pass_fstrings, true},
+    {"members", NFY_PASS_NONE, mig_pass_members, true},
+    {NULL, NFY_PASS_MEMBER_ALIAS, mig_pass_member_alias, true},
+    {NULL, NFY_PASS_INT_DEVICE, mig_pass_int_device, true},
+    {"args", NFY_PASS_NONE, mig_pass_args, true},
+    /* before strings: their findings explain the literals left alone */
+    {NULL, NFY_PASS_AMP_USED, mig_pass_amp_used, true},
+    {NULL, NFY_PASS_NCCL_COMPARE, mig_pass_nccl_compare, true},
+    {NULL, NFY_PASS_DEVICE_CAPABILITY, mig_pass_capability, true},
+    {NULL, NFY_PASS_CPP_EXTENSION_CU, mig_pass_cpp_ext, true},
+    {NULL, NFY_PASS_PIN_MEMORY, mig_pass_pin_memory, true},
+    {NULL, NFY_PASS_AFFINITY_USER, mig_pass_affinity_user, true},
+    {"env", NFY_PASS_NONE, mig_pass_env, false},
+    {"strings", NFY_PASS_NONE, mig_pass_strings, false},
+    {"comments", NFY_PASS_NONE, mig_pass_comments, false},
+    {"insert-import", NFY_PASS_NONE, mig_pass_insert_import, true},
+    /* after torch_npu's import: it uses torch.npu */
+    {NULL, NFY_PASS_AMP_INSERT, mig_pass_amp_insert, true},
+};
+
+void mig_run_passes(mig_ctx *c)
+{
+    bool autom = (c->p->flags & MIG_F_AUTO) != 0;
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        if (rows[i].in_auto || !autom)
+            rows[i].run(c);
+}
