@@ -103,6 +103,7 @@ bad_file bad_ctx 5:27 "rules[0].ctx[1]: bad context"
 bad_file bad_dup_key 4:22 "duplicate object key"
 bad_file bad_pass 3:64 "rules[0].pattern: unknown pass 'no-such-pass'"
 bad_file bad_pass_kind 3:28 "pass 'amp-insert' takes kind"
+bad_file bad_option 4:14 "rules[0].option: unknown option 'turbo'"
 
 # --- preview rules: their pass is not built, they are never listed as firing
 run preview-list 0 rules

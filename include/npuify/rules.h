@@ -240,23 +240,23 @@ enum nfy_rule_flags {
 /* X(ID, name, rule kind, state): the dedicated passes a rule of match "pass"
  * may name, with the catalogue rule that uses each. */
 #define NFY_PASS_MAP(X)                                                        \
-    X(INT_DEVICE, "int-device", REWRITE_ARG, BUILT) /* NPU104 */               \
-    X(INT_DEVICE_RUNTIME, "int-device-runtime", REWRITE_ARG, BUILT) /* 105 */  \
-    X(LEFT_UNCHANGED, "left-unchanged", FLAG, BUILT)       /* NPU107 */        \
-    X(MEMBER_ALIAS, "member-alias", REWRITE_ARG, BUILT)    /* NPU111 */        \
-    X(CUDA_API_MISSING, "cuda-api-missing", FLAG, BUILT)   /* NPU202 */        \
-    X(DDP_REWRITE, "ddp-rewrite", REWRITE_ARG, PREVIEW)    /* NPU307 */        \
-    X(NCCL_COMPARE, "nccl-compare", FLAG, BUILT)           /* NPU308 */        \
-    X(LAUNCHER, "launcher", FLAG, PREVIEW)                 /* NPU310 */        \
-    X(AMP_MISSING, "amp-missing", FLAG, BUILT)             /* NPU402 */        \
-    X(AMP_INSERT, "amp-insert", REWRITE_ARG, BUILT)        /* NPU403 */        \
-    X(AMP_USED, "amp-used", FLAG, BUILT)                   /* NPU404 */        \
-    X(CPP_EXTENSION_CU, "cpp-extension-cu", FLAG, BUILT)   /* NPU502 */        \
-    X(CUDA_OPS, "cuda-ops", FLAG, PREVIEW)                 /* NPU504 */        \
-    X(DEVICE_CAPABILITY, "device-capability", FLAG, BUILT) /* NPU508 */        \
-    X(PIN_MEMORY, "dataloader-pin-memory", FLAG, BUILT)    /* NPU602 */        \
-    X(AFFINITY_USER, "affinity-user", FLAG, BUILT)         /* NPU605 */        \
-    X(GLOBAL_ADVICE, "global-advice", FLAG, BUILT)         /* NPU607 */
+    X(INT_DEVICE, "int-device", REWRITE_ARG, BUILT)          /* NPU104 */      \
+    X(INT_DEVICE_RUNTIME, "int-device-runtime", FLAG, BUILT) /* NPU105 */      \
+    X(LEFT_UNCHANGED, "left-unchanged", FLAG, BUILT)         /* NPU107 */      \
+    X(MEMBER_ALIAS, "member-alias", REWRITE_ARG, BUILT)      /* NPU111 */      \
+    X(CUDA_API_MISSING, "cuda-api-missing", FLAG, BUILT)     /* NPU202 */      \
+    X(DDP_REWRITE, "ddp-rewrite", REWRITE_ARG, PREVIEW)      /* NPU307 */      \
+    X(NCCL_COMPARE, "nccl-compare", FLAG, BUILT)             /* NPU308 */      \
+    X(LAUNCHER, "launcher", FLAG, PREVIEW)                   /* NPU310 */      \
+    X(AMP_MISSING, "amp-missing", FLAG, BUILT)               /* NPU402 */      \
+    X(AMP_INSERT, "amp-insert", REWRITE_ARG, BUILT)          /* NPU403 */      \
+    X(AMP_USED, "amp-used", FLAG, BUILT)                     /* NPU404 */      \
+    X(CPP_EXTENSION_CU, "cpp-extension-cu", FLAG, BUILT)     /* NPU502 */      \
+    X(CUDA_OPS, "cuda-ops", FLAG, PREVIEW)                   /* NPU504 */      \
+    X(DEVICE_CAPABILITY, "device-capability", FLAG, BUILT)   /* NPU508 */      \
+    X(PIN_MEMORY, "dataloader-pin-memory", FLAG, BUILT)      /* NPU602 */      \
+    X(AFFINITY_USER, "affinity-user", FLAG, BUILT)           /* NPU605 */      \
+    X(GLOBAL_ADVICE, "global-advice", FLAG, BUILT)           /* NPU607 */
 
 typedef enum {
     NFY_PASS_NONE = -1, /* the rule does not name a pass */
@@ -277,6 +277,18 @@ typedef struct {
     int kind; /* nfy_rule_kind its rules must have */
     nfy_pass_state state;
 } nfy_pass_info;
+
+/* X(ID, name, state): the convert options a rule's `option` may name.
+ * PREVIEW: no command turns the option on yet, so its rules never fire. */
+#define NFY_OPTION_MAP(X)                                                      \
+    X(AMP, "amp", BUILT)                       /* convert --amp */             \
+    X(AUTO, "auto", BUILT)                     /* convert --mode auto */       \
+    X(DISTRIBUTED, "distributed", PREVIEW)     /* convert --distributed */     \
+    X(MSFMKTRANSPLT, "msfmktransplt", PREVIEW) /* msFmkTransplt's spellings */ \
+    X(SPECIFY_DEVICE, "specify_device", PREVIEW)
+
+/** Whether option `name` is registered; *state receives its state. */
+bool nfy_option_known(nfy_str name, nfy_pass_state *state);
 
 /** The row of a pass, or NULL for NFY_PASS_NONE / out of range. */
 const nfy_pass_info *nfy_pass_info_of(nfy_pass_id id);
@@ -509,7 +521,12 @@ typedef enum {
  */
 nfy_rule_activity nfy_rule_activity_in(const nfy_rule *r,
                                        const nfy_rule_env *env);
-/** A rule of a pass that is not built yet (shown as "preview"). */
+/**
+ * A rule that cannot fire yet (shown as "preview"): its pass is not built,
+ * or no option of its `option` list can be turned on. Writes the reason
+ * ("pass 'ddp-rewrite' is not built yet") into why when non-NULL.
+ */
+bool nfy_rule_preview_why(const nfy_rule *r, nfy_buf *why);
 bool nfy_rule_is_preview(const nfy_rule *r);
 
 /**

@@ -15,7 +15,16 @@ nfy_status nfy__convert_edits(nfy_convert_passes *p, nfy_file_kind kind,
     if (kind == NFY_FILE_KIND_SHELL) {
         nfy_status st = nfy__shell_env_edits(p, src, rel, set, rep, diags);
         nfy_edit_set_normalize(set, diags);
+        size_t first = rep->findings.len;
         nfy_report_add_edits(rep, rel, set, NFY_SAFETY_SAFE);
+        /* each change with its rule's safety (an unsafe rule under
+         * --unsafe edits too) */
+        for (size_t i = first; i < rep->findings.len; i++) {
+            const nfy_rule *r =
+                nfy_rule_set_find(p->o->rules, rep->findings.items[i].rule);
+            if (r != NULL && r->safety == NFY_SAFETY_UNSAFE)
+                rep->findings.items[i].safety = NFY_SAFETY_UNSAFE;
+        }
         return st;
     }
     nfy_migrate_info info;

@@ -48,6 +48,14 @@ static void report_name(const nfy_source *src, const char *rel, nfy_span sp,
     free(api);
 }
 
+/* Why an active rule did not edit: unsafe without --unsafe, or manual. */
+static const char *not_applied(const nfy_rule *r)
+{
+    return r->safety == NFY_SAFETY_UNSAFE
+               ? "not applied: unsafe rule (use --unsafe)"
+               : r->message;
+}
+
 static void record_name(const nfy_convert_passes *ps, const nfy_source *src,
                         const char *rel, nfy_span sp, nfy_edit_set *set,
                         nfy_report *rep, nfy_diags *diags)
@@ -62,11 +70,7 @@ static void record_name(const nfy_convert_passes *ps, const nfy_source *src,
         const nfy_rule_pair *p = nfy_rule_map_find(r, name);
         bool renames = p && p->to && *p->to;
         if (renames && nfy_rule_activity_in(r, &ps->env) != NFY_RULE_EDITS) {
-            report_name(src, rel, sp, r,
-                        r->safety == NFY_SAFETY_UNSAFE
-                            ? "not applied: unsafe rule (use --unsafe)"
-                            : r->message,
-                        rep);
+            report_name(src, rel, sp, r, not_applied(r), rep);
             return;
         }
         if (renames) {
@@ -97,23 +101,47 @@ static bool option_matches(nfy_str opt, const char *kw)
     return true;
 }
 
-/* A string rule (e.g. "nccl" -> "hccl") whose kw: contexts name opt. */
+/* Whether one of r's contexts is a keyword context naming opt. */
+static bool kw_ctx_names(const nfy_rule *r, nfy_str opt)
+{
+    for (size_t k = 0; k < r->nctx; k++)
+        if (r->ctx[k].kind == NFY_CTX_KEYWORD && r->ctx[k].name &&
+            option_matches(opt, r->ctx[k].name))
+            return true;
+    return false;
+}
+
+static bool has_shell_ctx(const nfy_rule *r)
+{
+    for (size_t k = 0; k < r->nctx; k++)
+        if (r->ctx[k].kind == NFY_CTX_SHELL)
+            return true;
+    return false;
+}
+
+/*
+ * The active string rule (e.g. "nccl" -> "hccl") for an option's value: a
+ * rule whose kw: context names the option (the script keyword it sets)
+ * beats one for any launcher option (ctx shell), as keyword contexts beat
+ * shell ones in Python (rules.h, precedence).
+ */
 static const nfy_rule *option_rule(const nfy_convert_passes *ps, nfy_str opt,
                                    nfy_str value)
 {
+    const nfy_rule *any_option = NULL;
     for (size_t i = 0; i < nfy_rule_set_count(ps->o->rules); i++) {
         const nfy_rule *r = nfy_rule_set_at(ps->o->rules, i);
         if (r->kind != NFY_RULE_REWRITE_STRING ||
-            nfy_rule_activity_in(r, &ps->env) != NFY_RULE_EDITS ||
             r->match != NFY_MATCH_STRING || !r->replacement ||
-            !nfy_str_eq_cstr(value, r->pattern))
+            !nfy_str_eq_cstr(value, r->pattern) ||
+            nfy_rule_activity_in(r, &ps->env) == NFY_RULE_INACTIVE)
             continue;
-        for (size_t k = 0; k < r->nctx; k++)
-            if (r->ctx[k].kind == NFY_CTX_KEYWORD && r->ctx[k].name &&
-                option_matches(opt, r->ctx[k].name))
-                return r;
+        if (kw_ctx_names(r, opt))
+            return r;
+        if (any_option == NULL && has_shell_ctx(r))
+            any_option = r;
     }
-    return NULL;
+    return any_option;
 }
 
 static bool is_opt_char(char c)
@@ -127,7 +155,8 @@ static bool is_opt_char(char c)
  * offset to continue scanning from.
  */
 static size_t scan_option(const nfy_convert_passes *ps, const nfy_source *src,
-                          size_t i, nfy_edit_set *set, nfy_diags *diags)
+                          const char *rel, size_t i, nfy_edit_set *set,
+                          nfy_report *rep, nfy_diags *diags)
 {
     const char *s = src->data;
     size_t n = src->len, start = i + 2, end = start;
@@ -146,7 +175,10 @@ static size_t scan_option(const nfy_convert_passes *ps, const nfy_source *src,
     while (vend < n && is_ident(s[vend]))
         vend++;
     const nfy_rule *r = option_rule(ps, opt, (nfy_str){s + v, vend - v});
-    if (r && vend > v) {
+    if (r && vend > v && nfy_rule_activity_in(r, &ps->env) != NFY_RULE_EDITS) {
+        report_name(src, rel, (nfy_span){(uint32_t)v, (uint32_t)vend}, r,
+                    not_applied(r), rep);
+    } else if (r && vend > v) {
         nfy_status st = nfy_edit_set_add(set, (uint32_t)v, (uint32_t)vend,
                                          nfy_str_from_cstr(r->replacement),
                                          r->id, r->message, diags);
@@ -192,7 +224,7 @@ nfy_status nfy__shell_env_edits(const nfy_convert_passes *ps,
             i = end > start ? end : i + 1;
         } else if (c == '-' && i + 2 < n && s[i + 1] == '-' &&
                    at_word_start(s, i) && is_ident_start(s[i + 2])) {
-            i = scan_option(ps, src, i, set, diags);
+            i = scan_option(ps, src, rel, i, set, rep, diags);
         } else if (is_ident_start(c) && at_word_start(s, i)) {
             size_t end = i;
             while (end < n && is_ident(s[end]))

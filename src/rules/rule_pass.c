@@ -3,6 +3,8 @@
  * one decision, for every file kind, of whether a rule is active in a run
  * and whether it may edit.
  */
+#include <stddef.h>
+
 #include "npuify/rules.h"
 
 static const nfy_pass_info passes[NFY_PASS_COUNT] = {
@@ -27,10 +29,64 @@ nfy_pass_id nfy_pass_parse(nfy_str name)
     return NFY_PASS_NONE;
 }
 
-bool nfy_rule_is_preview(const nfy_rule *r)
+static const struct {
+    const char *name;
+    nfy_pass_state state;
+} options[] = {
+#define NFY_OPTION_ROW(id, name, state) {name, NFY_PASS_##state},
+    NFY_OPTION_MAP(NFY_OPTION_ROW)
+#undef NFY_OPTION_ROW
+};
+
+bool nfy_option_known(nfy_str name, nfy_pass_state *state)
+{
+    for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
+        if (nfy_str_eq_cstr(name, options[i].name)) {
+            if (state)
+                *state = options[i].state;
+            return true;
+        }
+    return false;
+}
+
+/* Some option of the comma list can be turned on (a NULL list: none is
+ * needed). */
+static bool option_offered(const char *list)
+{
+    if (list == NULL || *list == '\0')
+        return true;
+    nfy_str rest = nfy_str_from_cstr(list);
+    while (rest.len > 0) {
+        ptrdiff_t comma = nfy_str_find_char(rest, ',');
+        size_t n = comma < 0 ? rest.len : (size_t)comma;
+        nfy_pass_state st;
+        if (nfy_option_known(nfy_str_slice(rest, 0, n), &st) &&
+            st == NFY_PASS_BUILT)
+            return true;
+        rest = nfy_str_slice(rest, comma < 0 ? rest.len : n + 1, rest.len);
+    }
+    return false;
+}
+
+bool nfy_rule_preview_why(const nfy_rule *r, nfy_buf *why)
 {
     const nfy_pass_info *p = nfy_pass_info_of(r->pass);
-    return p != NULL && p->state == NFY_PASS_PREVIEW;
+    if (p != NULL && p->state == NFY_PASS_PREVIEW) {
+        if (why)
+            nfy_buf_addf(why, "pass '%s' is not built yet", p->name);
+        return true;
+    }
+    if (!option_offered(r->option)) {
+        if (why)
+            nfy_buf_addf(why, "no command turns on option '%s' yet", r->option);
+        return true;
+    }
+    return false;
+}
+
+bool nfy_rule_is_preview(const nfy_rule *r)
+{
+    return nfy_rule_preview_why(r, NULL);
 }
 
 /* An unsafe rule edits with --unsafe, or when its own option gate (open,

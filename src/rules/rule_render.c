@@ -163,11 +163,13 @@ void nfy_rule_render_explain(const nfy_rule *r, nfy_buf *out)
         nfy_rule_category_name(r->category), nfy_rule_safety_name(r->safety),
         severity_names[r->severity % 3], r->enabled ? "" : ", off by default");
     nfy_buf_addf(out, "  %s\n\n", r->message);
-    if (nfy_rule_is_preview(r))
+    nfy_buf why = NFY_BUF_INIT;
+    if (nfy_rule_preview_why(r, &why))
         nfy_buf_addf(out,
-                     "preview:     pass '%s' is not built yet: this rule never "
-                     "fires; the example shows what it is meant to do\n",
-                     r->pattern);
+                     "preview:     %s: this rule never fires; the example "
+                     "shows what it is meant to do\n",
+                     nfy_buf_cstr(&why));
+    nfy_buf_release(&why);
     if (r->hint)
         nfy_buf_addf(out, "hint:        %s\n", r->hint);
     explain_data(r, out);

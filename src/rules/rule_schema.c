@@ -518,6 +518,27 @@ static void check_pass(rules_loader *ld, const nfy_rule *r)
     }
 }
 
+/* Our schema names registered options only (msFmkTransplt's feature
+ * switches may be anything; theirs simply never turn on). */
+static void check_option(rules_loader *ld, const nfy_rule *r)
+{
+    if (!ld->ours || r->option == NULL)
+        return;
+    nfy_str rest = nfy_str_from_cstr(r->option);
+    while (rest.len > 0) {
+        ptrdiff_t comma = nfy_str_find_char(rest, ',');
+        size_t n = comma < 0 ? rest.len : (size_t)comma;
+        nfy_str one = nfy_str_slice(rest, 0, n);
+        if (!nfy_option_known(one, NULL)) {
+            nfy__rules_push_key(ld, "option");
+            nfy__rules_error(ld, false, "unknown option '%.*s'", (int)one.len,
+                             one.ptr);
+            nfy__rules_pop(ld);
+        }
+        rest = nfy_str_slice(rest, comma < 0 ? rest.len : n + 1, rest.len);
+    }
+}
+
 void nfy__rules_check_rule(rules_loader *ld, const nfy_rule *r)
 {
     if (!valid_id(r->id))
@@ -537,6 +558,7 @@ void nfy__rules_check_rule(rules_loader *ld, const nfy_rule *r)
         field_error(ld, "message", "message is empty");
     check_kind_data(ld, r);
     check_pass(ld, r);
+    check_option(ld, r);
     check_flags(ld, r);
     check_regex(ld, "arg_match", r->arg_match);
     check_regex(ld, "skip", r->skip);
