@@ -12,13 +12,11 @@ set -u
 NPUIFY=${NPUIFY:-build/release/npuify}
 PY=/usr/bin/python3
 SCRIPT=tests/data/capture/train_tiny.py
-passed=0; failed=0
+. tests/lib.sh
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 unset PYTHONUNBUFFERED
 
-ok()   { passed=$((passed + 1)); echo "ok   $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL $1"; }
 check() { # $1 = name, rest = command
     name=$1; shift
     if "$@" >"$tmp/last.log" 2>&1; then ok "$name"; else
@@ -26,8 +24,7 @@ check() { # $1 = name, rest = command
 }
 
 if ! $PY -c 'import torch' 2>/dev/null; then
-    echo "FAIL: $PY cannot import torch"
-    echo "0 passed, 1 failed"; exit 1
+    fail "$PY cannot import torch"; finish
 fi
 
 # ---- reference: the profiler's own view of the same training ------------
@@ -120,5 +117,4 @@ check "command writes no trace: input error (rc=$rc)" test "$rc" -eq 3
 rc=$?
 check "command not found: input error (rc=$rc)" test "$rc" -eq 3
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

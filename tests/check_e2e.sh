@@ -28,10 +28,8 @@ trap 'exit 130' INT TERM
 export OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 PYTHONDONTWRITEBYTECODE=1
 unset PYTHONPATH NPUIFY_EMU_QUIET NPUIFY_EMU_DEVICES NPUIFY_EMU_LOG \
     TORCH_TRANSFER_TO_NPU LOCAL_RANK RANK WORLD_SIZE 2>/dev/null
-passed=0; failed=0
+. tests/lib.sh
 
-ok()   { passed=$((passed + 1)); echo "ok   $*"; }
-fail() { failed=$((failed + 1)); echo "FAIL $*"; }
 indent() { sed 's/^/       /'; }
 
 # ---- 1. the emulator on hand-written NPU code (in the background; its
@@ -45,8 +43,7 @@ emu_results() {
     line=$(tail -n 1 "$tmp/emu.out")
     case $line in
     *" passed, "*" failed")
-        p=${line%% passed*}; f=${line#*passed, }; f=${f%% failed*}
-        passed=$((passed + p)); failed=$((failed + f))
+        add_counts "$line"
         grep -v '^ok ' "$tmp/emu.out" | sed '$d' | indent
         echo "     $line" ;;
     *)  fail "test_emu.py did not finish"; tail -n 20 "$tmp/emu.out" | indent ;;
@@ -261,5 +258,4 @@ if check_run inet_resume 1 npu_device_uses; then
     fi
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -5,17 +5,16 @@
 # "N passed, N failed" like the tests/check_*.sh suites.
 set -u
 PY=/usr/bin/python3
-passed=0; failed=0
+. tests/lib.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 check() { # name command...
     name=$1; shift
     if "$@" >"$tmp/log" 2>&1; then
-        passed=$((passed + 1))
+        ok
     else
-        failed=$((failed + 1))
-        echo "FAIL $name:"; sed -n '1,30s/^/    /p' "$tmp/log"
+        fail "$name:"; sed -n '1,30s/^/    /p' "$tmp/log"
     fi
 }
 
@@ -32,5 +31,4 @@ if $PY -c 'import torch' 2>/dev/null; then
 else
     echo "torch is not importable with $PY: training runs skipped"
 fi
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -7,13 +7,10 @@
 # Needs clang-14 and libclang-rt-14-dev (tools/deps.sh test installs them).
 set -u
 export FUZZ_RUNS=${FUZZ_RUNS:-10000}
+. tests/lib.sh
 out=$(sh fuzz/run.sh 2>&1)
 rc=$?
 echo "$out"
-line=$(echo "$out" | grep -aE '^fuzz: [0-9]+ passed, [0-9]+ failed' | tail -n 1)
-if [ -n "$line" ]; then
-    echo "${line#fuzz: }"
-else
-    echo "0 passed, 1 failed"
-fi
-exit $rc
+add_counts "$(echo "$out" | grep -aE '^fuzz: [0-9]+ passed, [0-9]+ failed' | tail -n 1)"
+[ "$rc" -eq 0 ] || [ "$failed" -gt 0 ] || fail "fuzz/run.sh exited $rc"
+finish

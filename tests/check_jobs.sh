@@ -19,9 +19,7 @@ TORCH=/usr/lib/python3/dist-packages/torch
 STDLIB=/usr/lib/python3.11
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0; failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+. tests/lib.sh
 
 # run BIN TAG J SRC ACTION [ARGS...]: one conversion in a fresh directory
 # $tmp/w (always the same path, so printed paths agree), whose stdout,
@@ -50,7 +48,7 @@ run() {
 same() {
     if diff -r --no-dereference "$tmp/r.$1.1" "$tmp/r.$1.$2" >"$tmp/d" 2>&1
     then ok
-    else bad "$1: -j $2 differs from -j 1"; head -n 20 "$tmp/d"
+    else fail "$1: -j $2 differs from -j 1"; head -n 20 "$tmp/d"
     fi
 }
 
@@ -73,8 +71,8 @@ compare() {
     diff) [ -s "$r/stdout" ] || [ -s "$r/stderr" ] ||
           [ "$src" = "$STDLIB" ] ;; # nothing to change there
     check) [ "$(cat "$r/rc")" -le 3 ] ;;
-    esac || bad "$tag: the -j 1 run produced nothing (exit $(cat "$r/rc"))"
-    [ "$(cat "$r/rc")" -le 3 ] || bad "$tag: -j 1 crashed (exit $(cat "$r/rc"))"
+    esac || fail "$tag: the -j 1 run produced nothing (exit $(cat "$r/rc"))"
+    [ "$(cat "$r/rc")" -le 3 ] || fail "$tag: -j 1 crashed (exit $(cat "$r/rc"))"
     for j in $JOBS; do
         run "$bin" "$tag" "$j" "$src" "$action" "$@"
         same "$tag" "$j"
@@ -154,14 +152,14 @@ jobs_rc() { "$NPUIFY" convert "$EXAMPLES" --check -q "$@" >/dev/null 2>&1; echo 
 for arg in "-j 0" "-j 257" "-j x" "--jobs=" "-j -1" "-j2x"; do
     # shellcheck disable=SC2086
     rc=$(jobs_rc $arg)
-    [ "$rc" = 2 ] && ok || bad "'$arg' should be a usage error, got exit $rc"
+    [ "$rc" = 2 ] && ok || fail "'$arg' should be a usage error, got exit $rc"
 done
 for arg in "-j 1" "-j2" "--jobs 3" "--jobs=256"; do
     # shellcheck disable=SC2086
     rc=$(jobs_rc $arg)
-    [ "$rc" = 1 ] && ok || bad "'$arg' should run (exit 1 for pending changes), got $rc"
+    [ "$rc" = 1 ] && ok || fail "'$arg' should run (exit 1 for pending changes), got $rc"
 done
-"$NPUIFY" convert --help | grep -q -- "--jobs N" && ok || bad "--help lists --jobs"
+"$NPUIFY" convert --help | grep -q -- "--jobs N" && ok || fail "--help lists --jobs"
 
 # -j N really starts N threads (and -j 1 none).
 if command -v strace >/dev/null && strace -f -qq -o /dev/null true 2>/dev/null; then
@@ -170,7 +168,7 @@ if command -v strace >/dev/null && strace -f -qq -o /dev/null true 2>/dev/null; 
             "$NPUIFY" convert "$GOLDEN" --check -q -j $j >/dev/null 2>&1
         n=$(grep -cE 'clone.*= [1-9][0-9]*$' "$tmp/st")
         want=$((j > 1 ? j : 0))
-        [ "$n" -eq "$want" ] && ok || bad "-j $j started $n threads, want $want"
+        [ "$n" -eq "$want" ] && ok || fail "-j $j started $n threads, want $want"
     done
 fi
 
@@ -188,7 +186,7 @@ tsan_run() { # TAG SRC ACTION: no report, same results as release -j 1
     run "$NPUIFY" "tsan.$1" 1 "$2" "$3"
     run "$TSAN" "tsan.$1" 4 "$2" "$3"
     if grep -q "ThreadSanitizer" "$tmp/r.tsan.$1.4/stderr"; then
-        bad "tsan $1: data race"; grep -A 30 "WARNING: ThreadSanitizer" "$tmp/r.tsan.$1.4/stderr" | head -n 40
+        fail "tsan $1: data race"; grep -A 30 "WARNING: ThreadSanitizer" "$tmp/r.tsan.$1.4/stderr" | head -n 40
     else
         ok
         same "tsan.$1" 4
@@ -218,7 +216,7 @@ if [ "${CHECK_JOBS_TSAN:-1}" = 1 ] && command -v clang-14 >/dev/null; then
         if $TSAN_UNIT >"$tmp/tsan_unit" 2>&1; then
             ok
         else
-            bad "tsan test_convert_jobs"; grep -A 30 "ThreadSanitizer\|FAIL" "$tmp/tsan_unit" | head -n 40
+            fail "tsan test_convert_jobs"; grep -A 30 "ThreadSanitizer\|FAIL" "$tmp/tsan_unit" | head -n 40
         fi
         for a in write diff inplace; do
             tsan_run "golden.$a" "$GOLDEN" "$a"
@@ -228,7 +226,7 @@ if [ "${CHECK_JOBS_TSAN:-1}" = 1 ] && command -v clang-14 >/dev/null; then
         [ "${CHECK_JOBS_BIG:-1}" = 1 ] && [ -d "$TORCH" ] &&
             tsan_run torch.write "$TORCH" write
     else
-        bad "ThreadSanitizer build (clang-14 is installed)"; tail -n 5 "$tmp/tsan_build"
+        fail "ThreadSanitizer build (clang-14 is installed)"; tail -n 5 "$tmp/tsan_build"
     fi
 fi
 
@@ -240,12 +238,11 @@ if [ "${CHECK_JOBS_HELGRIND:-1}" = 1 ] && command -v valgrind >/dev/null; then
             "$NPUIFY" convert "$bad_tree" $( [ $a = write ] && echo "-o hg" || echo --diff ) \
             -j 3 -q >/dev/null 2>"$tmp/hg.err")
         if [ $? -eq 99 ]; then
-            bad "helgrind $a"; head -n 40 "$tmp/hg.err"
+            fail "helgrind $a"; head -n 40 "$tmp/hg.err"
         else
             ok
         fi
     done
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

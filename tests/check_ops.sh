@@ -35,19 +35,13 @@ EXP=$DATA/expected
 TOOLS=$DATA/tools
 LC_ALL=C
 export LC_ALL
-pass=0
-fail=0
+. tests/lib.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-ok() { pass=$((pass + 1)); }
-bad() {
-    fail=$((fail + 1))
-    echo "FAIL: $*"
-}
 check_same() { # label got want
     if cmp -s "$2" "$3"; then ok; else
-        bad "$1"
+        fail "$1"
         diff "$3" "$2" | head -10
     fi
 }
@@ -90,7 +84,7 @@ for f in $(find "$DATA" -type f ! -path "$EXP/*" ! -path "$TOOLS/*" \
         fi
     fi
     if [ ! -f "$want" ]; then
-        bad "$rel: no expected file $want (run with UPDATE=1)"
+        fail "$rel: no expected file $want (run with UPDATE=1)"
         continue
     fi
     run_rows "$f" "$tmp/o"
@@ -120,11 +114,11 @@ if "$PY" -c 'import torch' 2>/dev/null; then
                 check_same "fresh $(basename "$log"): rows vs key_averages()" \
                     "$tmp/got" "$tmp/want"
             else
-                bad "fresh $(basename "$log"): empty truth"
+                fail "fresh $(basename "$log"): empty truth"
             fi
         done
     else
-        bad "gen_fresh.py failed: $(tail -3 "$tmp/gen.out")"
+        fail "gen_fresh.py failed: $(tail -3 "$tmp/gen.out")"
     fi
 else
     echo "note: /usr/bin/python3 has no torch; fresh-log checks skipped"
@@ -158,44 +152,44 @@ print('names-equal' if ours == set(names) else 'names-differ %s' % (ours ^ set(n
 print('dynamic-equal' if our_dyn == dyn else 'dynamic-differ %s' % (our_dyn ^ dyn))
 EOF
 if [ "$(sed -n 1p "$tmp/h.out")" = "3 62 34" ]; then ok; else
-    bad "Huawei rule on per_step_tables_mlp.log: $(sed -n 1p "$tmp/h.out") (spec: 3 62 34)"
+    fail "Huawei rule on per_step_tables_mlp.log: $(sed -n 1p "$tmp/h.out") (spec: 3 62 34)"
 fi
-if grep -qx names-equal "$tmp/h.out"; then ok; else bad "names vs Huawei: $(sed -n 2p "$tmp/h.out")"; fi
-if grep -qx dynamic-equal "$tmp/h.out"; then ok; else bad "dynamic vs Huawei: $(sed -n 3p "$tmp/h.out")"; fi
-if grep -q '"steps":3,' "$tmp/h/report.json"; then ok; else bad "report.json: steps != 3"; fi
+if grep -qx names-equal "$tmp/h.out"; then ok; else fail "names vs Huawei: $(sed -n 2p "$tmp/h.out")"; fi
+if grep -qx dynamic-equal "$tmp/h.out"; then ok; else fail "dynamic vs Huawei: $(sed -n 3p "$tmp/h.out")"; fi
+if grep -q '"steps":3,' "$tmp/h/report.json"; then ok; else fail "report.json: steps != 3"; fi
 for out in all_ops.txt ops.csv dynamic_ops.csv report.json summary.md report.html; do
-    if [ -s "$tmp/h/$out" ]; then ok; else bad "missing output $out"; fi
+    if [ -s "$tmp/h/$out" ]; then ok; else fail "missing output $out"; fi
 done
 # all_ops.txt: sorted, unique, operators only (no user ranges, no autograd)
 if sort -u "$tmp/h/all_ops.txt" | cmp -s - "$tmp/h/all_ops.txt" &&
     ! grep -q 'Backward\|Optimizer\|ProfilerStep' "$tmp/h/all_ops.txt" &&
     grep -qx 'aten::addmm' "$tmp/h/all_ops.txt"; then ok; else
-    bad "all_ops.txt content"
+    fail "all_ops.txt content"
 fi
 
 # ---- 5: CLI contract --------------------------------------------------------
 "$NPUIFY" ops >/dev/null 2>&1
-[ $? -eq 2 ] && ok || bad "no input: exit 2 expected"
+[ $? -eq 2 ] && ok || fail "no input: exit 2 expected"
 "$NPUIFY" ops --bogus x >/dev/null 2>&1
-[ $? -eq 2 ] && ok || bad "unknown option: exit 2 expected"
+[ $? -eq 2 ] && ok || fail "unknown option: exit 2 expected"
 "$NPUIFY" ops "$log" --torch-version 0.1 -o "$tmp/v" >/dev/null 2>&1
-[ $? -eq 2 ] && ok || bad "unshipped --torch-version: exit 2 expected"
+[ $? -eq 2 ] && ok || fail "unshipped --torch-version: exit 2 expected"
 "$NPUIFY" ops "$log" "$tmp/does-not-exist.log" -o "$tmp/m" -q >/dev/null 2>&1
 rc=$?
 if [ $rc -eq 3 ] && grep -q aten::addmm "$tmp/m/all_ops.txt"; then ok; else
-    bad "missing input: exit 3 with reports of the rest expected (rc=$rc)"
+    fail "missing input: exit 3 with reports of the rest expected (rc=$rc)"
 fi
 "$NPUIFY" ops "$DATA/README.md" -o "$tmp/e" -q >/dev/null 2>&1
-[ $? -eq 3 ] && ok || bad "file without tables: exit 3 expected"
+[ $? -eq 3 ] && ok || fail "file without tables: exit 3 expected"
 "$NPUIFY" ops "$log" -o "$tmp/d1" -q --compare-versions 2>/dev/null
 "$NPUIFY" ops "$log" -o "$tmp/d2" -q --compare-versions 2>/dev/null
-if diff -r "$tmp/d1" "$tmp/d2" >/dev/null; then ok; else bad "output not deterministic"; fi
+if diff -r "$tmp/d1" "$tmp/d2" >/dev/null; then ok; else fail "output not deterministic"; fi
 "$NPUIFY" ops "$log" -o "$tmp/f1" -q --format csv 2>/dev/null
 if [ -f "$tmp/f1/ops.csv" ] && [ ! -f "$tmp/f1/report.json" ]; then ok; else
-    bad "--format csv wrote the wrong files"
+    fail "--format csv wrote the wrong files"
 fi
 "$NPUIFY" ops "$log" -o "$tmp/v21" -q --torch-version 2.1 2>/dev/null
-grep -q '"version":"2.1"' "$tmp/v21/report.json" && ok || bad "--torch-version 2.1 not in report.json"
+grep -q '"version":"2.1"' "$tmp/v21/report.json" && ok || fail "--torch-version 2.1 not in report.json"
 # stdin, and UTF-16BE made from the UTF-16LE sample
 run_rows "$log" "$tmp/s0"
 rm -rf "$tmp/s1"
@@ -209,7 +203,7 @@ le=$DATA/torch-1.13-cpu/mixed_training_mlp_utf16le_bom.log
 "$PY" -c 'import sys; d=open(sys.argv[1],"rb").read()[2:].decode("utf-16-le"); open(sys.argv[2],"wb").write(b"\xfe\xff"+d.encode("utf-16-be"))' "$le" "$tmp/be.log"
 run_rows "$tmp/be.log" "$tmp/be"
 run_rows "$le" "$tmp/le"
-if [ -s "$tmp/le.rows" ]; then check_same "UTF-16BE rows = UTF-16LE rows" "$tmp/be.rows" "$tmp/le.rows"; else bad "UTF-16LE: no rows"; fi
+if [ -s "$tmp/le.rows" ]; then check_same "UTF-16BE rows = UTF-16LE rows" "$tmp/be.rows" "$tmp/le.rows"; else fail "UTF-16LE: no rows"; fi
 
 # ---- 6: torch 2.x operators and names cut by the profiler ----------------
 # The log: a key_averages() table (layout of torch 1.13-2.x, CPU only).
@@ -344,12 +338,12 @@ if [ -s "$tmp/want2xj" ]; then
     check_same "torch 2.x ops: report.json cut_from_known/cut_candidates" \
         "$tmp/got2xj" "$tmp/want2xj"
 else
-    bad "torch 2.x ops: no cut names in the reference"
+    fail "torch 2.x ops: no cut names in the reference"
 fi
 # the resolved cut name is also what all_ops.txt lists (2.12, the last run)
 if grep -qx 'aten::_scaled_dot_product_flash_attention_for_cpu_backward' \
     "$tmp/t2x/all_ops.txt"; then ok; else
-    bad "all_ops.txt: cut name not resolved"
+    fail "all_ops.txt: cut name not resolved"
 fi
 
 # ---- 7: report.html against report.json ---------------------------------
@@ -391,12 +385,12 @@ if [ -f "$tmp/x/report.html" ] &&
     ! grep -q '<img\|<i>x\|alert(1)</script>' "$tmp/x/report.html" &&
     grep -q '&lt;script&gt;alert(1)&lt;/script&gt;' "$tmp/x/report.html" &&
     grep -q '&lt;i&gt;x&amp;y&quot;&#39;.log' "$tmp/x/report.html"; then ok; else
-    bad "hostile log: markup not escaped in report.html"
+    fail "hostile log: markup not escaped in report.html"
 fi
 "$NPUIFY" ops "$log" -o "$tmp/fh" -q --format html 2>/dev/null
 if [ -f "$tmp/fh/report.html" ] && [ ! -f "$tmp/fh/report.json" ] &&
     [ ! -f "$tmp/fh/ops.csv" ]; then ok; else
-    bad "--format html wrote the wrong files"
+    fail "--format html wrote the wrong files"
 fi
 cat >"$tmp/html_check.py" <<'EOF'
 import json, os, sys
@@ -560,11 +554,10 @@ EOF
 "$PY" "$tmp/html_check.py" "$tmp"/html/* >"$tmp/html.out" 2>&1
 n_ok=$(grep -c '^ok ' "$tmp/html.out")
 n_bad=$(grep -vc '^ok ' "$tmp/html.out")
-pass=$((pass + n_ok))
-fail=$((fail + n_bad))
+passed=$((passed + n_ok))
+failed=$((failed + n_bad))
 grep -v '^ok ' "$tmp/html.out"
-[ "$n_ok" -eq "$nhtml" ] && ok || bad "html_check.py: $nhtml pages, $n_ok ok"
-if grep -q '^ok hostile log' "$tmp/html.out"; then ok; else bad "hostile log page not checked"; fi
+[ "$n_ok" -eq "$nhtml" ] && ok || fail "html_check.py: $nhtml pages, $n_ok ok"
+if grep -q '^ok hostile log' "$tmp/html.out"; then ok; else fail "hostile log page not checked"; fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

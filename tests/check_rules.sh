@@ -9,11 +9,8 @@ D=tests/data/rules
 PY=/usr/bin/python3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
-
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+. tests/lib.sh
+suite rules
 
 # run NAME EXPECTED_RC ARGS...: stdout in $tmp/out, stderr in $tmp/err
 run() {
@@ -21,17 +18,17 @@ run() {
     "$NPUIFY" "$@" >"$tmp/out" 2>"$tmp/err"
     rc=$?
     if [ "$rc" -eq "$want" ]; then ok; else
-        bad "$name: exit $rc, want $want"; sed 's/^/  | /' "$tmp/err" | head -5
+        fail "$name: exit $rc, want $want"; sed 's/^/  | /' "$tmp/err" | head -5
     fi
 }
 
 # expect_in NAME FILE TEXT: TEXT (fixed string) occurs in FILE
 expect_in() {
-    if grep -qF -- "$3" "$2"; then ok; else bad "$1: '$3' not in output"; fi
+    if grep -qF -- "$3" "$2"; then ok; else fail "$1: '$3' not in output"; fi
 }
 
 expect_not_in() {
-    if grep -qF -- "$3" "$2"; then bad "$1: '$3' unexpected"; else ok; fi
+    if grep -qF -- "$3" "$2"; then fail "$1: '$3' unexpected"; else ok; fi
 }
 
 # --- listing
@@ -39,10 +36,10 @@ run list 0 rules
 expect_in list "$tmp/out" "NPU001  insert-import"
 expect_in list "$tmp/out" "NPU101  rename-qualified-api"
 rows=$(grep -c '^NPU[0-9]' "$tmp/out")
-if [ "$rows" -ge 70 ]; then ok; else bad "list: only $rows rules"; fi
+if [ "$rows" -ge 70 ]; then ok; else fail "list: only $rows rules"; fi
 # columns are aligned: every row has its kind starting at the same column
 cols=$(awk 'NR > 1 { print index($0, $2) }' "$tmp/out" | sort -u | wc -l)
-if [ "$cols" -eq 1 ]; then ok; else bad "list: kind column not aligned"; fi
+if [ "$cols" -eq 1 ]; then ok; else fail "list: kind column not aligned"; fi
 
 run kind 0 rules --kind flag
 expect_not_in kind "$tmp/out" "rename-qualified-api"
@@ -52,11 +49,11 @@ run json 0 rules --json
 cp "$tmp/out" "$tmp/all.json"
 n=$($PY -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["rules"]))' \
     "$tmp/all.json" 2>/dev/null)
-if [ "${n:-0}" -eq "$rows" ]; then ok; else bad "json: $n rules, table $rows"; fi
+if [ "${n:-0}" -eq "$rows" ]; then ok; else fail "json: $n rules, table $rows"; fi
 # the JSON output is itself a valid rule file (round trip)
 run roundtrip 0 rules --no-builtin --rules "$tmp/all.json"
 rt=$(grep -c '^NPU[0-9]' "$tmp/out")
-if [ "$rt" -eq "$rows" ]; then ok; else bad "roundtrip: $rt rules"; fi
+if [ "$rt" -eq "$rows" ]; then ok; else fail "roundtrip: $rt rules"; fi
 
 # --- explain
 run explain 0 rules --explain NPU103
@@ -133,10 +130,9 @@ run missing 3 rules --rules "$D/no_such_file.json"
 expect_in missing "$tmp/err" "no_such_file.json"
 # every bad file is reported, not only the first
 run two-bad 3 rules --rules "$D/bad_kind.json" --rules "$D/bad_regex.json"
-expect_in two-bad "$tmp/err" "bad_kind.json:3:30"
-expect_in two-bad "$tmp/err" "bad_regex.json:5:14"
+expect_in two-fail "$tmp/err" "bad_kind.json:3:30"
+expect_in two-fail "$tmp/err" "bad_regex.json:5:14"
 run json-diags 3 rules --json-diagnostics --rules "$D/bad_kind.json"
 expect_in json-diags "$tmp/err" '"line": 3'
 
-echo "rules: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

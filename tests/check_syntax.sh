@@ -16,15 +16,11 @@ PY=/usr/bin/python3
 export LC_ALL=C
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT INT TERM
-passed=0; failed=0
-
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
+. tests/lib.sh
+suite syntax
 
 if [ ! -x "$NPUIFY" ]; then
-    echo "check_syntax: $NPUIFY is not built"
-    echo "0 passed, 1 failed"
-    exit 1
+    fail "$NPUIFY is not built"; finish
 fi
 
 STEP=7
@@ -137,17 +133,15 @@ sys.exit(main())
 PYEOF
 
 # 1. agreement with ast (the script prints its own N passed, N failed)
-[ -s "$TMP/files" ] || bad "no Python files found under the corpus paths"
+[ -s "$TMP/files" ] || fail "no Python files found under the corpus paths"
 if [ -s "$TMP/files" ]; then
     xargs "$PY" "$TMP/xref.py" "$NPUIFY" <"$TMP/files" >"$TMP/xref.out" 2>&1
     grep '^FAIL' "$TMP/xref.out" | head -n 20
     if ! grep -q '^[0-9]* passed, [0-9]* failed$' "$TMP/xref.out"; then
-        bad "the ast cross-check did not finish:"
+        fail "the ast cross-check did not finish:"
         tail -n 5 "$TMP/xref.out"
     fi
-    set -- $(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' \
-             "$TMP/xref.out" | awk '{p += $1; f += $2} END {print p+0, f+0}')
-    passed=$((passed + $1)); failed=$((failed + $2))
+    add_counts "$(grep '^[0-9]* passed, [0-9]* failed$' "$TMP/xref.out" | tail -n 1)"
 fi
 
 # 2. broken variants (and very deep nesting) never crash
@@ -201,9 +195,9 @@ for f in "$TMP"/broken/*.py "$TMP"/deep.py "$TMP"/unclosed.py \
     $LIMIT "$NPUIFY" syntax --quiet "$f" >"$TMP/out" 2>/dev/null
     rc=$?
     if [ "$rc" -ne 0 ] && [ "$rc" -ne 3 ]; then
-        bad "exit $rc on broken input $(basename "$f")"
+        fail "exit $rc on broken input $(basename "$f")"
     elif ! tail -n 1 "$TMP/out" | grep -q '"type": "summary"'; then
-        bad "no summary line for broken input $(basename "$f")"
+        fail "no summary line for broken input $(basename "$f")"
     else
         ok
     fi
@@ -220,8 +214,7 @@ for want in \
     '"args": [{"kind": "pos", "value": "0"}, {"kind": "kw", "name": "dev", "value": "\"cuda\""}]' \
     '"ctx": "arg", "text": "\"cuda\"", "call": 0, "arg": 1, "prev": "=", "next": ")"' \
     '"main_guard": 1, "errors": 0}'; do
-    if grep -qF "$want" "$TMP/small.out"; then ok; else bad "missing: $want"; fi
+    if grep -qF "$want" "$TMP/small.out"; then ok; else fail "missing: $want"; fi
 done
 
-echo "syntax: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -20,13 +20,12 @@ NPUIFY=${NPUIFY:-build/release/npuify}
 PY=/usr/bin/python3
 case $NPUIFY in /*) ;; *) NPUIFY=$(pwd)/$NPUIFY ;; esac
 ROOT=$(pwd)
-passed=0; failed=0
+. tests/lib.sh
 check() { # $1 = name, $2 = 0 for pass
-    if [ "$2" -eq 0 ]; then passed=$((passed + 1)); echo "ok   $1"
-    else failed=$((failed + 1)); echo "FAIL $1"; fi
+    if [ "$2" -eq 0 ]; then ok "$1"; else fail "$1"; fi
 }
 if [ ! -x "$NPUIFY" ] || [ ! -x "$PY" ]; then
-    echo "need $NPUIFY and $PY"; echo "0 passed, 1 failed"; exit 1
+    fail "need $NPUIFY and $PY"; finish
 fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT INT TERM
 
@@ -223,5 +222,4 @@ echo "exit codes: no file $r1, bad option $r2, missing file $r3, ok $r4"
 [ $r1 -eq 2 ] && [ $r2 -eq 2 ] && [ $r3 -eq 3 ] && [ $r4 -eq 0 ]
 check "exit codes" $?
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -3,18 +3,24 @@
 # release build and over the CLI's main jobs on bundled inputs.
 set -u
 NPUIFY=${NPUIFY:-build/release/npuify}
-command -v valgrind >/dev/null || { echo "valgrind missing"; echo "0 passed, 1 failed"; exit 1; }
+. tests/lib.sh
+command -v valgrind >/dev/null || { fail "valgrind missing"; finish; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0; failed=0
-vg() { # name command...
+# vg NAME CMD...: memcheck errors (exit 99) fail, and so does a crash: a
+# signal (exit 128+N, 134 abort, 139 segfault) or valgrind's own failure.
+# npuify's documented exit codes (0-4) are results, not errors.
+vg() {
     name=$1; shift
     valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
         "$@" >"$tmp/out" 2>"$tmp/err"
-    if [ $? -eq 99 ]; then
-        failed=$((failed + 1)); echo "FAIL $name"; head -n 40 "$tmp/err"
+    rc=$?
+    if [ "$rc" -eq 99 ]; then
+        fail "$name: memcheck errors"; head -n 40 "$tmp/err"
+    elif [ "$rc" -gt 4 ]; then
+        fail "$name: exit $rc (crash?)"; tail -n 20 "$tmp/err"
     else
-        passed=$((passed + 1)); echo "ok   $name"
+        ok "$name"
     fi
 }
 for t in "$(dirname "$NPUIFY")"/tests/test_*; do
@@ -28,5 +34,4 @@ vg "ops text log" "$NPUIFY" ops tests/data/profiler/torch-1.13-cpu/synthetic_har
 vg "ops trace" "$NPUIFY" ops tests/data/profiler/torch-1.13-cpu/trace_legacy_unescaped_quote.json -o "$tmp/ops2"
 vg "tokens" "$NPUIFY" tokens examples/lstm_lm/train.py
 vg "rules explain" "$NPUIFY" rules --explain NPU101
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -3,7 +3,7 @@
 # repository root:
 #     . tests/lib.sh
 #     suite rules                 # optional: prefix of the closing line
-#     ok; ok "message"; fail "message"; check "message" cmd args...
+#     ok; ok "message"; fail "message"
 #     add_counts "$(tail -n 1 sub.log)"   # another tool's "N passed, N failed"
 #     finish                      # closing line; exit 1 on a failure
 # A suite in which nothing passed fails too: a check that ran nothing
@@ -24,12 +24,6 @@ ok() {
 fail() {
     failed=$((failed + 1))
     echo "FAIL $*"
-}
-
-# check MESSAGE CMD...: ok when CMD exits 0, else fail.
-check() {
-    msg=$1; shift
-    if "$@"; then ok "$msg"; else fail "$msg"; fi
 }
 
 # add_counts LINE: add the counts of a "[NAME: ]N passed, N failed" line

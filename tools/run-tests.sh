@@ -1,8 +1,10 @@
 #!/bin/sh
 # Test runner: runs the cmocka unit programs of one or more build trees, then
 # (with --all) every tests/check_*.sh suite against the release binary.
-# Each suite reports counts; this script adds them up and ends with the line
-# "N passed, N failed" that CI reads. Exit status 1 if anything failed.
+# Each suite reports counts (tests/lib.sh); this script adds them up and
+# ends with the line "N passed, N failed" that CI reads. A suite without
+# that line, or one that ran no check, counts as failed. Exit status 1 if
+# anything failed.
 #   tools/run-tests.sh --unit BUILD...
 #   tools/run-tests.sh --all BUILD [ASAN_BUILD]
 set -u
@@ -26,10 +28,17 @@ run_suite() { # $1 = name, rest = command
     unit:*) set -- $(count_cmocka "$log") ;;
     *) line=$(grep -E '^([A-Za-z_-]+: )?[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
        set -- $(echo "$line" | sed -E 's/^([A-Za-z_-]+: )?([0-9]+) passed, ([0-9]+) failed.*/\2 \3/')
-       [ $# -eq 2 ] || set -- 0 0 ;;
+       # a suite that does not say what it checked has not passed
+       if [ $# -ne 2 ]; then
+           echo "$name printed no 'N passed, N failed' line" >>"$log"
+           set -- 0 1
+       fi ;;
     esac
     p=$1; f=$2
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+    if [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then
+        echo "$name ran no check" >>"$log"; f=1
+    fi
     passed=$((passed + p)); failed=$((failed + f))
     if [ "$f" -ne 0 ]; then
         failed_suites="$failed_suites $name"
