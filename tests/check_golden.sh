@@ -5,17 +5,21 @@
 #   in/               the project tree to convert
 #   args              optional: extra convert arguments (shell words)
 #   rc                optional: expected exit status of convert (default 0)
-#   expected/         the expected converted tree
+#   full_report       optional marker: the case tests the report itself
+#   expected.diff     the expected changes: unified diff of in/ -> output
+#                     (a/ b/ relative paths, no timestamps, files sorted)
 #   expected_report/  expected report files (only the files present are
-#                     compared; UPDATE=1 on a new case stores the CSVs and
-#                     report.json)
-# The case passes when convert exits as expected, the output tree equals
-# expected/, every file of expected_report/ equals the one written, and a
-# second convert of the output changes nothing (idempotence).
+#                     compared): change_list.csv; with full_report also
+#                     report.json and the other CSVs
+# The case passes when convert exits as expected, the diff of in/ and the
+# output equals expected.diff, every file of expected_report/ equals the one
+# written, and a second convert of the output changes nothing (idempotence).
 # Report files are compared after replacing the temporary directory by @TMP@.
 #
 #   NPUIFY=build/release/npuify sh tests/check_golden.sh [CASE...]
 #   UPDATE=1 sh tests/check_golden.sh [CASE...]   rewrite the expectations
+#     (also converts a case in the old format, expected/ + every report
+#     file, to this one)
 # Ends with "N passed, N failed"; exit status 1 when anything failed.
 set -u
 NPUIFY=${NPUIFY:-build/release/npuify}
@@ -24,7 +28,7 @@ GOLDEN=${GOLDEN_DIR:-tests/golden}
 export LC_ALL=C
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0; failed=0
+. tests/lib.sh
 
 # Print at most 40 lines of a file, indented.
 show() {
@@ -48,15 +52,42 @@ normalise() { # file
     sed "s#$tmp#@TMP@#g" "$1"
 }
 
-# Store what this run produced as the case's expectations.
+# tree_diff IN OUT: a unified diff of every file that differs between the
+# two trees, sorted by path, labelled a/PATH and b/PATH (/dev/null for a
+# file on one side only), without timestamps.
+tree_diff() {
+    { (cd "$1" && find . -type f -o -type l); (cd "$2" && find . -type f -o -type l); } |
+        sed 's#^\./##' | sort -u | while IFS= read -r rel; do
+        a=$1/$rel; la=a/$rel; b=$2/$rel; lb=b/$rel
+        [ -e "$a" ] || { a=/dev/null; la=/dev/null; }
+        [ -e "$b" ] || { b=/dev/null; lb=/dev/null; }
+        diff -u --label "$la" --label "$lb" "$a" "$b"
+    done
+}
+
+# The report files a case keeps: change_list.csv, or with full_report
+# every CSV and report.json.
+report_files() { # work
+    if [ -f "$case/full_report" ]; then
+        for f in "$1/report"/*.csv "$1/report/report.json"; do
+            [ -f "$f" ] && basename "$f"
+        done
+    else
+        echo change_list.csv
+    fi
+}
+
+# Store what this run produced as the case's expectations. A case in the
+# old format (expected/) or without expected_report/ gets the files
+# report_files names; otherwise the files already there are refreshed.
 update_case() { # work
     work=$1
-    rm -rf "$case/expected"
-    cp -R "$work/out" "$case/expected"
-    if [ ! -d "$case/expected_report" ]; then
+    cp "$work/got.diff" "$case/expected.diff"
+    if [ -d "$case/expected" ] || [ ! -d "$case/expected_report" ]; then
+        rm -rf "$case/expected" "$case/expected_report"
         mkdir -p "$case/expected_report"
-        for f in "$work/report"/*.csv "$work/report/report.json"; do
-            [ -f "$f" ] && : >"$case/expected_report/$(basename "$f")"
+        for name in $(report_files "$work"); do
+            : >"$case/expected_report/$name"
         done
     fi
     for f in "$case/expected_report"/*; do
@@ -103,14 +134,17 @@ run_case() {
         echo "  convert exited $rc, expected $want:"; show "$work/log"
         return 1
     fi
+    tree_diff "$case/in" "$work/out" >"$work/got.diff"
     if [ "$UPDATE" = 1 ]; then
         update_case "$work"
-    elif [ ! -d "$case/expected" ] || [ ! -d "$case/expected_report" ]; then
+    elif [ -d "$case/expected" ]; then
+        echo "  old format (expected/): run with UPDATE=1"; return 1
+    elif [ ! -f "$case/expected.diff" ] || [ ! -d "$case/expected_report" ]; then
         echo "  missing expected, run with UPDATE=1"; return 1
     fi
     ok=0
-    if ! diff -r "$case/expected" "$work/out" >"$work/diff" 2>&1; then
-        echo "  converted tree differs from expected/:"; show "$work/diff"
+    if ! diff -u "$case/expected.diff" "$work/got.diff" >"$work/diff" 2>&1; then
+        echo "  changes differ from expected.diff:"; show "$work/diff"
         ok=1
     fi
     check_reports "$work" || ok=1
@@ -137,11 +171,10 @@ for case in $cases; do
     [ -d "$case/in" ] || continue
     name_case=$(basename "$case")
     if run_case; then
-        echo "ok   $name_case"; passed=$((passed + 1))
+        ok "$name_case"
     else
-        echo "FAIL $name_case"; failed=$((failed + 1))
+        fail "$name_case"
     fi
 done
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -1,4 +1,0 @@
-import torch
-import torch_npu
-
-x = torch.ones(2)

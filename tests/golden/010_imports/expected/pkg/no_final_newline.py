@@ -1,3 +1,0 @@
-import torch
-import torch_npu
-x = torch.zeros(1).npu()

@@ -1,2 +1,0 @@
-def lr(step):
-    return 0.1 * step

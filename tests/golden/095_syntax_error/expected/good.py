@@ -1,4 +1,0 @@
-import torch
-import torch_npu
-
-y = torch.zeros(2).npu()
