@@ -102,7 +102,7 @@ static void insert_alias(mig_ctx *c, const nfy_rule *pass, const nfy_rule *r,
 
 void mig_pass_member_alias(mig_ctx *c)
 {
-    const nfy_rule *pass = mig_find_pass(c, NFY_PASS_MEMBER_ALIAS);
+    const nfy_rule *pass = mig_pass_rule_of(c, NFY_PASS_MEMBER_ALIAS);
     if (pass == NULL || !mig_rule_edits(c, pass))
         return;
     member_rules rl = {0};

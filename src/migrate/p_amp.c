@@ -241,7 +241,7 @@ static uint32_t import_block_end(const mig_ctx *c, uint32_t at_least)
 
 void mig_pass_amp_insert(mig_ctx *c)
 {
-    const nfy_rule *r = mig_find_pass(c, NFY_PASS_AMP_INSERT);
+    const nfy_rule *r = mig_find_pass(c, NFY_RULE_REWRITE_ARG, "amp-insert");
     uint32_t torch_stmt = NFY_NONE;
     if (r == NULL || c->info->uses_amp || c->withhold)
         return;

@@ -359,8 +359,8 @@ static void ctx_args(intdev *ix, uint32_t k)
 void mig_pass_int_device(mig_ctx *c)
 {
     intdev ix = {c,
-                 mig_find_pass(c, NFY_PASS_INT_DEVICE),
-                 mig_find_pass(c, NFY_PASS_INT_DEVICE_RUNTIME),
+                 mig_pass_rule_of(c, NFY_PASS_INT_DEVICE),
+                 mig_pass_rule_of(c, NFY_PASS_INT_DEVICE_RUNTIME),
                  {0},
                  NULL,
                  {0},

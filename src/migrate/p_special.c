@@ -20,9 +20,9 @@
 
 void mig_pass_amp_used(mig_ctx *c)
 {
-    const nfy_rule *r = mig_find_pass(c, NFY_PASS_AMP_USED);
+    const nfy_rule *r = mig_pass_rule_of(c, NFY_PASS_AMP_USED);
     if (r == NULL)
-        r = mig_find_pass(c, NFY_PASS_AMP_MISSING);
+        r = mig_pass_rule_of(c, NFY_PASS_AMP_MISSING);
     if (r == NULL)
         return;
     /* a use is an AMP use when a map row is its qual or a dotted prefix of
@@ -54,7 +54,7 @@ void mig_pass_amp_used(mig_ctx *c)
 
 void mig_pass_nccl_compare(mig_ctx *c)
 {
-    const nfy_rule *r = mig_find_pass(c, NFY_PASS_NCCL_COMPARE);
+    const nfy_rule *r = mig_pass_rule_of(c, NFY_PASS_NCCL_COMPARE);
     nfy_rule_ctx cmp = {NFY_CTX_COMPARE, NULL, -1, NULL};
     for (uint32_t i = 0; r != NULL && i < c->m->nstrings; i++) {
         const nfy_strlit *s = &c->m->strings[i];
@@ -97,7 +97,7 @@ static bool props_receiver(const mig_ctx *c, uint32_t i)
 
 void mig_pass_capability(mig_ctx *c)
 {
-    const nfy_rule *r = mig_find_pass(c, NFY_PASS_DEVICE_CAPABILITY);
+    const nfy_rule *r = mig_pass_rule_of(c, NFY_PASS_DEVICE_CAPABILITY);
     if (r == NULL)
         return;
     for (uint32_t k = 0; k < c->m->ncalls; k++) {
@@ -135,7 +135,7 @@ static bool has_cu_literal(mig_ctx *c, uint32_t a)
 
 void mig_pass_cpp_ext(mig_ctx *c)
 {
-    const nfy_rule *r = mig_find_pass(c, NFY_PASS_CPP_EXTENSION_CU);
+    const nfy_rule *r = mig_pass_rule_of(c, NFY_PASS_CPP_EXTENSION_CU);
     for (uint32_t k = 0; r != NULL && k < c->m->ncalls; k++) {
         nfy_str q = mig_callee_qual(c, k);
         bool hit = false;
@@ -157,7 +157,7 @@ void mig_pass_cpp_ext(mig_ctx *c)
 
 void mig_pass_pin_memory(mig_ctx *c)
 {
-    const nfy_rule *r = mig_find_pass(c, NFY_PASS_PIN_MEMORY);
+    const nfy_rule *r = mig_pass_rule_of(c, NFY_PASS_PIN_MEMORY);
     for (uint32_t k = 0; r != NULL && k < c->m->ncalls; k++) {
         nfy_str q = mig_callee_qual(c, k);
         if (!mig_str_is(q, "torch.utils.data.DataLoader") &&
@@ -182,7 +182,7 @@ static const nfy_rule_pair *map_row(const nfy_rule *r, nfy_str key)
 
 void mig_pass_affinity_user(mig_ctx *c)
 {
-    const nfy_rule *r = mig_find_pass(c, NFY_PASS_AFFINITY_USER);
+    const nfy_rule *r = mig_pass_rule_of(c, NFY_PASS_AFFINITY_USER);
     for (uint32_t s = 0; r != NULL && s < c->m->nstmts; s++) {
         const nfy_stmt *st = &c->m->stmts[s];
         if ((st->kind != NFY_STMT_DEF && st->kind != NFY_STMT_CLASS) ||

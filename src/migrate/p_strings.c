@@ -241,7 +241,7 @@ static void note_unchanged(mig_ctx *c, nfy_span sp, const char *reason,
                            const char *api)
 {
     if (!c->lu_looked) {
-        c->lu_rule = mig_find_pass(c, NFY_PASS_LEFT_UNCHANGED);
+        c->lu_rule = mig_pass_rule_of(c, NFY_PASS_LEFT_UNCHANGED);
         c->lu_looked = true;
     }
     const nfy_rule *lu = c->lu_rule;

@@ -43,7 +43,10 @@ bool mig_rule_edits(const mig_ctx *c, const nfy_rule *r);
 /** Map a FLAG rule to the report category, op. */
 void mig_flag_class(const nfy_rule *r, mig_cat *cat, mig_op *op);
 /** The active rule of dedicated pass `pass`, or NULL. */
-const nfy_rule *mig_find_pass(const mig_ctx *c, nfy_pass_id pass);
+const nfy_rule *mig_pass_rule_of(const mig_ctx *c, nfy_pass_id pass);
+/** The same by registry name and kind (NULL when they do not fit the
+ * registry); for p_amp.c until it names its pass by id. */
+const nfy_rule *mig_find_pass(const mig_ctx *c, int kind, const char *name);
 
 /* ---- emitting ---- */
 /**

@@ -665,6 +665,74 @@ static void test_render_text(void **state)
     nfy_rule_set_free(set);
 }
 
+/* ---- Activation and the pass registry ------------------------------------ */
+
+static nfy_rule_activity activity(const nfy_rule_set *set, const char *id,
+                                  const char *ver, const char *opt, bool unsafe)
+{
+    nfy_rule_env env = {ver, {opt, NULL}, unsafe};
+    return nfy_rule_activity_in(nfy_rule_set_find(set, id), &env);
+}
+
+static void test_activity(void **state)
+{
+    (void)state;
+    nfy_rule_set *set = builtin();
+    /* safe, manual, unsafe */
+    assert_int_equal(activity(set, "NPU101", "2.8", NULL, false),
+                     NFY_RULE_EDITS);
+    assert_int_equal(activity(set, "NPU306", "2.8", NULL, false),
+                     NFY_RULE_REPORTS);
+    assert_int_equal(activity(set, "NPU208", "2.8", NULL, false),
+                     NFY_RULE_REPORTS);
+    assert_int_equal(activity(set, "NPU208", "2.8", NULL, true),
+                     NFY_RULE_EDITS);
+    /* option gate: closed, open (the option allows the unsafe edit) */
+    assert_int_equal(activity(set, "NPU403", "2.8", NULL, true),
+                     NFY_RULE_INACTIVE);
+    assert_int_equal(activity(set, "NPU403", "2.8", "amp", false),
+                     NFY_RULE_EDITS);
+    /* torch range: NPU210 applies from 2.1 */
+    assert_int_equal(activity(set, "NPU210", "2.1", NULL, true),
+                     NFY_RULE_EDITS);
+    assert_int_equal(activity(set, "NPU210", "1.11", NULL, true),
+                     NFY_RULE_INACTIVE);
+    /* preview: pass not built, or an option no command offers */
+    assert_true(nfy_rule_is_preview(nfy_rule_set_find(set, "NPU307")));
+    assert_true(nfy_rule_is_preview(nfy_rule_set_find(set, "NPU290")));
+    assert_false(nfy_rule_is_preview(nfy_rule_set_find(set, "NPU104")));
+    assert_int_equal(activity(set, "NPU307", "2.8", "distributed", true),
+                     NFY_RULE_INACTIVE);
+    /* disabled */
+    assert_int_equal(nfy_rule_set_enable(set, "NPU101", false), NFY_OK);
+    assert_int_equal(activity(set, "NPU101", "2.8", NULL, false),
+                     NFY_RULE_INACTIVE);
+    nfy_rule_set_free(set);
+}
+
+static void test_pass_registry(void **state)
+{
+    (void)state;
+    nfy_rule_set *set = builtin();
+    /* every pass rule of the catalogue names a registered pass */
+    for (size_t i = 0; i < nfy_rule_set_count(set); i++) {
+        const nfy_rule *r = nfy_rule_set_at(set, i);
+        if (r->match != NFY_MATCH_PASS) {
+            assert_int_equal(r->pass, NFY_PASS_NONE);
+            continue;
+        }
+        const nfy_pass_info *p = nfy_pass_info_of(r->pass);
+        assert_non_null(p);
+        assert_string_equal(p->name, r->pattern);
+        assert_int_equal(p->kind, (int)r->kind);
+    }
+    assert_int_equal(nfy_pass_parse(NFY_STR_LIT("amp-insert")),
+                     NFY_PASS_AMP_INSERT);
+    assert_int_equal(nfy_pass_parse(NFY_STR_LIT("amp-insertx")), NFY_PASS_NONE);
+    assert_null(nfy_pass_info_of(NFY_PASS_NONE));
+    nfy_rule_set_free(set);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -682,6 +750,8 @@ int main(void)
         cmocka_unit_test(test_load_file_errors),
         cmocka_unit_test(test_render_roundtrip),
         cmocka_unit_test(test_render_text),
+        cmocka_unit_test(test_activity),
+        cmocka_unit_test(test_pass_registry),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
