@@ -125,6 +125,15 @@ run ungated 0 convert "$tmp/act" --diff --rules "$tmp/ungated.json"
 expect_not_in ungated "$tmp/out" "MY_NPU_FLAG"
 run ungated-unsafe 0 convert "$tmp/act" --diff --rules "$tmp/ungated.json" --unsafe
 expect_in ungated-unsafe "$tmp/out" "+export MY_NPU_FLAG=1"
+# --mode auto edits only imports, in shell scripts too (names are reported)
+mkdir -p "$tmp/auto"
+printf 'export NCCL_SOCKET_IFNAME=eth0\npython t.py --dist-backend nccl\n' \
+    >"$tmp/auto/run.sh"
+run auto-shell 0 convert "$tmp/auto" --diff --mode auto
+expect_not_in auto-shell "$tmp/out" "HCCL_SOCKET_IFNAME"
+expect_not_in auto-shell "$tmp/out" "hccl"
+run manual-shell 0 convert "$tmp/auto" --diff
+expect_in manual-shell "$tmp/out" "+export HCCL_SOCKET_IFNAME=eth0"
 
 run missing 3 rules --rules "$D/no_such_file.json"
 expect_in missing "$tmp/err" "no_such_file.json"

@@ -505,12 +505,15 @@ typedef struct nfy_rule_env {
     const char *torch_version; /* canonical, e.g. "2.8"; NULL: newest */
     const char *options[8];    /* option names that are on, NULL-terminated */
     bool unsafe;               /* convert --unsafe */
+    bool imports_only;         /* --mode auto: only insert-import rules edit,
+                                  the others at most report */
 } nfy_rule_env;
 
 typedef enum {
     NFY_RULE_INACTIVE, /* off, preview, option gate closed, torch outside */
-    NFY_RULE_REPORTS,  /* active, reports only (manual, or unsafe without
-                          --unsafe and without its own option) */
+    NFY_RULE_REPORTS,  /* active, reports only (manual; unsafe without
+                          --unsafe and without its own option; not an
+                          import rule under --mode auto) */
     NFY_RULE_EDITS     /* active, its edits are applied */
 } nfy_rule_activity;
 

@@ -22,6 +22,7 @@ void mig_rule_env(unsigned flags, const char *version, nfy_rule_env *out)
     memset(out, 0, sizeof *out);
     out->torch_version = version;
     out->unsafe = (flags & MIG_F_UNSAFE) != 0;
+    out->imports_only = (flags & MIG_F_AUTO) != 0;
     size_t n = 0;
     for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
         if (flags & opts[i].flag)

@@ -104,7 +104,8 @@ nfy_rule_activity nfy_rule_activity_in(const nfy_rule *r,
         !nfy_rule_applies_to_torch(r, env->torch_version))
         return NFY_RULE_INACTIVE;
     if (r->safety == NFY_SAFETY_MANUAL ||
-        (r->safety == NFY_SAFETY_UNSAFE && !unsafe_allowed(r, env)))
+        (r->safety == NFY_SAFETY_UNSAFE && !unsafe_allowed(r, env)) ||
+        (env->imports_only && r->kind != NFY_RULE_INSERT_IMPORT))
         return NFY_RULE_REPORTS;
     return NFY_RULE_EDITS;
 }

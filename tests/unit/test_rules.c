@@ -670,7 +670,7 @@ static void test_render_text(void **state)
 static nfy_rule_activity activity(const nfy_rule_set *set, const char *id,
                                   const char *ver, const char *opt, bool unsafe)
 {
-    nfy_rule_env env = {ver, {opt, NULL}, unsafe};
+    nfy_rule_env env = {ver, {opt, NULL}, unsafe, false};
     return nfy_rule_activity_in(nfy_rule_set_find(set, id), &env);
 }
 
@@ -703,6 +703,14 @@ static void test_activity(void **state)
     assert_false(nfy_rule_is_preview(nfy_rule_set_find(set, "NPU104")));
     assert_int_equal(activity(set, "NPU307", "2.8", "distributed", true),
                      NFY_RULE_INACTIVE);
+    /* --mode auto: only the import rules edit */
+    nfy_rule_env autom = {"2.8", {"auto", NULL}, false, true};
+    assert_int_equal(
+        nfy_rule_activity_in(nfy_rule_set_find(set, "NPU002"), &autom),
+        NFY_RULE_EDITS);
+    assert_int_equal(
+        nfy_rule_activity_in(nfy_rule_set_find(set, "NPU305"), &autom),
+        NFY_RULE_REPORTS);
     /* disabled */
     assert_int_equal(nfy_rule_set_enable(set, "NPU101", false), NFY_OK);
     assert_int_equal(activity(set, "NPU101", "2.8", NULL, false),
