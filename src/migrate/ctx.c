@@ -1,8 +1,9 @@
 /*
  * The per-file pass driver and the helpers every pass shares: tokenize,
  * structure and resolve the file, then run the passes (registry.c).
- * Rule gating (option, torch version, safety) and the token claims that
- * keep edits disjoint live here, so each pass only decides what to match.
+ * Rule gating (asked of nfy_rule_activity_in, the one decision) and the
+ * token claims that keep edits disjoint live here, so each pass only
+ * decides what to match.
  */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,9 +1,9 @@
 /*
  * Internal to src/migrate: the per-file context every pass works on, and
  * the helpers they share (rule gating, emitting edits and notes, token
- * navigation, string literal values). One mig_ctx per file; passes run in a
- * fixed order (ctx.c) and claim the tokens they edit, so no two edits of
- * one file ever overlap.
+ * navigation, string literal values). One mig_ctx per file; passes run in
+ * the order of the registry (registry.c) and claim the tokens they edit, so
+ * no two edits of one file ever overlap.
  */
 #ifndef NPUIFY_MIGRATE_PASS_H
 #define NPUIFY_MIGRATE_PASS_H
