@@ -89,6 +89,12 @@ typedef struct {
 NFY_NODISCARD nfy_status nfy_migrate_rule_env(const nfy_migrate_opts *opts,
                                               struct nfy_rule_env *out);
 
+/**
+ * Whether this library runs dedicated pass `pass` (rules.h NFY_PASS_MAP):
+ * true exactly for the passes the registry marks built.
+ */
+bool nfy_migrate_runs_pass(nfy_pass_id pass);
+
 /** Per-file facts for project-level rules. */
 typedef struct {
     bool scanned;      /* the passes ran */

@@ -8,6 +8,7 @@
  * names, amp-missing and global-advice at project level (migrate.c).
  */
 #include "migrate/pass.h"
+#include "npuify/migrate.h"
 
 typedef struct {
     const char *name; /* a generic pass's name; NULL: the registry's */
@@ -38,6 +39,26 @@ static const mig_pass_row rows[] = {
     /* after torch_npu's import: it uses torch.npu */
     {NULL, NFY_PASS_AMP_INSERT, mig_pass_amp_insert, true},
 };
+
+/* Dedicated passes run inside another pass or at project level. */
+static const nfy_pass_id hosted[] = {
+    NFY_PASS_INT_DEVICE_RUNTIME, /* in int-device */
+    NFY_PASS_LEFT_UNCHANGED,     /* in strings and comments */
+    NFY_PASS_CUDA_API_MISSING,   /* in names (NPU201's fallback) */
+    NFY_PASS_AMP_MISSING,        /* amp-used, then project level */
+    NFY_PASS_GLOBAL_ADVICE,      /* project level */
+};
+
+bool nfy_migrate_runs_pass(nfy_pass_id pass)
+{
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        if (rows[i].pass == pass && pass != NFY_PASS_NONE)
+            return true;
+    for (size_t i = 0; i < sizeof hosted / sizeof hosted[0]; i++)
+        if (hosted[i] == pass)
+            return true;
+    return false;
+}
 
 void mig_run_passes(mig_ctx *c)
 {

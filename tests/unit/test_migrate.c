@@ -730,6 +730,21 @@ static void test_device_prefix(void **state)
                "    return arg\n");
 }
 
+/* The registry's built/preview column says what the library runs. */
+static void test_pass_states(void **state)
+{
+    (void)state;
+    for (int id = 0; id < NFY_PASS_COUNT; id++) {
+        const nfy_pass_info *p = nfy_pass_info_of((nfy_pass_id)id);
+        assert_non_null(p);
+        if (nfy_migrate_runs_pass((nfy_pass_id)id) !=
+            (p->state == NFY_PASS_BUILT))
+            fail_msg("pass %s: marked %s", p->name,
+                     p->state == NFY_PASS_BUILT ? "built, not run"
+                                                : "preview, but run");
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -759,6 +774,7 @@ int main(void)
         cmocka_unit_test(test_member_alias),
         cmocka_unit_test(test_self_module_attr),
         cmocka_unit_test(test_device_prefix),
+        cmocka_unit_test(test_pass_states),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
