@@ -4,8 +4,6 @@
  *  - nccl-compare: a "nccl" string compared (backend == "nccl");
  *  - device-capability: get_device_capability() and
  *    get_device_properties(...).major/.minor (directly or via a variable);
- *  - cpp-extension-cu: cpp_extension.load with .cu sources, load_inline
- *    with cuda_sources;
  *  - dataloader-pin-memory: DataLoader without pin_memory=True;
  *  - affinity-user: user functions/classes that torch_npu has fused
  *    versions of.
@@ -117,41 +115,6 @@ static void pass_capability(mig_ctx *c)
     }
 }
 
-/* ---- cpp_extension with CUDA sources
- * ---------------------------------------------- */
-
-static bool has_cu_literal(mig_ctx *c, uint32_t a)
-{
-    for (uint32_t t = c->m->args[a].value_first; t < c->m->args[a].value_end;
-         t++) {
-        uint32_t off;
-        nfy_str b = mig_string_body(c, t, &off);
-        if (nfy_str_ends_with(b, NFY_STR_LIT(".cu")) ||
-            nfy_str_ends_with(b, NFY_STR_LIT(".cuh")))
-            return true;
-    }
-    return false;
-}
-
-static void pass_cpp_ext(mig_ctx *c)
-{
-    const nfy_rule *r = mig_find_pass(c, NFY_RULE_FLAG, "cpp-extension-cu");
-    for (uint32_t k = 0; r != NULL && k < c->m->ncalls; k++) {
-        nfy_str q = mig_callee_qual(c, k);
-        bool hit = false;
-        if (mig_str_is(q, "torch.utils.cpp_extension.load")) {
-            uint32_t a = nfy_pysyn_kwarg(c->m, k, "sources");
-            if (a == NFY_NONE)
-                a = nfy_pysyn_posarg(c->m, k, 1);
-            hit = a != NFY_NONE && has_cu_literal(c, a);
-        } else if (mig_str_is(q, "torch.utils.cpp_extension.load_inline")) {
-            hit = nfy_pysyn_kwarg(c->m, k, "cuda_sources") != NFY_NONE;
-        }
-        if (hit)
-            mig_flag(c, r, c->m->calls[k].span, mig_strdup(c, q), NULL);
-    }
-}
-
 /* ---- advice
  * ---------------------------------------------------------------------- */
 
@@ -203,7 +166,7 @@ void mig_pass_special(mig_ctx *c)
     pass_amp(c);
     pass_nccl_compare(c);
     pass_capability(c);
-    pass_cpp_ext(c);
+    mig_pass_jit_ext(c);
     pass_pin_memory(c);
     pass_affinity_user(c);
 }

@@ -128,6 +128,8 @@ void mig_pass_int_device(mig_ctx *c);
 void mig_pass_strings(mig_ctx *c);
 void mig_pass_env(mig_ctx *c);
 void mig_pass_special(mig_ctx *c);
+/* cpp-extension-cu: JIT builds of CUDA code by any loader (p_jit_ext.c). */
+void mig_pass_jit_ext(mig_ctx *c);
 void mig_pass_comments(mig_ctx *c);
 void mig_pass_insert_import(mig_ctx *c);
 void mig_pass_amp_insert(mig_ctx *c);
