@@ -96,6 +96,11 @@
  *      no AMP"; pattern names the pass). A map, when present, gives the
  *      suggested replacement per matched name (apex optimizers -> torch_npu
  *      ones); `to` "" means no replacement, note says why.
+ *      LINE (flag only): a line of a shell script or Dockerfile, comments
+ *      blanked and `\`-continued lines joined, matching the POSIX ERE
+ *      pattern (REG_EXTENDED|REG_ICASE); ctx `shell`/`dockerfile` pick the
+ *      file kinds (none: both). STRING flags with ctx `shell`/`dockerfile`
+ *      are found in those lines too, as literal text.
  *
  * Maps on NAME/CALL/MODULE/IMPORT/METHOD/ATTR rules: the rows' `from`
  * values are the names matched (qualified names, or member names for
@@ -175,7 +180,8 @@ typedef enum {
     X(ENV, "env")         /* environment variable name, glob */                \
     X(KEYWORD, "keyword") /* keyword argument name in a call */                \
     X(FILE, "file")       /* file base name glob in the tree */                \
-    X(PASS, "pass")       /* a dedicated pass decides */
+    X(PASS, "pass")       /* a dedicated pass decides */                       \
+    X(LINE, "line")       /* shell/Dockerfile line matching ERE pattern */
 
 typedef enum {
 #define NFY_MATCH_ENUM(name, text) NFY_MATCH_##name,
@@ -226,7 +232,8 @@ typedef enum {
                             /* dict display key */                             \
     X(SUBSCRIPT, "subscript") /* subscript:NAME - NAME[...] e.g. os.environ */ \
     X(SHELL, "shell")         /* shell scripts (export, assignments, $N) */    \
-    X(ANY, "any")             /* any string literal */
+    X(ANY, "any")             /* any string literal */                         \
+    X(DOCKERFILE, "dockerfile") /* Dockerfile/Containerfile instructions */
 
 typedef enum {
 #define NFY_CTX_ENUM(name, text) NFY_CTX_##name,

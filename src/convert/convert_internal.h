@@ -17,7 +17,8 @@ nfy_status nfy__convert_check_paths(const nfy_convert_opts *o, nfy_arena *a,
 typedef enum {
     NFY_FILE_KIND_OTHER, /* copied byte for byte */
     NFY_FILE_KIND_PYTHON,
-    NFY_FILE_KIND_SHELL
+    NFY_FILE_KIND_SHELL,
+    NFY_FILE_KIND_DOCKERFILE /* scanned for findings, never edited */
 } nfy_file_kind;
 
 /* Classify by name, then by a "#!" line in the first bytes. */
@@ -44,6 +45,25 @@ nfy_status nfy__shell_env_edits(const nfy_convert_opts *o,
                                 const nfy_source *src, const char *rel,
                                 nfy_edit_set *set, nfy_report *rep,
                                 nfy_diags *diags);
+
+/*
+ * Findings of the flag rules with match "line" (or literal "string") whose
+ * contexts include `where`, over blanked: a NUL-terminated copy of src
+ * with comments and line continuations turned into spaces (line_rules.c).
+ */
+void nfy__line_rule_findings(const nfy_convert_opts *o, const nfy_source *src,
+                             const char *rel, nfy_rule_ctx_kind where,
+                             char *blanked, nfy_report *rep);
+/* A NUL-terminated copy of src, NUL bytes as spaces (malloc; NULL: OOM). */
+char *nfy__text_copy(const nfy_source *src);
+/* Blank shell comments, line continuations and CRs in b[0..n). */
+void nfy__shell_blank(char *b, size_t n);
+/* Shell scripts: the line rules of context "shell". */
+void nfy__shell_line_findings(const nfy_convert_opts *o, const nfy_source *src,
+                              const char *rel, nfy_report *rep);
+/* Dockerfiles: the line rules of context "dockerfile" (dockerfile.c). */
+void nfy__dockerfile_findings(const nfy_convert_opts *o, const nfy_source *src,
+                              const char *rel, nfy_report *rep);
 
 /*
  * One conversion's state. The sequential walk uses one for the whole run;

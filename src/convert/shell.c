@@ -4,7 +4,10 @@
  * renamed to their Ascend counterparts by the ENV rules whose contexts
  * include "shell". A name without a counterpart is reported, not changed.
  * The scan is lexical: comments and single-quoted text are skipped.
+ * The line rules of context "shell" (docker run --gpus, nvidia-smi, ...)
+ * are reported by nfy__shell_line_findings.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "convert/convert_internal.h"
@@ -186,4 +189,15 @@ nfy_status nfy__shell_env_edits(const nfy_convert_opts *o,
         }
     }
     return NFY_OK;
+}
+
+void nfy__shell_line_findings(const nfy_convert_opts *o, const nfy_source *src,
+                              const char *rel, nfy_report *rep)
+{
+    char *blanked = nfy__text_copy(src);
+    if (blanked == NULL)
+        return;
+    nfy__shell_blank(blanked, src->len);
+    nfy__line_rule_findings(o, src, rel, NFY_CTX_SHELL, blanked, rep);
+    free(blanked);
 }
