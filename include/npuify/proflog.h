@@ -244,7 +244,11 @@ typedef struct {
     nfy_prof_dyn dyn;
     nfy_prof_status status;
     nfy_str first_version;   /* --compare-versions: first torch_npu version
-                                supporting it; empty when none */
+                                newer than the target supporting it; empty
+                                when none */
+    nfy_str npu_counterpart; /* a CUDA/ROCm-only kernel: the operator that
+                                replaces it on NPU and gave the status */
+    nfy_str counterpart_note;
     nfy_str ambiguity;       /* truncated name matching several ops: "a|b" */
     uint32_t cut_candidates; /* cut name the input never printed in full:
                                 the number of known operators it could be
