@@ -96,6 +96,8 @@ typedef struct {
     uint32_t first_torch_line; /* line of the first torch import, 0 none */
     size_t edits;              /* edits kept */
     size_t findings;           /* non-change findings recorded */
+    uint32_t fp16_line; /* first sign of fp16 trained by hand (.half() with
+                           manual loss scaling, apex.fp16_utils), 0 none */
 } nfy_migrate_info;
 
 /**
@@ -122,6 +124,8 @@ typedef struct {
     size_t cuda_files;          /* files with CUDA-specific code */
     const char *first_amp_file; /* smallest relpath with AMP, or NULL */
     uint32_t first_amp_line;
+    const char *first_fp16_file; /* smallest relpath training fp16 by hand */
+    uint32_t first_fp16_line;
     const char *first_torch_file; /* smallest relpath using torch, or NULL */
 } nfy_migrate_project;
 

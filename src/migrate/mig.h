@@ -63,6 +63,7 @@ typedef NFY_VEC(mig_note) mig_note_vec;
 typedef struct {
     bool scanned, syntax_error, uses_torch, uses_cuda, uses_amp, has_main;
     uint32_t amp_line, first_torch_line;
+    uint32_t fp16_line; /* fp16 trained by hand (NPU407), 0 when not */
 } mig_info;
 
 typedef struct {

@@ -1,6 +1,7 @@
 /*
  * Dedicated report-only passes, each named by a rule with match "pass":
  *  - amp-used: the first AMP use of the file (also sets info.uses_amp);
+ *    autocast(enabled=False) is AMP switched off, not a use;
  *  - nccl-compare: a "nccl" string compared (backend == "nccl");
  *  - device-capability: get_device_capability() and
  *    get_device_properties(...).major/.minor (directly or via a variable);
@@ -15,6 +16,21 @@
 
 /* ---- AMP --------------------------------------------------------------------
  */
+
+/* autocast(enabled=False) / GradScaler(enabled=False): AMP switched off,
+ * not in use. */
+static bool amp_disabled(const mig_ctx *c, uint32_t u)
+{
+    for (uint32_t k = 0; k < c->m->ncalls; k++) {
+        if (c->m->calls[k].use != u)
+            continue;
+        uint32_t a = nfy_pysyn_kwarg(c->m, k, "enabled");
+        return a != NFY_NONE &&
+               c->m->args[a].value_end == c->m->args[a].value_first + 1 &&
+               mig_tok_is(c, c->m->args[a].value_first, "False");
+    }
+    return false;
+}
 
 static void pass_amp(mig_ctx *c)
 {
@@ -35,6 +51,8 @@ static void pass_amp(mig_ctx *c)
         if (q.len == 0 || r->nmap == 0 || mig_rindex_find(&rows, q, hit) == 0)
             continue;
         const nfy_name_use *use = &c->m->uses[u];
+        if (amp_disabled(c, u))
+            continue;
         c->info->uses_amp = true;
         c->info->amp_line = c->m->toks[use->tok].line;
         if (strcmp(r->pattern, "amp-used") == 0) {
@@ -164,6 +182,7 @@ static void pass_affinity_user(mig_ctx *c)
 void mig_pass_special(mig_ctx *c)
 {
     pass_amp(c);
+    mig_pass_fp16(c);
     pass_nccl_compare(c);
     pass_capability(c);
     mig_pass_jit_ext(c);

@@ -130,6 +130,8 @@ void mig_pass_env(mig_ctx *c);
 void mig_pass_special(mig_ctx *c);
 /* cpp-extension-cu: JIT builds of CUDA code by any loader (p_jit_ext.c). */
 void mig_pass_jit_ext(mig_ctx *c);
+/* amp-manual-fp16: fp16 trained by hand, not AMP (p_fp16.c). */
+void mig_pass_fp16(mig_ctx *c);
 void mig_pass_comments(mig_ctx *c);
 void mig_pass_insert_import(mig_ctx *c);
 void mig_pass_amp_insert(mig_ctx *c);
