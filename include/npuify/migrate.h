@@ -68,8 +68,10 @@ enum nfy_migrate_flags {
     NFY_MIGRATE_AUTO = 1u << 1,   /* --mode auto: only add `import torch_npu`
                                      and `from torch_npu.contrib import
                                      transfer_to_npu` to entry scripts (files
-                                     with a __main__ guard, also those without
-                                     a torch import); findings as usual */
+                                     with a __main__ guard, listed in
+                                     entries, or with top-level training
+                                     code; also those without a torch
+                                     import); findings as usual */
     NFY_MIGRATE_AMP = 1u << 2,    /* --amp: rules gated by option "amp"
                                      (amp-insert) */
     NFY_MIGRATE_DISTRIBUTED = 1u << 3, /* ... by option "distributed" */
@@ -79,8 +81,11 @@ enum nfy_migrate_flags {
 
 typedef struct {
     const struct nfy_rule_set *rules; /* required; built-in + custom rules */
-    const char *torch_version; /* "2.1" ... "2.8" ...; NULL: newest shipped */
-    unsigned flags;            /* enum nfy_migrate_flags */
+    const char *torch_version;  /* "2.1" ... "2.8" ...; NULL: newest shipped */
+    unsigned flags;             /* enum nfy_migrate_flags */
+    const char *const *entries; /* --mode auto: more entry scripts (relpaths:
+                                   --main files, scripts a launcher in the
+                                   tree runs), NULL-terminated; may be NULL */
 } nfy_migrate_opts;
 
 /** Per-file facts for project-level rules. */

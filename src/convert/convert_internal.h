@@ -13,6 +13,9 @@ bool nfy__path_is_inside(const char *inner, const char *outer);
 nfy_status nfy__convert_check_paths(const nfy_convert_opts *o, nfy_arena *a,
                                     nfy_diags *diags);
 
+/* Larger scripts are reported and copied, not converted. */
+enum { NFY__MAX_SCRIPT_BYTES = 32 << 20 };
+
 /* What a file is, for conversion purposes. */
 typedef enum {
     NFY_FILE_KIND_OTHER, /* copied byte for byte */
@@ -61,6 +64,14 @@ void nfy__shell_blank(char *b, size_t n);
 /* Shell scripts: the line rules of context "shell". */
 void nfy__shell_line_findings(const nfy_convert_opts *o, const nfy_source *src,
                               const char *rel, nfy_report *rep);
+/* The blanked text (comments, continuations) of a shell script or a
+ * Dockerfile, NUL-terminated (malloc; NULL: out of memory). */
+char *nfy__shell_text(const nfy_source *src);
+char *nfy__dockerfile_text(const nfy_source *src);
+/* --mode auto: entry scripts named by --main or run by a launcher in the
+ * tree, NULL-terminated relpaths in a (entries.c). */
+const char *const *nfy__auto_entries(const nfy_convert_opts *o, nfy_arena *a,
+                                     nfy_diags *diags);
 /* Dockerfiles: the line rules of context "dockerfile" (dockerfile.c). */
 void nfy__dockerfile_findings(const nfy_convert_opts *o, const nfy_source *src,
                               const char *rel, nfy_report *rep);

@@ -25,15 +25,23 @@ static void blank_comment_lines(char *b, size_t n)
     }
 }
 
-void nfy__dockerfile_findings(const nfy_convert_opts *o, const nfy_source *src,
-                              const char *rel, nfy_report *rep)
+char *nfy__dockerfile_text(const nfy_source *src)
 {
     char *blanked = nfy__text_copy(src);
     if (blanked == NULL)
-        return;
+        return NULL;
     /* Comment lines first, then RUN's shell comments and continuations. */
     blank_comment_lines(blanked, src->len);
     nfy__shell_blank(blanked, src->len);
+    return blanked;
+}
+
+void nfy__dockerfile_findings(const nfy_convert_opts *o, const nfy_source *src,
+                              const char *rel, nfy_report *rep)
+{
+    char *blanked = nfy__dockerfile_text(src);
+    if (blanked == NULL)
+        return;
     nfy__line_rule_findings(o, src, rel, NFY_CTX_DOCKERFILE, blanked, rep);
     free(blanked);
 }

@@ -191,13 +191,20 @@ nfy_status nfy__shell_env_edits(const nfy_convert_opts *o,
     return NFY_OK;
 }
 
+char *nfy__shell_text(const nfy_source *src)
+{
+    char *blanked = nfy__text_copy(src);
+    if (blanked != NULL)
+        nfy__shell_blank(blanked, src->len);
+    return blanked;
+}
+
 void nfy__shell_line_findings(const nfy_convert_opts *o, const nfy_source *src,
                               const char *rel, nfy_report *rep)
 {
-    char *blanked = nfy__text_copy(src);
+    char *blanked = nfy__shell_text(src);
     if (blanked == NULL)
         return;
-    nfy__shell_blank(blanked, src->len);
     nfy__line_rule_findings(o, src, rel, NFY_CTX_SHELL, blanked, rep);
     free(blanked);
 }

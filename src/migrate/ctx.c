@@ -383,6 +383,8 @@ static void run_passes(mig_ctx *c)
         mig_pass_env(c);
         mig_pass_strings(c);
         mig_pass_comments(c);
+    } else {
+        mig_pass_auto_unhandled(c);
     }
     mig_pass_insert_import(c);
     mig_pass_amp_insert(c); /* after torch_npu's import: it uses torch.npu */

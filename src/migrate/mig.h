@@ -70,6 +70,7 @@ typedef struct {
     const struct nfy_rule_set *rules;
     const char *version; /* canonical apidb version name, e.g. "2.8" */
     unsigned flags;      /* MIG_F_* */
+    bool listed_entry;   /* --mode auto: the file is a named entry script */
 } mig_params;
 
 /* ---- passes (ctx.c) ---- */

@@ -96,6 +96,14 @@ static void add_changes(nfy_report *rep, const nfy_migrate_opts *opts,
     }
 }
 
+static bool listed(const char *const *list, const char *relpath)
+{
+    for (size_t i = 0; list != NULL && relpath != NULL && list[i]; i++)
+        if (strcmp(list[i], relpath) == 0)
+            return true;
+    return false;
+}
+
 static void copy_info(nfy_migrate_info *out, const mig_info *in, size_t edits,
                       size_t findings)
 {
@@ -125,7 +133,8 @@ nfy_status nfy_migrate_file(const nfy_migrate_opts *opts, const nfy_source *src,
                              : "unknown --torch-version");
         return NFY_EUSAGE;
     }
-    mig_params p = {opts->rules, ver, opts->flags};
+    mig_params p = {opts->rules, ver, opts->flags,
+                    listed(opts->entries, relpath)};
     nfy_arena arena;
     nfy_arena_init(&arena);
     mig_note_vec notes = {0};

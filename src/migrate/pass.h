@@ -132,6 +132,8 @@ void mig_pass_special(mig_ctx *c);
 void mig_pass_jit_ext(mig_ctx *c);
 /* amp-manual-fp16: fp16 trained by hand, not AMP (p_fp16.c). */
 void mig_pass_fp16(mig_ctx *c);
+/* auto-unhandled: what transfer_to_npu does not patch (p_auto.c). */
+void mig_pass_auto_unhandled(mig_ctx *c);
 void mig_pass_comments(mig_ctx *c);
 void mig_pass_insert_import(mig_ctx *c);
 void mig_pass_amp_insert(mig_ctx *c);
