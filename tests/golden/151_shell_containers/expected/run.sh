@@ -8,3 +8,5 @@ docker run --runtime=nvidia -it my/train:latest bash
 nvidia-docker run -it my/train:latest bash
 python train.py --gpus 8   # a training flag, not a container
 pip install torch==2.1.0+cu118 --index-url https://download.pytorch.org/whl/cu118
+docker pull my/train:latest && python train.py --gpus 4
+pip install -r requirements.txt && nvidia-smi
