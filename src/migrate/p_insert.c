@@ -170,20 +170,46 @@ static bool top_level(const mig_ctx *c, uint32_t s)
     return true;
 }
 
-/* A training step run at import time: `loss.backward()` or
- * `optimizer.step()` at module level or in a module-level loop. */
+/* `loss.backward()` or `optimizer.step()`. */
+static bool is_training_call(const mig_ctx *c, uint32_t k)
+{
+    const nfy_call *call = &c->m->calls[k];
+    if (call->attr_tok == NFY_NONE)
+        return false;
+    if (mig_tok_is(c, call->attr_tok, "backward"))
+        return true;
+    return mig_tok_is(c, call->attr_tok, "step") &&
+           call->attr_tok == call->callee_first + 2 &&
+           nfy_str_contains(mig_tok(c, call->callee_first), NFY_STR_LIT("opt"));
+}
+
+/* The module-level def named by call k's callee, when it trains. */
+static bool calls_training_def(const mig_ctx *c, uint32_t k)
+{
+    const nfy_call *call = &c->m->calls[k];
+    if (call->dotted.len == 0 || nfy_str_find_char(call->dotted, '.') >= 0)
+        return false;
+    for (uint32_t s = 0; s < c->m->nstmts; s++) {
+        const nfy_stmt *d = &c->m->stmts[s];
+        if (d->kind != NFY_STMT_DEF || d->parent != NFY_NONE ||
+            !nfy_str_eq(mig_tok(c, d->name_tok), call->dotted))
+            continue;
+        for (uint32_t j = 0; j < c->m->ncalls; j++)
+            if (c->m->calls[j].stmt > s && c->m->calls[j].stmt < d->body_end &&
+                is_training_call(c, j))
+                return true;
+    }
+    return false;
+}
+
+/* A training step run at import time: a training call at module level,
+ * or a module-level call of a function of this file that trains (the
+ * `for epoch in ...: train(epoch)` of scripts without a __main__ guard). */
 static bool top_level_training(const mig_ctx *c)
 {
     for (uint32_t k = 0; k < c->m->ncalls; k++) {
-        const nfy_call *call = &c->m->calls[k];
-        if (call->attr_tok == NFY_NONE || !top_level(c, call->stmt))
-            continue;
-        if (mig_tok_is(c, call->attr_tok, "backward"))
-            return true;
-        nfy_str recv = mig_tok(c, call->callee_first);
-        if (mig_tok_is(c, call->attr_tok, "step") &&
-            call->attr_tok == call->callee_first + 2 &&
-            nfy_str_contains(recv, NFY_STR_LIT("opt")))
+        if (top_level(c, c->m->calls[k].stmt) &&
+            (is_training_call(c, k) || calls_training_def(c, k)))
             return true;
     }
     return false;
