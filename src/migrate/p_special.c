@@ -186,6 +186,7 @@ void mig_pass_special(mig_ctx *c)
     pass_nccl_compare(c);
     pass_capability(c);
     mig_pass_jit_ext(c);
+    mig_pass_shell_commands(c);
     pass_pin_memory(c);
     pass_affinity_user(c);
 }

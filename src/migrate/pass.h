@@ -134,6 +134,9 @@ void mig_pass_jit_ext(mig_ctx *c);
 void mig_pass_fp16(mig_ctx *c);
 /* auto-unhandled: what transfer_to_npu does not patch (p_auto.c). */
 void mig_pass_auto_unhandled(mig_ctx *c);
+/* Line rules of context "shell" on os.system/subprocess commands
+ * (p_shell_cmd.c). */
+void mig_pass_shell_commands(mig_ctx *c);
 void mig_pass_comments(mig_ctx *c);
 void mig_pass_insert_import(mig_ctx *c);
 void mig_pass_amp_insert(mig_ctx *c);
