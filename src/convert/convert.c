@@ -265,7 +265,7 @@ nfy_status nfy_convert_run(const nfy_convert_opts *opts, nfy_report *rep,
         (opts->mode == NFY_CONVERT_MODE_AUTO ? NFY_MIGRATE_AUTO : 0) |
         (opts->amp ? NFY_MIGRATE_AMP : 0);
     if (opts->mode == NFY_CONVERT_MODE_AUTO)
-        passes.mo.entries = nfy__auto_entries(opts, &a, diags);
+        passes.mo.entries = nfy__auto_entries(opts, &a);
     nfy_migrate_project_init(&passes.proj);
     nfy__converter c = {opts,  &passes, rep,       diff_out, stats,
                         diags, false,   opts->dst, NFY_OK};

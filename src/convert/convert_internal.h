@@ -70,8 +70,7 @@ char *nfy__shell_text(const nfy_source *src);
 char *nfy__dockerfile_text(const nfy_source *src);
 /* --mode auto: entry scripts named by --main or run by a launcher in the
  * tree, NULL-terminated relpaths in a (entries.c). */
-const char *const *nfy__auto_entries(const nfy_convert_opts *o, nfy_arena *a,
-                                     nfy_diags *diags);
+const char *const *nfy__auto_entries(const nfy_convert_opts *o, nfy_arena *a);
 /* Dockerfiles: the line rules of context "dockerfile" (dockerfile.c). */
 void nfy__dockerfile_findings(const nfy_convert_opts *o, const nfy_source *src,
                               const char *rel, nfy_report *rep);

@@ -15,10 +15,8 @@
 typedef NFY_VEC(const char *) path_vec;
 
 typedef struct {
-    const nfy_convert_opts *o;
     nfy_arena *a;
     path_vec *out;
-    nfy_diags *diags;
 } entry_scan;
 
 static void add_path(entry_scan *s, nfy_str p)
@@ -182,11 +180,10 @@ static nfy_str under_src(const char *src, const char *path)
     return p;
 }
 
-const char *const *nfy__auto_entries(const nfy_convert_opts *o, nfy_arena *a,
-                                     nfy_diags *diags)
+const char *const *nfy__auto_entries(const nfy_convert_opts *o, nfy_arena *a)
 {
     path_vec out = {0};
-    entry_scan s = {o, a, &out, diags};
+    entry_scan s = {a, &out};
     for (size_t i = 0; o->main_files && o->main_files[i]; i++)
         add_path(&s, under_src(o->src, o->main_files[i]));
     static const char *const skip_names[] = {".git", "__pycache__", NULL};
