@@ -304,7 +304,9 @@ void nfy_prof_table_resolve_truncated(nfy_prof_table *t);
 /**
  * Set status for OP/COMM kind entries from apidb for version v (NULL: the
  * default); with compare_versions, first_version names the oldest torch_npu
- * version supporting each op that v does not support. A cut name that
+ * version newer than v supporting each op that v does not support. A
+ * CUDA/ROCm-only kernel (cudnn_convolution) takes the status of its NPU
+ * counterpart, named in npu_counterpart. A cut name that
  * nfy_prof_table_resolve_truncated could not resolve (no full name in the
  * input) is looked up among the operators apidb knows for v
  * (nfy_apidb_op_prefix): one match resolves it (cut_from_known), several

@@ -107,6 +107,8 @@ static void resolve_known(nfy_prof_table *t, nfy_prof_op *op,
 void nfy_prof_table_check(nfy_prof_table *t, const nfy_apidb_version *v,
                           bool compare_versions)
 {
+    if (v == NULL)
+        v = nfy_apidb_version_default(); /* "newer than" needs a target */
     for (size_t i = 0; i < t->ops.len; i++) {
         nfy_prof_op *op = &t->ops.items[i];
         op->status = NFY_PSTAT_UNCHECKED;
