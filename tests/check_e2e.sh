@@ -258,4 +258,30 @@ if check_run inet_resume 1 npu_device_uses; then
     fi
 fi
 
+# convert --amp at module level (golden 152): the GradScaler is created
+# outside the autocast block and the forward runs inside it.
+dir=$tmp/run/amp_module
+mkdir -p "$dir"
+rm -rf "$dir/out_tree"
+"$NPUIFY" convert tests/golden/152_amp_module_level/in -o "$dir/out_tree" \
+    --amp -q >/dev/null 2>&1
+if (cd "$dir/out_tree" && PYTHONPATH="$EMU:." NPUIFY_EMU_LOG="$dir/emu.jsonl" \
+    NPUIFY_EMU_QUIET=1 timeout "$RUN_TIMEOUT" $PY train.py >"$dir/out" 2>&1) &&
+    grep -q '^loss [0-9.]*$' "$dir/out" &&
+    $PY - "$dir/out_tree/train.py" <<'EOF' &&
+import ast, sys
+body = ast.parse(open(sys.argv[1]).read()).body
+top = [n.targets[0].id for n in body if isinstance(n, ast.Assign)]
+inner = [n.targets[0].id for w in body if isinstance(w, ast.With)
+         for n in w.body if isinstance(n, ast.Assign)]
+sys.exit(0 if top == ["amp_scaler"] and inner == ["loss"] else 1)
+EOF
+    [ "$(log_sum amp_module autocast_enters)" -ge 1 ] &&
+    [ "$(log_sum amp_module grad_scaler_steps)" -ge 1 ]; then
+    ok "run amp_module: module-level --amp output trains under autocast + GradScaler"
+else
+    fail "run amp_module: module-level --amp output"
+    tail -n 8 "$dir/out" 2>/dev/null | indent
+fi
+
 finish

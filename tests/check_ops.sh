@@ -270,13 +270,25 @@ for ver in sys.argv[2:]:
            if l.strip() and not l.startswith("#")}
     chain = [t for t in tables if t[0] <= minor(ver)][::-1] or tables[:1]
 
-    def status(op):
+    custom = {l.strip().split(".")[0]
+              for l in open("data/npu/npu_custom_ops_v%s.txt" % ver)
+              if l.strip() and not l.startswith("#")}
+    cuda_only = dict(l.split("\t")[:2] for l in
+                     open("data/npu/cuda_backend_ops.tsv")
+                     if l.strip() and not l.startswith("#"))
+
+    def status(op):  # composite: CompositeImplicitAutograd only
         if any(k == op or k.startswith(op + ".") for k in npu):
             return "supported"
+        if op in cuda_only:  # a CUDA-only kernel: its NPU counterpart decides
+            to = cuda_only[op]
+            st = ("supported" if to[len("npu::"):] in custom else "unknown") \
+                if to.startswith("npu::") else status(to[len("aten::"):])
+            return st if st in ("supported", "composite") else "unsupported"
         for _, _, rows in chain:
             k = kind_in(rows, op)
             if k:
-                return "cpu-fallback" if k == "backend" else "composite"
+                return "composite" if k == "implicit" else "cpu-fallback"
         return "unknown"
 
     names, seps = [], 0

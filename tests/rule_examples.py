@@ -19,10 +19,7 @@ import sys
 SHELL_STARTS = ("python ", "python3 ", "torchrun ", "export ", "#!/bin/")
 # Known engine defects, owned elsewhere; each is printed as xfail and
 # removed when its fix is merged.
-XFAIL = {
-    "NPU403": "--amp puts GradScaler() inside the with-autocast block and "
-              "the forward outside it (src/migrate/p_amp.c, issue 7 §1/§2)",
-}
+XFAIL = {}
 
 
 def text(example):
@@ -47,10 +44,20 @@ def options_of(rule):
     return args
 
 
+# Dockerfile instructions: the example is a Dockerfile line.
+DOCKERFILE_STARTS = ("FROM ", "RUN ", "ENV ", "ARG ")
+
+
 def fixture_name(rule):
     before = rule["before"]
     if rule["match"] == "file":
         return before.strip()
+    if rule["match"] == "line":  # its contexts say which file kind
+        ctx = rule.get("ctx", [])
+        if "dockerfile" in ctx and (before.startswith(DOCKERFILE_STARTS) or
+                                    "shell" not in ctx):
+            return "Dockerfile"
+        return "run.sh"
     if before.startswith(SHELL_STARTS):
         return "run.sh"
     return "ex.py"

@@ -168,6 +168,14 @@ static const family_spec FAMILIES[] = {
      0,
      {1, END},
      false},
+    {"cuda_backend_ops",
+     "npu",
+     "cuda_backend_ops.tsv",
+     NULL,
+     true,
+     0,
+     {1, 2, END},
+     false},
 };
 #define NFAMILIES (sizeof FAMILIES / sizeof FAMILIES[0])
 

@@ -74,9 +74,8 @@ typedef enum {
                             (torch_npu's boxed CPU fallback, slow) */
     NFY_OP_UNSUPPORTED,  /* listed 'unsupported' (1.11/2.0), or on 1.11/2.0
                             a known aten op with no kernel and no fallback */
-    NFY_OP_COMPOSITE     /* no NPU kernel, but CompositeImplicitAutograd (or
-                            CompositeExplicitAutograd): decomposes into other
-                            ops, check those instead */
+    NFY_OP_COMPOSITE     /* no NPU kernel, but CompositeImplicitAutograd:
+                            decomposes into other ops, check those instead */
 } nfy_op_status;
 
 /** "unknown", "supported", "cpu-fallback", "unsupported", "composite". */
@@ -84,21 +83,29 @@ const char *nfy_op_status_name(nfy_op_status st);
 
 typedef struct {
     nfy_op_status status;
-    bool listed;               /* an explicit entry decided (false: inferred) */
-    bool custom;               /* an npu:: custom operator */
-    bool is_public;            /* custom op exposed in torch_npu.__all__ */
-    bool explicit_composite;   /* COMPOSITE through CompositeExplicitAutograd */
-    const char *matched;       /* data entry that decided ("add.Tensor"),
-                                  NULL when none */
-    const char *torch_version; /* native_functions.yaml table that decided
-                                  ("2.6"): the one serving v, or an older
-                                  one for an operator it lacks */
+    bool listed;             /* an explicit entry decided (false: inferred) */
+    bool custom;             /* an npu:: custom operator */
+    bool is_public;          /* custom op exposed in torch_npu.__all__ */
+    bool explicit_composite; /* PyTorch's entry is CompositeExplicitAutograd
+                                (not COMPOSITE: its kernel may be
+                                backend-specific, e.g. mkldnn_convolution) */
+    const char *npu_counterpart;  /* a CUDA/ROCm-only kernel
+                                     (cudnn_convolution): the operator that
+                                     replaces it on NPU, which decided the
+                                     status (data/npu/cuda_backend_ops.tsv);
+                                     else NULL */
+    const char *counterpart_note; /* why / how, or NULL */
+    const char *matched;          /* data entry that decided ("add.Tensor"),
+                                     NULL when none */
+    const char *torch_version;    /* native_functions.yaml table that decided
+                                     ("2.6"): the one serving v, or an older
+                                     one for an operator it lacks */
 } nfy_op_info;
 
 /**
  * Status of operator name for version v (v NULL: the default version).
  * Order of evidence: NPU kernel, 'tocpu' list, 'unsupported' list,
- * CompositeImplicit/Explicit in native_functions.yaml, then inference from
+ * CompositeImplicitAutograd in native_functions.yaml, then inference from
  * "known aten op without kernel". Names in other namespaces ("c10d::",
  * "profiler::") are UNKNOWN. info may be NULL.
  */
@@ -106,6 +113,13 @@ nfy_op_status nfy_apidb_op_status(const nfy_apidb_version *v, nfy_str name,
                                   nfy_op_info *info);
 /** Oldest version where the op has status SUPPORTED, or NULL. */
 const nfy_apidb_version *nfy_apidb_op_first_supported(nfy_str name);
+/**
+ * Oldest version newer than target (NULL: any) where the op has status
+ * SUPPORTED, or NULL: the upgrade that would make it run.
+ */
+const nfy_apidb_version *
+nfy_apidb_op_first_supported_after(const nfy_apidb_version *target,
+                                   nfy_str name);
 
 /**
  * Known operators whose name starts with prefix, e.g. a profiler name cut

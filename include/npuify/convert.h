@@ -59,6 +59,10 @@ typedef struct {
                                     (e.g. the report dir), may be NULL */
     unsigned jobs; /* worker threads; 0 or 1: all in the calling thread.
                       Every output is the same for any value. */
+    const char *const *main_files; /* --mode auto: entry scripts named by
+                                      the user (--main), paths relative to
+                                      src or below it; NULL-terminated, may
+                                      be NULL */
 } nfy_convert_opts;
 
 typedef struct {

@@ -64,8 +64,10 @@ enum nfy_migrate_flags {
     NFY_MIGRATE_AUTO = 1u << 1,   /* --mode auto: only add `import torch_npu`
                                      and `from torch_npu.contrib import
                                      transfer_to_npu` to entry scripts (files
-                                     with a __main__ guard, also those without
-                                     a torch import); findings as usual */
+                                     with a __main__ guard, listed in
+                                     entries, or with top-level training
+                                     code; also those without a torch
+                                     import); findings as usual */
     NFY_MIGRATE_AMP = 1u << 2,    /* --amp: rules gated by option "amp"
                                      (amp-insert) */
     NFY_MIGRATE_DISTRIBUTED = 1u << 3, /* ... by option "distributed" */
@@ -75,8 +77,11 @@ enum nfy_migrate_flags {
 
 typedef struct {
     const struct nfy_rule_set *rules; /* required; built-in + custom rules */
-    const char *torch_version; /* "2.1" ... "2.8" ...; NULL: newest shipped */
-    unsigned flags;            /* enum nfy_migrate_flags */
+    const char *torch_version;  /* "2.1" ... "2.8" ...; NULL: newest shipped */
+    unsigned flags;             /* enum nfy_migrate_flags */
+    const char *const *entries; /* --mode auto: more entry scripts (relpaths:
+                                   --main files, scripts a launcher in the
+                                   tree runs), NULL-terminated; may be NULL */
 } nfy_migrate_opts;
 
 /**
@@ -108,6 +113,8 @@ typedef struct {
     uint32_t first_torch_line; /* line of the first torch import, 0 none */
     size_t edits;              /* edits kept */
     size_t findings;           /* non-change findings recorded */
+    uint32_t fp16_line; /* first sign of fp16 trained by hand (.half() with
+                           manual loss scaling, apex.fp16_utils), 0 none */
 } nfy_migrate_info;
 
 /**
@@ -134,6 +141,8 @@ typedef struct {
     size_t cuda_files;          /* files with CUDA-specific code */
     const char *first_amp_file; /* smallest relpath with AMP, or NULL */
     uint32_t first_amp_line;
+    const char *first_fp16_file; /* smallest relpath training fp16 by hand */
+    uint32_t first_fp16_line;
     const char *first_torch_file; /* smallest relpath using torch, or NULL */
 } nfy_migrate_project;
 

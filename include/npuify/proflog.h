@@ -244,7 +244,11 @@ typedef struct {
     nfy_prof_dyn dyn;
     nfy_prof_status status;
     nfy_str first_version;   /* --compare-versions: first torch_npu version
-                                supporting it; empty when none */
+                                newer than the target supporting it; empty
+                                when none */
+    nfy_str npu_counterpart; /* a CUDA/ROCm-only kernel: the operator that
+                                replaces it on NPU and gave the status */
+    nfy_str counterpart_note;
     nfy_str ambiguity;       /* truncated name matching several ops: "a|b" */
     uint32_t cut_candidates; /* cut name the input never printed in full:
                                 the number of known operators it could be
@@ -300,7 +304,9 @@ void nfy_prof_table_resolve_truncated(nfy_prof_table *t);
 /**
  * Set status for OP/COMM kind entries from apidb for version v (NULL: the
  * default); with compare_versions, first_version names the oldest torch_npu
- * version supporting each op that v does not support. A cut name that
+ * version newer than v supporting each op that v does not support. A
+ * CUDA/ROCm-only kernel (cudnn_convolution) takes the status of its NPU
+ * counterpart, named in npu_counterpart. A cut name that
  * nfy_prof_table_resolve_truncated could not resolve (no full name in the
  * input) is looked up among the operators apidb knows for v
  * (nfy_apidb_op_prefix): one match resolves it (cut_from_known), several

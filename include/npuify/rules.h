@@ -96,6 +96,11 @@
  *      no AMP"; pattern names the pass). A map, when present, gives the
  *      suggested replacement per matched name (apex optimizers -> torch_npu
  *      ones); `to` "" means no replacement, note says why.
+ *      LINE (flag only): a line of a shell script or Dockerfile, comments
+ *      blanked and `\`-continued lines joined, matching the POSIX ERE
+ *      pattern (REG_EXTENDED|REG_ICASE); ctx `shell`/`dockerfile` pick the
+ *      file kinds (none: both). STRING flags with ctx `shell`/`dockerfile`
+ *      are found in those lines too, as literal text.
  *
  * Maps on NAME/CALL/MODULE/IMPORT/METHOD/ATTR rules: the rows' `from`
  * values are the names matched (qualified names, or member names for
@@ -166,7 +171,8 @@ typedef enum {
     X(ENV, "env")         /* environment variable name, glob */                \
     X(KEYWORD, "keyword") /* keyword argument name in a call */                \
     X(FILE, "file")       /* file base name glob in the tree */                \
-    X(PASS, "pass")       /* a dedicated pass decides */
+    X(PASS, "pass")       /* a dedicated pass decides */                       \
+    X(LINE, "line")       /* shell/Dockerfile line matching ERE pattern */
 
 typedef enum {
 #define NFY_MATCH_ENUM(name, text) NFY_MATCH_##name,
@@ -217,7 +223,8 @@ typedef enum {
                             /* dict display key */                             \
     X(SUBSCRIPT, "subscript") /* subscript:NAME - NAME[...] e.g. os.environ */ \
     X(SHELL, "shell")         /* shell scripts (export, assignments, $N) */    \
-    X(ANY, "any")             /* any string literal */
+    X(ANY, "any")             /* any string literal */                         \
+    X(DOCKERFILE, "dockerfile") /* Dockerfile/Containerfile instructions */
 
 typedef enum {
 #define NFY_CTX_ENUM(name, text) NFY_CTX_##name,
@@ -251,12 +258,14 @@ enum nfy_rule_flags {
     X(AMP_MISSING, "amp-missing", FLAG, BUILT)               /* NPU402 */      \
     X(AMP_INSERT, "amp-insert", REWRITE_ARG, BUILT)          /* NPU403 */      \
     X(AMP_USED, "amp-used", FLAG, BUILT)                     /* NPU404 */      \
+    X(AMP_MANUAL_FP16, "amp-manual-fp16", FLAG, BUILT)       /* NPU407 */      \
     X(CPP_EXTENSION_CU, "cpp-extension-cu", FLAG, BUILT)     /* NPU502 */      \
     X(CUDA_OPS, "cuda-ops", FLAG, PREVIEW)                   /* NPU504 */      \
     X(DEVICE_CAPABILITY, "device-capability", FLAG, BUILT)   /* NPU508 */      \
     X(PIN_MEMORY, "dataloader-pin-memory", FLAG, BUILT)      /* NPU602 */      \
     X(AFFINITY_USER, "affinity-user", FLAG, BUILT)           /* NPU605 */      \
-    X(GLOBAL_ADVICE, "global-advice", FLAG, BUILT)           /* NPU607 */
+    X(GLOBAL_ADVICE, "global-advice", FLAG, BUILT)           /* NPU607 */      \
+    X(AUTO_UNHANDLED, "auto-unhandled", FLAG, BUILT)         /* NPU532 */
 
 typedef enum {
     NFY_PASS_NONE = -1, /* the rule does not name a pass */

@@ -179,15 +179,48 @@ static nfy_op_status aten_without_kernel(const nfy_apidb_version *v,
     }
     if (!r)
         return decide(info, NFY_OP_UNKNOWN, false, NULL);
+    /* Only CompositeImplicitAutograd decomposes for every backend; a
+     * CompositeExplicitAutograd kernel may be backend-specific
+     * (mkldnn_convolution), so it counts as an op without an NPU kernel. */
     int rank = kind_rank(nfy__apidb_field(r, 0));
-    if (rank > 0) {
-        info->explicit_composite = rank == 1;
+    info->explicit_composite = rank == 1;
+    if (rank == 2)
         return decide(info, NFY_OP_COMPOSITE, false, r);
-    }
     /* 1.11/2.0 have 'tocpu' lists and no generic fallback */
     return decide(info,
                   cpu_label >= 0 ? NFY_OP_UNSUPPORTED : NFY_OP_CPU_FALLBACK,
                   false, r);
+}
+
+static nfy_op_status op_status(const nfy_apidb_version *v, const op_name *op,
+                               nfy_op_info *info);
+
+/*
+ * A CUDA/ROCm-only kernel (cudnn_convolution, _fused_adam_) never runs on
+ * NPU; what replaces it there decides: supported or composite when the
+ * counterpart is, else unsupported (never a CPU fallback of a cuDNN op).
+ */
+static nfy_op_status cuda_backend_status(const nfy_apidb_version *v,
+                                         const op_name *op, nfy_op_info *info)
+{
+    const nfy__apidb_row *r =
+        nfy__apidb_find_in(nfy__apidb_fam(NFY__FAM_CUDA_BACKEND), op->base, 0);
+    if (r == NULL || nfy__apidb_field_opt(r, 0) == NULL)
+        return NFY_OP_UNKNOWN;
+    const char *to = nfy__apidb_field_opt(r, 0);
+    op_name cop = parse_op(nfy_str_from_cstr(to));
+    nfy_op_info cinfo;
+    memset(&cinfo, 0, sizeof cinfo);
+    nfy_op_status st = cop.ns == NS_NPU ? custom_status(v, &cop, &cinfo)
+                                        : op_status(v, &cop, &cinfo);
+    memset(info, 0, sizeof *info);
+    info->npu_counterpart = to;
+    info->counterpart_note = nfy__apidb_field_opt(r, 1);
+    info->torch_version = cinfo.torch_version;
+    info->custom = cinfo.custom;
+    if (st != NFY_OP_SUPPORTED && st != NFY_OP_COMPOSITE)
+        st = NFY_OP_UNSUPPORTED;
+    return decide(info, st, true, r);
 }
 
 nfy_op_status nfy_apidb_op_status(const nfy_apidb_version *v, nfy_str name,
@@ -205,20 +238,48 @@ nfy_op_status nfy_apidb_op_status(const nfy_apidb_version *v, nfy_str name,
         info->custom = true;
         return custom_status(v, &op, info);
     }
+    nfy_op_status st = op_status(v, &op, info);
+    if (st == NFY_OP_SUPPORTED)
+        return st;
+    nfy_op_info binfo;
+    nfy_op_status bst = cuda_backend_status(v, &op, &binfo);
+    if (bst != NFY_OP_UNKNOWN) {
+        *info = binfo;
+        return bst;
+    }
+    return st;
+}
+
+/* An aten (or bare) operator: NPU kernel, custom op, then the rest. */
+static nfy_op_status op_status(const nfy_apidb_version *v, const op_name *op,
+                               nfy_op_info *info)
+{
     const nfy__apidb_row *r =
-        find_op(NFY__FAM_ATEN_OPS, &op,
+        find_op(NFY__FAM_ATEN_OPS, op,
                 nfy__apidb_label_exact(nfy__apidb_fam(NFY__FAM_ATEN_OPS), v));
     if (r)
         return decide(info, NFY_OP_SUPPORTED, true, r);
-    if (op.ns == NS_NONE && custom_status(v, &op, info) == NFY_OP_SUPPORTED)
+    if (op->ns == NS_NONE && custom_status(v, op, info) == NFY_OP_SUPPORTED)
         return NFY_OP_SUPPORTED;
-    return aten_without_kernel(v, &op, info);
+    return aten_without_kernel(v, op, info);
 }
 
 const nfy_apidb_version *nfy_apidb_op_first_supported(nfy_str name)
 {
+    return nfy_apidb_op_first_supported_after(NULL, name);
+}
+
+const nfy_apidb_version *
+nfy_apidb_op_first_supported_after(const nfy_apidb_version *target,
+                                   nfy_str name)
+{
+    bool past = target == NULL;
     for (size_t i = 0; i < nfy_apidb_version_count(); i++) {
         const nfy_apidb_version *v = nfy_apidb_version_at(i);
+        if (!past) {
+            past = v == target;
+            continue;
+        }
         if (nfy_apidb_op_status(v, name, NULL) == NFY_OP_SUPPORTED)
             return v;
     }

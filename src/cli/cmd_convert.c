@@ -24,6 +24,8 @@ typedef struct {
     const char *formats;
     const char *rule_files[16];
     size_t nrule_files;
+    const char *main_files[65]; /* --main, NULL-terminated */
+    size_t nmain_files;
     bool quiet;
     bool color;
     bool json_diags;
@@ -53,6 +55,9 @@ static const char usage_text[] =
     "schema)\n"
     "  --mode manual|auto    manual: full migration (default); auto: only add\n"
     "                        import torch_npu + transfer_to_npu\n"
+    "  --main FILE           auto: FILE is an entry script too (repeatable;\n"
+    "                        scripts with a __main__ guard, run by a launcher\n"
+    "                        in the tree or training at module level are)\n"
     "  --unsafe              also apply rules marked unsafe\n"
     "  --amp                 insert mixed precision where there is none\n"
     "  -j, --jobs N          convert on N threads (default: the online CPUs,\n"
@@ -96,6 +101,11 @@ static int parse_args(int argc, char **argv, convert_args *a)
             if (a->nrule_files == sizeof a->rule_files / sizeof(char *))
                 return nfy_cli_usage_error("convert", "too many --rules");
             a->rule_files[a->nrule_files++] = val;
+        } else if (nfy_cli_opt(argc, argv, &i, NULL, "--main", &val)) {
+            if (a->nmain_files + 1 == sizeof a->main_files / sizeof(char *))
+                return nfy_cli_usage_error("convert", "too many --main");
+            a->main_files[a->nmain_files++] = val;
+            a->conv.main_files = a->main_files;
         } else if (nfy_cli_opt(argc, argv, &i, NULL, "--mode", &val)) {
             if (!strcmp(val, "auto"))
                 a->conv.mode = NFY_CONVERT_MODE_AUTO;

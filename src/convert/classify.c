@@ -1,4 +1,4 @@
-/* Which files convert rewrites: Python sources and shell launchers. */
+/* Which files convert scans: Python sources, shell launchers, Dockerfiles. */
 #include <string.h>
 
 #include "convert/convert_internal.h"
@@ -37,9 +37,28 @@ static nfy_str shebang_program(const char *head, size_t n)
     return word;
 }
 
+/* Dockerfile, Containerfile, x.Dockerfile, Dockerfile.dev, ... */
+static bool is_dockerfile(const char *name)
+{
+    static const char *const bases[] = {"Dockerfile", "Containerfile",
+                                        "dockerfile", "containerfile"};
+    nfy_str n = nfy_str_from_cstr(name);
+    for (size_t i = 0; i < sizeof bases / sizeof bases[0]; i++) {
+        nfy_str b = nfy_str_from_cstr(bases[i]);
+        if (nfy_str_eq(n, b) ||
+            (nfy_str_starts_with(n, b) && n.ptr[b.len] == '.') ||
+            (nfy_str_ends_with(n, b) && n.len > b.len &&
+             n.ptr[n.len - b.len - 1] == '.'))
+            return true;
+    }
+    return false;
+}
+
 nfy_file_kind nfy__convert_classify(const char *name, const char *head,
                                     size_t head_len)
 {
+    if (is_dockerfile(name))
+        return NFY_FILE_KIND_DOCKERFILE;
     if (has_suffix(name, ".py") || has_suffix(name, ".pyw"))
         return NFY_FILE_KIND_PYTHON;
     if (has_suffix(name, ".sh") || has_suffix(name, ".bash"))

@@ -14,7 +14,6 @@
 #include "npuify/edit.h"
 
 /* Python and shell files larger than this are copied, not migrated. */
-enum { MAX_SCRIPT_BYTES = 32 << 20 };
 
 bool nfy__convert_skipped(const nfy__converter *c, const char *rel)
 {
@@ -129,7 +128,7 @@ static void convert_script(nfy__converter *c, const nfy_walk_entry *e,
                            nfy_file_kind kind, nfy_arena *a)
 {
     nfy_source src;
-    nfy_status st = nfy_source_load(&src, e->path, MAX_SCRIPT_BYTES);
+    nfy_status st = nfy_source_load(&src, e->path, NFY__MAX_SCRIPT_BYTES);
     if (st) {
         nfy_diag_add_at(c->diags, NFY_SEV_ERROR, "convert-read", e->rel, 0, 0,
                         "cannot read: %s; copied unchanged",
@@ -268,6 +267,8 @@ nfy_status nfy_convert_run(const nfy_convert_opts *opts, nfy_report *rep,
         (opts->amp ? NFY_MIGRATE_AMP : 0);
     if (nfy_migrate_rule_env(&passes.mo, &passes.env) != NFY_OK)
         passes.env.torch_version = opts->torch_version; /* file: diagnosed */
+    if (opts->mode == NFY_CONVERT_MODE_AUTO)
+        passes.mo.entries = nfy__auto_entries(opts, &a);
     nfy_migrate_project_init(&passes.proj);
     nfy__converter c = {opts,  &passes, rep,       diff_out, stats,
                         diags, false,   opts->dst, NFY_OK};

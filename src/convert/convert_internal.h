@@ -13,11 +13,15 @@ bool nfy__path_is_inside(const char *inner, const char *outer);
 nfy_status nfy__convert_check_paths(const nfy_convert_opts *o, nfy_arena *a,
                                     nfy_diags *diags);
 
+/* Larger scripts are reported and copied, not converted. */
+enum { NFY__MAX_SCRIPT_BYTES = 32 << 20 };
+
 /* What a file is, for conversion purposes. */
 typedef enum {
     NFY_FILE_KIND_OTHER, /* copied byte for byte */
     NFY_FILE_KIND_PYTHON,
-    NFY_FILE_KIND_SHELL
+    NFY_FILE_KIND_SHELL,
+    NFY_FILE_KIND_DOCKERFILE /* scanned for findings, never edited */
 } nfy_file_kind;
 
 /* Classify by name, then by a "#!" line in the first bytes. */
@@ -45,6 +49,35 @@ nfy_status nfy__shell_env_edits(const nfy_convert_passes *p,
                                 const nfy_source *src, const char *rel,
                                 nfy_edit_set *set, nfy_report *rep,
                                 nfy_diags *diags);
+
+/*
+ * Findings of the flag rules with match "line" (or literal "string") whose
+ * contexts include `where`, over blanked: a NUL-terminated copy of src
+ * with comments and line continuations turned into spaces (line_rules.c).
+ */
+void nfy__line_rule_findings(const nfy_convert_passes *ps,
+                             const nfy_source *src, const char *rel,
+                             nfy_rule_ctx_kind where, char *blanked,
+                             nfy_report *rep);
+/* A NUL-terminated copy of src, NUL bytes as spaces (malloc; NULL: OOM). */
+char *nfy__text_copy(const nfy_source *src);
+/* Blank shell comments, line continuations and CRs in b[0..n). */
+void nfy__shell_blank(char *b, size_t n);
+/* Shell scripts: the line rules of context "shell". */
+void nfy__shell_line_findings(const nfy_convert_passes *ps,
+                              const nfy_source *src, const char *rel,
+                              nfy_report *rep);
+/* The blanked text (comments, continuations) of a shell script or a
+ * Dockerfile, NUL-terminated (malloc; NULL: out of memory). */
+char *nfy__shell_text(const nfy_source *src);
+char *nfy__dockerfile_text(const nfy_source *src);
+/* --mode auto: entry scripts named by --main or run by a launcher in the
+ * tree, NULL-terminated relpaths in a (entries.c). */
+const char *const *nfy__auto_entries(const nfy_convert_opts *o, nfy_arena *a);
+/* Dockerfiles: the line rules of context "dockerfile" (dockerfile.c). */
+void nfy__dockerfile_findings(const nfy_convert_passes *ps,
+                              const nfy_source *src, const char *rel,
+                              nfy_report *rep);
 
 /*
  * One conversion's state. The sequential walk uses one for the whole run;

@@ -1,6 +1,7 @@
 /*
  * Per-file edits for convert: shell scripts get the environment-name pass
- * (recorded here as changes), Python files the migration passes (which
+ * (recorded here as changes) and the line rules, Dockerfiles only the line
+ * rules (findings, no edits), Python files the migration passes (which
  * record their own changes and findings).
  */
 #include "convert/convert_internal.h"
@@ -12,7 +13,12 @@ nfy_status nfy__convert_edits(nfy_convert_passes *p, nfy_file_kind kind,
 {
     if (!p->o->rules)
         return NFY_OK;
+    if (kind == NFY_FILE_KIND_DOCKERFILE) {
+        nfy__dockerfile_findings(p, src, rel, rep);
+        return NFY_OK;
+    }
     if (kind == NFY_FILE_KIND_SHELL) {
+        nfy__shell_line_findings(p, src, rel, rep);
         nfy_status st = nfy__shell_env_edits(p, src, rel, set, rep, diags);
         nfy_edit_set_normalize(set, diags);
         size_t first = rep->findings.len;

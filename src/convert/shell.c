@@ -4,7 +4,10 @@
  * renamed to their Ascend counterparts by the ENV rules whose contexts
  * include "shell". A name without a counterpart is reported, not changed.
  * The scan is lexical: comments and single-quoted text are skipped.
+ * The line rules of context "shell" (docker run --gpus, nvidia-smi, ...)
+ * are reported by nfy__shell_line_findings.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "convert/convert_internal.h"
@@ -239,4 +242,23 @@ nfy_status nfy__shell_env_edits(const nfy_convert_passes *ps,
         }
     }
     return NFY_OK;
+}
+
+char *nfy__shell_text(const nfy_source *src)
+{
+    char *blanked = nfy__text_copy(src);
+    if (blanked != NULL)
+        nfy__shell_blank(blanked, src->len);
+    return blanked;
+}
+
+void nfy__shell_line_findings(const nfy_convert_passes *ps,
+                              const nfy_source *src, const char *rel,
+                              nfy_report *rep)
+{
+    char *blanked = nfy__shell_text(src);
+    if (blanked == NULL)
+        return;
+    nfy__line_rule_findings(ps, src, rel, NFY_CTX_SHELL, blanked, rep);
+    free(blanked);
 }

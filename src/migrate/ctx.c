@@ -68,15 +68,6 @@ const nfy_rule *mig_pass_rule_of(const mig_ctx *c, nfy_pass_id pass)
     return mig_pass_rule_in(c->rules, &c->p->env, pass);
 }
 
-const nfy_rule *mig_find_pass(const mig_ctx *c, int kind, const char *name)
-{
-    nfy_pass_id id = nfy_pass_parse(nfy_str_from_cstr(name));
-    const nfy_pass_info *info = nfy_pass_info_of(id);
-    if (info == NULL || info->kind != kind)
-        return NULL;
-    return mig_pass_rule_of(c, id);
-}
-
 /* ---- emitting -------------------------------------------------------------
  */
 

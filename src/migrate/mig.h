@@ -62,6 +62,7 @@ typedef NFY_VEC(mig_note) mig_note_vec;
 typedef struct {
     bool scanned, syntax_error, uses_torch, uses_cuda, uses_amp, has_main;
     uint32_t amp_line, first_torch_line;
+    uint32_t fp16_line; /* fp16 trained by hand (NPU407), 0 when not */
 } mig_info;
 
 typedef struct {
@@ -69,6 +70,7 @@ typedef struct {
     const char *version; /* canonical apidb version name, e.g. "2.8" */
     unsigned flags;      /* MIG_F_* */
     nfy_rule_env env;    /* the rules' activation environment */
+    bool listed_entry;   /* --mode auto: the file is a named entry script */
 } mig_params;
 
 /* ---- passes (ctx.c) ---- */

@@ -96,13 +96,21 @@ static void add_changes(nfy_report *rep, const nfy_migrate_opts *opts,
     }
 }
 
+static bool listed(const char *const *list, const char *relpath)
+{
+    for (size_t i = 0; list != NULL && relpath != NULL && list[i]; i++)
+        if (strcmp(list[i], relpath) == 0)
+            return true;
+    return false;
+}
+
 static void copy_info(nfy_migrate_info *out, const mig_info *in, size_t edits,
                       size_t findings)
 {
     *out = (nfy_migrate_info){
         in->scanned,  in->syntax_error, in->uses_torch, in->uses_cuda,
         in->uses_amp, in->has_main,     in->amp_line,   in->first_torch_line,
-        edits,        findings};
+        edits,        findings,         in->fp16_line};
 }
 
 nfy_status nfy_migrate_file(const nfy_migrate_opts *opts, const nfy_source *src,
@@ -125,7 +133,8 @@ nfy_status nfy_migrate_file(const nfy_migrate_opts *opts, const nfy_source *src,
                              : "unknown --torch-version");
         return NFY_EUSAGE;
     }
-    mig_params p = {opts->rules, ver, opts->flags, {0}};
+    mig_params p = {
+        opts->rules, ver, opts->flags, {0}, listed(opts->entries, relpath)};
     mig_rule_env(opts->flags, ver, &p.env);
     nfy_arena arena;
     nfy_arena_init(&arena);
@@ -186,6 +195,9 @@ void nfy_migrate_project_add(nfy_migrate_project *p, const char *relpath,
         keep_first(p, &p->first_amp_file, &p->first_amp_line, relpath,
                    info->amp_line);
     }
+    if (info->fp16_line)
+        keep_first(p, &p->first_fp16_file, &p->first_fp16_line, relpath,
+                   info->fp16_line);
 }
 
 void nfy_migrate_project_merge(nfy_migrate_project *dst,
@@ -198,6 +210,8 @@ void nfy_migrate_project_merge(nfy_migrate_project *dst,
     keep_first(dst, &dst->first_torch_file, NULL, src->first_torch_file, 0);
     keep_first(dst, &dst->first_amp_file, &dst->first_amp_line,
                src->first_amp_file, src->first_amp_line);
+    keep_first(dst, &dst->first_fp16_file, &dst->first_fp16_line,
+               src->first_fp16_file, src->first_fp16_line);
 }
 
 nfy_status nfy_migrate_rule_env(const nfy_migrate_opts *opts, nfy_rule_env *out)
@@ -257,12 +271,23 @@ void nfy_migrate_project_finish(const nfy_migrate_project *p,
     f.safety = NFY_SAFETY_MANUAL;
     f.cat = NFY_CAT_PERFORMANCE_ADVICE;
     f.api = "AMP";
-    f.message =
-        nfy_arena_fmt(&a,
-                      "%s (%zu file%s use%s torch, none uses "
-                      "AMP). %s",
-                      msg, p->torch_files, p->torch_files == 1 ? "" : "s",
-                      p->torch_files == 1 ? "s" : "", hint ? hint : "");
+    const char *fid, *fmsg, *fhint;
+    if (p->first_fp16_file &&
+        mig_pass_rule(opts->rules, &env, NFY_PASS_AMP_MANUAL_FP16, &fid, &fmsg,
+                      &fhint))
+        /* fp16 by hand is not "no mixed precision": say what was found */
+        f.message = nfy_arena_fmt(
+            &a,
+            "no torch AMP (autocast/GradScaler) found, but %s (%s:%u, %s). %s",
+            fmsg, p->first_fp16_file, p->first_fp16_line, fid,
+            fhint ? fhint : "");
+    else
+        f.message =
+            nfy_arena_fmt(&a,
+                          "%s (%zu file%s use%s torch, none uses "
+                          "AMP). %s",
+                          msg, p->torch_files, p->torch_files == 1 ? "" : "s",
+                          p->torch_files == 1 ? "s" : "", hint ? hint : "");
     nfy_report_add_finding(report, &f);
     nfy_arena_release(&a);
 }

@@ -239,32 +239,43 @@ static uint32_t import_block_end(const mig_ctx *c, uint32_t at_least)
     return last;
 }
 
+/* A training-step shape no other pass has claimed. */
+static bool free_site(const mig_ctx *c, uint32_t s, amp_site *site)
+{
+    return find_site(c, s, site) &&
+           !mig_claimed(c, c->m->stmts[s].first, c->m->stmts[s].first + 1) &&
+           !mig_claimed(c, c->m->stmts[site->step].first,
+                        c->m->stmts[site->step].end);
+}
+
 void mig_pass_amp_insert(mig_ctx *c)
 {
-    const nfy_rule *r = mig_find_pass(c, NFY_RULE_REWRITE_ARG, "amp-insert");
+    const nfy_rule *r = mig_pass_rule_of(c, NFY_PASS_AMP_INSERT);
     uint32_t torch_stmt = NFY_NONE;
     if (r == NULL || c->info->uses_amp || c->withhold)
         return;
     nfy_str torch = torch_name(c, &torch_stmt);
     if (torch.len == 0 || name_taken(c, SCALER))
         return;
-    size_t sites = 0;
-    for (uint32_t s = 0; s < c->m->nstmts; s++) {
-        amp_site site = {0};
-        if (!find_site(c, s, &site) ||
-            mig_claimed(c, c->m->stmts[s].first, c->m->stmts[s].first + 1) ||
-            mig_claimed(c, c->m->stmts[site.step].first,
-                        c->m->stmts[site.step].end))
-            continue;
-        wrap_forward(c, r, &site, torch);
-        rewrite_step(c, r, &site);
-        sites++;
-    }
-    if (sites == 0)
+    amp_site site = {0};
+    uint32_t s = 0;
+    while (s < c->m->nstmts && !free_site(c, s, &site))
+        s++;
+    if (s == c->m->nstmts)
         return;
+    /* The scaler goes in first: when the forward starts right after the
+     * imports, both insertions fall on one offset, and edits at one offset
+     * keep the order they were added in, so the scaler stays outside the
+     * `with` block. */
     uint32_t anchor = import_block_end(c, torch_stmt);
     uint32_t nl = mig_next_sig(c, c->m->stmts[anchor].end - 1);
     insert_line(
         c, r, c->m->toks[nl].end, anchor,
         mig_fmt(c, SCALER " = %.*s.npu.amp.GradScaler()", NFY_STR_FMT(torch)));
+    for (; s < c->m->nstmts; s++) {
+        if (!free_site(c, s, &site))
+            continue;
+        wrap_forward(c, r, &site, torch);
+        rewrite_step(c, r, &site);
+    }
 }

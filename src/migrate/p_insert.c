@@ -5,9 +5,11 @@
  * only in files that import torch and do not have the statement yet. When
  * the first torch import was itself rewritten to name torch.npu (`from torch
  * import npu as cuda`), the new line goes before it, since that import needs
- * torch_npu loaded. In --mode auto only entry scripts (files with a
- * `__main__` guard) get the imports, also when they do not import torch
- * themselves (then after the docstring and `from __future__` imports).
+ * torch_npu loaded. In --mode auto only entry scripts (a `__main__` guard,
+ * a file named by --main or run by a launcher in the tree, or a training
+ * step at module level) get the imports, also when they do not import
+ * torch themselves (then after the docstring and `from __future__`
+ * imports).
  */
 #include <string.h>
 
@@ -157,9 +159,72 @@ static void insert_top(mig_ctx *c)
     }
 }
 
+/* Is statement s outside every def and class body? */
+static bool top_level(const mig_ctx *c, uint32_t s)
+{
+    for (uint32_t p = c->m->stmts[s].parent; p != NFY_NONE;
+         p = c->m->stmts[p].parent)
+        if (c->m->stmts[p].kind == NFY_STMT_DEF ||
+            c->m->stmts[p].kind == NFY_STMT_CLASS)
+            return false;
+    return true;
+}
+
+/* `loss.backward()` or `optimizer.step()`. */
+static bool is_training_call(const mig_ctx *c, uint32_t k)
+{
+    const nfy_call *call = &c->m->calls[k];
+    if (call->attr_tok == NFY_NONE)
+        return false;
+    if (mig_tok_is(c, call->attr_tok, "backward"))
+        return true;
+    return mig_tok_is(c, call->attr_tok, "step") &&
+           call->attr_tok == call->callee_first + 2 &&
+           nfy_str_contains(mig_tok(c, call->callee_first), NFY_STR_LIT("opt"));
+}
+
+/* The module-level def named by call k's callee, when it trains. */
+static bool calls_training_def(const mig_ctx *c, uint32_t k)
+{
+    const nfy_call *call = &c->m->calls[k];
+    if (call->dotted.len == 0 || nfy_str_find_char(call->dotted, '.') >= 0)
+        return false;
+    for (uint32_t s = 0; s < c->m->nstmts; s++) {
+        const nfy_stmt *d = &c->m->stmts[s];
+        if (d->kind != NFY_STMT_DEF || d->parent != NFY_NONE ||
+            !nfy_str_eq(mig_tok(c, d->name_tok), call->dotted))
+            continue;
+        for (uint32_t j = 0; j < c->m->ncalls; j++)
+            if (c->m->calls[j].stmt > s && c->m->calls[j].stmt < d->body_end &&
+                is_training_call(c, j))
+                return true;
+    }
+    return false;
+}
+
+/* A training step run at import time: a training call at module level,
+ * or a module-level call of a function of this file that trains (the
+ * `for epoch in ...: train(epoch)` of scripts without a __main__ guard). */
+static bool top_level_training(const mig_ctx *c)
+{
+    for (uint32_t k = 0; k < c->m->ncalls; k++) {
+        if (top_level(c, c->m->calls[k].stmt) &&
+            (is_training_call(c, k) || calls_training_def(c, k)))
+            return true;
+    }
+    return false;
+}
+
+/* --mode auto: the scripts that are run, not imported. */
+static bool entry_script(const mig_ctx *c)
+{
+    return c->m->main_guard != NFY_NONE || c->p->listed_entry ||
+           top_level_training(c);
+}
+
 void mig_pass_insert_import(mig_ctx *c)
 {
-    if ((c->p->flags & MIG_F_AUTO) && c->m->main_guard == NFY_NONE)
+    if ((c->p->flags & MIG_F_AUTO) && !entry_script(c))
         return;
     if ((c->p->flags & MIG_F_AUTO) &&
         first_import_of(c, NFY_STR_LIT("torch")) == NFY_NONE) {

@@ -1,11 +1,10 @@
 /*
  * Dedicated report-only passes, each named by a rule with match "pass":
  *  - amp-used: the first AMP use of the file (also sets info.uses_amp);
+ *    autocast(enabled=False) is AMP switched off, not a use;
  *  - nccl-compare: a "nccl" string compared (backend == "nccl");
  *  - device-capability: get_device_capability() and
  *    get_device_properties(...).major/.minor (directly or via a variable);
- *  - cpp-extension-cu: cpp_extension.load with .cu sources, load_inline
- *    with cuda_sources;
  *  - dataloader-pin-memory: DataLoader without pin_memory=True;
  *  - affinity-user: user functions/classes that torch_npu has fused
  *    versions of.
@@ -17,6 +16,21 @@
 
 /* ---- AMP --------------------------------------------------------------------
  */
+
+/* autocast(enabled=False) / GradScaler(enabled=False): AMP switched off,
+ * not in use. */
+static bool amp_disabled(const mig_ctx *c, uint32_t u)
+{
+    for (uint32_t k = 0; k < c->m->ncalls; k++) {
+        if (c->m->calls[k].use != u)
+            continue;
+        uint32_t a = nfy_pysyn_kwarg(c->m, k, "enabled");
+        return a != NFY_NONE &&
+               c->m->args[a].value_end == c->m->args[a].value_first + 1 &&
+               mig_tok_is(c, c->m->args[a].value_first, "False");
+    }
+    return false;
+}
 
 void mig_pass_amp_used(mig_ctx *c)
 {
@@ -37,6 +51,8 @@ void mig_pass_amp_used(mig_ctx *c)
         if (q.len == 0 || r->nmap == 0 || mig_rindex_find(&rows, q, hit) == 0)
             continue;
         const nfy_name_use *use = &c->m->uses[u];
+        if (amp_disabled(c, u))
+            continue;
         c->info->uses_amp = true;
         c->info->amp_line = c->m->toks[use->tok].line;
         if (r->pass == NFY_PASS_AMP_USED) {
@@ -114,41 +130,6 @@ void mig_pass_capability(mig_ctx *c)
                      mig_fmt(c, "torch.cuda.get_device_properties().%.*s",
                              NFY_STR_FMT(name)),
                      NULL);
-    }
-}
-
-/* ---- cpp_extension with CUDA sources
- * ---------------------------------------------- */
-
-static bool has_cu_literal(mig_ctx *c, uint32_t a)
-{
-    for (uint32_t t = c->m->args[a].value_first; t < c->m->args[a].value_end;
-         t++) {
-        uint32_t off;
-        nfy_str b = mig_string_body(c, t, &off);
-        if (nfy_str_ends_with(b, NFY_STR_LIT(".cu")) ||
-            nfy_str_ends_with(b, NFY_STR_LIT(".cuh")))
-            return true;
-    }
-    return false;
-}
-
-void mig_pass_cpp_ext(mig_ctx *c)
-{
-    const nfy_rule *r = mig_pass_rule_of(c, NFY_PASS_CPP_EXTENSION_CU);
-    for (uint32_t k = 0; r != NULL && k < c->m->ncalls; k++) {
-        nfy_str q = mig_callee_qual(c, k);
-        bool hit = false;
-        if (mig_str_is(q, "torch.utils.cpp_extension.load")) {
-            uint32_t a = nfy_pysyn_kwarg(c->m, k, "sources");
-            if (a == NFY_NONE)
-                a = nfy_pysyn_posarg(c->m, k, 1);
-            hit = a != NFY_NONE && has_cu_literal(c, a);
-        } else if (mig_str_is(q, "torch.utils.cpp_extension.load_inline")) {
-            hit = nfy_pysyn_kwarg(c->m, k, "cuda_sources") != NFY_NONE;
-        }
-        if (hit)
-            mig_flag(c, r, c->m->calls[k].span, mig_strdup(c, q), NULL);
     }
 }
 

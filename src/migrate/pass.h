@@ -44,10 +44,6 @@ bool mig_rule_edits(const mig_ctx *c, const nfy_rule *r);
 void mig_flag_class(const nfy_rule *r, mig_cat *cat, mig_op *op);
 /** The active rule of dedicated pass `pass`, or NULL. */
 const nfy_rule *mig_pass_rule_of(const mig_ctx *c, nfy_pass_id pass);
-/** The same by registry name and kind (NULL when they do not fit the
- * registry); for p_amp.c until it names its pass by id. */
-const nfy_rule *mig_find_pass(const mig_ctx *c, int kind, const char *name);
-
 /* ---- emitting ---- */
 /**
  * Edit [start, end) of the source to text under rule r. Honours safety
@@ -133,9 +129,17 @@ void mig_pass_env(mig_ctx *c);
 void mig_pass_amp_used(mig_ctx *c);
 void mig_pass_nccl_compare(mig_ctx *c);
 void mig_pass_capability(mig_ctx *c);
-void mig_pass_cpp_ext(mig_ctx *c);
 void mig_pass_pin_memory(mig_ctx *c);
 void mig_pass_affinity_user(mig_ctx *c);
+/* cpp-extension-cu: JIT builds of CUDA code by any loader (p_jit_ext.c). */
+void mig_pass_jit_ext(mig_ctx *c);
+/* amp-manual-fp16: fp16 trained by hand, not AMP (p_fp16.c). */
+void mig_pass_fp16(mig_ctx *c);
+/* auto-unhandled: what transfer_to_npu does not patch (p_auto.c). */
+void mig_pass_auto_unhandled(mig_ctx *c);
+/* Line rules of context "shell" on os.system/subprocess commands
+ * (p_shell_cmd.c). */
+void mig_pass_shell_commands(mig_ctx *c);
 void mig_pass_comments(mig_ctx *c);
 void mig_pass_insert_import(mig_ctx *c);
 void mig_pass_amp_insert(mig_ctx *c);

@@ -10,34 +10,43 @@
 #include "migrate/pass.h"
 #include "npuify/migrate.h"
 
+typedef enum {
+    MIG_RUN_ALL,      /* tool and --mode auto */
+    MIG_RUN_TOOL,     /* not under --mode auto */
+    MIG_RUN_AUTO_ONLY /* only under --mode auto */
+} mig_pass_modes;
+
 typedef struct {
     const char *name; /* a generic pass's name; NULL: the registry's */
     nfy_pass_id pass; /* NFY_PASS_NONE for a generic pass */
     void (*run)(mig_ctx *c);
-    bool in_auto; /* also runs under --mode auto */
+    mig_pass_modes modes; /* the modes it runs in */
 } mig_pass_row;
 
 static const mig_pass_row rows[] = {
-    {"imports", NFY_PASS_NONE, mig_pass_imports, true},
-    {"names", NFY_PASS_NONE, mig_pass_names, true},
-    {"fstrings", NFY_PASS_NONE, mig_pass_fstrings, true},
-    {"members", NFY_PASS_NONE, mig_pass_members, true},
-    {NULL, NFY_PASS_MEMBER_ALIAS, mig_pass_member_alias, true},
-    {NULL, NFY_PASS_INT_DEVICE, mig_pass_int_device, true},
-    {"args", NFY_PASS_NONE, mig_pass_args, true},
+    {"imports", NFY_PASS_NONE, mig_pass_imports, MIG_RUN_ALL},
+    {"names", NFY_PASS_NONE, mig_pass_names, MIG_RUN_ALL},
+    {"fstrings", NFY_PASS_NONE, mig_pass_fstrings, MIG_RUN_ALL},
+    {"members", NFY_PASS_NONE, mig_pass_members, MIG_RUN_ALL},
+    {NULL, NFY_PASS_MEMBER_ALIAS, mig_pass_member_alias, MIG_RUN_ALL},
+    {NULL, NFY_PASS_INT_DEVICE, mig_pass_int_device, MIG_RUN_ALL},
+    {"args", NFY_PASS_NONE, mig_pass_args, MIG_RUN_ALL},
     /* before strings: their findings explain the literals left alone */
-    {NULL, NFY_PASS_AMP_USED, mig_pass_amp_used, true},
-    {NULL, NFY_PASS_NCCL_COMPARE, mig_pass_nccl_compare, true},
-    {NULL, NFY_PASS_DEVICE_CAPABILITY, mig_pass_capability, true},
-    {NULL, NFY_PASS_CPP_EXTENSION_CU, mig_pass_cpp_ext, true},
-    {NULL, NFY_PASS_PIN_MEMORY, mig_pass_pin_memory, true},
-    {NULL, NFY_PASS_AFFINITY_USER, mig_pass_affinity_user, true},
-    {"env", NFY_PASS_NONE, mig_pass_env, false},
-    {"strings", NFY_PASS_NONE, mig_pass_strings, false},
-    {"comments", NFY_PASS_NONE, mig_pass_comments, false},
-    {"insert-import", NFY_PASS_NONE, mig_pass_insert_import, true},
+    {NULL, NFY_PASS_AMP_USED, mig_pass_amp_used, MIG_RUN_ALL},
+    {NULL, NFY_PASS_NCCL_COMPARE, mig_pass_nccl_compare, MIG_RUN_ALL},
+    {NULL, NFY_PASS_DEVICE_CAPABILITY, mig_pass_capability, MIG_RUN_ALL},
+    {NULL, NFY_PASS_AMP_MANUAL_FP16, mig_pass_fp16, MIG_RUN_ALL},
+    {NULL, NFY_PASS_CPP_EXTENSION_CU, mig_pass_jit_ext, MIG_RUN_ALL},
+    {"shell-commands", NFY_PASS_NONE, mig_pass_shell_commands, MIG_RUN_ALL},
+    {NULL, NFY_PASS_PIN_MEMORY, mig_pass_pin_memory, MIG_RUN_ALL},
+    {NULL, NFY_PASS_AFFINITY_USER, mig_pass_affinity_user, MIG_RUN_ALL},
+    {"env", NFY_PASS_NONE, mig_pass_env, MIG_RUN_TOOL},
+    {"strings", NFY_PASS_NONE, mig_pass_strings, MIG_RUN_TOOL},
+    {"comments", NFY_PASS_NONE, mig_pass_comments, MIG_RUN_TOOL},
+    {NULL, NFY_PASS_AUTO_UNHANDLED, mig_pass_auto_unhandled, MIG_RUN_AUTO_ONLY},
+    {"insert-import", NFY_PASS_NONE, mig_pass_insert_import, MIG_RUN_ALL},
     /* after torch_npu's import: it uses torch.npu */
-    {NULL, NFY_PASS_AMP_INSERT, mig_pass_amp_insert, true},
+    {NULL, NFY_PASS_AMP_INSERT, mig_pass_amp_insert, MIG_RUN_ALL},
 };
 
 /* Dedicated passes run inside another pass or at project level. */
@@ -64,6 +73,7 @@ void mig_run_passes(mig_ctx *c)
 {
     bool autom = (c->p->flags & MIG_F_AUTO) != 0;
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
-        if (rows[i].in_auto || !autom)
+        if (rows[i].modes == MIG_RUN_ALL ||
+            (rows[i].modes == MIG_RUN_AUTO_ONLY) == autom)
             rows[i].run(c);
 }

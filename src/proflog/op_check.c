@@ -4,7 +4,8 @@
  * full, else among the operators apidb knows for the target version, and
  * each operator's status on torch_npu from apidb (supported, CPU fallback,
  * unsupported, composite, unknown), optionally with the first torch_npu
- * version that supports it.
+ * version newer than the target that supports it. A CUDA-only kernel
+ * (cudnn_convolution) gets the status of its NPU counterpart.
  */
 #include <stdint.h>
 #include <string.h>
@@ -106,10 +107,13 @@ static void resolve_known(nfy_prof_table *t, nfy_prof_op *op,
 void nfy_prof_table_check(nfy_prof_table *t, const nfy_apidb_version *v,
                           bool compare_versions)
 {
+    if (v == NULL)
+        v = nfy_apidb_version_default(); /* "newer than" needs a target */
     for (size_t i = 0; i < t->ops.len; i++) {
         nfy_prof_op *op = &t->ops.items[i];
         op->status = NFY_PSTAT_UNCHECKED;
         op->first_version = (nfy_str){"", 0};
+        op->npu_counterpart = op->counterpart_note = (nfy_str){"", 0};
         if (op->kind != NFY_PKIND_OP && op->kind != NFY_PKIND_COMM)
             continue;
         resolve_known(t, op, v);
@@ -122,10 +126,16 @@ void nfy_prof_table_check(nfy_prof_table *t, const nfy_apidb_version *v,
             op->status = NFY_PSTAT_UNKNOWN; /* cut, not resolved */
             continue;
         }
-        op->status = from_apidb(nfy_apidb_op_status(v, name, NULL));
+        nfy_op_info info;
+        op->status = from_apidb(nfy_apidb_op_status(v, name, &info));
+        op->npu_counterpart =
+            nfy_str_from_cstr(info.npu_counterpart ? info.npu_counterpart : "");
+        op->counterpart_note = nfy_str_from_cstr(
+            info.counterpart_note ? info.counterpart_note : "");
         if (compare_versions && op->status != NFY_PSTAT_SUPPORTED &&
             op->status != NFY_PSTAT_COMPOSITE) {
-            const nfy_apidb_version *f = nfy_apidb_op_first_supported(name);
+            const nfy_apidb_version *f =
+                nfy_apidb_op_first_supported_after(v, name);
             if (f)
                 op->first_version = nfy_str_from_cstr(f->name);
         }

@@ -123,6 +123,11 @@ void nfy_prof__notes_of(const nfy_prof_op *op, nfy_buf *tmp)
                  : op->full_name.ptr != op->name.ptr
                      ? "name cut by the profiler, resolved; "
                      : "name cut by the profiler; ");
+    if (op->npu_counterpart.len)
+        (void)nfy_buf_addf(tmp, "CUDA-only kernel; on NPU: %.*s%s%.*s; ",
+                           NFY_STR_FMT(op->npu_counterpart),
+                           op->counterpart_note.len ? " - " : "",
+                           NFY_STR_FMT(op->counterpart_note));
     if (op->cut_candidates)
         (void)nfy_buf_addf(tmp, "%u known operators start so; ",
                            (unsigned)op->cut_candidates);

@@ -89,6 +89,9 @@ static void json_op(const nfy_prof_op *op, double total, nfy_arena *a,
     json_could_be(op->ambiguity, out);
     jkey(out, "supported_since");
     jstr(out, op->first_version);
+    (void)nfy_buf_addch(out, ',');
+    jkey(out, "npu_counterpart");
+    jstr(out, op->npu_counterpart);
     /* steps as [first, last] runs: thousands of per-step tables would
      * otherwise list every step of every op */
     (void)nfy_buf_addstr(out, ",\"steps\":[");

@@ -132,7 +132,7 @@ bool nfy__rules_parse_ctx(rules_loader *ld, const char *text, nfy_rule_ctx *c,
     }
     if (kind < 0) {
         *why = "unknown context (arg: kw: compare argparse assign: "
-               "subscript: shell any)";
+               "subscript: shell any dockerfile)";
         return false;
     }
     c->kind = (nfy_rule_ctx_kind)kind;
@@ -561,6 +561,8 @@ void nfy__rules_check_rule(rules_loader *ld, const nfy_rule *r)
     check_option(ld, r);
     check_flags(ld, r);
     check_regex(ld, "arg_match", r->arg_match);
+    if (r->match == NFY_MATCH_LINE)
+        check_regex(ld, "pattern", r->pattern);
     check_regex(ld, "skip", r->skip);
     if (r->min_torch && !valid_version(r->min_torch))
         field_error(ld, "min_torch", "a version is like \"2.1\"");

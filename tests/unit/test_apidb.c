@@ -134,9 +134,19 @@ static void test_sdpa_from_2_1(void **state)
         nfy_apidb_op_first_supported(S("aten::scaled_dot_product_attention"));
     assert_non_null(first);
     assert_string_equal(first->name, "2.1");
-    /* absent everywhere (NPU uses npu_fusion_attention) */
-    assert_null(nfy_apidb_op_first_supported(
-        S("aten::_scaled_dot_product_flash_attention")));
+    /* a CUDA path of scaled_dot_product_attention: supported where that
+     * is */
+    first = nfy_apidb_op_first_supported(
+        S("aten::_scaled_dot_product_flash_attention"));
+    assert_string_equal(first->name, "2.1");
+    /* the first version newer than the target, not merely the oldest */
+    first = nfy_apidb_op_first_supported_after(
+        V("1.11"), S("aten::scaled_dot_product_attention"));
+    assert_string_equal(first->name, "2.1");
+    first = nfy_apidb_op_first_supported_after(V("2.1"), S("aten::mm"));
+    assert_string_equal(first->name, "2.2");
+    assert_null(nfy_apidb_op_first_supported_after(
+        nfy_apidb_version_at(nfy_apidb_version_count() - 1), S("aten::mm")));
     assert_null(nfy_apidb_op_first_supported(S("aten::linalg_lstsq.out")));
     first = nfy_apidb_op_first_supported(S("aten::mm"));
     assert_string_equal(first->name, "1.11");
@@ -156,9 +166,10 @@ static void test_listed_fallback_and_unsupported(void **state)
     assert_int_equal(nfy_apidb_op_status(V("1.11"), S("aten::_conj"), &info),
                      NFY_OP_UNSUPPORTED);
     assert_true(info.listed);
-    /* 2.1 has no lists; _conj is CompositeExplicitAutograd in 1.13 */
+    /* 2.1 has no lists; _conj is CompositeExplicitAutograd in 1.13, which
+     * is not composite (its kernel may be backend-specific): fallback */
     assert_int_equal(nfy_apidb_op_status(V("2.1"), S("aten::_conj"), &info),
-                     NFY_OP_COMPOSITE);
+                     NFY_OP_CPU_FALLBACK);
     assert_true(info.explicit_composite);
     assert_false(info.listed);
     assert_string_equal(info.torch_version, "1.13");
@@ -192,16 +203,80 @@ static void test_known_op_without_kernel(void **state)
 {
     (void)state;
     nfy_op_info info;
-    /* _cudnn_rnn: backend-only in 1.13, in no NPU list of 1.11 or 2.1 */
-    assert_int_equal(
-        nfy_apidb_op_status(V("1.11"), S("aten::_cudnn_rnn"), &info),
-        NFY_OP_UNSUPPORTED);
+    /* _nested_tensor_offsets: backend-only in 1.13, in no NPU list of
+     * 1.11 or 2.1 */
+    assert_int_equal(nfy_apidb_op_status(
+                         V("1.11"), S("aten::_nested_tensor_offsets"), &info),
+                     NFY_OP_UNSUPPORTED);
     assert_false(info.listed);
     assert_int_equal(
-        nfy_apidb_op_status(V("2.1"), S("aten::_cudnn_rnn"), &info),
+        nfy_apidb_op_status(V("2.1"), S("aten::_nested_tensor_offsets"), &info),
         NFY_OP_CPU_FALLBACK);
     assert_false(info.listed);
-    assert_string_equal(info.matched, "_cudnn_rnn");
+    assert_string_equal(info.matched, "_nested_tensor_offsets");
+    assert_null(info.npu_counterpart);
+}
+
+static void test_cuda_only_kernels(void **state)
+{
+    (void)state;
+    nfy_op_info info;
+    /* cuDNN/MIOpen/fused CUDA kernels of a GPU log: their NPU counterpart
+     * (data/npu/cuda_backend_ops.tsv) decides, never a CPU fallback */
+    static const struct {
+        const char *ver, *op, *to;
+        nfy_op_status st;
+    } cases[] = {
+        {"2.1", "aten::cudnn_convolution", "aten::convolution",
+         NFY_OP_SUPPORTED},
+        {"1.11", "aten::cudnn_batch_norm", "aten::native_batch_norm",
+         NFY_OP_SUPPORTED},
+        {"2.1", "aten::cudnn_convolution_transpose", "aten::convolution",
+         NFY_OP_SUPPORTED},
+        {"2.1", "aten::_cudnn_rnn", "aten::lstm", NFY_OP_SUPPORTED},
+        {"2.1", "aten::miopen_convolution", "aten::convolution",
+         NFY_OP_SUPPORTED},
+        {"2.1", "aten::_fused_adam_", "npu::npu_apply_adam", NFY_OP_SUPPORTED},
+        {"2.1", "aten::_fused_dropout", "aten::native_dropout",
+         NFY_OP_SUPPORTED},
+        {"2.1", "aten::_scaled_dot_product_efficient_attention",
+         "aten::scaled_dot_product_attention", NFY_OP_SUPPORTED},
+        /* torch_npu 2.0 has no scaled_dot_product_attention */
+        {"2.0", "aten::_scaled_dot_product_flash_attention",
+         "aten::scaled_dot_product_attention", NFY_OP_UNSUPPORTED},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        nfy_op_status st =
+            nfy_apidb_op_status(V(cases[i].ver), S(cases[i].op), &info);
+        if (st != cases[i].st || !info.npu_counterpart ||
+            strcmp(info.npu_counterpart, cases[i].to) != 0)
+            fail_msg("%s on %s: %s via %s", cases[i].op, cases[i].ver,
+                     nfy_op_status_name(st),
+                     info.npu_counterpart ? info.npu_counterpart : "-");
+    }
+    /* _fused_adamw_ has an NPU kernel from 2.1 on: no counterpart needed */
+    assert_int_equal(
+        nfy_apidb_op_status(V("2.1"), S("aten::_fused_adamw_"), &info),
+        NFY_OP_SUPPORTED);
+    assert_null(info.npu_counterpart);
+    /* a device-neutral op is never mapped */
+    assert_int_equal(
+        nfy_apidb_op_status(V("2.1"), S("aten::convolution"), &info),
+        NFY_OP_SUPPORTED);
+    assert_null(info.npu_counterpart);
+}
+
+static void test_composite_is_implicit_only(void **state)
+{
+    (void)state;
+    nfy_op_info info;
+    /* mkldnn_convolution: CompositeExplicitAutograd with a CPU-only body;
+     * no NPU kernel: not composite */
+    nfy_op_status st =
+        nfy_apidb_op_status(V("2.1"), S("aten::mkldnn_convolution"), &info);
+    assert_int_not_equal(st, NFY_OP_COMPOSITE);
+    assert_int_equal(st, NFY_OP_CPU_FALLBACK);
+    assert_true(info.explicit_composite);
 }
 
 static void test_overloads(void **state)
@@ -216,7 +291,7 @@ static void test_overloads(void **state)
     assert_int_equal(op("2.1", "add.out"), NFY_OP_SUPPORTED);
     assert_int_equal(
         nfy_apidb_op_status(V("2.1"), S("aten::add.Scalar_out"), &info),
-        NFY_OP_COMPOSITE);
+        NFY_OP_CPU_FALLBACK);
     assert_true(info.explicit_composite);
     assert_int_equal(op("2.1", "aten::add.NoSuchOverload"), NFY_OP_UNKNOWN);
     /* a prefix of a real name is not that name */
@@ -596,7 +671,8 @@ static void test_family_order_matches_generator(void **state)
                                                       "msft_rename",
                                                       "affinity",
                                                       "msft_rules",
-                                                      "cpp_apis"};
+                                                      "cpp_apis",
+                                                      "cuda_backend_ops"};
     assert_int_equal(nfy__apidb_family_count, NFY__FAM_COUNT);
     for (int f = 0; f < NFY__FAM_COUNT; f++)
         assert_string_equal(nfy__apidb_fam((nfy__apidb_fam_id)f)->name,
@@ -627,6 +703,8 @@ int main(void)
         cmocka_unit_test(test_cpp_and_documented),
         cmocka_unit_test(test_random_names_never_crash),
         cmocka_unit_test(test_family_order_matches_generator),
+        cmocka_unit_test(test_cuda_only_kernels),
+        cmocka_unit_test(test_composite_is_implicit_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -469,6 +469,15 @@ static const bad_case bad_cases[] = {
      NFY_ERULE, "E-RULE", 2, 92, "arg_pos must be"},
     {"bad regex", RULE_HEAD MIN_RULE("A1") ",\n \"skip\": \"(cpu\"}]}",
      NFY_ERULE, "E-RULE", 3, 10, "invalid regular expression"},
+    {"bad line regex",
+     RULE_HEAD "{\"id\": \"A1\", \"kind\": \"flag\", \"match\": "
+               "\"line\",\n \"pattern\": \"docker(\", \"message\": \"m\"}]}",
+     NFY_ERULE, "E-RULE", 3, 13, "invalid regular expression"},
+    {"line not flag",
+     RULE_HEAD "{\"id\": \"A1\", \"kind\": \"rewrite-argument\", "
+               "\"match\": \"line\", \"pattern\": \"a\", \"replacement\": "
+               "\"b\", \"message\": \"m\"}]}",
+     NFY_ERULE, "E-RULE", 2, 51, "does not fit kind"},
     {"bad ctx",
      RULE_HEAD MIN_RULE("A1") ",\n \"ctx\": [\"kw:a\", \"where\"]}]}",
      NFY_ERULE, "E-RULE", 3, 18, "rules[0].ctx[1]: bad context"},

@@ -1,0 +1,96 @@
+/*
+ * Shell commands in Python: the command string (or argument list) given to
+ * os.system, os.popen or subprocess.* is checked against the line rules of
+ * context "shell" (docker run --gpus, nvidia-docker, CUDA wheels, ...), as
+ * a shell script's line would be. Literal text only: the string parts of
+ * the first argument, list items joined with spaces.
+ */
+#include <regex.h>
+#include <string.h>
+
+#include "migrate/pass.h"
+
+static bool runs_shell(nfy_str q)
+{
+    static const char *const callees[] = {"os.system",
+                                          "os.popen",
+                                          "subprocess.run",
+                                          "subprocess.call",
+                                          "subprocess.check_call",
+                                          "subprocess.check_output",
+                                          "subprocess.Popen",
+                                          "subprocess.getoutput",
+                                          "subprocess.getstatusoutput"};
+    for (size_t i = 0; i < sizeof callees / sizeof callees[0]; i++)
+        if (mig_str_is(q, callees[i]))
+            return true;
+    return false;
+}
+
+/* The literal text of the command argument, NUL-terminated in the arena. */
+static const char *command_text(mig_ctx *c, uint32_t k, uint32_t *arg)
+{
+    uint32_t a = nfy_pysyn_posarg(c->m, k, 0);
+    if (a == NFY_NONE)
+        a = nfy_pysyn_kwarg(c->m, k, "args");
+    if (a == NFY_NONE)
+        a = nfy_pysyn_kwarg(c->m, k, "cmd");
+    if (a == NFY_NONE)
+        return NULL;
+    *arg = a;
+    nfy_buf b = NFY_BUF_INIT;
+    for (uint32_t t = c->m->args[a].value_first; t < c->m->args[a].value_end;
+         t++) {
+        uint32_t off;
+        nfy_str body = mig_string_body(c, t, &off);
+        if (body.len == 0)
+            continue;
+        if (b.len && mig_tok_op(c, mig_prev_sig(c, t), NFY_OP_COMMA))
+            (void)nfy_buf_addch(&b, ' ');
+        (void)nfy_buf_addview(&b, body);
+    }
+    const char *text = b.len ? mig_strdup(c, nfy_buf_view(&b)) : NULL;
+    nfy_buf_release(&b);
+    return text;
+}
+
+static bool shell_line_rule(const nfy_rule *r)
+{
+    if (r->kind != NFY_RULE_FLAG || r->match != NFY_MATCH_LINE)
+        return false;
+    for (size_t i = 0; i < r->nctx; i++)
+        if (r->ctx[i].kind == NFY_CTX_SHELL)
+            return true;
+    return r->nctx == 0;
+}
+
+static void check_rule(mig_ctx *c, const nfy_rule *r, uint32_t a,
+                       const char *cmd)
+{
+    regex_t rx;
+    regmatch_t m[1];
+    if (regcomp(&rx, r->pattern, REG_EXTENDED | REG_ICASE) != 0)
+        return; /* the loader rejects bad patterns */
+    if (regexec(&rx, cmd, 1, m, 0) == 0 && m[0].rm_eo > m[0].rm_so) {
+        nfy_str hit = {cmd + m[0].rm_so, (size_t)(m[0].rm_eo - m[0].rm_so)};
+        mig_flag(c, r, c->m->args[a].value_span, mig_strdup(c, hit), NULL);
+    }
+    regfree(&rx);
+}
+
+void mig_pass_shell_commands(mig_ctx *c)
+{
+    for (uint32_t k = 0; k < c->m->ncalls; k++) {
+        if (!runs_shell(mig_callee_qual(c, k)) || c->m->calls[k].nargs == 0)
+            continue;
+        uint32_t a = NFY_NONE;
+        const char *cmd = command_text(c, k, &a);
+        if (cmd == NULL)
+            continue;
+        for (size_t i = 0; i < nfy_rule_set_count(c->rules); i++) {
+            const nfy_rule *r = nfy_rule_set_at(c->rules, i);
+            if (shell_line_rule(r) && mig_rule_on(c, r))
+                check_rule(c, r, a, cmd);
+        }
+    }
+}

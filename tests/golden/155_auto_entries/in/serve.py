@@ -1,0 +1,3 @@
+import torch
+
+net = torch.jit.load("model.pt").cuda()
