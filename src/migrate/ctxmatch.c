@@ -110,31 +110,38 @@ static bool is_open(const mig_ctx *c, uint32_t t)
 /*
  * `device.type in {"cuda", "mps"}`, `dev in ("cuda", "cuda:0")`: [head,
  * end) is a whole element of a tuple, list or set display that is an
- * operand of ==, != or in (also `for d in ("cuda", "cpu")`).
+ * operand of ==, != or in (also `for d in ("cuda", "cpu")`). Returns the
+ * display's opening bracket, or NFY_NONE.
  */
-static bool element_of_compared(const mig_ctx *c, uint32_t head, uint32_t end)
+uint32_t mig_compared_display(const mig_ctx *c, uint32_t head, uint32_t end)
 {
     uint32_t after = mig_next_sig(c, end - 1);
     if (after == NFY_NONE ||
         (!mig_tok_op(c, after, NFY_OP_COMMA) && c->m->match[after] == NFY_NONE))
-        return false;
+        return NFY_NONE;
     uint32_t stmt = c->m->tok_stmt[head];
     for (uint32_t t = mig_prev_sig(c, head); t != NFY_NONE;
          t = mig_prev_sig(c, t)) {
         if (c->m->tok_stmt[t] != stmt)
-            return false;
+            return NFY_NONE;
         if (is_open(c, t)) {
             uint32_t close = c->m->match[t];
-            return close != NFY_NONE && (is_cmp(c, mig_prev_sig(c, t)) ||
-                                         is_cmp(c, mig_next_sig(c, close)));
+            bool cmp = close != NFY_NONE && (is_cmp(c, mig_prev_sig(c, t)) ||
+                                             is_cmp(c, mig_next_sig(c, close)));
+            return cmp ? t : NFY_NONE;
         }
         if (c->m->match[t] != NFY_NONE) /* a nested closed group */
             t = c->m->match[t];
         else if (!mig_tok_op(c, t, NFY_OP_COMMA) &&
                  c->m->toks[t].kind != NFY_TOK_STRING)
-            return false; /* only literals may come before it */
+            return NFY_NONE; /* only literals may come before it */
     }
-    return false;
+    return NFY_NONE;
+}
+
+bool mig_tok_is_cmp(const mig_ctx *c, uint32_t t)
+{
+    return is_cmp(c, t);
 }
 
 /*
@@ -249,7 +256,7 @@ bool mig_expr_in_ctx(const mig_ctx *c, uint32_t head, uint32_t end,
         return is_cmp(c, mig_prev_sig(c, head)) ||
                is_cmp(c, mig_next_sig(c, end - 1)) ||
                device_prefix_test(c, head, end) ||
-               element_of_compared(c, head, end);
+               mig_compared_display(c, head, end) != NFY_NONE;
     }
     case NFY_CTX_ARGPARSE:
         return arg != NULL && argparse_fits(c, a, head, end);

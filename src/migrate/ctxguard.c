@@ -1,0 +1,220 @@
+/*
+ * Device tests that guard CUDA-only code: `if impl == "cuda" and
+ * x.device.type == "cuda" and _init(): return _plugin_fn(x)` takes the
+ * portable path on any other device. Rewritten to "npu", it would send NPU
+ * tensors into a CUDA extension; kept, the portable branch runs on NPU.
+ *
+ * CUDA-only code is a call into a custom extension (a name bound to a JIT
+ * loader's result, a module imported as `*_cuda` or from cpp_extension),
+ * a JIT loader itself (a call with .cu sources or extra_cuda_cflags), a
+ * Triton kernel, cupy, numba.cuda, pycuda or a cuDNN-only op, reached
+ * directly or through functions and classes defined in the same file.
+ */
+#include <string.h>
+
+#include "migrate/valset.h"
+
+enum { DEF_UNKNOWN, DEF_BUSY, DEF_YES, DEF_NO };
+enum { MAX_DEPTH = 4 };
+
+static bool ends_with_cu(nfy_str b)
+{
+    return nfy_str_ends_with(b, NFY_STR_LIT(".cu")) ||
+           nfy_str_ends_with(b, NFY_STR_LIT(".cuh"));
+}
+
+/* A JIT extension loader: .cu sources or CUDA compiler flags. */
+static bool is_cuda_loader(const mig_ctx *c, uint32_t k)
+{
+    const nfy_call *call = &c->m->calls[k];
+    nfy_str q = mig_callee_qual(c, k);
+    if (nfy_str_starts_with(q, NFY_STR_LIT("torch.utils.cpp_extension.load")))
+        return true;
+    for (uint32_t i = 0; i < call->nargs; i++) {
+        const nfy_arg *a = &c->m->args[call->args_first + i];
+        if (a->kind == NFY_ARG_KEYWORD &&
+            (mig_tok_is(c, a->name_tok, "extra_cuda_cflags") ||
+             mig_tok_is(c, a->name_tok, "cuda_sources")))
+            return true;
+        for (uint32_t t = a->value_first; t < a->value_end; t++) {
+            uint32_t off;
+            if (c->m->toks[t].kind == NFY_TOK_STRING &&
+                ends_with_cu(mig_string_body(c, t, &off)))
+                return true;
+        }
+    }
+    return false;
+}
+
+static bool cuda_only_qual(nfy_str q)
+{
+    static const char *const heads[] = {
+        "triton",         "cupy",         "numba.cuda",
+        "pycuda",         "torch.cudnn_", "torch._C._cudnn",
+        "torch.ops.cuda", "cuda_ext",     "torch.utils.cpp_extension"};
+    for (size_t i = 0; i < sizeof heads / sizeof heads[0]; i++) {
+        if (nfy_str_starts_with(q, nfy_str_from_cstr(heads[i])))
+            return true;
+    }
+    /* a module imported as *_cuda (upfirdn2d_cuda.forward(...)) */
+    for (size_t i = 0; i + 5 <= q.len; i++) {
+        if (memcmp(q.ptr + i, "_cuda", 5) == 0 &&
+            (i + 5 == q.len || q.ptr[i + 5] == '.'))
+            return true;
+    }
+    return false;
+}
+
+/* Names bound to a JIT loader's result: `_plugin = load(...)`. */
+static void collect_plugins(mig_ctx *c, mig_guard *g)
+{
+    for (uint32_t k = 0; k < c->m->ncalls; k++) {
+        const nfy_call *call = &c->m->calls[k];
+        uint32_t s = call->stmt;
+        if (s == NFY_NONE || c->m->stmts[s].kind != NFY_STMT_ASSIGN ||
+            c->m->stmts[s].value_first != call->callee_first ||
+            !is_cuda_loader(c, k))
+            continue;
+        uint32_t eq = mig_prev_sig(c, c->m->stmts[s].value_first);
+        uint32_t tgt = mig_prev_sig(c, eq);
+        if (tgt != NFY_NONE && c->m->toks[tgt].kind == NFY_TOK_NAME)
+            nfy_vec_push(&g->plugins, mig_tok(c, tgt));
+    }
+}
+
+static bool is_plugin(const mig_guard *g, nfy_str name)
+{
+    for (size_t i = 0; i < g->plugins.len; i++) {
+        if (nfy_str_eq(g->plugins.items[i], name))
+            return true;
+    }
+    return false;
+}
+
+static bool range_reaches(mig_ctx *c, mig_guard *g, uint32_t a, uint32_t b,
+                          int depth, const char **why);
+
+/* The def/class statement named name (the last one before tok), or NONE. */
+static uint32_t local_def(const mig_ctx *c, nfy_str name)
+{
+    uint32_t found = NFY_NONE;
+    for (uint32_t s = 0; s < c->m->nstmts; s++) {
+        const nfy_stmt *st = &c->m->stmts[s];
+        if ((st->kind == NFY_STMT_DEF || st->kind == NFY_STMT_CLASS) &&
+            st->name_tok != NFY_NONE &&
+            nfy_str_eq(mig_tok(c, st->name_tok), name))
+            found = s;
+    }
+    return found;
+}
+
+static bool def_reaches(mig_ctx *c, mig_guard *g, uint32_t s, int depth,
+                        const char **why)
+{
+    if (g->def_state[s] == DEF_YES || g->def_state[s] == DEF_NO ||
+        g->def_state[s] == DEF_BUSY)
+        return g->def_state[s] == DEF_YES;
+    const nfy_stmt *st = &c->m->stmts[s];
+    if (st->body_end <= s + 1 || depth >= MAX_DEPTH)
+        return false;
+    g->def_state[s] = DEF_BUSY;
+    uint32_t a = c->m->stmts[s + 1].first;
+    uint32_t b = c->m->stmts[st->body_end - 1].end;
+    bool yes = range_reaches(c, g, a, b, depth + 1, why);
+    g->def_state[s] = yes ? DEF_YES : DEF_NO;
+    return yes;
+}
+
+static bool tok_reaches(mig_ctx *c, mig_guard *g, uint32_t t, int depth,
+                        const char **why)
+{
+    if (c->m->toks[t].kind != NFY_TOK_NAME)
+        return false;
+    uint32_t u = nfy_pysyn_use_at(c->m, t);
+    if (u == NFY_NONE)
+        return false;
+    nfy_str name = mig_tok(c, t);
+    nfy_str q = nfy_resolve_use(c->r, u)->qual;
+    if (cuda_only_qual(q) || is_plugin(g, name)) {
+        *why = mig_fmt(c, "CUDA-only code (%.*s)", NFY_STR_FMT(name));
+        return true;
+    }
+    uint32_t s = local_def(c, name);
+    if (s != NFY_NONE && def_reaches(c, g, s, depth, why))
+        return true;
+    return false;
+}
+
+static bool range_reaches(mig_ctx *c, mig_guard *g, uint32_t a, uint32_t b,
+                          int depth, const char **why)
+{
+    for (uint32_t k = 0; k < c->m->ncalls; k++) {
+        uint32_t t = c->m->calls[k].callee_first;
+        if (t >= a && t < b && is_cuda_loader(c, k)) {
+            *why = "a CUDA extension loader (.cu sources)";
+            return true;
+        }
+    }
+    for (uint32_t t = a; t < b && t < c->m->ntoks; t++) {
+        if (tok_reaches(c, g, t, depth, why))
+            return true;
+    }
+    return false;
+}
+
+static void build(mig_ctx *c, mig_guard *g)
+{
+    g->def_state = nfy_arena_calloc(c->arena, c->m->nstmts + 1, 1);
+    collect_plugins(c, g);
+    g->built = true;
+}
+
+/* Is the test negated (`!=`, `not in`, `not x.is_cuda`)? */
+static bool negated(const mig_ctx *c, uint32_t head, uint32_t end)
+{
+    uint32_t p = mig_prev_sig(c, head), n = mig_next_sig(c, end - 1);
+    return mig_tok_op(c, p, NFY_OP_NOTEQUAL) ||
+           mig_tok_op(c, n, NFY_OP_NOTEQUAL) || mig_tok_is(c, n, "not") ||
+           mig_tok_is(c, p, "not");
+}
+
+/* The statement that holds token t. */
+static uint32_t stmt_of(const mig_ctx *c, uint32_t t)
+{
+    return t < c->m->ntoks ? c->m->tok_stmt[t] : NFY_NONE;
+}
+
+/* One past the last token of statement s's block (its body and clauses). */
+static uint32_t block_tok_end(const mig_ctx *c, uint32_t s)
+{
+    uint32_t parent = c->m->stmts[s].parent;
+    uint32_t last =
+        parent == NFY_NONE ? c->m->nstmts : c->m->stmts[parent].body_end;
+    return last == 0 ? c->m->stmts[s].end : c->m->stmts[last - 1].end;
+}
+
+bool mig_guards_cuda_only(mig_ctx *c, mig_guard *g, uint32_t head, uint32_t end,
+                          const char **why)
+{
+    if (!g->built)
+        build(c, g);
+    uint32_t s = stmt_of(c, head);
+    if (s == NFY_NONE)
+        return false;
+    const nfy_stmt *st = &c->m->stmts[s];
+    uint32_t a = st->first, b = st->end;
+    if (st->kind == NFY_STMT_IF || st->kind == NFY_STMT_ELIF ||
+        st->kind == NFY_STMT_WHILE) {
+        a = end; /* the rest of the condition, then the guarded code */
+        if (negated(c, head, end))
+            b = block_tok_end(c, s); /* else clauses and what follows */
+        else if (st->body_end > s + 1)
+            b = c->m->stmts[st->body_end - 1].end;
+    }
+    return range_reaches(c, g, a, b, 0, why);
+}
+
+void mig_guard_free(mig_guard *g)
+{
+    nfy_vec_free(&g->plugins);
+}
