@@ -108,9 +108,31 @@ static uint32_t local_def(const mig_ctx *c, nfy_str name)
     return found;
 }
 
+/* A kernel: a def decorated with @triton.jit (or any triton decorator). */
+static bool triton_kernel(const mig_ctx *c, uint32_t s)
+{
+    const nfy_stmt *st = &c->m->stmts[s];
+    for (uint32_t d = 0; st->deco_first != NFY_NONE && d < st->ndecos; d++) {
+        const nfy_stmt *ds = &c->m->stmts[st->deco_first + d];
+        for (uint32_t t = ds->first; t < ds->end; t++) {
+            uint32_t u = nfy_pysyn_use_at(c->m, t);
+            if (u != NFY_NONE &&
+                nfy_str_starts_with(nfy_resolve_use(c->r, u)->qual,
+                                    NFY_STR_LIT("triton")))
+                return true;
+        }
+    }
+    return false;
+}
+
 static bool def_reaches(mig_ctx *c, mig_guard *g, uint32_t s, int depth,
                         const char **why)
 {
+    if (triton_kernel(c, s)) {
+        *why = mig_fmt(c, "a Triton kernel (%.*s)",
+                       NFY_STR_FMT(mig_tok(c, c->m->stmts[s].name_tok)));
+        return true;
+    }
     if (g->def_state[s] == DEF_YES || g->def_state[s] == DEF_NO ||
         g->def_state[s] == DEF_BUSY)
         return g->def_state[s] == DEF_YES;
@@ -173,6 +195,8 @@ static void build(mig_ctx *c, mig_guard *g)
 static bool negated(const mig_ctx *c, uint32_t head, uint32_t end)
 {
     uint32_t p = mig_prev_sig(c, head), n = mig_next_sig(c, end - 1);
+    while (mig_tok_op(c, p, NFY_OP_DOT)) /* x.is_cuda: from the chain's head */
+        p = mig_prev_sig(c, mig_prev_sig(c, p));
     return mig_tok_op(c, p, NFY_OP_NOTEQUAL) ||
            mig_tok_op(c, n, NFY_OP_NOTEQUAL) || mig_tok_is(c, n, "not") ||
            mig_tok_is(c, p, "not");
@@ -212,6 +236,19 @@ bool mig_guards_cuda_only(mig_ctx *c, mig_guard *g, uint32_t head, uint32_t end,
             b = c->m->stmts[st->body_end - 1].end;
     }
     return range_reaches(c, g, a, b, 0, why);
+}
+
+bool mig_note_guard(mig_ctx *c, nfy_span span, const char *api, const char *why)
+{
+    const nfy_rule *r = mig_find_pass(c, NFY_RULE_FLAG, "cuda-guard");
+    if (r == NULL)
+        return false;
+    mig_note_add(c, r, span, MIG_CAT_UNSUPPORTED, MIG_OP_UNSUPPORTED, api,
+                 mig_fmt(c,
+                         "%s: the test guards %s, so the portable branch "
+                         "runs on NPU. %s",
+                         r->message, why, r->hint ? r->hint : ""));
+    return true;
 }
 
 void mig_guard_free(mig_guard *g)

@@ -13,16 +13,24 @@
 
 #include "migrate/ctxmatch.h"
 #include "migrate/qmatch.h"
+#include "migrate/valset.h"
 
 /* ---- members ----------------------------------------------------------------
  */
 
-static void member_rule(mig_ctx *c, const nfy_rule *r, uint32_t tok,
-                        bool called)
+static void member_rule(mig_ctx *c, mig_guard *g, const nfy_rule *r,
+                        uint32_t tok, bool called)
 {
     if (r->match == NFY_MATCH_METHOD && !called)
         return;
     nfy_span sp = mig_tok_span(c, tok);
+    const char *why = NULL;
+    /* `if x.is_cuda: plugin(x)`: kept, the other branch runs on NPU */
+    if (r->match == NFY_MATCH_ATTR && r->kind == NFY_RULE_RENAME &&
+        mig_guards_cuda_only(c, g, tok, tok + 1, &why)) {
+        mig_note_guard(c, sp, mig_fmt(c, ".%s", r->pattern), why);
+        return;
+    }
     if (r->kind == NFY_RULE_FLAG) {
         mig_flag(c, r, sp, mig_fmt(c, ".%s", r->pattern), NULL);
         return;
@@ -43,6 +51,7 @@ void mig_pass_members(mig_ctx *c)
             mig_rule_on(c, r))
             nfy_vec_push(&rl, r);
     }
+    mig_guard g = {0};
     for (uint32_t i = 0; i < c->m->nattrs && rl.len > 0; i++) {
         uint32_t tok = c->m->attrs[i].name_tok;
         nfy_str name = mig_tok(c, tok);
@@ -57,9 +66,10 @@ void mig_pass_members(mig_ctx *c)
                 checked = true;
             }
             if (!on_module)
-                member_rule(c, r, tok, called);
+                member_rule(c, &g, r, tok, called);
         }
     }
+    mig_guard_free(&g);
     nfy_vec_free(&rl);
 }
 

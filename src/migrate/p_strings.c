@@ -512,17 +512,9 @@ static bool keep_guard(mig_ctx *c, mig_guard *g, uint32_t i, lit_info *li)
     if (!mig_lit_compared(c, i) ||
         !mig_guards_cuda_only(c, g, s->first, s->end, &why))
         return false;
-    const nfy_rule *r = mig_find_pass(c, NFY_RULE_FLAG, "cuda-guard");
-    if (r != NULL) {
-        mig_note_add(c, r, s->span, MIG_CAT_UNSUPPORTED, MIG_OP_UNSUPPORTED,
-                     mig_snippet(c, li->body),
-                     mig_fmt(c,
-                             "%s: the test guards %s, so the portable "
-                             "branch runs on NPU. %s",
-                             r->message, why, r->hint ? r->hint : ""));
-        if (li->name.len)
-            mig_tag_last_note(c, mig_set_id(c, li->set), li->name);
-    }
+    if (mig_note_guard(c, s->span, mig_snippet(c, li->body), why) &&
+        li->name.len)
+        mig_tag_last_note(c, mig_set_id(c, li->set), li->name);
     return true;
 }
 

@@ -58,5 +58,8 @@ typedef struct {
 bool mig_guards_cuda_only(mig_ctx *c, mig_guard *g, uint32_t head, uint32_t end,
                           const char **why);
 void mig_guard_free(mig_guard *g);
+/** Report the kept test at span (NPU113) with why; false without the rule. */
+bool mig_note_guard(mig_ctx *c, nfy_span span, const char *api,
+                    const char *why);
 
 #endif
