@@ -94,6 +94,19 @@ static bool is_plugin(const mig_guard *g, nfy_str name)
 static bool range_reaches(mig_ctx *c, mig_guard *g, uint32_t a, uint32_t b,
                           int depth, const char **why);
 
+/* `_jit_get_operation("aten::cudnn_convolution_backward_weight")`: a
+ * cuDNN-only operator named in a string. */
+static bool cudnn_op_name(mig_ctx *c, uint32_t t, const char **why)
+{
+    uint32_t off;
+    if (c->m->toks[t].kind != NFY_TOK_STRING ||
+        !nfy_str_contains(mig_string_body(c, t, &off),
+                          NFY_STR_LIT("aten::cudnn_")))
+        return false;
+    *why = "a cuDNN-only operator";
+    return true;
+}
+
 /* The def/class statement named name (the last one before tok), or NONE. */
 static uint32_t local_def(const mig_ctx *c, nfy_str name)
 {
@@ -133,9 +146,12 @@ static bool def_reaches(mig_ctx *c, mig_guard *g, uint32_t s, int depth,
                        NFY_STR_FMT(mig_tok(c, c->m->stmts[s].name_tok)));
         return true;
     }
-    if (g->def_state[s] == DEF_YES || g->def_state[s] == DEF_NO ||
-        g->def_state[s] == DEF_BUSY)
-        return g->def_state[s] == DEF_YES;
+    if (g->def_state[s] == DEF_YES) {
+        *why = g->def_why[s];
+        return true;
+    }
+    if (g->def_state[s] == DEF_NO || g->def_state[s] == DEF_BUSY)
+        return false;
     const nfy_stmt *st = &c->m->stmts[s];
     if (st->body_end <= s + 1 || depth >= MAX_DEPTH)
         return false;
@@ -144,6 +160,7 @@ static bool def_reaches(mig_ctx *c, mig_guard *g, uint32_t s, int depth,
     uint32_t b = c->m->stmts[st->body_end - 1].end;
     bool yes = range_reaches(c, g, a, b, depth + 1, why);
     g->def_state[s] = yes ? DEF_YES : DEF_NO;
+    g->def_why[s] = yes ? *why : NULL;
     return yes;
 }
 
@@ -178,7 +195,7 @@ static bool range_reaches(mig_ctx *c, mig_guard *g, uint32_t a, uint32_t b,
         }
     }
     for (uint32_t t = a; t < b && t < c->m->ntoks; t++) {
-        if (tok_reaches(c, g, t, depth, why))
+        if (tok_reaches(c, g, t, depth, why) || cudnn_op_name(c, t, why))
             return true;
     }
     return false;
@@ -187,6 +204,8 @@ static bool range_reaches(mig_ctx *c, mig_guard *g, uint32_t a, uint32_t b,
 static void build(mig_ctx *c, mig_guard *g)
 {
     g->def_state = nfy_arena_calloc(c->arena, c->m->nstmts + 1, 1);
+    g->def_why =
+        nfy_arena_calloc(c->arena, c->m->nstmts + 1, sizeof *g->def_why);
     collect_plugins(c, g);
     g->built = true;
 }
@@ -217,25 +236,90 @@ static uint32_t block_tok_end(const mig_ctx *c, uint32_t s)
     return last == 0 ? c->m->stmts[s].end : c->m->stmts[last - 1].end;
 }
 
-bool mig_guards_cuda_only(mig_ctx *c, mig_guard *g, uint32_t head, uint32_t end,
+/* The def that statement s runs in, or NONE. */
+static uint32_t enclosing_def(const mig_ctx *c, uint32_t s)
+{
+    for (uint32_t p = c->m->stmts[s].parent; p != NFY_NONE;
+         p = c->m->stmts[p].parent) {
+        if (c->m->stmts[p].kind == NFY_STMT_DEF)
+            return p;
+    }
+    return NFY_NONE;
+}
+
+static bool has_return(const mig_ctx *c, uint32_t a, uint32_t b)
+{
+    for (uint32_t t = a; t < b && t < c->m->ntoks; t++) {
+        if (c->m->toks[t].kind == NFY_TOK_NAME && mig_tok_is(c, t, "return") &&
+            c->m->stmts[c->m->tok_stmt[t]].kind == NFY_STMT_RETURN)
+            return true;
+    }
+    return false;
+}
+
+static bool guard_at(mig_ctx *c, mig_guard *g, uint32_t head, uint32_t end,
+                     bool invert, int depth, const char **why);
+
+/*
+ * `def _use_plugin(x): if x.device.type != "cuda": return False ...`: a
+ * predicate decides for its callers; the test guards what
+ * `if _use_plugin(x): ...` guards.
+ */
+static bool callers_guard(mig_ctx *c, mig_guard *g, uint32_t def, int depth,
                           const char **why)
 {
-    if (!g->built)
-        build(c, g);
+    nfy_str name = mig_tok(c, c->m->stmts[def].name_tok);
+    for (uint32_t k = 0; k < c->m->ncalls; k++) {
+        const nfy_call *call = &c->m->calls[k];
+        nfy_str callee = call->attr_tok != NFY_NONE ? mig_tok(c, call->attr_tok)
+                                                    : call->dotted;
+        if (call->rpar == NFY_NONE || !nfy_str_eq(callee, name) ||
+            (call->stmt >= def && call->stmt < c->m->stmts[def].body_end))
+            continue;
+        if (guard_at(c, g, call->callee_first, call->rpar + 1, false, depth + 1,
+                     why))
+            return true;
+    }
+    return false;
+}
+
+static bool guard_at(mig_ctx *c, mig_guard *g, uint32_t head, uint32_t end,
+                     bool invert, int depth, const char **why)
+{
     uint32_t s = stmt_of(c, head);
-    if (s == NFY_NONE)
+    if (s == NFY_NONE || depth > 2)
         return false;
     const nfy_stmt *st = &c->m->stmts[s];
     uint32_t a = st->first, b = st->end;
     if (st->kind == NFY_STMT_IF || st->kind == NFY_STMT_ELIF ||
         st->kind == NFY_STMT_WHILE) {
         a = end; /* the rest of the condition, then the guarded code */
-        if (negated(c, head, end))
+        if (negated(c, head, end) != invert)
             b = block_tok_end(c, s); /* else clauses and what follows */
         else if (st->body_end > s + 1)
             b = c->m->stmts[st->body_end - 1].end;
     }
-    return range_reaches(c, g, a, b, 0, why);
+    if (range_reaches(c, g, a, b, 0, why))
+        return true;
+    uint32_t def = enclosing_def(c, s);
+    return def != NFY_NONE && has_return(c, a, b) &&
+           callers_guard(c, g, def, depth, why);
+}
+
+bool mig_guards_cuda_only(mig_ctx *c, mig_guard *g, uint32_t head, uint32_t end,
+                          const char **why)
+{
+    if (!g->built)
+        build(c, g);
+    return guard_at(c, g, head, end, false, 0, why);
+}
+
+bool mig_other_branch_cuda_only(mig_ctx *c, mig_guard *g, uint32_t head,
+                                uint32_t end, const char **why)
+{
+    if (!g->built)
+        build(c, g);
+    return guard_at(c, g, head, end, true, 0, why);
 }
 
 bool mig_note_guard(mig_ctx *c, nfy_span span, const char *api, const char *why)

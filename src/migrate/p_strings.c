@@ -518,6 +518,25 @@ static bool keep_guard(mig_ctx *c, mig_guard *g, uint32_t i, lit_info *li)
     return true;
 }
 
+/* `if x.device.type == "cpu": portable(x) else: plugin(x)`: every other
+ * device, NPU included, takes the CUDA-only branch. */
+static void check_cpu_test(mig_ctx *c, mig_guard *g, uint32_t i,
+                           const lit_info *li)
+{
+    const nfy_strlit *s = &c->m->strings[i];
+    const char *why = NULL;
+    if (!mig_str_is(li->body, "cpu") || li->name.len == 0 ||
+        !mig_name_is_device(li->name) || !mig_lit_compared(c, i) ||
+        !mig_other_branch_cuda_only(c, g, s->first, s->end, &why))
+        return;
+    const nfy_rule *r = mig_find_pass(c, NFY_RULE_FLAG, "cpu-test-cuda-path");
+    if (r != NULL)
+        mig_note_add(c, r, s->span, MIG_CAT_UNSUPPORTED, MIG_OP_UNSUPPORTED,
+                     mig_snippet(c, li->body),
+                     mig_fmt(c, "%s: the other branch reaches %s. %s",
+                             r->message, why, r->hint ? r->hint : ""));
+}
+
 static void rewrite_member(mig_ctx *c, mig_guard *g, uint32_t i, lit_info *li,
                            const nfy_rule *r)
 {
@@ -638,6 +657,7 @@ void mig_pass_strings(mig_ctx *c)
             nfy_vec_push(&rl, ((str_rule){r, nfy_str_from_cstr(r->pattern)}));
     }
     uint32_t n = c->m->nstrings;
+    mig_guard g = {0};
     lit_info *info = nfy_arena_calloc(c->arena, n + 1, sizeof *info);
     for (uint32_t i = 0; i < n; i++) {
         info[i].set = NFY_NONE;
@@ -646,10 +666,13 @@ void mig_pass_strings(mig_ctx *c)
         if (info[i].body.len > 0)
             scan_literal(c, &rl, i, &info[i]);
     }
+    for (uint32_t i = 0; i < n; i++) {
+        if (info[i].other_device)
+            check_cpu_test(c, &g, i, &info[i]);
+    }
     group_sets(c, info);
     name_list dev = {0};
     device_arg_names(c, &rl, &dev);
-    mig_guard g = {0};
     for (uint32_t i = 0; i < n; i++) {
         if (info[i].set == i)
             decide_set(c, &rl, &g, info, i, &dev);

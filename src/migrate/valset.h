@@ -43,7 +43,8 @@ bool mig_lit_compared(const mig_ctx *c, uint32_t lit);
 
 /** Lazily built per file: which defs reach CUDA-only code. */
 typedef struct {
-    uint8_t *def_state; /* per statement: 0 unknown, 1 busy, 2 yes, 3 no */
+    uint8_t *def_state;   /* per statement: 0 unknown, 1 busy, 2 yes, 3 no */
+    const char **def_why; /* per statement (yes): what it reaches */
     NFY_VEC(nfy_str) plugins; /* names bound to a CUDA extension */
     bool built;
 } mig_guard;
@@ -57,6 +58,10 @@ typedef struct {
  */
 bool mig_guards_cuda_only(mig_ctx *c, mig_guard *g, uint32_t head, uint32_t end,
                           const char **why);
+/** The same for the branch the test does not guard: `if x.device.type ==
+ * "cpu": portable(x) else: plugin(x)` sends NPU tensors to the plugin. */
+bool mig_other_branch_cuda_only(mig_ctx *c, mig_guard *g, uint32_t head,
+                                uint32_t end, const char **why);
 void mig_guard_free(mig_guard *g);
 /** Report the kept test at span (NPU113) with why; false without the rule. */
 bool mig_note_guard(mig_ctx *c, nfy_span span, const char *api,
