@@ -260,6 +260,32 @@ static bool has_return(const mig_ctx *c, uint32_t a, uint32_t b)
 static bool guard_at(mig_ctx *c, mig_guard *g, uint32_t head, uint32_t end,
                      bool invert, int depth, const char **why);
 
+static void guarded_range(const mig_ctx *c, uint32_t head, uint32_t end,
+                          bool invert, uint32_t *a, uint32_t *b)
+{
+    uint32_t s = stmt_of(c, head);
+    const nfy_stmt *st = &c->m->stmts[s];
+    *a = st->first;
+    *b = st->end;
+    if (st->kind == NFY_STMT_IF || st->kind == NFY_STMT_ELIF ||
+        st->kind == NFY_STMT_WHILE) {
+        *a = end; /* the rest of the condition, then the guarded code */
+        if (negated(c, head, end) != invert)
+            *b = block_tok_end(c, s); /* else clauses and what follows */
+        else if (st->body_end > s + 1)
+            *b = c->m->stmts[st->body_end - 1].end;
+    }
+}
+
+bool mig_guarded_tokens(const mig_ctx *c, uint32_t head, uint32_t end,
+                        uint32_t *a, uint32_t *b)
+{
+    if (stmt_of(c, head) == NFY_NONE)
+        return false;
+    guarded_range(c, head, end, false, a, b);
+    return true;
+}
+
 /*
  * `def _use_plugin(x): if x.device.type != "cuda": return False ...`: a
  * predicate decides for its callers; the test guards what
@@ -286,19 +312,10 @@ static bool callers_guard(mig_ctx *c, mig_guard *g, uint32_t def, int depth,
 static bool guard_at(mig_ctx *c, mig_guard *g, uint32_t head, uint32_t end,
                      bool invert, int depth, const char **why)
 {
-    uint32_t s = stmt_of(c, head);
+    uint32_t s = stmt_of(c, head), a, b;
     if (s == NFY_NONE || depth > 2)
         return false;
-    const nfy_stmt *st = &c->m->stmts[s];
-    uint32_t a = st->first, b = st->end;
-    if (st->kind == NFY_STMT_IF || st->kind == NFY_STMT_ELIF ||
-        st->kind == NFY_STMT_WHILE) {
-        a = end; /* the rest of the condition, then the guarded code */
-        if (negated(c, head, end) != invert)
-            b = block_tok_end(c, s); /* else clauses and what follows */
-        else if (st->body_end > s + 1)
-            b = c->m->stmts[st->body_end - 1].end;
-    }
+    guarded_range(c, head, end, invert, &a, &b);
     if (range_reaches(c, g, a, b, 0, why))
         return true;
     uint32_t def = enclosing_def(c, s);

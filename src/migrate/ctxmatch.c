@@ -34,9 +34,10 @@ static bool names_device(nfy_str s)
 }
 
 /*
- * `device.startswith("cuda")`, `str(args.device).startswith("cuda:")`: a
- * prefix test on something that names a device is a comparison with a
- * device string. [head, end) must be the whole first argument.
+ * `device.startswith("cuda")`, `str(args.device).startswith("cuda:")`,
+ * `str(device).replace("cuda:", "")`: a prefix test or the parsing of
+ * something that names a device is a comparison with a device string.
+ * [head, end) must be the whole first argument.
  */
 static bool device_prefix_test(const mig_ctx *c, uint32_t head, uint32_t end)
 {
@@ -47,7 +48,10 @@ static bool device_prefix_test(const mig_ctx *c, uint32_t head, uint32_t end)
     const nfy_call *call = &c->m->calls[arg->call];
     if (arg->kind != NFY_ARG_POS || arg->pos != 0 || arg->value_first != head ||
         arg->value_end != end || call->attr_tok == NFY_NONE ||
-        !mig_tok_is(c, call->attr_tok, "startswith"))
+        !(mig_tok_is(c, call->attr_tok, "startswith") ||
+          mig_tok_is(c, call->attr_tok, "replace") ||
+          mig_tok_is(c, call->attr_tok, "removeprefix") ||
+          mig_tok_is(c, call->attr_tok, "lstrip")))
         return false;
     uint32_t recv_end = c->m->toks[call->attr_tok].start;
     uint32_t recv_start = c->m->toks[call->callee_first].start;
@@ -153,6 +157,13 @@ bool mig_expr_whole(const mig_ctx *c, uint32_t head, uint32_t end,
 {
     if (head < vfirst || end > vend)
         return false;
+    /* backend=("nccl" if cuda else "gloo"): the parentheses are no operator */
+    while (vfirst < head && mig_tok_op(c, vfirst, NFY_OP_LPAR) &&
+           c->m->match[vfirst] != NFY_NONE && c->m->match[vfirst] < vend &&
+           mig_next_sig(c, c->m->match[vfirst]) >= vend) {
+        vend = c->m->match[vfirst];
+        vfirst = mig_next_sig(c, vfirst);
+    }
     uint32_t prev = mig_prev_sig(c, head);
     if (head != vfirst && !tok_word(c, prev, "else"))
         return false;

@@ -321,6 +321,7 @@ typedef struct {
     bool strong;       /* directly a device/backend argument */
     bool device_like;  /* a device string ("cuda", "cuda:N") */
     bool other_device; /* "cpu", "mps", ...: its set holds devices */
+    bool hccl_branch;  /* guarded by a backend test that becomes "hccl" */
     bool done;         /* rewritten, kept or reported: no left-unchanged */
     nfy_str name;      /* the name it meets (its value set), or empty */
     mig_lit_key key;
@@ -342,6 +343,27 @@ static bool strong_ctx(const mig_ctx *c, uint32_t head, uint32_t end,
             return true;
     }
     return false;
+}
+
+/* Mark the literals that a backend test which will read "hccl" guards:
+ * "nccl" compared with a backend (`dist.get_backend(g) == "nccl"`). */
+static void mark_hccl_branches(mig_ctx *c, lit_info *info)
+{
+    for (uint32_t i = 0; i < c->m->nstrings; i++) {
+        const nfy_strlit *s = &c->m->strings[i];
+        uint32_t off, a, b;
+        mig_lit_key key;
+        if (!mig_str_is(mig_string_body(c, s->first, &off), "nccl") ||
+            !mig_lit_compared(c, i) ||
+            !mig_name_is_device(mig_lit_name(c, i, &key)) ||
+            !mig_guarded_tokens(c, s->first, s->end, &a, &b))
+            continue;
+        for (uint32_t j = 0; j < c->m->nstrings; j++) {
+            if (j != i && c->m->strings[j].first >= a &&
+                c->m->strings[j].first < b)
+                info[j].hccl_branch = true;
+        }
+    }
 }
 
 /* Another device type: a value set holding it holds devices. */
@@ -380,6 +402,15 @@ static void scan_literal(mig_ctx *c, const rule_list *rl, uint32_t lit,
         li->strong |= flows || strong_ctx(c, s->first, s->end, lit, r);
         if (spec > li->spec || li->best == NULL)
             li->best = r, li->spec = spec;
+    }
+    /* `"cuda" if dist.get_backend() == "nccl" else "cpu"`: once the test
+     * reads "hccl", its branch runs on NPU and its device must be one */
+    for (size_t i = 0; li->hccl_branch && li->best == NULL && i < rl->len;
+         i++) {
+        const nfy_rule *r = rl->items[i].r;
+        if (r->kind != NFY_RULE_FLAG && (r->flags & NFY_RULE_F_DEVICE_FORM) &&
+            r->nctx > 0 && value_fits(r, rl->items[i].pat, li->body))
+            li->best = r, li->spec = 1, li->strong = true;
     }
     li->other_device = !li->fits && other_device_word(li->body);
     if (li->fits || li->other_device)
@@ -467,8 +498,12 @@ static void note_set(mig_ctx *c, const lit_info *info, uint32_t s,
     uint32_t at = s;
     while (at < c->m->nstrings && (info[at].set != s || !info[at].fits))
         at++;
-    if (at == c->m->nstrings)
-        return;
+    size_t members = 0;
+    for (uint32_t i = at; i < c->m->nstrings; i++)
+        members += info[i].set == s && info[i].fits;
+    if (at == c->m->nstrings ||
+        (members == 1 && noted(c, c->m->strings[at].span)))
+        return; /* a finding (nccl-compare) already names the one member */
     const char *msg =
         mig_fmt(c, "value set '%.*s' left unchanged: %s; members: %s",
                 NFY_STR_FMT(info[s].name), why, member_lines(c, info, s));
@@ -659,6 +694,7 @@ void mig_pass_strings(mig_ctx *c)
     uint32_t n = c->m->nstrings;
     mig_guard g = {0};
     lit_info *info = nfy_arena_calloc(c->arena, n + 1, sizeof *info);
+    mark_hccl_branches(c, info);
     for (uint32_t i = 0; i < n; i++) {
         info[i].set = NFY_NONE;
         info[i].spec = -1;

@@ -63,6 +63,9 @@ bool mig_guards_cuda_only(mig_ctx *c, mig_guard *g, uint32_t head, uint32_t end,
 bool mig_other_branch_cuda_only(mig_ctx *c, mig_guard *g, uint32_t head,
                                 uint32_t end, const char **why);
 void mig_guard_free(mig_guard *g);
+/** Tokens [*a, *b) a test at [head, end) guards (see above). */
+bool mig_guarded_tokens(const mig_ctx *c, uint32_t head, uint32_t end,
+                        uint32_t *a, uint32_t *b);
 /** Report the kept test at span (NPU113) with why; false without the rule. */
 bool mig_note_guard(mig_ctx *c, nfy_span span, const char *api,
                     const char *why);

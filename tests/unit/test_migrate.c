@@ -388,8 +388,12 @@ static void test_nccl(void **state)
                "ok = dist.is_hccl_available()\n"
                "b = dist.Backend.HCCL\n");
     expect_finding("import torch.distributed as dist\n"
-                   "if dist.get_backend() == 'nccl':\n    pass\n",
+                   "if kind == 'nccl':\n    pass\n",
                    NULL, "NPU308", NFY_CAT_UNSUPPORTED_API, 2);
+    expect_out("import torch.distributed as dist\n"
+               "if dist.get_backend() == 'nccl':\n    pass\n",
+               "import torch.distributed as dist\nimport torch_npu\n"
+               "if dist.get_backend() == 'hccl':\n    pass\n");
 }
 
 static void test_env_names(void **state)

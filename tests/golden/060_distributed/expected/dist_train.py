@@ -24,7 +24,7 @@ def setup(rank, world):
     dist.init_process_group(backend=args.dist_backend)
     if dist.is_hccl_available():
         print("nccl available")
-    if dist.get_backend() == "nccl":
+    if dist.get_backend() == "hccl":
         pass
     if dist.get_backend() == dist.Backend.HCCL:
         pass

@@ -29,7 +29,7 @@ class DistConfig:
 def setup(has_gpu, rank, world):
     dist.init_process_group(backend="HCCL" if has_gpu else "GLOO", rank=rank,
                             world_size=world)
-    if dist.get_backend() == "nccl":
+    if dist.get_backend() == "hccl":
         print("nccl backend >=2.5 requires GPU count>1")
     # cudnn benchmark has large overhead for small inputs
     print(f"CUDA device: {torch.npu.get_device_name()}")

@@ -1,0 +1,18 @@
+import torch
+import torch_npu
+
+
+def supports_bf16(d=0):
+    props = torch.npu.get_device_properties(d)
+    print(f"compute capability {props.major}.{props.minor}")
+    return props.major >= 8
+
+
+class Runner:
+    def __init__(self):
+        self.props = torch.npu.get_device_properties(0)
+        name, p2 = torch.npu.get_device_name(0), torch.npu.get_device_properties(0)
+        self.sms = p2.multi_processor_count
+
+    def tf32(self):
+        return self.props.major >= 8
