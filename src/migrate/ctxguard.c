@@ -339,6 +339,30 @@ bool mig_other_branch_cuda_only(mig_ctx *c, mig_guard *g, uint32_t head,
     return guard_at(c, g, head, end, true, 0, why);
 }
 
+/* The receiver of attribute token name_tok: `self.props` of
+ * `self.props.major`. */
+nfy_str mig_receiver_text(const mig_ctx *c, uint32_t name_tok)
+{
+    nfy_str none = {"", 0};
+    uint32_t dot = mig_prev_sig(c, name_tok);
+    uint32_t end = mig_prev_sig(c, dot), start = end;
+    if (end == NFY_NONE || c->m->toks[end].kind != NFY_TOK_NAME)
+        return none;
+    while (mig_tok_op(c, mig_prev_sig(c, start), NFY_OP_DOT) &&
+           mig_prev_sig(c, mig_prev_sig(c, start)) != NFY_NONE &&
+           c->m->toks[mig_prev_sig(c, mig_prev_sig(c, start))].kind ==
+               NFY_TOK_NAME)
+        start = mig_prev_sig(c, mig_prev_sig(c, start));
+    uint32_t s = c->m->toks[start].start, e = c->m->toks[end].end;
+    return (nfy_str){c->src->data + s, e - s};
+}
+
+uint32_t mig_def_of(const mig_ctx *c, uint32_t tok)
+{
+    uint32_t s = stmt_of(c, tok);
+    return s == NFY_NONE ? NFY_NONE : enclosing_def(c, s);
+}
+
 bool mig_note_guard(mig_ctx *c, nfy_span span, const char *api, const char *why)
 {
     const nfy_rule *r = mig_find_pass(c, NFY_RULE_FLAG, "cuda-guard");

@@ -157,23 +157,6 @@ static void props_holders(const mig_ctx *c, holder_list *out)
     }
 }
 
-/* The receiver of attribute token name_tok: `self.props` of
- * `self.props.major`. */
-static nfy_str receiver_text(const mig_ctx *c, uint32_t name_tok)
-{
-    nfy_str none = {"", 0};
-    uint32_t dot = mig_prev_sig(c, name_tok);
-    uint32_t end = mig_prev_sig(c, dot), start = end;
-    if (end == NFY_NONE || c->m->toks[end].kind != NFY_TOK_NAME)
-        return none;
-    while (mig_tok_op(c, mig_prev_sig(c, start), NFY_OP_DOT) &&
-           mig_prev_sig(c, mig_prev_sig(c, start)) != NFY_NONE &&
-           c->m->toks[mig_prev_sig(c, mig_prev_sig(c, start))].kind ==
-               NFY_TOK_NAME)
-        start = mig_prev_sig(c, mig_prev_sig(c, start));
-    return text_of(c, start, end);
-}
-
 static bool held(const holder_list *h, nfy_str text)
 {
     for (size_t i = 0; i < h->len; i++) {
@@ -190,7 +173,7 @@ static bool props_receiver(const mig_ctx *c, uint32_t i, const holder_list *h)
     if (at->base_call != NFY_NONE)
         return is_cuda_api(mig_callee_qual(c, at->base_call),
                            "get_device_properties");
-    return held(h, receiver_text(c, at->name_tok));
+    return held(h, mig_receiver_text(c, at->name_tok));
 }
 
 static const char *const capability_attrs[] = {"major", "minor",

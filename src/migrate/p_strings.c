@@ -311,7 +311,7 @@ typedef struct {
 typedef NFY_VEC(str_rule) rule_list;
 
 /* What the pass knows of one literal before deciding its value set. */
-typedef struct {
+typedef struct lit_info_s {
     nfy_str body;
     uint32_t off;
     const nfy_rule *best; /* candidate rewrite rule, or NULL */
@@ -322,8 +322,11 @@ typedef struct {
     bool device_like;  /* a device string ("cuda", "cuda:N") */
     bool other_device; /* "cpu", "mps", ...: its set holds devices */
     bool hccl_branch;  /* guarded by a backend test that becomes "hccl" */
-    bool done;         /* rewritten, kept or reported: no left-unchanged */
-    nfy_str name;      /* the name it meets (its value set), or empty */
+    uint32_t lit;      /* its index */
+    const char *why;   /* kept: the CUDA-only code its test guards */
+    const struct lit_info_s *kept_with; /* a kept test of its set, same def */
+    bool done;    /* rewritten, kept or reported: no left-unchanged */
+    nfy_str name; /* the name it meets (its value set), or empty */
     mig_lit_key key;
     uint32_t set; /* first member of its value set */
 } lit_info;
@@ -544,9 +547,18 @@ static bool keep_guard(mig_ctx *c, mig_guard *g, uint32_t i, lit_info *li)
 {
     const nfy_strlit *s = &c->m->strings[i];
     const char *why = NULL;
-    if (!mig_lit_compared(c, i) ||
-        !mig_guards_cuda_only(c, g, s->first, s->end, &why))
+    if (!mig_lit_compared(c, i))
         return false;
+    if (!mig_guards_cuda_only(c, g, s->first, s->end, &why)) {
+        /* `assert x.device.type == "cuda"` beside the kept test of x */
+        const lit_info *k = li->kept_with;
+        if (k == NULL)
+            return false;
+        why = mig_fmt(c, "what the test of line %u guards, %s",
+                      c->m->toks[c->m->strings[k->lit].first].line, k->why);
+    } else {
+        li->why = why;
+    }
     if (mig_note_guard(c, s->span, mig_snippet(c, li->body), why) &&
         li->name.len)
         mig_tag_last_note(c, mig_set_id(c, li->set), li->name);
@@ -583,6 +595,26 @@ static void rewrite_member(mig_ctx *c, mig_guard *g, uint32_t i, lit_info *li,
     if (li->name.len && c->edits->edits.len > n0)
         mig_tag_edit(c, c->edits->edits.items[n0].span, mig_set_id(c, li->set),
                      li->name);
+}
+
+/* Members of set s in the def of a member whose test guards CUDA-only code
+ * stay with it (they test the same thing). */
+static void link_kept(mig_ctx *c, mig_guard *g, lit_info *info, uint32_t s)
+{
+    for (uint32_t i = s; i < c->m->nstrings; i++) {
+        const nfy_strlit *li = &c->m->strings[i];
+        const char *why = NULL;
+        if (info[i].set != s || !info[i].fits || !mig_lit_compared(c, i) ||
+            !mig_guards_cuda_only(c, g, li->first, li->end, &why))
+            continue;
+        info[i].why = why;
+        uint32_t def = mig_def_of(c, li->first);
+        for (uint32_t j = s; def != NFY_NONE && j < c->m->nstrings; j++) {
+            if (j != i && info[j].set == s && info[j].kept_with == NULL &&
+                mig_def_of(c, c->m->strings[j].first) == def)
+                info[j].kept_with = &info[i];
+        }
+    }
 }
 
 /* Decide value set s (its members have set == s) as a whole. */
@@ -633,6 +665,7 @@ static void decide_set(mig_ctx *c, const rule_list *rl, mig_guard *g,
                  "a member's rewrite is not applied (unsafe or manual)");
         return;
     }
+    link_kept(c, g, info, s);
     for (uint32_t i = s; i < c->m->nstrings; i++) {
         if (info[i].set == s && info[i].fits)
             rewrite_member(c, g, i, &info[i], info[i].rule);
@@ -697,6 +730,7 @@ void mig_pass_strings(mig_ctx *c)
     mark_hccl_branches(c, info);
     for (uint32_t i = 0; i < n; i++) {
         info[i].set = NFY_NONE;
+        info[i].lit = i;
         info[i].spec = -1;
         info[i].body = mig_string_body(c, c->m->strings[i].first, &info[i].off);
         if (info[i].body.len > 0)

@@ -66,6 +66,11 @@ void mig_guard_free(mig_guard *g);
 /** Tokens [*a, *b) a test at [head, end) guards (see above). */
 bool mig_guarded_tokens(const mig_ctx *c, uint32_t head, uint32_t end,
                         uint32_t *a, uint32_t *b);
+/** The receiver of attribute token name_tok (`self.x` of `self.x.is_cuda`),
+ * "" when it is not a dotted name. */
+nfy_str mig_receiver_text(const mig_ctx *c, uint32_t name_tok);
+/** The def statement token tok runs in, or NFY_NONE. */
+uint32_t mig_def_of(const mig_ctx *c, uint32_t tok);
 /** Report the kept test at span (NPU113) with why; false without the rule. */
 bool mig_note_guard(mig_ctx *c, nfy_span span, const char *api,
                     const char *why);

@@ -68,6 +68,19 @@ def shift_pred(x):
     return _shift_ref(x, 1)
 
 
+def shift_checked(x, y):
+    assert x.is_cuda == True
+    assert x.device.type == "cuda"
+    out = torch.zeros_like(x)
+    if x.is_cuda == True:
+        out = _ShiftCuda.apply(x, 1)
+    elif x.is_cuda == False:
+        raise NotImplementedError()
+    if x.device.type == "cuda":
+        out = out + _ShiftCuda.apply(y, 1)
+    return out
+
+
 def main():
     x = torch.randn(4, 4).npu()
     print(shift(x, impl="cuda").sum(), scale(x).sum())
