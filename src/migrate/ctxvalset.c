@@ -371,6 +371,10 @@ bool mig_name_is_device(nfy_str name)
         "labels", "tag",   "name",           "names",  "op",      "ops",
         "plugin", "mode",  "compiler",       "lib",    "library", "arch",
         "version"};
+    /* `d.type == "cuda"`: the type of a torch.device (tensor.type() is a
+     * call, so `X.type` compared with a device string is a device's) */
+    if (nfy_str_ends_with(name, NFY_STR_LIT(".type")))
+        return true;
     char low[128];
     size_t n = name.len < sizeof low ? name.len : sizeof low - 1;
     for (size_t i = 0; i < n; i++) {
