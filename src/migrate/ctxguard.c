@@ -107,18 +107,48 @@ static bool cudnn_op_name(mig_ctx *c, uint32_t t, const char **why)
     return true;
 }
 
-/* The def/class statement named name (the last one before tok), or NONE. */
-static uint32_t local_def(const mig_ctx *c, nfy_str name)
+static uint32_t name_hash(nfy_str s)
 {
-    uint32_t found = NFY_NONE;
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < s.len; i++)
+        h = (h ^ (unsigned char)s.ptr[i]) * 16777619u;
+    return h;
+}
+
+/* Index the file's def/class statements by name (the last one wins). */
+static void index_defs(mig_ctx *c, mig_guard *g)
+{
+    uint32_t n = 16;
+    while (n < 2 * c->m->nstmts + 16)
+        n *= 2;
+    g->ndefs = n;
+    g->defs = nfy_arena_alloc(c->arena, n * sizeof *g->defs);
+    for (uint32_t i = 0; i < n; i++)
+        g->defs[i] = NFY_NONE;
     for (uint32_t s = 0; s < c->m->nstmts; s++) {
         const nfy_stmt *st = &c->m->stmts[s];
-        if ((st->kind == NFY_STMT_DEF || st->kind == NFY_STMT_CLASS) &&
-            st->name_tok != NFY_NONE &&
-            nfy_str_eq(mig_tok(c, st->name_tok), name))
-            found = s;
+        if ((st->kind != NFY_STMT_DEF && st->kind != NFY_STMT_CLASS) ||
+            st->name_tok == NFY_NONE)
+            continue;
+        nfy_str name = mig_tok(c, st->name_tok);
+        uint32_t h = name_hash(name) & (n - 1);
+        while (g->defs[h] != NFY_NONE &&
+               !nfy_str_eq(mig_tok(c, c->m->stmts[g->defs[h]].name_tok), name))
+            h = (h + 1) & (n - 1);
+        g->defs[h] = s;
     }
-    return found;
+}
+
+/* The def/class statement named name (the last one), or NONE. */
+static uint32_t local_def(const mig_ctx *c, const mig_guard *g, nfy_str name)
+{
+    uint32_t h = name_hash(name) & (g->ndefs - 1);
+    while (g->defs[h] != NFY_NONE) {
+        if (nfy_str_eq(mig_tok(c, c->m->stmts[g->defs[h]].name_tok), name))
+            return g->defs[h];
+        h = (h + 1) & (g->ndefs - 1);
+    }
+    return NFY_NONE;
 }
 
 /* A kernel: a def decorated with @triton.jit (or any triton decorator). */
@@ -178,7 +208,7 @@ static bool tok_reaches(mig_ctx *c, mig_guard *g, uint32_t t, int depth,
         *why = mig_fmt(c, "CUDA-only code (%.*s)", NFY_STR_FMT(name));
         return true;
     }
-    uint32_t s = local_def(c, name);
+    uint32_t s = local_def(c, g, name);
     if (s != NFY_NONE && def_reaches(c, g, s, depth, why))
         return true;
     return false;
@@ -187,9 +217,8 @@ static bool tok_reaches(mig_ctx *c, mig_guard *g, uint32_t t, int depth,
 static bool range_reaches(mig_ctx *c, mig_guard *g, uint32_t a, uint32_t b,
                           int depth, const char **why)
 {
-    for (uint32_t k = 0; k < c->m->ncalls; k++) {
-        uint32_t t = c->m->calls[k].callee_first;
-        if (t >= a && t < b && is_cuda_loader(c, k)) {
+    for (uint32_t t = a; t < b && t < c->m->ntoks; t++) {
+        if (g->loader_at[t]) {
             *why = "a CUDA extension loader (.cu sources)";
             return true;
         }
@@ -203,6 +232,12 @@ static bool range_reaches(mig_ctx *c, mig_guard *g, uint32_t a, uint32_t b,
 
 static void build(mig_ctx *c, mig_guard *g)
 {
+    g->loader_at = nfy_arena_calloc(c->arena, c->m->ntoks + 1, 1);
+    for (uint32_t k = 0; k < c->m->ncalls; k++) {
+        if (c->m->calls[k].callee_first < c->m->ntoks && is_cuda_loader(c, k))
+            g->loader_at[c->m->calls[k].callee_first] = 1;
+    }
+    index_defs(c, g);
     g->def_state = nfy_arena_calloc(c->arena, c->m->nstmts + 1, 1);
     g->def_why =
         nfy_arena_calloc(c->arena, c->m->nstmts + 1, sizeof *g->def_why);

@@ -8,6 +8,7 @@
  * rest stay. Every other "cuda" (or "cudnn", "nccl") in a string or a
  * comment is left alone and recorded as left unchanged, with the reason.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "migrate/ctxmatch.h"
@@ -328,7 +329,8 @@ typedef struct lit_info_s {
     bool done;    /* rewritten, kept or reported: no left-unchanged */
     nfy_str name; /* the name it meets (its value set), or empty */
     mig_lit_key key;
-    uint32_t set; /* first member of its value set */
+    uint32_t set;  /* first member of its value set */
+    uint32_t next; /* next member of that set, or NFY_NONE */
 } lit_info;
 
 /* A literal directly in a device argument or keyword (not `default=`):
@@ -481,7 +483,7 @@ static const char *member_lines(mig_ctx *c, const lit_info *info, uint32_t s)
 {
     nfy_buf b = NFY_BUF_INIT;
     const char *file = c->p->relpath ? c->p->relpath : c->src->path;
-    for (uint32_t i = s; i < c->m->nstrings; i++) {
+    for (uint32_t i = s; i != NFY_NONE; i = info[i].next) {
         if (info[i].set != s || !info[i].fits)
             continue;
         (void)nfy_buf_addf(&b, "%s%s:%u", b.len ? ", " : "", file,
@@ -499,13 +501,12 @@ static void note_set(mig_ctx *c, const lit_info *info, uint32_t s,
     if (r == NULL)
         return;
     uint32_t at = s;
-    while (at < c->m->nstrings && (info[at].set != s || !info[at].fits))
-        at++;
+    while (at != NFY_NONE && !info[at].fits)
+        at = info[at].next;
     size_t members = 0;
-    for (uint32_t i = at; i < c->m->nstrings; i++)
-        members += info[i].set == s && info[i].fits;
-    if (at == c->m->nstrings ||
-        (members == 1 && noted(c, c->m->strings[at].span)))
+    for (uint32_t i = at; i != NFY_NONE; i = info[i].next)
+        members += info[i].fits;
+    if (at == NFY_NONE || (members == 1 && noted(c, c->m->strings[at].span)))
         return; /* a finding (nccl-compare) already names the one member */
     const char *msg =
         mig_fmt(c, "value set '%.*s' left unchanged: %s; members: %s",
@@ -527,7 +528,7 @@ static const char *set_rule_for(const mig_ctx *c, const rule_list *rl,
     if (lit->end != lit->first + 1 || (lit->flags & NFY_TOKF_BYTES))
         return "a member is not one plain literal";
     int spec = -1;
-    for (uint32_t j = s; *out == NULL && j < c->m->nstrings; j++) {
+    for (uint32_t j = s; *out == NULL && j != NFY_NONE; j = info[j].next) {
         if (info[j].set != s || info[j].best == NULL)
             continue;
         for (size_t k = 0; k < rl->len; k++) {
@@ -601,7 +602,7 @@ static void rewrite_member(mig_ctx *c, mig_guard *g, uint32_t i, lit_info *li,
  * stay with it (they test the same thing). */
 static void link_kept(mig_ctx *c, mig_guard *g, lit_info *info, uint32_t s)
 {
-    for (uint32_t i = s; i < c->m->nstrings; i++) {
+    for (uint32_t i = s; i != NFY_NONE; i = info[i].next) {
         const nfy_strlit *li = &c->m->strings[i];
         const char *why = NULL;
         if (info[i].set != s || !info[i].fits || !mig_lit_compared(c, i) ||
@@ -609,7 +610,8 @@ static void link_kept(mig_ctx *c, mig_guard *g, lit_info *info, uint32_t s)
             continue;
         info[i].why = why;
         uint32_t def = mig_def_of(c, li->first);
-        for (uint32_t j = s; def != NFY_NONE && j < c->m->nstrings; j++) {
+        for (uint32_t j = s; def != NFY_NONE && j != NFY_NONE;
+             j = info[j].next) {
             if (j != i && info[j].set == s && info[j].kept_with == NULL &&
                 mig_def_of(c, c->m->strings[j].first) == def)
                 info[j].kept_with = &info[i];
@@ -626,7 +628,7 @@ static void decide_set(mig_ctx *c, const rule_list *rl, mig_guard *g,
     device |= info[s].best != NULL &&
               (info[s].best->flags & NFY_RULE_F_SUBSTRING) != 0;
     bool any_best = false;
-    for (uint32_t i = s; i < c->m->nstrings; i++) {
+    for (uint32_t i = s; i != NFY_NONE; i = info[i].next) {
         if (info[i].set == s) {
             device |= info[i].strong || info[i].other_device;
             any_best |= info[i].best != NULL;
@@ -634,7 +636,7 @@ static void decide_set(mig_ctx *c, const rule_list *rl, mig_guard *g,
         }
     }
     if (!any_best) {
-        for (uint32_t i = s; i < c->m->nstrings; i++)
+        for (uint32_t i = s; i != NFY_NONE; i = info[i].next)
             info[i].done &= info[i].set != s; /* plain left-unchanged notes */
         return;
     }
@@ -647,7 +649,7 @@ static void decide_set(mig_ctx *c, const rule_list *rl, mig_guard *g,
         return;
     }
     size_t edits = 0, held = 0;
-    for (uint32_t i = s; i < c->m->nstrings; i++) {
+    for (uint32_t i = s; i != NFY_NONE; i = info[i].next) {
         if (info[i].set != s || !info[i].fits)
             continue;
         const char *why = set_rule_for(c, rl, info, s, i, &info[i].rule);
@@ -666,23 +668,10 @@ static void decide_set(mig_ctx *c, const rule_list *rl, mig_guard *g,
         return;
     }
     link_kept(c, g, info, s);
-    for (uint32_t i = s; i < c->m->nstrings; i++) {
+    for (uint32_t i = s; i != NFY_NONE; i = info[i].next) {
         if (info[i].set == s && info[i].fits)
             rewrite_member(c, g, i, &info[i], info[i].rule);
     }
-}
-
-/* Do two named literals meet the same variable? The same name in the same
- * scope; a file-wide name (a keyword at a call site) also meets a
- * parameter of that name. */
-static bool same_key(const lit_info *a, const lit_info *b)
-{
-    if (!nfy_str_eq(a->name, b->name))
-        return false;
-    if (a->key.scope == b->key.scope)
-        return true;
-    return (a->key.scope == NFY_NONE && b->key.param) ||
-           (b->key.scope == NFY_NONE && a->key.param);
 }
 
 static uint32_t set_root(lit_info *info, uint32_t i)
@@ -692,26 +681,82 @@ static uint32_t set_root(lit_info *info, uint32_t i)
     return i;
 }
 
-/* Union the named literals by same_key; each set's id is its first
- * member (the smallest index), so sets come out in source order. */
+typedef struct {
+    nfy_str name;
+    uint32_t scope, idx;
+} name_key;
+
+static int key_order(const void *pa, const void *pb)
+{
+    const name_key *a = pa, *b = pb;
+    size_t n = a->name.len < b->name.len ? a->name.len : b->name.len;
+    int d = n ? memcmp(a->name.ptr, b->name.ptr, n) : 0;
+    if (d != 0)
+        return d;
+    if (a->name.len != b->name.len)
+        return a->name.len < b->name.len ? -1 : 1;
+    if (a->scope != b->scope)
+        return a->scope < b->scope ? -1 : 1;
+    return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+static void join(lit_info *info, uint32_t i, uint32_t j)
+{
+    uint32_t a = set_root(info, i), b = set_root(info, j);
+    if (a != b)
+        info[a > b ? a : b].set = a < b ? a : b;
+}
+
+/* Union the literals of one name run [k, e) of the sorted keys: the same
+ * scope joins, and a file-wide member joins every parameter. */
+static void join_run(lit_info *info, const name_key *keys, size_t k, size_t e)
+{
+    uint32_t wide = NFY_NONE;
+    for (size_t i = k; i < e; i++) {
+        if (i > k && keys[i].scope == keys[i - 1].scope)
+            join(info, keys[i - 1].idx, keys[i].idx);
+        if (keys[i].scope == NFY_NONE && wide == NFY_NONE)
+            wide = keys[i].idx;
+    }
+    for (size_t i = k; wide != NFY_NONE && i < e; i++) {
+        if (info[keys[i].idx].key.param)
+            join(info, wide, keys[i].idx);
+    }
+}
+
+/* Union the named literals by same_key (sorted by name and scope, so each
+ * run is joined in one sweep); each set's id is its first member (the
+ * smallest index), and its members are chained by next in source order. */
 static void group_sets(const mig_ctx *c, lit_info *info)
 {
-    for (uint32_t i = 0; i < c->m->nstrings; i++) {
-        if (info[i].name.len > 0)
+    uint32_t n = c->m->nstrings;
+    NFY_VEC(name_key) keys = {0};
+    for (uint32_t i = 0; i < n; i++) {
+        info[i].next = NFY_NONE;
+        if (info[i].name.len > 0) {
             info[i].set = i;
-    }
-    for (uint32_t i = 0; i < c->m->nstrings; i++) {
-        for (uint32_t j = i + 1; info[i].name.len && j < c->m->nstrings; j++) {
-            if (info[j].name.len == 0 || !same_key(&info[i], &info[j]))
-                continue;
-            uint32_t a = set_root(info, i), b = set_root(info, j);
-            if (a != b)
-                info[a > b ? a : b].set = a < b ? a : b;
+            nfy_vec_push(&keys,
+                         ((name_key){info[i].name, info[i].key.scope, i}));
         }
     }
-    for (uint32_t i = 0; i < c->m->nstrings; i++) {
-        if (info[i].name.len > 0)
-            info[i].set = set_root(info, i);
+    if (keys.len > 1)
+        qsort(keys.items, keys.len, sizeof *keys.items, key_order);
+    for (size_t k = 0, e; k < keys.len; k = e) {
+        for (e = k + 1;
+             e < keys.len && nfy_str_eq(keys.items[e].name, keys.items[k].name);
+             e++)
+            ;
+        join_run(info, keys.items, k, e);
+    }
+    nfy_vec_free(&keys);
+    uint32_t *tail = nfy_arena_alloc(c->arena, (n + 1) * sizeof *tail);
+    for (uint32_t i = 0; i < n; i++) {
+        if (info[i].name.len == 0)
+            continue;
+        uint32_t r = info[i].set = set_root(info, i);
+        if (r != i)
+            info[tail[r]].next = i;
+        tail[r] = i;
     }
 }
 

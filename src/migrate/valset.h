@@ -45,6 +45,9 @@ bool mig_lit_compared(const mig_ctx *c, uint32_t lit);
 typedef struct {
     uint8_t *def_state;   /* per statement: 0 unknown, 1 busy, 2 yes, 3 no */
     const char **def_why; /* per statement (yes): what it reaches */
+    uint8_t *loader_at;   /* per token: a JIT CUDA loader call starts here */
+    uint32_t *defs;       /* open-addressing table of def/class stmts */
+    uint32_t ndefs;       /* its size, a power of two */
     NFY_VEC(nfy_str) plugins; /* names bound to a CUDA extension */
     bool built;
 } mig_guard;
