@@ -312,17 +312,20 @@ static uint32_t variable_binding(const mig_ctx *c, uint32_t t)
     if (!is_name(c, t) || mig_tok_op(c, mig_prev_sig(c, t), NFY_OP_DOT) ||
         mig_tok_op(c, mig_next_sig(c, t), NFY_OP_DOT))
         return NFY_NONE;
-    for (uint32_t b = 0; b < c->m->nbindings; b++) {
+    uint32_t u = nfy_pysyn_use_at(c->m, t);
+    if (u != NFY_NONE)
+        return c->m->uses[u].ctx == NFY_CTX_LOAD
+                   ? nfy_resolve_use(c->r, u)->binding
+                   : c->m->uses[u].binding;
+    for (uint32_t b = 0; b < c->m->nbindings; b++) { /* a parameter */
         if (c->m->bindings[b].tok == t)
             return b;
     }
-    uint32_t u = nfy_pysyn_use_at(c->m, t);
-    return u == NFY_NONE ? NFY_NONE : nfy_resolve_use(c->r, u)->binding;
+    return NFY_NONE;
 }
 
-nfy_str mig_lit_name(const mig_ctx *cc, uint32_t lit, mig_lit_key *key)
+nfy_str mig_lit_name(mig_ctx *c, uint32_t lit, mig_lit_key *key)
 {
-    mig_ctx *c = (mig_ctx *)cc; /* only the arena is written */
     const nfy_strlit *s = &c->m->strings[lit];
     uint32_t at = NFY_NONE;
     nfy_str n = nfy_str_slice(NFY_STR_LIT(""), 0, 0);

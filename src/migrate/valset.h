@@ -29,7 +29,7 @@ typedef struct {
  * `device.type`, `add_argument("--dist-backend", default="nccl")` meets
  * `dist_backend`.
  */
-nfy_str mig_lit_name(const mig_ctx *c, uint32_t lit, mig_lit_key *key);
+nfy_str mig_lit_name(mig_ctx *c, uint32_t lit, mig_lit_key *key);
 
 /** Whether a value-set name names a device or a backend (device,
  * map_location, dist_backend, device.type) rather than, e.g., a kernel
