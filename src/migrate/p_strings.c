@@ -473,6 +473,17 @@ static bool listed(const name_list *l, nfy_str name)
     return false;
 }
 
+/* Left unchanged, naming the value set s it belongs to (NONE: none). */
+static void note_in_set(mig_ctx *c, uint32_t lit, const char *reason,
+                        const lit_info *li, uint32_t s)
+{
+    size_t n0 = c->notes->len;
+    note_unchanged(c, c->m->strings[lit].span, reason,
+                   mig_snippet(c, li->body));
+    if (s != NFY_NONE && c->notes->len > n0)
+        mig_tag_last_note(c, mig_set_id(c, s), li->name);
+}
+
 static uint32_t lit_line(const mig_ctx *c, uint32_t lit)
 {
     return c->m->toks[c->m->strings[lit].first].line;
@@ -515,6 +526,15 @@ static void note_set(mig_ctx *c, const lit_info *info, uint32_t s,
                  MIG_OP_UNSUPPORTED, mig_snippet(c, info[at].body),
                  mig_with_hint(c, msg, r->hint));
     mig_tag_last_note(c, mig_set_id(c, s), info[s].name);
+    /* every other member is left unchanged with its set named */
+    const char *reason =
+        mig_fmt(c, "member of value set '%.*s' (%s at line %u)",
+                NFY_STR_FMT(info[s].name), r->id, lit_line(c, at));
+    for (uint32_t i = info[at].next; i != NFY_NONE; i = info[i].next) {
+        if (!info[i].fits)
+            continue;
+        note_in_set(c, i, reason, &info[i], s);
+    }
 }
 
 /* The rewrite rule for member i of a device set: its own candidate, else
@@ -801,8 +821,8 @@ void mig_pass_strings(mig_ctx *c)
         if (info[i].body.len == 0 || info[i].done ||
             !unchanged_cuda_text(c, s) || noted(c, s->span))
             continue;
-        note_unchanged(c, s->span, unchanged_reason(c, i, info[i].device_like),
-                       mig_snippet(c, info[i].body));
+        note_in_set(c, i, unchanged_reason(c, i, info[i].device_like), &info[i],
+                    info[i].set);
     }
     mig_guard_free(&g);
     nfy_vec_free(&dev);
