@@ -5,6 +5,7 @@
  * `device.type`; `add_argument("--dist-backend", default="nccl")` meets
  * `dist_backend`; `cfg = {"impl": "cuda"}` meets `impl`.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "migrate/ctxmatch.h"
@@ -400,4 +401,92 @@ bool mig_name_is_device(nfy_str name)
         i = j + 1;
     }
     return device;
+}
+
+/* ---- grouping -----------------------------------------------------------
+ */
+
+static uint32_t set_root(uint32_t *set, uint32_t i)
+{
+    while (set[i] != i)
+        i = set[i] = set[set[i]];
+    return i;
+}
+
+typedef struct {
+    nfy_str name;
+    uint32_t scope, idx;
+} name_key;
+
+static int key_order(const void *pa, const void *pb)
+{
+    const name_key *a = pa, *b = pb;
+    size_t n = a->name.len < b->name.len ? a->name.len : b->name.len;
+    int d = n ? memcmp(a->name.ptr, b->name.ptr, n) : 0;
+    if (d != 0)
+        return d;
+    if (a->name.len != b->name.len)
+        return a->name.len < b->name.len ? -1 : 1;
+    if (a->scope != b->scope)
+        return a->scope < b->scope ? -1 : 1;
+    return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+static void join(uint32_t *set, uint32_t i, uint32_t j)
+{
+    uint32_t a = set_root(set, i), b = set_root(set, j);
+    if (a != b)
+        set[a > b ? a : b] = a < b ? a : b;
+}
+
+/* One name's run [k, e) of the sorted keys: the same scope joins, and a
+ * file-wide member (a keyword at a call site) joins every parameter. */
+static void join_run(const mig_set_key *lits, uint32_t *set,
+                     const name_key *keys, size_t k, size_t e)
+{
+    uint32_t wide = NFY_NONE;
+    for (size_t i = k; i < e; i++) {
+        if (i > k && keys[i].scope == keys[i - 1].scope)
+            join(set, keys[i - 1].idx, keys[i].idx);
+        if (keys[i].scope == NFY_NONE && wide == NFY_NONE)
+            wide = keys[i].idx;
+    }
+    for (size_t i = k; wide != NFY_NONE && i < e; i++) {
+        if (lits[keys[i].idx].key.param)
+            join(set, wide, keys[i].idx);
+    }
+}
+
+void mig_group_sets(mig_ctx *c, const mig_set_key *lits, uint32_t n,
+                    uint32_t *set, uint32_t *next)
+{
+    NFY_VEC(name_key) keys = {0};
+    for (uint32_t i = 0; i < n; i++) {
+        next[i] = NFY_NONE;
+        set[i] = NFY_NONE;
+        if (lits[i].name.len > 0) {
+            set[i] = i;
+            nfy_vec_push(&keys,
+                         ((name_key){lits[i].name, lits[i].key.scope, i}));
+        }
+    }
+    if (keys.len > 1) /* sorted by name and scope: each run in one sweep */
+        qsort(keys.items, keys.len, sizeof *keys.items, key_order);
+    for (size_t k = 0, e; k < keys.len; k = e) {
+        for (e = k + 1;
+             e < keys.len && nfy_str_eq(keys.items[e].name, keys.items[k].name);
+             e++)
+            ;
+        join_run(lits, set, keys.items, k, e);
+    }
+    nfy_vec_free(&keys);
+    uint32_t *tail = nfy_arena_alloc(c->arena, (n + 1) * sizeof *tail);
+    for (uint32_t i = 0; i < n; i++) {
+        if (lits[i].name.len == 0)
+            continue;
+        uint32_t r = set[i] = set_root(set, i);
+        if (r != i)
+            next[tail[r]] = i;
+        tail[r] = i;
+    }
 }

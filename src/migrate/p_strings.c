@@ -8,7 +8,6 @@
  * rest stay. Every other "cuda" (or "cudnn", "nccl") in a string or a
  * comment is left alone and recorded as left unchanged, with the reason.
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "migrate/ctxmatch.h"
@@ -694,89 +693,19 @@ static void decide_set(mig_ctx *c, const rule_list *rl, mig_guard *g,
     }
 }
 
-static uint32_t set_root(lit_info *info, uint32_t i)
-{
-    while (info[i].set != i)
-        i = info[i].set = info[info[i].set].set;
-    return i;
-}
-
-typedef struct {
-    nfy_str name;
-    uint32_t scope, idx;
-} name_key;
-
-static int key_order(const void *pa, const void *pb)
-{
-    const name_key *a = pa, *b = pb;
-    size_t n = a->name.len < b->name.len ? a->name.len : b->name.len;
-    int d = n ? memcmp(a->name.ptr, b->name.ptr, n) : 0;
-    if (d != 0)
-        return d;
-    if (a->name.len != b->name.len)
-        return a->name.len < b->name.len ? -1 : 1;
-    if (a->scope != b->scope)
-        return a->scope < b->scope ? -1 : 1;
-    return a->idx < b->idx ? -1 : a->idx > b->idx;
-}
-
-static void join(lit_info *info, uint32_t i, uint32_t j)
-{
-    uint32_t a = set_root(info, i), b = set_root(info, j);
-    if (a != b)
-        info[a > b ? a : b].set = a < b ? a : b;
-}
-
-/* Union the literals of one name run [k, e) of the sorted keys: the same
- * scope joins, and a file-wide member joins every parameter. */
-static void join_run(lit_info *info, const name_key *keys, size_t k, size_t e)
-{
-    uint32_t wide = NFY_NONE;
-    for (size_t i = k; i < e; i++) {
-        if (i > k && keys[i].scope == keys[i - 1].scope)
-            join(info, keys[i - 1].idx, keys[i].idx);
-        if (keys[i].scope == NFY_NONE && wide == NFY_NONE)
-            wide = keys[i].idx;
-    }
-    for (size_t i = k; wide != NFY_NONE && i < e; i++) {
-        if (info[keys[i].idx].key.param)
-            join(info, wide, keys[i].idx);
-    }
-}
-
-/* Union the named literals by same_key (sorted by name and scope, so each
- * run is joined in one sweep); each set's id is its first member (the
- * smallest index), and its members are chained by next in source order. */
-static void group_sets(const mig_ctx *c, lit_info *info)
+/* Value sets of the named literals (ctxvalset.c), into set and next. */
+static void group_sets(mig_ctx *c, lit_info *info)
 {
     uint32_t n = c->m->nstrings;
-    NFY_VEC(name_key) keys = {0};
+    mig_set_key *keys = nfy_arena_alloc(c->arena, (n + 1) * sizeof *keys);
+    uint32_t *set = nfy_arena_alloc(c->arena, (n + 1) * sizeof *set);
+    uint32_t *next = nfy_arena_alloc(c->arena, (n + 1) * sizeof *next);
+    for (uint32_t i = 0; i < n; i++)
+        keys[i] = (mig_set_key){info[i].name, info[i].key};
+    mig_group_sets(c, keys, n, set, next);
     for (uint32_t i = 0; i < n; i++) {
-        info[i].next = NFY_NONE;
-        if (info[i].name.len > 0) {
-            info[i].set = i;
-            nfy_vec_push(&keys,
-                         ((name_key){info[i].name, info[i].key.scope, i}));
-        }
-    }
-    if (keys.len > 1)
-        qsort(keys.items, keys.len, sizeof *keys.items, key_order);
-    for (size_t k = 0, e; k < keys.len; k = e) {
-        for (e = k + 1;
-             e < keys.len && nfy_str_eq(keys.items[e].name, keys.items[k].name);
-             e++)
-            ;
-        join_run(info, keys.items, k, e);
-    }
-    nfy_vec_free(&keys);
-    uint32_t *tail = nfy_arena_alloc(c->arena, (n + 1) * sizeof *tail);
-    for (uint32_t i = 0; i < n; i++) {
-        if (info[i].name.len == 0)
-            continue;
-        uint32_t r = info[i].set = set_root(info, i);
-        if (r != i)
-            info[tail[r]].next = i;
-        tail[r] = i;
+        info[i].set = set[i];
+        info[i].next = next[i];
     }
 }
 

@@ -31,6 +31,21 @@ typedef struct {
  */
 nfy_str mig_lit_name(mig_ctx *c, uint32_t lit, mig_lit_key *key);
 
+/** A named literal's key; name empty: in no set. */
+typedef struct {
+    nfy_str name;
+    mig_lit_key key;
+} mig_set_key;
+
+/**
+ * Group n literals into value sets: the same name in the same scope, and a
+ * file-wide name with every parameter of that name. set[i] is the first
+ * member (smallest index) of i's set, NFY_NONE for unnamed literals;
+ * next[i] chains the members in source order.
+ */
+void mig_group_sets(mig_ctx *c, const mig_set_key *lits, uint32_t n,
+                    uint32_t *set, uint32_t *next);
+
 /** Whether a value-set name names a device or a backend (device,
  * map_location, dist_backend, device.type) rather than, e.g., a kernel
  * implementation selector (impl, backend_impl) or a label. */
