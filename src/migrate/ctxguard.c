@@ -194,14 +194,41 @@ static bool def_reaches(mig_ctx *c, mig_guard *g, uint32_t s, int depth,
     return yes;
 }
 
+/* `self._forward_cuda(x)`: the method of that name in the class around
+ * token t (self or cls before the dot), or NONE. */
+static uint32_t own_method(const mig_ctx *c, uint32_t t)
+{
+    uint32_t dot = mig_prev_sig(c, t), recv = mig_prev_sig(c, dot);
+    if (!mig_tok_op(c, dot, NFY_OP_DOT) ||
+        !(mig_tok_is(c, recv, "self") || mig_tok_is(c, recv, "cls")) ||
+        mig_tok_op(c, mig_prev_sig(c, recv), NFY_OP_DOT))
+        return NFY_NONE;
+    uint32_t cls = c->m->tok_stmt[t];
+    while (cls != NFY_NONE && c->m->stmts[cls].kind != NFY_STMT_CLASS)
+        cls = c->m->stmts[cls].parent;
+    if (cls == NFY_NONE)
+        return NFY_NONE;
+    nfy_str name = mig_tok(c, t);
+    for (uint32_t s = cls + 1; s < c->m->stmts[cls].body_end; s++) {
+        const nfy_stmt *st = &c->m->stmts[s];
+        if (st->kind == NFY_STMT_DEF && st->parent == cls &&
+            st->name_tok != NFY_NONE &&
+            nfy_str_eq(mig_tok(c, st->name_tok), name))
+            return s;
+    }
+    return NFY_NONE;
+}
+
 static bool tok_reaches(mig_ctx *c, mig_guard *g, uint32_t t, int depth,
                         const char **why)
 {
     if (c->m->toks[t].kind != NFY_TOK_NAME)
         return false;
     uint32_t u = nfy_pysyn_use_at(c->m, t);
-    if (u == NFY_NONE)
-        return false;
+    if (u == NFY_NONE) {
+        uint32_t m = own_method(c, t);
+        return m != NFY_NONE && def_reaches(c, g, m, depth, why);
+    }
     nfy_str name = mig_tok(c, t);
     nfy_str q = nfy_resolve_use(c->r, u)->qual;
     if (cuda_only_qual(q) || is_plugin(g, name)) {
