@@ -4,7 +4,7 @@
 Edit rules: the converted example equals `after` exactly, and the change
 carries the rule's ID. Finding-only rules (kind flag): no `after`, and a
 finding (or left-unchanged record) with the rule's ID on the example's
-last top-level line (file NA for project-level rules). Preview rules (`npuify rules` says so): --explain
+last top-level statement, header to end (file NA for project-level rules). Preview rules (`npuify rules` says so): --explain
 says why, and converting the example gives nothing under the rule's ID.
 The fixture is a Python file `ex.py`; a shell script `run.sh` when the
 example is a command line; the example's path itself for `file` rules.
@@ -102,19 +102,21 @@ def check_flag(rule, name, rep):
     if rule.get("after"):
         return "a finding-only rule with an `after` (wrong example)"
     lines = rule["before"].rstrip("\n").splitlines()
-    # the last statement at the top level (a block's header, not its body)
+    # the finding lies in the last top-level statement: from its first
+    # line to the end of the example (a def or if block with its body)
     line = max(i + 1 for i, l in enumerate(lines) if not l[:1].isspace())
+    last = len(lines)
     mine = [f for f in rep["findings"] + rep["left_unchanged"]
             if f["rule"] == rule["id"]]
     for f in mine:
         if f["file"] is None:
             return None  # project level: File NA
         if f["file"] == name and (rule["match"] == "file" or
-                                  f["start"]["line"] == line):
+                                  line <= f["start"]["line"] <= last):
             return None
     where = ", ".join("%s:%s" % (f["file"], f["start"]["line"]) for f in mine)
-    return "no %s finding at %s:%d (found: %s)" % (rule["id"], name, line,
-                                                  where or "none")
+    return "no %s finding at %s:%d-%d (found: %s)" % (
+        rule["id"], name, line, last, where or "none")
 
 
 def check_preview(npuify, tmp, rule):

@@ -157,6 +157,8 @@ def import_is_external(line, project_mods):
 
 def name_is_api(h, line, imports, project_mods):
     kind, tok, prev, prev2, nxt = h
+    if tok == "is_cuda" and prev != ".":  # a local variable, not t.is_cuda
+        return False
     if tok in API_NAMES or tok in imports or \
             (prev == "." and prev2 in imports):
         return True
@@ -183,6 +185,9 @@ def needs_record(h, line, imports, project_mods):
     return bool(STRING_RE.search(text))
 
 
+MEMBER_RE = re.compile(r"([\w./-]+\.py):(\d+)")
+
+
 def covered_lines(records):
     """file -> set of source lines covered by records."""
     cov = {}
@@ -192,6 +197,11 @@ def covered_lines(records):
         s = r["start"]["line"]
         e = max(r["end"]["line"], s)
         cov.setdefault(r["file"], set()).update(range(s, e + 1))
+        # a value set reported once names every member's file:line
+        msg = r.get("message") or ""
+        members = msg[msg.find("members: "):] if "members: " in msg else ""
+        for f, l in MEMBER_RE.findall(members):
+            cov.setdefault(f, set()).add(int(l))
     return cov
 
 

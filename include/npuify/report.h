@@ -110,6 +110,10 @@ typedef struct {
     const char *after;    /* replacement text (changes) */
     const char *api_type; /* affinity: "function", "class", "optimizer"... */
     const char *npu_api;  /* affinity / replacement NPU API name */
+    const char *value_set_id; /* string literals: the value set the literal
+                                 belongs to ("vs14.47", unique within the
+                                 file), or NULL */
+    const char *value_set;    /* the name the set's members meet ("impl") */
 } nfy_finding;
 
 typedef NFY_VEC(nfy_finding) nfy_finding_vec;

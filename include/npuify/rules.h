@@ -251,6 +251,9 @@ enum nfy_rule_flags {
     X(INT_DEVICE_RUNTIME, "int-device-runtime", FLAG, BUILT) /* NPU105 */      \
     X(LEFT_UNCHANGED, "left-unchanged", FLAG, BUILT)         /* NPU107 */      \
     X(MEMBER_ALIAS, "member-alias", REWRITE_ARG, BUILT)      /* NPU111 */      \
+    X(VALUE_SET, "value-set", FLAG, BUILT)                   /* NPU112 */      \
+    X(CUDA_GUARD, "cuda-guard", FLAG, BUILT)                 /* NPU113 */      \
+    X(CPU_TEST_CUDA_PATH, "cpu-test-cuda-path", FLAG, BUILT) /* NPU114 */      \
     X(CUDA_API_MISSING, "cuda-api-missing", FLAG, BUILT)     /* NPU202 */      \
     X(DDP_REWRITE, "ddp-rewrite", REWRITE_ARG, PREVIEW)      /* NPU307 */      \
     X(NCCL_COMPARE, "nccl-compare", FLAG, BUILT)             /* NPU308 */      \

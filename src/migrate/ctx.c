@@ -80,6 +80,27 @@ bool mig_claimed(const mig_ctx *c, uint32_t tfirst, uint32_t tend)
     return false;
 }
 
+const char *mig_set_id(mig_ctx *c, uint32_t lit)
+{
+    const nfy_token *t = &c->m->toks[c->m->strings[lit].first];
+    return mig_fmt(c, "vs%u.%u", t->line, t->col);
+}
+
+void mig_tag_last_note(mig_ctx *c, const char *id, nfy_str name)
+{
+    if (c->notes->len == 0)
+        return;
+    nfy_vec_last(c->notes)->vset_id = id;
+    nfy_vec_last(c->notes)->vset_name = mig_strdup(c, name);
+}
+
+void mig_tag_edit(mig_ctx *c, nfy_span span, const char *id, nfy_str name)
+{
+    if (c->vtags != NULL)
+        nfy_vec_push(c->vtags,
+                     ((mig_vtag){span.start, id, mig_strdup(c, name)}));
+}
+
 static nfy_span span_of(uint32_t start, uint32_t end)
 {
     return (nfy_span){start, end};
@@ -160,7 +181,7 @@ void mig_note_id(mig_ctx *c, const char *rule, mig_safety safety, nfy_span span,
 {
     mig_note n = {span,         rule, (uint8_t)op, (uint8_t)safety,
                   (uint8_t)cat, api,  message,     NULL,
-                  NULL};
+                  NULL,         NULL, NULL};
     nfy_vec_push(c->notes, n);
 }
 
@@ -354,8 +375,9 @@ static void fill_info(mig_ctx *c)
 }
 
 nfy_status mig_python(const mig_params *p, const nfy_source *src,
-                      nfy_edit_set *edits, mig_note_vec *notes, mig_info *info,
-                      nfy_arena *arena, nfy_diags *diags)
+                      nfy_edit_set *edits, mig_note_vec *notes,
+                      mig_vtag_vec *vtags, mig_info *info, nfy_arena *arena,
+                      nfy_diags *diags)
 {
     nfy_diags local;
     nfy_diags_init(&local);
@@ -378,6 +400,7 @@ nfy_status mig_python(const mig_params *p, const nfy_source *src,
                      .rules = p->rules,
                      .edits = edits,
                      .notes = notes,
+                     .vtags = vtags,
                      .info = info,
                      .arena = arena,
                      .diags = dg};

@@ -34,9 +34,10 @@ static bool names_device(nfy_str s)
 }
 
 /*
- * `device.startswith("cuda")`, `str(args.device).startswith("cuda:")`: a
- * prefix test on something that names a device is a comparison with a
- * device string. [head, end) must be the whole first argument.
+ * `device.startswith("cuda")`, `str(args.device).startswith("cuda:")`,
+ * `str(device).replace("cuda:", "")`: a prefix test or the parsing of
+ * something that names a device is a comparison with a device string.
+ * [head, end) must be the whole first argument.
  */
 static bool device_prefix_test(const mig_ctx *c, uint32_t head, uint32_t end)
 {
@@ -47,7 +48,10 @@ static bool device_prefix_test(const mig_ctx *c, uint32_t head, uint32_t end)
     const nfy_call *call = &c->m->calls[arg->call];
     if (arg->kind != NFY_ARG_POS || arg->pos != 0 || arg->value_first != head ||
         arg->value_end != end || call->attr_tok == NFY_NONE ||
-        !mig_tok_is(c, call->attr_tok, "startswith"))
+        !(mig_tok_is(c, call->attr_tok, "startswith") ||
+          mig_tok_is(c, call->attr_tok, "replace") ||
+          mig_tok_is(c, call->attr_tok, "removeprefix") ||
+          mig_tok_is(c, call->attr_tok, "lstrip")))
         return false;
     uint32_t recv_end = c->m->toks[call->attr_tok].start;
     uint32_t recv_start = c->m->toks[call->callee_first].start;
@@ -110,31 +114,38 @@ static bool is_open(const mig_ctx *c, uint32_t t)
 /*
  * `device.type in {"cuda", "mps"}`, `dev in ("cuda", "cuda:0")`: [head,
  * end) is a whole element of a tuple, list or set display that is an
- * operand of ==, != or in (also `for d in ("cuda", "cpu")`).
+ * operand of ==, != or in (also `for d in ("cuda", "cpu")`). Returns the
+ * display's opening bracket, or NFY_NONE.
  */
-static bool element_of_compared(const mig_ctx *c, uint32_t head, uint32_t end)
+uint32_t mig_compared_display(const mig_ctx *c, uint32_t head, uint32_t end)
 {
     uint32_t after = mig_next_sig(c, end - 1);
     if (after == NFY_NONE ||
         (!mig_tok_op(c, after, NFY_OP_COMMA) && c->m->match[after] == NFY_NONE))
-        return false;
+        return NFY_NONE;
     uint32_t stmt = c->m->tok_stmt[head];
     for (uint32_t t = mig_prev_sig(c, head); t != NFY_NONE;
          t = mig_prev_sig(c, t)) {
         if (c->m->tok_stmt[t] != stmt)
-            return false;
+            return NFY_NONE;
         if (is_open(c, t)) {
             uint32_t close = c->m->match[t];
-            return close != NFY_NONE && (is_cmp(c, mig_prev_sig(c, t)) ||
-                                         is_cmp(c, mig_next_sig(c, close)));
+            bool cmp = close != NFY_NONE && (is_cmp(c, mig_prev_sig(c, t)) ||
+                                             is_cmp(c, mig_next_sig(c, close)));
+            return cmp ? t : NFY_NONE;
         }
         if (c->m->match[t] != NFY_NONE) /* a nested closed group */
             t = c->m->match[t];
         else if (!mig_tok_op(c, t, NFY_OP_COMMA) &&
                  c->m->toks[t].kind != NFY_TOK_STRING)
-            return false; /* only literals may come before it */
+            return NFY_NONE; /* only literals may come before it */
     }
-    return false;
+    return NFY_NONE;
+}
+
+bool mig_tok_is_cmp(const mig_ctx *c, uint32_t t)
+{
+    return is_cmp(c, t);
 }
 
 /*
@@ -146,6 +157,13 @@ bool mig_expr_whole(const mig_ctx *c, uint32_t head, uint32_t end,
 {
     if (head < vfirst || end > vend)
         return false;
+    /* backend=("nccl" if cuda else "gloo"): the parentheses are no operator */
+    while (vfirst < head && mig_tok_op(c, vfirst, NFY_OP_LPAR) &&
+           c->m->match[vfirst] != NFY_NONE && c->m->match[vfirst] < vend &&
+           mig_next_sig(c, c->m->match[vfirst]) >= vend) {
+        vend = c->m->match[vfirst];
+        vfirst = mig_next_sig(c, vfirst);
+    }
     uint32_t prev = mig_prev_sig(c, head);
     if (head != vfirst && !tok_word(c, prev, "else"))
         return false;
@@ -249,7 +267,7 @@ bool mig_expr_in_ctx(const mig_ctx *c, uint32_t head, uint32_t end,
         return is_cmp(c, mig_prev_sig(c, head)) ||
                is_cmp(c, mig_next_sig(c, end - 1)) ||
                device_prefix_test(c, head, end) ||
-               element_of_compared(c, head, end);
+               mig_compared_display(c, head, end) != NFY_NONE;
     }
     case NFY_CTX_ARGPARSE:
         return arg != NULL && argparse_fits(c, a, head, end);

@@ -42,6 +42,11 @@ int mig_expr_rule_spec(const mig_ctx *c, uint32_t head, uint32_t end,
  */
 bool mig_expr_whole(const mig_ctx *c, uint32_t head, uint32_t end,
                     uint32_t vfirst, uint32_t vend);
+/** The opening bracket of the compared display (`x in ["a", "b"]`) that
+ * [head, end) is an element of, or NFY_NONE. */
+uint32_t mig_compared_display(const mig_ctx *c, uint32_t head, uint32_t end);
+/** Whether token t is ==, != or in. */
+bool mig_tok_is_cmp(const mig_ctx *c, uint32_t t);
 /** Qualified name of the dotted chain that ends at token t, or "". */
 nfy_str mig_chain_qual_ending(const mig_ctx *c, uint32_t t);
 

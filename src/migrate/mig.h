@@ -52,11 +52,21 @@ typedef struct {
     uint8_t op, safety, cat;
     const char *api;
     const char *message;
-    const char *after;   /* suggested replacement text, or NULL */
-    const char *npu_api; /* suggested NPU API, or NULL */
+    const char *after;     /* suggested replacement text, or NULL */
+    const char *npu_api;   /* suggested NPU API, or NULL */
+    const char *vset_id;   /* value set of the literal (valset.h), or NULL */
+    const char *vset_name; /* the name its members meet */
 } mig_note;
 
 typedef NFY_VEC(mig_note) mig_note_vec;
+
+/** The value set of a rewritten string literal: edit at span.start. */
+typedef struct {
+    uint32_t start;
+    const char *id, *name;
+} mig_vtag;
+
+typedef NFY_VEC(mig_vtag) mig_vtag_vec;
 
 /** Mirror of nfy_migrate_info. */
 typedef struct {
@@ -71,16 +81,19 @@ typedef struct {
     unsigned flags;      /* MIG_F_* */
     nfy_rule_env env;    /* the rules' activation environment */
     bool listed_entry;   /* --mode auto: the file is a named entry script */
+    const char *relpath; /* the file as the report names it, or NULL */
 } mig_params;
 
 /* ---- passes (ctx.c) ---- */
 /**
  * Run every pass over one Python file: edits into edits (not normalized),
- * findings into notes; strings in arena.
+ * findings into notes, the value sets of rewritten literals into vtags;
+ * strings in arena.
  */
 nfy_status mig_python(const mig_params *p, const nfy_source *src,
-                      nfy_edit_set *edits, mig_note_vec *notes, mig_info *info,
-                      nfy_arena *arena, nfy_diags *diags);
+                      nfy_edit_set *edits, mig_note_vec *notes,
+                      mig_vtag_vec *vtags, mig_info *info, nfy_arena *arena,
+                      nfy_diags *diags);
 
 /* ---- rules (ruleq.c) ---- */
 /** The rule environment of flags (MIG_F_*) and a canonical version. */

@@ -69,13 +69,26 @@ static void add_notes(nfy_report *rep, const nfy_source *src,
         f.message = n->message;
         f.after = n->after;
         f.npu_api = n->npu_api;
+        f.value_set_id = n->vset_id;
+        f.value_set = n->vset_name;
         nfy_report_add_finding(rep, &f);
     }
 }
 
+/* The value set tag of the edit starting at start, or NULL. */
+static const mig_vtag *vtag_at(const mig_vtag_vec *tags, uint32_t start)
+{
+    for (size_t i = 0; i < tags->len; i++) {
+        if (tags->items[i].start == start)
+            return &tags->items[i];
+    }
+    return NULL;
+}
+
 static void add_changes(nfy_report *rep, const nfy_migrate_opts *opts,
                         const nfy_source *src, const char *relpath,
-                        const nfy_edit_set *set, nfy_arena *a)
+                        const nfy_edit_set *set, const mig_vtag_vec *tags,
+                        nfy_arena *a)
 {
     for (size_t i = 0; i < set->edits.len; i++) {
         const nfy_edit *e = &set->edits.items[i];
@@ -92,6 +105,11 @@ static void add_changes(nfy_report *rep, const nfy_migrate_opts *opts,
         f.before = nfy_arena_strndup(a, src->data + e->span.start,
                                      e->span.end - e->span.start);
         f.after = e->text.ptr;
+        const mig_vtag *vt = vtag_at(tags, e->span.start);
+        if (vt != NULL) {
+            f.value_set_id = vt->id;
+            f.value_set = vt->name;
+        }
         nfy_report_add_finding(rep, &f);
     }
 }
@@ -134,20 +152,23 @@ nfy_status nfy_migrate_file(const nfy_migrate_opts *opts, const nfy_source *src,
         return NFY_EUSAGE;
     }
     mig_params p = {
-        opts->rules, ver, opts->flags, {0}, listed(opts->entries, relpath)};
+        opts->rules, ver, opts->flags, {0}, listed(opts->entries, relpath),
+        relpath};
     mig_rule_env(opts->flags, ver, &p.env);
     nfy_arena arena;
     nfy_arena_init(&arena);
     mig_note_vec notes = {0};
-    st = mig_python(&p, src, edits, &notes, &mi, &arena, diags);
+    mig_vtag_vec vtags = {0};
+    st = mig_python(&p, src, edits, &notes, &vtags, &mi, &arena, diags);
     (void)nfy_edit_set_normalize(edits, diags);
     if (report != NULL) {
         add_notes(report, src, relpath, &notes);
-        add_changes(report, opts, src, relpath, edits, &arena);
+        add_changes(report, opts, src, relpath, edits, &vtags, &arena);
     }
     if (info != NULL)
         copy_info(info, &mi, edits->edits.len, notes.len);
     nfy_vec_free(&notes);
+    nfy_vec_free(&vtags);
     nfy_arena_release(&arena);
     return st;
 }

@@ -13,16 +13,62 @@
 
 #include "migrate/ctxmatch.h"
 #include "migrate/qmatch.h"
+#include "migrate/valset.h"
 
 /* ---- members ----------------------------------------------------------------
  */
 
-static void member_rule(mig_ctx *c, const nfy_rule *r, uint32_t tok,
-                        bool called)
+/* An attribute device test (`x.is_cuda`) kept because it guards
+ * CUDA-only code; the other tests of x in the same def stay with it, so
+ * `assert x.is_cuda` and `elif not x.is_cuda: raise` keep agreeing. */
+typedef struct {
+    uint32_t tok, def;
+    nfy_str recv;
+    const char *why;
+} kept_test;
+
+typedef NFY_VEC(kept_test) kept_list;
+
+static const kept_test *kept_with(const mig_ctx *c, const kept_list *k,
+                                  uint32_t tok)
+{
+    nfy_str recv = mig_receiver_text(c, tok);
+    uint32_t def = mig_def_of(c, tok);
+    for (size_t i = 0; i < k->len; i++) {
+        if (k->items[i].tok == tok ||
+            (recv.len && def != NFY_NONE && k->items[i].def == def &&
+             nfy_str_eq(k->items[i].recv, recv)))
+            return &k->items[i];
+    }
+    return NULL;
+}
+
+static void find_kept(mig_ctx *c, const nfy_rule *r, uint32_t tok, mig_guard *g,
+                      kept_list *k)
+{
+    const char *why = NULL;
+    if (r->match == NFY_MATCH_ATTR && r->kind == NFY_RULE_RENAME &&
+        mig_guards_cuda_only(c, g, tok, tok + 1, &why))
+        nfy_vec_push(k, ((kept_test){tok, mig_def_of(c, tok),
+                                     mig_receiver_text(c, tok), why}));
+}
+
+static void member_rule(mig_ctx *c, const kept_list *k, const nfy_rule *r,
+                        uint32_t tok, bool called)
 {
     if (r->match == NFY_MATCH_METHOD && !called)
         return;
     nfy_span sp = mig_tok_span(c, tok);
+    const kept_test *kt =
+        r->match == NFY_MATCH_ATTR ? kept_with(c, k, tok) : NULL;
+    if (kt != NULL) { /* `if x.is_cuda: plugin(x)`: the other branch runs */
+        mig_note_guard(c, sp, mig_fmt(c, ".%s", r->pattern),
+                       kt->tok == tok
+                           ? kt->why
+                           : mig_fmt(c, "what the test of line %u guards, %s",
+                                     c->m->toks[kt->tok].line, kt->why));
+        return;
+    }
     if (r->kind == NFY_RULE_FLAG) {
         mig_flag(c, r, sp, mig_fmt(c, ".%s", r->pattern), NULL);
         return;
@@ -43,23 +89,33 @@ void mig_pass_members(mig_ctx *c)
             mig_rule_on(c, r))
             nfy_vec_push(&rl, r);
     }
-    for (uint32_t i = 0; i < c->m->nattrs && rl.len > 0; i++) {
-        uint32_t tok = c->m->attrs[i].name_tok;
-        nfy_str name = mig_tok(c, tok);
-        bool called = mig_tok_op(c, mig_next_sig(c, tok), NFY_OP_LPAR);
-        bool checked = false, on_module = false;
-        for (size_t k = 0; k < rl.len; k++) {
-            const nfy_rule *r = rl.items[k];
-            if (!mig_str_is(name, r->pattern))
-                continue;
-            if (!checked) {
-                on_module = mig_attr_on_module(c, tok);
-                checked = true;
+    mig_guard g = {0};
+    kept_list kept = {0};
+    for (int phase = 0; phase < 2; phase++) {
+        for (uint32_t i = 0; i < c->m->nattrs && rl.len > 0; i++) {
+            uint32_t tok = c->m->attrs[i].name_tok;
+            nfy_str name = mig_tok(c, tok);
+            bool called = mig_tok_op(c, mig_next_sig(c, tok), NFY_OP_LPAR);
+            bool checked = false, on_module = false;
+            for (size_t k = 0; k < rl.len; k++) {
+                const nfy_rule *r = rl.items[k];
+                if (!mig_str_is(name, r->pattern))
+                    continue;
+                if (!checked) {
+                    on_module = mig_attr_on_module(c, tok);
+                    checked = true;
+                }
+                if (on_module)
+                    continue;
+                if (phase == 0)
+                    find_kept(c, r, tok, &g, &kept);
+                else
+                    member_rule(c, &kept, r, tok, called);
             }
-            if (!on_module)
-                member_rule(c, r, tok, called);
         }
     }
+    nfy_vec_free(&kept);
+    mig_guard_free(&g);
     nfy_vec_free(&rl);
 }
 

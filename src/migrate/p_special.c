@@ -2,7 +2,9 @@
  * Dedicated report-only passes, each named by a rule with match "pass":
  *  - amp-used: the first AMP use of the file (also sets info.uses_amp);
  *    autocast(enabled=False) is AMP switched off, not a use;
- *  - nccl-compare: a "nccl" string compared (backend == "nccl");
+ *  - nccl-compare: a "nccl" string compared with something that is no
+ *    backend (a backend, `dist.get_backend() == "nccl"`, is rewritten by
+ *    the string pass);
  *  - device-capability: get_device_capability() and
  *    get_device_properties(...).major/.minor (directly or via a variable);
  *  - dataloader-pin-memory: DataLoader without pin_memory=True;
@@ -13,6 +15,7 @@
 
 #include "migrate/ctxmatch.h"
 #include "migrate/qmatch.h"
+#include "migrate/valset.h"
 
 /* ---- AMP --------------------------------------------------------------------
  */
@@ -76,8 +79,10 @@ void mig_pass_nccl_compare(mig_ctx *c)
         const nfy_strlit *s = &c->m->strings[i];
         uint32_t off;
         nfy_str body = mig_string_body(c, s->first, &off);
+        mig_lit_key key;
         if ((mig_str_is(body, "nccl") || mig_str_is(body, "NCCL")) &&
-            mig_expr_in_ctx(c, s->first, s->end, i, &cmp))
+            mig_expr_in_ctx(c, s->first, s->end, i, &cmp) &&
+            !mig_name_is_device(mig_lit_name(c, i, &key)))
             mig_flag(c, r, s->span, "nccl", NULL);
     }
 }
@@ -94,21 +99,123 @@ static bool is_cuda_api(nfy_str q, const char *tail)
            q.ptr[q.len - n - 1] == '.';
 }
 
+/* Source text of tokens [a, b]. */
+static nfy_str text_of(const mig_ctx *c, uint32_t a, uint32_t b)
+{
+    uint32_t s = c->m->toks[a].start, e = c->m->toks[b].end;
+    return (nfy_str){c->src->data + s, e - s};
+}
+
+/* The idx-th top-level comma-separated part of [a, b) as [*pa, *pb]. */
+static bool nth_part(const mig_ctx *c, uint32_t a, uint32_t b, uint32_t idx,
+                     uint32_t *pa, uint32_t *pb)
+{
+    uint32_t part = 0, first = a, last = NFY_NONE;
+    for (uint32_t t = a; t < b && t != NFY_NONE; t = mig_next_sig(c, t)) {
+        if (mig_tok_op(c, t, NFY_OP_COMMA)) {
+            if (part == idx)
+                break;
+            part++;
+            first = mig_next_sig(c, t);
+            continue;
+        }
+        if (c->m->match[t] != NFY_NONE && c->m->match[t] > t)
+            t = c->m->match[t];
+        if (part == idx)
+            last = t;
+    }
+    if (part != idx || last == NFY_NONE)
+        return false;
+    *pa = first;
+    *pb = last;
+    return true;
+}
+
+/* Which top-level part of [a, b) starts at token t, or NONE. */
+static uint32_t part_starting(const mig_ctx *c, uint32_t a, uint32_t b,
+                              uint32_t t)
+{
+    uint32_t part = 0;
+    bool at_start = true;
+    for (uint32_t x = a; x < b && x != NFY_NONE; x = mig_next_sig(c, x)) {
+        if (at_start && x == t)
+            return part;
+        at_start = false;
+        if (mig_tok_op(c, x, NFY_OP_COMMA)) {
+            part++;
+            at_start = true;
+        } else if (c->m->match[x] != NFY_NONE && c->m->match[x] > x) {
+            x = c->m->match[x];
+        }
+    }
+    return NFY_NONE;
+}
+
+typedef NFY_VEC(nfy_str) holder_list;
+
+/* Targets that hold a get_device_properties(...) result: `props = ...`,
+ * `self.props = ...`, `name, props = get_name(d), get_properties(d)`. */
+static void props_holders(const mig_ctx *c, holder_list *out)
+{
+    for (uint32_t k = 0; k < c->m->ncalls; k++) {
+        const nfy_call *call = &c->m->calls[k];
+        if (call->stmt == NFY_NONE || call->parent_call != NFY_NONE ||
+            !is_cuda_api(mig_callee_qual(c, k), "get_device_properties"))
+            continue;
+        const nfy_stmt *st = &c->m->stmts[call->stmt];
+        if (st->kind != NFY_STMT_ASSIGN || st->value_first == NFY_NONE)
+            continue;
+        uint32_t idx = part_starting(c, st->value_first, st->value_end,
+                                     call->callee_first);
+        uint32_t eq = mig_prev_sig(c, st->value_first), ta, tb;
+        if (idx != NFY_NONE && nth_part(c, st->first, eq, idx, &ta, &tb))
+            nfy_vec_push(out, text_of(c, ta, tb));
+    }
+}
+
+static bool held(const holder_list *h, nfy_str text)
+{
+    for (size_t i = 0; i < h->len; i++) {
+        if (text.len && nfy_str_eq(h->items[i], text))
+            return true;
+    }
+    return false;
+}
+
 /* Is the receiver of attr i a get_device_properties(...) result? */
-static bool props_receiver(const mig_ctx *c, uint32_t i)
+static bool props_receiver(const mig_ctx *c, uint32_t i, const holder_list *h)
 {
     const nfy_attr *at = &c->m->attrs[i];
     if (at->base_call != NFY_NONE)
         return is_cuda_api(mig_callee_qual(c, at->base_call),
                            "get_device_properties");
-    if (at->use == NFY_NONE || c->m->uses[at->use].tok + 2 != at->name_tok)
-        return false;
-    uint32_t b = nfy_resolve_use(c->r, at->use)->binding;
-    if (b == NFY_NONE || c->m->bindings[b].value_first == NFY_NONE)
-        return false;
-    uint32_t u = nfy_pysyn_use_at(c->m, c->m->bindings[b].value_first);
-    return u != NFY_NONE &&
-           is_cuda_api(nfy_resolve_use(c->r, u)->qual, "get_device_properties");
+    return held(h, mig_receiver_text(c, at->name_tok));
+}
+
+static const char *const capability_attrs[] = {"major", "minor",
+                                               "multi_processor_count"};
+
+/* f"{props.major}.{props.minor}": a holder's attribute in an f-string. */
+static void fstring_capability(mig_ctx *c, const nfy_rule *r,
+                               const holder_list *h)
+{
+    for (uint32_t t = 0; t < c->m->ntoks && h->len; t++) {
+        if (c->m->toks[t].kind != NFY_TOK_STRING ||
+            !(c->m->toks[t].flags & NFY_TOKF_FSTRING))
+            continue;
+        nfy_str tok = mig_tok(c, t);
+        bool hit = false;
+        for (size_t i = 0; i < h->len && !hit; i++) {
+            for (size_t a = 0; a < 3 && !hit; a++) {
+                char *pat = mig_fmt(c, "{%.*s.%s", NFY_STR_FMT(h->items[i]),
+                                    capability_attrs[a]);
+                hit = nfy_str_contains(tok, nfy_str_from_cstr(pat));
+            }
+        }
+        if (hit)
+            mig_flag(c, r, mig_tok_span(c, t),
+                     "torch.cuda.get_device_properties()", NULL);
+    }
 }
 
 void mig_pass_capability(mig_ctx *c)
@@ -121,16 +228,21 @@ void mig_pass_capability(mig_ctx *c)
             mig_flag(c, r, c->m->calls[k].span,
                      "torch.cuda.get_device_capability", NULL);
     }
+    holder_list h = {0};
+    props_holders(c, &h);
     for (uint32_t i = 0; i < c->m->nattrs; i++) {
         nfy_str name = mig_tok(c, c->m->attrs[i].name_tok);
-        if ((mig_str_is(name, "major") || mig_str_is(name, "minor") ||
-             mig_str_is(name, "multi_processor_count")) &&
-            props_receiver(c, i))
+        bool cap = false;
+        for (size_t a = 0; a < 3; a++)
+            cap |= mig_str_is(name, capability_attrs[a]);
+        if (cap && props_receiver(c, i, &h))
             mig_flag(c, r, mig_tok_span(c, c->m->attrs[i].name_tok),
                      mig_fmt(c, "torch.cuda.get_device_properties().%.*s",
                              NFY_STR_FMT(name)),
                      NULL);
     }
+    fstring_capability(c, r, &h);
+    nfy_vec_free(&h);
 }
 
 /* ---- advice

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "migrate/ctxmatch.h"
+#include "migrate/valset.h"
 
 /* Does s[i..] start with the lowercase ASCII word w, ignoring case? (|0x20
  * folds exactly the ASCII letters onto lowercase, and w is all letters.) */
@@ -298,9 +299,9 @@ static bool string_rule(const nfy_rule *r)
 
 /*
  * Try every string rule on literal lit: flags all report; of the rewrite
- * rules the one with the most specific matching context wins (so
- * custom_fwd(device_type=...) beats the generic device_type= keyword).
- * True when the literal was rewritten.
+ * rules the one with the most specific matching context is its candidate
+ * (so custom_fwd(device_type=...) beats the generic device_type= keyword).
+ * Whether it is rewritten is decided for its whole value set.
  */
 typedef struct {
     const nfy_rule *r;
@@ -309,33 +310,403 @@ typedef struct {
 
 typedef NFY_VEC(str_rule) rule_list;
 
-static bool try_rules(mig_ctx *c, const rule_list *rl, uint32_t lit,
-                      nfy_str body, uint32_t off, bool *device_like)
+/* What the pass knows of one literal before deciding its value set. */
+typedef struct lit_info_s {
+    nfy_str body;
+    uint32_t off;
+    const nfy_rule *best; /* candidate rewrite rule, or NULL */
+    const nfy_rule *rule; /* the rule its value set rewrites it with */
+    int spec;
+    bool fits;         /* some rewrite rule's value fits the text */
+    bool strong;       /* directly a device/backend argument */
+    bool device_like;  /* a device string ("cuda", "cuda:N") */
+    bool other_device; /* "cpu", "mps", ...: its set holds devices */
+    bool hccl_branch;  /* guarded by a backend test that becomes "hccl" */
+    uint32_t lit;      /* its index */
+    const char *why;   /* kept: the CUDA-only code its test guards */
+    const struct lit_info_s *kept_with; /* a kept test of its set, same def */
+    bool done;    /* rewritten, kept or reported: no left-unchanged */
+    nfy_str name; /* the name it meets (its value set), or empty */
+    mig_lit_key key;
+    uint32_t set;  /* first member of its value set */
+    uint32_t next; /* next member of that set, or NFY_NONE */
+} lit_info;
+
+/* A literal directly in a device argument or keyword (not `default=`):
+ * proof that the value set it belongs to is a device. */
+static bool strong_ctx(const mig_ctx *c, uint32_t head, uint32_t end,
+                       uint32_t lit, const nfy_rule *r)
+{
+    for (size_t i = 0; i < r->nctx; i++) {
+        const nfy_rule_ctx *x = &r->ctx[i];
+        if ((x->kind == NFY_CTX_ARG ||
+             (x->kind == NFY_CTX_KEYWORD &&
+              !mig_str_is(nfy_str_from_cstr(x->name ? x->name : ""),
+                          "default"))) &&
+            mig_expr_in_ctx(c, head, end, lit, x))
+            return true;
+    }
+    return false;
+}
+
+/* Mark the literals that a backend test which will read "hccl" guards:
+ * "nccl" compared with a backend (`dist.get_backend(g) == "nccl"`). */
+static void mark_hccl_branches(mig_ctx *c, lit_info *info)
+{
+    for (uint32_t i = 0; i < c->m->nstrings; i++) {
+        const nfy_strlit *s = &c->m->strings[i];
+        uint32_t off, a, b;
+        mig_lit_key key;
+        if (!mig_str_is(mig_string_body(c, s->first, &off), "nccl") ||
+            !mig_lit_compared(c, i) ||
+            !mig_name_is_device(mig_lit_name(c, i, &key)) ||
+            !mig_guarded_tokens(c, s->first, s->end, &a, &b))
+            continue;
+        for (uint32_t j = 0; j < c->m->nstrings; j++) {
+            if (j != i && c->m->strings[j].first >= a &&
+                c->m->strings[j].first < b)
+                info[j].hccl_branch = true;
+        }
+    }
+}
+
+/* Another device type: a value set holding it holds devices. */
+static bool other_device_word(nfy_str body)
+{
+    static const char *const words[] = {"cpu", "mps", "xpu", "meta",
+                                        "hpu", "xla", "npu", "cpu:0"};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        if (mig_str_is(body, words[i]))
+            return true;
+    }
+    return false;
+}
+
+static void scan_literal(mig_ctx *c, const rule_list *rl, uint32_t lit,
+                         lit_info *li)
 {
     const nfy_strlit *s = &c->m->strings[lit];
-    bool single = s->end == s->first + 1;
-    const nfy_rule *best = NULL;
-    int best_spec = -1;
     for (size_t i = 0; i < rl->len; i++) {
         const nfy_rule *r = rl->items[i].r;
-        if (!value_fits(r, rl->items[i].pat, body))
+        if (!value_fits(r, rl->items[i].pat, li->body))
             continue;
-        *device_like |= (r->flags & NFY_RULE_F_DEVICE_FORM) != 0;
+        li->device_like |= (r->flags & NFY_RULE_F_DEVICE_FORM) != 0;
+        if (r->kind != NFY_RULE_FLAG)
+            li->fits = true;
         int spec = mig_expr_rule_spec(c, s->first, s->end, lit, r);
-        if (spec < 0 && flows_to_ctx(c, lit, r))
+        bool flows = spec < 0 && flows_to_ctx(c, lit, r);
+        if (flows)
             spec = 1;
         if (spec < 0)
             continue;
-        if (r->kind == NFY_RULE_FLAG)
-            mig_flag(c, r, s->span, mig_snippet(c, body), NULL);
-        else if (spec > best_spec)
-            best = r, best_spec = spec;
+        if (r->kind == NFY_RULE_FLAG) {
+            mig_flag(c, r, s->span, mig_snippet(c, li->body), NULL);
+            continue;
+        }
+        li->strong |= flows || strong_ctx(c, s->first, s->end, lit, r);
+        if (spec > li->spec || li->best == NULL)
+            li->best = r, li->spec = spec;
     }
-    if (best == NULL || !single || (s->flags & NFY_TOKF_BYTES))
+    /* `"cuda" if dist.get_backend() == "nccl" else "cpu"`: once the test
+     * reads "hccl", its branch runs on NPU and its device must be one */
+    for (size_t i = 0; li->hccl_branch && li->best == NULL && i < rl->len;
+         i++) {
+        const nfy_rule *r = rl->items[i].r;
+        if (r->kind != NFY_RULE_FLAG && (r->flags & NFY_RULE_F_DEVICE_FORM) &&
+            r->nctx > 0 && value_fits(r, rl->items[i].pat, li->body))
+            li->best = r, li->spec = 1, li->strong = true;
+    }
+    li->other_device = !li->fits && other_device_word(li->body);
+    if (li->fits || li->other_device)
+        li->name = mig_lit_name(c, lit, &li->key);
+}
+
+/* ---- value sets ------------------------------------------------------------
+ */
+
+/* Last names of plain chains (`device`, `args.device`) that are the whole
+ * value of a device or backend argument somewhere in the file. */
+typedef NFY_VEC(nfy_str) name_list;
+
+static nfy_str chain_last(const mig_ctx *c, uint32_t vf, uint32_t ve)
+{
+    nfy_str none = nfy_str_slice(NFY_STR_LIT(""), 0, 0);
+    for (uint32_t t = vf; t < ve; t = mig_next_sig(c, t)) {
+        bool name = c->m->toks[t].kind == NFY_TOK_NAME;
+        bool want_name = ((t - vf) % 2) == 0;
+        if (name != want_name || (!name && !mig_tok_op(c, t, NFY_OP_DOT)))
+            return none;
+        if (mig_next_sig(c, t) >= ve || mig_next_sig(c, t) == NFY_NONE)
+            return name ? mig_tok(c, t) : none;
+    }
+    return none;
+}
+
+static void device_arg_names(const mig_ctx *c, const rule_list *rl,
+                             name_list *out)
+{
+    for (uint32_t a = 0; a < c->m->nargs; a++) {
+        const nfy_arg *arg = &c->m->args[a];
+        if (arg->value_first == NFY_NONE || arg->value_end > c->m->ntoks)
+            continue;
+        nfy_str last = chain_last(c, arg->value_first, arg->value_end);
+        if (last.len == 0)
+            continue;
+        for (size_t i = 0; i < rl->len; i++) {
+            if (rl->items[i].r->kind != NFY_RULE_FLAG &&
+                strong_ctx(c, arg->value_first, arg->value_end, NFY_NONE,
+                           rl->items[i].r)) {
+                nfy_vec_push(out, last);
+                break;
+            }
+        }
+    }
+}
+
+static bool listed(const name_list *l, nfy_str name)
+{
+    for (size_t i = 0; i < l->len; i++) {
+        if (nfy_str_eq(l->items[i], name))
+            return true;
+    }
+    return false;
+}
+
+/* Left unchanged, naming the value set s it belongs to (NONE: none). */
+static void note_in_set(mig_ctx *c, uint32_t lit, const char *reason,
+                        const lit_info *li, uint32_t s)
+{
+    size_t n0 = c->notes->len;
+    note_unchanged(c, c->m->strings[lit].span, reason,
+                   mig_snippet(c, li->body));
+    if (s != NFY_NONE && c->notes->len > n0)
+        mig_tag_last_note(c, mig_set_id(c, s), li->name);
+}
+
+static uint32_t lit_line(const mig_ctx *c, uint32_t lit)
+{
+    return c->m->toks[c->m->strings[lit].first].line;
+}
+
+/* "ops.py:14, ops.py:16" for every member of set s. */
+static const char *member_lines(mig_ctx *c, const lit_info *info, uint32_t s)
+{
+    nfy_buf b = NFY_BUF_INIT;
+    const char *file = c->p->relpath ? c->p->relpath : c->src->path;
+    for (uint32_t i = s; i != NFY_NONE; i = info[i].next) {
+        if (info[i].set != s || !info[i].fits)
+            continue;
+        (void)nfy_buf_addf(&b, "%s%s:%u", b.len ? ", " : "", file,
+                           lit_line(c, i));
+    }
+    char *out = mig_strdup(c, nfy_buf_view(&b));
+    nfy_buf_release(&b);
+    return out;
+}
+
+static void note_set(mig_ctx *c, const lit_info *info, uint32_t s,
+                     nfy_pass_id pass, const char *why)
+{
+    const nfy_rule *r = mig_pass_rule_of(c, pass);
+    if (r == NULL)
+        return;
+    uint32_t at = s;
+    while (at != NFY_NONE && !info[at].fits)
+        at = info[at].next;
+    size_t members = 0;
+    for (uint32_t i = at; i != NFY_NONE; i = info[i].next)
+        members += info[i].fits;
+    if (at == NFY_NONE || (members == 1 && noted(c, c->m->strings[at].span)))
+        return; /* a finding (nccl-compare) already names the one member */
+    const char *msg =
+        mig_fmt(c, "value set '%.*s' left unchanged: %s; members: %s",
+                NFY_STR_FMT(info[s].name), why, member_lines(c, info, s));
+    mig_note_add(c, r, c->m->strings[at].span, MIG_CAT_UNSUPPORTED,
+                 MIG_OP_UNSUPPORTED, mig_snippet(c, info[at].body),
+                 mig_with_hint(c, msg, r->hint));
+    mig_tag_last_note(c, mig_set_id(c, s), info[s].name);
+    /* every other member is left unchanged with its set named */
+    const char *reason =
+        mig_fmt(c, "member of value set '%.*s' (%s at line %u)",
+                NFY_STR_FMT(info[s].name), r->id, lit_line(c, at));
+    for (uint32_t i = info[at].next; i != NFY_NONE; i = info[i].next) {
+        if (!info[i].fits)
+            continue;
+        note_in_set(c, i, reason, &info[i], s);
+    }
+}
+
+/* The rewrite rule for member i of a device set: its own candidate, else
+ * the most specific candidate of another member whose value fits. */
+static const char *set_rule_for(const mig_ctx *c, const rule_list *rl,
+                                const lit_info *info, uint32_t s, uint32_t i,
+                                const nfy_rule **out)
+{
+    *out = info[i].best;
+    const nfy_strlit *lit = &c->m->strings[i];
+    if (lit->end != lit->first + 1 || (lit->flags & NFY_TOKF_BYTES))
+        return "a member is not one plain literal";
+    int spec = -1;
+    for (uint32_t j = s; *out == NULL && j != NFY_NONE; j = info[j].next) {
+        if (info[j].set != s || info[j].best == NULL)
+            continue;
+        for (size_t k = 0; k < rl->len; k++) {
+            if (rl->items[k].r == info[j].best &&
+                value_fits(info[j].best, rl->items[k].pat, info[i].body) &&
+                info[j].spec > spec)
+                *out = info[j].best, spec = info[j].spec;
+        }
+    }
+    if (*out == NULL)
+        return "a member's value has no device rewrite";
+    return NULL;
+}
+
+/* Keep a compared device string whose test guards CUDA-only code. */
+static bool keep_guard(mig_ctx *c, mig_guard *g, uint32_t i, lit_info *li)
+{
+    const nfy_strlit *s = &c->m->strings[i];
+    const char *why = NULL;
+    if (!mig_lit_compared(c, i))
         return false;
-    rewrite_literal(c, best, s->first, body, off);
-    /* an unsafe rule that was not applied still explains the literal */
+    if (!mig_guards_cuda_only(c, g, s->first, s->end, &why)) {
+        /* `assert x.device.type == "cuda"` beside the kept test of x */
+        const lit_info *k = li->kept_with;
+        if (k == NULL)
+            return false;
+        why = mig_fmt(c, "what the test of line %u guards, %s",
+                      c->m->toks[c->m->strings[k->lit].first].line, k->why);
+    } else {
+        li->why = why;
+    }
+    if (mig_note_guard(c, s->span, mig_snippet(c, li->body), why) &&
+        li->name.len)
+        mig_tag_last_note(c, mig_set_id(c, li->set), li->name);
     return true;
+}
+
+/* `if x.device.type == "cpu": portable(x) else: plugin(x)`: every other
+ * device, NPU included, takes the CUDA-only branch. */
+static void check_cpu_test(mig_ctx *c, mig_guard *g, uint32_t i,
+                           const lit_info *li)
+{
+    const nfy_strlit *s = &c->m->strings[i];
+    const char *why = NULL;
+    if (!mig_str_is(li->body, "cpu") || li->name.len == 0 ||
+        !mig_name_is_device(li->name) || !mig_lit_compared(c, i) ||
+        !mig_other_branch_cuda_only(c, g, s->first, s->end, &why))
+        return;
+    const nfy_rule *r = mig_pass_rule_of(c, NFY_PASS_CPU_TEST_CUDA_PATH);
+    if (r != NULL)
+        mig_note_add(c, r, s->span, MIG_CAT_UNSUPPORTED, MIG_OP_UNSUPPORTED,
+                     mig_snippet(c, li->body),
+                     mig_fmt(c, "%s: the other branch reaches %s. %s",
+                             r->message, why, r->hint ? r->hint : ""));
+}
+
+static void rewrite_member(mig_ctx *c, mig_guard *g, uint32_t i, lit_info *li,
+                           const nfy_rule *r)
+{
+    li->done = true;
+    if (keep_guard(c, g, i, li))
+        return;
+    size_t n0 = c->edits->edits.len;
+    rewrite_literal(c, r, c->m->strings[i].first, li->body, li->off);
+    if (li->name.len && c->edits->edits.len > n0)
+        mig_tag_edit(c, c->edits->edits.items[n0].span, mig_set_id(c, li->set),
+                     li->name);
+}
+
+/* Members of set s in the def of a member whose test guards CUDA-only code
+ * stay with it (they test the same thing). */
+static void link_kept(mig_ctx *c, mig_guard *g, lit_info *info, uint32_t s)
+{
+    for (uint32_t i = s; i != NFY_NONE; i = info[i].next) {
+        const nfy_strlit *li = &c->m->strings[i];
+        const char *why = NULL;
+        if (info[i].set != s || !info[i].fits || !mig_lit_compared(c, i) ||
+            !mig_guards_cuda_only(c, g, li->first, li->end, &why))
+            continue;
+        info[i].why = why;
+        uint32_t def = mig_def_of(c, li->first);
+        for (uint32_t j = s; def != NFY_NONE && j != NFY_NONE;
+             j = info[j].next) {
+            if (j != i && info[j].set == s && info[j].kept_with == NULL &&
+                mig_def_of(c, c->m->strings[j].first) == def)
+                info[j].kept_with = &info[i];
+        }
+    }
+}
+
+/* Decide value set s (its members have set == s) as a whole. */
+static void decide_set(mig_ctx *c, const rule_list *rl, mig_guard *g,
+                       lit_info *info, uint32_t s, const name_list *dev)
+{
+    bool device = mig_name_is_device(info[s].name) || listed(dev, info[s].name);
+    /* text rewrites ("torch.cuda.FloatTensor") select no device */
+    device |= info[s].best != NULL &&
+              (info[s].best->flags & NFY_RULE_F_SUBSTRING) != 0;
+    bool any_best = false;
+    for (uint32_t i = s; i != NFY_NONE; i = info[i].next) {
+        if (info[i].set == s) {
+            device |= info[i].strong || info[i].other_device;
+            any_best |= info[i].best != NULL;
+            info[i].done = true;
+        }
+    }
+    if (!any_best) {
+        for (uint32_t i = s; i != NFY_NONE; i = info[i].next)
+            info[i].done &= info[i].set != s; /* plain left-unchanged notes */
+        return;
+    }
+    if (!device) {
+        note_set(c, info, s, NFY_PASS_VALUE_SET,
+                 any_best ? "its name is not a device, so no member is "
+                            "rewritten (rewriting only some would break "
+                            "the others)"
+                          : "its name is not a device");
+        return;
+    }
+    size_t edits = 0, held = 0;
+    for (uint32_t i = s; i != NFY_NONE; i = info[i].next) {
+        if (info[i].set != s || !info[i].fits)
+            continue;
+        const char *why = set_rule_for(c, rl, info, s, i, &info[i].rule);
+        if (why != NULL) {
+            note_set(c, info, s, NFY_PASS_VALUE_SET, why);
+            return;
+        }
+        if (mig_rule_edits(c, info[i].rule))
+            edits++;
+        else
+            held++;
+    }
+    if (edits > 0 && held > 0) {
+        note_set(c, info, s, NFY_PASS_VALUE_SET,
+                 "a member's rewrite is not applied (unsafe or manual)");
+        return;
+    }
+    link_kept(c, g, info, s);
+    for (uint32_t i = s; i != NFY_NONE; i = info[i].next) {
+        if (info[i].set == s && info[i].fits)
+            rewrite_member(c, g, i, &info[i], info[i].rule);
+    }
+}
+
+/* Value sets of the named literals (ctxvalset.c), into set and next. */
+static void group_sets(mig_ctx *c, lit_info *info)
+{
+    uint32_t n = c->m->nstrings;
+    mig_set_key *keys = nfy_arena_alloc(c->arena, (n + 1) * sizeof *keys);
+    uint32_t *set = nfy_arena_alloc(c->arena, (n + 1) * sizeof *set);
+    uint32_t *next = nfy_arena_alloc(c->arena, (n + 1) * sizeof *next);
+    for (uint32_t i = 0; i < n; i++)
+        keys[i] = (mig_set_key){info[i].name, info[i].key};
+    mig_group_sets(c, keys, n, set, next);
+    for (uint32_t i = 0; i < n; i++) {
+        info[i].set = set[i];
+        info[i].next = next[i];
+    }
 }
 
 void mig_pass_strings(mig_ctx *c)
@@ -347,19 +718,43 @@ void mig_pass_strings(mig_ctx *c)
         if (string_rule(r) && mig_rule_on(c, r))
             nfy_vec_push(&rl, ((str_rule){r, nfy_str_from_cstr(r->pattern)}));
     }
-    for (uint32_t i = 0; i < c->m->nstrings; i++) {
-        const nfy_strlit *s = &c->m->strings[i];
-        uint32_t off = 0;
-        nfy_str body = mig_string_body(c, s->first, &off);
-        if (body.len == 0)
-            continue;
-        bool device_like = false;
-        bool done = try_rules(c, &rl, i, body, off, &device_like);
-        if (done || !unchanged_cuda_text(c, s) || noted(c, s->span))
-            continue;
-        note_unchanged(c, s->span, unchanged_reason(c, i, device_like),
-                       mig_snippet(c, body));
+    uint32_t n = c->m->nstrings;
+    mig_guard g = {0};
+    lit_info *info = nfy_arena_calloc(c->arena, n + 1, sizeof *info);
+    mark_hccl_branches(c, info);
+    for (uint32_t i = 0; i < n; i++) {
+        info[i].set = NFY_NONE;
+        info[i].lit = i;
+        info[i].spec = -1;
+        info[i].body = mig_string_body(c, c->m->strings[i].first, &info[i].off);
+        if (info[i].body.len > 0)
+            scan_literal(c, &rl, i, &info[i]);
     }
+    for (uint32_t i = 0; i < n; i++) {
+        if (info[i].other_device)
+            check_cpu_test(c, &g, i, &info[i]);
+    }
+    group_sets(c, info);
+    name_list dev = {0};
+    device_arg_names(c, &rl, &dev);
+    for (uint32_t i = 0; i < n; i++) {
+        if (info[i].set == i)
+            decide_set(c, &rl, &g, info, i, &dev);
+        else if (info[i].set == NFY_NONE && info[i].best != NULL &&
+                 c->m->strings[i].end == c->m->strings[i].first + 1 &&
+                 !(c->m->strings[i].flags & NFY_TOKF_BYTES))
+            rewrite_member(c, &g, i, &info[i], info[i].best);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        const nfy_strlit *s = &c->m->strings[i];
+        if (info[i].body.len == 0 || info[i].done ||
+            !unchanged_cuda_text(c, s) || noted(c, s->span))
+            continue;
+        note_in_set(c, i, unchanged_reason(c, i, info[i].device_like), &info[i],
+                    info[i].set);
+    }
+    mig_guard_free(&g);
+    nfy_vec_free(&dev);
     nfy_vec_free(&rl);
 }
 

@@ -25,6 +25,7 @@ typedef struct {
     const nfy_rule_set *rules;
     nfy_edit_set *edits;
     mig_note_vec *notes;
+    mig_vtag_vec *vtags;
     mig_info *info;
     nfy_arena *arena;
     nfy_diags *diags;
@@ -69,6 +70,11 @@ void mig_note_id(mig_ctx *c, const char *rule, mig_safety safety, nfy_span span,
 void mig_flag(mig_ctx *c, const nfy_rule *r, nfy_span span, const char *api,
               const char *suggest);
 bool mig_claimed(const mig_ctx *c, uint32_t tfirst, uint32_t tend);
+/** Stable id of the value set whose first member is string lit. */
+const char *mig_set_id(mig_ctx *c, uint32_t lit);
+/** Name the value set of the last note / of the edit at span. */
+void mig_tag_last_note(mig_ctx *c, const char *id, nfy_str name);
+void mig_tag_edit(mig_ctx *c, nfy_span span, const char *id, nfy_str name);
 /** "message. hint" (the hint appended as a sentence when there is one). */
 const char *mig_with_hint(mig_ctx *c, const char *msg, const char *hint);
 
@@ -124,7 +130,7 @@ void mig_pass_members(mig_ctx *c);
 void mig_pass_member_alias(mig_ctx *c);
 void mig_pass_args(mig_ctx *c);
 void mig_pass_int_device(mig_ctx *c);
-void mig_pass_strings(mig_ctx *c);
+void mig_pass_strings(mig_ctx *c); /* also value sets, guards */
 void mig_pass_env(mig_ctx *c);
 void mig_pass_amp_used(mig_ctx *c);
 void mig_pass_nccl_compare(mig_ctx *c);

@@ -53,6 +53,9 @@ static const mig_pass_row rows[] = {
 static const nfy_pass_id hosted[] = {
     NFY_PASS_INT_DEVICE_RUNTIME, /* in int-device */
     NFY_PASS_LEFT_UNCHANGED,     /* in strings and comments */
+    NFY_PASS_VALUE_SET,          /* in strings */
+    NFY_PASS_CUDA_GUARD,         /* in strings and members */
+    NFY_PASS_CPU_TEST_CUDA_PATH, /* in strings */
     NFY_PASS_CUDA_API_MISSING,   /* in names (NPU201's fallback) */
     NFY_PASS_AMP_MISSING,        /* amp-used, then project level */
     NFY_PASS_GLOBAL_ADVICE,      /* project level */

@@ -136,6 +136,14 @@ static void write_finding(nfy_buf *out, const nfy_finding *f)
     jkv_str(out, "after", f->after, true);
     jkv_str(out, "api_type", f->api_type, true);
     jkv_str(out, "npu_api", f->npu_api, false);
+    if (f->value_set_id != NULL) { /* only string literals have one */
+        nfy_buf_addstr(out, ", ");
+        jkey(out, "value_set");
+        nfy_buf_addch(out, '{');
+        jkv_str(out, "id", f->value_set_id, true);
+        jkv_str(out, "name", f->value_set, false);
+        nfy_buf_addch(out, '}');
+    }
     nfy_buf_addch(out, '}');
 }
 

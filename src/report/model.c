@@ -81,6 +81,8 @@ void nfy_report_add_finding(nfy_report *rep, const nfy_finding *f)
     c.after = nfy_arena_strdup(&rep->arena, f->after);
     c.api_type = nfy_arena_strdup(&rep->arena, f->api_type);
     c.npu_api = nfy_arena_strdup(&rep->arena, f->npu_api);
+    c.value_set_id = nfy_arena_strdup(&rep->arena, f->value_set_id);
+    c.value_set = nfy_arena_strdup(&rep->arena, f->value_set);
     nfy_vec_push(&rep->findings, c);
 }
 

@@ -398,6 +398,29 @@ static nfy_str join_rest(nfy_arena *a, nfy_str base, nfy_str chain)
 /* Sentinel for "being resolved" on uses: head_parts is never this high. */
 #define USE_BUSY UINT16_MAX
 
+/*
+ * `from nerf.utils import *` then `torch.cuda.amp.autocast()`: an unbound
+ * `torch` in a file with a star import is the torch module the star import
+ * brings (project modules re-export their imports that way).
+ */
+static void star_torch(nfy_resolution *r, res_index *ix, uint32_t u)
+{
+    const nfy_pysyn *m = r->syn;
+    const nfy_name_use *use = &m->uses[u];
+    if (use->ctx != NFY_CTX_LOAD ||
+        !nfy_str_eq(tok_text(m, use->tok), NFY_STR_LIT("torch")))
+        return;
+    for (uint32_t i = 0; i < m->nimports; i++) {
+        if (m->imports[i].flags & NFY_IMPF_STAR) {
+            nfy_res *res = &r->uses[u];
+            res->kind = NFY_RES_IMPORT;
+            res->head_parts = 1;
+            res->qual = nfy_pysyn_dotted(m, ix->arena, use, 0);
+            return;
+        }
+    }
+}
+
 static void resolve_use_at(nfy_resolution *r, uint32_t u, unsigned depth)
 {
     const nfy_pysyn *m = r->syn;
@@ -414,8 +437,10 @@ static void resolve_use_at(nfy_resolution *r, uint32_t u, unsigned depth)
         b = lookup(m, ix, use->scope, use->tok, name, name_hash(name));
     }
     res->head_parts = 0;
-    if (b == NFY_NONE)
+    if (b == NFY_NONE) {
+        star_torch(r, ix, u);
         return;
+    }
     res->binding = b;
     res->kind = NFY_RES_LOCAL;
     if (depth < ALIAS_DEPTH_MAX)

@@ -388,8 +388,12 @@ static void test_nccl(void **state)
                "ok = dist.is_hccl_available()\n"
                "b = dist.Backend.HCCL\n");
     expect_finding("import torch.distributed as dist\n"
-                   "if dist.get_backend() == 'nccl':\n    pass\n",
+                   "if kind == 'nccl':\n    pass\n",
                    NULL, "NPU308", NFY_CAT_UNSUPPORTED_API, 2);
+    expect_out("import torch.distributed as dist\n"
+               "if dist.get_backend() == 'nccl':\n    pass\n",
+               "import torch.distributed as dist\nimport torch_npu\n"
+               "if dist.get_backend() == 'hccl':\n    pass\n");
 }
 
 static void test_env_names(void **state)
@@ -681,6 +685,80 @@ static void test_self_module_attr(void **state)
                    NULL, "NPU205", NFY_CAT_UNSUPPORTED_API, 6);
 }
 
+/* String literals that meet one name are rewritten together or not at
+ * all; report.json names the set of each. */
+static void test_value_sets(void **state)
+{
+    (void)state;
+    const char *dev = "import torch\n"
+                      "def f(x, accel=\"cuda\"):\n"
+                      "    assert accel in (\"cpu\", \"cuda\")\n"
+                      "    return x.to(torch.device(accel))\n"
+                      "f(1, accel=\"cuda\")\n";
+    expect_out(dev, "import torch\nimport torch_npu\n"
+                    "def f(x, accel=\"npu\"):\n"
+                    "    assert accel in (\"cpu\", \"npu\")\n"
+                    "    return x.to(torch.device(accel))\n"
+                    "f(1, accel=\"npu\")\n");
+    result r;
+    run(dev, NULL, 0, &r);
+    size_t tagged = 0;
+    for (size_t i = 0; i < r.rep.findings.len; i++) {
+        const nfy_finding *f = &r.rep.findings.items[i];
+        if (strcmp(f->rule, "NPU103") == 0) {
+            assert_non_null(f->value_set_id);
+            assert_string_equal(f->value_set_id, "vs2.15");
+            assert_string_equal(f->value_set, "accel");
+            tagged++;
+        }
+    }
+    assert_int_equal(tagged, 3);
+    result_release(&r);
+    /* a kernel selector: no member rewritten, one finding */
+    const char *impl = "import torch\n"
+                       "def g(x, impl=\"cuda\"):\n"
+                       "    assert impl in [\"ref\", \"cuda\"]\n"
+                       "    if impl == \"cuda\":\n"
+                       "        return x.to(\"cuda\")\n"
+                       "    return x\n";
+    expect_out(impl, "import torch\nimport torch_npu\n"
+                     "def g(x, impl=\"cuda\"):\n"
+                     "    assert impl in [\"ref\", \"cuda\"]\n"
+                     "    if impl == \"cuda\":\n"
+                     "        return x.to(\"npu\")\n"
+                     "    return x\n");
+    run(impl, NULL, 0, &r);
+    assert_int_equal(count_findings(&r, "NPU112", NFY_CAT_UNSUPPORTED_API, 0),
+                     1);
+    assert_int_equal(count_findings(&r, "NPU112", NFY_CAT_UNSUPPORTED_API, 2),
+                     1);
+    result_release(&r);
+}
+
+/* A device test whose branch reaches CUDA-only code stays; one that guards
+ * device-generic code is rewritten. */
+static void test_cuda_guards(void **state)
+{
+    (void)state;
+    const char *src = "import torch\nimport cupy\n"
+                      "def k(x):\n"
+                      "    if x.is_cuda:\n"
+                      "        return cupy.asarray(x)\n"
+                      "    return x.numpy()\n"
+                      "def p(x):\n"
+                      "    return x.pin_memory() if x.device.type == \"cuda\" "
+                      "else x\n";
+    expect_out(src, "import torch\nimport torch_npu\nimport cupy\n"
+                    "def k(x):\n"
+                    "    if x.is_cuda:\n"
+                    "        return cupy.asarray(x)\n"
+                    "    return x.numpy()\n"
+                    "def p(x):\n"
+                    "    return x.pin_memory() if x.device.type == \"npu\" "
+                    "else x\n");
+    expect_finding(src, NULL, "NPU113", NFY_CAT_UNSUPPORTED_API, 4);
+}
+
 static void test_device_prefix(void **state)
 {
     (void)state;
@@ -775,6 +853,8 @@ int main(void)
         cmocka_unit_test(test_self_module_attr),
         cmocka_unit_test(test_device_prefix),
         cmocka_unit_test(test_pass_states),
+        cmocka_unit_test(test_value_sets),
+        cmocka_unit_test(test_cuda_guards),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
