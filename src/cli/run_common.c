@@ -66,7 +66,8 @@ int nfy_run_parse(int argc, char **argv, const char *usage, bool verify,
         if (flag(arg, "--print-cache", &out->print_cache) ||
             flag(arg, "--clean-cache", &out->clean_cache) ||
             flag(arg, "--quiet", &out->quiet) ||
-            (verify && flag(arg, "--print-path", &out->print_path)))
+            (verify && flag(arg, "--print-path", &out->print_path)) ||
+            (verify && flag(arg, "--as-is", &out->as_is)))
             continue;
         if (nfy_cli_opt(argc, argv, &i, NULL, "--mode", &val))
             rc = parse_mode(cmd, val, out);
@@ -177,13 +178,18 @@ int nfy_run_prepare(const char *cmd, const nfy_run_args *args, nfy_arena *a,
                 script, project);
         return NFY_EXIT_USAGE;
     }
-    int rc = convert(cmd, args, a, project, plan);
+    int rc = -1;
+    if (args->as_is) {
+        plan->entry.project = plan->entry.tree = nfy_arena_strdup(a, project);
+        rel = si > 0 ? args->cmd[si] : NULL;
+    } else
+        rc = convert(cmd, args, a, project, plan);
     if (rc >= 0)
         return rc;
     plan->argv = nfy_arena_calloc(a, (size_t)args->ncmd + 1, sizeof(char *));
     for (int i = 0; i < args->ncmd; i++)
         plan->argv[i] = args->cmd[i];
-    if (si > 0)
+    if (si > 0 && !args->as_is)
         plan->argv[si] = nfy_path_join(a, plan->entry.tree, rel);
     plan->pythonpath = join_path_var(a, plan->entry.tree);
     return -1;

@@ -16,6 +16,7 @@ typedef struct {
     const char *torch_version; /* --torch-version V */
     const char *cache;         /* --cache DIR (tests), else XDG */
     bool print_cache, clean_cache, print_path, quiet;
+    bool as_is; /* verify: run the files as they are, no conversion */
     char **cmd; /* after the options: python SCRIPT ARGS..., NULL-ended */
     int ncmd;
 } nfy_run_args;
@@ -23,7 +24,7 @@ typedef struct {
 /*
  * Parse argv (argv[0] is the subcommand). Returns -1 to go on, else an exit
  * code (help printed, or a usage error reported). verify accepts
- * --print-path as well.
+ * --print-path and --as-is as well.
  */
 int nfy_run_parse(int argc, char **argv, const char *usage, bool verify,
                   nfy_run_args *out);
