@@ -38,7 +38,7 @@ static int parse_mode(const char *cmd, const char *val, nfy_run_args *out)
 static int parse_version(const char *cmd, const char *val)
 {
     const nfy_apidb_version *v;
-    if (val && !nfy_apidb_version_parse(nfy_str_from_cstr(val), &v))
+    if (*val && !nfy_apidb_version_parse(nfy_str_from_cstr(val), &v))
         return -1;
     fprintf(stderr,
             "npuify %s: --torch-version %s: not shipped; versions: %s\n", cmd,
@@ -70,17 +70,15 @@ int nfy_run_parse(int argc, char **argv, const char *usage, bool verify,
             (verify && flag(arg, "--as-is", &out->as_is)))
             continue;
         if (nfy_cli_opt(argc, argv, &i, NULL, "--mode", &val))
-            rc = parse_mode(cmd, val, out);
+            rc = *val ? parse_mode(cmd, val, out) : NFY_EXIT_USAGE;
         else if (nfy_cli_opt(argc, argv, &i, NULL, "--project", &val))
-            rc = (out->project = val) ? -1 : NFY_EXIT_USAGE;
+            rc = *(out->project = val) ? -1 : NFY_EXIT_USAGE;
         else if (nfy_cli_opt(argc, argv, &i, NULL, "--cache", &val))
-            rc = (out->cache = val) ? -1 : NFY_EXIT_USAGE;
+            rc = *(out->cache = val) ? -1 : NFY_EXIT_USAGE;
         else if (nfy_cli_opt(argc, argv, &i, NULL, "--torch-version", &val))
             rc = parse_version(cmd, out->torch_version = val);
         else
             rc = nfy_cli_usage_error(cmd, "unknown option");
-        if (rc == NFY_EXIT_USAGE && !val)
-            fprintf(stderr, "npuify %s: %s needs a value\n", cmd, arg);
         if (rc >= 0)
             return rc;
     }
