@@ -16,6 +16,7 @@
  *   <key>/manifest.tsv   "sha256<TAB>relative path" per input file
  *   <key>/project        the project's real path (maps the copy back)
  *   .tmp-XXXXXX/         an entry being built
+ * Every diags argument must be a valid nfy_diags (failures are recorded).
  * Publishing: the entry is built in a fresh .tmp- directory and renamed to
  * <key> in one rename(2). A reader sees either no entry or a complete one,
  * so concurrent runs (torchrun's workers) never import a half-written file;

@@ -150,7 +150,10 @@ static int verify(const nfy_run_args *args, nfy_arena *a)
         return NFY_EXIT_INTERNAL;
     }
     int child = run_child(plan.argv);
-    nfy_rule_set *rules = nfy_rule_set_new(NULL);
+    nfy_diags diags;
+    nfy_diags_init(&diags);
+    nfy_rule_set *rules = nfy_rule_set_new(&diags);
+    nfy_diags_release(&diags);
     nfy_verify_summary sum;
     nfy_verify_report(events, rules, s.version->name, &sum);
     nfy_rule_set_free(rules);

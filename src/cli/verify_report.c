@@ -33,7 +33,7 @@ static void print_problem(json_t *o, const nfy_rule_set *rules,
     printf("%s:%lld: ", shown_path(str_of(o, "file"), cwd),
            (long long)json_integer_value(json_object_get(o, "line")));
     if (!strcmp(kind, "cuda")) {
-        const nfy_rule *r = nfy_rule_set_find(rules, rule_id);
+        const nfy_rule *r = rules ? nfy_rule_set_find(rules, rule_id) : NULL;
         printf("CUDA call left after migration: %s (rule %s: %s)\n", api,
                rule_id, r ? r->message : "?");
     } else if (!strcmp(kind, "invented"))
