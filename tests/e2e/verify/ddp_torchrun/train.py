@@ -40,6 +40,7 @@ def main():
         dist.all_reduce(avg)
         if dist.get_rank() == 0:
             print(f"loss {avg.item() / dist.get_world_size():.9g}")
+    dist.barrier()  # no rank tears the store down while another uses it
     dist.destroy_process_group()
 
 
