@@ -191,6 +191,10 @@ printf 'import torch\nimport torch_npu\nprint(torch_npu.npu_giou)\n' >"$w/ne.py"
 (cd "$w" && expect_out "real but not emulated" \
     '^ne.py:3: torch_npu.npu_giou is torch_npu 2.12 API but not emulated' \
     "$NPUIFY" verify --as-is --torch-version 2.12 -- $PY ne.py)
+printf 'import torch\nimport torch_npu\nprint(hasattr(torch.npu, "nothing"))\n' >"$w/probe.py"
+(cd "$w" && "$NPUIFY" verify --as-is -- $PY probe.py >"$w/out" 2>&1) &&
+    grep -qx False "$w/out" && ok "hasattr() probe of an absent name is no use" ||
+    { fail "hasattr probe"; indent <"$w/out"; }
 printf 'import torch\nimport sys\nsys.exit(5)\n' >"$w/five.py"
 (cd "$w" && expect_out "script exit code fails verify" \
     'exited 5' "$NPUIFY" verify --as-is -- $PY five.py)
@@ -255,6 +259,12 @@ if [ "$rcs" = 0000 ] && [ "$entries" = 1 ]; then
     ok "run: 4 concurrent runs share one published entry, no .tmp left"
 else fail "run: concurrent (exit codes $rcs, entries $entries)"
     ls -A "$c/cache/npuify" | indent; fi
+(cd "$p" && XDG_CACHE_HOME=$p/proj/.cache "$NPUIFY" run -- $PY proj/main.py 0 \
+    >"$p/out" 2>&1); rc=$?
+[ $rc = 2 ] && grep -q 'E-CACHE-INSIDE' "$p/out" && [ ! -e "$p/proj/.cache/npuify/.tmp"* ] &&
+    ok "run: a cache inside the project is refused" ||
+    { fail "run: cache inside the project (exit $rc)"; indent <"$p/out"; }
+rm -rf "$p/proj/.cache"
 "$NPUIFY" run --clean-cache && [ ! -e "$tmp/cache/npuify" ] &&
     ok "run --clean-cache removes the cache" || fail "run --clean-cache"
 [ "$("$NPUIFY" run --print-cache)" = "$tmp/cache/npuify" ] &&

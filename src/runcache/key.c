@@ -32,7 +32,14 @@ nfy_status nfy__runcache_hash_file(const char *path,
     return NFY_OK;
 }
 
+/* A project this big is most likely a home or temporary directory the
+ * script happens to live in, not the code: copying it is not wanted. */
+enum { MAX_PROJECT_FILES = 20000 };
+#define MAX_PROJECT_BYTES ((off_t)2 << 30)
+
 typedef struct {
+    size_t files;
+    off_t bytes;
     nfy_sha256 *key;
     nfy_buf *manifest;
     nfy_diags *diags;
@@ -76,6 +83,16 @@ static int on_entry(void *ctx, const nfy_walk_entry *e)
     add_field(w->key, e->rel, strlen(e->rel));
     if (e->kind == NFY_WALK_DIR)
         return 0;
+    w->bytes += e->size;
+    if (++w->files > MAX_PROJECT_FILES || w->bytes > MAX_PROJECT_BYTES) {
+        nfy_diag_add_at(w->diags, NFY_SEV_ERROR, "E-CACHE-SIZE", e->path, 0, 0,
+                        "the project has over %d files or 2 GiB: it is not "
+                        "copied into the run cache (name the code directory "
+                        "with --project DIR)",
+                        MAX_PROJECT_FILES);
+        w->st = NFY_ELIMIT;
+        return 1;
+    }
     uint8_t digest[NFY_SHA256_BYTES];
     nfy_status st = entry_digest(e, digest);
     if (st) {
@@ -109,7 +126,7 @@ nfy_status nfy__runcache_key(const nfy_runcache_opts *opts, const char *project,
         add_field(&s, fields[i], strlen(fields[i]));
     static const char *const skip_names[] = {".git", "__pycache__", NULL};
     nfy_walk_opts wo = {skip_names, opts->cache_root};
-    key_walk w = {&s, manifest, diags, NFY_OK};
+    key_walk w = {0, 0, &s, manifest, diags, NFY_OK};
     nfy_status st = nfy_walk(project, &wo, on_entry, &w, diags);
     if (w.st)
         return w.st;

@@ -118,6 +118,19 @@ nfy_status nfy_runcache_prepare(const nfy_runcache_opts *opts, nfy_arena *a,
     nfy_status st = nfy_mkdirs(opts->cache_root, 0700);
     if (st)
         return fail(diags, opts->cache_root, "cannot create", st);
+    char cache_real[PATH_MAX];
+    size_t n = strlen(real);
+    if (realpath(opts->cache_root, cache_real) &&
+        !strncmp(cache_real, real, n) &&
+        (cache_real[n] == '/' || cache_real[n] == '\0')) {
+        nfy_diag_add_at(diags, NFY_SEV_ERROR, "E-CACHE-INSIDE",
+                        opts->cache_root, 0, 0,
+                        "the run cache lies inside the project %s: set "
+                        "XDG_CACHE_HOME elsewhere or name the code directory "
+                        "with --project",
+                        real);
+        return NFY_EUSAGE;
+    }
     nfy_buf manifest = NFY_BUF_INIT;
     st = nfy__runcache_key(opts, out->project, out->key, &manifest, diags);
     if (!st) {

@@ -99,8 +99,13 @@ def report_attribute(kind, api):
     """The emulator found user code asking for a name real torch_npu lacks
     (kind "invented") or one it does not emulate ("not_emulated")."""
     frame = sys._getframe(3)  # the caller of the module's __getattribute__
-    if _is_user(frame.f_code.co_filename):
-        _event(kind, api, "", frame)
+    if not _is_user(frame.f_code.co_filename):
+        return
+    text = _lines(frame.f_code.co_filename) or []
+    src = text[frame.f_lineno - 1] if frame.f_lineno <= len(text) else ""
+    if "hasattr(" in src or "getattr(" in src:
+        return  # a probe for the name, not a use of it
+    _event(kind, api, "", frame)
 
 
 def _npu_names():
