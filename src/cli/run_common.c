@@ -38,11 +38,13 @@ static int parse_mode(const char *cmd, const char *val, nfy_run_args *out)
 static int parse_version(const char *cmd, const char *val)
 {
     const nfy_apidb_version *v;
-    if (*val && !nfy_apidb_version_parse(nfy_str_from_cstr(val), &v))
+    if (!*val) /* nfy_cli_opt said the value is missing */
+        return NFY_EXIT_USAGE;
+    if (!nfy_apidb_version_parse(nfy_str_from_cstr(val), &v))
         return -1;
     fprintf(stderr,
             "npuify %s: --torch-version %s: not shipped; versions: %s\n", cmd,
-            val ? val : "(missing)", nfy_apidb_version_list());
+            val, nfy_apidb_version_list());
     return NFY_EXIT_USAGE;
 }
 
