@@ -177,42 +177,52 @@ x = torch.randn(3, 4)
 torch.cuda.nvtx.range_push("forward")
 y = model(x)
 PYEOF
-expect_out() { # label pattern command...: exit 1 and the pattern in stdout
+expect_out() { # label pattern command...: run in $w; exit 1, the pattern
     label=$1; pat=$2; shift 2
-    "$@" >"$w/out" 2>"$w/err"; rc=$?
+    (cd "$w" && "$@") >"$w/out" 2>"$w/err"; rc=$?
     if [ $rc = 1 ] && grep -q "$pat" "$w/out" && grep -q '^verify: FAILED' "$w/out"
     then ok "$label: $(grep -m1 "$pat" "$w/out")"
     else fail "$label (exit $rc)"; cat "$w/out" | indent; tail -n 3 "$w/err" | indent
     fi
 }
 # convert inserts "import torch_npu" after line 1: line 6 is line 7 in the copy
-(cd "$w" && expect_out "unconverted rule named through the line map" \
+expect_out "unconverted rule named through the line map" \
     '^proj/train.py:6: CUDA call left after migration: torch.cuda.nvtx.range_push (rule NPU208' \
-    "$NPUIFY" verify -- $PY proj/train.py)
+    "$NPUIFY" verify -- $PY proj/train.py
 cp "$V/device_string/train.py" "$w/ds.py"
-(cd "$w" && expect_out "unconverted --as-is: first CUDA call" \
+expect_out "unconverted --as-is: first CUDA call" \
     '^ds.py:6: CUDA call left after migration: torch.cuda.is_available (rule NPU201' \
-    "$NPUIFY" verify --as-is -- $PY ds.py)
+    "$NPUIFY" verify --as-is -- $PY ds.py
 cp "$V/cuda_everywhere/train.py" "$w/ce.py"
 sed -i 's/^CUDA = torch.cuda.is_available()/CUDA = True/' "$w/ce.py"
-(cd "$w" && expect_out "unconverted .cuda() named" \
+expect_out "unconverted .cuda() named" \
     '^ce.py:23: CUDA call left after migration: Module.cuda() (rule NPU101' \
-    "$NPUIFY" verify --as-is -- $PY ce.py)
+    "$NPUIFY" verify --as-is -- $PY ce.py
 printf 'import torch\nimport torch_npu\nprint(torch.npu.DEVICE_NAME)\n' >"$w/inv.py"
-(cd "$w" && expect_out "invented torch.npu name" \
+expect_out "invented torch.npu name" \
     '^inv.py:3: torch.npu.DEVICE_NAME does not exist in torch_npu 2.12' \
-    "$NPUIFY" verify --as-is -- $PY inv.py)
+    "$NPUIFY" verify --as-is -- $PY inv.py
 printf 'import torch\nimport torch_npu\nprint(torch_npu.npu_giou)\n' >"$w/ne.py"
-(cd "$w" && expect_out "real but not emulated" \
+expect_out "real but not emulated" \
     '^ne.py:3: torch_npu.npu_giou is torch_npu 2.12 API but not emulated' \
-    "$NPUIFY" verify --as-is --torch-version 2.12 -- $PY ne.py)
+    "$NPUIFY" verify --as-is --torch-version 2.12 -- $PY ne.py
+# the surface follows --torch-version: StreamContext is in 2.12's
+# torch_npu.npu.__all__, not in 1.11's
+printf 'import torch\nimport torch_npu\nprint(torch.npu.StreamContext)\n' >"$w/sc.py"
+expect_out "torch.npu surface of --torch-version 1.11" \
+    '^sc.py:3: torch.npu.StreamContext does not exist in torch_npu 1.11' \
+    "$NPUIFY" verify --as-is --torch-version 1.11 -- $PY sc.py
+if (cd "$w" && "$NPUIFY" verify --as-is --torch-version 2.12 -- $PY sc.py \
+    >"$w/out" 2>&1) && grep -q '^verify: ok' "$w/out"; then
+    ok "torch.npu surface of --torch-version 2.12 has StreamContext"
+else fail "StreamContext on 2.12"; indent <"$w/out"; fi
 printf 'import torch\nimport torch_npu\nprint(hasattr(torch.npu, "nothing"))\n' >"$w/probe.py"
-(cd "$w" && "$NPUIFY" verify --as-is -- $PY probe.py >"$w/out" 2>&1) &&
-    grep -qx False "$w/out" && ok "hasattr() probe of an absent name is no use" ||
-    { fail "hasattr probe"; indent <"$w/out"; }
+if (cd "$w" && "$NPUIFY" verify --as-is -- $PY probe.py >"$w/out" 2>&1) &&
+    grep -qx False "$w/out"; then ok "hasattr() probe of an absent name is no use"
+else fail "hasattr probe"; indent <"$w/out"; fi
 printf 'import torch\nimport sys\nsys.exit(5)\n' >"$w/five.py"
-(cd "$w" && expect_out "script exit code fails verify" \
-    'exited 5' "$NPUIFY" verify --as-is -- $PY five.py)
+expect_out "script exit code fails verify" \
+    'exited 5' "$NPUIFY" verify --as-is -- $PY five.py
 
 # ---- run: cache, pass-through -----------------------------------------------
 echo "== npuify run"
