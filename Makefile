@@ -39,7 +39,7 @@ UNIT_SRCS = $(wildcard tests/unit/test_*.c)
 UNIT_BINS = $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
 .PHONY: all lib unit test check asan example install format format-check \
-        bench fuzz clean lint
+        bench fuzz clean lint e2e
 
 all: $(BIN) $(UNIT_BINS)
 
@@ -98,6 +98,15 @@ install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/npuify
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/npuify
 	cp -R data/. $(DESTDIR)$(PREFIX)/share/npuify/
+	rm -rf $(DESTDIR)$(PREFIX)/share/npuify/npu_emu
+	cp -R tools/npu_emu $(DESTDIR)$(PREFIX)/share/npuify/npu_emu
+	find $(DESTDIR)$(PREFIX)/share/npuify/npu_emu -name __pycache__ \
+	  -type d -prune -exec rm -rf {} +
+
+# run/verify end to end: training scripts x conversion modes on the
+# emulated NPU against their CPU originals (tests/check_verify.sh).
+e2e: $(BIN)
+	@NPUIFY=$(BIN) sh tests/check_verify.sh
 
 FORMAT_FILES = $(wildcard include/npuify/*.h src/*/*.c src/*/*.h tests/unit/*.c tests/unit/*.h fuzz/*.c)
 format:

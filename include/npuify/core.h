@@ -316,6 +316,26 @@ void nfy_csv_escape(nfy_buf *out, const char *s, size_t n);
  */
 void nfy_html_escape(nfy_buf *out, const char *s, size_t n);
 
+/* ---- SHA-256 (FIPS 180-4) -------------------------------------------- */
+
+#define NFY_SHA256_BYTES 32
+#define NFY_SHA256_HEX   65 /* 64 hex digits and a NUL */
+
+typedef struct {
+    uint32_t h[8];
+    uint64_t len; /* bytes added so far */
+    uint8_t block[64];
+    size_t fill; /* bytes of block in use */
+} nfy_sha256;
+
+void nfy_sha256_init(nfy_sha256 *s);
+void nfy_sha256_add(nfy_sha256 *s, const void *data, size_t n);
+/** The digest of everything added; s must be initialised again to reuse. */
+void nfy_sha256_finish(nfy_sha256 *s, uint8_t digest[NFY_SHA256_BYTES]);
+/** Lower-case hex of a digest, NUL-terminated. */
+void nfy_sha256_hex(const uint8_t digest[NFY_SHA256_BYTES],
+                    char hex[NFY_SHA256_HEX]);
+
 /* ---- Files ------------------------------------------------------------- */
 
 /** Read a whole file into out (appended). NFY_ELIMIT past max bytes. */

@@ -390,7 +390,7 @@ def environment_settings_in_child():
         assert run.returncode == 0, run.stderr
         assert run.stdout.split() == ["2", "torch.float32"], run.stdout
         banner = [ln for ln in run.stderr.splitlines() if "emulator" in ln]
-        assert banner == [torch_npu.BANNER], run.stderr
+        assert banner == [torch_npu._BANNER], run.stderr
         with open(log, encoding="utf-8") as f:
             record = json.loads(f.read())
         assert record["set_device"] == [1], record

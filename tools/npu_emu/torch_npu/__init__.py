@@ -11,23 +11,23 @@ converted script runs without an NPU, put tools/npu_emu on PYTHONPATH: then
 `from torch_npu.contrib import transfer_to_npu` additionally maps torch.cuda
 and "cuda" devices onto the NPU. See README.md for what is not emulated.
 """
-import os
-import sys
+import os as _os
+import sys as _sys
 
-import torch
+import torch as _torch
 
-from . import _patch_device, _patch_dist, _patch_syncbn, npu
+from . import _patch_device, _patch_dist, _patch_syncbn, npu, optim
+from ._fused import npu_fusion_attention, npu_rms_norm, npu_rotary_mul
+from ._surface import SURFACE as _SURFACE, make_strict as _make_strict
 
 __version__ = "0.0.0+npuify.emulator"
-__all__ = ["npu"]
-
-BANNER = "torch_npu emulator: NPU calls run on CPU (npuify test double)"
+_BANNER = "torch_npu emulator: NPU calls run on CPU (npuify test double)"
 
 
 def _register_modules():
-    torch.npu = npu
-    sys.modules["torch.npu"] = npu
-    sys.modules["torch.npu.amp"] = npu.amp
+    _torch.npu = npu
+    _sys.modules["torch.npu"] = npu
+    _sys.modules["torch.npu.amp"] = npu.amp
 
 
 def _install():
@@ -36,10 +36,10 @@ def _install():
     _patch_dist.install()
     _patch_syncbn.install()
     npu.amp.install()
-    if os.environ.get("NPUIFY_EMU_QUIET") != "1":
-        print(BANNER, file=sys.stderr, flush=True)
+    if _os.environ.get("NPUIFY_EMU_QUIET") != "1":
+        print(_BANNER, file=_sys.stderr, flush=True)
     # As torch_npu 2.8+: TORCH_TRANSFER_TO_NPU=1 imports transfer_to_npu.
-    transfer = os.environ.get("TORCH_TRANSFER_TO_NPU", "0")
+    transfer = _os.environ.get("TORCH_TRANSFER_TO_NPU", "0")
     if transfer == "1":
         from .contrib import transfer_to_npu  # noqa: F401
     elif transfer not in ("", "0"):
@@ -47,13 +47,12 @@ def _install():
                          f"{transfer!r}")
 
 
-def __getattr__(name):
-    # torch_npu's own operators (npu_format_cast, npu_rotary_mul, ...) and
-    # other extras have no CPU double; say so instead of a bare AttributeError.
-    raise AttributeError(
-        f"torch_npu.{name} is not emulated by npuify's torch_npu test double "
-        f"(tools/npu_emu); only the device, torch.npu, amp and hccl "
-        f"surfaces are")
+def _restrict():
+    # Exactly real torch_npu's public names (see _surface.py).
+    _make_strict(npu, "torch.npu", _SURFACE.npu, _SURFACE.npu_all)
+    _make_strict(optim, "torch_npu.optim", _SURFACE.under("optim"))
+    _make_strict(_sys.modules[__name__], "torch_npu", _SURFACE.top)
 
 
+_restrict()
 _install()

@@ -12,7 +12,7 @@ import os
 import torch
 
 from .._emu import STATE, check_index, count, device_index
-from . import amp  # noqa: F401  (torch.npu.amp)
+from . import amp, mstx  # noqa: F401  (torch.npu.amp, torch.npu.mstx)
 from ._streams import Event, Stream, StreamContext, current_stream, \
     default_stream, set_stream, stream
 
@@ -304,27 +304,5 @@ def set_sync_debug_mode(mode):
 def get_sync_debug_mode():
     return 0
 
-
-__all__ = [
-    "is_available", "device_count", "is_initialized", "init", "set_device",
-    "current_device", "synchronize", "get_device_name",
-    "get_device_properties", "get_device_capability",
-    "can_device_access_peer", "utilization", "is_bf16_supported",
-    "get_amp_supported_dtype", "memory_allocated", "max_memory_allocated",
-    "memory_reserved", "max_memory_reserved", "memory_cached",
-    "max_memory_cached", "reset_peak_memory_stats",
-    "reset_max_memory_allocated", "reset_max_memory_cached",
-    "reset_accumulated_memory_stats", "empty_cache", "ipc_collect",
-    "mem_get_info",
-    "memory_stats", "memory_summary", "set_per_process_memory_fraction",
-    "manual_seed", "manual_seed_all", "seed", "seed_all", "initial_seed",
-    "get_rng_state", "set_rng_state", "get_rng_state_all",
-    "set_rng_state_all", "device", "device_of", "Stream", "Event",
-    "StreamContext", "stream", "current_stream", "default_stream",
-    "set_stream", "FloatTensor", "DoubleTensor", "HalfTensor",
-    "BFloat16Tensor", "ByteTensor", "CharTensor", "ShortTensor", "IntTensor",
-    "LongTensor", "BoolTensor", "set_option", "set_compile_mode",
-    "is_jit_compile_false", "is_autocast_enabled", "get_autocast_dtype",
-    "set_sync_debug_mode", "get_sync_debug_mode", "config", "matmul",
-    "conv",
-]
+# __all__ is set by torch_npu._surface: the names real torch_npu has that
+# this module implements.

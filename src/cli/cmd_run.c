@@ -1,0 +1,70 @@
+/*
+ * npuify run: convert the script's project into the run cache and run the
+ * command on the converted copy, with the same arguments, working
+ * directory and environment (plus PYTHONPATH for the copy). npuify
+ * replaces itself with the command (exec), so the exit code and signals
+ * are the command's own.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "cli/run_common.h"
+
+static const char usage[] =
+    "usage: npuify run [options] [--] python SCRIPT.py ARGS...\n"
+    "       npuify run --print-cache | --clean-cache\n"
+    "\n"
+    "Convert SCRIPT's project (its directory, or --project DIR) for Ascend\n"
+    "NPU into a cache keyed by content (reused while no byte changes) and\n"
+    "run the command on the converted copy. No user file is touched.\n"
+    "\n"
+    "options:\n"
+    "  --mode tool|auto      tool: the full rule-based migration (default);\n"
+    "                        auto: only torch_npu + transfer_to_npu imports\n"
+    "  --project DIR         the tree to convert (default: SCRIPT's dir)\n"
+    "  --torch-version V     torch_npu line to target (default: newest)\n"
+    "  --print-cache         print the cache directory (with a command:\n"
+    "                        the converted copy), run nothing\n"
+    "  --clean-cache         remove the cache (then run the command, if any)\n"
+    "  --cache DIR           cache directory (default: $XDG_CACHE_HOME/"
+    "npuify,\n"
+    "                        else ~/.cache/npuify)\n";
+
+int nfy_cmd_run(int argc, char **argv)
+{
+    nfy_run_args args;
+    int rc = nfy_run_parse(argc, argv, usage, false, &args);
+    if (rc >= 0)
+        return rc;
+    if (args.ncmd == 0 || args.clean_cache) {
+        rc = nfy_run_cache_only("run", &args);
+        if (rc || args.ncmd == 0)
+            return rc;
+    }
+    nfy_arena a = NFY_ARENA_INIT;
+    nfy_run_plan plan;
+    rc = nfy_run_prepare("run", &args, &a, &plan);
+    if (rc < 0 && args.print_cache) {
+        printf("%s\n", plan.entry.tree);
+        rc = NFY_EXIT_OK;
+    }
+    if (rc >= 0) {
+        nfy_arena_release(&a);
+        return rc;
+    }
+    if (setenv("PYTHONPATH", plan.pythonpath, 1) != 0) {
+        perror("npuify run: PYTHONPATH");
+        nfy_arena_release(&a);
+        return NFY_EXIT_INTERNAL;
+    }
+    fflush(NULL);
+    execvp(plan.argv[0], plan.argv);
+    fprintf(stderr, "npuify run: cannot run %s: %s\n", plan.argv[0],
+            strerror(errno));
+    nfy_arena_release(&a);
+    return 127;
+}

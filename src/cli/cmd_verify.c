@@ -1,0 +1,176 @@
+/*
+ * npuify verify: run the converted project (as `npuify run` does) on the
+ * emulated NPU installed with npuify, with every CUDA call left in user
+ * code caught and mapped back to the original file:line, and the API names
+ * real torch_npu lacks refused. Prints "verify: ok" with the steps seen, or
+ * the problems and "verify: FAILED".
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "cli/run_common.h"
+#include "cli/verify.h"
+#include "npuify/apidb.h"
+
+static const char usage[] =
+    "usage: npuify verify [options] [--] python SCRIPT.py ARGS...\n"
+    "       npuify verify --print-path\n"
+    "\n"
+    "Convert SCRIPT's project as `npuify run` does and run it on the NPU\n"
+    "emulator installed with npuify (torch_npu over CPU PyTorch). Fails,\n"
+    "naming the original file:line and the rule, when a CUDA call is left,\n"
+    "or when the code uses a torch.npu / torch_npu name the target\n"
+    "torch_npu lacks; prints 'verify: ok' and the steps seen otherwise.\n"
+    "\n"
+    "options:\n"
+    "  --mode tool|auto      conversion mode (default tool), as for run\n"
+    "  --project DIR         the tree to convert (default: SCRIPT's dir)\n"
+    "  --torch-version V     torch_npu line to check against (default:\n"
+    "                        newest)\n"
+    "  --as-is               run the files as they are (a project already\n"
+    "                        converted by hand or by convert), no cache\n"
+    "  --print-path          print the emulator's directory\n"
+    "  --cache DIR           cache directory, as for run\n";
+
+typedef struct {
+    nfy_verify_paths paths;
+    const nfy_apidb_version *version;
+    const char *module_list; /* torch.npu names for the version */
+    const char *events;
+} verify_setup;
+
+static bool set_env(nfy_arena *a, const verify_setup *s,
+                    const nfy_run_plan *plan)
+{
+    const char *path = nfy_arena_fmt(a, "%s/verify:%s:%s", s->paths.emu,
+                                     s->paths.emu, plan->pythonpath);
+    return !setenv("PYTHONPATH", path, 1) &&
+           !setenv("NPUIFY_VERIFY_OUT", s->events, 1) &&
+           !setenv("NPUIFY_VERIFY_TREE", plan->entry.tree, 1) &&
+           !setenv("NPUIFY_VERIFY_PROJECT", plan->entry.project, 1) &&
+           !setenv("NPUIFY_VERIFY_NPU_API", s->module_list, 1) &&
+           !setenv("NPUIFY_EMU_DATA", s->paths.data, 1) &&
+           !setenv("NPUIFY_EMU_NPU_MODULE", s->module_list, 1) &&
+           !setenv("NPUIFY_EMU_TORCH_VERSION", s->version->name, 1);
+}
+
+/* Run argv and wait; SIGINT/SIGQUIT go to the child only (as system()). */
+static int run_child(char **argv)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return 127;
+    if (pid == 0) {
+        execvp(argv[0], argv);
+        fprintf(stderr, "npuify verify: cannot run %s: %s\n", argv[0],
+                strerror(errno));
+        _exit(127);
+    }
+    struct sigaction ign = {0}, old_int, old_quit;
+    ign.sa_handler = SIG_IGN;
+    sigaction(SIGINT, &ign, &old_int);
+    sigaction(SIGQUIT, &ign, &old_quit);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGQUIT, &old_quit, NULL);
+    if (WIFSIGNALED(status))
+        return 128 + WTERMSIG(status);
+    return WEXITSTATUS(status);
+}
+
+static int conclude(int child, const verify_setup *s,
+                    const nfy_verify_summary *sum)
+{
+    if (sum->problems == 0 && child == 0) {
+        printf("verify: ok (%lu optimizer steps, %lu backward calls, %zu "
+               "process%s; emulated torch_npu %s)\n",
+               sum->steps, sum->backward, sum->processes,
+               sum->processes == 1 ? "" : "es", s->version->name);
+        return NFY_EXIT_OK;
+    }
+    printf("verify: FAILED (%zu problem%s; the script exited %d)\n",
+           sum->problems, sum->problems == 1 ? "" : "s", child);
+    return NFY_EXIT_FINDINGS;
+}
+
+static int setup(nfy_arena *a, const nfy_run_args *args, verify_setup *s)
+{
+    if (!nfy_verify_find(a, &s->paths)) {
+        fprintf(stderr, "npuify verify: the NPU emulator is not installed "
+                        "next to this binary (share/npuify/npu_emu)\n");
+        return NFY_EXIT_INTERNAL;
+    }
+    if (args->print_path) {
+        printf("%s\n", s->paths.emu);
+        return NFY_EXIT_OK;
+    }
+    if (!args->torch_version ||
+        nfy_apidb_version_parse(nfy_str_from_cstr(args->torch_version),
+                                &s->version))
+        s->version = nfy_apidb_version_default();
+    const char *file_version = NULL;
+    (void)nfy_apidb_npu_module_has(s->version, NFY_STR_LIT("synchronize"),
+                                   &file_version);
+    s->module_list = nfy_arena_fmt(a, "%s/torch_npu_npu_module_v%s.txt",
+                                   s->paths.data, file_version);
+    return -1;
+}
+
+static int verify(const nfy_run_args *args, nfy_arena *a)
+{
+    verify_setup s = {0};
+    int rc = setup(a, args, &s);
+    if (rc >= 0)
+        return rc;
+    nfy_run_plan plan;
+    rc = nfy_run_prepare("verify", args, a, &plan);
+    if (rc >= 0)
+        return rc;
+    const char *tmp = getenv("TMPDIR");
+    char *events =
+        nfy_arena_fmt(a, "%s/npuify-verify-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    int fd = mkstemp(events);
+    if (fd < 0) {
+        perror("npuify verify: events file");
+        return NFY_EXIT_INPUT;
+    }
+    close(fd);
+    s.events = events;
+    if (!set_env(a, &s, &plan)) {
+        unlink(events);
+        return NFY_EXIT_INTERNAL;
+    }
+    int child = run_child(plan.argv);
+    nfy_diags diags;
+    nfy_diags_init(&diags);
+    nfy_rule_set *rules = nfy_rule_set_new(&diags);
+    nfy_diags_release(&diags);
+    nfy_verify_summary sum;
+    nfy_verify_report(events, rules, s.version->name, &sum);
+    nfy_rule_set_free(rules);
+    unlink(events);
+    return conclude(child, &s, &sum);
+}
+
+int nfy_cmd_verify(int argc, char **argv)
+{
+    nfy_run_args args;
+    int rc = nfy_run_parse(argc, argv, usage, true, &args);
+    if (rc >= 0)
+        return rc;
+    if (args.ncmd == 0 && !args.print_path)
+        return nfy_run_cache_only("verify", &args);
+    nfy_arena a = NFY_ARENA_INIT;
+    rc = verify(&args, &a);
+    nfy_arena_release(&a);
+    return rc;
+}

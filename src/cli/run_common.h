@@ -1,0 +1,52 @@
+/*
+ * What `npuify run` and `npuify verify` share: their options, finding the
+ * script and its project in a command line, preparing the converted copy
+ * in the run cache, and the command line and PYTHONPATH for the copy.
+ */
+#ifndef NPUIFY_CLI_RUN_COMMON_H
+#define NPUIFY_CLI_RUN_COMMON_H
+
+#include "npuify/convert.h"
+#include "npuify/core.h"
+#include "npuify/runcache.h"
+
+typedef struct {
+    nfy_convert_mode mode;
+    const char *project;       /* --project DIR, else the script's dir */
+    const char *torch_version; /* --torch-version V */
+    const char *cache;         /* --cache DIR (tests), else XDG */
+    bool print_cache, clean_cache, print_path, quiet;
+    bool as_is; /* verify: run the files as they are, no conversion */
+    char **cmd; /* after the options: python SCRIPT ARGS..., NULL-ended */
+    int ncmd;
+} nfy_run_args;
+
+/*
+ * Parse argv (argv[0] is the subcommand). Returns -1 to go on, else an exit
+ * code (help printed, or a usage error reported). verify accepts
+ * --print-path and --as-is as well.
+ */
+int nfy_run_parse(int argc, char **argv, const char *usage, bool verify,
+                  nfy_run_args *out);
+
+/* The converted command, ready to exec. */
+typedef struct {
+    const char *cache_root;
+    nfy_runcache_entry entry;
+    char **argv; /* the command with its script replaced by the copy's */
+    const char *pythonpath; /* the copy's tree first, then the old value */
+} nfy_run_plan;
+
+/*
+ * Find the script (the first argument after the program that names an
+ * existing *.py file), its project, convert it into the cache and build
+ * the plan. Returns -1 on success, else an exit code (diagnostics
+ * printed).
+ */
+int nfy_run_prepare(const char *cmd, const nfy_run_args *args, nfy_arena *a,
+                    nfy_run_plan *plan);
+
+/* --print-cache / --clean-cache without a command. Returns an exit code. */
+int nfy_run_cache_only(const char *cmd, const nfy_run_args *args);
+
+#endif
