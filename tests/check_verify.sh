@@ -31,13 +31,11 @@ export NPUIFY_EMU_QUIET=1 NPUIFY_EMU_AMP=off XDG_CACHE_HOME=$tmp/cache
 unset PYTHONPATH NPUIFY_EMU_DEVICES NPUIFY_EMU_LOG NPUIFY_EMU_NPU_MODULE \
     NPUIFY_EMU_TORCH_VERSION NPUIFY_EMU_DATA TORCH_TRANSFER_TO_NPU \
     LOCAL_RANK RANK WORLD_SIZE 2>/dev/null
-passed=0; failed=0
-ok()   { passed=$((passed + 1)); echo "ok   $*"; }
-fail() { failed=$((failed + 1)); echo "FAIL $*"; }
+. tests/lib.sh
 indent() { sed 's/^/       /'; }
 
 if [ ! -x "$NPUIFY" ]; then
-    echo "$NPUIFY is not built"; echo "0 passed, 1 failed"; exit 1
+    fail "$NPUIFY is not built"; finish
 fi
 NPUIFY=$(cd "$(dirname "$NPUIFY")" && pwd)/$(basename "$NPUIFY")
 before=$(cd "$V" && find . -type f | sort | xargs sha256sum | sha256sum)
@@ -314,8 +312,7 @@ PYTHONPATH=$EMU $PY "$V/test_emu_strict.py" >"$tmp/strict.out" 2>&1
 line=$(tail -n 1 "$tmp/strict.out")
 case $line in
 *" passed, "*" failed")
-    p=${line%% passed*}; f=${line#*passed, }; f=${f%% failed*}
-    passed=$((passed + p)); failed=$((failed + f))
+    add_counts "$line"
     grep -v '^ok ' "$tmp/strict.out" | sed '$d' | indent
     echo "     emulator: $line" ;;
 *)  fail "test_emu_strict.py did not finish"; tail -n 20 "$tmp/strict.out" | indent ;;
@@ -324,5 +321,4 @@ esac
 after=$(cd "$V" && find . -type f | sort | xargs sha256sum | sha256sum)
 [ "$before" = "$after" ] && ok "no file under tests/e2e/verify was touched" ||
     fail "a user file changed"
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish
