@@ -4,12 +4,13 @@
 #   sh tools/deps.sh test   also what the test suite needs (CPU PyTorch for
 #                           the corpus tests and end-to-end runs, cmocka,
 #                           valgrind, clang for the fuzz targets and
-#                           ThreadSanitizer, strace for the -j check)
+#                           ThreadSanitizer, strace for the -j check,
+#                           chromium for the review page and reports)
 set -e
 pkgs="build-essential libjansson-dev zlib1g-dev"
 if [ "${1:-}" = test ]; then
     pkgs="$pkgs libcmocka-dev valgrind python3 python3-torch python3-torchvision
-          clang-14 libclang-rt-14-dev patch clang-format strace"
+          clang-14 libclang-rt-14-dev patch clang-format strace chromium"
 fi
 missing=""
 for p in $pkgs; do

@@ -63,6 +63,8 @@ typedef struct {
                                       the user (--main), paths relative to
                                       src or below it; NULL-terminated, may
                                       be NULL */
+    const struct nfy_decisions *decisions; /* review.h: apply only the edits
+                                              it accepts; NULL: all */
 } nfy_convert_opts;
 
 typedef struct {

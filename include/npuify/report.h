@@ -114,6 +114,8 @@ typedef struct {
                                  belongs to ("vs14.47", unique within the
                                  file), or NULL */
     const char *value_set;    /* the name the set's members meet ("impl") */
+    const char *edit_id;      /* changes made by convert: the stable edit id
+                                 (review.h), or NULL */
 } nfy_finding;
 
 typedef NFY_VEC(nfy_finding) nfy_finding_vec;

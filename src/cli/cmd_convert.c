@@ -12,6 +12,7 @@
 #include "npuify/apidb.h"
 #include "npuify/convert.h"
 #include "npuify/report.h"
+#include "npuify/review.h"
 #include "npuify/rules.h"
 
 #ifndef NPUIFY_VERSION
@@ -22,6 +23,7 @@ typedef struct {
     nfy_convert_opts conv;
     const char *report_dir;
     const char *formats;
+    const char *decisions; /* --decisions FILE */
     const char *rule_files[16];
     size_t nrule_files;
     const char *main_files[65]; /* --main, NULL-terminated */
@@ -59,6 +61,9 @@ static const char usage_text[] =
     "                        scripts with a __main__ guard, run by a launcher\n"
     "                        in the tree or training at module level are)\n"
     "  --unsafe              also apply rules marked unsafe\n"
+    "  --decisions FILE      apply only the edits FILE accepts (saved from\n"
+    "                        the page of npuify review); refused when the\n"
+    "                        source changed since the review\n"
     "  --amp                 insert mixed precision where there is none\n"
     "  -j, --jobs N          convert on N threads (default: the online CPUs,\n"
     "                        at most 8); the output is the same for any N\n"
@@ -95,6 +100,8 @@ static int parse_args(int argc, char **argv, convert_args *a)
             a->report_dir = val;
         } else if (nfy_cli_opt(argc, argv, &i, NULL, "--format", &val)) {
             a->formats = val;
+        } else if (nfy_cli_opt(argc, argv, &i, NULL, "--decisions", &val)) {
+            a->decisions = val;
         } else if (nfy_cli_opt(argc, argv, &i, NULL, "--torch-version", &val)) {
             a->conv.torch_version = val;
         } else if (nfy_cli_opt(argc, argv, &i, NULL, "--rules", &val)) {
@@ -286,11 +293,17 @@ int nfy_cmd_convert(int argc, char **argv)
     rc = check_version(&a, &diags);
     if (rc < 0)
         rc = load_rules(&a, &rules, &diags);
+    nfy_decisions *decisions = NULL;
+    if (rc < 0 && a.decisions &&
+        nfy_decisions_load(a.decisions, a.conv.src, &decisions, &diags))
+        rc = NFY_EXIT_INPUT;
     if (rc >= 0) {
         nfy_cli_print_diags(&diags, a.color, a.json_diags);
+        nfy_rule_set_free(rules);
         nfy_diags_release(&diags);
         return rc;
     }
+    a.conv.decisions = decisions;
     a.conv.rules = rules;
     nfy_arena ar = NFY_ARENA_INIT;
     const char *rdir = report_dir(&a, &ar);
@@ -311,6 +324,7 @@ int nfy_cmd_convert(int argc, char **argv)
     nfy_buf_release(&diff);
     nfy_report_release(&rep);
     nfy_rule_set_free(rules);
+    nfy_decisions_free(decisions);
     nfy_diags_release(&diags);
     nfy_arena_release(&ar);
     return rc;

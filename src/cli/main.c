@@ -22,6 +22,8 @@ typedef struct {
 static const command commands[] = {
     {"convert", nfy_cmd_convert,
      "rewrite a GPU (CUDA) PyTorch project for Ascend NPU, with a report"},
+    {"review", nfy_cmd_review,
+     "write a review page to accept or reject each edit of convert"},
     {"ops", nfy_cmd_ops,
      "extract operators from profiler logs/traces, check them on torch_npu"},
     {"run", nfy_cmd_run,

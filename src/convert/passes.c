@@ -6,10 +6,10 @@
  */
 #include "convert/convert_internal.h"
 
-nfy_status nfy__convert_edits(nfy_convert_passes *p, nfy_file_kind kind,
-                              const nfy_source *src, const char *rel,
-                              nfy_edit_set *set, nfy_report *rep,
-                              nfy_diags *diags)
+static nfy_status file_edits(nfy_convert_passes *p, nfy_file_kind kind,
+                             const nfy_source *src, const char *rel,
+                             nfy_edit_set *set, nfy_report *rep,
+                             nfy_diags *diags)
 {
     if (!p->o->rules)
         return NFY_OK;
@@ -36,5 +36,16 @@ nfy_status nfy__convert_edits(nfy_convert_passes *p, nfy_file_kind kind,
     nfy_migrate_info info;
     nfy_status st = nfy_migrate_file(&p->mo, src, rel, set, rep, &info, diags);
     nfy_migrate_project_add(&p->proj, rel, &info);
+    return st;
+}
+
+nfy_status nfy__convert_edits(nfy_convert_passes *p, nfy_file_kind kind,
+                              const nfy_source *src, const char *rel,
+                              nfy_edit_set *set, nfy_report *rep,
+                              nfy_diags *diags)
+{
+    size_t first = rep->findings.len;
+    nfy_status st = file_edits(p, kind, src, rel, set, rep, diags);
+    nfy__convert_review(p->o, rel, set, rep, first);
     return st;
 }

@@ -83,6 +83,7 @@ void nfy_report_add_finding(nfy_report *rep, const nfy_finding *f)
     c.npu_api = nfy_arena_strdup(&rep->arena, f->npu_api);
     c.value_set_id = nfy_arena_strdup(&rep->arena, f->value_set_id);
     c.value_set = nfy_arena_strdup(&rep->arena, f->value_set);
+    c.edit_id = nfy_arena_strdup(&rep->arena, f->edit_id);
     nfy_vec_push(&rep->findings, c);
 }
 

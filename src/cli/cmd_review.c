@@ -1,0 +1,142 @@
+/*
+ * npuify review: convert SRC without writing anything and write the review
+ * page, where each edit is accepted or rejected; the saved decisions go to
+ * `npuify convert --decisions FILE`.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli_util.h"
+#include "cli/commands.h"
+#include "npuify/convert.h"
+#include "npuify/report.h"
+#include "npuify/review.h"
+#include "npuify/rules.h"
+
+#ifndef NPUIFY_VERSION
+#    define NPUIFY_VERSION "0.1.0"
+#endif
+
+static const char usage_text[] =
+    "usage: npuify review SRC [-o PAGE.html] [options]\n"
+    "\n"
+    "Write a self-contained review page of what `npuify convert SRC` would\n"
+    "do (nothing else is written): every edit with its code before and\n"
+    "after, to accept or reject, and every finding with its hint. \"save\n"
+    "decisions\" in the page downloads npuify-decisions.json; then\n"
+    "    npuify convert SRC -o DST --decisions npuify-decisions.json\n"
+    "applies only the accepted edits.\n"
+    "\n"
+    "  -o, --output PAGE     the page (default npuify-review.html)\n"
+    "  --torch-version V     target torch/torch_npu version (default newest)\n"
+    "  --rules FILE.json     add custom rules\n"
+    "  --amp                 include the edits of convert --amp\n"
+    "  --unsafe              include the edits of rules marked unsafe\n"
+    "\n"
+    "Exit: 0 ok, 2 usage, 3 input or output errors.\n";
+
+typedef struct {
+    nfy_convert_opts conv;
+    const char *out;
+    const char *rules_file;
+} review_args;
+
+static int parse(int argc, char **argv, review_args *a)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *val = NULL;
+        const char *arg = argv[i];
+        if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+            fputs(usage_text, stdout);
+            return NFY_EXIT_OK;
+        }
+        if (nfy_cli_opt(argc, argv, &i, "-o", "--output", &val) ||
+            nfy_cli_opt(argc, argv, &i, NULL, "--torch-version", &val) ||
+            nfy_cli_opt(argc, argv, &i, NULL, "--rules", &val)) {
+            if (!val)
+                return nfy_cli_usage_error("review", "option needs a value");
+            if (arg[1] == 'o' || !strncmp(arg, "--output", 8))
+                a->out = val;
+            else if (!strncmp(arg, "--rules", 7))
+                a->rules_file = val;
+            else
+                a->conv.torch_version = val;
+        } else if (!strcmp(arg, "--amp")) {
+            a->conv.amp = true;
+        } else if (!strcmp(arg, "--unsafe")) {
+            a->conv.unsafe = true;
+        } else if (arg[0] == '-' && arg[1]) {
+            fprintf(stderr, "npuify review: unknown option '%s'\n", arg);
+            return nfy_cli_usage_error("review", "unknown option");
+        } else if (!a->conv.src) {
+            a->conv.src = arg;
+        } else {
+            return nfy_cli_usage_error("review", "more than one SRC given");
+        }
+    }
+    if (!a->conv.src)
+        return nfy_cli_usage_error("review", "no SRC given");
+    return -1;
+}
+
+static int write_page(const review_args *a, nfy_report *rep,
+                      const nfy_rule_set *rules)
+{
+    nfy_buf page = NFY_BUF_INIT;
+    nfy_review_render_html(rep, a->conv.src, rules, &page);
+    nfy_status st = nfy_file_write_atomic(a->out, page.data, page.len, 0644);
+    nfy_buf_release(&page);
+    if (st) {
+        fprintf(stderr, "%s: error[review]: cannot write: %s\n", a->out,
+                nfy_status_str(st));
+        return NFY_EXIT_INPUT;
+    }
+    nfy_report_totals t;
+    nfy_report_totals_get(rep, &t);
+    printf("review: %s (%zu edits, %zu findings need manual work)\n", a->out,
+           t.edits, t.manual);
+    return NFY_EXIT_OK;
+}
+
+int nfy_cmd_review(int argc, char **argv)
+{
+    review_args a = {0};
+    a.out = "npuify-review.html";
+    a.conv.action = NFY_CONVERT_CHECK;
+    a.conv.jobs = 1;
+    int rc = parse(argc, argv, &a);
+    if (rc >= 0)
+        return rc;
+    nfy_diags diags;
+    nfy_diags_init(&diags);
+    nfy_rule_set *rules = nfy_rule_set_new(&diags);
+    if (rules && a.rules_file &&
+        nfy_rules_load_file(rules, a.rules_file, &diags)) {
+        nfy_cli_print_diags(&diags, false, false);
+        nfy_rule_set_free(rules);
+        nfy_diags_release(&diags);
+        return NFY_EXIT_INPUT;
+    }
+    a.conv.rules = rules;
+    nfy_report rep;
+    nfy_report_init(&rep);
+    nfy_report_meta meta = {NPUIFY_VERSION, "review", a.conv.src,
+                            a.conv.torch_version, "manual"};
+    nfy_report_set_meta(&rep, &meta);
+    nfy_convert_stats stats;
+    nfy_status st = rules ? nfy_convert_run(&a.conv, &rep, NULL, &stats, &diags)
+                          : NFY_ENOMEM;
+    nfy_cli_print_diags(&diags, false, false);
+    if (st == NFY_EUSAGE)
+        rc = NFY_EXIT_USAGE;
+    else if (st)
+        rc = NFY_EXIT_INPUT;
+    else
+        rc = write_page(&a, &rep, rules);
+    if (rc == NFY_EXIT_OK && stats.files_error)
+        rc = NFY_EXIT_INPUT;
+    nfy_report_release(&rep);
+    nfy_rule_set_free(rules);
+    nfy_diags_release(&diags);
+    return rc;
+}

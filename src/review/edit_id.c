@@ -1,0 +1,26 @@
+/*
+ * Stable edit ids: file, start byte, rule and a hash of what the edit
+ * replaces and inserts, so the same edit over the same source gets the same
+ * id on every run, and an id stops matching as soon as either side changes.
+ */
+#include "npuify/review.h"
+
+enum { ID_HASH_HEX = 8 };
+
+void nfy_edit_id(const char *rel, const nfy_edit_set *set, const nfy_edit *e,
+                 nfy_buf *out)
+{
+    nfy_sha256 h;
+    nfy_sha256_init(&h);
+    nfy_sha256_add(&h, set->src->data + e->span.start,
+                   e->span.end - e->span.start);
+    nfy_sha256_add(&h, "", 1);
+    nfy_sha256_add(&h, e->text.ptr, e->text.len);
+    uint8_t digest[NFY_SHA256_BYTES];
+    nfy_sha256_finish(&h, digest);
+    char hex[2 * NFY_SHA256_BYTES + 1];
+    nfy_sha256_hex(digest, hex);
+    hex[ID_HASH_HEX] = '\0';
+    nfy_buf_addf(out, "%s:%u:%s:%s", rel ? rel : "", (unsigned)e->span.start,
+                 e->rule, hex);
+}

@@ -1,0 +1,219 @@
+/*
+ * The review page: the report's findings as one JSON document inside the
+ * page (every '<', '>' and '&' written as \u escapes, so no text from the
+ * project can close the script element), and a script that builds the view
+ * from it with textContent only: nothing from user content becomes markup.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "npuify/review.h"
+#include "review/review_internal.h"
+
+enum { CONTEXT_LINES = 3 };
+
+static const char *or_empty(const char *s)
+{
+    return s ? s : "";
+}
+
+/* JSON string that is also safe inside <script>. */
+static void js_str(nfy_buf *out, const char *s, size_t n)
+{
+    nfy_buf tmp = NFY_BUF_INIT;
+    nfy_json_escape(&tmp, s ? s : "", s ? n : 0);
+    for (size_t i = 0; i < tmp.len; i++) {
+        char c = tmp.data[i];
+        if (c == '<' || c == '>' || c == '&')
+            nfy_buf_addf(out, "\\u%04x", (unsigned)c);
+        else
+            nfy_buf_addch(out, c);
+    }
+    nfy_buf_release(&tmp);
+}
+
+static void js_cstr(nfy_buf *out, const char *s)
+{
+    js_str(out, s, s ? strlen(s) : 0);
+}
+
+static void js_key(nfy_buf *out, const char *key, const char *val)
+{
+    nfy_buf_addf(out, ",\"%s\":", key);
+    js_cstr(out, val);
+}
+
+/* Byte offset of 1-based line, 0-based code-point column. */
+static uint32_t offset_of(const nfy_source *src, uint32_t line, uint32_t col)
+{
+    if (line == 0 || line > src->nlines)
+        return line ? (uint32_t)src->len : 0;
+    uint32_t off = src->line_starts[line - 1];
+    while (col-- && off < src->len) {
+        uint32_t cp;
+        size_t k = nfy_utf8_decode(src->data + off, src->len - off, &cp);
+        off += k ? (uint32_t)k : 1;
+    }
+    return off;
+}
+
+static uint32_t line_start(const nfy_source *src, uint32_t line)
+{
+    return line <= src->nlines ? src->line_starts[line - 1]
+                               : (uint32_t)src->len;
+}
+
+/* Lines of text [a, b) as a JSON array, line endings dropped. */
+static void lines_array(nfy_buf *out, const char *a, const char *b)
+{
+    nfy_buf_addch(out, '[');
+    const char *p = a;
+    bool first = true;
+    while (p < b) {
+        const char *nl = memchr(p, '\n', (size_t)(b - p));
+        const char *e = nl ? nl : b;
+        size_t n = (size_t)(e - p);
+        if (n && p[n - 1] == '\r')
+            n--;
+        if (!first)
+            nfy_buf_addch(out, ',');
+        js_str(out, p, n);
+        first = false;
+        p = nl ? nl + 1 : b;
+    }
+    nfy_buf_addch(out, ']');
+}
+
+/* Context lines of f before, and for an edit after, the change. */
+static void context(nfy_buf *out, const nfy_source *src, const nfy_finding *f)
+{
+    uint32_t sl = f->start_line ? f->start_line : 1;
+    uint32_t el = f->end_line >= sl ? f->end_line : sl;
+    if (f->end_col == 0 && el > sl)
+        el--; /* the span ends at a line start: that line is untouched */
+    uint32_t a = sl > CONTEXT_LINES ? sl - CONTEXT_LINES : 1;
+    uint32_t b = el + CONTEXT_LINES;
+    if (b > src->nlines)
+        b = (uint32_t)src->nlines;
+    uint32_t rs = line_start(src, a), re = line_start(src, b + 1);
+    nfy_buf_addf(out, ",\"first\":%u,\"before\":", a);
+    lines_array(out, src->data + rs, src->data + re);
+    if (f->cat != NFY_CAT_CHANGE)
+        return;
+    uint32_t s = offset_of(src, f->start_line, f->start_col);
+    uint32_t e = s + (uint32_t)strlen(or_empty(f->before));
+    if (e > src->len || s < rs || e > re)
+        return;
+    nfy_buf after = NFY_BUF_INIT;
+    nfy_buf_add(&after, src->data + rs, s - rs);
+    nfy_buf_addstr(&after, or_empty(f->after));
+    nfy_buf_add(&after, src->data + e, re - e);
+    nfy_buf_addstr(out, ",\"after\":");
+    lines_array(out, after.data, after.data + after.len);
+    nfy_buf_addf(out, ",\"start\":%u,\"end\":%u", s, e);
+    nfy_buf_release(&after);
+}
+
+static void item(nfy_buf *out, const nfy_finding *f, const nfy_source *src,
+                 const nfy_rule_set *rules)
+{
+    const nfy_rule *r = rules ? nfy_rule_set_find(rules, f->rule) : NULL;
+    bool edit = f->cat == NFY_CAT_CHANGE && f->edit_id;
+    nfy_buf_addf(out, "{\"kind\":\"%s\",\"line\":%u,\"col\":%u",
+                 edit ? "edit" : "finding", f->start_line, f->start_col + 1);
+    js_key(out, "file", f->file);
+    js_key(out, "rule", f->rule);
+    js_key(out, "name", r ? r->message : NULL);
+    js_key(out, "hint", r ? r->hint : NULL);
+    js_key(out, "message", f->message);
+    js_key(out, "category", nfy_finding_cat_name(f->cat));
+    js_key(out, "safety", nfy_safety_name(f->safety));
+    nfy_buf_addf(out, ",\"manual\":%s",
+                 nfy_finding_is_manual(f) ? "true" : "false");
+    if (edit) {
+        js_key(out, "id", f->edit_id);
+        js_key(out, "old", f->before);
+        js_key(out, "new", f->after);
+    }
+    if (src && f->start_line)
+        context(out, src, f);
+    nfy_buf_addch(out, '}');
+}
+
+static int cmp_finding(const void *pa, const void *pb)
+{
+    const nfy_finding *a = *(const nfy_finding *const *)pa;
+    const nfy_finding *b = *(const nfy_finding *const *)pb;
+    /* project-wide findings (no file) first */
+    if (!a->file || !b->file)
+        return (a->file != NULL) - (b->file != NULL);
+    return 0;
+}
+
+static bool load_src(nfy_source *src, const char *root, const char *file,
+                     bool root_is_file)
+{
+    nfy_arena a = NFY_ARENA_INIT;
+    const char *path = root_is_file ? root : nfy_path_join(&a, root, file);
+    bool ok = nfy_source_load(src, path, 0) == NFY_OK;
+    nfy_arena_release(&a);
+    return ok;
+}
+
+static void items(nfy_buf *out, const nfy_report *rep, const char *src_root,
+                  const nfy_rule_set *rules)
+{
+    const nfy_finding **v;
+    size_t n = nfy_report_sorted(rep, &v);
+    /* stable: qsort is not, so only the NULL-file ones move (insertion) */
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && cmp_finding(&v[j - 1], &v[j]) > 0; j--) {
+            const nfy_finding *t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    struct stat st;
+    bool root_is_file = stat(src_root, &st) == 0 && !S_ISDIR(st.st_mode);
+    nfy_source src = {0};
+    const char *loaded = NULL;
+    bool have = false;
+    nfy_buf_addstr(out, "[");
+    for (size_t i = 0; i < n; i++) {
+        const nfy_finding *f = v[i];
+        if (f->file && (!loaded || strcmp(loaded, f->file))) {
+            if (have)
+                nfy_source_release(&src);
+            have = load_src(&src, src_root, f->file, root_is_file);
+            loaded = f->file;
+        }
+        if (i)
+            nfy_buf_addstr(out, ",\n");
+        item(out, f, f->file && have ? &src : NULL, rules);
+    }
+    if (have)
+        nfy_source_release(&src);
+    nfy_buf_addstr(out, "]");
+    free(v);
+}
+
+void nfy_review_render_html(const nfy_report *rep, const char *src_root,
+                            const nfy_rule_set *rules, nfy_buf *out)
+{
+    nfy_buf_addf(out,
+                 "<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
+                 "charset=\"utf-8\">\n<meta name=\"viewport\" "
+                 "content=\"width=device-width\">\n"
+                 "<title>npuify review</title>\n<style>%s</style></head>"
+                 "<body>\n<div id=\"app\"></div>\n<pre id=\"out\" "
+                 "hidden></pre>\n<script type=\"application/json\" "
+                 "id=\"data\">{\"schema\":\"npuify-review/1\"",
+                 nfy__review_css);
+    js_key(out, "source", src_root);
+    js_key(out, "tool", rep->meta.tool_version);
+    js_key(out, "torch", rep->meta.torch_version);
+    nfy_buf_addstr(out, ",\"items\":");
+    items(out, rep, src_root, rules);
+    nfy_buf_addf(out, "}</script>\n<script>%s</script>\n</body></html>\n",
+                 nfy__review_js);
+}

@@ -1,0 +1,143 @@
+#!/bin/sh
+# Suite for `npuify review` and `convert --decisions`, in a real browser:
+# Debian's chromium (tools/deps.sh test) loads the page from file://, the
+# page's test mode (#test=...) clicks through the same buttons a user
+# clicks and puts the saved decisions file into <pre id=out>, which
+# --dump-dom returns. Checks: self-contained page, DOM counts equal
+# report.json, no markup from user content, no horizontal scroll at
+# 1280 px, stable ids, and the saved file round-trips through convert.
+#   NPUIFY=build/release/npuify sh tests/check_review.sh
+set -u
+. tests/lib.sh
+suite review
+NPUIFY=${NPUIFY:-build/release/npuify}
+case $NPUIFY in /*) ;; *) NPUIFY=$PWD/$NPUIFY ;; esac
+PY=/usr/bin/python3
+OUT=$PWD/tests/review/page_out.py
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$CHROMIUM" ]; then
+    fail "chromium is not installed (sh tools/deps.sh test installs it)"
+    finish
+fi
+
+# browse PAGE HASH DOM: dump the page's DOM after its script ran
+browse() {
+    timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu \
+        --user-data-dir="$tmp/profile" --window-size=1280,900 \
+        --dump-dom "file://$1#$2" >"$3" 2>"$tmp/chromium.err"
+}
+
+expect_rc() { # NAME WANT GOT
+    if [ "$3" -eq "$2" ]; then ok; else fail "$1: exit $3, want $2"; fi
+}
+
+# --- a project: the examples plus a file whose code and comments hold markup
+cp -r examples "$tmp/src"
+cat >"$tmp/src/evil.py" <<'PY'
+import torch
+# </script><img src=x onerror=alert(1)> <b>bold</b>
+x = torch.ones(2).cuda()  # "</pre><script>alert(2)</script>"
+torch.cuda.synchronize()
+label = "<i>&amp;</i>"
+PY
+cd "$tmp" || exit 1
+
+"$NPUIFY" review src -o page.html >review.out 2>&1
+expect_rc "review" 0 $?
+"$NPUIFY" review src -o page2.html >/dev/null 2>&1
+if cmp -s page.html page2.html; then ok; else fail "two reviews differ"; fi
+# self-contained: nothing loaded from anywhere, no markup from the project
+# (the page's own markup is what is left without its JSON data)
+"$PY" -c 'import re,sys; print(re.sub(r"<script type=\"application/json\" id=\"data\">.*?</script>", "", open(sys.argv[1]).read(), flags=re.S))' page.html >own.html
+for pat in '<img' '<b>' '<i>' '<link' '<iframe'; do
+    if grep -qF -- "$pat" page.html; then fail "page holds '$pat'"; else ok; fi
+done
+for pat in 'src=' 'href=' '@import' 'url(' 'http:' 'https:'; do
+    if grep -qF -- "$pat" own.html; then fail "page loads '$pat'"; else ok; fi
+done
+if [ "$(grep -c '<script' page.html)" -eq 2 ]; then ok; else
+    fail "page has other than its 2 script elements"; fi
+
+# --- counts against report.json of the same conversion
+"$NPUIFY" convert src --check --report-dir rep >/dev/null 2>&1
+"$PY" - rep/report.json >counts <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+f = r["findings"]
+ch = [x for x in f if x.get("category") == "change"]
+print(len(ch), len(f) - len(ch) + len(r.get("left_unchanged", [])),
+      len({x["file"] for x in ch}))
+PY
+read want_edits want_findings want_files <counts
+browse "$tmp/page.html" "test=save" dom.html
+if [ -s dom.html ]; then ok; else
+    fail "chromium dumped nothing"; sed 's/^/  | /' chromium.err | tail -5; fi
+edits=$("$PY" "$OUT" dom.html edits)
+findings=$("$PY" "$OUT" dom.html findings)
+[ "$edits" = "$want_edits" ] && ok || fail "DOM edits $edits, report.json $want_edits"
+[ "$findings" = "$want_findings" ] && ok ||
+    fail "DOM findings $findings, report.json $want_findings"
+[ "$("$PY" "$OUT" dom.html foreign)" = 0 ] && ok ||
+    fail "user content became markup: $("$PY" "$OUT" dom.html foreign) elements"
+sw=$("$PY" "$OUT" dom.html scrollWidth)
+[ "$sw" -le 1280 ] && ok || fail "page is $sw px wide at 1280"
+# the hostile text is shown as text
+grep -qF '&lt;img src=x onerror=alert(1)&gt;' dom.html && ok ||
+    fail "the comment's markup is not shown as text"
+[ "$want_edits" -gt 10 ] && ok || fail "only $want_edits edits to review"
+
+# --- accept all: the same tree as a plain convert
+"$PY" "$OUT" dom.html saved all.json
+"$NPUIFY" convert src -o full >/dev/null 2>&1
+"$NPUIFY" convert src -o acc --decisions all.json >/dev/null 2>&1
+expect_rc "convert --decisions (all accepted)" 0 $?
+diff -r -x npuify_report full acc >/dev/null && ok ||
+    fail "all accepted differs from plain convert"
+
+# --- reject all: the tree is the source, every edit listed as not applied
+browse "$tmp/page.html" "test=reject-all,save" dom.html
+"$PY" "$OUT" dom.html saved none.json
+"$NPUIFY" convert src -o rej --decisions none.json >/dev/null 2>&1
+expect_rc "convert --decisions (all rejected)" 0 $?
+diff -r -x npuify_report src rej >/dev/null && ok ||
+    fail "all rejected changed the tree"
+n=$(grep -c 'not accepted in the review' rej/npuify_report/report.json)
+[ "$n" = "$want_edits" ] && ok || fail "$n of $want_edits rejections reported"
+
+# --- reject two: exactly those stay, the rest is applied
+browse "$tmp/page.html" "test=reject-nth:0,reject-nth:5,save" dom.html
+"$PY" "$OUT" dom.html saved two.json
+"$NPUIFY" convert src -o two --decisions two.json >/dev/null 2>&1
+expect_rc "convert --decisions (two rejected)" 0 $?
+"$PY" - two.json two/npuify_report/report.json <<'PY' >check.out
+import json, sys
+d = json.load(open(sys.argv[1]))["edits"]
+r = json.load(open(sys.argv[2]))
+rej = [e for e in d if e["decision"] == "reject"]
+applied = [f for f in r["findings"] if f.get("category") == "change"]
+print(len(rej), len(applied), len(d))
+PY
+read nrej napplied ntotal <check.out
+[ "$nrej" = 2 ] && [ "$napplied" = $((ntotal - 2)) ] && ok ||
+    fail "two rejected: $nrej rejected, $napplied of $ntotal applied"
+
+# --- stale decisions: the source changed under an edit
+sed -i 's/torch.cuda.synchronize()/torch.cuda.synchronize() ;/' src/evil.py
+sed -i '4s/torch.cuda/torch .cuda/' src/evil.py
+"$NPUIFY" convert src -o stale --decisions two.json >/dev/null 2>stale.err
+expect_rc "stale decisions" 3 $?
+grep -q '^evil.py:4:.*no longer matches the source' stale.err && ok ||
+    { fail "no file:line error for the stale edit"; sed 's/^/  | /' stale.err | head -5; }
+[ ! -e stale ] && ok || fail "stale decisions wrote output"
+
+# --- malformed decisions files
+printf '{"schema": "npuify-decisions/1", "edits": [{"id": 1}]}\n' >bad1.json
+printf '{"edits": [] \n' >bad2.json
+for f in bad1.json bad2.json missing.json; do
+    "$NPUIFY" convert src -o bad --decisions "$f" >/dev/null 2>bad.err
+    expect_rc "decisions $f" 3 $?
+    grep -q "$f" bad.err && ok || fail "$f: error does not name the file"
+done
+finish
