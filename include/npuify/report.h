@@ -110,12 +110,14 @@ typedef struct {
     const char *after;    /* replacement text (changes) */
     const char *api_type; /* affinity: "function", "class", "optimizer"... */
     const char *npu_api;  /* affinity / replacement NPU API name */
-    const char *value_set_id; /* string literals: the value set the literal
-                                 belongs to ("vs14.47", unique within the
-                                 file), or NULL */
-    const char *value_set;    /* the name the set's members meet ("impl") */
-    const char *edit_id;      /* changes made by convert: the stable edit id
-                                 (review.h), or NULL */
+    const char *value_set_id;   /* string literals: the value set the literal
+                                   belongs to ("vs14.47", unique within the
+                                   file), or NULL */
+    const char *value_set;      /* the name the set's members meet ("impl") */
+    const char *edit_id;        /* changes made by convert: the stable edit id
+                                   (review.h), or NULL */
+    nfy_severity rule_severity; /* the rule's severity, filled in by a report
+                                   with rules (nfy_report_use_rules) */
 } nfy_finding;
 
 typedef NFY_VEC(nfy_finding) nfy_finding_vec;
@@ -173,10 +175,18 @@ typedef struct {
     uint32_t next_seq;
     nfy_rule_desc_fn rule_desc; /* may be NULL */
     void *rule_desc_ctx;
+    const nfy_rule_set *rules; /* borrowed; may be NULL */
 } nfy_report;
 
 void nfy_report_init(nfy_report *rep);
 void nfy_report_release(nfy_report *rep);
+/**
+ * Describe rules from set (borrowed, must outlive the report): rule names in
+ * summary.md, report.html and SARIF, and each finding's rule_severity (so
+ * advice whose rule is a warning, such as no AMP at all, counts as manual
+ * work). Findings added before the call keep theirs.
+ */
+void nfy_report_use_rules(nfy_report *rep, const nfy_rule_set *rules);
 /** Copy the metadata strings into the report. */
 void nfy_report_set_meta(nfy_report *rep, const nfy_report_meta *meta);
 /** Record a file and what happened to it (note may be NULL). */
@@ -208,7 +218,8 @@ typedef struct {
     size_t files_error;
     size_t edits;  /* NFY_CAT_CHANGE findings */
     size_t manual; /* findings needing manual work: op UNSUPPORTED,
-                      safety manual, or category unsupported API */
+                      safety manual, category unsupported API, or advice
+                      whose rule is a warning or an error */
     size_t by_cat[NFY_CAT_COUNT];
 } nfy_report_totals;
 

@@ -313,6 +313,7 @@ int nfy_cmd_convert(int argc, char **argv)
     a.conv.skip_rel = skip;
     nfy_report rep;
     nfy_report_init(&rep);
+    nfy_report_use_rules(&rep, rules);
     nfy_report_meta meta = {
         NPUIFY_VERSION, "convert", a.conv.src, a.conv.torch_version,
         a.conv.mode == NFY_CONVERT_MODE_AUTO ? "auto" : "manual"};

@@ -120,6 +120,7 @@ int nfy_cmd_review(int argc, char **argv)
     a.conv.rules = rules;
     nfy_report rep;
     nfy_report_init(&rep);
+    nfy_report_use_rules(&rep, rules);
     nfy_report_meta meta = {NPUIFY_VERSION, "review", a.conv.src,
                             a.conv.torch_version, "manual"};
     nfy_report_set_meta(&rep, &meta);

@@ -62,6 +62,19 @@ void nfy_report_set_meta(nfy_report *rep, const nfy_report_meta *meta)
     rep->meta.mode = nfy_arena_strdup(&rep->arena, meta->mode);
 }
 
+static const char *rule_message(void *ctx, const char *id)
+{
+    const nfy_rule *r = nfy_rule_set_find(ctx, id);
+    return r ? r->message : NULL;
+}
+
+void nfy_report_use_rules(nfy_report *rep, const nfy_rule_set *rules)
+{
+    rep->rules = rules;
+    rep->rule_desc = rules ? rule_message : NULL;
+    rep->rule_desc_ctx = (void *)rules;
+}
+
 void nfy_report_add_file(nfy_report *rep, const char *file,
                          nfy_file_status status, const char *note)
 {
@@ -84,6 +97,10 @@ void nfy_report_add_finding(nfy_report *rep, const nfy_finding *f)
     c.value_set_id = nfy_arena_strdup(&rep->arena, f->value_set_id);
     c.value_set = nfy_arena_strdup(&rep->arena, f->value_set);
     c.edit_id = nfy_arena_strdup(&rep->arena, f->edit_id);
+    const nfy_rule *r =
+        rep->rules ? nfy_rule_set_find(rep->rules, c.rule) : NULL;
+    if (r && r->severity > c.rule_severity)
+        c.rule_severity = r->severity;
     nfy_vec_push(&rep->findings, c);
 }
 
@@ -153,11 +170,14 @@ bool nfy_finding_is_manual(const nfy_finding *f)
 {
     switch (f->cat) {
     case NFY_CAT_LEFT_UNCHANGED:
-    case NFY_CAT_PRECISION_ADVICE:
-    case NFY_CAT_PERFORMANCE_ADVICE:
     case NFY_CAT_AFFINITY_API:
         /* Informational: the port works without acting on these. */
         return false;
+    case NFY_CAT_PRECISION_ADVICE:
+    case NFY_CAT_PERFORMANCE_ADVICE:
+        /* Advice is informational unless its rule is loud (no AMP at all:
+         * the warning convert prints). */
+        return f->rule_severity >= NFY_SEV_WARNING;
     case NFY_CAT_UNSUPPORTED_API:
         return true;
     default:

@@ -3,8 +3,11 @@
  * rule ids of the findings (sorted), each result points at its rule by id and
  * index. Columns are code points ("columnKind": "unicodeCodePoints") and
  * 1-based as SARIF requires. Changes carry a fix (deleted region plus
- * inserted text), so SARIF viewers can show or apply them. Project-wide
- * findings have no location.
+ * inserted text), so SARIF viewers can show or apply them. Every result
+ * has a location, as code-scanning uploads require: a project-wide finding
+ * points at the source root itself ("./" under SRCROOT), and the run names
+ * SRCROOT in originalUriBaseIds (a file: URI when the source was given as
+ * an absolute path, else a description of the path as given).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,22 +20,28 @@ static void jstr(nfy_buf *out, const char *s)
     nfy_json_escape(out, s, strlen(s));
 }
 
-/* Percent-encode a relative path for a URI reference; '/' stays. */
-static void uri_escape(nfy_buf *out, const char *path)
+/* Percent-encode a path into u; '/' stays. */
+static void uri_encode(nfy_buf *u, const char *path)
 {
     static const char hex[] = "0123456789ABCDEF";
-    nfy_buf u = NFY_BUF_INIT;
     for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
         bool plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
                      (*p >= '0' && *p <= '9') || strchr("-._~/", *p);
         if (plain) {
-            nfy_buf_addch(&u, (char)*p);
+            nfy_buf_addch(u, (char)*p);
         } else {
-            nfy_buf_addch(&u, '%');
-            nfy_buf_addch(&u, hex[*p >> 4]);
-            nfy_buf_addch(&u, hex[*p & 15]);
+            nfy_buf_addch(u, '%');
+            nfy_buf_addch(u, hex[*p >> 4]);
+            nfy_buf_addch(u, hex[*p & 15]);
         }
     }
+}
+
+/* A relative path as a JSON URI reference string. */
+static void uri_escape(nfy_buf *out, const char *path)
+{
+    nfy_buf u = NFY_BUF_INIT;
+    uri_encode(&u, path);
     jstr(out, nfy_buf_cstr(&u));
     nfy_buf_release(&u);
 }
@@ -58,7 +67,7 @@ static void write_region(nfy_buf *out, const nfy_finding *f)
 static void write_artifact(nfy_buf *out, const nfy_finding *f)
 {
     nfy_buf_addstr(out, "{\"uri\": ");
-    uri_escape(out, f->file);
+    uri_escape(out, f->file ? f->file : "./");
     nfy_buf_addstr(out, ", \"uriBaseId\": \"SRCROOT\"}");
 }
 
@@ -111,8 +120,7 @@ static void write_result(nfy_buf *out, const nfy_finding *f,
     nfy_buf_addstr(out, ", \"message\": {\"text\": ");
     jstr(out, f->message && *f->message ? f->message : f->api);
     nfy_buf_addch(out, '}');
-    if (f->file)
-        write_location(out, f);
+    write_location(out, f);
     if (f->file && f->start_line && f->cat == NFY_CAT_CHANGE)
         write_fix(out, f);
     nfy_buf_addstr(out, ", \"properties\": {\"category\": ");
@@ -150,6 +158,30 @@ static void write_rules(nfy_buf *out, const nfy_report *rep,
     nfy_buf_addstr(out, rules->len ? "\n      ]" : "]");
 }
 
+static void write_base_ids(nfy_buf *out, const char *source)
+{
+    nfy_buf_addstr(out, "\"originalUriBaseIds\": {\"SRCROOT\": {");
+    if (source && source[0] == '/') {
+        nfy_buf uri = NFY_BUF_INIT;
+        nfy_buf_addstr(&uri, "file://");
+        uri_encode(&uri, source);
+        if (uri.data[uri.len - 1] != '/')
+            nfy_buf_addch(&uri, '/');
+        nfy_buf_addstr(out, "\"uri\": ");
+        jstr(out, nfy_buf_cstr(&uri));
+        nfy_buf_release(&uri);
+    } else {
+        nfy_buf_addstr(out, "\"description\": {\"text\": ");
+        nfy_buf text = NFY_BUF_INIT;
+        nfy_buf_addf(&text, "the source root, %s as given to npuify",
+                     source ? source : "the directory");
+        jstr(out, nfy_buf_cstr(&text));
+        nfy_buf_release(&text);
+        nfy_buf_addch(out, '}');
+    }
+    nfy_buf_addstr(out, "}}");
+}
+
 void nfy_report_render_sarif(const nfy_report *rep, nfy_buf *out)
 {
     nfy__rule_count_vec rules = {0};
@@ -162,7 +194,9 @@ void nfy_report_render_sarif(const nfy_report *rep, nfy_buf *out)
     jstr(out, rep->meta.tool_version ? rep->meta.tool_version : "0");
     nfy_buf_addstr(out, ",\n      ");
     write_rules(out, rep, &rules);
-    nfy_buf_addstr(out, "}},\n    \"columnKind\": \"unicodeCodePoints\",\n"
+    nfy_buf_addstr(out, "}},\n    ");
+    write_base_ids(out, rep->meta.source);
+    nfy_buf_addstr(out, ",\n    \"columnKind\": \"unicodeCodePoints\",\n"
                         "    \"results\": [");
     const nfy_finding **v;
     size_t n = nfy_report_sorted(rep, &v);
