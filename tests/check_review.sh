@@ -132,6 +132,48 @@ grep -q '^evil.py:4:.*no longer matches the source' stale.err && ok ||
     { fail "no file:line error for the stale edit"; sed 's/^/  | /' stale.err | head -5; }
 [ ! -e stale ] && ok || fail "stale decisions wrote output"
 
+# --- convert's report.html: counts equal report.json, no markup from the
+# project, no horizontal scroll at 1280 px
+git_src=$OLDPWD
+"$NPUIFY" convert src -o html_out >/dev/null 2>&1
+browse "$tmp/html_out/npuify_report/report.html" test dom_rep.html
+"$PY" - html_out/npuify_report/report.json dom_rep.html <<'PY' >rep.out
+import html, json, re, sys
+r = json.load(open(sys.argv[1]))
+dom = open(sys.argv[2], encoding="utf-8").read()
+m = re.search(r'<pre id="out">(.*?)</pre>', dom, re.S)
+o = json.loads(html.unescape(m.group(1))) if m else {"tables": {}, "elements": {}}
+f = r["findings"]
+s = r["summary"]
+manual_changes = sum(1 for x in f if x["category"] == "change" and x["safety"] == "manual")
+want = {"changes": s["edits"], "manual": s["manual"] - manual_changes,
+        "left": len(r.get("left_unchanged", [])),
+        "files": s["files_total"]}
+for k, v in want.items():
+    got = o["tables"].get(k)
+    print("ok" if got == v else "FAIL", "report.html table %s: %s rows, report.json %s" % (k, got, v))
+own = {"H1", "H2", "P", "CODE", "DIV", "B", "TABLE", "COLGROUP", "COL", "THEAD",
+       "TBODY", "TR", "TH", "TD", "svg", "title", "g", "text", "rect", "SCRIPT", "PRE"}
+foreign = {k: v for k, v in o["elements"].items() if k not in own}
+print("ok" if not foreign else "FAIL", "report.html elements from user content: %s" % foreign)
+print("ok" if o.get("scrollWidth", 9999) <= 1280 else "FAIL",
+      "report.html is %s px wide at 1280" % o.get("scrollWidth"))
+print("ok" if o["elements"].get("SCRIPT") == 1 else "FAIL", "report.html has one script")
+PY
+while read -r verdict msg; do
+    if [ "$verdict" = ok ]; then ok; else fail "$msg"; fi
+done <rep.out
+[ -s rep.out ] && ok || fail "no report.html checks ran"
+grep -qF '&lt;img src=x' dom_rep.html && ok || fail "report.html does not show the markup as text"
+
+# --- a project without AMP: its loud warning is manual work on the page
+mkdir noamp && cp "$git_src/tests/golden/071_no_amp/in/"* noamp/
+"$NPUIFY" convert noamp -o noamp_out >/dev/null 2>&1
+browse "$tmp/noamp_out/npuify_report/report.html" test dom_noamp.html
+grep -q '<b>[1-9][0-9]*</b>need manual work' dom_noamp.html && ok ||
+    fail "no-AMP project shows no manual work"
+grep -q 'NPU402' dom_noamp.html && ok || fail "no-AMP row missing"
+
 # --- malformed decisions files
 printf '{"schema": "npuify-decisions/1", "edits": [{"id": 1}]}\n' >bad1.json
 printf '{"edits": [] \n' >bad2.json

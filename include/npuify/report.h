@@ -116,6 +116,9 @@ typedef struct {
     const char *value_set;      /* the name the set's members meet ("impl") */
     const char *edit_id;        /* changes made by convert: the stable edit id
                                    (review.h), or NULL */
+    const char *code_before;    /* the source line of start_line, or NULL */
+    const char *code_after;     /* a change within one line: that line after
+                                   it, or NULL */
     nfy_severity rule_severity; /* the rule's severity, filled in by a report
                                    with rules (nfy_report_use_rules) */
 } nfy_finding;

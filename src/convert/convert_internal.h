@@ -45,12 +45,14 @@ nfy_status nfy__convert_edits(nfy_convert_passes *p, nfy_file_kind kind,
                               nfy_diags *diags);
 
 /*
- * After the passes of one file: give each change recorded since finding
- * index first its edit id, and with --decisions take out of set the edits
- * not accepted (their findings become left-unchanged rows saying so).
+ * After the passes of one file: give each finding recorded since index
+ * first its code line (and a one-line change the line after it), each
+ * change its edit id, and with --decisions take out of set the edits not
+ * accepted (their findings become left-unchanged rows saying so).
  */
-void nfy__convert_review(const nfy_convert_opts *o, const char *rel,
-                         nfy_edit_set *set, nfy_report *rep, size_t first);
+void nfy__convert_review(const nfy_convert_opts *o, const nfy_source *src,
+                         const char *rel, nfy_edit_set *set, nfy_report *rep,
+                         size_t first);
 
 /* Rename CUDA/NCCL environment names in a shell script (ENV rules). */
 nfy_status nfy__shell_env_edits(const nfy_convert_passes *p,

@@ -46,6 +46,6 @@ nfy_status nfy__convert_edits(nfy_convert_passes *p, nfy_file_kind kind,
 {
     size_t first = rep->findings.len;
     nfy_status st = file_edits(p, kind, src, rel, set, rep, diags);
-    nfy__convert_review(p->o, rel, set, rep, first);
+    nfy__convert_review(p->o, src, rel, set, rep, first);
     return st;
 }

@@ -31,9 +31,56 @@ static void mark_not_accepted(nfy_finding *f)
     f->message = "not applied: not accepted in the review (--decisions)";
 }
 
-void nfy__convert_review(const nfy_convert_opts *o, const char *rel,
-                         nfy_edit_set *set, nfy_report *rep, size_t first)
+enum { CODE_MAX = 240 }; /* bytes of a code line kept in the report */
+
+/* Byte offset of a 1-based line and 0-based code-point column. */
+static uint32_t offset_of(const nfy_source *src, uint32_t line, uint32_t col)
 {
+    uint32_t off = src->line_starts[line - 1];
+    while (col-- && off < src->len) {
+        uint32_t cp;
+        size_t k = nfy_utf8_decode(src->data + off, src->len - off, &cp);
+        off += k ? (uint32_t)k : 1;
+    }
+    return off;
+}
+
+static char *cut_line(nfy_report *rep, const char *s, size_t n)
+{
+    return nfy_arena_strndup(&rep->arena, s, n > CODE_MAX ? CODE_MAX : n);
+}
+
+static void add_code(nfy_report *rep, const nfy_source *src, nfy_finding *f)
+{
+    if (f->code_before || !f->start_line || f->start_line > src->nlines)
+        return;
+    nfy_str line = nfy_source_line(src, f->start_line);
+    f->code_before = cut_line(rep, line.ptr, line.len);
+    if (f->cat != NFY_CAT_CHANGE || f->end_line != f->start_line)
+        return;
+    uint32_t ls = src->line_starts[f->start_line - 1];
+    uint32_t s = offset_of(src, f->start_line, f->start_col);
+    uint32_t e = offset_of(src, f->end_line, f->end_col);
+    if (s < ls || e < s || e > ls + line.len ||
+        strchr(f->after ? f->after : "", '\n'))
+        return;
+    nfy_buf b = NFY_BUF_INIT;
+    nfy_buf_add(&b, line.ptr, s - ls);
+    nfy_buf_addstr(&b, f->after ? f->after : "");
+    nfy_buf_add(&b, src->data + e, ls + line.len - e);
+    f->code_after = cut_line(rep, b.data ? b.data : "", b.len);
+    nfy_buf_release(&b);
+}
+
+void nfy__convert_review(const nfy_convert_opts *o, const nfy_source *src,
+                         const char *rel, nfy_edit_set *set, nfy_report *rep,
+                         size_t first)
+{
+    for (size_t i = first; i < rep->findings.len; i++) {
+        nfy_finding *f = &rep->findings.items[i];
+        if (f->file && !strcmp(f->file, rel))
+            add_code(rep, src, f);
+    }
     (void)nfy_edit_set_normalize(set, NULL);
     size_t n = set->edits.len;
     if (n == 0)

@@ -17,38 +17,12 @@
 
 #include "npuify/proflog.h"
 #include "proflog/op_internal.h"
+#include "report/html_kit.h" /* the one style of npuify's pages */
 
 enum {
     SHAPES_SHOWN = 20,  /* shape texts listed per op in the dynamic table */
     DIAGS_SHOWN = 1000, /* diagnostics listed (the rest are counted) */
 };
-
-static const char style[] =
-    "body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}"
-    "h1{font-size:1.6em}h2{font-size:1.2em;margin-top:1.6em}"
-    ".meta{color:#555}.cards{display:flex;gap:1em;flex-wrap:wrap}"
-    ".card{border:1px solid #ccc;border-radius:6px;padding:.6em 1em;"
-    "min-width:7em}.card b{display:block;font-size:1.6em}"
-    ".warn b{color:#b45309}table{border-collapse:collapse;width:100%}"
-    "th,td{border:1px solid #ddd;padding:3px 6px;text-align:left;"
-    "vertical-align:top}th{background:#f3f4f6}"
-    "table.sort th{cursor:pointer}td.n{text-align:right}"
-    "code{background:#f6f6f6;white-space:pre-wrap;word-break:break-all}"
-    ".bar{background:#eee;width:12em;height:1em}"
-    ".bar div{background:#2563eb;height:1em}"
-    ".st-unsupported{color:#b91c1c}.st-cpu-fallback{color:#b45309}"
-    ".st-unknown{color:#6b21a8}.sev-error{color:#b91c1c}"
-    ".sev-warning{color:#b45309}";
-
-/* Sorts the table of a clicked header: numeric cells carry data-v. */
-static const char script[] =
-    "document.querySelectorAll('table.sort th').forEach(function(th){"
-    "th.onclick=function(){var i=th.cellIndex,b=th.closest('table')"
-    ".tBodies[0],d=th.dataset.d=th.dataset.d==='1'?'-1':'1';"
-    "[].slice.call(b.rows).sort(function(x,y){var p=x.cells[i],"
-    "q=y.cells[i],k=p.dataset.v!==undefined?p.dataset.v-q.dataset.v:"
-    "p.textContent.localeCompare(q.textContent);return k*d;})"
-    ".forEach(function(r){b.appendChild(r);});};});";
 
 static void html_text(nfy_buf *out, nfy_str s)
 {
@@ -124,20 +98,14 @@ static void th_row(nfy_buf *out, const char *const *heads, size_t n)
 
 static void card(nfy_buf *out, const char *label, size_t n, bool warn)
 {
-    (void)nfy_buf_addf(out, "<div class=\"card%s\"><b>%zu</b>%s</div>\n",
-                       warn && n ? " warn" : "", n, label);
+    nfy__html_card(out, label, n, warn);
 }
 
 static void head(const nfy_prof_table *t, const nfy_prof_report_meta *m,
                  nfy_buf *out)
 {
-    (void)nfy_buf_addf(out,
-                       "<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
-                       "charset=\"utf-8\">\n<title>npuify ops report</title>"
-                       "\n<style>%s</style></head><body>\n"
-                       "<h1>npuify ops: operator report</h1>\n"
-                       "<p class=\"meta\">",
-                       style);
+    nfy__html_open(out, "npuify ops report", "npuify ops: operator report");
+    (void)nfy_buf_addstr(out, "<p class=\"meta\">");
     if (m->version) {
         (void)nfy_buf_addstr(out, "target torch_npu ");
         html_cstr(out, m->version->name);
@@ -238,7 +206,7 @@ static void summary(const nfy_prof_table *t, double total, nfy_buf *out)
 {
     nfy_prof_counts c;
     nfy_prof_table_counts(t, &c);
-    (void)nfy_buf_addstr(out, "<div class=\"cards\">\n");
+    nfy__html_cards_open(out);
     card(out, "operators", c.ops, false);
     card(out, "supported", c.supported, false);
     card(out, "cpu-fallback", c.fallback, true);
@@ -248,7 +216,7 @@ static void summary(const nfy_prof_table *t, double total, nfy_buf *out)
     card(out, "dynamic-shape", c.dynamic, true);
     card(out, "names cut", c.truncated, false);
     card(out, "steps", t->steps.len, false);
-    (void)nfy_buf_addstr(out, "</div>\n");
+    nfy__html_cards_close(out);
     status_table(t, total, out);
 }
 
@@ -521,7 +489,7 @@ void nfy_prof_render_html(const nfy_prof_table *t,
     dynamic_section(&h, m);
     other_rows(&h);
     diagnostics(m->diags, &tmp, out);
-    (void)nfy_buf_addf(out, "<script>%s</script>\n</body></html>\n", script);
+    nfy__html_close(out);
     nfy_buf_release(&tmp);
     nfy_arena_release(&a);
 }

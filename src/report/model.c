@@ -97,6 +97,8 @@ void nfy_report_add_finding(nfy_report *rep, const nfy_finding *f)
     c.value_set_id = nfy_arena_strdup(&rep->arena, f->value_set_id);
     c.value_set = nfy_arena_strdup(&rep->arena, f->value_set);
     c.edit_id = nfy_arena_strdup(&rep->arena, f->edit_id);
+    c.code_before = nfy_arena_strdup(&rep->arena, f->code_before);
+    c.code_after = nfy_arena_strdup(&rep->arena, f->code_after);
     const nfy_rule *r =
         rep->rules ? nfy_rule_set_find(rep->rules, c.rule) : NULL;
     if (r && r->severity > c.rule_severity)
