@@ -31,6 +31,8 @@
 
 #include "npuify/core.h"
 
+NFY_API_BEGIN
+
 typedef struct {
     const char *out_dir;    /* created if missing (mkdir -p); required */
     char *const *argv;      /* command, NULL-terminated; argv[0] is looked
@@ -64,5 +66,7 @@ void nfy_capture_result_release(nfy_capture_result *res);
 
 /** The embedded sitecustomize.py template (for tests and --print). */
 nfy_str nfy_capture_template(void);
+
+NFY_API_END
 
 #endif

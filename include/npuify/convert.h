@@ -32,6 +32,8 @@
 #include "npuify/report.h"
 #include "npuify/rules.h"
 
+NFY_API_BEGIN
+
 typedef enum {
     NFY_CONVERT_WRITE,
     NFY_CONVERT_DIFF,
@@ -85,5 +87,7 @@ NFY_NODISCARD nfy_status nfy_convert_run(const nfy_convert_opts *opts,
                                          nfy_report *rep, nfy_buf *diff_out,
                                          nfy_convert_stats *stats,
                                          nfy_diags *diags);
+
+NFY_API_END
 
 #endif

@@ -35,6 +35,24 @@
 #    define NFY_PRINTF(a, b)
 #endif
 
+/*
+ * The public surface of libnpuify: every declaration of include/npuify/
+ * lies between NFY_API_BEGIN and NFY_API_END, so the shared library
+ * (built with -fvisibility=hidden) exports exactly these; module internals
+ * (the headers under src/) stay hidden. NFY_API marks one declaration.
+ */
+#if defined(__GNUC__)
+#    define NFY_API       __attribute__((visibility("default")))
+#    define NFY_API_BEGIN _Pragma("GCC visibility push(default)")
+#    define NFY_API_END   _Pragma("GCC visibility pop")
+#else
+#    define NFY_API
+#    define NFY_API_BEGIN
+#    define NFY_API_END
+#endif
+
+NFY_API_BEGIN
+
 /* ---- Status ------------------------------------------------------------ */
 
 #define NFY_STATUS_MAP(X)                                                      \
@@ -409,5 +427,7 @@ typedef struct {
  */
 NFY_NODISCARD nfy_status nfy_walk(const char *root, const nfy_walk_opts *opts,
                                   nfy_walk_fn fn, void *ctx, nfy_diags *diags);
+
+NFY_API_END
 
 #endif

@@ -31,6 +31,8 @@
 
 #include "npuify/core.h"
 
+NFY_API_BEGIN
+
 /** One edit. Strings are owned by the set's arena (text is NUL-terminated). */
 typedef struct {
     nfy_span span;    /* original bytes replaced */
@@ -130,5 +132,7 @@ NFY_NODISCARD nfy_status nfy_diff_ranges(const char *path, const char *old_text,
                                          size_t new_len, const nfy_span *a,
                                          const nfy_span *b, size_t n,
                                          nfy_buf *out);
+
+NFY_API_END
 
 #endif

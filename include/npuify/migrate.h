@@ -56,6 +56,8 @@
 #include "npuify/edit.h"
 #include "npuify/report.h"
 
+NFY_API_BEGIN
+
 struct nfy_rule_set; /* npuify/rules.h */
 struct nfy_rule_env; /* npuify/rules.h */
 
@@ -163,5 +165,7 @@ void nfy_migrate_project_merge(nfy_migrate_project *dst,
 void nfy_migrate_project_finish(const nfy_migrate_project *p,
                                 const nfy_migrate_opts *opts,
                                 nfy_report *report);
+
+NFY_API_END
 
 #endif

@@ -41,6 +41,8 @@
 #include "npuify/apidb.h"
 #include "npuify/core.h"
 
+NFY_API_BEGIN
+
 #define NFY_PROF_STEP_NONE (-1)
 #define NFY_PROF_RANK_NONE (-1)
 
@@ -380,5 +382,7 @@ void nfy_prof_render_md(const nfy_prof_table *t, const nfy_prof_report_meta *m,
  */
 void nfy_prof_render_html(const nfy_prof_table *t,
                           const nfy_prof_report_meta *m, nfy_buf *out);
+
+NFY_API_END
 
 #endif

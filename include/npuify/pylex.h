@@ -23,6 +23,8 @@
 
 #include "npuify/core.h"
 
+NFY_API_BEGIN
+
 #define NFY_TOKEN_KIND_MAP(X)                                                  \
     X(ENDMARKER)                                                               \
     X(NAME)                                                                    \
@@ -195,5 +197,7 @@ typedef NFY_VEC(nfy_fstring_part) nfy_fstring_parts;
  */
 bool nfy_fstring_split(const nfy_source *src, const nfy_token *tok,
                        nfy_fstring_parts *out);
+
+NFY_API_END
 
 #endif

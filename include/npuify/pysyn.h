@@ -51,6 +51,8 @@
 #include "npuify/core.h"
 #include "npuify/pylex.h"
 
+NFY_API_BEGIN
+
 #define NFY_NONE UINT32_MAX
 
 /* ---- Statements ---------------------------------------------------------- */
@@ -464,5 +466,7 @@ uint32_t nfy_pysyn_kwarg(const nfy_pysyn *m, uint32_t call, const char *kw);
 uint32_t nfy_pysyn_posarg(const nfy_pysyn *m, uint32_t call, uint32_t pos);
 /** Is token t the NAME or keyword text kw? */
 bool nfy_pysyn_tok_is(const nfy_pysyn *m, uint32_t t, const char *kw);
+
+NFY_API_END
 
 #endif

@@ -49,6 +49,8 @@
 #include "npuify/edit.h"
 #include "npuify/rules.h"
 
+NFY_API_BEGIN
+
 /* Operation type, msFmkTransplt's enum plus NONE for non-change findings.
  * (Named NFY_OPTYPE_* by the lead: pylex.h owns NFY_OP_* for operators.) */
 typedef enum {
@@ -298,5 +300,7 @@ void nfy_report_render_console(const nfy_report *rep, size_t top, bool color,
  * *out with free(). Used by every writer.
  */
 size_t nfy_report_sorted(const nfy_report *rep, const nfy_finding ***out);
+
+NFY_API_END
 
 #endif

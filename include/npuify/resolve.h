@@ -39,6 +39,8 @@
 #include "npuify/core.h"
 #include "npuify/pysyn.h"
 
+NFY_API_BEGIN
+
 typedef enum {
     NFY_RES_UNBOUND, /* no binding anywhere in reach (builtin, typo...) */
     NFY_RES_LOCAL,   /* bound by something other than an import */
@@ -131,5 +133,7 @@ bool nfy_resolve_imports_module(const nfy_resolution *r, const char *module);
 uint32_t nfy_dotted_count(nfy_str s);
 /** The first n components of a dotted name (a view). */
 nfy_str nfy_dotted_head(nfy_str s, uint32_t n);
+
+NFY_API_END
 
 #endif

@@ -24,6 +24,8 @@
 #include "npuify/edit.h"
 #include "npuify/report.h"
 
+NFY_API_BEGIN
+
 /** Append the stable id of edit e of set (over file rel) to out. */
 void nfy_edit_id(const char *rel, const nfy_edit_set *set, const nfy_edit *e,
                  nfy_buf *out);
@@ -57,5 +59,7 @@ void nfy_decisions_free(nfy_decisions *d);
 bool nfy_decisions_accepts(const nfy_decisions *d, const char *id);
 /** Number of entries, and of accepted ones. */
 size_t nfy_decisions_count(const nfy_decisions *d, size_t *accepted);
+
+NFY_API_END
 
 #endif

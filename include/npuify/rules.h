@@ -143,6 +143,8 @@
 
 #include "npuify/core.h"
 
+NFY_API_BEGIN
+
 /* ---- Enumerations (X-macros give enum, name and parser in one place) ----- */
 
 #define NFY_RULE_KIND_MAP(X)                                                   \
@@ -567,5 +569,7 @@ void nfy_rule_render_json(const nfy_rule *r, nfy_buf *out);
 /** {"schema": "npuify-rules/1", "rules": [...]}; kind < 0: every kind. */
 void nfy_rules_render_json(const nfy_rule_set *set, int kind,
                            bool include_disabled, nfy_buf *out);
+
+NFY_API_END
 
 #endif

@@ -29,6 +29,8 @@
 #include "npuify/convert.h"
 #include "npuify/core.h"
 
+NFY_API_BEGIN
+
 typedef struct {
     const char *project;       /* directory to convert */
     const char *cache_root;    /* from nfy_runcache_root */
@@ -69,5 +71,7 @@ NFY_NODISCARD nfy_status nfy_runcache_prepare(const nfy_runcache_opts *opts,
 /** Remove the whole cache root (entries and leftovers). */
 NFY_NODISCARD nfy_status nfy_runcache_clean(const char *cache_root,
                                             nfy_diags *diags);
+
+NFY_API_END
 
 #endif
