@@ -28,6 +28,8 @@
 #ifndef NPUIFY_CONVERT_H
 #define NPUIFY_CONVERT_H
 
+#include <signal.h>
+
 #include "npuify/core.h"
 #include "npuify/report.h"
 #include "npuify/rules.h"
@@ -59,6 +61,9 @@ typedef struct {
                                     (e.g. the report dir), may be NULL */
     unsigned jobs; /* worker threads; 0 or 1: all in the calling thread.
                       Every output is the same for any value. */
+    /* Set (e.g. by a signal handler) to stop: the file being written is
+     * finished or not begun, no other is started. May be NULL. */
+    const volatile sig_atomic_t *stop;
 } nfy_convert_opts;
 
 typedef struct {

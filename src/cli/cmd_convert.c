@@ -3,6 +3,7 @@
  * loads the rule set, runs the conversion, writes the report files and
  * prints the summary and diagnostics.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -61,10 +62,52 @@ static const char usage_text[] =
     "  --color / --no-color  colour the diagnostics (default: if a terminal)\n"
     "  --json-diagnostics    print diagnostics as JSON lines\n"
     "\n"
-    "Exit: 0 ok, 1 changes pending (--check), 2 usage, 3 input or output\n"
-    "errors (the rest of the tree is still converted), 4 internal.\n";
+    "Exit: 0 ok, 1 changes pending (--check), 2 usage or a refused SRC/DST\n"
+    "pair (nothing written), 3 input or output errors (the rest of the tree\n"
+    "is still converted), 4 internal, 130/143 stopped by SIGINT/SIGTERM.\n";
 
 enum { MAX_JOBS = 256, DEFAULT_MAX_JOBS = 8 };
+
+/*
+ * The one mutable global, because a signal handler can reach nothing else:
+ * the number of the SIGINT/SIGTERM that asked the run to stop, 0 while none
+ * did. The run reads it between files (nfy_convert_opts.stop), so a file is
+ * either written whole or not begun and no temporary file is left.
+ */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig)
+{
+    stop_signal = sig;
+    /* A second signal is not waited for: it ends the process at once (a
+     * later run removes a temporary that this may leave). */
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigaction(sig, &dfl, NULL);
+}
+
+static void catch_stop_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+/* After a stop: what is on disk, and the shell's 128 + signal. */
+static int interrupted(const convert_args *a, nfy_diags *diags)
+{
+    nfy_cli_print_diags(diags, a->color, a->json_diags);
+    fprintf(stderr,
+            "npuify convert: stopped by %s: every file is either converted "
+            "completely or untouched; no report written\n",
+            stop_signal == SIGINT ? "SIGINT" : "SIGTERM");
+    return 128 + stop_signal;
+}
 
 /* The online CPUs, at most DEFAULT_MAX_JOBS: more rarely pays off. */
 static unsigned default_jobs(void)
@@ -296,8 +339,14 @@ int nfy_cmd_convert(int argc, char **argv)
     nfy_report_set_meta(&rep, &meta);
     nfy_buf diff = NFY_BUF_INIT;
     nfy_convert_stats stats;
+    if (a.conv.action == NFY_CONVERT_WRITE ||
+        a.conv.action == NFY_CONVERT_IN_PLACE) {
+        a.conv.stop = &stop_signal;
+        catch_stop_signals();
+    }
     nfy_status st = nfy_convert_run(&a.conv, &rep, &diff, &stats, &diags);
-    rc = finish(&a, &rep, &diff, &stats, st, &diags, &ar);
+    rc = stop_signal ? interrupted(&a, &diags)
+                     : finish(&a, &rep, &diff, &stats, st, &diags, &ar);
     nfy_buf_release(&diff);
     nfy_report_release(&rep);
     nfy_rule_set_free(rules);

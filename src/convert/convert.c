@@ -6,9 +6,13 @@
  * largest file.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "convert/convert_internal.h"
 #include "npuify/edit.h"
@@ -24,17 +28,61 @@ bool nfy__convert_skipped(const nfy__converter *c, const char *rel)
     return false;
 }
 
+/* An error on one side of one file: said once, with the reason. */
+static void file_error(nfy__converter *c, const char *code, const char *path,
+                       const char *what, nfy_status st)
+{
+    nfy_diag_add_at(c->diags, NFY_SEV_ERROR, code, path, 0, 0, "%s: %s", what,
+                    nfy_status_str(st));
+}
+
 static void output_error(nfy__converter *c, const char *path, nfy_status st)
 {
-    nfy_diag_add_at(c->diags, NFY_SEV_ERROR, "convert-write", path, 0, 0,
-                    "cannot write: %s", nfy_status_str(st));
+    file_error(c, "convert-write", path, "cannot write", st);
     if (!c->write_rc)
         c->write_rc = NFY_EIO;
 }
 
-static const char *out_path(nfy__converter *c, nfy_arena *a, const char *rel)
+/* Where an entry's output goes: a directory descriptor and a name in it. */
+typedef struct {
+    int dirfd;
+    const char *name;
+    const char *shown; /* the path for messages */
+} out_target;
+
+/*
+ * Open the directory an output lands in. Below the output root (DST, or
+ * SRC in place) no symbolic link is followed, so a link planted in the
+ * output can never make npuify write elsewhere.
+ */
+static nfy_status out_open(nfy__converter *c, nfy_arena *a,
+                           const nfy_walk_entry *e, out_target *t)
 {
-    return c->single_file ? c->dst : nfy_path_join(a, c->dst, rel);
+    bool in_place = c->o->action == NFY_CONVERT_IN_PLACE;
+    if (c->single_file) {
+        t->shown = in_place ? e->path : c->dst;
+        return nfy_dir_open_parent(in_place ? c->target : c->dst, &t->dirfd,
+                                   &t->name);
+    }
+    const char *root = in_place ? c->o->src : c->dst;
+    t->shown = in_place ? e->path : nfy_path_join(a, c->dst, e->rel);
+    const char *slash = strrchr(e->rel, '/');
+    t->name = slash ? slash + 1 : e->rel;
+    const char *dir =
+        slash ? nfy_arena_strndup(a, e->rel, (size_t)(slash - e->rel)) : "";
+    return nfy_dir_open_beneath(root, dir, &t->dirfd);
+}
+
+static void out_close(out_target *t)
+{
+    if (t->dirfd >= 0)
+        close(t->dirfd);
+    t->dirfd = -1;
+}
+
+static const char *file_note(nfy_arena *a, const char *what, nfy_status st)
+{
+    return nfy_arena_fmt(a, "%s: %s", what, nfy_status_str(st));
 }
 
 /* Rules that match a file by its base name (e.g. "*.cu" kernels). */
@@ -60,49 +108,114 @@ static void flag_file_rules(nfy__converter *c, const char *rel)
     }
 }
 
+/* Copy a file byte for byte to the output; false (said) on failure. */
+static bool copy_out(nfy__converter *c, const nfy_walk_entry *e, nfy_arena *a,
+                     const char **note)
+{
+    out_target t = {-1, NULL, NULL};
+    nfy_status st = out_open(c, a, e, &t);
+    nfy_write_opts w = {.mode = e->mode & 07777};
+    if (!st)
+        st = nfy_file_copy_at(e->path, t.dirfd, t.name, &w);
+    out_close(&t);
+    if (!st)
+        return true;
+    output_error(c, t.shown ? t.shown : e->rel, st);
+    *note = file_note(a, "cannot write", st);
+    return false;
+}
+
 static void copy_other(nfy__converter *c, const nfy_walk_entry *e, nfy_arena *a)
 {
     flag_file_rules(c, e->rel);
-    nfy_report_add_file(c->rep, e->rel, NFY_FILE_COPIED, NULL);
-    if (c->o->action != NFY_CONVERT_WRITE)
-        return;
-    const char *dst = out_path(c, a, e->rel);
-    nfy_status st = nfy_file_copy_atomic(e->path, dst);
-    if (st)
-        output_error(c, dst, st);
+    const char *note = NULL;
+    bool ok = c->o->action != NFY_CONVERT_WRITE || copy_out(c, e, a, &note);
+    c->stats->files_error += !ok;
+    nfy_report_add_file(c->rep, e->rel, ok ? NFY_FILE_COPIED : NFY_FILE_ERROR,
+                        note);
 }
 
-static void backup_original(nfy__converter *c, const nfy_walk_entry *e,
-                            nfy_arena *a)
+/* FILE.orig beside the file; an existing one is kept (never replaced). */
+static nfy_status backup_original(nfy__converter *c, const nfy_walk_entry *e,
+                                  nfy_arena *a, const out_target *t)
 {
-    const char *bak = nfy_arena_fmt(a, "%s.orig", e->path);
+    const char *bak = nfy_arena_fmt(a, "%s.orig", t->name);
     struct stat st;
-    if (lstat(bak, &st) == 0) {
-        nfy_report_logf(c->rep, e->rel, "kept the existing backup %s", bak);
-        return;
+    if (fstatat(t->dirfd, bak, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+        nfy_report_logf(c->rep, e->rel, "kept the existing backup %s.orig",
+                        t->shown);
+        return NFY_OK;
     }
-    nfy_status rc = nfy_file_copy_atomic(e->path, bak);
-    if (rc)
-        output_error(c, bak, rc);
+    nfy_write_opts w = {.flags = NFY_WRITE_SYNC | NFY_WRITE_KEEP_OWNER};
+    return nfy_file_copy_at(c->single_file ? c->target : e->path, t->dirfd, bak,
+                            &w);
 }
 
-/* Carry out the action for a scanned file whose result is new/new_len. */
-static void emit_script(nfy__converter *c, const nfy_walk_entry *e,
-                        nfy_arena *a, const nfy_source *src, nfy_edit_set *set,
-                        const nfy_buf *result, bool changed)
+static void owner_warning(nfy__converter *c, const char *path,
+                          const nfy_write_opts *w)
 {
-    const char *dst;
+    if (w->owner_lost)
+        nfy_diag_add_at(c->diags, NFY_SEV_WARNING, "convert-owner", path, 0, 0,
+                        "owner and group not kept (%s); set-id bits dropped",
+                        nfy_status_str(nfy_status_from_errno(w->owner_errno)));
+}
+
+/* Rewrite a file in place: no backup, no rewrite. */
+static nfy_status rewrite_in_place(nfy__converter *c, const nfy_walk_entry *e,
+                                   nfy_arena *a, const nfy_buf *result,
+                                   const char **note)
+{
+    out_target t = {-1, NULL, NULL};
+    nfy_status st = out_open(c, a, e, &t);
+    if (st) {
+        output_error(c, t.shown ? t.shown : e->path, st);
+        *note = file_note(a, "cannot write", st);
+        return st;
+    }
+    if (c->o->backup && (st = backup_original(c, e, a, &t))) {
+        file_error(c, "convert-backup", nfy_arena_fmt(a, "%s.orig", t.shown),
+                   "cannot write the backup, so the file is left unchanged",
+                   st);
+        *note = file_note(a, "no backup, left unchanged", st);
+    } else {
+        nfy_write_opts w = {.flags = NFY_WRITE_SYNC | NFY_WRITE_KEEP_OWNER};
+        st = nfy_file_write_at(t.dirfd, t.name, result->data, result->len, &w);
+        if (st) {
+            output_error(c, t.shown, st);
+            *note = file_note(a, "cannot write", st);
+        } else {
+            owner_warning(c, t.shown, &w);
+        }
+    }
+    if (st && !c->write_rc)
+        c->write_rc = NFY_EIO;
+    out_close(&t);
+    return st;
+}
+
+/* Carry out the action for a scanned file; false when its output failed. */
+static bool emit_script(nfy__converter *c, const nfy_walk_entry *e,
+                        nfy_arena *a, const nfy_source *src, nfy_edit_set *set,
+                        const nfy_buf *result, bool changed, const char **note)
+{
+    out_target t = {-1, NULL, NULL};
     nfy_status st = NFY_OK;
     switch (c->o->action) {
-    case NFY_CONVERT_WRITE:
-        dst = out_path(c, a, e->rel);
+    case NFY_CONVERT_WRITE: {
+        st = out_open(c, a, e, &t);
         /* A fresh output tree needs no per-file flush; in-place does. */
-        st = nfy_file_write_atomic_flags(
-            dst, changed ? result->data : src->data,
-            changed ? result->len : src->len, e->mode & 07777, 0);
-        if (st)
-            output_error(c, dst, st);
+        nfy_write_opts w = {.mode = e->mode & 07777};
+        if (!st)
+            st = nfy_file_write_at(t.dirfd, t.name,
+                                   changed ? result->data : src->data,
+                                   changed ? result->len : src->len, &w);
+        out_close(&t);
+        if (st) {
+            output_error(c, t.shown ? t.shown : e->rel, st);
+            *note = file_note(a, "cannot write", st);
+        }
         break;
+    }
     case NFY_CONVERT_DIFF:
         if (changed && c->diff_out &&
             nfy_edit_set_diff(set, e->rel, result->data, result->len,
@@ -112,16 +225,31 @@ static void emit_script(nfy__converter *c, const nfy_walk_entry *e,
     case NFY_CONVERT_CHECK:
         break;
     case NFY_CONVERT_IN_PLACE:
-        if (!changed)
-            break;
-        if (c->o->backup)
-            backup_original(c, e, a);
-        st = nfy_file_write_atomic(e->path, result->data, result->len,
-                                   e->mode & 07777);
-        if (st)
-            output_error(c, e->path, st);
+        if (changed)
+            st = rewrite_in_place(c, e, a, result, note);
         break;
     }
+    return st == NFY_OK;
+}
+
+/* A file that could not be loaded: too large is copied, else said once. */
+static void load_failed(nfy__converter *c, const nfy_walk_entry *e,
+                        nfy_arena *a, nfy_status st)
+{
+    c->stats->files_error++;
+    if (st == NFY_ELIMIT) {
+        nfy_diag_add_at(c->diags, NFY_SEV_ERROR, "convert-read", e->rel, 0, 0,
+                        "larger than %d MiB, not converted; copied unchanged",
+                        MAX_SCRIPT_BYTES >> 20);
+        const char *note = "too large to convert";
+        if (c->o->action == NFY_CONVERT_WRITE)
+            copy_out(c, e, a, &note);
+        nfy_report_add_file(c->rep, e->rel, NFY_FILE_ERROR, note);
+        return;
+    }
+    file_error(c, "convert-read", e->path, "cannot read", st);
+    nfy_report_add_file(c->rep, e->rel, NFY_FILE_ERROR,
+                        file_note(a, "cannot read", st));
 }
 
 static void convert_script(nfy__converter *c, const nfy_walk_entry *e,
@@ -130,40 +258,45 @@ static void convert_script(nfy__converter *c, const nfy_walk_entry *e,
     nfy_source src;
     nfy_status st = nfy_source_load(&src, e->path, MAX_SCRIPT_BYTES);
     if (st) {
-        nfy_diag_add_at(c->diags, NFY_SEV_ERROR, "convert-read", e->rel, 0, 0,
-                        "cannot read: %s; copied unchanged",
-                        nfy_status_str(st));
-        c->stats->files_error++;
-        nfy_report_add_file(c->rep, e->rel, NFY_FILE_ERROR, nfy_status_str(st));
-        copy_other(c, e, a);
+        load_failed(c, e, a, st);
         return;
     }
     /* The display path of diagnostics is the relative one. */
     free((char *)src.path);
     src.path = strdup(e->rel);
     c->stats->files_scanned++;
+    nfy_source view;
+    bool cr_view = nfy__convert_cr_view(&src, &view);
+    const nfy_source *in = cr_view ? &view : &src;
     nfy_edit_set set;
-    nfy_edit_set_init(&set, &src);
+    nfy_edit_set_init(&set, in);
     size_t errors_before = nfy_diags_count(c->diags, NFY_SEV_ERROR);
-    nfy__convert_edits(c->passes, kind, &src, e->rel, &set, c->rep, c->diags);
+    nfy__convert_edits(c->passes, kind, in, e->rel, &set, c->rep, c->diags);
     nfy_buf result = NFY_BUF_INIT;
     if (nfy_edit_set_apply(&set, c->diags, &result))
         output_error(c, e->rel, NFY_ELIMIT);
-    bool changed = result.len != src.len ||
-                   (src.len && memcmp(result.data, src.data, src.len));
+    bool changed = result.len != in->len ||
+                   (in->len && memcmp(result.data, in->data, in->len));
+    /* The diff stays over the view (its lines); files get the CRs back. */
+    if (cr_view && c->o->action != NFY_CONVERT_DIFF)
+        nfy__convert_cr_restore(&result);
     if (changed)
         c->stats->files_changed++;
     bool had_error = nfy_diags_count(c->diags, NFY_SEV_ERROR) > errors_before;
-    if (had_error)
+    const char *note = had_error ? "input has errors, see diagnostics" : NULL;
+    bool written = emit_script(c, e, a, &src, &set, &result, changed, &note);
+    if (had_error || !written)
         c->stats->files_error++;
     nfy_report_add_file(c->rep, e->rel,
-                        changed     ? NFY_FILE_CONVERTED
+                        !written    ? NFY_FILE_ERROR
+                        : changed   ? NFY_FILE_CONVERTED
                         : had_error ? NFY_FILE_ERROR
                                     : NFY_FILE_UNCHANGED,
-                        had_error ? "input has errors, see diagnostics" : NULL);
-    emit_script(c, e, a, &src, &set, &result, changed);
+                        note);
     nfy_buf_release(&result);
     nfy_edit_set_release(&set);
+    if (cr_view)
+        nfy_source_release(&view);
     nfy_source_release(&src);
 }
 
@@ -172,10 +305,10 @@ static void convert_file(nfy__converter *c, const nfy_walk_entry *e,
 {
     char head[128];
     size_t head_len = 0;
-    FILE *f = fopen(e->path, "rb");
-    if (f) {
-        head_len = fread(head, 1, sizeof head, f);
-        fclose(f);
+    nfy_status st = nfy_file_head(e->path, head, sizeof head, &head_len);
+    if (st) {
+        load_failed(c, e, a, st);
+        return;
     }
     const char *slash = strrchr(e->rel, '/');
     nfy_file_kind kind =
@@ -186,33 +319,98 @@ static void convert_file(nfy__converter *c, const nfy_walk_entry *e,
         convert_script(c, e, kind, a);
 }
 
+static void make_dir(nfy__converter *c, const nfy_walk_entry *e, nfy_arena *a)
+{
+    out_target t = {-1, NULL, NULL};
+    nfy_status st = out_open(c, a, e, &t);
+    if (!st)
+        st = nfy_mkdir_at(t.dirfd, t.name, 0755);
+    out_close(&t);
+    /* Files below fail on their own (each said once, on its path). */
+    if (st)
+        output_error(c, t.shown ? t.shown : e->rel, st);
+}
+
+static void copy_link(nfy__converter *c, const nfy_walk_entry *e, nfy_arena *a)
+{
+    const char *note = "symbolic link, copied as a link";
+    bool ok = true;
+    if (c->o->action == NFY_CONVERT_WRITE) {
+        out_target t = {-1, NULL, NULL};
+        nfy_status st = out_open(c, a, e, &t);
+        if (!st)
+            st = nfy_symlink_copy_at(e->path, t.dirfd, t.name);
+        out_close(&t);
+        if (st) {
+            output_error(c, t.shown ? t.shown : e->rel, st);
+            note = file_note(a, "cannot write", st);
+            ok = false;
+        }
+    }
+    c->stats->files_error += !ok;
+    nfy_report_add_file(c->rep, e->rel, ok ? NFY_FILE_COPIED : NFY_FILE_ERROR,
+                        note);
+}
+
+static const char *special_kind(mode_t mode)
+{
+    return S_ISFIFO(mode) ? "a FIFO" : S_ISSOCK(mode) ? "a socket" : "a device";
+}
+
+/* A temporary of an interrupted npuify run, in the tree rewritten in place:
+ * removed; in any other run it is not part of the project. */
+static bool stale_temp(nfy__converter *c, const nfy_walk_entry *e)
+{
+    const char *slash = strrchr(e->rel, '/');
+    if (c->single_file || !nfy_is_temp_name(slash ? slash + 1 : e->rel))
+        return false;
+    if (c->o->action == NFY_CONVERT_IN_PLACE && unlink(e->path) == 0)
+        nfy_report_logf(c->rep, e->rel,
+                        "removed a temporary file left by an interrupted run");
+    return true;
+}
+
 void nfy__convert_entry(nfy__converter *c, const nfy_walk_entry *e)
 {
     nfy_arena a = NFY_ARENA_INIT;
-    c->stats->files_seen += e->kind != NFY_WALK_DIR;
-    if (e->kind == NFY_WALK_DIR) {
-        if (c->o->action == NFY_CONVERT_WRITE) {
-            const char *dst = out_path(c, &a, e->rel);
-            /* Parents come first in the walk, so one mkdir is enough. */
-            nfy_status st = mkdir(dst, 0755) == 0 || errno == EEXIST
-                                ? NFY_OK
-                                : nfy_mkdirs(dst, 0755);
-            if (st)
-                output_error(c, dst, st);
-        }
-    } else if (e->kind == NFY_WALK_SYMLINK) {
-        nfy_report_add_file(c->rep, e->rel, NFY_FILE_COPIED,
-                            "symbolic link, copied as a link");
-        if (c->o->action == NFY_CONVERT_WRITE) {
-            const char *dst = out_path(c, &a, e->rel);
-            nfy_status st = nfy_symlink_copy(e->path, dst);
-            if (st)
-                output_error(c, dst, st);
-        }
-    } else {
-        convert_file(c, e, &a);
+    c->stats->files_seen +=
+        e->kind == NFY_WALK_FILE || e->kind == NFY_WALK_SYMLINK;
+    switch (e->kind) {
+    case NFY_WALK_DIR:
+        if (c->o->action == NFY_CONVERT_WRITE)
+            make_dir(c, e, &a);
+        break;
+    case NFY_WALK_SYMLINK:
+        copy_link(c, e, &a);
+        break;
+    case NFY_WALK_SPECIAL: {
+        const char *what = special_kind(e->mode);
+        nfy_diag_add_at(
+            c->diags, NFY_SEV_WARNING, "convert-special", e->path, 0, 0,
+            "%s, not a regular file: never opened, not copied", what);
+        nfy_report_add_file(c->rep, e->rel, NFY_FILE_SKIPPED,
+                            nfy_arena_fmt(&a, "%s, not copied", what));
+        break;
+    }
+    case NFY_WALK_ERROR:
+        c->stats->files_error++;
+        file_error(c, "convert-read", e->path, "cannot read",
+                   nfy_status_from_errno(e->err));
+        nfy_report_add_file(
+            c->rep, e->rel, NFY_FILE_ERROR,
+            file_note(&a, "cannot read", nfy_status_from_errno(e->err)));
+        break;
+    case NFY_WALK_FILE:
+        if (!stale_temp(c, e))
+            convert_file(c, e, &a);
+        break;
     }
     nfy_arena_release(&a);
+}
+
+bool nfy__convert_stopping(const nfy__converter *c)
+{
+    return c->o->stop && *c->o->stop;
 }
 
 static int on_entry(void *ctx, const nfy_walk_entry *e)
@@ -228,20 +426,11 @@ static int on_entry(void *ctx, const nfy_walk_entry *e)
             single.rel += 2;
         e = &single;
     }
+    if (nfy__convert_stopping(c))
+        return 1;
     if (!nfy__convert_skipped(c, e->rel))
         nfy__convert_entry(c, e);
     return 0;
-}
-
-/* For a single input file, -o may name a directory to put it in. */
-static const char *single_dst(nfy_arena *a, const nfy_convert_opts *o)
-{
-    struct stat st;
-    if (o->dst && stat(o->dst, &st) == 0 && S_ISDIR(st.st_mode)) {
-        const char *slash = strrchr(o->src, '/');
-        return nfy_path_join(a, o->dst, slash ? slash + 1 : o->src);
-    }
-    return o->dst;
 }
 
 nfy_status nfy_convert_run(const nfy_convert_opts *opts, nfy_report *rep,
@@ -266,11 +455,20 @@ nfy_status nfy_convert_run(const nfy_convert_opts *opts, nfy_report *rep,
         (opts->mode == NFY_CONVERT_MODE_AUTO ? NFY_MIGRATE_AUTO : 0) |
         (opts->amp ? NFY_MIGRATE_AMP : 0);
     nfy_migrate_project_init(&passes.proj);
-    nfy__converter c = {opts,  &passes, rep,       diff_out, stats,
-                        diags, false,   opts->dst, NFY_OK};
+    nfy__converter c = {.o = opts,
+                        .passes = &passes,
+                        .rep = rep,
+                        .diff_out = diff_out,
+                        .stats = stats,
+                        .diags = diags,
+                        .dst = opts->dst};
     if (stat(opts->src, &sst) == 0 && !S_ISDIR(sst.st_mode)) {
         c.single_file = true;
-        c.dst = single_dst(&a, opts);
+        c.dst = nfy__convert_single_dst(&a, opts);
+        /* In place through a link: rewrite the file it names, keep it. */
+        char real[PATH_MAX];
+        c.target =
+            realpath(opts->src, real) ? nfy_arena_strdup(&a, real) : opts->src;
     } else if (opts->action == NFY_CONVERT_WRITE) {
         st = nfy_mkdirs(opts->dst, 0755);
         if (st)

@@ -13,6 +13,17 @@ bool nfy__path_is_inside(const char *inner, const char *outer);
 nfy_status nfy__convert_check_paths(const nfy_convert_opts *o, nfy_arena *a,
                                     nfy_diags *diags);
 
+/* For a single input file, where -o puts it (-o may name a directory). */
+const char *nfy__convert_single_dst(nfy_arena *a, const nfy_convert_opts *o);
+
+/*
+ * A file whose every line ends with a lone CR: view gets a copy with LFs
+ * instead (same offsets) and true; false for any other file. Turn a result
+ * made from the view back with nfy__convert_cr_restore.
+ */
+bool nfy__convert_cr_view(const nfy_source *src, nfy_source *view);
+void nfy__convert_cr_restore(nfy_buf *result);
+
 /* What a file is, for conversion purposes. */
 typedef enum {
     NFY_FILE_KIND_OTHER, /* copied byte for byte */
@@ -60,7 +71,11 @@ typedef struct {
     bool single_file;    /* src is one file */
     const char *dst;     /* output root (dir), or output file path */
     nfy_status write_rc; /* first output error */
+    const char *target;  /* single file in place: the file a link names */
 } nfy__converter;
+
+/* True once the run was asked to stop (opts->stop): no new file begins. */
+bool nfy__convert_stopping(const nfy__converter *c);
 
 /* True when rel is one of the paths the options say to skip. */
 bool nfy__convert_skipped(const nfy__converter *c, const char *rel);

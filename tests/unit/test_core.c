@@ -291,7 +291,7 @@ typedef struct {
 static int record(void *ctx, const nfy_walk_entry *e)
 {
     walk_ctx *w = ctx;
-    nfy_buf_addf(&w->seen, "%c:%s\n", "FLD"[e->kind], e -> rel);
+    nfy_buf_addf(&w->seen, "%c:%s\n", "FLDSE"[e->kind], e -> rel);
     return 0;
 }
 
