@@ -297,6 +297,11 @@ static int finish(convert_args *a, nfy_report *rep, nfy_buf *diff,
     }
     if (a->conv.mode == NFY_CONVERT_MODE_MANUAL && !a->conv.amp)
         warn_amp_missing(rep, a->conv.rules, a->color);
+    /* The summary counts files; say so when what failed was no file. */
+    if (st && !stats->files_error && !a->quiet)
+        fputs("npuify convert: errors outside the project's files (see "
+              "above)\n",
+              stdout);
     if (st || stats->files_error)
         return NFY_EXIT_INPUT;
     if (a->conv.action == NFY_CONVERT_CHECK && stats->files_changed)

@@ -28,63 +28,6 @@ bool nfy__convert_skipped(const nfy__converter *c, const char *rel)
     return false;
 }
 
-/* An error on one side of one file: said once, with the reason. */
-static void file_error(nfy__converter *c, const char *code, const char *path,
-                       const char *what, nfy_status st)
-{
-    nfy_diag_add_at(c->diags, NFY_SEV_ERROR, code, path, 0, 0, "%s: %s", what,
-                    nfy_status_str(st));
-}
-
-static void output_error(nfy__converter *c, const char *path, nfy_status st)
-{
-    file_error(c, "convert-write", path, "cannot write", st);
-    if (!c->write_rc)
-        c->write_rc = NFY_EIO;
-}
-
-/* Where an entry's output goes: a directory descriptor and a name in it. */
-typedef struct {
-    int dirfd;
-    const char *name;
-    const char *shown; /* the path for messages */
-} out_target;
-
-/*
- * Open the directory an output lands in. Below the output root (DST, or
- * SRC in place) no symbolic link is followed, so a link planted in the
- * output can never make npuify write elsewhere.
- */
-static nfy_status out_open(nfy__converter *c, nfy_arena *a,
-                           const nfy_walk_entry *e, out_target *t)
-{
-    bool in_place = c->o->action == NFY_CONVERT_IN_PLACE;
-    if (c->single_file) {
-        t->shown = in_place ? e->path : c->dst;
-        return nfy_dir_open_parent(in_place ? c->target : c->dst, &t->dirfd,
-                                   &t->name);
-    }
-    const char *root = in_place ? c->o->src : c->dst;
-    t->shown = in_place ? e->path : nfy_path_join(a, c->dst, e->rel);
-    const char *slash = strrchr(e->rel, '/');
-    t->name = slash ? slash + 1 : e->rel;
-    const char *dir =
-        slash ? nfy_arena_strndup(a, e->rel, (size_t)(slash - e->rel)) : "";
-    return nfy_dir_open_beneath(root, dir, &t->dirfd);
-}
-
-static void out_close(out_target *t)
-{
-    if (t->dirfd >= 0)
-        close(t->dirfd);
-    t->dirfd = -1;
-}
-
-static const char *file_note(nfy_arena *a, const char *what, nfy_status st)
-{
-    return nfy_arena_fmt(a, "%s: %s", what, nfy_status_str(st));
-}
-
 /* Rules that match a file by its base name (e.g. "*.cu" kernels). */
 static void flag_file_rules(nfy__converter *c, const char *rel)
 {
@@ -108,89 +51,15 @@ static void flag_file_rules(nfy__converter *c, const char *rel)
     }
 }
 
-/* Copy a file byte for byte to the output; false (said) on failure. */
-static bool copy_out(nfy__converter *c, const nfy_walk_entry *e, nfy_arena *a,
-                     const char **note)
-{
-    out_target t = {-1, NULL, NULL};
-    nfy_status st = out_open(c, a, e, &t);
-    nfy_write_opts w = {.mode = e->mode & 07777};
-    if (!st)
-        st = nfy_file_copy_at(e->path, t.dirfd, t.name, &w);
-    out_close(&t);
-    if (!st)
-        return true;
-    output_error(c, t.shown ? t.shown : e->rel, st);
-    *note = file_note(a, "cannot write", st);
-    return false;
-}
-
 static void copy_other(nfy__converter *c, const nfy_walk_entry *e, nfy_arena *a)
 {
     flag_file_rules(c, e->rel);
     const char *note = NULL;
-    bool ok = c->o->action != NFY_CONVERT_WRITE || copy_out(c, e, a, &note);
+    bool ok = c->o->action != NFY_CONVERT_WRITE ||
+              nfy__convert_copy_out(c, e, a, &note);
     c->stats->files_error += !ok;
     nfy_report_add_file(c->rep, e->rel, ok ? NFY_FILE_COPIED : NFY_FILE_ERROR,
                         note);
-}
-
-/* FILE.orig beside the file; an existing one is kept (never replaced). */
-static nfy_status backup_original(nfy__converter *c, const nfy_walk_entry *e,
-                                  nfy_arena *a, const out_target *t)
-{
-    const char *bak = nfy_arena_fmt(a, "%s.orig", t->name);
-    struct stat st;
-    if (fstatat(t->dirfd, bak, &st, AT_SYMLINK_NOFOLLOW) == 0) {
-        nfy_report_logf(c->rep, e->rel, "kept the existing backup %s.orig",
-                        t->shown);
-        return NFY_OK;
-    }
-    nfy_write_opts w = {.flags = NFY_WRITE_SYNC | NFY_WRITE_KEEP_OWNER};
-    return nfy_file_copy_at(c->single_file ? c->target : e->path, t->dirfd, bak,
-                            &w);
-}
-
-static void owner_warning(nfy__converter *c, const char *path,
-                          const nfy_write_opts *w)
-{
-    if (w->owner_lost)
-        nfy_diag_add_at(c->diags, NFY_SEV_WARNING, "convert-owner", path, 0, 0,
-                        "owner and group not kept (%s); set-id bits dropped",
-                        nfy_status_str(nfy_status_from_errno(w->owner_errno)));
-}
-
-/* Rewrite a file in place: no backup, no rewrite. */
-static nfy_status rewrite_in_place(nfy__converter *c, const nfy_walk_entry *e,
-                                   nfy_arena *a, const nfy_buf *result,
-                                   const char **note)
-{
-    out_target t = {-1, NULL, NULL};
-    nfy_status st = out_open(c, a, e, &t);
-    if (st) {
-        output_error(c, t.shown ? t.shown : e->path, st);
-        *note = file_note(a, "cannot write", st);
-        return st;
-    }
-    if (c->o->backup && (st = backup_original(c, e, a, &t))) {
-        file_error(c, "convert-backup", nfy_arena_fmt(a, "%s.orig", t.shown),
-                   "cannot write the backup, so the file is left unchanged",
-                   st);
-        *note = file_note(a, "no backup, left unchanged", st);
-    } else {
-        nfy_write_opts w = {.flags = NFY_WRITE_SYNC | NFY_WRITE_KEEP_OWNER};
-        st = nfy_file_write_at(t.dirfd, t.name, result->data, result->len, &w);
-        if (st) {
-            output_error(c, t.shown, st);
-            *note = file_note(a, "cannot write", st);
-        } else {
-            owner_warning(c, t.shown, &w);
-        }
-    }
-    if (st && !c->write_rc)
-        c->write_rc = NFY_EIO;
-    out_close(&t);
-    return st;
 }
 
 /* Carry out the action for a scanned file; false when its output failed. */
@@ -198,35 +67,23 @@ static bool emit_script(nfy__converter *c, const nfy_walk_entry *e,
                         nfy_arena *a, const nfy_source *src, nfy_edit_set *set,
                         const nfy_buf *result, bool changed, const char **note)
 {
-    out_target t = {-1, NULL, NULL};
     nfy_status st = NFY_OK;
     switch (c->o->action) {
-    case NFY_CONVERT_WRITE: {
-        st = out_open(c, a, e, &t);
-        /* A fresh output tree needs no per-file flush; in-place does. */
-        nfy_write_opts w = {.mode = e->mode & 07777};
-        if (!st)
-            st = nfy_file_write_at(t.dirfd, t.name,
-                                   changed ? result->data : src->data,
-                                   changed ? result->len : src->len, &w);
-        out_close(&t);
-        if (st) {
-            output_error(c, t.shown ? t.shown : e->rel, st);
-            *note = file_note(a, "cannot write", st);
-        }
+    case NFY_CONVERT_WRITE:
+        st = nfy__convert_write_out(c, e, a, changed ? result->data : src->data,
+                                    changed ? result->len : src->len, note);
         break;
-    }
     case NFY_CONVERT_DIFF:
         if (changed && c->diff_out &&
             nfy_edit_set_diff(set, e->rel, result->data, result->len,
                               c->diff_out))
-            output_error(c, "(diff)", NFY_ELIMIT);
+            nfy__convert_output_error(c, "(diff)", NFY_ELIMIT);
         break;
     case NFY_CONVERT_CHECK:
         break;
     case NFY_CONVERT_IN_PLACE:
         if (changed)
-            st = rewrite_in_place(c, e, a, result, note);
+            st = nfy__convert_rewrite(c, e, a, result, note);
         break;
     }
     return st == NFY_OK;
@@ -243,13 +100,13 @@ static void load_failed(nfy__converter *c, const nfy_walk_entry *e,
                         MAX_SCRIPT_BYTES >> 20);
         const char *note = "too large to convert";
         if (c->o->action == NFY_CONVERT_WRITE)
-            copy_out(c, e, a, &note);
+            nfy__convert_copy_out(c, e, a, &note);
         nfy_report_add_file(c->rep, e->rel, NFY_FILE_ERROR, note);
         return;
     }
-    file_error(c, "convert-read", e->path, "cannot read", st);
+    nfy__convert_error(c, "convert-read", e->path, "cannot read", st);
     nfy_report_add_file(c->rep, e->rel, NFY_FILE_ERROR,
-                        file_note(a, "cannot read", st));
+                        nfy__convert_note(a, "cannot read", st));
 }
 
 static void convert_script(nfy__converter *c, const nfy_walk_entry *e,
@@ -274,7 +131,7 @@ static void convert_script(nfy__converter *c, const nfy_walk_entry *e,
     nfy__convert_edits(c->passes, kind, in, e->rel, &set, c->rep, c->diags);
     nfy_buf result = NFY_BUF_INIT;
     if (nfy_edit_set_apply(&set, c->diags, &result))
-        output_error(c, e->rel, NFY_ELIMIT);
+        nfy__convert_output_error(c, e->rel, NFY_ELIMIT);
     bool changed = result.len != in->len ||
                    (in->len && memcmp(result.data, in->data, in->len));
     /* The diff stays over the view (its lines); files get the CRs back. */
@@ -319,55 +176,9 @@ static void convert_file(nfy__converter *c, const nfy_walk_entry *e,
         convert_script(c, e, kind, a);
 }
 
-static void make_dir(nfy__converter *c, const nfy_walk_entry *e, nfy_arena *a)
-{
-    out_target t = {-1, NULL, NULL};
-    nfy_status st = out_open(c, a, e, &t);
-    if (!st)
-        st = nfy_mkdir_at(t.dirfd, t.name, 0755);
-    out_close(&t);
-    /* Files below fail on their own (each said once, on its path). */
-    if (st)
-        output_error(c, t.shown ? t.shown : e->rel, st);
-}
-
-static void copy_link(nfy__converter *c, const nfy_walk_entry *e, nfy_arena *a)
-{
-    const char *note = "symbolic link, copied as a link";
-    bool ok = true;
-    if (c->o->action == NFY_CONVERT_WRITE) {
-        out_target t = {-1, NULL, NULL};
-        nfy_status st = out_open(c, a, e, &t);
-        if (!st)
-            st = nfy_symlink_copy_at(e->path, t.dirfd, t.name);
-        out_close(&t);
-        if (st) {
-            output_error(c, t.shown ? t.shown : e->rel, st);
-            note = file_note(a, "cannot write", st);
-            ok = false;
-        }
-    }
-    c->stats->files_error += !ok;
-    nfy_report_add_file(c->rep, e->rel, ok ? NFY_FILE_COPIED : NFY_FILE_ERROR,
-                        note);
-}
-
 static const char *special_kind(mode_t mode)
 {
     return S_ISFIFO(mode) ? "a FIFO" : S_ISSOCK(mode) ? "a socket" : "a device";
-}
-
-/* A temporary of an interrupted npuify run, in the tree rewritten in place:
- * removed; in any other run it is not part of the project. */
-static bool stale_temp(nfy__converter *c, const nfy_walk_entry *e)
-{
-    const char *slash = strrchr(e->rel, '/');
-    if (c->single_file || !nfy_is_temp_name(slash ? slash + 1 : e->rel))
-        return false;
-    if (c->o->action == NFY_CONVERT_IN_PLACE && unlink(e->path) == 0)
-        nfy_report_logf(c->rep, e->rel,
-                        "removed a temporary file left by an interrupted run");
-    return true;
 }
 
 void nfy__convert_entry(nfy__converter *c, const nfy_walk_entry *e)
@@ -378,10 +189,10 @@ void nfy__convert_entry(nfy__converter *c, const nfy_walk_entry *e)
     switch (e->kind) {
     case NFY_WALK_DIR:
         if (c->o->action == NFY_CONVERT_WRITE)
-            make_dir(c, e, &a);
+            nfy__convert_make_dir(c, e, &a);
         break;
     case NFY_WALK_SYMLINK:
-        copy_link(c, e, &a);
+        nfy__convert_copy_link(c, e, &a);
         break;
     case NFY_WALK_SPECIAL: {
         const char *what = special_kind(e->mode);
@@ -394,14 +205,14 @@ void nfy__convert_entry(nfy__converter *c, const nfy_walk_entry *e)
     }
     case NFY_WALK_ERROR:
         c->stats->files_error++;
-        file_error(c, "convert-read", e->path, "cannot read",
-                   nfy_status_from_errno(e->err));
-        nfy_report_add_file(
-            c->rep, e->rel, NFY_FILE_ERROR,
-            file_note(&a, "cannot read", nfy_status_from_errno(e->err)));
+        nfy__convert_error(c, "convert-read", e->path, "cannot read",
+                           nfy_status_from_errno(e->err));
+        nfy_report_add_file(c->rep, e->rel, NFY_FILE_ERROR,
+                            nfy__convert_note(&a, "cannot read",
+                                              nfy_status_from_errno(e->err)));
         break;
     case NFY_WALK_FILE:
-        if (!stale_temp(c, e))
+        if (!nfy__convert_stale_temp(c, e))
             convert_file(c, e, &a);
         break;
     }
@@ -472,7 +283,7 @@ nfy_status nfy_convert_run(const nfy_convert_opts *opts, nfy_report *rep,
     } else if (opts->action == NFY_CONVERT_WRITE) {
         st = nfy_mkdirs(opts->dst, 0755);
         if (st)
-            output_error(&c, opts->dst, st);
+            nfy__convert_output_error(&c, opts->dst, st);
     }
     static const char *const skip_names[] = {".git", "__pycache__", NULL};
     nfy_walk_opts wo = {skip_names,

@@ -74,6 +74,35 @@ typedef struct {
     const char *target;  /* single file in place: the file a link names */
 } nfy__converter;
 
+/* ---- Output (output.c); each failure said once, on its path. ---- */
+/* An error on one side of one file ("what: reason"). */
+void nfy__convert_error(nfy__converter *c, const char *code, const char *path,
+                        const char *what, nfy_status st);
+/* A write error; the run's result becomes NFY_EIO. */
+void nfy__convert_output_error(nfy__converter *c, const char *path,
+                               nfy_status st);
+/* "what: reason", for a report note. */
+const char *nfy__convert_note(nfy_arena *a, const char *what, nfy_status st);
+/* Write data as e's output (WRITE). */
+nfy_status nfy__convert_write_out(nfy__converter *c, const nfy_walk_entry *e,
+                                  nfy_arena *a, const char *data, size_t len,
+                                  const char **note);
+/* Copy e byte for byte to its output; false (said, *note) on failure. */
+bool nfy__convert_copy_out(nfy__converter *c, const nfy_walk_entry *e,
+                           nfy_arena *a, const char **note);
+/* Rewrite e in place behind its FILE.orig: no backup, no rewrite. */
+nfy_status nfy__convert_rewrite(nfy__converter *c, const nfy_walk_entry *e,
+                                nfy_arena *a, const nfy_buf *result,
+                                const char **note);
+/* The directory e in the output; an existing link there is refused. */
+void nfy__convert_make_dir(nfy__converter *c, const nfy_walk_entry *e,
+                           nfy_arena *a);
+/* The link e, recreated as a link (WRITE) and reported. */
+void nfy__convert_copy_link(nfy__converter *c, const nfy_walk_entry *e,
+                            nfy_arena *a);
+/* True for an npuify temporary (removed in place, never converted). */
+bool nfy__convert_stale_temp(nfy__converter *c, const nfy_walk_entry *e);
+
 /* True once the run was asked to stop (opts->stop): no new file begins. */
 bool nfy__convert_stopping(const nfy__converter *c);
 
