@@ -390,7 +390,8 @@ check_partial() {
 interrupt() { # CASE SIGNAL WANT_RC
     ic=$1; sig=$2; want=$3
     rm -rf "$w/t"; cp -a "$w/pristine" "$w/t"
-    "$BIN" convert "$w/t" --in-place -q >"$tmp/out" 2>&1 &
+    # A background job of sh ignores SIGINT (and npuify keeps it so).
+    env --default-signal=INT,TERM "$BIN" convert "$w/t" --in-place -q >"$tmp/out" 2>&1 &
     pid=$!
     i=0
     while [ $i -lt 2000 ] && ! [ -e "$w/t/p00/m005.py.orig" ]; do sleep 0.01; i=$((i + 1)); done

@@ -87,15 +87,19 @@ static void on_stop_signal(int sig)
     sigaction(sig, &dfl, NULL);
 }
 
-static void catch_stop_signals(void)
+/* A signal ignored when npuify started (nohup, a background job) stays
+ * ignored, as the shell meant. */
+static void catch_stop_signal(int sig)
 {
+    struct sigaction old;
+    if (sigaction(sig, NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+        return;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_stop_signal;
     sa.sa_flags = SA_RESTART;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    sigaction(sig, &sa, NULL);
 }
 
 /* After a stop: what is on disk, and the shell's 128 + signal. */
@@ -347,7 +351,8 @@ int nfy_cmd_convert(int argc, char **argv)
     if (a.conv.action == NFY_CONVERT_WRITE ||
         a.conv.action == NFY_CONVERT_IN_PLACE) {
         a.conv.stop = &stop_signal;
-        catch_stop_signals();
+        catch_stop_signal(SIGINT);
+        catch_stop_signal(SIGTERM);
     }
     nfy_status st = nfy_convert_run(&a.conv, &rep, &diff, &stats, &diags);
     rc = stop_signal ? interrupted(&a, &diags)

@@ -148,7 +148,9 @@ nfy_status nfy__convert_rewrite(nfy__converter *c, const nfy_walk_entry *e,
             "cannot write the backup, so the file is left unchanged", st);
         *note = nfy__convert_note(a, "no backup, left unchanged", st);
     } else {
-        nfy_write_opts w = {.flags = NFY_WRITE_SYNC | NFY_WRITE_KEEP_OWNER};
+        /* The mode is kept from the file replaced; e's if it vanished. */
+        nfy_write_opts w = {.mode = e->mode & 07777,
+                            .flags = NFY_WRITE_SYNC | NFY_WRITE_KEEP_OWNER};
         st = nfy_file_write_at(t.dirfd, t.name, result->data, result->len, &w);
         if (st) {
             nfy__convert_output_error(c, t.shown, st);

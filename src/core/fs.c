@@ -195,8 +195,8 @@ static void settle_attrs(int fd, int dirfd, const char *name,
             fchown(fd, like->st_uid, like->st_gid) != 0) {
             w->owner_lost = true;
             w->owner_errno = errno;
-            /* A group or set-id bit must not pass to another owner. */
-            mode &= 0777 & ~(mode_t)07000;
+            /* Set-id bits must not pass to another owner. */
+            mode &= 0777;
         }
     }
     if (fchmod(fd, mode) != 0)
