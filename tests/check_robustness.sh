@@ -238,6 +238,11 @@ ln -s "$w/src/sub" "$w/out/sub"; snap "$w/src" "$w/snap"
 run symlink-in-dst 3 "out/sub: error[convert-write]: cannot write: a symbolic link is in the way" \
     "$BIN" convert "$w/src" -o "$w/out" --force -q
 intact symlink-in-dst "$w/src" "$w/snap"; notemp dst-link "$w"; row symlink-in-dst
+# The same where the kernel has no openat2 (the component walk).
+run symlink-in-dst-no-openat2 3 "out/sub: error[convert-write]: cannot write: a symbolic link is in the way" \
+    env NFY_SHIM_NO_OPENAT2=1 LD_PRELOAD="$SHIM" "$BIN" convert "$w/src" -o "$w/out" --force -q
+grep -qF "out/sub/a.py: error[convert-write]" "$tmp/out" && ok || bad "no openat2: file below the link not refused"
+intact symlink-in-dst-no-openat2 "$w/src" "$w/snap"; row symlink-in-dst-no-openat2
 # A file link in DST is replaced by the file, its target untouched.
 fresh dst-file-link
 mkdir -p "$w/src" "$w/out"; printf '%s' "$CUDA_PY" >"$w/src/a.py"; cp "$w/src/a.py" "$w/victim.py"

@@ -382,6 +382,9 @@ NFY_NODISCARD nfy_status nfy_mkdir_at(int dirfd, const char *name, mode_t mode);
  */
 NFY_NODISCARD nfy_status nfy_dir_open_beneath(const char *root, const char *rel,
                                               int *out);
+/** nfy_dir_open_beneath from an open root directory (rootfd stays open). */
+NFY_NODISCARD nfy_status nfy_dir_open_beneath_fd(int rootfd, const char *rel,
+                                                 int *out);
 /** True for a temporary name npuify makes: "." ... ".npuify-" + 6 of
  * [A-Za-z0-9] (also the ".BASE.npuify-XXXXXX" of earlier versions). */
 bool nfy_is_temp_name(const char *name);

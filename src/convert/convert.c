@@ -272,7 +272,8 @@ nfy_status nfy_convert_run(const nfy_convert_opts *opts, nfy_report *rep,
                         .diff_out = diff_out,
                         .stats = stats,
                         .diags = diags,
-                        .dst = opts->dst};
+                        .dst = opts->dst,
+                        .root_fd = -1};
     if (stat(opts->src, &sst) == 0 && !S_ISDIR(sst.st_mode)) {
         c.single_file = true;
         c.dst = nfy__convert_single_dst(&a, opts);
@@ -285,6 +286,13 @@ nfy_status nfy_convert_run(const nfy_convert_opts *opts, nfy_report *rep,
         if (st)
             nfy__convert_output_error(&c, opts->dst, st);
     }
+    /* The output root, opened once: every output directory is reached
+     * from it without following links. */
+    const char *root = opts->action == NFY_CONVERT_IN_PLACE ? opts->src
+                       : opts->action == NFY_CONVERT_WRITE  ? opts->dst
+                                                            : NULL;
+    if (!c.single_file && root && !c.write_rc)
+        c.root_fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     static const char *const skip_names[] = {".git", "__pycache__", NULL};
     nfy_walk_opts wo = {skip_names,
                         opts->action == NFY_CONVERT_WRITE ? opts->dst : NULL};
@@ -297,6 +305,8 @@ nfy_status nfy_convert_run(const nfy_convert_opts *opts, nfy_report *rep,
         if (st && !c.write_rc)
             c.write_rc = st;
     }
+    if (c.root_fd >= 0)
+        close(c.root_fd);
     if (opts->rules)
         nfy_migrate_project_finish(&passes.proj, &passes.mo, rep);
     nfy_migrate_project_release(&passes.proj);

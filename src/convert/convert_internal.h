@@ -72,6 +72,7 @@ typedef struct {
     const char *dst;     /* output root (dir), or output file path */
     nfy_status write_rc; /* first output error */
     const char *target;  /* single file in place: the file a link names */
+    int root_fd;         /* the output root (DST, or SRC in place), or -1 */
 } nfy__converter;
 
 /* ---- Output (output.c); each failure said once, on its path. ---- */

@@ -55,7 +55,8 @@ static nfy_status out_open(nfy__converter *c, nfy_arena *a,
     t->name = slash ? slash + 1 : e->rel;
     const char *dir =
         slash ? nfy_arena_strndup(a, e->rel, (size_t)(slash - e->rel)) : "";
-    return nfy_dir_open_beneath(root, dir, &t->dirfd);
+    return c->root_fd >= 0 ? nfy_dir_open_beneath_fd(c->root_fd, dir, &t->dirfd)
+                           : nfy_dir_open_beneath(root, dir, &t->dirfd);
 }
 
 static void out_close(out_target *t)

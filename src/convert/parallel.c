@@ -78,7 +78,8 @@ static void run_item(job_list *jl, nfy_convert_passes *passes, job_item *it)
                         .diff_out = m->diff_out ? &it->diff : NULL,
                         .stats = &it->stats,
                         .diags = &it->diags,
-                        .dst = m->dst};
+                        .dst = m->dst,
+                        .root_fd = m->root_fd};
     /* Asked to stop: entries not begun stay untouched (and unreported). */
     if (!nfy__convert_stopping(&c))
         nfy__convert_entry(&c, &it->e);

@@ -14,11 +14,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -62,8 +64,7 @@ static int open_regular(const char *path, struct stat *st)
         errno = err;
         return -1;
     }
-    fcntl(fd, F_SETFL, 0);
-    return fd;
+    return fd; /* O_NONBLOCK changes nothing for a regular file */
 }
 
 nfy_status nfy_file_read(const char *path, size_t max, nfy_buf *out)
@@ -135,21 +136,25 @@ static nfy_status write_all(int fd, const char *p, size_t len)
     return NFY_OK;
 }
 
-static void random_suffix(char *dst)
+/*
+ * Six characters of mkstemp's alphabet. The first try mixes the clock and
+ * the pid (no system call); after a collision the kernel's randomness is
+ * used. A guessed name only costs a retry: the file is created with O_EXCL.
+ */
+static void random_suffix(char *dst, int attempt)
 {
     static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
                                    "abcdefghijklmnopqrstuvwxyz0123456789";
-    unsigned char r[TEMP_RANDOM_LEN];
-    if (getrandom(r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r) {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        unsigned long x = (unsigned long)ts.tv_nsec ^ (unsigned long)getpid();
-        for (int i = 0; i < TEMP_RANDOM_LEN;
-             i++, x = x * 6364136223846793005u + 1)
-            r[i] = (unsigned char)(x >> 33);
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    uint64_t x = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 30) ^
+                 ((uint64_t)getpid() << 40) ^ (uint64_t)(uintptr_t)dst;
+    if (attempt > 0 && getrandom(&x, sizeof x, GRND_NONBLOCK) != sizeof x)
+        x += (uint64_t)attempt * 0x9E3779B97F4A7C15u;
+    for (int i = 0; i < TEMP_RANDOM_LEN; i++) {
+        x = x * 6364136223846793005u + 1442695040888963407u;
+        dst[i] = alphabet[(x >> 33) % (sizeof alphabet - 1)];
     }
-    for (int i = 0; i < TEMP_RANDOM_LEN; i++)
-        dst[i] = alphabet[r[i] % (sizeof alphabet - 1)];
     dst[TEMP_RANDOM_LEN] = '\0';
 }
 
@@ -161,7 +166,7 @@ static int temp_create_at(int dirfd, char name[TEMP_NAME_SIZE],
 {
     for (int tries = 0; tries < 64; tries++) {
         memcpy(name, temp_prefix, TEMP_PREFIX_LEN);
-        random_suffix(name + TEMP_PREFIX_LEN);
+        random_suffix(name + TEMP_PREFIX_LEN, tries);
         if (link_target) {
             if (symlinkat(link_target, dirfd, name) == 0)
                 return 0;
@@ -308,9 +313,10 @@ static nfy_status open_dir_step(int dirfd, const char *part, int *out)
     return nfy_status_from_errno(err);
 }
 
-nfy_status nfy_dir_open_beneath(const char *root, const char *rel, int *out)
+/* The component walk: each part opened with O_NOFOLLOW from the last. */
+static nfy_status open_by_parts(int rootfd, const char *rel, int *out)
 {
-    int fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int fd = fcntl(rootfd, F_DUPFD_CLOEXEC, 0);
     if (fd < 0)
         return nfy_status_from_errno(errno);
     for (const char *p = rel; *p;) {
@@ -322,20 +328,46 @@ nfy_status nfy_dir_open_beneath(const char *root, const char *rel, int *out)
         }
         memcpy(part, p, n);
         part[n] = '\0';
-        int next = -1;
+        int next = fd;
         nfy_status rc = n ? open_dir_step(fd, part, &next) : NFY_OK;
-        if (!n)
-            next = dup(fd);
-        close(fd);
+        if (n)
+            close(fd);
         if (rc)
             return rc;
-        if (next < 0)
-            return nfy_status_from_errno(errno);
         fd = next;
         p += n + strspn(p + n, "/");
     }
     *out = fd;
     return NFY_OK;
+}
+
+nfy_status nfy_dir_open_beneath_fd(int rootfd, const char *rel, int *out)
+{
+#ifdef SYS_openat2
+    /* One call for the whole path where the kernel has openat2 (5.6+). */
+    struct open_how how = {.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
+                           .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH |
+                                      RESOLVE_NO_MAGICLINKS};
+    long fd = syscall(SYS_openat2, rootfd, *rel ? rel : ".", &how, sizeof how);
+    if (fd >= 0) {
+        *out = (int)fd;
+        return NFY_OK;
+    }
+    /* Not there (old kernel, seccomp): the walk below; else its answer. */
+    if (errno != ENOSYS && errno != EPERM && errno != EINVAL && errno != E2BIG)
+        return errno == ELOOP ? NFY_ESYMLINK : nfy_status_from_errno(errno);
+#endif
+    return open_by_parts(rootfd, rel, out);
+}
+
+nfy_status nfy_dir_open_beneath(const char *root, const char *rel, int *out)
+{
+    int rootfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (rootfd < 0)
+        return nfy_status_from_errno(errno);
+    nfy_status rc = nfy_dir_open_beneath_fd(rootfd, rel, out);
+    close(rootfd);
+    return rc;
 }
 
 /* The directory part of path ("." or "/" when it has none) and its base. */

@@ -6,6 +6,7 @@
  *   NFY_SHIM_WRITE_ERRNO=N   write() into an npuify temporary fails with N
  *   NFY_SHIM_CREATE_ERRNO=N  creating an npuify temporary fails with N
  *   NFY_SHIM_VANISH=NAME     a file named NAME is deleted just before open
+ *   NFY_SHIM_NO_OPENAT2=1    openat2 fails with ENOSYS (an older kernel)
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -14,6 +15,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -119,4 +121,24 @@ int close(int fd)
     if (fd >= 0 && fd < MAX_FD)
         temp_fd[fd] = 0;
     return real(fd);
+}
+
+long syscall(long number, ...)
+{
+    static long (*real)(long, ...);
+    if (!real)
+        real = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
+    va_list ap;
+    va_start(ap, number);
+    long a[6];
+    for (int i = 0; i < 6; i++)
+        a[i] = va_arg(ap, long);
+    va_end(ap);
+#ifdef SYS_openat2
+    if (number == SYS_openat2 && getenv("NFY_SHIM_NO_OPENAT2")) {
+        errno = ENOSYS;
+        return -1;
+    }
+#endif
+    return real(number, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
