@@ -243,6 +243,13 @@ run symlink-in-dst-no-openat2 3 "out/sub: error[convert-write]: cannot write: a 
     env NFY_SHIM_NO_OPENAT2=1 LD_PRELOAD="$SHIM" "$BIN" convert "$w/src" -o "$w/out" --force -q
 grep -qF "out/sub/a.py: error[convert-write]" "$tmp/out" && ok || bad "no openat2: file below the link not refused"
 intact symlink-in-dst-no-openat2 "$w/src" "$w/snap"; row symlink-in-dst-no-openat2
+# The report directory planted in DST as a link into SRC: not written through.
+fresh report-link
+mkdir -p "$w/src" "$w/out"; printf '%s' "$CUDA_PY" >"$w/src/a.py"; echo mine >"$w/src/summary.md"
+ln -s "$w/src" "$w/out/npuify_report"; snap "$w/src" "$w/snap"
+run report-dir-link-in-dst 3 "out/npuify_report: error[convert-write]: cannot write the report: a symbolic link" \
+    "$BIN" convert "$w/src" -o "$w/out" --force -q
+intact report-dir-link-in-dst "$w/src" "$w/snap"; notemp report-link "$w"; row report-dir-link-in-dst
 # A file link in DST is replaced by the file, its target untouched.
 fresh dst-file-link
 mkdir -p "$w/src" "$w/out"; printf '%s' "$CUDA_PY" >"$w/src/a.py"; cp "$w/src/a.py" "$w/victim.py"

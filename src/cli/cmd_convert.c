@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli_util.h"
@@ -252,6 +253,23 @@ static const char *report_dir(const convert_args *a, nfy_arena *ar)
 }
 
 /*
+ * The default report directory lies in the output (or in SRC in place): a
+ * symbolic link there is never written through (it could lead into SRC).
+ * A --report-dir the user names is taken as given.
+ */
+static bool report_dir_safe(const convert_args *a, const char *dir,
+                            nfy_diags *diags)
+{
+    struct stat st;
+    if (a->report_dir || lstat(dir, &st) != 0 || !S_ISLNK(st.st_mode))
+        return true;
+    nfy_diag_add_at(diags, NFY_SEV_ERROR, "convert-write", dir, 0, 0,
+                    "cannot write the report: %s",
+                    nfy_status_str(NFY_ESYMLINK));
+    return false;
+}
+
+/*
  * AMP is mandatory on NPU (the cube units compute in FP16/BF16), so a
  * project without it gets a loud warning on stderr, not only a report row.
  */
@@ -285,8 +303,13 @@ static int finish(convert_args *a, nfy_report *rep, nfy_buf *diff,
         nfy_cli_print_diags(diags, a->color, a->json_diags);
         return nfy_cli_usage_error("convert", "unknown --format name");
     }
-    if (dir && st != NFY_EUSAGE && nfy_report_write(rep, dir, formats, diags))
+    if (dir && st != NFY_EUSAGE && !report_dir_safe(a, dir, diags)) {
         st = NFY_EIO;
+        dir = NULL; /* not written: not named in the summary */
+    } else if (dir && st != NFY_EUSAGE &&
+               nfy_report_write(rep, dir, formats, diags)) {
+        st = NFY_EIO;
+    }
     fwrite(diff->data ? diff->data : "", 1, diff->len, stdout);
     nfy_cli_print_diags(diags, a->color, a->json_diags);
     if (st == NFY_EUSAGE)
