@@ -357,6 +357,9 @@ run stale-temps-removed 0 "" "$BIN" convert "$w/src" --in-place -q
 [ ! -e "$w/src/.npuify-Ab3xZ9" ] && [ ! -e "$w/src/.a.py.npuify-Qw12Er" ] && ok || bad "stale temps kept"
 [ -f "$w/src/.npuify-notes" ] && [ -f "$w/src/my.npuify-backup" ] && [ -f "$w/src/.npuify-ab_def" ] && ok ||
     bad "a user file with a look-alike name was removed"
+printf '%s' "$CUDA_PY" >"$w/one.py"; echo t >"$w/.npuify-Zz9Yy8"
+run stale-temps-single-file 0 "" "$BIN" convert "$w/one.py" --in-place -q
+[ ! -e "$w/.npuify-Zz9Yy8" ] && grep -q "npu()" "$w/one.py" && ok || bad "single file: stale temp kept"
 echo yes >"$tmp/intact"; row stale-temps-removed
 
 # ---- ops: nothing after the first JSON document is ignored

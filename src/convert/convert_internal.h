@@ -101,7 +101,8 @@ void nfy__convert_make_dir(nfy__converter *c, const nfy_walk_entry *e,
 /* The link e, recreated as a link (WRITE) and reported. */
 void nfy__convert_copy_link(nfy__converter *c, const nfy_walk_entry *e,
                             nfy_arena *a);
-/* True for an npuify temporary (removed in place, never converted). */
+/* True for an npuify temporary (removed in place, never converted); one
+ * file in place: the temporaries beside it are removed. */
 bool nfy__convert_stale_temp(nfy__converter *c, const nfy_walk_entry *e);
 
 /* True once the run was asked to stop (opts->stop): no new file begins. */

@@ -5,6 +5,7 @@
  * temporaries of interrupted runs. Every failure is said once, on the
  * path that failed, with its reason.
  */
+#include <dirent.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -203,10 +204,40 @@ void nfy__convert_copy_link(nfy__converter *c, const nfy_walk_entry *e,
 
 /* A temporary of an interrupted npuify run, in the tree rewritten in place:
  * removed; in any other run it is not part of the project. */
+/* One file in place: the temporaries a killed run left beside it. */
+static void remove_temps_beside(nfy__converter *c, const nfy_walk_entry *e)
+{
+    int fd;
+    const char *base;
+    if (nfy_dir_open_parent(c->target, &fd, &base))
+        return;
+    DIR *d = fdopendir(fd);
+    if (!d) {
+        close(fd);
+        return;
+    }
+    struct dirent *de;
+    struct stat st;
+    while ((de = readdir(d)) != NULL)
+        if (nfy_is_temp_name(de->d_name) &&
+            fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+            S_ISREG(st.st_mode) && unlinkat(fd, de->d_name, 0) == 0)
+            nfy_report_logf(c->rep, e->rel,
+                            "removed %s, a temporary file left by an "
+                            "interrupted run",
+                            de->d_name);
+    closedir(d);
+}
+
 bool nfy__convert_stale_temp(nfy__converter *c, const nfy_walk_entry *e)
 {
+    if (c->single_file) {
+        if (c->o->action == NFY_CONVERT_IN_PLACE)
+            remove_temps_beside(c, e);
+        return false;
+    }
     const char *slash = strrchr(e->rel, '/');
-    if (c->single_file || !nfy_is_temp_name(slash ? slash + 1 : e->rel))
+    if (!nfy_is_temp_name(slash ? slash + 1 : e->rel))
         return false;
     if (c->o->action == NFY_CONVERT_IN_PLACE && unlink(e->path) == 0)
         nfy_report_logf(c->rep, e->rel,
