@@ -59,6 +59,9 @@ typedef struct {
                                     (e.g. the report dir), may be NULL */
     unsigned jobs; /* worker threads; 0 or 1: all in the calling thread.
                       Every output is the same for any value. */
+    /* The assessment run on each Python file (npuify/analyse.h); NULL: the
+       torch-API rows (NPU701/NPU702) for torch_version with rules. */
+    const struct nfy_analyse_opts *analyse;
 } nfy_convert_opts;
 
 typedef struct {

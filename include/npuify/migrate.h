@@ -59,9 +59,24 @@
 
 #include "npuify/core.h"
 #include "npuify/edit.h"
+#include "npuify/pysyn.h"
 #include "npuify/report.h"
+#include "npuify/resolve.h"
 
 struct nfy_rule_set; /* npuify/rules.h */
+
+/*
+ * Sees each scanned Python file's resolved structure after the passes, so
+ * an assessment (src/analyse) works on the same parse instead of a second
+ * one. fn records its findings into report (NULL when the caller passed
+ * none); it must only read ctx (files may be migrated on several threads).
+ */
+typedef struct nfy_migrate_observer {
+    void (*fn)(void *ctx, const nfy_source *src, const char *relpath,
+               const nfy_pysyn *syn, const nfy_resolution *res,
+               nfy_report *report);
+    void *ctx;
+} nfy_migrate_observer;
 
 enum nfy_migrate_flags {
     NFY_MIGRATE_UNSAFE = 1u << 0, /* also apply edits of "unsafe" rules */
@@ -81,6 +96,7 @@ typedef struct {
     const struct nfy_rule_set *rules; /* required; built-in + custom rules */
     const char *torch_version; /* "2.1" ... "2.8" ...; NULL: newest shipped */
     unsigned flags;            /* enum nfy_migrate_flags */
+    const nfy_migrate_observer *observer; /* may be NULL */
 } nfy_migrate_opts;
 
 /** Per-file facts for project-level rules. */

@@ -205,6 +205,7 @@ typedef enum {
     X(AMP, "amp")                 /* NPU4xx */                                 \
     X(MANUAL, "manual")           /* NPU5xx unsupported, manual work */        \
     X(ADVICE, "advice")           /* NPU6xx precision/performance */           \
+    X(ANALYSIS, "analysis")       /* NPU7xx assessment (npuify analyse) */     \
     X(CUSTOM, "custom")           /* any other ID */
 
 typedef enum {

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "convert/convert_internal.h"
+#include "npuify/analyse.h"
 #include "npuify/edit.h"
 
 /* Python and shell files larger than this are copied, not migrated. */
@@ -265,6 +266,12 @@ nfy_status nfy_convert_run(const nfy_convert_opts *opts, nfy_report *rep,
         (opts->unsafe ? NFY_MIGRATE_UNSAFE : 0) |
         (opts->mode == NFY_CONVERT_MODE_AUTO ? NFY_MIGRATE_AUTO : 0) |
         (opts->amp ? NFY_MIGRATE_AMP : 0);
+    nfy_analyse_opts torch_rows = {opts->rules, opts->torch_version,
+                                   NFY_ANALYSE_TORCH_APIS, NULL};
+    nfy_migrate_observer observer = {
+        nfy_analyse_python,
+        (void *)(opts->analyse ? opts->analyse : &torch_rows)};
+    passes.mo.observer = &observer;
     nfy_migrate_project_init(&passes.proj);
     nfy__converter c = {opts,  &passes, rep,       diff_out, stats,
                         diags, false,   opts->dst, NFY_OK};

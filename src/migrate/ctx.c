@@ -443,6 +443,8 @@ nfy_status mig_python(const mig_params *p, const nfy_source *src,
         fill_info(&c);
         size_t edits0 = edits->edits.len, notes0 = notes->len;
         run_passes(&c);
+        if (p->observer != NULL && p->observer->fn != NULL)
+            p->observer->fn(p->observer->ctx, src, p->relpath, m, r, p->report);
         info->uses_cuda = edits->edits.len > edits0;
         for (size_t i = notes0; i < notes->len && !info->uses_cuda; i++)
             info->uses_cuda = notes->items[i].cat != MIG_CAT_LEFT_UNCHANGED &&

@@ -11,6 +11,7 @@
 
 #include "npuify/core.h"
 #include "npuify/edit.h"
+#include "npuify/migrate.h"
 
 struct nfy_rule_set;
 
@@ -69,6 +70,10 @@ typedef struct {
     const struct nfy_rule_set *rules;
     const char *version; /* canonical apidb version name, e.g. "2.8" */
     unsigned flags;      /* MIG_F_* */
+    /* the resolved file goes to this observer (nfy_migrate_opts) */
+    const nfy_migrate_observer *observer; /* may be NULL */
+    const char *relpath;
+    nfy_report *report;
 } mig_params;
 
 /* ---- passes (ctx.c) ---- */

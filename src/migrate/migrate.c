@@ -125,7 +125,8 @@ nfy_status nfy_migrate_file(const nfy_migrate_opts *opts, const nfy_source *src,
                              : "unknown --torch-version");
         return NFY_EUSAGE;
     }
-    mig_params p = {opts->rules, ver, opts->flags};
+    mig_params p = {opts->rules,    ver,     opts->flags,
+                    opts->observer, relpath, report};
     nfy_arena arena;
     nfy_arena_init(&arena);
     mig_note_vec notes = {0};

@@ -96,7 +96,7 @@ nfy_rule_category nfy_rule_category_of_id(const char *id)
         if (!isdigit((unsigned char)id[i]))
             return NFY_RULE_CAT_CUSTOM;
     int digit = id[3] - '0';
-    if (digit > 6)
+    if (digit > 7)
         return NFY_RULE_CAT_CUSTOM;
     return (nfy_rule_category)(NFY_RULE_CAT_IMPORT + digit);
 }

@@ -1,0 +1,43 @@
+/* Internal to src/analyse: the per-file context of the assessment. */
+#ifndef NPUIFY_ANALYSE_INTERNAL_H
+#define NPUIFY_ANALYSE_INTERNAL_H
+
+#include "npuify/analyse.h"
+#include "npuify/apidb.h"
+
+typedef struct {
+    const nfy_analyse_opts *o;
+    const nfy_apidb_version *v;
+    const nfy_source *src;
+    const char *rel;
+    const nfy_pysyn *m;      /* NULL for text files */
+    const nfy_resolution *r; /* NULL for text files */
+    nfy_report *rep;
+    nfy_arena *arena;
+    const char **btype; /* per binding: type qual, "" none, NULL not yet */
+} an_ctx;
+
+/** Record a finding of rule id at span with api and detail (the Tips). */
+void an_emit(an_ctx *c, const char *rule, nfy_span span, const char *api,
+             const char *detail, const char *npu_api);
+/** The enabled rule id of the set, or NULL (then nothing is emitted). */
+const nfy_rule *an_rule(const an_ctx *c, const char *id);
+
+/* Passes over a resolved Python file. */
+void an_torch_apis(an_ctx *c);
+void an_custom_ops(an_ctx *c);
+void an_triton(an_ctx *c);
+/** The torch type of local binding b: "torch.nn.MaxPool2d", "torch.Tensor",
+ * or "" when not surely known (every binding of the name in its scope must
+ * agree). */
+const char *an_binding_type(an_ctx *c, uint32_t b);
+/** Qualified name of the callee when tokens [first, end) are exactly one call
+ * of a resolved dotted name; else empty. *call receives the call index. */
+nfy_str an_value_call(const an_ctx *c, uint32_t first, uint32_t end,
+                      uint32_t *call);
+
+/* Text files. */
+void an_cpp_cuda(an_ctx *c);
+void an_dependencies(an_ctx *c);
+
+#endif
