@@ -12,7 +12,7 @@
  *    and the methods of a local that is surely a tensor (the result of a
  *    torch factory, a parameter annotated torch.Tensor), judged against the
  *    torch API lists serving the target version (apidb);
- *  - custom operators (NPU704): Python call sites of names a C++/CUDA file
+ *  - custom operators (NPU504): Python call sites of names a C++/CUDA file
  *    of the project defines (PYBIND11_MODULE m.def, TORCH_LIBRARY m.def),
  *    `torch.ops.NS.NAME` with NS defined in the project;
  *  - Triton kernels (NPU705): @triton.jit definitions and their launches;
@@ -34,7 +34,7 @@
 
 enum nfy_analyse_modes {
     NFY_ANALYSE_TORCH_APIS = 1u << 0,   /* NPU701/NPU702 */
-    NFY_ANALYSE_EXTENSIONS = 1u << 1,   /* NPU704/NPU705/NPU708 */
+    NFY_ANALYSE_EXTENSIONS = 1u << 1,   /* NPU504/NPU705/NPU708 */
     NFY_ANALYSE_DEPENDENCIES = 1u << 2, /* NPU706 */
     NFY_ANALYSE_ALL = 0x7
 };

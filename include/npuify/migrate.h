@@ -20,8 +20,9 @@
  * step), "member-alias" (NPU111: `npu = cuda` after a user class's own
  * cuda()/is_cuda, so renamed call sites keep working), and at project level
  * "amp-missing" and "global-advice". Not implemented here: "ddp-rewrite",
- * "launcher", "cuda-ops" (their rules simply never fire), FILE rules such as
- * *.cu (convert's).
+ * "launcher" (their rules simply never fire; "cuda-ops" and the NPU7xx
+ * passes are src/analyse's, fed by the observer below), FILE rules such
+ * as *.cu (convert's).
  *
  * Guarantees: edits are minimal (a token, a string's leading "cuda", one
  * inserted line) and never overlap; running the passes on their own output

@@ -126,6 +126,9 @@
  *   amp-used           NPU404  AMP found (map = AMP markers)
  *   cpp-extension-cu   NPU502  cpp_extension.load/load_inline with CUDA
  *   cuda-ops           NPU504  calls of user CUDA ops (PYBIND11/TORCH_LIBRARY)
+ *   torch-api-unsupported NPU701, torch-api-unknown NPU702, triton-kernel
+ *                      NPU705, dependency NPU706 (map = globs), cpp-cuda
+ *                      NPU708: src/analyse (npuify analyse)
  *   device-capability  NPU508  get_device_capability / properties .major
  *   dataloader-pin-memory NPU602, affinity-user NPU605, global-advice NPU607
  *

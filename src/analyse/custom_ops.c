@@ -1,5 +1,5 @@
 /*
- * NPU704: Python call sites of operators the project's own C++/CUDA
+ * NPU504: Python call sites of operators the project's own C++/CUDA
  * sources define (nfy_analyse_exts). A call is matched when
  *  - it is torch.ops.NS.NAME(...) and some TORCH_LIBRARY(NS, m) defines
  *    NAME ("NS::NAME");
@@ -78,7 +78,7 @@ void an_custom_ops(an_ctx *c)
             continue;
         nfy_str callee = nfy_pysyn_dotted(c->m, c->arena, u, 0);
         char *api = nfy_arena_strndup(c->arena, callee.ptr, callee.len);
-        an_emit(c, "NPU704",
+        an_emit(c, "NPU504",
                 nfy_pysyn_range_span(c->m, u->tok, u->chain_end + 1), api,
                 nfy_arena_fmt(c->arena, "defined at %s", where), NULL);
     }

@@ -10,5 +10,7 @@ int nfy_cmd_syntax(int argc, char **argv);
 int nfy_cmd_convert(int argc, char **argv);
 int nfy_cmd_rules(int argc, char **argv);
 int nfy_cmd_ops(int argc, char **argv);
+int nfy_cmd_analyse(int argc, char **argv);
+int nfy_cmd_db(int argc, char **argv);
 
 #endif
