@@ -47,7 +47,9 @@ static nfy_finding_cat cat_of(const nfy_rule *r)
 {
     if (strcmp(r->id, "NPU702") == 0)
         return NFY_CAT_UNKNOWN_API;
-    if (strcmp(r->id, "NPU708") == 0)
+    /* CUDA code and CUDA-bound packages: manual work, listed with the
+       CUDA APIs; not unsupported torch APIs */
+    if (strcmp(r->id, "NPU708") == 0 || strcmp(r->id, "NPU706") == 0)
         return NFY_CAT_CUDA_OP;
     return NFY_CAT_UNSUPPORTED_API;
 }
