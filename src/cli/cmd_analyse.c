@@ -76,7 +76,8 @@ static int parse_args(int argc, char **argv, analyse_args *a)
             if (a->nrule_files == sizeof a->rule_files / sizeof(char *))
                 return nfy_cli_usage_error("analyse", "too many --rules");
             a->rule_files[a->nrule_files++] = val;
-        } else if (nfy_cli_opt(argc, argv, &i, "-j", "--jobs", &val)) {
+        } else if (nfy_cli_opt(argc, argv, &i, "-j", "--jobs", &val) ||
+                   (!strncmp(arg, "-j", 2) && arg[2] && (val = arg + 2))) {
             unsigned long n;
             if (!nfy_cli_parse_uint(val, 1, 256, &n))
                 return nfy_cli_usage_error(

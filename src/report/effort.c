@@ -1,9 +1,9 @@
 /*
  * The effort estimate of a report (DESIGN.md section 4), per file and for
  * the project, from the findings alone:
- *   high    a custom kernel (a CUDA source, a JIT/extension build with CUDA
- *           sources, a call of a project CUDA operator, a Triton kernel, CUDA
- *           code in an extension source), or 10 or more blocking findings;
+ *   high    a custom kernel (a CUDA source, an extension build, a JIT build
+ *           with CUDA sources, a call of a project CUDA operator, a Triton
+ *           kernel), or 10 or more blocking findings;
  *   medium  a blocking finding (an unsupported API, any finding whose
  *           operation is UNSUPPORTED), or 10 or more manual findings;
  *   low     any other edit or manual finding;
@@ -15,9 +15,11 @@
 
 #include "report/report_internal.h"
 
-/* Rules whose findings are custom kernels to port (rules.json). */
-static const char *const kernel_rules[] = {"NPU502", "NPU503", "NPU504",
-                                           "NPU705", "NPU708"};
+/* Rules whose findings are custom kernels to port (rules.json): the build
+ * of an extension, a CUDA source, a call of a project operator, a Triton
+ * kernel. The CUDA constructs inside a source (NPU708) are its detail. */
+static const char *const kernel_rules[] = {"NPU501", "NPU502", "NPU503",
+                                           "NPU504", "NPU705"};
 
 bool nfy_finding_is_kernel(const nfy_finding *f)
 {
