@@ -11,6 +11,7 @@
  * The project takes the highest file level, and the same thresholds over
  * its totals (project-wide findings, file NA, count too).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/report_internal.h"
@@ -62,25 +63,33 @@ nfy_effort nfy_effort_of(const nfy_effort_counts *c)
     return NFY_EFFORT_NONE;
 }
 
+nfy_effort nfy__effort_range(const nfy_finding **sorted, size_t first,
+                             size_t end, nfy_effort_counts *counts)
+{
+    nfy_effort_counts c = {0};
+    for (size_t i = first; i < end; i++)
+        nfy_effort_add(&c, sorted[i]);
+    if (counts)
+        *counts = c;
+    return nfy_effort_of(&c);
+}
+
 nfy_effort nfy_report_effort(const nfy_report *rep, const char *file,
                              nfy_effort_counts *counts)
 {
-    nfy_effort_counts c = {0};
-    nfy_effort worst = NFY_EFFORT_NONE;
-    for (size_t i = 0; i < rep->findings.len; i++) {
-        const nfy_finding *f = &rep->findings.items[i];
-        if (file != NULL && nfy__report_strcmp(f->file, file) != 0)
-            continue;
-        nfy_effort_add(&c, f);
+    const nfy_finding **v;
+    size_t n = nfy_report_sorted(rep, &v), first = 0, end = n;
+    if (file != NULL)
+        nfy__file_range(v, n, file, &first, &end);
+    nfy_effort e = nfy__effort_range(v, first, end, counts);
+    /* the project: never below its worst file (findings sort by file) */
+    for (size_t i = 0; file == NULL && i < n; i = end) {
+        for (end = i + 1;
+             end < n && nfy__report_strcmp(v[end]->file, v[i]->file) == 0;)
+            end++;
+        nfy_effort fe = nfy__effort_range(v, i, end, NULL);
+        e = fe > e ? fe : e;
     }
-    if (file == NULL) /* the project: also its worst file */
-        for (size_t i = 0; i < rep->files.len; i++) {
-            nfy_effort e =
-                nfy_report_effort(rep, rep->files.items[i].file, NULL);
-            worst = e > worst ? e : worst;
-        }
-    if (counts)
-        *counts = c;
-    nfy_effort own = nfy_effort_of(&c);
-    return own > worst ? own : worst;
+    free(v);
+    return e;
 }

@@ -70,15 +70,22 @@ static void md_head(nfy_buf *out, const nfy_report *rep,
                  t->manual);
 }
 
-static void md_effort_files(nfy_buf *out, const nfy_report *rep)
+static void md_effort_files(nfy_buf *out, const nfy_report *rep,
+                            const nfy_finding **v, size_t n)
 {
     enum { SHOWN_FILES = 30 };
     const nfy_report_file **files;
     size_t nf = nfy__report_sorted_files(rep, &files), shown = 0;
-    for (int level = NFY_EFFORT_HIGH; level > NFY_EFFORT_NONE; level--)
+    nfy_effort *level = calloc(nf + 1, sizeof *level);
+    nfy_effort_counts *counts = calloc(nf + 1, sizeof *counts);
+    for (size_t i = 0; level && counts && i < nf; i++) {
+        size_t first, end;
+        nfy__file_range(v, n, files[i]->file, &first, &end);
+        level[i] = nfy__effort_range(v, first, end, &counts[i]);
+    }
+    for (int l = NFY_EFFORT_HIGH; level && counts && l > NFY_EFFORT_NONE; l--)
         for (size_t i = 0; i < nf && shown < SHOWN_FILES; i++) {
-            nfy_effort_counts c;
-            if ((int)nfy_report_effort(rep, files[i]->file, &c) != level)
+            if ((int)level[i] != l)
                 continue;
             if (!shown++)
                 nfy_buf_addstr(out, "| File | Effort | Blocking | Kernels "
@@ -87,10 +94,12 @@ static void md_effort_files(nfy_buf *out, const nfy_report *rep)
             nfy_buf_addch(out, '|');
             cell(out, files[i]->file, false);
             nfy_buf_addf(out, " %s | %zu | %zu | %zu | %zu |\n",
-                         nfy_effort_name((nfy_effort)level), c.blocking,
-                         c.kernels, c.manual, c.edits);
+                         nfy_effort_name((nfy_effort)l), counts[i].blocking,
+                         counts[i].kernels, counts[i].manual, counts[i].edits);
         }
     nfy_buf_addstr(out, shown ? "\n" : "");
+    free(level);
+    free(counts);
     free(files);
 }
 
@@ -131,7 +140,7 @@ static void md_effort(nfy_buf *out, const nfy_report *rep,
         nfy_buf_addf(out, "- ... and %zu more (see the tables below)\n",
                      rows - SHOWN_BLOCKING);
     nfy_buf_addstr(out, rows ? "\n" : "Nothing blocks the port.\n\n");
-    md_effort_files(out, rep);
+    md_effort_files(out, rep, v, n);
 }
 
 static void md_rules(nfy_buf *out, const nfy_report *rep)
