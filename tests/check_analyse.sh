@@ -27,7 +27,7 @@ for f in json.load(open(sys.argv[1]))["findings"]:
         print("%s:%s %s %s | %s" % (f["file"], f["start"]["line"], f["rule"], f["api"], f["message"]))
 ' "$1"
 }
-expected_files="findings.txt unsupported_api.csv unknown_api.csv cuda_op_list.csv api_precision_advice.csv"
+expected_files="findings.txt unsupported_api.csv unknown_api.csv cuda_op_list.csv api_precision_advice.csv api_performance_advice.csv affinity_api_call.csv"
 
 # ---- golden projects ----
 for case in tests/analyse/*/; do

@@ -20,6 +20,12 @@ typedef struct {
 /** Record a finding of rule id at span with api and detail (the Tips). */
 void an_emit(an_ctx *c, const char *rule, nfy_span span, const char *api,
              const char *detail, const char *npu_api);
+/* The optional columns of a finding. */
+typedef struct {
+    const char *api, *detail, *npu_api, *api_type, *after;
+} an_extra;
+/** an_emit with every column. */
+void an_emit_as(an_ctx *c, const char *rule, nfy_span span, an_extra x);
 /** The enabled rule id of the set, or NULL (then nothing is emitted). */
 const nfy_rule *an_rule(const an_ctx *c, const char *id);
 
@@ -27,6 +33,8 @@ const nfy_rule *an_rule(const an_ctx *c, const char *id);
 void an_torch_apis(an_ctx *c);
 void an_custom_ops(an_ctx *c);
 void an_triton(an_ctx *c);
+void an_dynamic_shapes(an_ctx *c);
+
 /** The torch type of local binding b: "torch.nn.MaxPool2d", "torch.Tensor",
  * or "" when not surely known (every binding of the name in its scope must
  * agree). */

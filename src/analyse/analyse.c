@@ -45,6 +45,8 @@ const nfy_rule *an_rule(const an_ctx *c, const char *id)
 
 static nfy_finding_cat cat_of(const nfy_rule *r)
 {
+    if (strcmp(r->id, "NPU710") == 0)
+        return NFY_CAT_PERFORMANCE_ADVICE;
     if (strcmp(r->id, "NPU702") == 0)
         return NFY_CAT_UNKNOWN_API;
     /* CUDA code and CUDA-bound packages: manual work, listed with the
@@ -57,6 +59,12 @@ static nfy_finding_cat cat_of(const nfy_rule *r)
 void an_emit(an_ctx *c, const char *rule, nfy_span span, const char *api,
              const char *detail, const char *npu_api)
 {
+    an_emit_as(c, rule, span, (an_extra){api, detail, npu_api, NULL, NULL});
+}
+
+void an_emit_as(an_ctx *c, const char *rule, nfy_span span, an_extra x)
+{
+    const char *api = x.api, *detail = x.detail, *npu_api = x.npu_api;
     const nfy_rule *r = an_rule(c, rule);
     if (r == NULL || c->rep == NULL)
         return;
@@ -71,6 +79,8 @@ void an_emit(an_ctx *c, const char *rule, nfy_span span, const char *api,
     f.message = detail ? nfy_arena_fmt(c->arena, "%s: %s", r->message, detail)
                        : r->message;
     f.npu_api = npu_api;
+    f.api_type = x.api_type;
+    f.after = x.after;
     f.before = nfy_arena_strndup(c->arena, c->src->data + span.start,
                                  span.end - span.start);
     nfy_report_add_finding(c->rep, &f);
@@ -100,8 +110,10 @@ void nfy_analyse_python(void *ctx, const nfy_source *src, const char *relpath,
                 report, &arena,
                 NULL};
     c.btype = nfy_arena_calloc(&arena, syn->nbindings + 1, sizeof *c.btype);
-    if (o->modes & NFY_ANALYSE_TORCH_APIS)
+    if (o->modes & NFY_ANALYSE_TORCH_APIS) {
         an_torch_apis(&c);
+        an_dynamic_shapes(&c);
+    }
     if (o->modes & NFY_ANALYSE_EXTENSIONS) {
         an_custom_ops(&c);
         an_triton(&c);

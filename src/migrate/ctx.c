@@ -71,12 +71,14 @@ static bool has_tag(const nfy_rule *r, const char *tag)
 void mig_flag_class(const nfy_rule *r, mig_cat *cat, mig_op *op)
 {
     *op = MIG_OP_NONE;
-    if (has_tag(r, "precision"))
+    /* affinity first: those rows belong in affinity_api_call.csv even when
+       tagged performance too */
+    if (has_tag(r, "affinity"))
+        *cat = MIG_CAT_AFFINITY;
+    else if (has_tag(r, "precision"))
         *cat = MIG_CAT_PRECISION;
     else if (has_tag(r, "performance") || r->category == NFY_RULE_CAT_ADVICE)
         *cat = MIG_CAT_PERFORMANCE;
-    else if (has_tag(r, "affinity"))
-        *cat = MIG_CAT_AFFINITY;
     else if (has_tag(r, "unknown"))
         *cat = MIG_CAT_UNKNOWN;
     else if (has_tag(r, "cuda-op") || r->category == NFY_RULE_CAT_CUDA_API) {

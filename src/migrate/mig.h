@@ -76,6 +76,10 @@ typedef struct {
     nfy_report *report;
 } mig_params;
 
+/** Kind of api in msFmkTransplt's affinity table ("function", "class",
+ * "torch"), or NULL (apiq.c). */
+const char *mig_affinity_kind(const char *api);
+
 /* ---- passes (ctx.c) ---- */
 /**
  * Run every pass over one Python file: edits into edits (not normalized),

@@ -69,6 +69,11 @@ static void add_notes(nfy_report *rep, const nfy_source *src,
         f.message = n->message;
         f.after = n->after;
         f.npu_api = n->npu_api;
+        if (f.cat == NFY_CAT_AFFINITY_API) { /* the fused API is the after */
+            f.api_type = mig_affinity_kind(n->api);
+            if (f.after == NULL)
+                f.after = n->npu_api;
+        }
         nfy_report_add_finding(rep, &f);
     }
 }
