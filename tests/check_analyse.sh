@@ -128,6 +128,24 @@ rc=$?
 check "bad input: exit $rc <= 3" [ $rc -le 3 ]
 check "bad input: good.py still analysed" grep -q '^good.py,2,2,torch.cdist' "$tmp/badout/unsupported_api.csv"
 
+# ---- --deps: the installed packages the project imports ----
+mkdir -p "$tmp/depsin"
+printf 'import torch\nimport torchvision.ops\nimport json\nimport mylocal\n' >"$tmp/depsin/train.py"
+printf 'X = 1\n' >"$tmp/depsin/mylocal.py"
+if /usr/bin/python3 -c 'import torchvision' 2>/dev/null; then
+    "$NPUIFY" analyse "$tmp/depsin" -o "$tmp/depsout" --quiet --deps \
+        --python /usr/bin/python3 --torch-version 2.1 2>/dev/null
+    check "--deps: exit 0" [ $? -eq 0 ]
+    check "--deps: torchvision rows" grep -q '^deps:torchvision/models/alexnet.py,[0-9]*,[0-9]*,torch.nn.MaxPool2d,' "$tmp/depsout/unsupported_api.csv"
+    check "--deps: stdlib and local modules not analysed" sh -c "! grep -q -e '--deps: json' -e '--deps: mylocal' '$tmp/depsout/npuify.log'"
+else
+    echo "--deps: /usr/bin/python3 has no torchvision, skipped"
+fi
+"$NPUIFY" analyse "$tmp/depsin" -o "$tmp/depsout2" --quiet --deps \
+    --python /nonexistent/python 2>"$tmp/deps2.err"
+check "--deps: a missing Python is a warning" [ $? -eq 0 ]
+check "--deps: warning text" grep -q 'could not list' "$tmp/deps2.err"
+
 # ---- corpus: finishes, reports parse ----
 corpus() { # name dir
     [ -d "$2" ] || { echo "$1: $2 missing, skipped"; return; }

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/analyse_deps.h"
 #include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "npuify/analyse.h"
@@ -32,6 +33,8 @@ typedef struct {
     const char *rule_files[16];
     size_t nrule_files;
     unsigned jobs;
+    bool deps;
+    const char *python;
     bool quiet;
     bool color;
 } analyse_args;
@@ -52,6 +55,11 @@ static const char usage_text[] =
     "  --format LIST         report files: csv,log,json,md,sarif,html or all\n"
     "  --rules FILE.json     add custom rules\n"
     "  -j, --jobs N          threads (the output is the same for any N)\n"
+    "  --deps                also analyse the torch API use of the installed\n"
+    "                        third-party packages SRC imports (rows named\n"
+    "                        deps:NAME/FILE)\n"
+    "  --python PY           the Python asked where they are (default "
+    "python3)\n"
     "  --quiet               print no summary\n"
     "\n"
     "Exit: 0 ok (findings or not), 2 usage, 3 input or output errors.\n";
@@ -83,6 +91,10 @@ static int parse_args(int argc, char **argv, analyse_args *a)
                 return nfy_cli_usage_error(
                     "analyse", "--jobs takes a number from 1 to 256");
             a->jobs = (unsigned)n;
+        } else if (nfy_cli_opt(argc, argv, &i, NULL, "--python", &val)) {
+            a->python = val;
+        } else if (!strcmp(arg, "--deps")) {
+            a->deps = true;
         } else if (!strcmp(arg, "--quiet") || !strcmp(arg, "-q")) {
             a->quiet = true;
         } else if (arg[0] == '-' && arg[1]) {
@@ -97,6 +109,8 @@ static int parse_args(int argc, char **argv, analyse_args *a)
         return nfy_cli_usage_error("analyse", "no SRC given");
     if (!a->out || !a->out[0])
         return nfy_cli_usage_error("analyse", "give -o DIR");
+    if (a->python && !a->python[0])
+        return nfy_cli_usage_error("analyse", "--python needs a program");
     return -1;
 }
 
@@ -198,6 +212,9 @@ static nfy_status run(const analyse_args *a, const nfy_analyse_opts *ao,
     co.analyse = ao;
     nfy_convert_stats stats;
     nfy_status cst = nfy_convert_run(&co, rep, NULL, &stats, diags);
+    if (a->deps && cst == NFY_OK)
+        (void)nfy_cli_analyse_deps(a->python ? a->python : "python3", a->src,
+                                   ao, rep, diags);
     return st != NFY_OK ? st : cst;
 }
 
