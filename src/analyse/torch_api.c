@@ -9,7 +9,8 @@
  *  - a method of a local that is surely a tensor (an_binding_type).
  * torch.ops.* (operators, see custom_ops.c), torch.cuda.* names no list
  * knows (convert's CUDA rules own them) and private names (a component
- * starting with '_') get no NPU702; dtype constants get no verdict.
+ * starting with '_') get no NPU702; dtype constants and the classes of an
+ * isinstance/issubclass test get no verdict.
  */
 #include <string.h>
 
@@ -149,12 +150,35 @@ static void typed_use(an_ctx *c, const nfy_name_use *u, const char *type)
     judge_at(c, nfy_str_from_cstr(q), sp, !tensor);
 }
 
+/* Per token: inside the class argument of isinstance/issubclass, where a
+ * torch class is a type test (it runs on NPU), not a use of the API. */
+static uint8_t *type_tests(an_ctx *c)
+{
+    const nfy_pysyn *m = c->m;
+    uint8_t *in_test = nfy_arena_calloc(c->arena, m->ntoks + 1, 1);
+    for (uint32_t i = 0; i < m->ncalls; i++) {
+        const nfy_call *k = &m->calls[i];
+        if (k->use == NFY_NONE ||
+            (!nfy_str_eq_cstr(k->dotted, "isinstance") &&
+             !nfy_str_eq_cstr(k->dotted, "issubclass")) ||
+            nfy_resolve_use(c->r, k->use)->kind != NFY_RES_UNBOUND)
+            continue;
+        uint32_t a = nfy_pysyn_posarg(m, i, 1);
+        if (a == NFY_NONE)
+            continue;
+        for (uint32_t t = m->args[a].first; t < m->args[a].end; t++)
+            in_test[t] = 1;
+    }
+    return in_test;
+}
+
 void an_torch_apis(an_ctx *c)
 {
     const nfy_pysyn *m = c->m;
+    const uint8_t *in_test = type_tests(c);
     for (uint32_t i = 0; i < m->nuses; i++) {
         const nfy_name_use *u = &m->uses[i];
-        if (u->ctx != NFY_CTX_LOAD)
+        if (u->ctx != NFY_CTX_LOAD || in_test[u->tok])
             continue;
         const nfy_res *res = nfy_resolve_use(c->r, i);
         if ((res->kind == NFY_RES_IMPORT || res->kind == NFY_RES_ALIAS) &&
