@@ -12,9 +12,10 @@
  *    and the methods of a local that is surely a tensor (the result of a
  *    torch factory, a parameter annotated torch.Tensor), judged against the
  *    torch API lists serving the target version (apidb);
- *  - custom operators (NPU504): Python call sites of names a C++/CUDA file
- *    of the project defines (PYBIND11_MODULE m.def, TORCH_LIBRARY m.def),
- *    `torch.ops.NS.NAME` with NS defined in the project;
+ *  - custom operators: Python call sites of names a C++/CUDA file of the
+ *    project defines (PYBIND11_MODULE m.def, TORCH_LIBRARY m.def),
+ *    `torch.ops.NS.NAME` with NS defined in the project: NPU504 when the
+ *    registering file has CUDA code, NPU711 when it is plain C++;
  *  - Triton kernels (NPU705): @triton.jit definitions and their launches;
  * and for non-Python files (nfy_analyse_text): the C++ CUDA code of
  * extensions (NPU708) and CUDA-bound dependencies in requirement files and
@@ -48,6 +49,8 @@ typedef struct {
     nfy_arena arena;
     nfy_str *names;     /* "fused_gelu", "myops::gelu" (TORCH_LIBRARY ns::op) */
     const char **where; /* "csrc/ext.cpp:12" for each name */
+    bool *cuda;         /* registered in a file with CUDA code (a .cu/.cuh
+                           file, or one naming CUDA) */
     size_t len, cap;
 } nfy_analyse_exts;
 
@@ -61,8 +64,12 @@ void nfy_analyse_exts_release(nfy_analyse_exts *x);
  */
 void nfy_analyse_exts_scan(nfy_analyse_exts *x, const nfy_source *src,
                            const char *relpath);
-/** Location of name in x ("file:line"), or NULL when x does not define it. */
-const char *nfy_analyse_exts_find(const nfy_analyse_exts *x, nfy_str name);
+/**
+ * Location of name in x ("file:line"), or NULL when x does not define it;
+ * *cuda (may be NULL) says whether its registering file has CUDA code.
+ */
+const char *nfy_analyse_exts_find(const nfy_analyse_exts *x, nfy_str name,
+                                  bool *cuda);
 
 typedef struct nfy_analyse_opts {
     const nfy_rule_set *rules;    /* required: messages and hints */

@@ -1,6 +1,8 @@
 /*
- * NPU504: Python call sites of operators the project's own C++/CUDA
- * sources define (nfy_analyse_exts). A call is matched when
+ * NPU504 / NPU711: Python call sites of operators the project's own
+ * C++/CUDA sources define (nfy_analyse_exts), NPU504 when the registering
+ * file has CUDA code, NPU711 for plain C++ (it builds without CUDA, but its
+ * inputs must be CPU tensors). A call is matched when
  *  - it is torch.ops.NS.NAME(...) and some TORCH_LIBRARY(NS, m) defines
  *    NAME ("NS::NAME");
  *  - it is R.NAME(...) with R an import whose last component is the
@@ -22,16 +24,16 @@ static nfy_str last_part(nfy_str q)
     return (nfy_str){q.ptr + i, q.len - i};
 }
 
-static const char *lookup(an_ctx *c, nfy_str mod, nfy_str name)
+static const char *lookup(an_ctx *c, nfy_str mod, nfy_str name, bool *cuda)
 {
     char *key = nfy_arena_fmt(c->arena, "%.*s.%.*s", (int)mod.len, mod.ptr,
                               (int)name.len, name.ptr);
-    return nfy_analyse_exts_find(c->o->exts, nfy_str_from_cstr(key));
+    return nfy_analyse_exts_find(c->o->exts, nfy_str_from_cstr(key), cuda);
 }
 
 /* Where the operator called through use u is defined, or NULL. */
 static const char *defined_at(an_ctx *c, const nfy_name_use *u,
-                              const nfy_res *res)
+                              const nfy_res *res, bool *cuda)
 {
     if (u->nparts < 2)
         return NULL;
@@ -43,13 +45,15 @@ static const char *defined_at(an_ctx *c, const nfy_name_use *u,
             nfy_str ns = last_part(nfy_dotted_head(q, 3));
             char *key = nfy_arena_fmt(c->arena, "%.*s::%.*s", (int)ns.len,
                                       ns.ptr, (int)name.len, name.ptr);
-            return nfy_analyse_exts_find(c->o->exts, nfy_str_from_cstr(key));
+            return nfy_analyse_exts_find(c->o->exts, nfy_str_from_cstr(key),
+                                         cuda);
         }
         if (nfy_str_starts_with(q, NFY_STR_LIT("torch.")))
             return NULL;
         nfy_str recv = last_part(nfy_dotted_head(q, nfy_dotted_count(q) - 1));
-        const char *w = lookup(c, recv, name);
-        return w ? w : lookup(c, NFY_STR_LIT("TORCH_EXTENSION_NAME"), name);
+        const char *w = lookup(c, recv, name, cuda);
+        return w ? w
+                 : lookup(c, NFY_STR_LIT("TORCH_EXTENSION_NAME"), name, cuda);
     }
     if (res->kind != NFY_RES_LOCAL || res->binding == NFY_NONE ||
         u->nparts != 2)
@@ -61,7 +65,16 @@ static const char *defined_at(an_ctx *c, const nfy_name_use *u,
     if (!nfy_str_eq_cstr(q, "torch.utils.cpp_extension.load") &&
         !nfy_str_eq_cstr(q, "torch.utils.cpp_extension.load_inline"))
         return NULL;
-    return lookup(c, NFY_STR_LIT("?"), name);
+    return lookup(c, NFY_STR_LIT("?"), name, cuda);
+}
+
+/* Whether the import behind res sits in a try statement. */
+static bool guarded(const an_ctx *c, const nfy_res *res)
+{
+    if (res->import_name == NFY_NONE)
+        return false;
+    uint32_t imp = c->m->import_names[res->import_name].import;
+    return imp < c->m->nimports && c->m->imports[imp].try_stmt != NFY_NONE;
 }
 
 void an_custom_ops(an_ctx *c)
@@ -73,13 +86,20 @@ void an_custom_ops(an_ctx *c)
         if (k->use == NFY_NONE)
             continue;
         const nfy_name_use *u = &c->m->uses[k->use];
-        const char *where = defined_at(c, u, nfy_resolve_use(c->r, k->use));
+        const nfy_res *res = nfy_resolve_use(c->r, k->use);
+        bool cuda = false;
+        const char *where = defined_at(c, u, res, &cuda);
         if (where == NULL)
             continue;
         nfy_str callee = nfy_pysyn_dotted(c->m, c->arena, u, 0);
         char *api = nfy_arena_strndup(c->arena, callee.ptr, callee.len);
-        an_emit(c, "NPU504",
+        an_emit(c, cuda ? "NPU504" : "NPU711",
                 nfy_pysyn_range_span(c->m, u->tok, u->chain_end + 1), api,
-                nfy_arena_fmt(c->arena, "defined at %s", where), NULL);
+                nfy_arena_fmt(c->arena, "defined at %s%s", where,
+                              guarded(c, res)
+                                  ? "; imported inside try: the project may "
+                                    "have a fallback"
+                                  : ""),
+                NULL);
     }
 }

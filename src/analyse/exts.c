@@ -6,7 +6,9 @@
  *   TORCH_LIBRARY(NS, VAR) / TORCH_LIBRARY_FRAGMENT / TORCH_LIBRARY_IMPL
  *     { VAR.def("NAME(...) -> ...") / VAR.impl("NAME", ...) }
  *     -> "NS::NAME"
- * Comments and the insides of other string literals are skipped.
+ * Comments and the insides of other string literals are skipped. A name is
+ * a CUDA operator when its file is a .cu/.cuh or names CUDA at all (the
+ * module then needs a CUDA build); else a plain C++ one.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,23 +26,28 @@ void nfy_analyse_exts_release(nfy_analyse_exts *x)
 {
     free(x->names);
     free(x->where);
+    free(x->cuda);
     nfy_arena_release(&x->arena);
     memset(x, 0, sizeof *x);
 }
 
-static void add_name(nfy_analyse_exts *x, const char *key, const char *where)
+static void add_name(nfy_analyse_exts *x, const char *key, const char *where,
+                     bool cuda)
 {
     if (x->len == x->cap) {
         size_t cap = x->cap ? 2 * x->cap : 16;
         nfy_str *n = realloc(x->names, cap * sizeof *n);
-        const char **w = realloc(x->where, cap * sizeof *w);
-        if (n == NULL || w == NULL)
+        const char **w = n ? realloc(x->where, cap * sizeof *w) : NULL;
+        bool *c = w ? realloc(x->cuda, cap * sizeof *c) : NULL;
+        if (n == NULL || w == NULL || c == NULL)
             abort(); /* out of memory, as the arena does */
         x->names = n;
         x->where = w;
+        x->cuda = c;
         x->cap = cap;
     }
     x->names[x->len] = nfy_str_from_cstr(nfy_arena_strdup(&x->arena, key));
+    x->cuda[x->len] = cuda;
     x->where[x->len++] = nfy_arena_strdup(&x->arena, where);
 }
 
@@ -98,6 +105,7 @@ typedef struct {
     nfy_analyse_exts *x;
     nfy_str text;
     const char *rel;
+    bool cuda; /* the file has CUDA code */
 } scan;
 
 /* Each VAR.def("NAME / VAR.impl("NAME in [b, e): key from fmt. */
@@ -130,10 +138,10 @@ static void registrations(scan *sc, size_t b, size_t e, nfy_str var,
         char key[512];
         snprintf(key, sizeof key, library ? "%.*s::%.*s" : "%.*s.%.*s",
                  (int)mod.len, mod.ptr, (int)name.len, name.ptr);
-        add_name(sc->x, key, where);
+        add_name(sc->x, key, where, sc->cuda);
         if (!library) {
             snprintf(key, sizeof key, "?.%.*s", (int)name.len, name.ptr);
-            add_name(sc->x, key, where);
+            add_name(sc->x, key, where, sc->cuda);
         }
     }
 }
@@ -189,20 +197,37 @@ static void sort_unique(nfy_analyse_exts *x)
             const char *w = x->where[j];
             x->where[j] = x->where[j - 1];
             x->where[j - 1] = w;
+            bool c = x->cuda[j];
+            x->cuda[j] = x->cuda[j - 1];
+            x->cuda[j - 1] = c;
         }
     size_t out = 0;
     for (size_t i = 0; i < x->len; i++)
         if (out == 0 || key_cmp(&x->names[out - 1], &x->names[i]) != 0) {
             x->names[out] = x->names[i];
+            x->cuda[out] = x->cuda[i];
             x->where[out++] = x->where[i];
         }
     x->len = out;
 }
 
+/* CUDA code: a .cu/.cuh file, or one that names CUDA ("cuda", "CUDA":
+ * headers, guards, checks, #ifdef WITH_CUDA). */
+static bool has_cuda(nfy_str text, const char *rel)
+{
+    size_t n = strlen(rel);
+    if ((n > 3 && strcmp(rel + n - 3, ".cu") == 0) ||
+        (n > 4 && strcmp(rel + n - 4, ".cuh") == 0))
+        return true;
+    return nfy_str_contains(text, NFY_STR_LIT("cuda")) ||
+           nfy_str_contains(text, NFY_STR_LIT("CUDA"));
+}
+
 void nfy_analyse_exts_scan(nfy_analyse_exts *x, const nfy_source *src,
                            const char *relpath)
 {
-    scan sc = {x, {src->data, src->len}, relpath};
+    nfy_str text = {src->data, src->len};
+    scan sc = {x, text, relpath, has_cuda(text, relpath)};
     macro_blocks(&sc, "PYBIND11_MODULE", false, false);
     macro_blocks(&sc, "TORCH_LIBRARY", true, false);
     macro_blocks(&sc, "TORCH_LIBRARY_FRAGMENT", true, false);
@@ -210,11 +235,14 @@ void nfy_analyse_exts_scan(nfy_analyse_exts *x, const nfy_source *src,
     sort_unique(x);
 }
 
-const char *nfy_analyse_exts_find(const nfy_analyse_exts *x, nfy_str name)
+const char *nfy_analyse_exts_find(const nfy_analyse_exts *x, nfy_str name,
+                                  bool *cuda)
 {
     if (x == NULL || x->len == 0)
         return NULL;
     const nfy_str *hit =
         bsearch(&name, x->names, x->len, sizeof *x->names, key_cmp);
+    if (hit && cuda)
+        *cuda = x->cuda[hit - x->names];
     return hit ? x->where[hit - x->names] : NULL;
 }

@@ -169,17 +169,31 @@ static void test_exts_scan(void **state)
         "TORCH_LIBRARY(myops, m) { m.def(\"gelu(Tensor x) -> Tensor\"); }\n"
         "TORCH_LIBRARY_IMPL(myops, CUDA, m) { m.impl(\"gelu2\", &g); }\n"
         "TORCH_LIBRARY_FRAGMENT(frag, m) { m.def(\"f.out(Tensor x)\"); }\n");
-    assert_string_equal(
-        nfy_analyse_exts_find(&x, NFY_STR_LIT("TORCH_EXTENSION_NAME.fwd")),
-        "a.cpp:3");
-    assert_string_equal(nfy_analyse_exts_find(&x, NFY_STR_LIT("?.bwd")),
+    assert_string_equal(nfy_analyse_exts_find(
+                            &x, NFY_STR_LIT("TORCH_EXTENSION_NAME.fwd"), NULL),
+                        "a.cpp:3");
+    assert_string_equal(nfy_analyse_exts_find(&x, NFY_STR_LIT("?.bwd"), NULL),
                         "a.cpp:4");
-    assert_null(nfy_analyse_exts_find(&x, NFY_STR_LIT("?.not_this")));
-    assert_string_equal(nfy_analyse_exts_find(&x, NFY_STR_LIT("myops::gelu")),
-                        "a.cpp:7");
-    assert_non_null(nfy_analyse_exts_find(&x, NFY_STR_LIT("myops::gelu2")));
-    assert_non_null(nfy_analyse_exts_find(&x, NFY_STR_LIT("frag::f")));
-    assert_null(nfy_analyse_exts_find(&x, NFY_STR_LIT("myops::fwd")));
+    assert_null(nfy_analyse_exts_find(&x, NFY_STR_LIT("?.not_this"), NULL));
+    assert_string_equal(
+        nfy_analyse_exts_find(&x, NFY_STR_LIT("myops::gelu"), NULL), "a.cpp:7");
+    assert_non_null(
+        nfy_analyse_exts_find(&x, NFY_STR_LIT("myops::gelu2"), NULL));
+    assert_non_null(nfy_analyse_exts_find(&x, NFY_STR_LIT("frag::f"), NULL));
+    assert_null(nfy_analyse_exts_find(&x, NFY_STR_LIT("myops::fwd"), NULL));
+    /* CUDA or plain C++: by the registering file */
+    bool cuda = false;
+    assert_non_null(
+        nfy_analyse_exts_find(&x, NFY_STR_LIT("myops::gelu"), &cuda));
+    assert_true(cuda); /* a.cpp names CUDA (TORCH_LIBRARY_IMPL ... CUDA) */
+    scan_text(&x, "cpu.cpp",
+              "PYBIND11_MODULE(cpu_ops, m) { m.def(\"pairs\", &p); }\n");
+    assert_non_null(
+        nfy_analyse_exts_find(&x, NFY_STR_LIT("cpu_ops.pairs"), &cuda));
+    assert_false(cuda);
+    scan_text(&x, "k.cu", "PYBIND11_MODULE(k, m) { m.def(\"run\", &r); }");
+    assert_non_null(nfy_analyse_exts_find(&x, NFY_STR_LIT("k.run"), &cuda));
+    assert_true(cuda);
     /* cut and broken macros find nothing and do not crash */
     size_t before = x.len;
     scan_text(&x, "b.cu", "PYBIND11_MODULE(");
@@ -188,10 +202,10 @@ static void test_exts_scan(void **state)
     assert_int_equal(x.len, before);
     /* a second definition keeps the first location */
     scan_text(&x, "z.cpp", "TORCH_LIBRARY(myops, m) { m.def(\"gelu\"); }");
-    assert_string_equal(nfy_analyse_exts_find(&x, NFY_STR_LIT("myops::gelu")),
-                        "a.cpp:7");
+    assert_string_equal(
+        nfy_analyse_exts_find(&x, NFY_STR_LIT("myops::gelu"), NULL), "a.cpp:7");
     nfy_analyse_exts_release(&x);
-    assert_null(nfy_analyse_exts_find(NULL, NFY_STR_LIT("x")));
+    assert_null(nfy_analyse_exts_find(NULL, NFY_STR_LIT("x"), NULL));
 }
 
 /* Run the migrate passes with the analyse observer over text. */
@@ -272,6 +286,8 @@ static void test_observer_custom_ops(void **state)
     (void)state;
     nfy_analyse_exts x;
     nfy_analyse_exts_init(&x);
+    scan_text(&x, "plain.cpp",
+              "PYBIND11_MODULE(plain, m) { m.def(\"pairs\", &p); }\n");
     scan_text(
         &x, "ext.cu",
         "PYBIND11_MODULE(fused, m) { m.def(\"gelu\", &g); }\n"
@@ -289,7 +305,12 @@ static void test_observer_custom_ops(void **state)
                "torch.ops.myops.act(1)\n"                     /* 9 */
                "torch.ops.myops.nope(1)\n"                    /* 10 */
                "@triton.jit\n"                                /* 11 */
-               "def k(x): pass\n",                            /* 12 */
+               "def k(x): pass\n"                             /* 12 */
+               "try:\n"                                       /* 13 */
+               "    import plain\n"                           /* 14 */
+               "except ImportError:\n"                        /* 15 */
+               "    plain = None\n"                           /* 16 */
+               "plain.pairs(1)\n",                            /* 17 */
                "2.8", &x, &rep);
     assert_int_equal(count(&rep, "NPU504", 6, "fused.gelu"), 1);
     assert_int_equal(count(&rep, "NPU504", 7, "other.gelu"), 0);
@@ -298,6 +319,13 @@ static void test_observer_custom_ops(void **state)
     assert_int_equal(count(&rep, "NPU504", 10, "torch.ops.myops.nope"), 0);
     /* triton not imported: the decorator does not resolve, no kernel */
     assert_int_equal(count(&rep, "NPU705", 12, "k"), 0);
+    /* a plain C++ op: NPU711, and the try import is named */
+    assert_int_equal(count(&rep, "NPU711", 17, "plain.pairs"), 1);
+    assert_int_equal(count(&rep, "NPU504", 17, "plain.pairs"), 0);
+    for (size_t i = 0; i < rep.findings.len; i++)
+        if (!strcmp(rep.findings.items[i].rule, "NPU711"))
+            assert_non_null(
+                strstr(rep.findings.items[i].message, "inside try"));
     nfy_report_release(&rep);
     nfy_analyse_exts_release(&x);
 }
