@@ -82,13 +82,47 @@ static bool owned_elsewhere(nfy_str q)
            nfy_str_starts_with(q, NFY_STR_LIT("torch.backends.cudnn"));
 }
 
+/* The aten operator named like a function API ("cdist", "_cdist" for
+ * torch.cdist) when torch_npu registers an NPU kernel for it, or NULL: the
+ * operator tables then disagree with an "unsupported" list entry, which
+ * the reader should know (the list may concern some arguments only). */
+static const char *kernel_of(an_ctx *c, nfy_str api)
+{
+    size_t i = api.len;
+    while (i > 0 && api.ptr[i - 1] != '.')
+        i--;
+    nfy_str last = {api.ptr + i, api.len - i};
+    if (last.len == 0 || !(last.ptr[0] >= 'a' && last.ptr[0] <= 'z'))
+        return NULL; /* a class: no operator of that name */
+    const char *names[2] = {
+        nfy_arena_strndup(c->arena, last.ptr, last.len),
+        nfy_arena_fmt(c->arena, "_%.*s", (int)last.len, last.ptr)};
+    for (int k = 0; k < 2; k++) {
+        nfy_op_info info;
+        if (nfy_apidb_op_status(c->v, nfy_str_from_cstr(names[k]), &info) ==
+                NFY_OP_SUPPORTED &&
+            info.listed && !info.custom)
+            return names[k];
+    }
+    return NULL;
+}
+
 /* "torch 2.1, msFmkTransplt list 2.1[: note]": which list said so. */
 static const char *detail_of(an_ctx *c, const nfy_analyse_verdict *d)
 {
-    return d->note
-               ? nfy_arena_fmt(c->arena, "torch %s, %s: %s", c->v->name,
-                               d->source, d->note)
-               : nfy_arena_fmt(c->arena, "torch %s, %s", c->v->name, d->source);
+    const char *base = d->note ? nfy_arena_fmt(c->arena, "torch %s, %s: %s",
+                                               c->v->name, d->source, d->note)
+                               : nfy_arena_fmt(c->arena, "torch %s, %s",
+                                               c->v->name, d->source);
+    const char *op = d->status == NFY_API_UNSUPPORTED
+                         ? kernel_of(c, nfy_str_from_cstr(d->api))
+                         : NULL;
+    return op ? nfy_arena_fmt(c->arena,
+                              "%s (but torch_npu %s registers an NPU kernel "
+                              "for aten::%s: the entry may concern some "
+                              "arguments or dtypes only)",
+                              base, c->v->name, op)
+              : base;
 }
 
 /* Judge qual and emit at span; only_listed: stay silent on unknown. */
