@@ -150,7 +150,8 @@ static bool is_dependency_file(const char *rel)
            strcmp(b, "environment.yml") == 0 ||
            strcmp(b, "environment.yaml") == 0 ||
            strcmp(b, "pyproject.toml") == 0 || strcmp(b, "setup.cfg") == 0 ||
-           strcmp(b, "Dockerfile") == 0 || strncmp(b, "Dockerfile.", 11) == 0;
+           strcmp(b, "setup.py") == 0 || strcmp(b, "Dockerfile") == 0 ||
+           strncmp(b, "Dockerfile.", 11) == 0;
 }
 
 bool nfy_analyse_text_wanted(const char *relpath)

@@ -1,6 +1,7 @@
 /*
  * NPU706: CUDA-bound dependencies in requirement files, environment.yml,
- * pyproject.toml, setup.cfg and Dockerfiles. Each word of a line (split at
+ * pyproject.toml, setup.cfg, setup.py (its string literals only) and
+ * Dockerfiles. Each word of a line (split at
  * blanks, quotes, commas, brackets; comments dropped) is matched against
  * the globs of the rule's table (data/rules/rules.json): a package name
  * normalised as pip does (lower case, '_' -> '-'), with its local version
@@ -63,29 +64,62 @@ static void match_word(an_ctx *c, const nfy_rule *r, nfy_str w, size_t off)
     }
 }
 
+/* setup.py is code: only the words of its string literals count
+ * (install_requires=["torch==2.1.0+cu118", ...]). */
+static bool quoted_only(const char *rel)
+{
+    const char *b = strrchr(rel, '/');
+    return strcmp(b ? b + 1 : rel, "setup.py") == 0;
+}
+
+static void scan_words(an_ctx *c, const nfy_rule *r, size_t b, size_t e)
+{
+    const char *s = c->src->data;
+    for (size_t i = b; i < e;) {
+        while (i < e && !word_char(s[i]))
+            i++;
+        size_t j = i;
+        while (j < e && word_char(s[j]))
+            j++;
+        if (j > i)
+            match_word(c, r, (nfy_str){s + i, j - i}, i);
+        i = j;
+    }
+}
+
+/* Each '...' / "..." of [b, e) (one line). */
+static void scan_quoted(an_ctx *c, const nfy_rule *r, size_t b, size_t e)
+{
+    const char *s = c->src->data;
+    for (size_t i = b; i < e; i++) {
+        if (s[i] != '"' && s[i] != '\'')
+            continue;
+        size_t j = i + 1;
+        while (j < e && s[j] != s[i])
+            j++;
+        scan_words(c, r, i + 1, j);
+        i = j;
+    }
+}
+
 void an_dependencies(an_ctx *c)
 {
     const nfy_rule *r = an_rule(c, "NPU706");
     if (r == NULL)
         return;
+    bool quoted = quoted_only(c->rel);
     const char *s = c->src->data;
     size_t n = c->src->len;
     for (size_t b = 0; b < n;) {
         size_t e = b;
         while (e < n && s[e] != '\n')
             e++;
-        const char *hash = memchr(s + b, '#', e - b);
+        const char *hash = quoted ? NULL : memchr(s + b, '#', e - b);
         size_t code_e = hash ? (size_t)(hash - s) : e;
-        for (size_t i = b; i < code_e;) {
-            while (i < code_e && !word_char(s[i]))
-                i++;
-            size_t j = i;
-            while (j < code_e && word_char(s[j]))
-                j++;
-            if (j > i)
-                match_word(c, r, (nfy_str){s + i, j - i}, i);
-            i = j;
-        }
+        if (quoted)
+            scan_quoted(c, r, b, code_e);
+        else
+            scan_words(c, r, b, code_e);
         b = e + 1;
     }
 }
