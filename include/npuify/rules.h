@@ -445,6 +445,8 @@ const nfy_rule_pair *nfy_rule_map_find(const nfy_rule *r, nfy_str key);
  */
 bool nfy_rule_glob(const char *glob, nfy_str s);
 bool nfy_rule_glob_nocase(const char *glob, nfy_str s);
+/** Whether r's comma-separated tags include tag ("precision"). */
+bool nfy_rule_has_tag(const nfy_rule *r, const char *tag);
 /** Whether a string context list entry applies is the pass's call; this
  * says whether the rule's option gate is open given the enabled options
  * (a NULL-terminated list such as {"distributed", NULL}). */

@@ -43,16 +43,15 @@ const nfy_rule *an_rule(const an_ctx *c, const char *id)
     return r != NULL && r->enabled ? r : NULL;
 }
 
+/* The report file a finding goes to, from its rule's tags (rules.json). */
 static nfy_finding_cat cat_of(const nfy_rule *r)
 {
-    if (strcmp(r->id, "NPU710") == 0)
-        return NFY_CAT_PERFORMANCE_ADVICE;
-    if (strcmp(r->id, "NPU702") == 0)
+    if (nfy_rule_has_tag(r, "unknown"))
         return NFY_CAT_UNKNOWN_API;
-    /* CUDA code and CUDA-bound packages: manual work, listed with the
-       CUDA APIs; not unsupported torch APIs */
-    if (strcmp(r->id, "NPU708") == 0 || strcmp(r->id, "NPU706") == 0)
+    if (nfy_rule_has_tag(r, "cuda-op"))
         return NFY_CAT_CUDA_OP;
+    if (nfy_rule_has_tag(r, "performance"))
+        return NFY_CAT_PERFORMANCE_ADVICE;
     return NFY_CAT_UNSUPPORTED_API;
 }
 

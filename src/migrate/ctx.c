@@ -52,36 +52,22 @@ bool mig_rule_edits(const mig_ctx *c, const nfy_rule *r)
     return r->safety == NFY_SAFETY_SAFE || unsafe_allowed(c, r);
 }
 
-static bool has_tag(const nfy_rule *r, const char *tag)
-{
-    if (r->tags == NULL)
-        return false;
-    size_t n = strlen(tag);
-    for (const char *p = r->tags; *p;) {
-        while (*p == ',' || *p == ' ')
-            p++;
-        size_t len = strcspn(p, ", ");
-        if (len == n && strncmp(p, tag, n) == 0)
-            return true;
-        p += len;
-    }
-    return false;
-}
-
 void mig_flag_class(const nfy_rule *r, mig_cat *cat, mig_op *op)
 {
     *op = MIG_OP_NONE;
     /* affinity first: those rows belong in affinity_api_call.csv even when
        tagged performance too */
-    if (has_tag(r, "affinity"))
+    if (nfy_rule_has_tag(r, "affinity"))
         *cat = MIG_CAT_AFFINITY;
-    else if (has_tag(r, "precision"))
+    else if (nfy_rule_has_tag(r, "precision"))
         *cat = MIG_CAT_PRECISION;
-    else if (has_tag(r, "performance") || r->category == NFY_RULE_CAT_ADVICE)
+    else if (nfy_rule_has_tag(r, "performance") ||
+             r->category == NFY_RULE_CAT_ADVICE)
         *cat = MIG_CAT_PERFORMANCE;
-    else if (has_tag(r, "unknown"))
+    else if (nfy_rule_has_tag(r, "unknown"))
         *cat = MIG_CAT_UNKNOWN;
-    else if (has_tag(r, "cuda-op") || r->category == NFY_RULE_CAT_CUDA_API) {
+    else if (nfy_rule_has_tag(r, "cuda-op") ||
+             r->category == NFY_RULE_CAT_CUDA_API) {
         *cat = MIG_CAT_CUDA_OP;
         if (r->severity >= NFY_SEV_WARNING)
             *op = MIG_OP_UNSUPPORTED;

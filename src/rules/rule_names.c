@@ -262,3 +262,19 @@ const nfy_rule_pair *nfy_rule_map_find(const nfy_rule *r, nfy_str key)
             return &r->map[i];
     return NULL;
 }
+
+bool nfy_rule_has_tag(const nfy_rule *r, const char *tag)
+{
+    if (r->tags == NULL)
+        return false;
+    size_t n = strlen(tag);
+    for (const char *p = r->tags; *p;) {
+        while (*p == ',' || *p == ' ')
+            p++;
+        size_t len = strcspn(p, ", ");
+        if (len == n && strncmp(p, tag, n) == 0)
+            return true;
+        p += len;
+    }
+    return false;
+}
