@@ -70,7 +70,7 @@ check "convert finds torch.cdist for 2.1" grep -q ',torch.cdist,' "$tmp/conv21/u
 "$NPUIFY" db stats --format json >"$tmp/stats.json"
 count() { grep -v '^#' "$1" | cut -f"$2" | sed 's/ (class)$//' | LC_ALL=C sort -u | wc -l; }
 stat_of() { # version set
-    $PY -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]][sys.argv[3]]["count"])' \
+    $PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["versions"][sys.argv[2]][sys.argv[3]]["count"])' \
         "$tmp/stats.json" "$1" "$2"
 }
 for v in 2.1 2.6 2.7 2.8; do
@@ -83,6 +83,15 @@ for v in 1.11 2.1 2.6 2.13; do
 done
 check "db stats 2.12 native" [ "$(stat_of 2.12 native_api)" -eq "$(count data/npu/torch_native_api_support_v2.12.0.tsv 2)" ]
 check "db stats 2.3 uses the 2.1 lists" [ "$(stat_of 2.3 torch_api_unsupported)" -eq "$(count data/npu/torch_api_unsupported_v2.1.txt 1)" ]
+
+table_of() { $PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["tables"][sys.argv[2]])' "$tmp/stats.json" "$1"; }
+rows() { grep -v '^#' "$1" | grep -c .; }
+check "db stats renames" [ "$(table_of msft_renames)" -eq "$(rows data/npu/msfmktransplt_func_rename.tsv)" ]
+check "db stats affinity" [ "$(table_of affinity)" -eq "$(rows data/npu/msfmktransplt_affinity_apis.tsv)" ]
+check "db stats affinity torch" [ "$(table_of affinity_torch_apis)" -eq "$(grep -c '^torch	' data/npu/msfmktransplt_affinity_apis.tsv)" ]
+check "db stats msFmkTransplt rules" [ "$(table_of msft_rules)" -eq "$(rows data/npu/msfmktransplt_common_rules.tsv)" ]
+check "db stats cpp apis" [ "$(table_of cpp_apis)" -eq "$(rows data/npu/cpp_npu_api_cuda_equivalents.tsv)" ]
+check "db stats cpp with cuda" [ "$(table_of cpp_apis_with_cuda_counterpart)" -eq "$(grep -v '^#' data/npu/cpp_npu_api_cuda_equivalents.tsv | awk -F'\t' '$2 != "-" && $2 != ""' | wc -l)" ]
 
 # ---- db diff against comm ----
 "$NPUIFY" db diff 2.1 2.6 --format json >"$tmp/diff.json"

@@ -287,6 +287,33 @@ static int cmd_query(const db_args *a)
 
 /* ---- stats ---- */
 
+/* The version-independent migration tables: how many rows each has. */
+static json_t *table_counts(void)
+{
+    json_t *t = json_object();
+    size_t n = 0, with = 0;
+    nfy_apidb_pair pair;
+    for (n = 0; nfy_apidb_msft_rename_at(n, &pair); n++)
+        ;
+    json_object_set_new(t, "msft_renames", json_integer((json_int_t)n));
+    nfy_apidb_affinity af;
+    for (n = 0; nfy_apidb_affinity_at(n, &af); n++)
+        with += strcmp(af.kind, "torch") == 0;
+    json_object_set_new(t, "affinity", json_integer((json_int_t)n));
+    json_object_set_new(t, "affinity_torch_apis",
+                        json_integer((json_int_t)with));
+    nfy_apidb_msft_rule rule;
+    for (n = 0; nfy_apidb_msft_rule_at(n, &rule); n++)
+        ;
+    json_object_set_new(t, "msft_rules", json_integer((json_int_t)n));
+    for (n = 0, with = 0; nfy_apidb_cpp_api_at(n, &pair); n++)
+        with += pair.to != NULL;
+    json_object_set_new(t, "cpp_apis", json_integer((json_int_t)n));
+    json_object_set_new(t, "cpp_apis_with_cuda_counterpart",
+                        json_integer((json_int_t)with));
+    return t;
+}
+
 static int cmd_stats(const db_args *a)
 {
     if (a->nargs != 0)
@@ -306,8 +333,12 @@ static int cmd_stats(const db_args *a)
         }
         json_object_set_new(root, v->name, o);
     }
+    json_t *tables = table_counts();
     if (a->json) {
-        print_json(root);
+        json_t *doc = json_object();
+        json_object_set_new(doc, "versions", root);
+        json_object_set_new(doc, "tables", tables);
+        print_json(doc);
         return NFY_EXIT_OK;
     }
     printf("%-7s", "version");
@@ -333,6 +364,9 @@ static int cmd_stats(const db_args *a)
         putchar('\n');
     }
     json_decref(root);
+    printf("tables (all versions):\n");
+    print_text(tables, 2);
+    json_decref(tables);
     return NFY_EXIT_OK;
 }
 
