@@ -52,6 +52,8 @@ typedef struct {
     bool *cuda;         /* registered in a file with CUDA code (a .cu/.cuh
                            file, or one naming CUDA) */
     size_t len, cap;
+    const char **cu_files; /* every .cu/.cuh scanned, in scan order */
+    size_t ncu, cu_cap;
 } nfy_analyse_exts;
 
 void nfy_analyse_exts_init(nfy_analyse_exts *x);
@@ -66,7 +68,9 @@ void nfy_analyse_exts_scan(nfy_analyse_exts *x, const nfy_source *src,
                            const char *relpath);
 /**
  * Location of name in x ("file:line"), or NULL when x does not define it;
- * *cuda (may be NULL) says whether its registering file has CUDA code.
+ * *cuda (may be NULL) says whether it is a CUDA operator: its registering
+ * file has CUDA code, or a .cu/.cuh file lies in a subdirectory of that
+ * file's directory (the kernels it dispatches to).
  */
 const char *nfy_analyse_exts_find(const nfy_analyse_exts *x, nfy_str name,
                                   bool *cuda);

@@ -8,7 +8,8 @@
  *     -> "NS::NAME"
  * Comments and the insides of other string literals are skipped. A name is
  * a CUDA operator when its file is a .cu/.cuh or names CUDA at all (the
- * module then needs a CUDA build); else a plain C++ one.
+ * module then needs a CUDA build), or when CUDA sources lie in a
+ * subdirectory of its directory (what it dispatches to); else plain C++.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,7 @@ void nfy_analyse_exts_release(nfy_analyse_exts *x)
     free(x->names);
     free(x->where);
     free(x->cuda);
+    free(x->cu_files);
     nfy_arena_release(&x->arena);
     memset(x, 0, sizeof *x);
 }
@@ -213,20 +215,56 @@ static void sort_unique(nfy_analyse_exts *x)
 
 /* CUDA code: a .cu/.cuh file, or one that names CUDA ("cuda", "CUDA":
  * headers, guards, checks, #ifdef WITH_CUDA). */
+static bool is_cu_name(const char *rel);
+
 static bool has_cuda(nfy_str text, const char *rel)
 {
-    size_t n = strlen(rel);
-    if ((n > 3 && strcmp(rel + n - 3, ".cu") == 0) ||
-        (n > 4 && strcmp(rel + n - 4, ".cuh") == 0))
+    if (is_cu_name(rel))
         return true;
     return nfy_str_contains(text, NFY_STR_LIT("cuda")) ||
            nfy_str_contains(text, NFY_STR_LIT("CUDA"));
+}
+
+static bool is_cu_name(const char *rel)
+{
+    size_t n = strlen(rel);
+    return (n > 3 && strcmp(rel + n - 3, ".cu") == 0) ||
+           (n > 4 && strcmp(rel + n - 4, ".cuh") == 0);
+}
+
+static void add_cu_file(nfy_analyse_exts *x, const char *rel)
+{
+    if (x->ncu == x->cu_cap) {
+        size_t cap = x->cu_cap ? 2 * x->cu_cap : 16;
+        const char **f = realloc(x->cu_files, cap * sizeof *f);
+        if (f == NULL)
+            abort(); /* out of memory, as the arena does */
+        x->cu_files = f;
+        x->cu_cap = cap;
+    }
+    x->cu_files[x->ncu++] = nfy_arena_strdup(&x->arena, rel);
+}
+
+/* Whether a .cu/.cuh lies in a subdirectory of the directory of where
+ * ("csrc/vision.cpp:12": csrc/nms/nms_cuda.cu, not csrc/other.cu: a CPU
+ * extension often sits next to a CUDA one). */
+static bool cu_below(const nfy_analyse_exts *x, const char *where)
+{
+    const char *slash = strrchr(where, '/');
+    size_t dir = slash ? (size_t)(slash - where) + 1 : 0;
+    for (size_t i = 0; i < x->ncu; i++)
+        if (strncmp(x->cu_files[i], where, dir) == 0 &&
+            strchr(x->cu_files[i] + dir, '/') != NULL)
+            return true;
+    return false;
 }
 
 void nfy_analyse_exts_scan(nfy_analyse_exts *x, const nfy_source *src,
                            const char *relpath)
 {
     nfy_str text = {src->data, src->len};
+    if (is_cu_name(relpath))
+        add_cu_file(x, relpath);
     scan sc = {x, text, relpath, has_cuda(text, relpath)};
     macro_blocks(&sc, "PYBIND11_MODULE", false, false);
     macro_blocks(&sc, "TORCH_LIBRARY", true, false);
@@ -243,6 +281,7 @@ const char *nfy_analyse_exts_find(const nfy_analyse_exts *x, nfy_str name,
     const nfy_str *hit =
         bsearch(&name, x->names, x->len, sizeof *x->names, key_cmp);
     if (hit && cuda)
-        *cuda = x->cuda[hit - x->names];
+        *cuda =
+            x->cuda[hit - x->names] || cu_below(x, x->where[hit - x->names]);
     return hit ? x->where[hit - x->names] : NULL;
 }

@@ -191,6 +191,14 @@ static void test_exts_scan(void **state)
     assert_non_null(
         nfy_analyse_exts_find(&x, NFY_STR_LIT("cpu_ops.pairs"), &cuda));
     assert_false(cuda);
+    /* a .cu below the registering file's directory makes it CUDA */
+    scan_text(&x, "tm/csrc/vision.cpp",
+              "PYBIND11_MODULE(tm, m) { m.def(\"swap\", &s); }\n");
+    assert_non_null(nfy_analyse_exts_find(&x, NFY_STR_LIT("tm.swap"), &cuda));
+    assert_false(cuda);
+    scan_text(&x, "tm/csrc/swap/swap_cuda.cu", "// kernels\n");
+    assert_non_null(nfy_analyse_exts_find(&x, NFY_STR_LIT("tm.swap"), &cuda));
+    assert_true(cuda);
     scan_text(&x, "k.cu", "PYBIND11_MODULE(k, m) { m.def(\"run\", &r); }");
     assert_non_null(nfy_analyse_exts_find(&x, NFY_STR_LIT("k.run"), &cuda));
     assert_true(cuda);
