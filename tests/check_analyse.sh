@@ -137,6 +137,13 @@ rc=$?
 check "bad input: exit $rc <= 3" [ $rc -le 3 ]
 check "bad input: good.py still analysed" grep -q '^good.py,2,2,torch.cdist' "$tmp/badout/unsupported_api.csv"
 
+# ---- -o inside SRC: the reports are not analysed on the next run ----
+cp -r tests/analyse/torch21/in "$tmp/selfin"
+"$NPUIFY" analyse "$tmp/selfin" -o "$tmp/selfin/rep" --quiet 2>/dev/null
+"$NPUIFY" analyse "$tmp/selfin" -o "$tmp/selfin/rep" --quiet 2>/dev/null
+check "-o inside SRC: exit 0" [ $? -eq 0 ]
+check "-o inside SRC: its files are not in the report" sh -c "! grep -q '\"rep/' '$tmp/selfin/rep/report.json'"
+
 # ---- --deps: the installed packages the project imports ----
 mkdir -p "$tmp/depsin"
 printf 'import torch\nimport torchvision.ops\nimport json\nimport mylocal\n' >"$tmp/depsin/train.py"

@@ -17,11 +17,15 @@
 /* Python and shell files larger than this are copied, not migrated. */
 enum { MAX_SCRIPT_BYTES = 32 << 20 };
 
+/* rel is a skipped path or lies below one (the walk still descends into a
+ * skipped directory). */
 bool nfy__convert_skipped(const nfy__converter *c, const char *rel)
 {
-    for (const char *const *s = c->o->skip_rel; s && *s; s++)
-        if (!strcmp(*s, rel))
+    for (const char *const *s = c->o->skip_rel; s && *s; s++) {
+        size_t n = strlen(*s);
+        if (!strncmp(*s, rel, n) && (rel[n] == '\0' || rel[n] == '/'))
             return true;
+    }
     return false;
 }
 
