@@ -40,9 +40,8 @@ void an_dynamic_shapes(an_ctx *c);
  * agree). */
 const char *an_binding_type(an_ctx *c, uint32_t b);
 /** Qualified name of the callee when tokens [first, end) are exactly one call
- * of a resolved dotted name; else empty. *call receives the call index. */
-nfy_str an_value_call(const an_ctx *c, uint32_t first, uint32_t end,
-                      uint32_t *call);
+ * of a resolved dotted name; else empty. */
+nfy_str an_value_call(const an_ctx *c, uint32_t first, uint32_t end);
 
 /* Text files. */
 void an_cpp_cuda(an_ctx *c);

@@ -61,7 +61,7 @@ static const char *defined_at(an_ctx *c, const nfy_name_use *u,
     const nfy_binding *b = &c->m->bindings[res->binding];
     if (b->kind != NFY_BIND_ASSIGN || b->value_first == NFY_NONE)
         return NULL;
-    nfy_str q = an_value_call(c, b->value_first, b->value_end, NULL);
+    nfy_str q = an_value_call(c, b->value_first, b->value_end);
     if (!nfy_str_eq_cstr(q, "torch.utils.cpp_extension.load") &&
         !nfy_str_eq_cstr(q, "torch.utils.cpp_extension.load_inline"))
         return NULL;

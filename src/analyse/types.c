@@ -40,8 +40,7 @@ static bool is_torch_class(nfy_str q)
            !nfy_str_eq_cstr(q, "torch.Tensor");
 }
 
-nfy_str an_value_call(const an_ctx *c, uint32_t first, uint32_t end,
-                      uint32_t *call)
+nfy_str an_value_call(const an_ctx *c, uint32_t first, uint32_t end)
 {
     nfy_str none = {NULL, 0};
     uint32_t u = nfy_pysyn_use_at(c->m, first);
@@ -52,8 +51,6 @@ nfy_str an_value_call(const an_ctx *c, uint32_t first, uint32_t end,
     if (k == NFY_NONE || c->m->calls[k].rpar == NFY_NONE ||
         c->m->calls[k].rpar + 1 != end)
         return none;
-    if (call)
-        *call = k;
     const nfy_res *res = nfy_resolve_use(c->r, u);
     if (res->kind != NFY_RES_IMPORT && res->kind != NFY_RES_ALIAS)
         return none;
@@ -89,7 +86,7 @@ static const char *own_type(const an_ctx *c, const nfy_binding *b)
         return tensor_param(c, b) ? "torch.Tensor" : "";
     if (b->kind != NFY_BIND_ASSIGN || b->value_first == NFY_NONE)
         return "";
-    nfy_str q = an_value_call(c, b->value_first, b->value_end, NULL);
+    nfy_str q = an_value_call(c, b->value_first, b->value_end);
     if (is_factory(q))
         return "torch.Tensor";
     if (is_torch_class(q))
