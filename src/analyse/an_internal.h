@@ -23,6 +23,7 @@ void an_emit(an_ctx *c, const char *rule, nfy_span span, const char *api,
 /* The optional columns of a finding. */
 typedef struct {
     const char *api, *detail, *npu_api, *api_type, *after;
+    const char *message; /* the whole message (NULL: "rule message: detail") */
 } an_extra;
 /** an_emit with every column. */
 void an_emit_as(an_ctx *c, const char *rule, nfy_span span, an_extra x);

@@ -50,6 +50,8 @@ static nfy_finding_cat cat_of(const nfy_rule *r)
         return NFY_CAT_UNKNOWN_API;
     if (nfy_rule_has_tag(r, "cuda-op"))
         return NFY_CAT_CUDA_OP;
+    if (nfy_rule_has_tag(r, "precision"))
+        return NFY_CAT_PRECISION_ADVICE;
     if (nfy_rule_has_tag(r, "performance"))
         return NFY_CAT_PERFORMANCE_ADVICE;
     return NFY_CAT_UNSUPPORTED_API;
@@ -58,7 +60,8 @@ static nfy_finding_cat cat_of(const nfy_rule *r)
 void an_emit(an_ctx *c, const char *rule, nfy_span span, const char *api,
              const char *detail, const char *npu_api)
 {
-    an_emit_as(c, rule, span, (an_extra){api, detail, npu_api, NULL, NULL});
+    an_emit_as(c, rule, span,
+               (an_extra){api, detail, npu_api, NULL, NULL, NULL});
 }
 
 void an_emit_as(an_ctx *c, const char *rule, nfy_span span, an_extra x)
@@ -75,8 +78,9 @@ void an_emit_as(an_ctx *c, const char *rule, nfy_span span, an_extra x)
     f.op = NFY_OPTYPE_NONE;
     f.safety = r->safety;
     f.api = api;
-    f.message = detail ? nfy_arena_fmt(c->arena, "%s: %s", r->message, detail)
-                       : r->message;
+    f.message = x.message ? x.message
+                : detail ? nfy_arena_fmt(c->arena, "%s: %s", r->message, detail)
+                         : r->message;
     f.npu_api = npu_api;
     f.api_type = x.api_type;
     f.after = x.after;

@@ -6,7 +6,9 @@
  *  - a call or .forward of a local built by a torch class constructor
  *    (`m = nn.MaxPool2d(2)`, then `m(x)`): the class itself, and methods
  *    the lists name for that class (an inherited one is not guessed);
- *  - a method of a local that is surely a tensor (an_binding_type).
+ *  - a method of a local that is surely a tensor (an_binding_type), which
+ *    also gets Huawei's precision advice (NPU703) the name rules cannot
+ *    give it.
  * torch.ops.* (operators, see custom_ops.c), torch.cuda.* names no list
  * knows (convert's CUDA rules own them) and private names (a component
  * starting with '_') get no NPU702; dtype constants and the classes of an
@@ -161,6 +163,20 @@ static bool next_is(const an_ctx *c, uint32_t t, const char *text)
     return t + 1 < c->m->ntoks && nfy_pysyn_tok_is(c->m, t + 1, text);
 }
 
+/* Huawei's precision list (NPU703's table) for a method the name rules
+ * cannot see: its receiver's type is known here only. */
+static void precision_advice(an_ctx *c, const char *api, nfy_span sp)
+{
+    const nfy_rule *r = an_rule(c, "NPU703");
+    const nfy_rule_pair *row =
+        r ? nfy_rule_map_find(r, nfy_str_from_cstr(api)) : NULL;
+    if (row != NULL) /* worded as the name rule words its rows */
+        an_emit_as(c, "NPU703", sp,
+                   (an_extra){api, NULL, NULL, NULL, NULL,
+                              nfy_arena_fmt(c->arena, "%s (%s)", r->message,
+                                            row->note)});
+}
+
 static void typed_use(an_ctx *c, const nfy_name_use *u, const char *type)
 {
     bool tensor = strcmp(type, "torch.Tensor") == 0;
@@ -182,6 +198,8 @@ static void typed_use(an_ctx *c, const nfy_name_use *u, const char *type)
     char *q =
         nfy_arena_fmt(c->arena, "%s.%.*s", type, (int)method.len, method.ptr);
     judge_at(c, nfy_str_from_cstr(q), sp, !tensor);
+    if (tensor)
+        precision_advice(c, q, sp);
 }
 
 /* Per token: inside the class argument of isinstance/issubclass, where a
