@@ -17,6 +17,8 @@
  *    `torch.ops.NS.NAME` with NS defined in the project: NPU504 when the
  *    registering file has CUDA code, NPU711 when it is plain C++;
  *  - Triton kernels (NPU705): @triton.jit definitions and their launches;
+ *  - dynamic shapes (NPU710, advice): data-sized ops, boolean-mask
+ *    indexing, DataLoader without drop_last=True;
  * and for non-Python files (nfy_analyse_text): the C++ CUDA code of
  * extensions (NPU708) and CUDA-bound dependencies in requirement files and
  * Dockerfiles (NPU706).
@@ -34,8 +36,9 @@
 #include "npuify/rules.h"
 
 enum nfy_analyse_modes {
-    NFY_ANALYSE_TORCH_APIS = 1u << 0,   /* NPU701/NPU702 */
-    NFY_ANALYSE_EXTENSIONS = 1u << 1,   /* NPU504/NPU705/NPU708 */
+    NFY_ANALYSE_TORCH_APIS = 1u
+                             << 0, /* NPU701/702, NPU703 on tensors, NPU710 */
+    NFY_ANALYSE_EXTENSIONS = 1u << 1,   /* NPU504/NPU711/NPU705/NPU708 */
     NFY_ANALYSE_DEPENDENCIES = 1u << 2, /* NPU706 */
     NFY_ANALYSE_ALL = 0x7
 };
