@@ -44,6 +44,9 @@ const char *an_binding_type(an_ctx *c, uint32_t b);
  * of a resolved dotted name; else empty. */
 nfy_str an_value_call(const an_ctx *c, uint32_t first, uint32_t end);
 
+/** Per token: 1 inside a type annotation (annotations.c). */
+uint8_t *an_annotation_tokens(an_ctx *c);
+
 /* Text files. */
 void an_cpp_cuda(an_ctx *c);
 void an_dependencies(an_ctx *c);

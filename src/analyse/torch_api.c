@@ -11,8 +11,8 @@
  *    give it.
  * torch.ops.* (operators, see custom_ops.c), torch.cuda.* names no list
  * knows (convert's CUDA rules own them) and private names (a component
- * starting with '_') get no NPU702; dtype constants and the classes of an
- * isinstance/issubclass test get no verdict.
+ * starting with '_') get no NPU702; dtype constants, the classes of an
+ * isinstance/issubclass test and type annotations get no verdict.
  */
 #include <string.h>
 
@@ -228,9 +228,10 @@ void an_torch_apis(an_ctx *c)
 {
     const nfy_pysyn *m = c->m;
     const uint8_t *in_test = type_tests(c);
+    const uint8_t *in_ann = an_annotation_tokens(c);
     for (uint32_t i = 0; i < m->nuses; i++) {
         const nfy_name_use *u = &m->uses[i];
-        if (u->ctx != NFY_CTX_LOAD || in_test[u->tok])
+        if (u->ctx != NFY_CTX_LOAD || in_test[u->tok] || in_ann[u->tok])
             continue;
         const nfy_res *res = nfy_resolve_use(c->r, i);
         if ((res->kind == NFY_RES_IMPORT || res->kind == NFY_RES_ALIAS) &&
