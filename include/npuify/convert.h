@@ -74,6 +74,9 @@ typedef struct {
     /* Set (e.g. by a signal handler) to stop: the file being written is
      * finished or not begun, no other is started. May be NULL. */
     const volatile sig_atomic_t *stop;
+    /* The assessment run on each Python file (npuify/analyse.h); NULL: the
+       torch-API rows (NPU701/NPU702) for torch_version with rules. */
+    const struct nfy_analyse_opts *analyse;
 } nfy_convert_opts;
 
 typedef struct {

@@ -22,6 +22,10 @@ typedef struct {
 static const command commands[] = {
     {"convert", nfy_cmd_convert,
      "rewrite a GPU (CUDA) PyTorch project for Ascend NPU, with a report"},
+    {"analyse", nfy_cmd_analyse,
+     "assess a project for NPU without changing it (APIs, kernels, effort)"},
+    {"db", nfy_cmd_db,
+     "query the NPU support data: an API or operator, stats, version diff"},
     {"ops", nfy_cmd_ops,
      "extract operators from profiler logs/traces, check them on torch_npu"},
     {"run", nfy_cmd_run,

@@ -15,15 +15,20 @@
 #include <unistd.h>
 
 #include "convert/convert_internal.h"
+#include "npuify/analyse.h"
 #include "npuify/edit.h"
 
 /* Python and shell files larger than this are copied, not migrated. */
 
+/* rel is a skipped path or lies below one (the walk still descends into a
+ * skipped directory). */
 bool nfy__convert_skipped(const nfy__converter *c, const char *rel)
 {
-    for (const char *const *s = c->o->skip_rel; s && *s; s++)
-        if (!strcmp(*s, rel))
+    for (const char *const *s = c->o->skip_rel; s && *s; s++) {
+        size_t n = strlen(*s);
+        if (!strncmp(*s, rel, n) && (rel[n] == '\0' || rel[n] == '/'))
             return true;
+    }
     return false;
 }
 
@@ -269,6 +274,12 @@ nfy_status nfy_convert_run(const nfy_convert_opts *opts, nfy_report *rep,
         passes.env.torch_version = opts->torch_version; /* file: diagnosed */
     if (opts->mode == NFY_CONVERT_MODE_AUTO)
         passes.mo.entries = nfy__auto_entries(opts, &a);
+    nfy_analyse_opts torch_rows = {opts->rules, opts->torch_version,
+                                   NFY_ANALYSE_TORCH_APIS, NULL};
+    nfy_migrate_observer observer = {
+        nfy_analyse_python,
+        (void *)(opts->analyse ? opts->analyse : &torch_rows)};
+    passes.mo.observer = &observer;
     nfy_migrate_project_init(&passes.proj);
     nfy__converter c = {.o = opts,
                         .passes = &passes,

@@ -157,6 +157,9 @@ bool nfy_finding_is_manual(const nfy_finding *f)
     case NFY_CAT_AFFINITY_API:
         /* Informational: the port works without acting on these. */
         return false;
+    case NFY_CAT_UNKNOWN_API:
+        /* To verify on the device, not work to do (unless it says so). */
+        return f->op == NFY_OPTYPE_UNSUPPORTED;
     case NFY_CAT_UNSUPPORTED_API:
         return true;
     default:
