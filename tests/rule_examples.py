@@ -8,6 +8,10 @@ last top-level statement, header to end (file NA for project-level rules). Previ
 says why, and converting the example gives nothing under the rule's ID.
 The fixture is a Python file `ex.py`; a shell script `run.sh` when the
 example is a command line; the example's path itself for `file` rules.
+Assessment rules (NPU7xx) run through `npuify analyse`, whose report
+has the same schema. A rule whose example needs a whole project (C++
+sources next to the Python) names the golden project that fires it in
+COVERED_BY; that project's expected findings must hold the rule.
 Prints "ok"/"FAIL"/"xfail" per rule and the closing "N passed, N failed".
 """
 import json
@@ -17,6 +21,12 @@ import subprocess
 import sys
 
 SHELL_STARTS = ("python ", "python3 ", "torchrun ", "export ", "#!/bin/")
+# Rules whose example needs several files: the tests/analyse project whose
+# expected findings show the rule firing.
+COVERED_BY = {
+    "NPU504": "tests/analyse/pybind_ext/expected/findings.txt",
+    "NPU711": "tests/analyse/pybind_ext/expected/findings.txt",
+}
 # Known engine defects, owned elsewhere; each is printed as xfail and
 # removed when its fix is merged.
 XFAIL = {}
@@ -52,6 +62,10 @@ def fixture_name(rule):
     before = rule["before"]
     if rule["match"] == "file":
         return before.strip()
+    if rule["pattern"] == "dependency":  # a requirements file
+        return "requirements.txt"
+    if rule["pattern"] == "cpp-cuda":  # a CUDA source of an extension
+        return "ext.cu"
     if rule["match"] == "line":  # its contexts say which file kind
         ctx = rule.get("ctx", [])
         if "dockerfile" in ctx and (before.startswith(DOCKERFILE_STARTS) or
@@ -70,12 +84,19 @@ def convert(npuify, tmp, rule):
     os.makedirs(os.path.dirname(src), exist_ok=True)
     with open(src, "w") as f:
         f.write("" if rule["match"] == "file" else text(rule["before"]))
-    cmd = [npuify, "convert", os.path.join(tmp, "in"), "-o",
-           os.path.join(tmp, "out"), "--report-dir", os.path.join(tmp, "rep"),
-           "--format", "json", "--quiet"] + options_of(rule)
+    if rule["id"].startswith("NPU7"):  # assessment rules: analyse
+        # 2.1: the torch_npu line msFmkTransplt's support lists are for
+        cmd = [npuify, "analyse", os.path.join(tmp, "in"), "-o",
+               os.path.join(tmp, "rep"), "--format", "json", "--quiet",
+               "--torch-version", "2.1"]
+    else:
+        cmd = [npuify, "convert", os.path.join(tmp, "in"), "-o",
+               os.path.join(tmp, "out"), "--report-dir",
+               os.path.join(tmp, "rep"), "--format", "json",
+               "--quiet"] + options_of(rule)
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
-        return name, None, "convert exit %d: %s" % (p.returncode,
+        return name, None, "%s exit %d: %s" % (cmd[1], p.returncode,
                                                     p.stderr.strip()[:300])
     with open(os.path.join(tmp, "rep", "report.json")) as f:
         return name, json.load(f), None
@@ -100,7 +121,8 @@ def check_edit(tmp, rule, name, rep):
 
 def check_flag(rule, name, rep):
     if rule.get("after"):
-        return "a finding-only rule with an `after` (wrong example)"
+        return ("a finding-only rule with an `after` (wrong example; "
+                "a fix made by hand is `fix`)")
     lines = rule["before"].rstrip("\n").splitlines()
     # the finding lies in the last top-level statement: from its first
     # line to the end of the example (a def or if block with its body)
@@ -117,6 +139,13 @@ def check_flag(rule, name, rep):
     where = ", ".join("%s:%s" % (f["file"], f["start"]["line"]) for f in mine)
     return "no %s finding at %s:%d-%d (found: %s)" % (
         rule["id"], name, line, last, where or "none")
+
+
+def check_covered(rid, findings):
+    with open(findings) as f:
+        if any(line.split()[1:2] == [rid] for line in f):
+            return None
+    return "%s does not show %s" % (findings, rid)
 
 
 def check_preview(npuify, tmp, rule):
@@ -151,6 +180,8 @@ def main():
             continue
         if rid in previews:
             err = check_preview(npuify, tmp, rule)
+        elif rid in COVERED_BY:
+            err = check_covered(rid, COVERED_BY[rid])
         else:
             name, rep, err = convert(npuify, tmp, rule)
             if err is None:

@@ -187,6 +187,40 @@ typedef struct {
 bool nfy_apidb_native_api(const nfy_apidb_version *v, nfy_str qualname,
                           nfy_native_api *out);
 
+/**
+ * Whether qualname ("torch.nn", "torch.Tensor") has members in the torch
+ * API lists serving v (msFmkTransplt's two, Huawei's native list): a module
+ * or class whose members are judged one by one.
+ */
+bool nfy_apidb_torch_api_namespace(const nfy_apidb_version *v,
+                                   nfy_str qualname);
+
+/* ---- Whole data sets (db stats / db diff) ------------------------------ */
+
+typedef enum {
+    NFY_APIDB_SET_ATEN_OPS,        /* aten ops with an NPU kernel */
+    NFY_APIDB_SET_NPU_CUSTOM_OPS,  /* npu:: custom operators */
+    NFY_APIDB_SET_API_SUPPORTED,   /* msFmkTransplt supported APIs */
+    NFY_APIDB_SET_API_UNSUPPORTED, /* msFmkTransplt unsupported APIs */
+    NFY_APIDB_SET_NATIVE_API,      /* Huawei's native-API list */
+    NFY_APIDB_SET_COUNT
+} nfy_apidb_set;
+
+/** "aten_ops", "npu_custom_ops", "torch_api_supported", ... */
+const char *nfy_apidb_set_name(nfy_apidb_set s);
+
+/** Called once per name of a set; note NULL when the row has none. */
+typedef void (*nfy_apidb_row_fn)(void *ctx, const char *name, const char *note);
+
+/**
+ * Every distinct name of data set s in the file serving v (v NULL: the
+ * default), in sorted order, through fn (may be NULL). Returns the count;
+ * *data_version (may be NULL) receives the file's version ("2.1").
+ */
+size_t nfy_apidb_set_each(const nfy_apidb_version *v, nfy_apidb_set s,
+                          nfy_apidb_row_fn fn, void *ctx,
+                          const char **data_version);
+
 /* ---- torch_npu's own APIs ---------------------------------------------- */
 
 /**

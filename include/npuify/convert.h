@@ -6,13 +6,19 @@
  * the findings go into an nfy_report that the caller writes out.
  *
  * Actions:
- *  - WRITE: write the converted tree to dst (which must not lie inside src,
- *    and must be empty or absent unless force). Each file is written
- *    atomically (temporary file + rename).
+ *  - WRITE: write the converted tree to dst (src and dst must not overlap
+ *    either way, by real path; dst must be empty or absent unless force).
+ *    Each file is written atomically (temporary file + rename); no
+ *    symbolic link inside dst is ever followed.
  *  - DIFF: write nothing; append a unified diff of every change to diff_out.
  *  - CHECK: write nothing; count the files that would change.
  *  - IN_PLACE: rewrite changed files of src atomically, keeping the original
- *    as FILE.orig unless backup is false.
+ *    as FILE.orig unless backup is false (a file whose backup cannot be
+ *    written is not rewritten); mode, owner and group are kept. Stale
+ *    npuify temporaries in src are removed.
+ * Only regular files are read: FIFOs, sockets and devices are reported
+ * (a single src that is one is refused with NFY_EUSAGE). With opts.stop
+ * set the run stops between files.
  * Bad files (unreadable, too large, not UTF-8 decodable, syntax errors) are
  * reported as diagnostics with file:line:col and copied unchanged; the rest
  * of the tree is still processed.
@@ -27,6 +33,8 @@
  */
 #ifndef NPUIFY_CONVERT_H
 #define NPUIFY_CONVERT_H
+
+#include <signal.h>
 
 #include "npuify/core.h"
 #include "npuify/report.h"
@@ -65,6 +73,12 @@ typedef struct {
                                       the user (--main), paths relative to
                                       src or below it; NULL-terminated, may
                                       be NULL */
+    /* Set (e.g. by a signal handler) to stop: the file being written is
+     * finished or not begun, no other is started. May be NULL. */
+    const volatile sig_atomic_t *stop;
+    /* The assessment run on each Python file (npuify/analyse.h); NULL: the
+       torch-API rows (NPU701/NPU702) for torch_version with rules. */
+    const struct nfy_analyse_opts *analyse;
     const struct nfy_decisions *decisions; /* review.h: apply only the edits
                                               it accepts; NULL: all */
 } nfy_convert_opts;

@@ -65,7 +65,16 @@ NFY_API_BEGIN
     X(ERULE, "invalid rule")                                                   \
     X(ELIMIT, "size or depth limit exceeded")                                  \
     X(EUSAGE, "invalid usage")                                                 \
-    X(EINTERNAL, "internal error")
+    X(EINTERNAL, "internal error")                                             \
+    X(EACCES, "permission denied")                                             \
+    X(ENOSPC, "no space left on device")                                       \
+    X(EROFS, "read-only file system")                                          \
+    X(ENOTDIR, "not a directory")                                              \
+    X(EISDIR, "is a directory")                                                \
+    X(ENAMETOOLONG, "file name too long")                                      \
+    X(ESYMLINK, "a symbolic link is in the way (never followed)")              \
+    X(ENOTREG, "not a regular file (FIFO, socket or device)")                  \
+    X(EBUSY, "device or resource busy")
 
 typedef enum {
 #define NFY_STATUS_ENUM(name, text) NFY_##name,
@@ -77,7 +86,11 @@ typedef enum {
 const char *nfy_status_name(nfy_status st);
 /** Human-readable text of a status; never NULL. */
 const char *nfy_status_str(nfy_status st);
-/** Map an errno value to the closest nfy_status. */
+/**
+ * Map an errno value to the closest nfy_status; the file-system errors a
+ * user can act on (permission, full disk, read-only, not a directory, name
+ * too long, ...) keep their own status, so the reason reaches the message.
+ */
 nfy_status nfy_status_from_errno(int err);
 
 /* Stable process exit codes (DESIGN.md section 1). */
@@ -285,7 +298,10 @@ typedef struct {
     uint32_t offset;  /* byte offset into the file */
     uint32_t width;   /* columns to underline, >= 1 */
     const char *msg;
-    nfy_str line_text; /* the source line, for the caret rendering */
+    /* The source line for the caret rendering: on a long line only a
+     * window around the column, "..." marking what is cut away. */
+    nfy_str line_text;
+    uint32_t text_col; /* the column within line_text (code points) */
 } nfy_diag;
 
 typedef struct {
@@ -356,22 +372,73 @@ void nfy_sha256_hex(const uint8_t digest[NFY_SHA256_BYTES],
 
 /* ---- Files ------------------------------------------------------------- */
 
-/** Read a whole file into out (appended). NFY_ELIMIT past max bytes. */
+/**
+ * Read a whole file into out (appended). NFY_ELIMIT past max bytes. Only a
+ * regular file is read: a FIFO or device is NFY_ENOTREG (never blocks).
+ */
 NFY_NODISCARD nfy_status nfy_file_read(const char *path, size_t max,
                                        nfy_buf *out);
+
+enum nfy_write_flags {
+    NFY_WRITE_SYNC = 1u << 0, /* fsync before the rename (power-loss safe) */
+    NFY_WRITE_KEEP_OWNER = 1u << 1 /* owner and group of what is replaced */
+};
+
+/* How a file is written, and what could not be kept. */
+typedef struct {
+    mode_t mode;     /* for a new file; a replaced one keeps its own mode */
+    unsigned flags;  /* nfy_write_flags */
+    bool owner_lost; /* out: owner/group could not be kept (owner_errno) */
+    int owner_errno; /* out */
+    bool mode_lost;  /* out: the mode could not be set */
+} nfy_write_opts;
+
 /**
- * Write a file atomically: a temporary file in the same directory, fsync,
- * then rename over path, so a reader never sees a half-written file. The
- * mode of an existing file is kept; mode is used for a new one.
+ * Write dirfd/name atomically: the data goes to a temporary with a short
+ * fixed-length name (".npuify-XXXXXX", see nfy_is_temp_name) in the same
+ * directory, which is renamed over name, so a reader never sees a
+ * half-written file and nothing is left behind on failure. A symbolic link
+ * at name is replaced, never written through. The mode (and with
+ * NFY_WRITE_KEEP_OWNER the owner) of the file replaced is kept.
  */
+NFY_NODISCARD nfy_status nfy_file_write_at(int dirfd, const char *name,
+                                           const void *data, size_t len,
+                                           nfy_write_opts *w);
+/** Copy the regular file src to dirfd/name the same way (streamed), with
+ * src's mode (and owner with NFY_WRITE_KEEP_OWNER). */
+NFY_NODISCARD nfy_status nfy_file_copy_at(const char *src, int dirfd,
+                                          const char *name, nfy_write_opts *w);
+/** Recreate the symbolic link src as dirfd/name (replacing it atomically). */
+NFY_NODISCARD nfy_status nfy_symlink_copy_at(const char *src, int dirfd,
+                                             const char *name);
+/** mkdir dirfd/name; an existing directory is fine, an existing link is
+ * NFY_ESYMLINK and anything else NFY_ENOTDIR. */
+NFY_NODISCARD nfy_status nfy_mkdir_at(int dirfd, const char *name, mode_t mode);
+/**
+ * Open root/rel as a directory (*out), following links in root (the name
+ * the user gave) but none in rel: a link there is NFY_ESYMLINK.
+ */
+NFY_NODISCARD nfy_status nfy_dir_open_beneath(const char *root, const char *rel,
+                                              int *out);
+/** nfy_dir_open_beneath from an open root directory (rootfd stays open). */
+NFY_NODISCARD nfy_status nfy_dir_open_beneath_fd(int rootfd, const char *rel,
+                                                 int *out);
+/** True for a temporary name npuify makes: "." ... ".npuify-" + 6 of
+ * [A-Za-z0-9] (also the ".BASE.npuify-XXXXXX" of earlier versions). */
+bool nfy_is_temp_name(const char *name);
+
+/** Open the directory part of path ("." when none); *base: the rest. */
+NFY_NODISCARD nfy_status nfy_dir_open_parent(const char *path, int *fd,
+                                             const char **base);
+/** The first bytes of a regular file (NFY_ENOTREG for anything else, which
+ * is never read, so a FIFO cannot block). */
+NFY_NODISCARD nfy_status nfy_file_head(const char *path, char *buf, size_t cap,
+                                       size_t *got);
+
+/** nfy_file_write_at into the directory of path, with NFY_WRITE_SYNC. */
 NFY_NODISCARD nfy_status nfy_file_write_atomic(const char *path,
                                                const void *data, size_t len,
                                                mode_t mode);
-
-enum nfy_write_flags {
-    NFY_WRITE_SYNC = 1u << 0 /* fsync before the rename (power-loss safe) */
-};
-
 /**
  * nfy_file_write_atomic with a choice of flags. Without NFY_WRITE_SYNC the
  * rename still guarantees that readers never see a partial file; only
@@ -399,7 +466,9 @@ char *nfy_path_join(nfy_arena *a, const char *dir, const char *name);
 typedef enum {
     NFY_WALK_FILE,
     NFY_WALK_SYMLINK, /* reported, never followed */
-    NFY_WALK_DIR      /* reported before its children */
+    NFY_WALK_DIR,     /* reported before its children */
+    NFY_WALK_SPECIAL, /* FIFO, socket, device: reported, never opened */
+    NFY_WALK_ERROR    /* could not be examined or listed: err says why */
 } nfy_walk_kind;
 
 typedef struct {
@@ -408,6 +477,7 @@ typedef struct {
     nfy_walk_kind kind;
     mode_t mode;
     off_t size;
+    int err; /* NFY_WALK_ERROR: the errno of the failed stat or listing */
 } nfy_walk_entry;
 
 /** Return non-zero to stop the walk (it then returns NFY_OK early). */
@@ -422,8 +492,10 @@ typedef struct {
  * Walk root depth-first in sorted (byte) order, calling fn for every entry.
  * Symbolic links are reported, never followed, so there are no loops; a
  * directory seen twice (same device and inode, e.g. bind mounts) is skipped.
- * Unreadable directories become diagnostics and the walk goes on. If root
- * is a file, fn is called once for it with rel set to its base name.
+ * An entry that cannot be examined, or a directory that cannot be listed,
+ * is reported as NFY_WALK_ERROR (after the directory's own entry) and the
+ * walk goes on. If root is a file, fn is called once for it with rel set to
+ * its base name. diags is unused (kept for callers).
  */
 NFY_NODISCARD nfy_status nfy_walk(const char *root, const nfy_walk_opts *opts,
                                   nfy_walk_fn fn, void *ctx, nfy_diags *diags);

@@ -13,10 +13,11 @@
  * The generic rule kinds of rules.h are interpreted straight from the set
  * (so custom rule files work); a few rules name a dedicated pass (match
  * "pass"; the registry is NFY_PASS_MAP in rules.h, the run order
- * src/migrate/registry.c). Passes marked preview there ("ddp-rewrite",
- * "launcher", "cuda-ops") are not built: their rules are never active.
- * FILE rules such as *.cu are convert's. Whether a rule is active is
- * nfy_rule_activity_in over nfy_migrate_rule_env, for every file kind.
+ * src/migrate/registry.c). Passes marked preview there are not built: their
+ * rules are never active. The NPU7xx passes and "cuda-ops" are src/analyse's,
+ * fed by the observer below. FILE rules such as *.cu are convert's. Whether a
+ * rule is active is nfy_rule_activity_in over nfy_migrate_rule_env, for every
+ * file kind.
  *
  * Guarantees: edits are minimal (a token, a string's leading "cuda", one
  * inserted line) and never overlap; running the passes on their own output
@@ -54,12 +55,27 @@
 
 #include "npuify/core.h"
 #include "npuify/edit.h"
+#include "npuify/pysyn.h"
 #include "npuify/report.h"
+#include "npuify/resolve.h"
 
 NFY_API_BEGIN
 
 struct nfy_rule_set; /* npuify/rules.h */
 struct nfy_rule_env; /* npuify/rules.h */
+
+/*
+ * Sees each scanned Python file's resolved structure after the passes, so
+ * an assessment (src/analyse) works on the same parse instead of a second
+ * one. fn records its findings into report (NULL when the caller passed
+ * none); it must only read ctx (files may be migrated on several threads).
+ */
+typedef struct nfy_migrate_observer {
+    void (*fn)(void *ctx, const nfy_source *src, const char *relpath,
+               const nfy_pysyn *syn, const nfy_resolution *res,
+               nfy_report *report);
+    void *ctx;
+} nfy_migrate_observer;
 
 enum nfy_migrate_flags {
     NFY_MIGRATE_UNSAFE = 1u << 0, /* also apply edits of "unsafe" rules */
@@ -84,6 +100,7 @@ typedef struct {
     const char *const *entries; /* --mode auto: more entry scripts (relpaths:
                                    --main files, scripts a launcher in the
                                    tree runs), NULL-terminated; may be NULL */
+    const nfy_migrate_observer *observer; /* may be NULL */
 } nfy_migrate_opts;
 
 /**

@@ -232,6 +232,39 @@ void nfy_report_totals_get(const nfy_report *rep, nfy_report_totals *t);
 /** True when f needs a human (counted in totals.manual). */
 bool nfy_finding_is_manual(const nfy_finding *f);
 
+/* ---- Effort estimate (src/report/effort.c states the rule) ---- */
+typedef enum {
+    NFY_EFFORT_NONE,
+    NFY_EFFORT_LOW,
+    NFY_EFFORT_MEDIUM,
+    NFY_EFFORT_HIGH
+} nfy_effort;
+
+typedef struct {
+    size_t kernels;  /* custom kernels to port */
+    size_t blocking; /* kernels, unsupported APIs, UNSUPPORTED operations */
+    size_t manual;   /* other manual findings */
+    size_t edits;    /* changes */
+} nfy_effort_counts;
+
+/** "none", "low", "medium", "high". */
+const char *nfy_effort_name(nfy_effort e);
+/** A custom kernel finding (CUDA source, extension build, op call, Triton). */
+bool nfy_finding_is_kernel(const nfy_finding *f);
+/** Blocks the port until a human acts: kernels and unsupported APIs. */
+bool nfy_finding_is_blocking(const nfy_finding *f);
+/** Count f into c (left-unchanged records do not count). */
+void nfy_effort_add(nfy_effort_counts *c, const nfy_finding *f);
+/** The level the counts give. */
+nfy_effort nfy_effort_of(const nfy_effort_counts *c);
+/**
+ * Effort for one file (file non-NULL) or the project (NULL: every finding,
+ * and never below its worst file); counts (may be NULL) receives the
+ * totals behind it.
+ */
+nfy_effort nfy_report_effort(const nfy_report *rep, const char *file,
+                             nfy_effort_counts *counts);
+
 /* Report files; nfy_report_write takes a mask of these. */
 enum nfy_report_formats {
     NFY_REPORT_CSV = 1u << 0,   /* the seven CSV files */

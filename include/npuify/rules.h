@@ -204,6 +204,7 @@ typedef enum {
     X(AMP, "amp")                 /* NPU4xx */                                 \
     X(MANUAL, "manual")           /* NPU5xx unsupported, manual work */        \
     X(ADVICE, "advice")           /* NPU6xx precision/performance */           \
+    X(ANALYSIS, "analysis")       /* NPU7xx assessment (npuify analyse) */     \
     X(CUSTOM, "custom")           /* any other ID */
 
 typedef enum {
@@ -265,12 +266,20 @@ enum nfy_rule_flags {
     X(AMP_USED, "amp-used", FLAG, BUILT)                     /* NPU404 */      \
     X(AMP_MANUAL_FP16, "amp-manual-fp16", FLAG, BUILT)       /* NPU407 */      \
     X(CPP_EXTENSION_CU, "cpp-extension-cu", FLAG, BUILT)     /* NPU502 */      \
-    X(CUDA_OPS, "cuda-ops", FLAG, PREVIEW)                   /* NPU504 */      \
+    X(CUDA_OPS, "cuda-ops", FLAG, BUILT)                     /* NPU504 */      \
     X(DEVICE_CAPABILITY, "device-capability", FLAG, BUILT)   /* NPU508 */      \
     X(PIN_MEMORY, "dataloader-pin-memory", FLAG, BUILT)      /* NPU602 */      \
     X(AFFINITY_USER, "affinity-user", FLAG, BUILT)           /* NPU605 */      \
     X(GLOBAL_ADVICE, "global-advice", FLAG, BUILT)           /* NPU607 */      \
-    X(AUTO_UNHANDLED, "auto-unhandled", FLAG, BUILT)         /* NPU532 */
+    X(AUTO_UNHANDLED, "auto-unhandled", FLAG, BUILT)         /* NPU532 */      \
+    X(TORCH_API_UNSUPPORTED, "torch-api-unsupported", FLAG,                    \
+      BUILT)                                               /* NPU701 */        \
+    X(TORCH_API_UNKNOWN, "torch-api-unknown", FLAG, BUILT) /* NPU702 */        \
+    X(TRITON_KERNEL, "triton-kernel", FLAG, BUILT)         /* NPU705 */        \
+    X(DEPENDENCY, "dependency", FLAG, BUILT)               /* NPU706 */        \
+    X(CPP_CUDA, "cpp-cuda", FLAG, BUILT)                   /* NPU708 */        \
+    X(DYNAMIC_SHAPE, "dynamic-shape", FLAG, BUILT)         /* NPU710 */        \
+    X(CPP_OP_CALL, "cpp-op-call", FLAG, BUILT)             /* NPU711 */
 
 typedef enum {
     NFY_PASS_NONE = -1, /* the rule does not name a pass */
@@ -359,6 +368,7 @@ typedef struct {
     const char *hint;    /* fix-it hint, one or two sentences */
     const char *before;  /* example code before (may hold newlines) */
     const char *after;   /* example code after, or NULL for report-only */
+    const char *fix;     /* a report-only rule: the fix made by hand */
     const char *origin;  /* "builtin" or the file it came from */
 } nfy_rule;
 
@@ -507,6 +517,8 @@ const nfy_rule_pair *nfy_rule_map_find(const nfy_rule *r, nfy_str key);
  */
 bool nfy_rule_glob(const char *glob, nfy_str s);
 bool nfy_rule_glob_nocase(const char *glob, nfy_str s);
+/** Whether r's comma-separated tags include tag ("precision"). */
+bool nfy_rule_has_tag(const nfy_rule *r, const char *tag);
 /** Whether a string context list entry applies is the pass's call; this
  * says whether the rule's option gate is open given the enabled options
  * (a NULL-terminated list such as {"distributed", NULL}). */

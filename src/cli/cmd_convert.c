@@ -3,8 +3,10 @@
  * loads the rule set, runs the conversion, writes the report files and
  * prints the summary and diagnostics.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli_util.h"
@@ -71,10 +73,56 @@ static const char usage_text[] =
     "  --color / --no-color  colour the diagnostics (default: if a terminal)\n"
     "  --json-diagnostics    print diagnostics as JSON lines\n"
     "\n"
-    "Exit: 0 ok, 1 changes pending (--check), 2 usage, 3 input or output\n"
-    "errors (the rest of the tree is still converted), 4 internal.\n";
+    "Exit: 0 ok, 1 changes pending (--check), 2 usage or a refused SRC/DST\n"
+    "pair (nothing written), 3 input or output errors (the rest of the tree\n"
+    "is still converted), 4 internal, 130/143 stopped by SIGINT/SIGTERM.\n";
 
 enum { MAX_JOBS = 256, DEFAULT_MAX_JOBS = 8 };
+
+/*
+ * The one mutable global, because a signal handler can reach nothing else:
+ * the number of the SIGINT/SIGTERM that asked the run to stop, 0 while none
+ * did. The run reads it between files (nfy_convert_opts.stop), so a file is
+ * either written whole or not begun and no temporary file is left.
+ */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig)
+{
+    stop_signal = sig;
+    /* A second signal is not waited for: it ends the process at once (a
+     * later run removes a temporary that this may leave). */
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigaction(sig, &dfl, NULL);
+}
+
+/* A signal ignored when npuify started (nohup, a background job) stays
+ * ignored, as the shell meant. */
+static void catch_stop_signal(int sig)
+{
+    struct sigaction old;
+    if (sigaction(sig, NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+        return;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    sigaction(sig, &sa, NULL);
+}
+
+/* After a stop: what is on disk, and the shell's 128 + signal. */
+static int interrupted(const convert_args *a, nfy_diags *diags)
+{
+    nfy_cli_print_diags(diags, a->color, a->json_diags);
+    fprintf(stderr,
+            "npuify convert: stopped by %s: every file is either converted "
+            "completely or untouched; no report written\n",
+            stop_signal == SIGINT ? "SIGINT" : "SIGTERM");
+    return 128 + stop_signal;
+}
 
 /* The online CPUs, at most DEFAULT_MAX_JOBS: more rarely pays off. */
 static unsigned default_jobs(void)
@@ -222,6 +270,23 @@ static const char *report_dir(const convert_args *a, nfy_arena *ar)
 }
 
 /*
+ * The default report directory lies in the output (or in SRC in place): a
+ * symbolic link there is never written through (it could lead into SRC).
+ * A --report-dir the user names is taken as given.
+ */
+static bool report_dir_safe(const convert_args *a, const char *dir,
+                            nfy_diags *diags)
+{
+    struct stat st;
+    if (a->report_dir || lstat(dir, &st) != 0 || !S_ISLNK(st.st_mode))
+        return true;
+    nfy_diag_add_at(diags, NFY_SEV_ERROR, "convert-write", dir, 0, 0,
+                    "cannot write the report: %s",
+                    nfy_status_str(NFY_ESYMLINK));
+    return false;
+}
+
+/*
  * AMP is mandatory on NPU (the cube units compute in FP16/BF16), so a
  * project without it gets a loud warning on stderr, not only a report row.
  */
@@ -255,8 +320,13 @@ static int finish(convert_args *a, nfy_report *rep, nfy_buf *diff,
         nfy_cli_print_diags(diags, a->color, a->json_diags);
         return nfy_cli_usage_error("convert", "unknown --format name");
     }
-    if (dir && st != NFY_EUSAGE && nfy_report_write(rep, dir, formats, diags))
+    if (dir && st != NFY_EUSAGE && !report_dir_safe(a, dir, diags)) {
         st = NFY_EIO;
+        dir = NULL; /* not written: not named in the summary */
+    } else if (dir && st != NFY_EUSAGE &&
+               nfy_report_write(rep, dir, formats, diags)) {
+        st = NFY_EIO;
+    }
     fwrite(diff->data ? diff->data : "", 1, diff->len, stdout);
     nfy_cli_print_diags(diags, a->color, a->json_diags);
     if (st == NFY_EUSAGE)
@@ -271,6 +341,11 @@ static int finish(convert_args *a, nfy_report *rep, nfy_buf *diff,
     }
     if (a->conv.mode == NFY_CONVERT_MODE_MANUAL && !a->conv.amp)
         warn_amp_missing(rep, a->conv.rules, a->color);
+    /* The summary counts files; say so when what failed was no file. */
+    if (st && !stats->files_error && !a->quiet)
+        fputs("npuify convert: errors outside the project's files (see "
+              "above)\n",
+              stdout);
     if (st || stats->files_error)
         return NFY_EXIT_INPUT;
     if (a->conv.action == NFY_CONVERT_CHECK && stats->files_changed)
@@ -320,8 +395,15 @@ int nfy_cmd_convert(int argc, char **argv)
     nfy_report_set_meta(&rep, &meta);
     nfy_buf diff = NFY_BUF_INIT;
     nfy_convert_stats stats;
+    if (a.conv.action == NFY_CONVERT_WRITE ||
+        a.conv.action == NFY_CONVERT_IN_PLACE) {
+        a.conv.stop = &stop_signal;
+        catch_stop_signal(SIGINT);
+        catch_stop_signal(SIGTERM);
+    }
     nfy_status st = nfy_convert_run(&a.conv, &rep, &diff, &stats, &diags);
-    rc = finish(&a, &rep, &diff, &stats, st, &diags, &ar);
+    rc = stop_signal ? interrupted(&a, &diags)
+                     : finish(&a, &rep, &diff, &stats, st, &diags, &ar);
     nfy_buf_release(&diff);
     nfy_report_release(&rep);
     nfy_rule_set_free(rules);

@@ -13,5 +13,7 @@ int nfy_cmd_ops(int argc, char **argv);
 int nfy_cmd_run(int argc, char **argv);
 int nfy_cmd_verify(int argc, char **argv);
 int nfy_cmd_review(int argc, char **argv);
+int nfy_cmd_analyse(int argc, char **argv);
+int nfy_cmd_db(int argc, char **argv);
 
 #endif

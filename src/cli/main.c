@@ -22,6 +22,10 @@ typedef struct {
 static const command commands[] = {
     {"convert", nfy_cmd_convert,
      "rewrite a GPU (CUDA) PyTorch project for Ascend NPU, with a report"},
+    {"analyse", nfy_cmd_analyse,
+     "assess a project for NPU without changing it (APIs, kernels, effort)"},
+    {"db", nfy_cmd_db,
+     "query the NPU support data: an API or operator, stats, version diff"},
     {"review", nfy_cmd_review,
      "write a review page to accept or reject each edit of convert"},
     {"ops", nfy_cmd_ops,

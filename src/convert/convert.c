@@ -6,34 +6,30 @@
  * largest file.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "convert/convert_internal.h"
+#include "npuify/analyse.h"
 #include "npuify/edit.h"
 
 /* Python and shell files larger than this are copied, not migrated. */
 
+/* rel is a skipped path or lies below one (the walk still descends into a
+ * skipped directory). */
 bool nfy__convert_skipped(const nfy__converter *c, const char *rel)
 {
-    for (const char *const *s = c->o->skip_rel; s && *s; s++)
-        if (!strcmp(*s, rel))
+    for (const char *const *s = c->o->skip_rel; s && *s; s++) {
+        size_t n = strlen(*s);
+        if (!strncmp(*s, rel, n) && (rel[n] == '\0' || rel[n] == '/'))
             return true;
+    }
     return false;
-}
-
-static void output_error(nfy__converter *c, const char *path, nfy_status st)
-{
-    nfy_diag_add_at(c->diags, NFY_SEV_ERROR, "convert-write", path, 0, 0,
-                    "cannot write: %s", nfy_status_str(st));
-    if (!c->write_rc)
-        c->write_rc = NFY_EIO;
-}
-
-static const char *out_path(nfy__converter *c, nfy_arena *a, const char *rel)
-{
-    return c->single_file ? c->dst : nfy_path_join(a, c->dst, rel);
 }
 
 /* Rules that match a file by its base name (e.g. "*.cu" kernels). */
@@ -63,65 +59,59 @@ static void flag_file_rules(nfy__converter *c, const char *rel)
 static void copy_other(nfy__converter *c, const nfy_walk_entry *e, nfy_arena *a)
 {
     flag_file_rules(c, e->rel);
-    nfy_report_add_file(c->rep, e->rel, NFY_FILE_COPIED, NULL);
-    if (c->o->action != NFY_CONVERT_WRITE)
-        return;
-    const char *dst = out_path(c, a, e->rel);
-    nfy_status st = nfy_file_copy_atomic(e->path, dst);
-    if (st)
-        output_error(c, dst, st);
+    const char *note = NULL;
+    bool ok = c->o->action != NFY_CONVERT_WRITE ||
+              nfy__convert_copy_out(c, e, a, &note);
+    c->stats->files_error += !ok;
+    nfy_report_add_file(c->rep, e->rel, ok ? NFY_FILE_COPIED : NFY_FILE_ERROR,
+                        note);
 }
 
-static void backup_original(nfy__converter *c, const nfy_walk_entry *e,
-                            nfy_arena *a)
-{
-    const char *bak = nfy_arena_fmt(a, "%s.orig", e->path);
-    struct stat st;
-    if (lstat(bak, &st) == 0) {
-        nfy_report_logf(c->rep, e->rel, "kept the existing backup %s", bak);
-        return;
-    }
-    nfy_status rc = nfy_file_copy_atomic(e->path, bak);
-    if (rc)
-        output_error(c, bak, rc);
-}
-
-/* Carry out the action for a scanned file whose result is new/new_len. */
-static void emit_script(nfy__converter *c, const nfy_walk_entry *e,
+/* Carry out the action for a scanned file; false when its output failed. */
+static bool emit_script(nfy__converter *c, const nfy_walk_entry *e,
                         nfy_arena *a, const nfy_source *src, nfy_edit_set *set,
-                        const nfy_buf *result, bool changed)
+                        const nfy_buf *result, bool changed, const char **note)
 {
-    const char *dst;
     nfy_status st = NFY_OK;
     switch (c->o->action) {
     case NFY_CONVERT_WRITE:
-        dst = out_path(c, a, e->rel);
-        /* A fresh output tree needs no per-file flush; in-place does. */
-        st = nfy_file_write_atomic_flags(
-            dst, changed ? result->data : src->data,
-            changed ? result->len : src->len, e->mode & 07777, 0);
-        if (st)
-            output_error(c, dst, st);
+        st = nfy__convert_write_out(c, e, a, changed ? result->data : src->data,
+                                    changed ? result->len : src->len, note);
         break;
     case NFY_CONVERT_DIFF:
         if (changed && c->diff_out &&
             nfy_edit_set_diff(set, e->rel, result->data, result->len,
                               c->diff_out))
-            output_error(c, "(diff)", NFY_ELIMIT);
+            nfy__convert_output_error(c, "(diff)", NFY_ELIMIT);
         break;
     case NFY_CONVERT_CHECK:
         break;
     case NFY_CONVERT_IN_PLACE:
-        if (!changed)
-            break;
-        if (c->o->backup)
-            backup_original(c, e, a);
-        st = nfy_file_write_atomic(e->path, result->data, result->len,
-                                   e->mode & 07777);
-        if (st)
-            output_error(c, e->path, st);
+        if (changed)
+            st = nfy__convert_rewrite(c, e, a, result, note);
         break;
     }
+    return st == NFY_OK;
+}
+
+/* A file that could not be loaded: too large is copied, else said once. */
+static void load_failed(nfy__converter *c, const nfy_walk_entry *e,
+                        nfy_arena *a, nfy_status st)
+{
+    c->stats->files_error++;
+    if (st == NFY_ELIMIT) {
+        nfy_diag_add_at(c->diags, NFY_SEV_ERROR, "convert-read", e->rel, 0, 0,
+                        "larger than %d MiB, not converted; copied unchanged",
+                        NFY__MAX_SCRIPT_BYTES >> 20);
+        const char *note = "too large to convert";
+        if (c->o->action == NFY_CONVERT_WRITE)
+            nfy__convert_copy_out(c, e, a, &note);
+        nfy_report_add_file(c->rep, e->rel, NFY_FILE_ERROR, note);
+        return;
+    }
+    nfy__convert_error(c, "convert-read", e->path, "cannot read", st);
+    nfy_report_add_file(c->rep, e->rel, NFY_FILE_ERROR,
+                        nfy__convert_note(a, "cannot read", st));
 }
 
 static void convert_script(nfy__converter *c, const nfy_walk_entry *e,
@@ -130,40 +120,45 @@ static void convert_script(nfy__converter *c, const nfy_walk_entry *e,
     nfy_source src;
     nfy_status st = nfy_source_load(&src, e->path, NFY__MAX_SCRIPT_BYTES);
     if (st) {
-        nfy_diag_add_at(c->diags, NFY_SEV_ERROR, "convert-read", e->rel, 0, 0,
-                        "cannot read: %s; copied unchanged",
-                        nfy_status_str(st));
-        c->stats->files_error++;
-        nfy_report_add_file(c->rep, e->rel, NFY_FILE_ERROR, nfy_status_str(st));
-        copy_other(c, e, a);
+        load_failed(c, e, a, st);
         return;
     }
     /* The display path of diagnostics is the relative one. */
     free((char *)src.path);
     src.path = strdup(e->rel);
     c->stats->files_scanned++;
+    nfy_source view;
+    bool cr_view = nfy__convert_cr_view(&src, &view);
+    const nfy_source *in = cr_view ? &view : &src;
     nfy_edit_set set;
-    nfy_edit_set_init(&set, &src);
+    nfy_edit_set_init(&set, in);
     size_t errors_before = nfy_diags_count(c->diags, NFY_SEV_ERROR);
-    nfy__convert_edits(c->passes, kind, &src, e->rel, &set, c->rep, c->diags);
+    nfy__convert_edits(c->passes, kind, in, e->rel, &set, c->rep, c->diags);
     nfy_buf result = NFY_BUF_INIT;
     if (nfy_edit_set_apply(&set, c->diags, &result))
-        output_error(c, e->rel, NFY_ELIMIT);
-    bool changed = result.len != src.len ||
-                   (src.len && memcmp(result.data, src.data, src.len));
+        nfy__convert_output_error(c, e->rel, NFY_ELIMIT);
+    bool changed = result.len != in->len ||
+                   (in->len && memcmp(result.data, in->data, in->len));
+    /* The diff stays over the view (its lines); files get the CRs back. */
+    if (cr_view && c->o->action != NFY_CONVERT_DIFF)
+        nfy__convert_cr_restore(&result);
     if (changed)
         c->stats->files_changed++;
     bool had_error = nfy_diags_count(c->diags, NFY_SEV_ERROR) > errors_before;
-    if (had_error)
+    const char *note = had_error ? "input has errors, see diagnostics" : NULL;
+    bool written = emit_script(c, e, a, &src, &set, &result, changed, &note);
+    if (had_error || !written)
         c->stats->files_error++;
     nfy_report_add_file(c->rep, e->rel,
-                        changed     ? NFY_FILE_CONVERTED
+                        !written    ? NFY_FILE_ERROR
+                        : changed   ? NFY_FILE_CONVERTED
                         : had_error ? NFY_FILE_ERROR
                                     : NFY_FILE_UNCHANGED,
-                        had_error ? "input has errors, see diagnostics" : NULL);
-    emit_script(c, e, a, &src, &set, &result, changed);
+                        note);
     nfy_buf_release(&result);
     nfy_edit_set_release(&set);
+    if (cr_view)
+        nfy_source_release(&view);
     nfy_source_release(&src);
 }
 
@@ -172,10 +167,10 @@ static void convert_file(nfy__converter *c, const nfy_walk_entry *e,
 {
     char head[128];
     size_t head_len = 0;
-    FILE *f = fopen(e->path, "rb");
-    if (f) {
-        head_len = fread(head, 1, sizeof head, f);
-        fclose(f);
+    nfy_status st = nfy_file_head(e->path, head, sizeof head, &head_len);
+    if (st) {
+        load_failed(c, e, a, st);
+        return;
     }
     const char *slash = strrchr(e->rel, '/');
     nfy_file_kind kind =
@@ -186,33 +181,52 @@ static void convert_file(nfy__converter *c, const nfy_walk_entry *e,
         convert_script(c, e, kind, a);
 }
 
+static const char *special_kind(mode_t mode)
+{
+    return S_ISFIFO(mode) ? "a FIFO" : S_ISSOCK(mode) ? "a socket" : "a device";
+}
+
 void nfy__convert_entry(nfy__converter *c, const nfy_walk_entry *e)
 {
     nfy_arena a = NFY_ARENA_INIT;
-    c->stats->files_seen += e->kind != NFY_WALK_DIR;
-    if (e->kind == NFY_WALK_DIR) {
-        if (c->o->action == NFY_CONVERT_WRITE) {
-            const char *dst = out_path(c, &a, e->rel);
-            /* Parents come first in the walk, so one mkdir is enough. */
-            nfy_status st = mkdir(dst, 0755) == 0 || errno == EEXIST
-                                ? NFY_OK
-                                : nfy_mkdirs(dst, 0755);
-            if (st)
-                output_error(c, dst, st);
-        }
-    } else if (e->kind == NFY_WALK_SYMLINK) {
-        nfy_report_add_file(c->rep, e->rel, NFY_FILE_COPIED,
-                            "symbolic link, copied as a link");
-        if (c->o->action == NFY_CONVERT_WRITE) {
-            const char *dst = out_path(c, &a, e->rel);
-            nfy_status st = nfy_symlink_copy(e->path, dst);
-            if (st)
-                output_error(c, dst, st);
-        }
-    } else {
-        convert_file(c, e, &a);
+    c->stats->files_seen +=
+        e->kind == NFY_WALK_FILE || e->kind == NFY_WALK_SYMLINK;
+    switch (e->kind) {
+    case NFY_WALK_DIR:
+        if (c->o->action == NFY_CONVERT_WRITE)
+            nfy__convert_make_dir(c, e, &a);
+        break;
+    case NFY_WALK_SYMLINK:
+        nfy__convert_copy_link(c, e, &a);
+        break;
+    case NFY_WALK_SPECIAL: {
+        const char *what = special_kind(e->mode);
+        nfy_diag_add_at(
+            c->diags, NFY_SEV_WARNING, "convert-special", e->path, 0, 0,
+            "%s, not a regular file: never opened, not copied", what);
+        nfy_report_add_file(c->rep, e->rel, NFY_FILE_SKIPPED,
+                            nfy_arena_fmt(&a, "%s, not copied", what));
+        break;
+    }
+    case NFY_WALK_ERROR:
+        c->stats->files_error++;
+        nfy__convert_error(c, "convert-read", e->path, "cannot read",
+                           nfy_status_from_errno(e->err));
+        nfy_report_add_file(c->rep, e->rel, NFY_FILE_ERROR,
+                            nfy__convert_note(&a, "cannot read",
+                                              nfy_status_from_errno(e->err)));
+        break;
+    case NFY_WALK_FILE:
+        if (!nfy__convert_stale_temp(c, e))
+            convert_file(c, e, &a);
+        break;
     }
     nfy_arena_release(&a);
+}
+
+bool nfy__convert_stopping(const nfy__converter *c)
+{
+    return c->o->stop && *c->o->stop;
 }
 
 static int on_entry(void *ctx, const nfy_walk_entry *e)
@@ -228,20 +242,11 @@ static int on_entry(void *ctx, const nfy_walk_entry *e)
             single.rel += 2;
         e = &single;
     }
+    if (nfy__convert_stopping(c))
+        return 1;
     if (!nfy__convert_skipped(c, e->rel))
         nfy__convert_entry(c, e);
     return 0;
-}
-
-/* For a single input file, -o may name a directory to put it in. */
-static const char *single_dst(nfy_arena *a, const nfy_convert_opts *o)
-{
-    struct stat st;
-    if (o->dst && stat(o->dst, &st) == 0 && S_ISDIR(st.st_mode)) {
-        const char *slash = strrchr(o->src, '/');
-        return nfy_path_join(a, o->dst, slash ? slash + 1 : o->src);
-    }
-    return o->dst;
 }
 
 nfy_status nfy_convert_run(const nfy_convert_opts *opts, nfy_report *rep,
@@ -269,17 +274,40 @@ nfy_status nfy_convert_run(const nfy_convert_opts *opts, nfy_report *rep,
         passes.env.torch_version = opts->torch_version; /* file: diagnosed */
     if (opts->mode == NFY_CONVERT_MODE_AUTO)
         passes.mo.entries = nfy__auto_entries(opts, &a);
+    nfy_analyse_opts torch_rows = {opts->rules, opts->torch_version,
+                                   NFY_ANALYSE_TORCH_APIS, NULL};
+    nfy_migrate_observer observer = {
+        nfy_analyse_python,
+        (void *)(opts->analyse ? opts->analyse : &torch_rows)};
+    passes.mo.observer = &observer;
     nfy_migrate_project_init(&passes.proj);
-    nfy__converter c = {opts,  &passes, rep,       diff_out, stats,
-                        diags, false,   opts->dst, NFY_OK};
+    nfy__converter c = {.o = opts,
+                        .passes = &passes,
+                        .rep = rep,
+                        .diff_out = diff_out,
+                        .stats = stats,
+                        .diags = diags,
+                        .dst = opts->dst,
+                        .root_fd = -1};
     if (stat(opts->src, &sst) == 0 && !S_ISDIR(sst.st_mode)) {
         c.single_file = true;
-        c.dst = single_dst(&a, opts);
+        c.dst = nfy__convert_single_dst(&a, opts);
+        /* In place through a link: rewrite the file it names, keep it. */
+        char real[PATH_MAX];
+        c.target =
+            realpath(opts->src, real) ? nfy_arena_strdup(&a, real) : opts->src;
     } else if (opts->action == NFY_CONVERT_WRITE) {
         st = nfy_mkdirs(opts->dst, 0755);
         if (st)
-            output_error(&c, opts->dst, st);
+            nfy__convert_output_error(&c, opts->dst, st);
     }
+    /* The output root, opened once: every output directory is reached
+     * from it without following links. */
+    const char *root = opts->action == NFY_CONVERT_IN_PLACE ? opts->src
+                       : opts->action == NFY_CONVERT_WRITE  ? opts->dst
+                                                            : NULL;
+    if (!c.single_file && root && !c.write_rc)
+        c.root_fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     static const char *const skip_names[] = {".git", "__pycache__", NULL};
     nfy_walk_opts wo = {skip_names,
                         opts->action == NFY_CONVERT_WRITE ? opts->dst : NULL};
@@ -292,6 +320,8 @@ nfy_status nfy_convert_run(const nfy_convert_opts *opts, nfy_report *rep,
         if (st && !c.write_rc)
             c.write_rc = st;
     }
+    if (c.root_fd >= 0)
+        close(c.root_fd);
     if (opts->rules)
         nfy_migrate_project_finish(&passes.proj, &passes.mo, rep);
     nfy_migrate_project_release(&passes.proj);

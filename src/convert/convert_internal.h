@@ -16,6 +16,17 @@ nfy_status nfy__convert_check_paths(const nfy_convert_opts *o, nfy_arena *a,
 /* Larger scripts are reported and copied, not converted. */
 enum { NFY__MAX_SCRIPT_BYTES = 32 << 20 };
 
+/* For a single input file, where -o puts it (-o may name a directory). */
+const char *nfy__convert_single_dst(nfy_arena *a, const nfy_convert_opts *o);
+
+/*
+ * A file whose every line ends with a lone CR: view gets a copy with LFs
+ * instead (same offsets) and true; false for any other file. Turn a result
+ * made from the view back with nfy__convert_cr_restore.
+ */
+bool nfy__convert_cr_view(const nfy_source *src, nfy_source *view);
+void nfy__convert_cr_restore(nfy_buf *result);
+
 /* What a file is, for conversion purposes. */
 typedef enum {
     NFY_FILE_KIND_OTHER, /* copied byte for byte */
@@ -104,7 +115,42 @@ typedef struct {
     bool single_file;    /* src is one file */
     const char *dst;     /* output root (dir), or output file path */
     nfy_status write_rc; /* first output error */
+    const char *target;  /* single file in place: the file a link names */
+    int root_fd;         /* the output root (DST, or SRC in place), or -1 */
 } nfy__converter;
+
+/* ---- Output (output.c); each failure said once, on its path. ---- */
+/* An error on one side of one file ("what: reason"). */
+void nfy__convert_error(nfy__converter *c, const char *code, const char *path,
+                        const char *what, nfy_status st);
+/* A write error; the run's result becomes NFY_EIO. */
+void nfy__convert_output_error(nfy__converter *c, const char *path,
+                               nfy_status st);
+/* "what: reason", for a report note. */
+const char *nfy__convert_note(nfy_arena *a, const char *what, nfy_status st);
+/* Write data as e's output (WRITE). */
+nfy_status nfy__convert_write_out(nfy__converter *c, const nfy_walk_entry *e,
+                                  nfy_arena *a, const char *data, size_t len,
+                                  const char **note);
+/* Copy e byte for byte to its output; false (said, *note) on failure. */
+bool nfy__convert_copy_out(nfy__converter *c, const nfy_walk_entry *e,
+                           nfy_arena *a, const char **note);
+/* Rewrite e in place behind its FILE.orig: no backup, no rewrite. */
+nfy_status nfy__convert_rewrite(nfy__converter *c, const nfy_walk_entry *e,
+                                nfy_arena *a, const nfy_buf *result,
+                                const char **note);
+/* The directory e in the output; an existing link there is refused. */
+void nfy__convert_make_dir(nfy__converter *c, const nfy_walk_entry *e,
+                           nfy_arena *a);
+/* The link e, recreated as a link (WRITE) and reported. */
+void nfy__convert_copy_link(nfy__converter *c, const nfy_walk_entry *e,
+                            nfy_arena *a);
+/* True for an npuify temporary (removed in place, never converted); one
+ * file in place: the temporaries beside it are removed. */
+bool nfy__convert_stale_temp(nfy__converter *c, const nfy_walk_entry *e);
+
+/* True once the run was asked to stop (opts->stop): no new file begins. */
+bool nfy__convert_stopping(const nfy__converter *c);
 
 /* True when rel is one of the paths the options say to skip. */
 bool nfy__convert_skipped(const nfy__converter *c, const char *rel);

@@ -72,11 +72,17 @@ static job_item *item_at(const job_list *jl, size_t i)
 static void run_item(job_list *jl, nfy_convert_passes *passes, job_item *it)
 {
     const nfy__converter *m = jl->main;
-    nfy__converter c = {
-        m->o,       passes,     &it->rep, m->diff_out ? &it->diff : NULL,
-        &it->stats, &it->diags, false,    m->dst,
-        NFY_OK};
-    nfy__convert_entry(&c, &it->e);
+    nfy__converter c = {.o = m->o,
+                        .passes = passes,
+                        .rep = &it->rep,
+                        .diff_out = m->diff_out ? &it->diff : NULL,
+                        .stats = &it->stats,
+                        .diags = &it->diags,
+                        .dst = m->dst,
+                        .root_fd = m->root_fd};
+    /* Asked to stop: entries not begun stay untouched (and unreported). */
+    if (!nfy__convert_stopping(&c))
+        nfy__convert_entry(&c, &it->e);
     it->write_rc = c.write_rc;
 }
 
@@ -99,6 +105,8 @@ static void merge_ready(job_list *jl, bool wait);
 static int list_entry(void *ctx, const nfy_walk_entry *e)
 {
     job_list *jl = ctx;
+    if (nfy__convert_stopping(jl->main))
+        return 1;
     if (nfy__convert_skipped(jl->main, e->rel))
         return 0;
     job_item *it = new_slot(jl);

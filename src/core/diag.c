@@ -9,6 +9,54 @@
 
 #include "npuify/core.h"
 
+/* Bytes of a source line kept on each side of the column: a diagnostic on
+ * a line of megabytes shows a window, not the line. */
+enum { LINE_CONTEXT = 80 };
+
+static bool utf8_continuation(char ch)
+{
+    return ((unsigned char)ch & 0xC0) == 0x80;
+}
+
+static uint32_t count_code_points(const char *p, size_t n)
+{
+    uint32_t cols = 0;
+    for (size_t i = 0; i < n; i++)
+        cols += !utf8_continuation(p[i]);
+    return cols;
+}
+
+/* Keep the window of line around byte pos (on UTF-8 boundaries). */
+static void keep_line(nfy_diags *d, nfy_diag *dg, nfy_str line, size_t pos)
+{
+    if (pos > line.len)
+        pos = line.len;
+    size_t from = pos > LINE_CONTEXT ? pos - LINE_CONTEXT : 0;
+    size_t to = line.len - pos > LINE_CONTEXT ? pos + LINE_CONTEXT : line.len;
+    while (from > 0 && utf8_continuation(line.ptr[from]))
+        from--;
+    while (to < line.len && utf8_continuation(line.ptr[to]))
+        to++;
+    if (from == 0 && to == line.len) {
+        dg->line_text = nfy_arena_str(&d->arena, line);
+        dg->text_col = dg->col;
+        return;
+    }
+    nfy_buf b = NFY_BUF_INIT;
+    if (from)
+        nfy_buf_addstr(&b, "...");
+    nfy_buf_add(&b, line.ptr + from, to - from);
+    if (to < line.len)
+        nfy_buf_addstr(&b, "...");
+    dg->line_text = nfy_arena_str(&d->arena, (nfy_str){b.data, b.len});
+    dg->text_col =
+        (from ? 3 : 0) + count_code_points(line.ptr + from, pos - from);
+    uint32_t room = count_code_points(line.ptr + pos, to - pos);
+    if (dg->width > room)
+        dg->width = room ? room : 1;
+    nfy_buf_release(&b);
+}
+
 void nfy_diags_init(nfy_diags *d)
 {
     memset(d, 0, sizeof *d);
@@ -70,8 +118,6 @@ void nfy_diag_add(nfy_diags *d, nfy_severity sev, const char *code,
     if (src) {
         dg->file = nfy_arena_strndup(&d->arena, src->path, strlen(src->path));
         nfy_source_linecol(src, offset, &dg->line, &dg->col);
-        dg->line_text =
-            nfy_arena_str(&d->arena, nfy_source_line(src, dg->line));
         uint32_t end = offset + len;
         if (end > src->len)
             end = (uint32_t)src->len;
@@ -79,6 +125,10 @@ void nfy_diag_add(nfy_diags *d, nfy_severity sev, const char *code,
         nfy_source_linecol(src, end, &eline, &ecol);
         if (eline == dg->line && ecol > dg->col)
             dg->width = ecol - dg->col;
+        nfy_str line = nfy_source_line(src, dg->line);
+        bool inside = line.ptr >= src->data && line.ptr <= src->data + src->len;
+        size_t start = inside ? (size_t)(line.ptr - src->data) : offset;
+        keep_line(d, dg, line, offset > start ? offset - start : 0);
     }
     va_list ap;
     va_start(ap, fmt);
@@ -141,7 +191,7 @@ static void render_caret(const nfy_diag *dg, nfy_buf *out)
     nfy_buf_addch(out, ' ');
     const char *p = dg->line_text.ptr;
     size_t n = dg->line_text.len, i = 0;
-    for (uint32_t c = 0; c < dg->col && i < n; c++) {
+    for (uint32_t c = 0; c < dg->text_col && i < n; c++) {
         uint32_t cp;
         size_t k = nfy_utf8_decode(p + i, n - i, &cp);
         nfy_buf_addch(out, p[i] == '\t' ? '\t' : ' ');

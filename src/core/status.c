@@ -35,13 +35,33 @@ nfy_status nfy_status_from_errno(int err)
     case ENOMEM:
         return NFY_ENOMEM;
     case ENOENT:
-    case ENOTDIR:
         return NFY_ENOENT;
+    case ENOTDIR:
+        return NFY_ENOTDIR;
+    case EISDIR:
+        return NFY_EISDIR;
+    case EACCES:
+    case EPERM:
+        return NFY_EACCES;
+    case ENOSPC:
+    case EDQUOT:
+        return NFY_ENOSPC;
+    case EROFS:
+        return NFY_EROFS;
+    case ELOOP:
+        return NFY_ESYMLINK;
+    case ENODEV:
+    case ENXIO:
+        return NFY_ENOTREG;
+    case EBUSY:
+    case ETXTBSY:
+        return NFY_EBUSY;
     case EEXIST:
         return NFY_EEXIST;
     case EFBIG:
-    case ENAMETOOLONG:
         return NFY_ELIMIT;
+    case ENAMETOOLONG:
+        return NFY_ENAMETOOLONG;
     default:
         return NFY_EIO;
     }

@@ -1,8 +1,9 @@
 /*
  * Directory walk in sorted order. Symbolic links are reported and never
  * followed, so the walk cannot loop; a directory reached twice (same device
- * and inode, as with bind mounts) is skipped. Unreadable directories become
- * diagnostics and the walk goes on.
+ * and inode, as with bind mounts) is skipped. FIFOs, sockets and devices
+ * are reported as such (never opened here). An entry that cannot be
+ * examined or listed is reported as an error entry and the walk goes on.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -21,7 +22,6 @@ typedef struct {
     const nfy_walk_opts *opts;
     nfy_walk_fn fn;
     void *ctx;
-    nfy_diags *diags;
     NFY_VEC(dir_id) seen;
     struct stat skip_st;
     bool have_skip;
@@ -54,18 +54,20 @@ static bool seen_before(walker *w, const struct stat *st)
     return false;
 }
 
-static void warn(walker *w, const char *path, const char *what)
+/* Tell the caller about an entry that could not be examined or listed. */
+static void report_error(walker *w, const char *path, const char *rel, int err)
 {
-    if (w->diags)
-        nfy_diag_add_at(w->diags, NFY_SEV_WARNING, "walk-unreadable", path, 0,
-                        0, "%s: %s", what, strerror(errno));
+    nfy_walk_entry e = {path, rel, NFY_WALK_ERROR, 0, 0, err};
+    if (w->fn(w->ctx, &e))
+        w->stopped = true;
 }
 
-static bool read_names(walker *w, const char *path, name_vec *names)
+static bool read_names(walker *w, const char *path, const char *rel,
+                       name_vec *names)
 {
     DIR *d = opendir(path);
     if (!d) {
-        warn(w, path, "cannot open directory");
+        report_error(w, path, rel, errno);
         return false;
     }
     struct dirent *de;
@@ -93,19 +95,19 @@ static void visit(walker *w, const char *path, const char *rel)
 {
     struct stat st;
     if (lstat(path, &st) != 0) {
-        warn(w, path, "cannot stat");
+        report_error(w, path, rel, errno);
         return;
     }
     if (w->have_skip && st.st_dev == w->skip_st.st_dev &&
         st.st_ino == w->skip_st.st_ino)
         return;
-    nfy_walk_entry e = {path, rel, NFY_WALK_FILE, st.st_mode, st.st_size};
+    nfy_walk_entry e = {path, rel, NFY_WALK_FILE, st.st_mode, st.st_size, 0};
     if (S_ISLNK(st.st_mode))
         e.kind = NFY_WALK_SYMLINK;
     else if (S_ISDIR(st.st_mode))
         e.kind = NFY_WALK_DIR;
     else if (!S_ISREG(st.st_mode))
-        return; /* sockets, fifos, devices: nothing to migrate or copy */
+        e.kind = NFY_WALK_SPECIAL; /* the caller says what it does with it */
     if (e.kind == NFY_WALK_DIR && seen_before(w, &st))
         return;
     if (w->fn(w->ctx, &e)) {
@@ -119,7 +121,7 @@ static void visit(walker *w, const char *path, const char *rel)
 static void walk_dir(walker *w, const char *path, const char *rel)
 {
     name_vec names = {0};
-    if (read_names(w, path, &names)) {
+    if (read_names(w, path, rel, &names)) {
         nfy_arena a = NFY_ARENA_INIT;
         for (size_t i = 0; i < names.len && !w->stopped; i++) {
             const char *child = nfy_path_join(&a, path, names.items[i]);
@@ -137,7 +139,8 @@ static void walk_dir(walker *w, const char *path, const char *rel)
 nfy_status nfy_walk(const char *root, const nfy_walk_opts *opts, nfy_walk_fn fn,
                     void *ctx, nfy_diags *diags)
 {
-    walker w = {.opts = opts, .fn = fn, .ctx = ctx, .diags = diags};
+    walker w = {.opts = opts, .fn = fn, .ctx = ctx};
+    (void)diags;
     if (opts && opts->skip_path && stat(opts->skip_path, &w.skip_st) == 0)
         w.have_skip = true;
     struct stat st;
@@ -148,8 +151,9 @@ nfy_status nfy_walk(const char *root, const nfy_walk_opts *opts, nfy_walk_fn fn,
         walk_dir(&w, root, "");
     } else {
         const char *slash = strrchr(root, '/');
-        nfy_walk_entry e = {root, slash ? slash + 1 : root, NFY_WALK_FILE,
-                            st.st_mode, st.st_size};
+        nfy_walk_entry e = {root,          slash ? slash + 1 : root,
+                            NFY_WALK_FILE, st.st_mode,
+                            st.st_size,    0};
         fn(ctx, &e);
     }
     nfy_vec_free(&w.seen);

@@ -34,3 +34,11 @@ bool mig_npu_has(const char *ver, nfy_str qual)
 {
     return nfy_apidb_npu_module_has(version_of(ver), qual, NULL);
 }
+
+const char *mig_affinity_kind(const char *api)
+{
+    nfy_apidb_affinity a;
+    return api != NULL && nfy_apidb_affinity_find(nfy_str_from_cstr(api), &a)
+               ? a.kind
+               : NULL;
+}

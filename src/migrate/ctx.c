@@ -24,34 +24,22 @@ bool mig_rule_edits(const mig_ctx *c, const nfy_rule *r)
     return nfy_rule_activity_in(r, &c->p->env) == NFY_RULE_EDITS;
 }
 
-static bool has_tag(const nfy_rule *r, const char *tag)
-{
-    if (r->tags == NULL)
-        return false;
-    size_t n = strlen(tag);
-    for (const char *p = r->tags; *p;) {
-        while (*p == ',' || *p == ' ')
-            p++;
-        size_t len = strcspn(p, ", ");
-        if (len == n && strncmp(p, tag, n) == 0)
-            return true;
-        p += len;
-    }
-    return false;
-}
-
 void mig_flag_class(const nfy_rule *r, mig_cat *cat, mig_op *op)
 {
     *op = MIG_OP_NONE;
-    if (has_tag(r, "precision"))
-        *cat = MIG_CAT_PRECISION;
-    else if (has_tag(r, "performance") || r->category == NFY_RULE_CAT_ADVICE)
-        *cat = MIG_CAT_PERFORMANCE;
-    else if (has_tag(r, "affinity"))
+    /* affinity first: those rows belong in affinity_api_call.csv even when
+       tagged performance too */
+    if (nfy_rule_has_tag(r, "affinity"))
         *cat = MIG_CAT_AFFINITY;
-    else if (has_tag(r, "unknown"))
+    else if (nfy_rule_has_tag(r, "precision"))
+        *cat = MIG_CAT_PRECISION;
+    else if (nfy_rule_has_tag(r, "performance") ||
+             r->category == NFY_RULE_CAT_ADVICE)
+        *cat = MIG_CAT_PERFORMANCE;
+    else if (nfy_rule_has_tag(r, "unknown"))
         *cat = MIG_CAT_UNKNOWN;
-    else if (has_tag(r, "cuda-op") || r->category == NFY_RULE_CAT_CUDA_API) {
+    else if (nfy_rule_has_tag(r, "cuda-op") ||
+             r->category == NFY_RULE_CAT_CUDA_API) {
         *cat = MIG_CAT_CUDA_OP;
         if (r->severity >= NFY_SEV_WARNING)
             *op = MIG_OP_UNSUPPORTED;
@@ -412,6 +400,8 @@ nfy_status mig_python(const mig_params *p, const nfy_source *src,
         fill_info(&c);
         size_t edits0 = edits->edits.len, notes0 = notes->len;
         mig_run_passes(&c);
+        if (p->observer != NULL && p->observer->fn != NULL)
+            p->observer->fn(p->observer->ctx, src, p->relpath, m, r, p->report);
         info->uses_cuda = edits->edits.len > edits0;
         for (size_t i = notes0; i < notes->len && !info->uses_cuda; i++)
             info->uses_cuda = notes->items[i].cat != MIG_CAT_LEFT_UNCHANGED &&

@@ -11,6 +11,7 @@
 
 #include "npuify/core.h"
 #include "npuify/edit.h"
+#include "npuify/migrate.h"
 #include "npuify/rules.h"
 
 /* Mirrors of nfy_op_type, nfy_safety and nfy_finding_cat (same order). */
@@ -82,7 +83,14 @@ typedef struct {
     nfy_rule_env env;    /* the rules' activation environment */
     bool listed_entry;   /* --mode auto: the file is a named entry script */
     const char *relpath; /* the file as the report names it, or NULL */
+    /* the resolved file goes to this observer (nfy_migrate_opts) */
+    const nfy_migrate_observer *observer; /* may be NULL */
+    nfy_report *report;
 } mig_params;
+
+/** Kind of api in msFmkTransplt's affinity table ("function", "class",
+ * "torch"), or NULL (apiq.c). */
+const char *mig_affinity_kind(const char *api);
 
 /* ---- passes (ctx.c) ---- */
 /**

@@ -71,6 +71,11 @@ static void add_notes(nfy_report *rep, const nfy_source *src,
         f.npu_api = n->npu_api;
         f.value_set_id = n->vset_id;
         f.value_set = n->vset_name;
+        if (f.cat == NFY_CAT_AFFINITY_API) { /* the fused API is the after */
+            f.api_type = mig_affinity_kind(n->api);
+            if (f.after == NULL)
+                f.after = n->npu_api;
+        }
         nfy_report_add_finding(rep, &f);
     }
 }
@@ -151,9 +156,14 @@ nfy_status nfy_migrate_file(const nfy_migrate_opts *opts, const nfy_source *src,
                              : "unknown --torch-version");
         return NFY_EUSAGE;
     }
-    mig_params p = {
-        opts->rules, ver, opts->flags, {0}, listed(opts->entries, relpath),
-        relpath};
+    mig_params p = {opts->rules,
+                    ver,
+                    opts->flags,
+                    {0},
+                    listed(opts->entries, relpath),
+                    relpath,
+                    opts->observer,
+                    report};
     mig_rule_env(opts->flags, ver, &p.env);
     nfy_arena arena;
     nfy_arena_init(&arena);

@@ -59,6 +59,16 @@ static const nfy_pass_id hosted[] = {
     NFY_PASS_CUDA_API_MISSING,   /* in names (NPU201's fallback) */
     NFY_PASS_AMP_MISSING,        /* amp-used, then project level */
     NFY_PASS_GLOBAL_ADVICE,      /* project level */
+    /* src/analyse, run by the migrate observer (analyse, and convert's
+     * torch-API rows) and on C++/dependency files */
+    NFY_PASS_CUDA_OPS,
+    NFY_PASS_TORCH_API_UNSUPPORTED,
+    NFY_PASS_TORCH_API_UNKNOWN,
+    NFY_PASS_TRITON_KERNEL,
+    NFY_PASS_DEPENDENCY,
+    NFY_PASS_CPP_CUDA,
+    NFY_PASS_DYNAMIC_SHAPE,
+    NFY_PASS_CPP_OP_CALL,
 };
 
 bool nfy_migrate_runs_pass(nfy_pass_id pass)

@@ -120,20 +120,20 @@ static nfy_json_tok skip_element(trace_reader *rd, nfy_json_tok t, int depth)
     return after_element(rd);
 }
 
-/* The event array; its "[" was just read. */
-static void walk_events(trace_reader *rd, int depth)
+/* The event array; its "[" was just read. True when it ends with "]". */
+static bool walk_events(trace_reader *rd, int depth)
 {
     nfy_json_lex *lx = &rd->lx;
     rd->had_array = true;
     nfy_json_tok t = nfy_json_lex_next(lx, 64);
     while (!rd->rows.stopped) {
         if (t == NFY_JT_RBRACKET)
-            return;
+            return true;
         if (t == NFY_JT_EOF) {
-            report(rd, NFY_SEV_WARNING, "W-TRACE-TRUNCATED",
+            report(rd, NFY_SEV_ERROR, "E-TRACE-TRUNCATED",
                    nfy_json_lex_offset(lx),
                    "trace ends inside the event array (cut short?)");
-            return;
+            return false;
         }
         if (t == NFY_JT_LBRACE) {
             nfy__trace_event_reset(&rd->ev);
@@ -153,6 +153,7 @@ static void walk_events(trace_reader *rd, int depth)
         if (t == NFY_JT_ERROR)
             t = recover(rd);
     }
+    return false;
 }
 
 /* "distributedInfo": {"rank": N, ...}; its "{" was just read. */
@@ -190,7 +191,7 @@ static bool top_member(trace_reader *rd, top_key key)
 {
     nfy_json_tok t = nfy_json_lex_next(&rd->lx, 0);
     if (key == TOP_EVENTS && t == NFY_JT_LBRACKET) {
-        walk_events(rd, 1);
+        (void)walk_events(rd, 1);
         return true;
     }
     if (key == TOP_DIST && t == NFY_JT_LBRACE)
@@ -198,8 +199,8 @@ static bool top_member(trace_reader *rd, top_key key)
     return nfy_json_skip_value(&rd->lx, t, 1);
 }
 
-/* The kineto object; its "{" was just read. */
-static void walk_object(trace_reader *rd)
+/* The kineto object; its "{" was just read. True when it ends with "}". */
+static bool walk_object(trace_reader *rd)
 {
     nfy_json_lex *lx = &rd->lx;
     nfy_json_tok t = nfy_json_lex_next(lx, 64);
@@ -207,7 +208,7 @@ static void walk_object(trace_reader *rd)
         if (t != NFY_JT_STRING) {
             nfy_json_fail(lx, "expected a key string");
             report_lex_error(rd);
-            return;
+            return false;
         }
         top_key key = strcmp(lx->text, "traceEvents") == 0       ? TOP_EVENTS
                       : strcmp(lx->text, "distributedInfo") == 0 ? TOP_DIST
@@ -215,22 +216,49 @@ static void walk_object(trace_reader *rd)
         if (nfy_json_lex_next(lx, 0) != NFY_JT_COLON) {
             nfy_json_fail(lx, "expected ':' after key");
             report_lex_error(rd);
-            return;
+            return false;
         }
         if (!top_member(rd, key)) {
             report_lex_error(rd);
-            return;
+            return false;
         }
         if (rd->rows.stopped)
-            return;
+            return false;
         t = nfy_json_lex_next(lx, 64);
         if (t == NFY_JT_COMMA)
             t = nfy_json_lex_next(lx, 64);
         else if (t != NFY_JT_RBRACE) {
             nfy_json_fail(lx, "expected ',' or '}' in the trace object");
             report_lex_error(rd);
-            return;
+            return false;
         }
+    }
+    return t == NFY_JT_RBRACE;
+}
+
+/*
+ * After the first document: every further one is read too (cat a.json
+ * b.json; gzip members are joined by the input); anything else after the
+ * end is reported, never silently dropped.
+ */
+static void walk_rest(trace_reader *rd)
+{
+    nfy_json_lex *lx = &rd->lx;
+    for (;;) {
+        nfy_json_tok t = nfy_json_lex_next(lx, 64);
+        if (t == NFY_JT_EOF || rd->rows.stopped)
+            return;
+        if (t == NFY_JT_LBRACKET ? walk_events(rd, 0)
+            : t == NFY_JT_LBRACE ? walk_object(rd)
+                                 : false)
+            continue;
+        if (t == NFY_JT_ERROR && lx->in->status)
+            return; /* a read or gzip error: reported by the caller */
+        if (t != NFY_JT_LBRACKET && t != NFY_JT_LBRACE)
+            report(rd, NFY_SEV_ERROR, "E-TRACE-TRAILING", lx->tok_offset,
+                   "data after the end of the trace that is no JSON "
+                   "document; ignored");
+        return;
     }
 }
 
@@ -239,10 +267,11 @@ static nfy_status walk(trace_reader *rd)
 {
     nfy_json_lex *lx = &rd->lx;
     nfy_json_tok t = nfy_json_lex_next(lx, 64);
-    if (t == NFY_JT_LBRACKET)
-        walk_events(rd, 0);
-    else if (t == NFY_JT_LBRACE)
-        walk_object(rd);
+    bool whole = t == NFY_JT_LBRACKET ? walk_events(rd, 0)
+                 : t == NFY_JT_LBRACE ? walk_object(rd)
+                                      : false;
+    if (whole)
+        walk_rest(rd);
     if (!rd->had_array) {
         if (t == NFY_JT_ERROR && lx->in->status)
             return lx->in->status;

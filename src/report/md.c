@@ -70,6 +70,79 @@ static void md_head(nfy_buf *out, const nfy_report *rep,
                  t->manual);
 }
 
+static void md_effort_files(nfy_buf *out, const nfy_report *rep,
+                            const nfy_finding **v, size_t n)
+{
+    enum { SHOWN_FILES = 30 };
+    const nfy_report_file **files;
+    size_t nf = nfy__report_sorted_files(rep, &files), shown = 0;
+    nfy_effort *level = calloc(nf + 1, sizeof *level);
+    nfy_effort_counts *counts = calloc(nf + 1, sizeof *counts);
+    for (size_t i = 0; level && counts && i < nf; i++) {
+        size_t first, end;
+        nfy__file_range(v, n, files[i]->file, &first, &end);
+        level[i] = nfy__effort_range(v, first, end, &counts[i]);
+    }
+    for (int l = NFY_EFFORT_HIGH; level && counts && l > NFY_EFFORT_NONE; l--)
+        for (size_t i = 0; i < nf && shown < SHOWN_FILES; i++) {
+            if ((int)level[i] != l)
+                continue;
+            if (!shown++)
+                nfy_buf_addstr(out, "| File | Effort | Blocking | Kernels "
+                                    "| Manual | Edits |\n"
+                                    "|---|---|---:|---:|---:|---:|\n");
+            nfy_buf_addch(out, '|');
+            cell(out, files[i]->file, false);
+            nfy_buf_addf(out, " %s | %zu | %zu | %zu | %zu |\n",
+                         nfy_effort_name((nfy_effort)l), counts[i].blocking,
+                         counts[i].kernels, counts[i].manual, counts[i].edits);
+        }
+    nfy_buf_addstr(out, shown ? "\n" : "");
+    free(level);
+    free(counts);
+    free(files);
+}
+
+/* The estimate first: what a lead reads in a minute. */
+static void md_effort(nfy_buf *out, const nfy_report *rep,
+                      const nfy_report_totals *t, const nfy_finding **v,
+                      size_t n)
+{
+    enum { SHOWN_BLOCKING = 40 };
+    nfy_effort_counts c;
+    nfy_effort e = nfy_report_effort(rep, NULL, &c);
+    nfy_buf_addf(out, "## Effort: %s\n\n", nfy_effort_name(e));
+    nfy_buf_addf(out,
+                 "%zu blocking (%zu custom kernels), %zu other manual, "
+                 "%zu automatic edits. Rule: high = a custom kernel or "
+                 "10+ blocking; medium = a blocking item or 10+ manual; "
+                 "low = anything else to do.\n\n",
+                 c.blocking, c.kernels, c.manual, c.edits);
+    nfy_buf_addstr(out, "| Category | Findings |\n|---|---:|\n");
+    for (int k = 0; k < NFY_CAT_COUNT; k++)
+        if (t->by_cat[k])
+            nfy_buf_addf(out, "| %s | %zu |\n",
+                         nfy_finding_cat_name((nfy_finding_cat)k),
+                         t->by_cat[k]);
+    nfy_buf_addstr(out, "\n### Blocking\n\n");
+    size_t rows = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!nfy_finding_is_blocking(v[i]) || rows++ >= SHOWN_BLOCKING)
+            continue;
+        nfy_buf_addstr(out, "- ");
+        nfy__add_location(out, v[i]);
+        nfy_buf_addf(out, " %s `%s`: ", nfy__or_empty(v[i]->rule),
+                     nfy__or_empty(v[i]->api));
+        nfy__add_oneline(out, v[i]->message);
+        nfy_buf_addch(out, '\n');
+    }
+    if (rows > SHOWN_BLOCKING)
+        nfy_buf_addf(out, "- ... and %zu more (see the tables below)\n",
+                     rows - SHOWN_BLOCKING);
+    nfy_buf_addstr(out, rows ? "\n" : "Nothing blocks the port.\n\n");
+    md_effort_files(out, rep, v, n);
+}
+
 static void md_rules(nfy_buf *out, const nfy_report *rep)
 {
     nfy__rule_count_vec rc = {0};
@@ -159,6 +232,7 @@ void nfy_report_render_md(const nfy_report *rep, nfy_buf *out)
     const nfy_finding **v;
     size_t n = nfy_report_sorted(rep, &v);
     md_head(out, rep, &t);
+    md_effort(out, rep, &t, v, n);
     md_rules(out, rep);
     md_table(out, v, n, nfy__is_manual_finding, "Needs manual work",
              "Nothing needs manual work.\n");

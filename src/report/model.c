@@ -180,6 +180,9 @@ bool nfy_finding_is_manual(const nfy_finding *f)
         /* Advice is informational unless its rule is loud (no AMP at all:
          * the warning convert prints). */
         return f->rule_severity >= NFY_SEV_WARNING;
+    case NFY_CAT_UNKNOWN_API:
+        /* To verify on the device, not work to do (unless it says so). */
+        return f->op == NFY_OPTYPE_UNSUPPORTED;
     case NFY_CAT_UNSUPPORTED_API:
         return true;
     default:

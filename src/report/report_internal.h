@@ -50,4 +50,8 @@ const char *nfy__or_empty(const char *s);
 void nfy__file_range(const nfy_finding **sorted, size_t n, const char *file,
                      size_t *first, size_t *end);
 
+/* Effort of the findings [first, end) of a sorted array. */
+nfy_effort nfy__effort_range(const nfy_finding **sorted, size_t first,
+                             size_t end, nfy_effort_counts *counts);
+
 #endif

@@ -96,7 +96,7 @@ nfy_rule_category nfy_rule_category_of_id(const char *id)
         if (!isdigit((unsigned char)id[i]))
             return NFY_RULE_CAT_CUSTOM;
     int digit = id[3] - '0';
-    if (digit > 6)
+    if (digit > 7)
         return NFY_RULE_CAT_CUSTOM;
     return (nfy_rule_category)(NFY_RULE_CAT_IMPORT + digit);
 }
@@ -261,4 +261,20 @@ const nfy_rule_pair *nfy_rule_map_find(const nfy_rule *r, nfy_str key)
         if (nfy_str_eq_cstr(key, r->map[i].from))
             return &r->map[i];
     return NULL;
+}
+
+bool nfy_rule_has_tag(const nfy_rule *r, const char *tag)
+{
+    if (r->tags == NULL)
+        return false;
+    size_t n = strlen(tag);
+    for (const char *p = r->tags; *p;) {
+        while (*p == ',' || *p == ' ')
+            p++;
+        size_t len = strcspn(p, ", ");
+        if (len == n && strncmp(p, tag, n) == 0)
+            return true;
+        p += len;
+    }
+    return false;
 }

@@ -178,6 +178,8 @@ void nfy_rule_render_explain(const nfy_rule *r, nfy_buf *out)
         indented(out, "before:", r->before);
     if (r->after)
         indented(out, "after:", r->after);
+    if (r->fix)
+        indented(out, "by hand:", r->fix);
     nfy_buf_addf(out, "origin:      %s\n", r->origin ? r->origin : "?");
 }
 
@@ -275,6 +277,7 @@ void nfy_rule_render_json(const nfy_rule *r, nfy_buf *out)
     json_str(out, "hint", r->hint);
     json_str(out, "before", r->before);
     json_str(out, "after", r->after);
+    json_str(out, "fix", r->fix);
     nfy_buf_addch(out, '}');
 }
 

@@ -58,6 +58,7 @@ static const field fields[] = {
     F_STR("hint", hint, false),
     F_STR("before", before, false),
     F_STR("after", after, false),
+    F_STR("fix", fix, false),
     F_OTHER("arg_pos", T_INT, false),
     F_STR("arg_kw", arg_kw, false),
     F_STR("arg_match", arg_match, false),

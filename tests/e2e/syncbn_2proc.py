@@ -42,8 +42,10 @@ def worker(rank, port):
                                       atol=1e-5),
     }
     bad = [name for name, good in checks.items() if not good]
-    print(f"rank {rank}: {'OK' if not bad else 'MISMATCH ' + ', '.join(bad)}",
-          flush=True)
+    line = f"rank {rank}: {'OK' if not bad else 'MISMATCH ' + ', '.join(bad)}"
+    # one write(2) per line: the two ranks share stdout, and print() may
+    # write the text and its newline separately
+    os.write(1, (line + "\n").encode())
     dist.destroy_process_group()
     if bad:
         sys.exit(1)

@@ -1,5 +1,6 @@
 /* Unit tests for src/core: views, UTF-8, arena, buffer, vector, source line
  * tables, diagnostics rendering, escaping, atomic writes and the walker. */
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -284,6 +285,98 @@ static void test_atomic_write(void **state)
     nfy_arena_release(&a);
 }
 
+/* Writes never go through a link below the root, never leave a temporary,
+ * and the temporary's name does not grow with the target's. */
+static void test_write_at_guards(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/nfy-fs-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    nfy_arena a = NFY_ARENA_INIT;
+    const char *other = nfy_path_join(&a, dir, "other");
+    assert_int_equal(nfy_mkdirs(nfy_path_join(&a, dir, "out/real"), 0755),
+                     NFY_OK);
+    assert_int_equal(nfy_mkdirs(other, 0755), NFY_OK);
+    assert_int_equal(symlink(other, nfy_path_join(&a, dir, "out/link")), 0);
+    int fd = -1;
+    const char *out = nfy_path_join(&a, dir, "out");
+    assert_int_equal(nfy_dir_open_beneath(out, "link", &fd), NFY_ESYMLINK);
+    assert_int_equal(nfy_dir_open_beneath(out, "real", &fd), NFY_OK);
+    /* A 252-byte name: the file fits, "NAME.orig" does not. */
+    char name[253];
+    memset(name, 'n', 252);
+    name[252] = '\0';
+    nfy_write_opts w = {.mode = 0640};
+    assert_int_equal(nfy_file_write_at(fd, name, "x", 1, &w), NFY_OK);
+    char bak[260];
+    snprintf(bak, sizeof bak, "%s.orig", name);
+    assert_int_equal(nfy_file_write_at(fd, bak, "x", 1, &w), NFY_ENAMETOOLONG);
+    assert_int_equal(nfy_mkdir_at(fd, name, 0755), NFY_ENOTDIR);
+    close(fd);
+    int root = -1;
+    assert_int_equal(nfy_dir_open_beneath(out, "", &root), NFY_OK);
+    assert_int_equal(nfy_mkdir_at(root, "link", 0755), NFY_ESYMLINK);
+    /* A link at the target's name is replaced, its target untouched. */
+    assert_int_equal(nfy_file_write_at(root, "link", "y", 1, &w), NFY_OK);
+    struct stat st;
+    assert_int_equal(lstat(nfy_path_join(&a, out, "link"), &st), 0);
+    assert_true(S_ISREG(st.st_mode));
+    assert_int_equal(st.st_mode & 0777, 0640);
+    close(root);
+    nfy_buf b = NFY_BUF_INIT;
+    assert_int_equal(nfy_file_read(nfy_path_join(&a, out, "real"), 9, &b),
+                     NFY_EISDIR);
+    const char *fifo = nfy_path_join(&a, dir, "fifo");
+    assert_int_equal(mkfifo(fifo, 0644), 0);
+    assert_int_equal(nfy_file_read(fifo, 9, &b), NFY_ENOTREG);
+    nfy_buf_release(&b);
+    assert_true(nfy_is_temp_name(".npuify-aB3dE9"));
+    assert_true(nfy_is_temp_name(".train.py.npuify-Qx12Zz"));
+    assert_false(nfy_is_temp_name(".npuify-notes"));
+    assert_false(nfy_is_temp_name("a.npuify-abcdef"));
+    assert_false(nfy_is_temp_name(".npuify-ab_def"));
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "find '%s' -name '.npuify-*' | grep -q .", dir);
+    assert_int_not_equal(system(cmd), 0); /* no temporary left */
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    nfy_arena_release(&a);
+}
+
+/* A diagnostic on a huge line keeps a window around the column. */
+static void test_diag_long_line(void **state)
+{
+    (void)state;
+    size_t n = 1 << 20;
+    char *text = malloc(n + 8);
+    assert_non_null(text);
+    memset(text, 'a', n);
+    memcpy(text + n / 2, "\xc3\xa9X", 3); /* a 2-byte code point, then X */
+    text[n] = '\n';
+    nfy_source src;
+    assert_int_equal(nfy_source_from_mem(&src, "f.py", text, n + 1), NFY_OK);
+    nfy_diags d;
+    nfy_diags_init(&d);
+    uint32_t at = (uint32_t)(n / 2 + 2);
+    nfy_diag_add(&d, NFY_SEV_ERROR, "E", &src, at, 1, "here");
+    const nfy_diag *dg = &d.items.items[0];
+    assert_int_equal(dg->col, at - 1); /* the real column (code points) */
+    assert_true(dg->line_text.len < 200);
+    nfy_buf out = NFY_BUF_INIT;
+    nfy_diag_render_text(dg, false, &out);
+    assert_true(out.len < 500);
+    /* The caret is under the X. */
+    const char *line = strchr(nfy_buf_cstr(&out), '\n') + 1;
+    const char *caret = strchr(line, '\n') + 1;
+    size_t xpos = (size_t)(strchr(line, 'X') - line);
+    size_t cpos = (size_t)(strchr(caret, '^') - caret);
+    assert_int_equal(cpos + 1, xpos); /* the e-acute is 2 bytes, 1 column */
+    nfy_buf_release(&out);
+    nfy_diags_release(&d);
+    nfy_source_release(&src);
+    free(text);
+}
+
 typedef struct {
     nfy_buf seen;
 } walk_ctx;
@@ -291,7 +384,7 @@ typedef struct {
 static int record(void *ctx, const nfy_walk_entry *e)
 {
     walk_ctx *w = ctx;
-    nfy_buf_addf(&w->seen, "%c:%s\n", "FLD"[e->kind], e -> rel);
+    nfy_buf_addf(&w->seen, "%c:%s\n", "FLDSE"[e->kind], e -> rel);
     return 0;
 }
 
@@ -312,14 +405,16 @@ static void test_walk(void **state)
         NFY_OK);
     /* A symlink loop must be reported, not followed. */
     assert_int_equal(symlink(".", nfy_path_join(&a, dir, "b/loop")), 0);
+    /* A FIFO is reported as such (never opened: the walk would hang). */
+    assert_int_equal(mkfifo(nfy_path_join(&a, dir, "b/fifo"), 0644), 0);
     const char *skip[] = {".git", NULL};
     nfy_walk_opts opts = {skip, nfy_path_join(&a, dir, "out")};
     walk_ctx w = {NFY_BUF_INIT};
     nfy_diags d;
     nfy_diags_init(&d);
     assert_int_equal(nfy_walk(dir, &opts, record, &w, &d), NFY_OK);
-    assert_string_equal(nfy_buf_cstr(&w.seen), "F:a.py\nD:b\nL:b/loop\n"
-                                               "F:b/z.py\n");
+    assert_string_equal(nfy_buf_cstr(&w.seen), "F:a.py\nD:b\nS:b/fifo\n"
+                                               "L:b/loop\nF:b/z.py\n");
     nfy_buf_release(&w.seen);
     nfy_diags_release(&d);
     char cmd[256];
@@ -350,6 +445,8 @@ int main(void)
         cmocka_unit_test(test_diags_append),
         cmocka_unit_test(test_escape),
         cmocka_unit_test(test_atomic_write),
+        cmocka_unit_test(test_write_at_guards),
+        cmocka_unit_test(test_diag_long_line),
         cmocka_unit_test(test_walk),
         cmocka_unit_test(test_status_names),
     };

@@ -732,6 +732,49 @@ static void test_not_a_trace_and_truncated(void **state)
     collected_free(&c);
 }
 
+/* Everything after the first document is read: a second document adds its
+ * events, anything else is an error, and so is a cut gzip member after a
+ * whole one (each used to be ignored with success). */
+static void test_after_first_document(void **state)
+{
+    (void)state;
+    const char *doc =
+        "[{\"name\": \"a\", \"ph\": \"X\", \"ts\": 1, \"dur\": 1}]";
+    nfy_buf b = NFY_BUF_INIT;
+    nfy_buf_addf(&b, "%s\n%s\n", doc, doc);
+    collected c;
+    assert_int_equal(read_mem(&c, b.data, b.len, 0), NFY_OK);
+    assert_int_equal(c.rows.len, 2);
+    assert_int_equal(nfy_diags_count(&c.diags, NFY_SEV_ERROR), 0);
+    collected_free(&c);
+
+    nfy_buf_reset(&b);
+    nfy_buf_addf(&b, "%s\ngarbage", doc);
+    read_mem(&c, b.data, b.len, 0);
+    assert_int_equal(c.rows.len, 1);
+    assert_int_equal(count_diags(&c, "E-TRACE-TRAILING"), 1);
+    collected_free(&c);
+
+    /* One whole gzip member, then the first half of another. */
+    size_t len = strlen(doc), gz_len;
+    unsigned char *gz = gzip_mem(doc, len, len + 1, &gz_len);
+    nfy_buf_reset(&b);
+    nfy_buf_add(&b, gz, gz_len);
+    nfy_buf_add(&b, gz, gz_len / 2);
+    read_mem(&c, b.data, b.len, 0);
+    assert_true(nfy_diags_count(&c.diags, NFY_SEV_ERROR) >= 1);
+    collected_free(&c);
+    free(gz);
+
+    /* An event array cut between two events is an error, not a warning. */
+    const char *cut =
+        "[{\"name\": \"a\", \"ph\": \"X\", \"ts\": 1, \"dur\": 1},";
+    read_mem(&c, cut, strlen(cut), 0);
+    assert_int_equal(count_diags(&c, "E-TRACE-TRUNCATED"), 1);
+    collected_free(&c);
+    nfy_buf_release(&b);
+}
+
 /* 100000 nested arrays: in "Input Dims" (parsed) a diagnostic and the next
  * event is still read; in an args value that is only skipped, no limit is
  * needed (the skip keeps a counter, not a stack) and the event is kept. */
@@ -983,6 +1026,7 @@ int main(void)
         cmocka_unit_test(test_dims_forms),
         cmocka_unit_test(test_malformed_resync),
         cmocka_unit_test(test_not_a_trace_and_truncated),
+        cmocka_unit_test(test_after_first_document),
         cmocka_unit_test(test_cut_surrogate_at_end),
         cmocka_unit_test(test_tiny_reads),
         cmocka_unit_test(test_depth_limit),

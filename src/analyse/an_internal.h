@@ -1,0 +1,56 @@
+/* Internal to src/analyse: the per-file context of the assessment. */
+#ifndef NPUIFY_ANALYSE_INTERNAL_H
+#define NPUIFY_ANALYSE_INTERNAL_H
+
+#include "npuify/analyse.h"
+#include "npuify/apidb.h"
+
+typedef struct {
+    const nfy_analyse_opts *o;
+    const nfy_apidb_version *v;
+    const nfy_source *src;
+    const char *rel;
+    const nfy_pysyn *m;      /* NULL for text files */
+    const nfy_resolution *r; /* NULL for text files */
+    nfy_report *rep;
+    nfy_arena *arena;
+    const char **btype; /* per binding: type qual, "" none, NULL not yet */
+    nfy_rule_env env;   /* which rules are active (nfy_rule_activity_in) */
+} an_ctx;
+
+/** Record a finding of rule id at span with api and detail (the Tips). */
+void an_emit(an_ctx *c, const char *rule, nfy_span span, const char *api,
+             const char *detail, const char *npu_api);
+/* The optional columns of a finding. */
+typedef struct {
+    const char *api, *detail, *npu_api, *api_type, *after;
+    const char *message; /* the whole message (NULL: "rule message: detail") */
+} an_extra;
+/** an_emit with every column. */
+void an_emit_as(an_ctx *c, const char *rule, nfy_span span, an_extra x);
+/** Rule id of the set when it is active for the run (the one activation
+ * decision, as convert's), or NULL (then nothing is emitted). */
+const nfy_rule *an_rule(const an_ctx *c, const char *id);
+
+/* Passes over a resolved Python file. */
+void an_torch_apis(an_ctx *c);
+void an_custom_ops(an_ctx *c);
+void an_triton(an_ctx *c);
+void an_dynamic_shapes(an_ctx *c);
+
+/** The torch type of local binding b: "torch.nn.MaxPool2d", "torch.Tensor",
+ * or "" when not surely known (every binding of the name in its scope must
+ * agree). */
+const char *an_binding_type(an_ctx *c, uint32_t b);
+/** Qualified name of the callee when tokens [first, end) are exactly one call
+ * of a resolved dotted name; else empty. */
+nfy_str an_value_call(const an_ctx *c, uint32_t first, uint32_t end);
+
+/** Per token: 1 inside a type annotation (annotations.c). */
+uint8_t *an_annotation_tokens(an_ctx *c);
+
+/* Text files. */
+void an_cpp_cuda(an_ctx *c);
+void an_dependencies(an_ctx *c);
+
+#endif

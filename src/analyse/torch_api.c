@@ -1,0 +1,250 @@
+/*
+ * NPU701/NPU702: every torch API the file uses, judged for the target
+ * version. Three kinds of use are certain enough to judge:
+ *  - a dotted name that resolves through imports to torch.* (calls,
+ *    attributes, base classes, decorators alike);
+ *  - a call or .forward of a local built by a torch class constructor
+ *    (`m = nn.MaxPool2d(2)`, then `m(x)`): the class itself, and methods
+ *    the lists name for that class (an inherited one is not guessed);
+ *  - a method of a local that is surely a tensor (an_binding_type), which
+ *    also gets Huawei's precision advice (NPU703) the name rules cannot
+ *    give it.
+ * torch.ops.* (operators, see custom_ops.c), torch.cuda.* names no list
+ * knows (convert's CUDA rules own them) and private names (a component
+ * starting with '_') get no NPU702; dtype constants, the classes of an
+ * isinstance/issubclass test and type annotations get no verdict.
+ */
+#include <string.h>
+
+#include "analyse/an_internal.h"
+
+/* dtype, layout and memory-format constants: values, not APIs. */
+static bool is_dtype(nfy_str q)
+{
+    static const char *const dtypes[] = {"bfloat16",
+                                         "bool",
+                                         "cdouble",
+                                         "cfloat",
+                                         "chalf",
+                                         "complex128",
+                                         "complex32",
+                                         "complex64",
+                                         "double",
+                                         "float",
+                                         "float16",
+                                         "float32",
+                                         "float64",
+                                         "float8_e4m3fn",
+                                         "float8_e5m2",
+                                         "half",
+                                         "int",
+                                         "int16",
+                                         "int32",
+                                         "int64",
+                                         "int8",
+                                         "long",
+                                         "qint32",
+                                         "qint8",
+                                         "quint4x2",
+                                         "quint8",
+                                         "short",
+                                         "uint8",
+                                         "uint16",
+                                         "uint32",
+                                         "uint64",
+                                         "preserve_format",
+                                         "contiguous_format",
+                                         "strided",
+                                         "sparse_coo",
+                                         "sparse_csr",
+                                         "jagged"};
+    if (!nfy_str_starts_with(q, NFY_STR_LIT("torch.")))
+        return false;
+    nfy_str tail = {q.ptr + 6, q.len - 6};
+    for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++)
+        if (nfy_str_eq_cstr(tail, dtypes[i]))
+            return true;
+    return false;
+}
+
+/* A component starting with '_': no support list covers private APIs. */
+static bool is_private(nfy_str q)
+{
+    for (size_t i = 0; i + 1 < q.len; i++)
+        if (q.ptr[i] == '.' && q.ptr[i + 1] == '_')
+            return true;
+    return false;
+}
+
+static bool owned_elsewhere(nfy_str q)
+{
+    return nfy_str_starts_with(q, NFY_STR_LIT("torch.ops.")) ||
+           nfy_str_starts_with(q, NFY_STR_LIT("torch.cuda.")) ||
+           nfy_str_eq_cstr(q, "torch.cuda") ||
+           nfy_str_starts_with(q, NFY_STR_LIT("torch.backends.cudnn"));
+}
+
+/* The aten operator named like a function API ("cdist", "_cdist" for
+ * torch.cdist) when torch_npu registers an NPU kernel for it, or NULL: the
+ * operator tables then disagree with an "unsupported" list entry, which
+ * the reader should know (the list may concern some arguments only). */
+static const char *kernel_of(an_ctx *c, nfy_str api)
+{
+    size_t i = api.len;
+    while (i > 0 && api.ptr[i - 1] != '.')
+        i--;
+    nfy_str last = {api.ptr + i, api.len - i};
+    if (last.len == 0 || !(last.ptr[0] >= 'a' && last.ptr[0] <= 'z'))
+        return NULL; /* a class: no operator of that name */
+    const char *names[2] = {
+        nfy_arena_strndup(c->arena, last.ptr, last.len),
+        nfy_arena_fmt(c->arena, "_%.*s", (int)last.len, last.ptr)};
+    for (int k = 0; k < 2; k++) {
+        nfy_op_info info;
+        if (nfy_apidb_op_status(c->v, nfy_str_from_cstr(names[k]), &info) ==
+                NFY_OP_SUPPORTED &&
+            info.listed && !info.custom)
+            return names[k];
+    }
+    return NULL;
+}
+
+/* "torch 2.1, msFmkTransplt list 2.1[: note]": which list said so. */
+static const char *detail_of(an_ctx *c, const nfy_analyse_verdict *d)
+{
+    const char *base = d->note ? nfy_arena_fmt(c->arena, "torch %s, %s: %s",
+                                               c->v->name, d->source, d->note)
+                               : nfy_arena_fmt(c->arena, "torch %s, %s",
+                                               c->v->name, d->source);
+    const char *op = d->status == NFY_API_UNSUPPORTED
+                         ? kernel_of(c, nfy_str_from_cstr(d->api))
+                         : NULL;
+    return op ? nfy_arena_fmt(c->arena,
+                              "%s (but torch_npu %s registers an NPU kernel "
+                              "for aten::%s: the entry may concern some "
+                              "arguments or dtypes only)",
+                              base, c->v->name, op)
+              : base;
+}
+
+/* Judge qual and emit at span; only_listed: stay silent on unknown. */
+static void judge_at(an_ctx *c, nfy_str qual, nfy_span span, bool only_listed)
+{
+    if (owned_elsewhere(qual) || is_private(qual))
+        only_listed = true;
+    if (is_dtype(qual))
+        return;
+    nfy_analyse_verdict d;
+    int st = nfy_analyse_judge(c->v->name, qual, c->arena, &d);
+    if (!d.judged || st == NFY_API_SUPPORTED)
+        return;
+    if (st == NFY_API_UNKNOWN && only_listed)
+        return;
+    an_emit(c, st == NFY_API_UNSUPPORTED ? "NPU701" : "NPU702", span, d.api,
+            detail_of(c, &d), NULL);
+}
+
+static nfy_span tok_span(const an_ctx *c, uint32_t first, uint32_t last)
+{
+    return nfy_pysyn_range_span(c->m, first, last + 1);
+}
+
+/* The NAME token of part k (0-based) of use u's chain. */
+static uint32_t part_tok(const nfy_name_use *u, uint32_t k)
+{
+    uint32_t t = u->tok;
+    for (uint32_t i = 0; i < k && t < u->chain_end; i++)
+        t += 2; /* NAME '.' NAME: the structure keeps chains contiguous */
+    return t;
+}
+
+static bool next_is(const an_ctx *c, uint32_t t, const char *text)
+{
+    return t + 1 < c->m->ntoks && nfy_pysyn_tok_is(c->m, t + 1, text);
+}
+
+/* Huawei's precision list (NPU703's table) for a method the name rules
+ * cannot see: its receiver's type is known here only. */
+static void precision_advice(an_ctx *c, const char *api, nfy_span sp)
+{
+    const nfy_rule *r = an_rule(c, "NPU703");
+    const nfy_rule_pair *row =
+        r ? nfy_rule_map_find(r, nfy_str_from_cstr(api)) : NULL;
+    if (row != NULL) /* worded as the name rule words its rows */
+        an_emit_as(c, "NPU703", sp,
+                   (an_extra){api, NULL, NULL, NULL, NULL,
+                              nfy_arena_fmt(c->arena, "%s (%s)", r->message,
+                                            row->note)});
+}
+
+static void typed_use(an_ctx *c, const nfy_name_use *u, const char *type)
+{
+    bool tensor = strcmp(type, "torch.Tensor") == 0;
+    nfy_str t = nfy_str_from_cstr(type);
+    if (u->nparts == 1) {
+        if (!tensor && next_is(c, u->tok, "("))
+            judge_at(c, t, tok_span(c, u->tok, u->tok), false);
+        return;
+    }
+    uint32_t mt = part_tok(u, 1);
+    nfy_str method = nfy_pysyn_tok_text(c->m, mt);
+    nfy_span sp = tok_span(c, u->tok, mt);
+    if (tensor && !next_is(c, mt, "("))
+        return; /* x.shape, x.dtype: attributes no list judges */
+    if (!tensor && nfy_str_eq_cstr(method, "forward")) {
+        judge_at(c, t, sp, false);
+        return;
+    }
+    char *q =
+        nfy_arena_fmt(c->arena, "%s.%.*s", type, (int)method.len, method.ptr);
+    judge_at(c, nfy_str_from_cstr(q), sp, !tensor);
+    if (tensor)
+        precision_advice(c, q, sp);
+}
+
+/* Per token: inside the class argument of isinstance/issubclass, where a
+ * torch class is a type test (it runs on NPU), not a use of the API. */
+static uint8_t *type_tests(an_ctx *c)
+{
+    const nfy_pysyn *m = c->m;
+    uint8_t *in_test = nfy_arena_calloc(c->arena, m->ntoks + 1, 1);
+    for (uint32_t i = 0; i < m->ncalls; i++) {
+        const nfy_call *k = &m->calls[i];
+        if (k->use == NFY_NONE ||
+            (!nfy_str_eq_cstr(k->dotted, "isinstance") &&
+             !nfy_str_eq_cstr(k->dotted, "issubclass")) ||
+            nfy_resolve_use(c->r, k->use)->kind != NFY_RES_UNBOUND)
+            continue;
+        uint32_t a = nfy_pysyn_posarg(m, i, 1);
+        if (a == NFY_NONE)
+            continue;
+        for (uint32_t t = m->args[a].first; t < m->args[a].end; t++)
+            in_test[t] = 1;
+    }
+    return in_test;
+}
+
+void an_torch_apis(an_ctx *c)
+{
+    const nfy_pysyn *m = c->m;
+    const uint8_t *in_test = type_tests(c);
+    const uint8_t *in_ann = an_annotation_tokens(c);
+    for (uint32_t i = 0; i < m->nuses; i++) {
+        const nfy_name_use *u = &m->uses[i];
+        if (u->ctx != NFY_CTX_LOAD || in_test[u->tok] || in_ann[u->tok])
+            continue;
+        const nfy_res *res = nfy_resolve_use(c->r, i);
+        if ((res->kind == NFY_RES_IMPORT || res->kind == NFY_RES_ALIAS) &&
+            !res->relative) {
+            if (nfy_str_starts_with(res->qual, NFY_STR_LIT("torch.")))
+                judge_at(c, res->qual, tok_span(c, u->tok, u->chain_end),
+                         false);
+            continue;
+        }
+        if (res->kind != NFY_RES_LOCAL || res->binding == NFY_NONE)
+            continue;
+        const char *type = an_binding_type(c, res->binding);
+        if (type[0] != '\0')
+            typed_use(c, u, type);
+    }
+}

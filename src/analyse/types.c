@@ -1,0 +1,116 @@
+/*
+ * What a local surely holds, for the torch-API judge: an object of a torch
+ * class (`m = nn.MaxPool2d(2)`) or a tensor (`x = torch.randn(3)`, a
+ * parameter annotated torch.Tensor). Sure means every binding of the name
+ * in its scope says the same; anything else is "" (never guessed).
+ */
+#include <string.h>
+
+#include "analyse/an_internal.h"
+
+/* torch functions whose result is always a tensor. */
+static const char *const factories[] = {
+    "torch.arange",     "torch.as_tensor",  "torch.cat",
+    "torch.empty",      "torch.empty_like", "torch.eye",
+    "torch.from_numpy", "torch.full",       "torch.full_like",
+    "torch.linspace",   "torch.ones",       "torch.ones_like",
+    "torch.rand",       "torch.rand_like",  "torch.randint",
+    "torch.randn",      "torch.randn_like", "torch.randperm",
+    "torch.stack",      "torch.tensor",     "torch.zeros",
+    "torch.zeros_like",
+};
+
+static bool is_factory(nfy_str q)
+{
+    for (size_t i = 0; i < sizeof factories / sizeof factories[0]; i++)
+        if (nfy_str_eq_cstr(q, factories[i]))
+            return true;
+    return false;
+}
+
+/* A torch class: the last component starts with an upper-case letter. */
+static bool is_torch_class(nfy_str q)
+{
+    if (!nfy_str_starts_with(q, NFY_STR_LIT("torch.")))
+        return false;
+    size_t i = q.len;
+    while (i > 0 && q.ptr[i - 1] != '.')
+        i--;
+    return i < q.len && q.ptr[i] >= 'A' && q.ptr[i] <= 'Z' &&
+           !nfy_str_eq_cstr(q, "torch.Tensor");
+}
+
+nfy_str an_value_call(const an_ctx *c, uint32_t first, uint32_t end)
+{
+    nfy_str none = {NULL, 0};
+    uint32_t u = nfy_pysyn_use_at(c->m, first);
+    if (u == NFY_NONE || first >= end)
+        return none;
+    uint32_t lpar = c->m->uses[u].chain_end + 1;
+    uint32_t k = lpar < c->m->ntoks ? nfy_pysyn_call_at(c->m, lpar) : NFY_NONE;
+    if (k == NFY_NONE || c->m->calls[k].rpar == NFY_NONE ||
+        c->m->calls[k].rpar + 1 != end)
+        return none;
+    const nfy_res *res = nfy_resolve_use(c->r, u);
+    if (res->kind != NFY_RES_IMPORT && res->kind != NFY_RES_ALIAS)
+        return none;
+    return res->qual;
+}
+
+static bool next_tok_is(const nfy_pysyn *m, uint32_t t, const char *text)
+{
+    return t + 1 < m->ntoks && nfy_pysyn_tok_is(m, t + 1, text);
+}
+
+/* A parameter annotated exactly `torch.Tensor` (`x: torch.Tensor`). */
+static bool tensor_param(const an_ctx *c, const nfy_binding *b)
+{
+    uint32_t t = b->tok;
+    if (!next_tok_is(c->m, t, ":"))
+        return false;
+    uint32_t u = nfy_pysyn_use_at(c->m, t + 2);
+    if (u == NFY_NONE)
+        return false;
+    const nfy_res *res = nfy_resolve_use(c->r, u);
+    uint32_t after = c->m->uses[u].chain_end + 1;
+    return nfy_str_eq_cstr(res->qual, "torch.Tensor") && after < c->m->ntoks &&
+           (nfy_pysyn_tok_is(c->m, after, ",") ||
+            nfy_pysyn_tok_is(c->m, after, ")") ||
+            nfy_pysyn_tok_is(c->m, after, "="));
+}
+
+/* The type one binding gives its name ("" when none is sure). */
+static const char *own_type(const an_ctx *c, const nfy_binding *b)
+{
+    if (b->kind == NFY_BIND_PARAM)
+        return tensor_param(c, b) ? "torch.Tensor" : "";
+    if (b->kind != NFY_BIND_ASSIGN || b->value_first == NFY_NONE)
+        return "";
+    nfy_str q = an_value_call(c, b->value_first, b->value_end);
+    if (is_factory(q))
+        return "torch.Tensor";
+    if (is_torch_class(q))
+        return nfy_arena_strndup(c->arena, q.ptr, q.len);
+    return "";
+}
+
+const char *an_binding_type(an_ctx *c, uint32_t bi)
+{
+    if (bi >= c->m->nbindings)
+        return "";
+    if (c->btype[bi] != NULL)
+        return c->btype[bi];
+    const nfy_binding *b = &c->m->bindings[bi];
+    const char *t = own_type(c, b);
+    nfy_str name = nfy_pysyn_tok_text(c->m, b->tok);
+    for (uint32_t i = 0; t[0] != '\0' && i < c->m->nbindings; i++) {
+        const nfy_binding *o = &c->m->bindings[i];
+        if (i == bi || o->scope != b->scope ||
+            !nfy_str_eq(nfy_pysyn_tok_text(c->m, o->tok), name))
+            continue;
+        if (strcmp(own_type(c, o), t) != 0)
+            t = "";
+    }
+    c->btype[bi] = t;
+    return t;
+}

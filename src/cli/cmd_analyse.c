@@ -1,0 +1,269 @@
+/*
+ * npuify analyse: the assessment before a port. Reads SRC, writes nothing
+ * there, and writes the reports straight into -o DIR: the C/C++/CUDA
+ * sources and dependency files first (the operators the extensions define
+ * are needed to find their Python call sites), then convert's walk in
+ * check mode with the assessment as its observer, so the report holds
+ * everything convert finds plus the torch-API, extension and dependency
+ * rows.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/analyse_deps.h"
+#include "cli/cli_util.h"
+#include "cli/commands.h"
+#include "npuify/analyse.h"
+#include "npuify/apidb.h"
+#include "npuify/convert.h"
+#include "npuify/report.h"
+#include "npuify/rules.h"
+
+#ifndef NPUIFY_VERSION
+#    define NPUIFY_VERSION "0.1.0"
+#endif
+
+typedef struct {
+    const char *src;
+    const char *out;
+    const char *torch_version;
+    const char *modes;
+    const char *formats;
+    const char *rule_files[16];
+    size_t nrule_files;
+    unsigned jobs;
+    bool deps;
+    const char *python;
+    bool quiet;
+    bool color;
+} analyse_args;
+
+static const char usage_text[] =
+    "usage: npuify analyse SRC -o DIR [options]\n"
+    "\n"
+    "Assess a CUDA PyTorch project for Ascend NPU without changing it: torch\n"
+    "APIs unsupported or unknown for the target torch_npu, CUDA APIs, custom\n"
+    "CUDA extensions and their Python call sites, Triton kernels,\n"
+    "third-party libraries, CUDA-bound dependencies, and an effort estimate\n"
+    "(summary.md). Reports go straight into DIR.\n"
+    "\n"
+    "  -o, --output DIR      report directory (created)\n"
+    "  --torch-version V     target torch/torch_npu version (default newest)\n"
+    "  --mode LIST           torch_apis,extensions,dependencies or all "
+    "(default)\n"
+    "  --format LIST         report files: csv,log,json,md,sarif,html or all\n"
+    "  --rules FILE.json     add custom rules\n"
+    "  -j, --jobs N          threads (the output is the same for any N)\n"
+    "  --deps                also analyse the torch API use of the installed\n"
+    "                        third-party packages SRC imports (rows named\n"
+    "                        deps:NAME/FILE)\n"
+    "  --python PY           the Python asked where they are (default "
+    "python3)\n"
+    "  --quiet               print no summary\n"
+    "\n"
+    "Exit: 0 ok (findings or not), 2 usage, 3 input or output errors.\n";
+
+static int parse_args(int argc, char **argv, analyse_args *a)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const char *val = NULL;
+        if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+            fputs(usage_text, stdout);
+            return NFY_EXIT_OK;
+        } else if (nfy_cli_opt(argc, argv, &i, "-o", "--output", &val)) {
+            a->out = val;
+        } else if (nfy_cli_opt(argc, argv, &i, NULL, "--torch-version", &val)) {
+            a->torch_version = val;
+        } else if (nfy_cli_opt(argc, argv, &i, NULL, "--mode", &val)) {
+            a->modes = val;
+        } else if (nfy_cli_opt(argc, argv, &i, NULL, "--format", &val)) {
+            a->formats = val;
+        } else if (nfy_cli_opt(argc, argv, &i, NULL, "--rules", &val)) {
+            if (a->nrule_files == sizeof a->rule_files / sizeof(char *))
+                return nfy_cli_usage_error("analyse", "too many --rules");
+            a->rule_files[a->nrule_files++] = val;
+        } else if (nfy_cli_opt(argc, argv, &i, "-j", "--jobs", &val) ||
+                   (!strncmp(arg, "-j", 2) && arg[2] && (val = arg + 2))) {
+            unsigned long n;
+            if (!nfy_cli_parse_uint(val, 1, 256, &n))
+                return nfy_cli_usage_error(
+                    "analyse", "--jobs takes a number from 1 to 256");
+            a->jobs = (unsigned)n;
+        } else if (nfy_cli_opt(argc, argv, &i, NULL, "--python", &val)) {
+            a->python = val;
+        } else if (!strcmp(arg, "--deps")) {
+            a->deps = true;
+        } else if (!strcmp(arg, "--quiet") || !strcmp(arg, "-q")) {
+            a->quiet = true;
+        } else if (arg[0] == '-' && arg[1]) {
+            return nfy_cli_usage_error("analyse", "unknown option");
+        } else if (!a->src) {
+            a->src = arg;
+        } else {
+            return nfy_cli_usage_error("analyse", "more than one SRC given");
+        }
+    }
+    if (!a->src)
+        return nfy_cli_usage_error("analyse", "no SRC given");
+    if (!a->out || !a->out[0])
+        return nfy_cli_usage_error("analyse", "give -o DIR");
+    if (a->python && !a->python[0])
+        return nfy_cli_usage_error("analyse", "--python needs a program");
+    return -1;
+}
+
+typedef struct {
+    const nfy_analyse_opts *opts;
+    nfy_analyse_exts *exts;
+    nfy_report *rep;
+    nfy_diags *diags;
+    bool collect; /* first walk: only collect extension names */
+} text_walk;
+
+static int on_text(void *ctx, const nfy_walk_entry *e)
+{
+    text_walk *w = ctx;
+    if (e->kind != NFY_WALK_FILE || !nfy_analyse_text_wanted(e->rel))
+        return 0;
+    nfy_source src;
+    nfy_status st = nfy_source_load(&src, e->path, 0);
+    if (st != NFY_OK) {
+        if (!w->collect)
+            nfy_diag_add_at(w->diags, NFY_SEV_ERROR, "analyse-read", NULL, 0, 0,
+                            "%s: %s", e->rel, nfy_status_str(st));
+        return 0;
+    }
+    if (w->collect)
+        nfy_analyse_exts_scan(w->exts, &src, e->rel);
+    else
+        nfy_analyse_text(w->opts, &src, e->rel, w->rep);
+    nfy_source_release(&src);
+    return 0;
+}
+
+static nfy_status walk_text(text_walk *w, const char *src, const char *skip)
+{
+    static const char *const skip_names[] = {".git", "__pycache__", NULL};
+    nfy_walk_opts wo = {skip_names, skip};
+    return nfy_walk(src, &wo, on_text, w, w->diags);
+}
+
+static int check_inputs(const analyse_args *a, unsigned *modes,
+                        unsigned *formats, nfy_diags *diags)
+{
+    *modes = NFY_ANALYSE_ALL;
+    *formats = NFY_REPORT_ALL;
+    if (a->modes && nfy_analyse_modes_parse(a->modes, modes))
+        return nfy_cli_usage_error(
+            "analyse", "--mode takes torch_apis,extensions,dependencies,all");
+    if (a->formats && nfy_report_formats_parse(a->formats, formats))
+        return nfy_cli_usage_error("analyse", "unknown --format name");
+    const nfy_apidb_version *v;
+    if (a->torch_version &&
+        nfy_apidb_version_parse(nfy_str_from_cstr(a->torch_version), &v)) {
+        nfy_diag_add_at(diags, NFY_SEV_ERROR, "usage", NULL, 0, 0,
+                        "--torch-version %s: no data; shipped versions: %s",
+                        a->torch_version, nfy_apidb_version_list());
+        return NFY_EXIT_USAGE;
+    }
+    if (!nfy_cli_is_dir(a->src) && !nfy_cli_is_file_input(a->src)) {
+        nfy_diag_add_at(diags, NFY_SEV_ERROR, "usage", NULL, 0, 0,
+                        "%s: no such file or directory", a->src);
+        return NFY_EXIT_USAGE;
+    }
+    return -1;
+}
+
+static void print_summary(const analyse_args *a, const nfy_report *rep)
+{
+    nfy_effort_counts c;
+    nfy_effort e = nfy_report_effort(rep, NULL, &c);
+    nfy_report_totals t;
+    nfy_report_totals_get(rep, &t);
+    printf("npuify analyse: %zu files scanned, effort %s: %zu blocking (%zu "
+           "custom kernels), %zu manual, %zu automatic edits\n",
+           t.files_scanned, nfy_effort_name(e), c.blocking, c.kernels, c.manual,
+           c.edits);
+    printf("torch APIs: %zu unsupported, %zu unknown; CUDA APIs: %zu; "
+           "precision advice: %zu\n",
+           t.by_cat[NFY_CAT_UNSUPPORTED_API], t.by_cat[NFY_CAT_UNKNOWN_API],
+           t.by_cat[NFY_CAT_CUDA_OP], t.by_cat[NFY_CAT_PRECISION_ADVICE]);
+    printf("report: %s/ (summary.md first)\n", a->out);
+}
+
+static nfy_status run(const analyse_args *a, const nfy_analyse_opts *ao,
+                      nfy_report *rep, nfy_diags *diags, nfy_arena *ar)
+{
+    const char *skip_rel[2] = {nfy_cli_rel_inside(ar, a->out, a->src), NULL};
+    text_walk w = {ao, (nfy_analyse_exts *)ao->exts, rep, diags, true};
+    nfy_status st = walk_text(&w, a->src, a->out);
+    w.collect = false;
+    if (st == NFY_OK)
+        st = walk_text(&w, a->src, a->out);
+    nfy_convert_opts co = {0};
+    co.src = a->src;
+    co.action = NFY_CONVERT_CHECK;
+    co.torch_version = a->torch_version;
+    co.rules = ao->rules;
+    co.skip_rel = skip_rel;
+    co.jobs = a->jobs;
+    co.analyse = ao;
+    nfy_convert_stats stats;
+    nfy_status cst = nfy_convert_run(&co, rep, NULL, &stats, diags);
+    if (a->deps && cst == NFY_OK)
+        (void)nfy_cli_analyse_deps(a->python ? a->python : "python3", a->src,
+                                   ao, rep, diags);
+    return st != NFY_OK ? st : cst;
+}
+
+int nfy_cmd_analyse(int argc, char **argv)
+{
+    analyse_args a = {0};
+    a.jobs = 1;
+    a.color = isatty(STDERR_FILENO);
+    int rc = parse_args(argc, argv, &a);
+    if (rc >= 0)
+        return rc;
+    nfy_diags diags;
+    nfy_diags_init(&diags);
+    unsigned modes, formats;
+    rc = check_inputs(&a, &modes, &formats, &diags);
+    nfy_rule_set *rules = rc < 0 ? nfy_rule_set_new(&diags) : NULL;
+    for (size_t i = 0; rules && i < a.nrule_files && rc < 0; i++)
+        if (nfy_rules_load_file(rules, a.rule_files[i], &diags))
+            rc = NFY_EXIT_INPUT;
+    if (rc < 0 && !rules)
+        rc = NFY_EXIT_INTERNAL;
+    if (rc >= 0) {
+        nfy_cli_print_diags(&diags, a.color, false);
+        nfy_rule_set_free(rules);
+        nfy_diags_release(&diags);
+        return rc;
+    }
+    nfy_analyse_exts exts;
+    nfy_analyse_exts_init(&exts);
+    nfy_analyse_opts ao = {rules, a.torch_version, modes, &exts};
+    nfy_report rep;
+    nfy_report_init(&rep);
+    nfy_report_meta meta = {NPUIFY_VERSION, "analyse", a.src, a.torch_version,
+                            a.modes ? a.modes : "all"};
+    nfy_report_set_meta(&rep, &meta);
+    nfy_arena ar = NFY_ARENA_INIT;
+    nfy_status st = run(&a, &ao, &rep, &diags, &ar);
+    if (st != NFY_EUSAGE && nfy_report_write(&rep, a.out, formats, &diags))
+        st = NFY_EIO;
+    nfy_cli_print_diags(&diags, a.color, false);
+    if (!a.quiet && st != NFY_EUSAGE)
+        print_summary(&a, &rep);
+    rc = st == NFY_EUSAGE                               ? NFY_EXIT_USAGE
+         : st || nfy_diags_count(&diags, NFY_SEV_ERROR) ? NFY_EXIT_INPUT
+                                                        : NFY_EXIT_OK;
+    nfy_report_release(&rep);
+    nfy_analyse_exts_release(&exts);
+    nfy_rule_set_free(rules);
+    nfy_diags_release(&diags);
+    nfy_arena_release(&ar);
+    return rc;
+}

@@ -1,0 +1,246 @@
+/*
+ * Where convert's output goes and how it is written: a directory below the
+ * output root opened without following links, atomic writes and copies,
+ * in-place rewrites behind a backup, directories, links, and stale
+ * temporaries of interrupted runs. Every failure is said once, on the
+ * path that failed, with its reason.
+ */
+#include <dirent.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "convert/convert_internal.h"
+
+/* An error on one side of one file: said once, with the reason. */
+void nfy__convert_error(nfy__converter *c, const char *code, const char *path,
+                        const char *what, nfy_status st)
+{
+    nfy_diag_add_at(c->diags, NFY_SEV_ERROR, code, path, 0, 0, "%s: %s", what,
+                    nfy_status_str(st));
+}
+
+void nfy__convert_output_error(nfy__converter *c, const char *path,
+                               nfy_status st)
+{
+    nfy__convert_error(c, "convert-write", path, "cannot write", st);
+    if (!c->write_rc)
+        c->write_rc = NFY_EIO;
+}
+
+/* Where an entry's output goes: a directory descriptor and a name in it. */
+typedef struct {
+    int dirfd;
+    const char *name;
+    const char *shown; /* the path for messages */
+} out_target;
+
+/*
+ * Open the directory an output lands in. Below the output root (DST, or
+ * SRC in place) no symbolic link is followed, so a link planted in the
+ * output can never make npuify write elsewhere.
+ */
+static nfy_status out_open(nfy__converter *c, nfy_arena *a,
+                           const nfy_walk_entry *e, out_target *t)
+{
+    bool in_place = c->o->action == NFY_CONVERT_IN_PLACE;
+    if (c->single_file) {
+        t->shown = in_place ? e->path : c->dst;
+        return nfy_dir_open_parent(in_place ? c->target : c->dst, &t->dirfd,
+                                   &t->name);
+    }
+    const char *root = in_place ? c->o->src : c->dst;
+    t->shown = in_place ? e->path : nfy_path_join(a, c->dst, e->rel);
+    const char *slash = strrchr(e->rel, '/');
+    t->name = slash ? slash + 1 : e->rel;
+    const char *dir =
+        slash ? nfy_arena_strndup(a, e->rel, (size_t)(slash - e->rel)) : "";
+    return c->root_fd >= 0 ? nfy_dir_open_beneath_fd(c->root_fd, dir, &t->dirfd)
+                           : nfy_dir_open_beneath(root, dir, &t->dirfd);
+}
+
+static void out_close(out_target *t)
+{
+    if (t->dirfd >= 0)
+        close(t->dirfd);
+    t->dirfd = -1;
+}
+
+const char *nfy__convert_note(nfy_arena *a, const char *what, nfy_status st)
+{
+    return nfy_arena_fmt(a, "%s: %s", what, nfy_status_str(st));
+}
+
+/* Copy a file byte for byte to the output; false (said) on failure. */
+bool nfy__convert_copy_out(nfy__converter *c, const nfy_walk_entry *e,
+                           nfy_arena *a, const char **note)
+{
+    out_target t = {-1, NULL, NULL};
+    nfy_status st = out_open(c, a, e, &t);
+    nfy_write_opts w = {.mode = e->mode & 07777};
+    if (!st)
+        st = nfy_file_copy_at(e->path, t.dirfd, t.name, &w);
+    out_close(&t);
+    if (!st)
+        return true;
+    nfy__convert_output_error(c, t.shown ? t.shown : e->rel, st);
+    *note = nfy__convert_note(a, "cannot write", st);
+    return false;
+}
+
+nfy_status nfy__convert_write_out(nfy__converter *c, const nfy_walk_entry *e,
+                                  nfy_arena *a, const char *data, size_t len,
+                                  const char **note)
+{
+    out_target t = {-1, NULL, NULL};
+    nfy_status st = out_open(c, a, e, &t);
+    /* A fresh output tree needs no per-file flush; in place does. */
+    nfy_write_opts w = {.mode = e->mode & 07777};
+    if (!st)
+        st = nfy_file_write_at(t.dirfd, t.name, data, len, &w);
+    out_close(&t);
+    if (st) {
+        nfy__convert_output_error(c, t.shown ? t.shown : e->rel, st);
+        *note = nfy__convert_note(a, "cannot write", st);
+    }
+    return st;
+}
+
+/* FILE.orig beside the file; an existing one is kept (never replaced). */
+static nfy_status backup_original(nfy__converter *c, const nfy_walk_entry *e,
+                                  nfy_arena *a, const out_target *t)
+{
+    const char *bak = nfy_arena_fmt(a, "%s.orig", t->name);
+    struct stat st;
+    if (fstatat(t->dirfd, bak, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+        nfy_report_logf(c->rep, e->rel, "kept the existing backup %s.orig",
+                        t->shown);
+        return NFY_OK;
+    }
+    nfy_write_opts w = {.flags = NFY_WRITE_SYNC | NFY_WRITE_KEEP_OWNER};
+    return nfy_file_copy_at(c->single_file ? c->target : e->path, t->dirfd, bak,
+                            &w);
+}
+
+static void owner_warning(nfy__converter *c, const char *path,
+                          const nfy_write_opts *w)
+{
+    if (w->owner_lost)
+        nfy_diag_add_at(c->diags, NFY_SEV_WARNING, "convert-owner", path, 0, 0,
+                        "owner and group not kept (%s); set-id bits dropped",
+                        nfy_status_str(nfy_status_from_errno(w->owner_errno)));
+}
+
+/* Rewrite a file in place: no backup, no rewrite. */
+nfy_status nfy__convert_rewrite(nfy__converter *c, const nfy_walk_entry *e,
+                                nfy_arena *a, const nfy_buf *result,
+                                const char **note)
+{
+    out_target t = {-1, NULL, NULL};
+    nfy_status st = out_open(c, a, e, &t);
+    if (st) {
+        nfy__convert_output_error(c, t.shown ? t.shown : e->path, st);
+        *note = nfy__convert_note(a, "cannot write", st);
+        return st;
+    }
+    if (c->o->backup && (st = backup_original(c, e, a, &t))) {
+        nfy__convert_error(
+            c, "convert-backup", nfy_arena_fmt(a, "%s.orig", t.shown),
+            "cannot write the backup, so the file is left unchanged", st);
+        *note = nfy__convert_note(a, "no backup, left unchanged", st);
+    } else {
+        /* The mode is kept from the file replaced; e's if it vanished. */
+        nfy_write_opts w = {.mode = e->mode & 07777,
+                            .flags = NFY_WRITE_SYNC | NFY_WRITE_KEEP_OWNER};
+        st = nfy_file_write_at(t.dirfd, t.name, result->data, result->len, &w);
+        if (st) {
+            nfy__convert_output_error(c, t.shown, st);
+            *note = nfy__convert_note(a, "cannot write", st);
+        } else {
+            owner_warning(c, t.shown, &w);
+        }
+    }
+    if (st && !c->write_rc)
+        c->write_rc = NFY_EIO;
+    out_close(&t);
+    return st;
+}
+
+void nfy__convert_make_dir(nfy__converter *c, const nfy_walk_entry *e,
+                           nfy_arena *a)
+{
+    out_target t = {-1, NULL, NULL};
+    nfy_status st = out_open(c, a, e, &t);
+    if (!st)
+        st = nfy_mkdir_at(t.dirfd, t.name, 0755);
+    out_close(&t);
+    /* Files below fail on their own (each said once, on its path). */
+    if (st)
+        nfy__convert_output_error(c, t.shown ? t.shown : e->rel, st);
+}
+
+void nfy__convert_copy_link(nfy__converter *c, const nfy_walk_entry *e,
+                            nfy_arena *a)
+{
+    const char *note = "symbolic link, copied as a link";
+    bool ok = true;
+    if (c->o->action == NFY_CONVERT_WRITE) {
+        out_target t = {-1, NULL, NULL};
+        nfy_status st = out_open(c, a, e, &t);
+        if (!st)
+            st = nfy_symlink_copy_at(e->path, t.dirfd, t.name);
+        out_close(&t);
+        if (st) {
+            nfy__convert_output_error(c, t.shown ? t.shown : e->rel, st);
+            note = nfy__convert_note(a, "cannot write", st);
+            ok = false;
+        }
+    }
+    c->stats->files_error += !ok;
+    nfy_report_add_file(c->rep, e->rel, ok ? NFY_FILE_COPIED : NFY_FILE_ERROR,
+                        note);
+}
+
+/* A temporary of an interrupted npuify run, in the tree rewritten in place:
+ * removed; in any other run it is not part of the project. */
+/* One file in place: the temporaries a killed run left beside it. */
+static void remove_temps_beside(nfy__converter *c, const nfy_walk_entry *e)
+{
+    int fd;
+    const char *base;
+    if (nfy_dir_open_parent(c->target, &fd, &base))
+        return;
+    DIR *d = fdopendir(fd);
+    if (!d) {
+        close(fd);
+        return;
+    }
+    struct dirent *de;
+    struct stat st;
+    while ((de = readdir(d)) != NULL)
+        if (nfy_is_temp_name(de->d_name) &&
+            fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+            S_ISREG(st.st_mode) && unlinkat(fd, de->d_name, 0) == 0)
+            nfy_report_logf(c->rep, e->rel,
+                            "removed %s, a temporary file left by an "
+                            "interrupted run",
+                            de->d_name);
+    closedir(d);
+}
+
+bool nfy__convert_stale_temp(nfy__converter *c, const nfy_walk_entry *e)
+{
+    if (c->single_file) {
+        if (c->o->action == NFY_CONVERT_IN_PLACE)
+            remove_temps_beside(c, e);
+        return false;
+    }
+    const char *slash = strrchr(e->rel, '/');
+    if (!nfy_is_temp_name(slash ? slash + 1 : e->rel))
+        return false;
+    if (c->o->action == NFY_CONVERT_IN_PLACE && unlink(e->path) == 0)
+        nfy_report_logf(c->rep, e->rel,
+                        "removed a temporary file left by an interrupted run");
+    return true;
+}

@@ -1,0 +1,95 @@
+/*
+ * The effort estimate of a report (DESIGN.md section 4), per file and for
+ * the project, from the findings alone:
+ *   high    a custom kernel (a CUDA source, an extension build, a JIT build
+ *           with CUDA sources, a call of a project CUDA operator, a Triton
+ *           kernel), or 10 or more blocking findings;
+ *   medium  a blocking finding (an unsupported API, any finding whose
+ *           operation is UNSUPPORTED), or 10 or more manual findings;
+ *   low     any other edit or manual finding;
+ *   none    nothing to change.
+ * The project takes the highest file level, and the same thresholds over
+ * its totals (project-wide findings, file NA, count too).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report_internal.h"
+
+/* Rules whose findings are custom kernels to port (rules.json): the build
+ * of an extension, a CUDA source, a call of a project operator, a Triton
+ * kernel. The CUDA constructs inside a source (NPU708) are its detail. */
+static const char *const kernel_rules[] = {"NPU501", "NPU502", "NPU503",
+                                           "NPU504", "NPU705"};
+
+bool nfy_finding_is_kernel(const nfy_finding *f)
+{
+    for (size_t i = 0; i < sizeof kernel_rules / sizeof kernel_rules[0]; i++)
+        if (f->rule && strcmp(f->rule, kernel_rules[i]) == 0)
+            return true;
+    return false;
+}
+
+bool nfy_finding_is_blocking(const nfy_finding *f)
+{
+    return nfy_finding_is_kernel(f) || f->cat == NFY_CAT_UNSUPPORTED_API ||
+           f->op == NFY_OPTYPE_UNSUPPORTED;
+}
+
+const char *nfy_effort_name(nfy_effort e)
+{
+    static const char *const names[] = {"none", "low", "medium", "high"};
+    return (unsigned)e <= NFY_EFFORT_HIGH ? names[e] : "none";
+}
+
+void nfy_effort_add(nfy_effort_counts *c, const nfy_finding *f)
+{
+    if (f->cat == NFY_CAT_LEFT_UNCHANGED)
+        return;
+    c->kernels += nfy_finding_is_kernel(f);
+    c->blocking += nfy_finding_is_blocking(f);
+    c->manual += nfy_finding_is_manual(f) && !nfy_finding_is_blocking(f);
+    c->edits += f->cat == NFY_CAT_CHANGE;
+}
+
+nfy_effort nfy_effort_of(const nfy_effort_counts *c)
+{
+    if (c->kernels > 0 || c->blocking >= 10)
+        return NFY_EFFORT_HIGH;
+    if (c->blocking > 0 || c->manual >= 10)
+        return NFY_EFFORT_MEDIUM;
+    if (c->manual > 0 || c->edits > 0)
+        return NFY_EFFORT_LOW;
+    return NFY_EFFORT_NONE;
+}
+
+nfy_effort nfy__effort_range(const nfy_finding **sorted, size_t first,
+                             size_t end, nfy_effort_counts *counts)
+{
+    nfy_effort_counts c = {0};
+    for (size_t i = first; i < end; i++)
+        nfy_effort_add(&c, sorted[i]);
+    if (counts)
+        *counts = c;
+    return nfy_effort_of(&c);
+}
+
+nfy_effort nfy_report_effort(const nfy_report *rep, const char *file,
+                             nfy_effort_counts *counts)
+{
+    const nfy_finding **v;
+    size_t n = nfy_report_sorted(rep, &v), first = 0, end = n;
+    if (file != NULL)
+        nfy__file_range(v, n, file, &first, &end);
+    nfy_effort e = nfy__effort_range(v, first, end, counts);
+    /* the project: never below its worst file (findings sort by file) */
+    for (size_t i = 0; file == NULL && i < n; i = end) {
+        for (end = i + 1;
+             end < n && nfy__report_strcmp(v[end]->file, v[i]->file) == 0;)
+            end++;
+        nfy_effort fe = nfy__effort_range(v, i, end, NULL);
+        e = fe > e ? fe : e;
+    }
+    free(v);
+    return e;
+}
