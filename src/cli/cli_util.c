@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 bool nfy_cli_opt(int argc, char **argv, int *i, const char *short_name,
                  const char *long_name, const char **val)
@@ -23,8 +24,97 @@ bool nfy_cli_opt(int argc, char **argv, int *i, const char *short_name,
         return false;
     *val = *i + 1 < argc ? argv[++*i] : NULL;
     if (!*val) {
-        fprintf(stderr, "npuify: option %s needs a value\n", arg);
-        *val = "";
+        /* Going on would run with a default the user did not choose (and
+         * write where they did not say): stop here, before anything runs. */
+        fprintf(stderr,
+                "npuify %s: error[usage]: option %s needs a value\n"
+                "Try 'npuify %s --help'.\n",
+                argv[0], arg, argv[0]);
+        exit(NFY_EXIT_USAGE);
+    }
+    return true;
+}
+
+/* Edit distance of a and b, both short (option names). */
+static size_t distance(const char *a, size_t na, const char *b, size_t nb)
+{
+    enum { MAXN = 64 };
+    if (na >= MAXN || nb >= MAXN)
+        return MAXN;
+    size_t row[MAXN], prev[MAXN];
+    for (size_t j = 0; j <= nb; j++)
+        prev[j] = j;
+    for (size_t i = 1; i <= na; i++) {
+        row[0] = i;
+        for (size_t j = 1; j <= nb; j++) {
+            size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
+            size_t del = prev[j] + 1, ins = row[j - 1] + 1;
+            row[j] =
+                sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+        }
+        memcpy(prev, row, (nb + 1) * sizeof *row);
+    }
+    return prev[nb];
+}
+
+/* The long option of help closest to name ("--outptu" -> "--output"),
+ * copied into best; false when none is close. */
+static bool closest_option(const char *help, const char *name, char *best,
+                           size_t cap)
+{
+    size_t nlen = strcspn(name, "=");
+    size_t best_d = nlen / 3 + 1; /* at most a third of the name wrong */
+    bool found = false;
+    for (const char *p = strstr(help, "--"); p; p = strstr(p + 2, "--")) {
+        size_t n = 2;
+        while ((p[n] >= 'a' && p[n] <= 'z') || p[n] == '-' ||
+               (p[n] >= '0' && p[n] <= '9'))
+            n++;
+        if (n <= 2 || n >= cap ||
+            (p > help && p[-1] != ' ' && p[-1] != '[' && p[-1] != '(' &&
+             p[-1] != '|'))
+            continue;
+        size_t d = distance(name, nlen, p, n);
+        bool prefix = nlen > 3 && !strncmp(p, name, nlen);
+        if (prefix)
+            d = 1;
+        if (d < best_d || (d == best_d && !found && prefix)) {
+            best_d = d;
+            memcpy(best, p, n);
+            best[n] = '\0';
+            found = true;
+        }
+    }
+    return found;
+}
+
+int nfy_cli_unknown_option(const char *cmd, const char *arg, const char *help)
+{
+    char best[64];
+    if (!strncmp(arg, "--", 2) && closest_option(help, arg, best, sizeof best))
+        fprintf(stderr,
+                "npuify %s: error[usage]: unknown option '%s'; did you mean "
+                "'%s'?\nTry 'npuify %s --help'.\n",
+                cmd, arg, best, cmd);
+    else
+        fprintf(stderr,
+                "npuify %s: error[usage]: unknown option '%s'\nTry 'npuify "
+                "%s --help'.\n",
+                cmd, arg, cmd);
+    return NFY_EXIT_USAGE;
+}
+
+bool nfy_cli_color(const char *when, bool *color)
+{
+    if (!when || !strcmp(when, "auto")) {
+        const char *no = getenv("NO_COLOR");
+        *color = isatty(STDERR_FILENO) && !(no && *no);
+    } else if (!strcmp(when, "always")) {
+        *color = true;
+    } else if (!strcmp(when, "never")) {
+        *color = false;
+    } else {
+        return false;
     }
     return true;
 }
@@ -45,7 +135,8 @@ bool nfy_cli_parse_uint(const char *s, unsigned long min, unsigned long max,
 
 int nfy_cli_usage_error(const char *cmd, const char *msg)
 {
-    fprintf(stderr, "npuify %s: %s\nTry 'npuify %s --help'.\n", cmd, msg, cmd);
+    fprintf(stderr, "npuify %s: error[usage]: %s\nTry 'npuify %s --help'.\n",
+            cmd, msg, cmd);
     return NFY_EXIT_USAGE;
 }
 

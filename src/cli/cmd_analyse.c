@@ -98,7 +98,7 @@ static int parse_args(int argc, char **argv, analyse_args *a)
         } else if (!strcmp(arg, "--quiet") || !strcmp(arg, "-q")) {
             a->quiet = true;
         } else if (arg[0] == '-' && arg[1]) {
-            return nfy_cli_usage_error("analyse", "unknown option");
+            return nfy_cli_unknown_option("analyse", arg, usage_text);
         } else if (!a->src) {
             a->src = arg;
         } else {

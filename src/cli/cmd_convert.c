@@ -31,7 +31,10 @@ typedef struct {
     const char *main_files[65]; /* --main, NULL-terminated */
     size_t nmain_files;
     bool quiet;
+    bool verbose;
     bool color;
+    unsigned fail_on; /* enum fail_on: what makes --check exit 1 */
+    bool action_given;
     bool json_diags;
 } convert_args;
 
@@ -52,7 +55,7 @@ static const char usage_text[] =
     "  --force               write into a non-empty DST\n"
     "  --report-dir DIR      where the reports go (default DST/npuify_report;\n"
     "                        none for --diff/--check unless given)\n"
-    "  --format LIST         report files: csv,log,json,md,sarif or all\n"
+    "  --format LIST         report files: csv,log,json,md,sarif,html or all\n"
     "                        (default all)\n"
     "  --torch-version V     target torch/torch_npu version (default newest)\n"
     "  --rules FILE.json     add custom rules (npuify or msFmkTransplt "
@@ -69,8 +72,12 @@ static const char usage_text[] =
     "  --amp                 insert mixed precision where there is none\n"
     "  -j, --jobs N          convert on N threads (default: the online CPUs,\n"
     "                        at most 8); the output is the same for any N\n"
-    "  --quiet               print no summary\n"
-    "  --color / --no-color  colour the diagnostics (default: if a terminal)\n"
+    "  --fail-on WHAT        with --check, exit 1 on: edits (default), manual\n"
+    "                        (open manual-work findings), any (either)\n"
+    "  -q, --quiet           print no summary\n"
+    "  -v, --verbose         list every manual-work finding in the summary\n"
+    "  --color[=WHEN]        colour: auto (default: a terminal and no\n"
+    "                        NO_COLOR), always, never; --no-color = never\n"
     "  --json-diagnostics    print diagnostics as JSON lines\n"
     "\n"
     "Exit: 0 ok, 1 changes pending (--check), 2 usage or a refused SRC/DST\n"
@@ -78,6 +85,28 @@ static const char usage_text[] =
     "is still converted), 4 internal, 130/143 stopped by SIGINT/SIGTERM.\n";
 
 enum { MAX_JOBS = 256, DEFAULT_MAX_JOBS = 8 };
+
+enum fail_on { FAIL_ON_EDITS = 1, FAIL_ON_MANUAL = 2 };
+
+static bool parse_fail_on(const char *v, unsigned *out)
+{
+    *out = !strcmp(v, "edits")    ? FAIL_ON_EDITS
+           : !strcmp(v, "manual") ? FAIL_ON_MANUAL
+           : !strcmp(v, "any")    ? FAIL_ON_EDITS | FAIL_ON_MANUAL
+                                  : 0;
+    return *out != 0;
+}
+
+/* One of --diff, --check, --in-place: a second one is a usage error. */
+static int set_action(convert_args *a, nfy_convert_action act)
+{
+    if (a->action_given && a->conv.action != act)
+        return nfy_cli_usage_error(
+            "convert", "--diff, --check and --in-place exclude each other");
+    a->action_given = true;
+    a->conv.action = act;
+    return -1;
+}
 
 /*
  * The one mutable global, because a signal handler can reach nothing else:
@@ -174,12 +203,17 @@ static int parse_args(int argc, char **argv, convert_args *a)
                 return nfy_cli_usage_error(
                     "convert", "--jobs takes a number from 1 to 256");
             a->conv.jobs = (unsigned)n;
-        } else if (!strcmp(arg, "--diff")) {
-            a->conv.action = NFY_CONVERT_DIFF;
-        } else if (!strcmp(arg, "--check")) {
-            a->conv.action = NFY_CONVERT_CHECK;
-        } else if (!strcmp(arg, "--in-place")) {
-            a->conv.action = NFY_CONVERT_IN_PLACE;
+        } else if (nfy_cli_opt(argc, argv, &i, NULL, "--fail-on", &val)) {
+            if (!parse_fail_on(val, &a->fail_on))
+                return nfy_cli_usage_error(
+                    "convert", "--fail-on takes edits, manual or any");
+        } else if (!strcmp(arg, "--diff") || !strcmp(arg, "--check") ||
+                   !strcmp(arg, "--in-place")) {
+            int rc = set_action(a, arg[2] == 'd'   ? NFY_CONVERT_DIFF
+                                   : arg[2] == 'c' ? NFY_CONVERT_CHECK
+                                                   : NFY_CONVERT_IN_PLACE);
+            if (rc >= 0)
+                return rc;
         } else if (!strcmp(arg, "--no-backup")) {
             a->conv.backup = false;
         } else if (!strcmp(arg, "--force")) {
@@ -190,14 +224,18 @@ static int parse_args(int argc, char **argv, convert_args *a)
             a->conv.amp = true;
         } else if (!strcmp(arg, "--quiet") || !strcmp(arg, "-q")) {
             a->quiet = true;
-        } else if (!strcmp(arg, "--color")) {
-            a->color = true;
+        } else if (!strcmp(arg, "-v") || !strcmp(arg, "--verbose")) {
+            a->verbose = true;
+        } else if (!strcmp(arg, "--color") || !strncmp(arg, "--color=", 8)) {
+            if (!nfy_cli_color(arg[7] ? arg + 8 : "always", &a->color))
+                return nfy_cli_usage_error(
+                    "convert", "--color takes auto, always or never");
         } else if (!strcmp(arg, "--no-color")) {
             a->color = false;
         } else if (!strcmp(arg, "--json-diagnostics")) {
             a->json_diags = true;
         } else if (arg[0] == '-' && arg[1]) {
-            return nfy_cli_usage_error("convert", "unknown option");
+            return nfy_cli_unknown_option("convert", arg, usage_text);
         } else if (!a->conv.src) {
             a->conv.src = arg;
         } else {
@@ -206,6 +244,11 @@ static int parse_args(int argc, char **argv, convert_args *a)
     }
     if (!a->conv.src)
         return nfy_cli_usage_error("convert", "no SRC given");
+    if (a->fail_on && a->conv.action != NFY_CONVERT_CHECK)
+        return nfy_cli_usage_error("convert", "--fail-on needs --check");
+    if (a->quiet && a->verbose)
+        return nfy_cli_usage_error("convert",
+                                   "--quiet and --verbose exclude each other");
     if (a->conv.action == NFY_CONVERT_WRITE && !a->conv.dst)
         return nfy_cli_usage_error(
             "convert", "give -o DST, or one of --diff, --check, --in-place");
@@ -310,6 +353,21 @@ static void warn_amp_missing(const nfy_report *rep, const nfy_rule_set *rules,
     }
 }
 
+/* --check: exit 1 on what --fail-on names (default: pending edits). */
+static int check_outcome(const convert_args *a, const nfy_report *rep,
+                         const nfy_convert_stats *stats)
+{
+    if (a->conv.action != NFY_CONVERT_CHECK)
+        return NFY_EXIT_OK;
+    unsigned on = a->fail_on ? a->fail_on : FAIL_ON_EDITS;
+    nfy_report_totals t;
+    nfy_report_totals_get(rep, &t);
+    if (((on & FAIL_ON_EDITS) && stats->files_changed) ||
+        ((on & FAIL_ON_MANUAL) && t.manual))
+        return NFY_EXIT_FINDINGS;
+    return NFY_EXIT_OK;
+}
+
 static int finish(convert_args *a, nfy_report *rep, nfy_buf *diff,
                   const nfy_convert_stats *stats, nfy_status st,
                   nfy_diags *diags, nfy_arena *ar)
@@ -333,7 +391,8 @@ static int finish(convert_args *a, nfy_report *rep, nfy_buf *diff,
         return NFY_EXIT_USAGE;
     if (!a->quiet && a->conv.action != NFY_CONVERT_DIFF) {
         nfy_buf out = NFY_BUF_INIT;
-        nfy_report_render_console(rep, 5, a->color, &out);
+        nfy_report_render_console(rep, a->verbose ? (size_t)-1 : 5, a->color,
+                                  &out);
         if (dir)
             nfy_buf_addf(&out, "report: %s/\n", dir);
         fputs(nfy_buf_cstr(&out), stdout);
@@ -348,9 +407,7 @@ static int finish(convert_args *a, nfy_report *rep, nfy_buf *diff,
               stdout);
     if (st || stats->files_error)
         return NFY_EXIT_INPUT;
-    if (a->conv.action == NFY_CONVERT_CHECK && stats->files_changed)
-        return NFY_EXIT_FINDINGS;
-    return NFY_EXIT_OK;
+    return check_outcome(a, rep, stats);
 }
 
 int nfy_cmd_convert(int argc, char **argv)
@@ -358,7 +415,7 @@ int nfy_cmd_convert(int argc, char **argv)
     convert_args a = {0};
     a.conv.backup = true;
     a.conv.jobs = default_jobs();
-    a.color = isatty(STDERR_FILENO);
+    (void)nfy_cli_color("auto", &a.color);
     int rc = parse_args(argc, argv, &a);
     if (rc >= 0)
         return rc;

@@ -49,7 +49,7 @@ static int parse_args(int argc, char **argv, db_args *a)
                 return nfy_cli_usage_error("db", "--format takes text|json");
             a->json = !strcmp(val, "json");
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            return nfy_cli_usage_error("db", "unknown option");
+            return nfy_cli_unknown_option("db", argv[i], usage_text);
         } else if (!a->sub) {
             a->sub = argv[i];
         } else if (a->nargs < 2) {

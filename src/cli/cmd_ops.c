@@ -7,6 +7,7 @@
  * -- CMD...` first runs CMD under the profiler (npuify/capture.h) and then
  * reads its trace. Exit: 0 ok, 2 usage, 3 input errors (reports still written).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,8 +147,7 @@ static int parse_args(int argc, char **argv, ops_args *a)
         } else if (!strcmp(arg, "-q") || !strcmp(arg, "--quiet")) {
             a->quiet = true;
         } else if (arg[0] == '-' && arg[1]) {
-            fprintf(stderr, "npuify ops: unknown option '%s'\n", arg);
-            return NFY_EXIT_USAGE;
+            return nfy_cli_unknown_option("ops", arg, usage_text);
         } else {
             a->inputs[a->ninputs++] = arg;
         }
@@ -389,6 +389,24 @@ static int analyse(ops_args *a, const nfy_apidb_version *v, nfy_diags *d)
     return ok ? NFY_EXIT_OK : NFY_EXIT_INPUT;
 }
 
+/* Reports of no readable input would be empty: with not one input
+ * readable (a mistyped log name), say so and write nothing. With some
+ * readable, the reader names the others and the rest is reported. */
+static bool inputs_readable(const ops_args *a, nfy_diags *d)
+{
+    if (a->capture || a->ninputs == 0)
+        return true;
+    for (size_t i = 0; i < a->ninputs; i++)
+        if (!strcmp(a->inputs[i], "-") || access(a->inputs[i], R_OK) == 0)
+            return true;
+    for (size_t i = 0; i < a->ninputs; i++) {
+        int err = access(a->inputs[i], R_OK) == 0 ? 0 : errno;
+        nfy_diag_add_at(d, NFY_SEV_ERROR, "ops-input", a->inputs[i], 0, 0,
+                        "cannot read: %s; no report written", strerror(err));
+    }
+    return false;
+}
+
 int nfy_cmd_ops(int argc, char **argv)
 {
     ops_args a;
@@ -415,6 +433,12 @@ int nfy_cmd_ops(int argc, char **argv)
     nfy_diags_init(&d);
     d.max = 10000;
     size_t given = a.ninputs;
+    if (!inputs_readable(&a, &d)) {
+        print_diags(&d, a.json_diags);
+        nfy_diags_release(&d);
+        free(a.inputs);
+        return NFY_EXIT_INPUT;
+    }
     if (a.capture && (rc = run_capture(&a, &d)) != 0) {
         print_diags(&d, a.json_diags);
         nfy_diags_release(&d);

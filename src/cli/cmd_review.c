@@ -66,8 +66,7 @@ static int parse(int argc, char **argv, review_args *a)
         } else if (!strcmp(arg, "--unsafe")) {
             a->conv.unsafe = true;
         } else if (arg[0] == '-' && arg[1]) {
-            fprintf(stderr, "npuify review: unknown option '%s'\n", arg);
-            return nfy_cli_usage_error("review", "unknown option");
+            return nfy_cli_unknown_option("review", arg, usage_text);
         } else if (!a->conv.src) {
             a->conv.src = arg;
         } else {

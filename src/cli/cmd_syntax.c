@@ -350,7 +350,8 @@ static int parse_args(int argc, char **argv, syntax_run *run, int *first)
         else if (!strcmp(a, "--quiet") || !strcmp(a, "-q"))
             run->quiet = true;
         else
-            return nfy_cli_usage_error("syntax", "unknown option");
+            return nfy_cli_unknown_option("syntax", a,
+                                          " --uses --stats --quiet");
     }
     if (i >= argc)
         return nfy_cli_usage_error("syntax", "no input file");

@@ -193,7 +193,8 @@ static int parse_args(int argc, char **argv, tokens_run *run, int *first)
         else if (!strcmp(a, "--files-from") && i + 1 < argc)
             run->list = argv[++i];
         else
-            return nfy_cli_usage_error("tokens", "unknown option");
+            return nfy_cli_unknown_option(
+                "tokens", a, " --roundtrip --stats --quiet --files-from");
     }
     if (i >= argc && !run->list)
         return nfy_cli_usage_error("tokens", "no input file");

@@ -62,7 +62,7 @@ int main(int argc, char **argv)
         usage(stdout);
         return NFY_EXIT_OK;
     }
-    if (!strcmp(argv[1], "--version")) {
+    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
         printf("npuify %s\n", NPUIFY_VERSION);
         return NFY_EXIT_OK;
     }

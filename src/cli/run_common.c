@@ -80,7 +80,7 @@ int nfy_run_parse(int argc, char **argv, const char *usage, bool verify,
         else if (nfy_cli_opt(argc, argv, &i, NULL, "--torch-version", &val))
             rc = parse_version(cmd, out->torch_version = val);
         else
-            rc = nfy_cli_usage_error(cmd, "unknown option");
+            rc = nfy_cli_unknown_option(cmd, argv[i], usage);
         if (rc >= 0)
             return rc;
     }
