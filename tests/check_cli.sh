@@ -46,6 +46,11 @@ run "ops did you mean" 2 ops --captur
 has "ops did you mean" err "did you mean '--capture'?"
 run "review did you mean" 2 review src --unsaf
 has "review did you mean" err "did you mean '--unsafe'?"
+run "review -o without value" 2 review src -o
+[ ! -e npuify-review.html ] && ok || fail "review -o without value wrote a page"
+"$NPUIFY" review --help >out
+for w in --output --torch-version --rules --amp --unsafe --help; do
+    has "review --help from its table" out "$w"; done
 run "--diff --check" 2 convert src --diff --check
 has "--diff --check" err "exclude each other"
 run "-V" 0 -V

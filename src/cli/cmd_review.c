@@ -8,6 +8,7 @@
 
 #include "cli/cli_util.h"
 #include "cli/commands.h"
+#include "cli/opt_table.h"
 #include "npuify/convert.h"
 #include "npuify/report.h"
 #include "npuify/review.h"
@@ -17,23 +18,31 @@
 #    define NPUIFY_VERSION "0.1.0"
 #endif
 
-static const char usage_text[] =
-    "usage: npuify review SRC [-o PAGE.html] [options]\n"
-    "\n"
+enum review_opt { OPT_OUTPUT, OPT_TORCH, OPT_RULES, OPT_AMP, OPT_UNSAFE };
+
+static const nfy_cli_option review_opts[] = {
+    {OPT_OUTPUT, "-o", "--output", "PAGE",
+     "the page (default npuify-review.html)"},
+    {OPT_TORCH, NULL, "--torch-version", "V",
+     "target torch/torch_npu version (default newest)"},
+    {OPT_RULES, NULL, "--rules", "FILE.json", "add custom rules"},
+    {OPT_AMP, NULL, "--amp", NULL, "include the edits of convert --amp"},
+    {OPT_UNSAFE, NULL, "--unsafe", NULL,
+     "include the edits of rules marked unsafe"},
+};
+
+static const nfy_cli_command review_cmd = {
+    "review",
+    "usage: npuify review SRC [-o PAGE.html] [options]\n",
     "Write a self-contained review page of what `npuify convert SRC` would\n"
     "do (nothing else is written): every edit with its code before and\n"
     "after, to accept or reject, and every finding with its hint. \"save\n"
     "decisions\" in the page downloads npuify-decisions.json; then\n"
     "    npuify convert SRC -o DST --decisions npuify-decisions.json\n"
-    "applies only the accepted edits.\n"
-    "\n"
-    "  -o, --output PAGE     the page (default npuify-review.html)\n"
-    "  --torch-version V     target torch/torch_npu version (default newest)\n"
-    "  --rules FILE.json     add custom rules\n"
-    "  --amp                 include the edits of convert --amp\n"
-    "  --unsafe              include the edits of rules marked unsafe\n"
-    "\n"
-    "Exit: 0 ok, 2 usage, 3 input or output errors.\n";
+    "applies only the accepted edits.\n",
+    review_opts,
+    sizeof review_opts / sizeof review_opts[0],
+    "Exit: 0 ok, 2 usage, 3 input or output errors.\n"};
 
 typedef struct {
     nfy_convert_opts conv;
@@ -43,34 +52,36 @@ typedef struct {
 
 static int parse(int argc, char **argv, review_args *a)
 {
+    bool dashdash = false;
     for (int i = 1; i < argc; i++) {
-        const char *val = NULL;
-        const char *arg = argv[i];
-        if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
-            fputs(usage_text, stdout);
+        const char *val;
+        switch (nfy_cli_next(&review_cmd, argc, argv, &i, &dashdash, &val)) {
+        case NFY_CLI_HELP:
             return NFY_EXIT_OK;
-        }
-        if (nfy_cli_opt(argc, argv, &i, "-o", "--output", &val) ||
-            nfy_cli_opt(argc, argv, &i, NULL, "--torch-version", &val) ||
-            nfy_cli_opt(argc, argv, &i, NULL, "--rules", &val)) {
-            if (!val)
-                return nfy_cli_usage_error("review", "option needs a value");
-            if (arg[1] == 'o' || !strncmp(arg, "--output", 8))
-                a->out = val;
-            else if (!strncmp(arg, "--rules", 7))
-                a->rules_file = val;
-            else
-                a->conv.torch_version = val;
-        } else if (!strcmp(arg, "--amp")) {
+        case NFY_CLI_ERROR:
+            return NFY_EXIT_USAGE;
+        case NFY_CLI_NONE:
+            break;
+        case NFY_CLI_ARG:
+            if (a->conv.src)
+                return nfy_cli_usage_error("review", "more than one SRC given");
+            a->conv.src = val;
+            break;
+        case OPT_OUTPUT:
+            a->out = val;
+            break;
+        case OPT_TORCH:
+            a->conv.torch_version = val;
+            break;
+        case OPT_RULES:
+            a->rules_file = val;
+            break;
+        case OPT_AMP:
             a->conv.amp = true;
-        } else if (!strcmp(arg, "--unsafe")) {
+            break;
+        case OPT_UNSAFE:
             a->conv.unsafe = true;
-        } else if (arg[0] == '-' && arg[1]) {
-            return nfy_cli_unknown_option("review", arg, usage_text);
-        } else if (!a->conv.src) {
-            a->conv.src = arg;
-        } else {
-            return nfy_cli_usage_error("review", "more than one SRC given");
+            break;
         }
     }
     if (!a->conv.src)

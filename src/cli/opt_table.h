@@ -1,0 +1,51 @@
+/*
+ * Option tables: a command lists its options once (name, value, help) and
+ * both parsing and --help come from that list, as curl's tool_getparam.c
+ * does, so the help cannot miss an option and every unknown option is
+ * answered with the closest known one.
+ */
+#ifndef NPUIFY_CLI_OPT_TABLE_H
+#define NPUIFY_CLI_OPT_TABLE_H
+
+#include <stdio.h>
+
+#include "npuify/core.h"
+
+typedef struct {
+    int id;                /* the command's own enum value, >= 0 */
+    const char *short_opt; /* "-o", or NULL */
+    const char *long_opt;  /* "--output" */
+    const char *arg;       /* value name ("PAGE"), NULL for a flag */
+    const char *help;      /* lines separated by '\n' */
+} nfy_cli_option;
+
+typedef struct {
+    const char *name;     /* "review" */
+    const char *synopsis; /* the usage lines */
+    const char *about;    /* paragraphs before the options */
+    const nfy_cli_option *opts;
+    size_t nopts;
+    const char *footer; /* after the options (exit codes), or NULL */
+} nfy_cli_command;
+
+enum {
+    NFY_CLI_ARG = -1,   /* a positional argument, in *val */
+    NFY_CLI_HELP = -2,  /* --help was printed: exit 0 */
+    NFY_CLI_ERROR = -3, /* a usage error was printed: exit 2 */
+    NFY_CLI_NONE = -4   /* "--": nothing to do, go on */
+};
+
+/* The --help text of c into out. */
+void nfy_cli_help(const nfy_cli_command *c, FILE *out);
+
+/*
+ * The next argument argv[*i] (*i is advanced past a separate value):
+ * an option id with *val set to its value (NULL for a flag), NFY_CLI_ARG,
+ * NFY_CLI_HELP or NFY_CLI_ERROR. "-o X", "-oX", "--output X" and
+ * "--output=X" are accepted; "--" (NFY_CLI_NONE) makes every later
+ * argument positional (*dashdash keeps that state between calls).
+ */
+int nfy_cli_next(const nfy_cli_command *c, int argc, char **argv, int *i,
+                 bool *dashdash, const char **val);
+
+#endif
