@@ -380,6 +380,20 @@ void nfy_prof_render_md(const nfy_prof_table *t, const nfy_prof_report_meta *m,
  * self time, every operator, dynamic-shape operators, m->diags with
  * input:line. Every text from the input is HTML-escaped.
  */
+/* Queries the report renderers ask of a table (src/report/ops_html.c). */
+/** Operators proper (aten and collectives), not annotations or steps. */
+bool nfy_prof_op_is_operator(const nfy_prof_op *op);
+/** Self time on the host plus the accelerator, in microseconds. */
+double nfy_prof_op_self_time(const nfy_prof_op *op);
+/** Sum of self times of every row but the steps (the share's base). */
+double nfy_prof_table_self_time(const nfy_prof_table *t);
+/** "new-in-later-step", "shape-changed" or "static". */
+const char *nfy_prof_dyn_name(nfy_prof_dyn d);
+/** "1-3 5 7-9": a sorted step list as runs (tmp is reset first). */
+void nfy_prof_join_steps(const nfy_prof_step_vec *v, nfy_buf *tmp);
+/** The Notes text of ops.csv (cut names, cut shapes...); tmp reset. */
+void nfy_prof_op_notes(const nfy_prof_op *op, nfy_buf *tmp);
+
 void nfy_prof_render_html(const nfy_prof_table *t,
                           const nfy_prof_report_meta *m, nfy_buf *out);
 

@@ -1,5 +1,7 @@
 /*
- * `npuify ops` report.html: one self-contained page (inline CSS, no
+ * `npuify ops` report.html (rendered here, in the report module, with the
+ * style and pieces of html_kit.h; proflog reads the logs and answers the
+ * queries of proflog.h): one self-contained page (inline CSS, no
  * external resource; a few lines of inline script only sort a table on a
  * header click, the page reads the same without it). Top: the inputs, the
  * steps and the operators by status with their share of self time; then
@@ -16,13 +18,17 @@
 #include <string.h>
 
 #include "npuify/proflog.h"
-#include "proflog/op_internal.h"
 #include "report/html_kit.h" /* the one style of npuify's pages */
 
 enum {
     SHAPES_SHOWN = 20,  /* shape texts listed per op in the dynamic table */
     DIAGS_SHOWN = 1000, /* diagnostics listed (the rest are counted) */
 };
+
+static void add_int(nfy_buf *b, long long v)
+{
+    (void)nfy_buf_addf(b, "%lld", v);
+}
 
 static void html_text(nfy_buf *out, nfy_str s)
 {
@@ -51,9 +57,9 @@ static void td_text(nfy_buf *out, nfy_str s, bool code)
 static void td_int(nfy_buf *out, long long v)
 {
     (void)nfy_buf_addstr(out, "<td class=\"n\" data-v=\"");
-    nfy_prof__add_int(out, v);
+    add_int(out, v);
     (void)nfy_buf_addstr(out, "\">");
-    nfy_prof__add_int(out, v);
+    add_int(out, v);
     (void)nfy_buf_addstr(out, "</td>");
 }
 
@@ -78,9 +84,9 @@ static void td_status(nfy_buf *out, nfy_prof_status s)
 /* Steps as runs ("1-3 5"), sorted by the first step. */
 static void td_steps(nfy_buf *out, const nfy_prof_step_vec *steps, nfy_buf *tmp)
 {
-    nfy_prof__join_steps(steps, tmp);
+    nfy_prof_join_steps(steps, tmp);
     (void)nfy_buf_addstr(out, "<td data-v=\"");
-    nfy_prof__add_int(out, steps->len ? steps->items[0] : -1);
+    add_int(out, steps->len ? steps->items[0] : -1);
     (void)nfy_buf_addstr(out, "\">");
     html_text(out, nfy_buf_view(tmp));
     (void)nfy_buf_addstr(out, "</td>");
@@ -182,10 +188,11 @@ static void status_table(const nfy_prof_table *t, double total, nfy_buf *out)
         const nfy_prof_op *op = &t->ops.items[i];
         if (op->kind == NFY_PKIND_STEP)
             continue;
-        status_sum *s = nfy_prof__is_operator(op) ? &sums[op->status] : &other;
+        status_sum *s =
+            nfy_prof_op_is_operator(op) ? &sums[op->status] : &other;
         s->ops++;
         s->calls += op->calls > 0 ? op->calls : 0;
-        s->us += nfy_prof__self_time(op);
+        s->us += nfy_prof_op_self_time(op);
     }
     (void)nfy_buf_addstr(out, "<h2 id=\"summary\">Operators by status</h2>\n");
     th_row(out, heads, sizeof heads / sizeof heads[0]);
@@ -226,23 +233,24 @@ typedef bool (*op_filter)(const nfy_prof_op *op);
 
 static bool needs_work(const nfy_prof_op *op)
 {
-    return nfy_prof__is_operator(op) && (op->status == NFY_PSTAT_UNSUPPORTED ||
-                                         op->status == NFY_PSTAT_FALLBACK);
+    return nfy_prof_op_is_operator(op) &&
+           (op->status == NFY_PSTAT_UNSUPPORTED ||
+            op->status == NFY_PSTAT_FALLBACK);
 }
 
 static bool unknown_op(const nfy_prof_op *op)
 {
-    return nfy_prof__is_operator(op) && op->status == NFY_PSTAT_UNKNOWN;
+    return nfy_prof_op_is_operator(op) && op->status == NFY_PSTAT_UNKNOWN;
 }
 
 static bool any_op(const nfy_prof_op *op)
 {
-    return nfy_prof__is_operator(op);
+    return nfy_prof_op_is_operator(op);
 }
 
 static bool not_op(const nfy_prof_op *op)
 {
-    return !nfy_prof__is_operator(op);
+    return !nfy_prof_op_is_operator(op);
 }
 
 static size_t count_if(const nfy_prof_table *t, op_filter keep)
@@ -277,12 +285,12 @@ static void op_row(const html_ctx *h, const nfy_prof_op *op)
     td_text(out, op->overload, true);
     td_status(out, op->status);
     td_int(out, op->calls);
-    td_time(out, nfy_prof__self_time(op));
-    td_share(out, share_of(nfy_prof__self_time(op), h->total));
+    td_time(out, nfy_prof_op_self_time(op));
+    td_share(out, share_of(nfy_prof_op_self_time(op), h->total));
     td_steps(out, &op->steps, h->tmp);
-    td_text(out, nfy_str_from_cstr(nfy_prof__dyn_name(op->dyn)), false);
+    td_text(out, nfy_str_from_cstr(nfy_prof_dyn_name(op->dyn)), false);
     td_text(out, op->first_version, false);
-    nfy_prof__notes_of(op, h->tmp);
+    nfy_prof_op_notes(op, h->tmp);
     if (op->flags & NFY_PROW_NAME_TRUNCATED) { /* the name as printed */
         (void)nfy_buf_addstr(h->tmp, h->tmp->len ? "; printed " : "printed ");
         (void)nfy_buf_addview(h->tmp, op->name);
@@ -351,7 +359,7 @@ static void dynamic_table(const html_ctx *h, const nfy_prof_report_meta *m,
                                         "Steps"};
     size_t n = 0;
     for (size_t i = 0; i < h->t->ops.len; i++)
-        n += nfy_prof__is_operator(&h->t->ops.items[i]) &&
+        n += nfy_prof_op_is_operator(&h->t->ops.items[i]) &&
              h->t->ops.items[i].dyn == which;
     (void)nfy_buf_addf(h->out, "<h3>%s (%zu)</h3>\n", title, n);
     if (!n) {
@@ -361,14 +369,14 @@ static void dynamic_table(const html_ctx *h, const nfy_prof_report_meta *m,
     th_row(h->out, heads, sizeof heads / sizeof heads[0]);
     for (size_t i = 0; i < h->t->ops.len; i++) {
         const nfy_prof_op *op = &h->t->ops.items[i];
-        if (!nfy_prof__is_operator(op) || op->dyn != which)
+        if (!nfy_prof_op_is_operator(op) || op->dyn != which)
             continue;
         (void)nfy_buf_addf(h->out, "<tr data-dynamic=\"%s\">",
-                           nfy_prof__dyn_name(op->dyn));
+                           nfy_prof_dyn_name(op->dyn));
         td_text(h->out, shown_name(op, h->arena), true);
         td_status(h->out, op->status);
         td_int(h->out, op->calls);
-        td_time(h->out, nfy_prof__self_time(op));
+        td_time(h->out, nfy_prof_op_self_time(op));
         td_shapes(h->out, op, m->ref_step, true);
         td_shapes(h->out, op, m->ref_step, false);
         td_steps(h->out, &op->steps, h->tmp);
@@ -415,10 +423,10 @@ static void other_rows(const html_ctx *h)
         td_text(h->out, op->full_name, true);
         td_text(h->out, nfy_str_from_cstr(nfy_prof_kind_name(op->kind)), false);
         td_int(h->out, op->calls);
-        td_time(h->out, nfy_prof__self_time(op));
+        td_time(h->out, nfy_prof_op_self_time(op));
         td_share(h->out, op->kind == NFY_PKIND_STEP
                              ? 0.0
-                             : share_of(nfy_prof__self_time(op), h->total));
+                             : share_of(nfy_prof_op_self_time(op), h->total));
         td_steps(h->out, &op->steps, h->tmp);
         (void)nfy_buf_addstr(h->out, "</tr>\n");
     }
@@ -433,7 +441,7 @@ static void diag_row(nfy_buf *out, const nfy_diag *dg, nfy_buf *tmp)
     (void)nfy_buf_addstr(tmp, dg->file ? dg->file : "");
     if (dg->line) {
         (void)nfy_buf_addch(tmp, ':');
-        nfy_prof__add_int(tmp, dg->line);
+        add_int(tmp, dg->line);
     }
     const char *sev = nfy_severity_name(dg->sev);
     (void)nfy_buf_addstr(out, "<tr>");
@@ -476,7 +484,7 @@ void nfy_prof_render_html(const nfy_prof_table *t,
 {
     nfy_arena a = NFY_ARENA_INIT;
     nfy_buf tmp = NFY_BUF_INIT;
-    double total = nfy_prof__total_self(t);
+    double total = nfy_prof_table_self_time(t);
     html_ctx h = {t, total, &a, &tmp, out};
     head(t, m, out);
     summary(t, total, out);
