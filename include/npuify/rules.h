@@ -258,6 +258,7 @@ enum nfy_rule_flags {
     X(AMP_MISSING, "amp-missing", FLAG, BUILT)               /* NPU402 */      \
     X(AMP_INSERT, "amp-insert", REWRITE_ARG, BUILT)          /* NPU403 */      \
     X(AMP_USED, "amp-used", FLAG, BUILT)                     /* NPU404 */      \
+    X(AMP_STEP, "amp-step", FLAG, BUILT)                     /* NPU410 */      \
     X(AMP_MANUAL_FP16, "amp-manual-fp16", FLAG, BUILT)       /* NPU407 */      \
     X(CPP_EXTENSION_CU, "cpp-extension-cu", FLAG, BUILT)     /* NPU502 */      \
     X(CUDA_OPS, "cuda-ops", FLAG, PREVIEW)                   /* NPU504 */      \

@@ -55,6 +55,7 @@ static const nfy_pass_id hosted[] = {
     NFY_PASS_LEFT_UNCHANGED,     /* in strings and comments */
     NFY_PASS_CUDA_API_MISSING,   /* in names (NPU201's fallback) */
     NFY_PASS_AMP_MISSING,        /* amp-used, then project level */
+    NFY_PASS_AMP_STEP,           /* in amp-insert */
     NFY_PASS_GLOBAL_ADVICE,      /* project level */
 };
 
