@@ -252,9 +252,9 @@ enum nfy_rule_flags {
     X(LEFT_UNCHANGED, "left-unchanged", FLAG, BUILT)         /* NPU107 */      \
     X(MEMBER_ALIAS, "member-alias", REWRITE_ARG, BUILT)      /* NPU111 */      \
     X(CUDA_API_MISSING, "cuda-api-missing", FLAG, BUILT)     /* NPU202 */      \
-    X(DDP_REWRITE, "ddp-rewrite", REWRITE_ARG, PREVIEW)      /* NPU307 */      \
+    X(DDP_REWRITE, "ddp-rewrite", REWRITE_ARG, BUILT)        /* NPU307 */      \
     X(NCCL_COMPARE, "nccl-compare", FLAG, BUILT)             /* NPU308 */      \
-    X(LAUNCHER, "launcher", FLAG, PREVIEW)                   /* NPU310 */      \
+    X(LAUNCHER, "launcher", FLAG, BUILT)                     /* NPU310 */      \
     X(AMP_MISSING, "amp-missing", FLAG, BUILT)               /* NPU402 */      \
     X(AMP_INSERT, "amp-insert", REWRITE_ARG, BUILT)          /* NPU403 */      \
     X(AMP_USED, "amp-used", FLAG, BUILT)                     /* NPU404 */      \
@@ -293,7 +293,7 @@ typedef struct {
 #define NFY_OPTION_MAP(X)                                                      \
     X(AMP, "amp", BUILT)                       /* convert --amp */             \
     X(AUTO, "auto", BUILT)                     /* convert --mode auto */       \
-    X(DISTRIBUTED, "distributed", PREVIEW)     /* convert --distributed */     \
+    X(DISTRIBUTED, "distributed", BUILT)       /* convert --distributed */     \
     X(MSFMKTRANSPLT, "msfmktransplt", PREVIEW) /* msFmkTransplt's spellings */ \
     X(SPECIFY_DEVICE, "specify_device", PREVIEW)
 

@@ -42,7 +42,8 @@ enum {
     MIG_F_AMP = 1u << 2,
     MIG_F_DISTRIBUTED = 1u << 3,
     MIG_F_MSFT = 1u << 4,
-    MIG_F_FORCE = 1u << 5
+    MIG_F_FORCE = 1u << 5,
+    MIG_F_AMP_APEX = 1u << 6
 };
 
 /** A non-change finding; strings live in the per-file arena. */
@@ -71,6 +72,8 @@ typedef struct {
     unsigned flags;      /* MIG_F_* */
     nfy_rule_env env;    /* the rules' activation environment */
     bool listed_entry;   /* --mode auto: the file is a named entry script */
+    bool entries_named;  /* some entry script is named (--main ...) */
+    const char *model;   /* --distributed --model NAME, or NULL */
 } mig_params;
 
 /* ---- passes (ctx.c) ---- */

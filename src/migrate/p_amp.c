@@ -51,50 +51,6 @@ typedef struct {
 
 /* ---- statement shapes ---------------------------------------------------- */
 
-/* A simple statement alone on its own physical lines, no multi-line string. */
-static bool own_lines(const mig_ctx *c, uint32_t s)
-{
-    const nfy_stmt *st = &c->m->stmts[s];
-    if (st->flags &
-        (NFY_STMTF_COMPOUND | NFY_STMTF_INLINE_BODY | NFY_STMTF_ERROR))
-        return false;
-    uint32_t nl = mig_next_sig(c, st->end - 1);
-    if (nl == NFY_NONE || c->m->toks[nl].kind != NFY_TOK_NEWLINE)
-        return false;
-    for (uint32_t t = st->first; t < st->end; t++) {
-        const nfy_token *tk = &c->m->toks[t];
-        if (tk->kind == NFY_TOK_STRING && tk->end_line != tk->line)
-            return false;
-    }
-    return mig_is_indent(mig_stmt_indent(c, s));
-}
-
-/* Expression statement `RECV . word ( ARGS )`: the '(' token, or NONE. */
-static uint32_t method_stmt(const mig_ctx *c, uint32_t s, const char *word)
-{
-    const nfy_stmt *st = &c->m->stmts[s];
-    if (st->kind != NFY_STMT_EXPR || st->end < st->first + 5 ||
-        !mig_tok_op(c, st->end - 1, NFY_OP_RPAR))
-        return NFY_NONE;
-    int depth = 0;
-    for (uint32_t t = st->end; t > st->first;) {
-        t--;
-        if (mig_tok_op(c, t, NFY_OP_RPAR) || mig_tok_op(c, t, NFY_OP_RSQB) ||
-            mig_tok_op(c, t, NFY_OP_RBRACE))
-            depth++;
-        else if (mig_tok_op(c, t, NFY_OP_LPAR) ||
-                 mig_tok_op(c, t, NFY_OP_LSQB) ||
-                 mig_tok_op(c, t, NFY_OP_LBRACE))
-            depth--;
-        if (depth == 0)
-            return t >= st->first + 3 && mig_tok_is(c, t - 1, word) &&
-                           mig_tok_op(c, t - 2, NFY_OP_DOT)
-                       ? t
-                       : NFY_NONE;
-    }
-    return NFY_NONE;
-}
-
 /* Tokens [a, b) are NAME ( . NAME )*. */
 static bool dotted(const mig_ctx *c, uint32_t a, uint32_t b)
 {
@@ -124,7 +80,7 @@ static bool contains_ci(nfy_str s, const char *word)
  * (optimizer, opt, optD, self.optimizer), never like a scheduler. */
 static bool as_step(const mig_ctx *c, uint32_t s, amp_event *e)
 {
-    uint32_t lp = method_stmt(c, s, "step");
+    uint32_t lp = mig_method_stmt(c, s, "step");
     const nfy_stmt *st = &c->m->stmts[s];
     if (lp == NFY_NONE || !dotted(c, st->first, lp - 2))
         return false;
@@ -137,7 +93,7 @@ static bool as_step(const mig_ctx *c, uint32_t s, amp_event *e)
 
 static bool as_backward(const mig_ctx *c, uint32_t s, amp_event *e)
 {
-    uint32_t lp = method_stmt(c, s, "backward");
+    uint32_t lp = mig_method_stmt(c, s, "backward");
     if (lp == NFY_NONE || mig_attr_on_module(c, lp - 1))
         return false; /* torch.autograd.backward(...) is no loss */
     *e = (amp_event){s, c->m->stmts[s].first, lp - 2, false, false};
@@ -223,7 +179,7 @@ static uint32_t prev_sibling(const mig_ctx *c, uint32_t s)
 
 static bool zero_grad_stmt(const mig_ctx *c, uint32_t s)
 {
-    return method_stmt(c, s, "zero_grad") != NFY_NONE;
+    return mig_method_stmt(c, s, "zero_grad") != NFY_NONE;
 }
 
 /* The simple assignments right before backward b (zero_grad and other
@@ -242,7 +198,7 @@ static bool forward_of(const mig_ctx *c, const amp_event *b, uint32_t *first,
         a = prev_sibling(c, a); /* several losses share one forward */
     bool loss = false;
     *first = *last = NFY_NONE;
-    for (; a != NFY_NONE && own_lines(c, a); a = prev_sibling(c, a)) {
+    for (; a != NFY_NONE && mig_own_lines(c, a); a = prev_sibling(c, a)) {
         const nfy_stmt *st = &c->m->stmts[a];
         if (st->kind != NFY_STMT_ASSIGN && st->kind != NFY_STMT_AUGASSIGN)
             break;
@@ -286,8 +242,9 @@ static const char *group_problem(mig_ctx *c, const amp_group *g)
     bool seen_backward = false;
     for (uint32_t i = 0; i < g->nev; i++) {
         const amp_event *e = &g->ev[i];
-        if (!own_lines(c, e->stmt) || mig_claimed(c, c->m->stmts[e->stmt].first,
-                                                  c->m->stmts[e->stmt].end))
+        if (!mig_own_lines(c, e->stmt) ||
+            mig_claimed(c, c->m->stmts[e->stmt].first,
+                        c->m->stmts[e->stmt].end))
             return "the statement shares its line or is already edited";
         if (!e->step) {
             seen_backward = true;
@@ -379,42 +336,6 @@ static void classify(mig_ctx *c, const amp_event *b, amp_verdict v,
 
 /* ---- edits --------------------------------------------------------------- */
 
-static nfy_str line_break(const mig_ctx *c, uint32_t s)
-{
-    nfy_str nl = mig_tok(c, mig_next_sig(c, c->m->stmts[s].end - 1));
-    return nl.len > 0 ? nl : NFY_STR_LIT("\n");
-}
-
-static uint32_t line_start_of(const mig_ctx *c, uint32_t s)
-{
-    return c->src->line_starts[c->m->toks[c->m->stmts[s].first].line - 1];
-}
-
-static void insert_line(mig_ctx *c, const nfy_rule *r, uint32_t at, uint32_t s,
-                        const char *code)
-{
-    nfy_str ind = mig_stmt_indent(c, s), br = line_break(c, s);
-    mig_edit(c, r, 0, 0, at, at,
-             mig_fmt(c, "%.*s%s%.*s", NFY_STR_FMT(ind), code, NFY_STR_FMT(br)),
-             mig_fmt(c, "AMP: insert %s", code));
-}
-
-static void wrap_forward(mig_ctx *c, const nfy_rule *r, uint32_t first,
-                         uint32_t last, nfy_str torch)
-{
-    nfy_str ind = mig_stmt_indent(c, first);
-    const char *unit = ind.len > 0 && ind.ptr[0] == '\t' ? "\t" : "    ";
-    insert_line(c, r, line_start_of(c, first), first,
-                mig_fmt(c, "with %.*s.autocast(device_type=\"npu\"):",
-                        NFY_STR_FMT(torch)));
-    uint32_t l1 = c->m->toks[c->m->stmts[first].first].line;
-    uint32_t l2 = c->m->toks[c->m->stmts[last].end - 1].end_line;
-    for (uint32_t l = l1; l <= l2; l++) {
-        uint32_t at = c->src->line_starts[l - 1];
-        mig_edit(c, r, 0, 0, at, at, unit, "AMP: indent the forward pass");
-    }
-}
-
 /* *wrapped: the first statement of the last forward wrapped, so losses
  * of one forward wrap it once. */
 static void scale_backward(mig_ctx *c, const nfy_rule *r, const amp_event *b,
@@ -422,7 +343,10 @@ static void scale_backward(mig_ctx *c, const nfy_rule *r, const amp_event *b,
 {
     uint32_t f, l;
     if (forward_of(c, b, &f, &l) && f != *wrapped)
-        wrap_forward(c, r, f, l, torch);
+        mig_wrap_lines(c, r, f, l,
+                       mig_fmt(c, "with %.*s.autocast(device_type=\"npu\"):",
+                               NFY_STR_FMT(torch)),
+                       "AMP: indent the forward pass");
     *wrapped = f;
     uint32_t a = b->recv_first, z = b->recv_end;
     if (z - a >= 3 && mig_tok_op(c, a, NFY_OP_LPAR) &&
@@ -447,12 +371,12 @@ static void unscale_before_clip(mig_ctx *c, const nfy_rule *r,
          p = prev_sibling(c, p)) {
         if (as_backward(c, p, &e) || as_step(c, p, &e))
             break;
-        if (stmt_mentions(c, p, "clip_grad") && own_lines(c, p))
+        if (stmt_mentions(c, p, "clip_grad") && mig_own_lines(c, p))
             clip = p;
     }
     if (clip != NFY_NONE)
-        insert_line(c, r, line_start_of(c, clip), clip,
-                    mig_fmt(c, SCALER ".unscale_(%.*s)", NFY_STR_FMT(opt)));
+        mig_insert_line(c, r, mig_line_start_of(c, clip), clip,
+                        mig_fmt(c, SCALER ".unscale_(%.*s)", NFY_STR_FMT(opt)));
 }
 
 static void scale_step(mig_ctx *c, const nfy_rule *r, const amp_event *s,
@@ -466,7 +390,7 @@ static void scale_step(mig_ctx *c, const nfy_rule *r, const amp_event *s,
              "AMP: step through the scaler");
     if (last) {
         uint32_t nl = mig_next_sig(c, st->end - 1);
-        insert_line(c, r, c->m->toks[nl].end, s->stmt, SCALER ".update()");
+        mig_insert_line(c, r, c->m->toks[nl].end, s->stmt, SCALER ".update()");
     }
 }
 
@@ -485,21 +409,6 @@ static void transform(mig_ctx *c, const nfy_rule *r, const amp_group *g,
 /* ---- the pass -------------------------------------------------------------
  */
 
-/* The name `import torch` (or `import torch as th`) binds, or "". */
-static nfy_str torch_name(const mig_ctx *c, uint32_t *stmt)
-{
-    for (uint32_t i = 0; i < c->m->nimport_names; i++) {
-        const nfy_import_name *in = &c->m->import_names[i];
-        const nfy_import *imp = &c->m->imports[in->import];
-        if (!(imp->flags & NFY_IMPF_FROM) && mig_str_is(in->name, "torch") &&
-            c->m->stmts[imp->stmt].parent == NFY_NONE) {
-            *stmt = imp->stmt;
-            return in->bound;
-        }
-    }
-    return nfy_str_slice(NFY_STR_LIT(""), 0, 0);
-}
-
 static bool name_taken(const mig_ctx *c, const char *name)
 {
     for (uint32_t b = 0; b < c->m->nbindings; b++) {
@@ -509,33 +418,15 @@ static bool name_taken(const mig_ctx *c, const char *name)
     return false;
 }
 
-/* After the last top-level import of the leading import block. */
-static uint32_t import_block_end(const mig_ctx *c, uint32_t at_least)
-{
-    uint32_t last = at_least;
-    for (uint32_t s = 0; s < c->m->nstmts; s++) {
-        const nfy_stmt *st = &c->m->stmts[s];
-        if (st->parent != NFY_NONE)
-            continue;
-        bool imp =
-            st->kind == NFY_STMT_IMPORT || st->kind == NFY_STMT_FROM_IMPORT;
-        if (imp && own_lines(c, s) && s > last)
-            last = s;
-        else if (!imp && !(st->flags & NFY_STMTF_DOCSTRING) && s > at_least)
-            break;
-    }
-    return last;
-}
-
 /* The scaler goes in first: when the forward starts right after the
  * imports, both insertions fall on one offset, and edits at one offset keep
  * the order they were added in, so the scaler stays outside the `with`. */
 static void insert_scaler(mig_ctx *c, const nfy_rule *r, nfy_str torch,
                           uint32_t torch_stmt)
 {
-    uint32_t anchor = import_block_end(c, torch_stmt);
+    uint32_t anchor = mig_import_block_end(c, torch_stmt);
     uint32_t nl = mig_next_sig(c, c->m->stmts[anchor].end - 1);
-    insert_line(
+    mig_insert_line(
         c, r, c->m->toks[nl].end, anchor,
         mig_fmt(c, SCALER " = %.*s.npu.amp.GradScaler()", NFY_STR_FMT(torch)));
 }
@@ -586,7 +477,7 @@ void mig_pass_amp_insert(mig_ctx *c)
     if (r == NULL)
         return;
     uint32_t torch_stmt = NFY_NONE;
-    nfy_str torch = torch_name(c, &torch_stmt);
+    nfy_str torch = mig_torch_name(c, &torch_stmt);
     const char *fp = c->info->uses_amp ? NULL : file_problem(c, torch);
     amp_seen *seen = nfy_arena_alloc(c->arena, sizeof *seen * c->m->nstmts);
     uint32_t nseen = 0;

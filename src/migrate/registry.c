@@ -47,6 +47,8 @@ static const mig_pass_row rows[] = {
     {"insert-import", NFY_PASS_NONE, mig_pass_insert_import, MIG_RUN_ALL},
     /* after torch_npu's import: it uses torch.npu */
     {NULL, NFY_PASS_AMP_INSERT, mig_pass_amp_insert, MIG_RUN_ALL},
+    /* after amp-insert: its scaler wraps the same loop */
+    {NULL, NFY_PASS_DDP_REWRITE, mig_pass_ddp, MIG_RUN_TOOL},
 };
 
 /* Dedicated passes run inside another pass or at project level. */
@@ -57,6 +59,7 @@ static const nfy_pass_id hosted[] = {
     NFY_PASS_AMP_MISSING,        /* amp-used, then project level */
     NFY_PASS_AMP_STEP,           /* in amp-insert */
     NFY_PASS_GLOBAL_ADVICE,      /* project level */
+    NFY_PASS_LAUNCHER,           /* convert, after the walk (launcher.c) */
 };
 
 bool nfy_migrate_runs_pass(nfy_pass_id pass)

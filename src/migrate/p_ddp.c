@@ -1,0 +1,545 @@
+/*
+ * `convert --distributed` (pass "ddp-rewrite", NPU307): make a single-card
+ * training script multi-card, one process per NPU as torchrun starts them,
+ * over HCCL. In every file, DataParallel becomes DistributedDataParallel
+ * (and an `if ngpus > 1:` guard around it asks whether a process group
+ * runs). In the main script (--main FILE, else a file with a __main__
+ * guard) that has no process group yet:
+ *   - after the imports: the rank variables from torchrun's environment
+ *     and npu_init_distributed() (MASTER_ADDR/PORT defaults, set_device,
+ *     init_process_group("hccl")), called first thing under the guard;
+ *   - the model (--model NAME, else the one whose parameters() an
+ *     optimizer takes) wrapped in DDP right before that optimizer;
+ *     `model.state_dict()`, `load_state_dict` and own attributes go
+ *     through `model.module` afterwards;
+ *   - the training loader (the DataLoader with shuffle=True, or the only
+ *     one) gets a DistributedSampler and drop_last=True, and the epoch
+ *     loop calls its sampler's set_epoch;
+ *   - print() and torch.save() run on rank 0 only.
+ * Whatever cannot be found safely is reported at its line with the reason.
+ */
+#include <ctype.h>
+#include <string.h>
+
+#include "migrate/pass.h"
+
+#define DDP      ".nn.parallel.DistributedDataParallel"
+#define DDP_ARGS "device_ids=[npu_local_rank], broadcast_buffers=False"
+#define SAMPLER  ".utils.data.distributed.DistributedSampler"
+
+typedef struct {
+    const nfy_rule *r;
+    nfy_str torch;
+    uint32_t model_first, model_end; /* tokens of the model expression */
+    uint32_t wrap_stmt;              /* the DDP wrap happens before it */
+    bool wrapped;                    /* a DataParallel became DDP */
+} ddp_state;
+
+static void report(mig_ctx *c, const ddp_state *d, uint32_t s, const char *why)
+{
+    nfy_span sp = s == NFY_NONE ? (nfy_span){0, 0} : c->m->stmts[s].span;
+    mig_note_add(c, d->r, sp, MIG_CAT_UNSUPPORTED, MIG_OP_UNSUPPORTED, NULL,
+                 mig_fmt(c, "--distributed: %s", why));
+}
+
+static nfy_str text_of(const mig_ctx *c, uint32_t a, uint32_t b)
+{
+    return nfy_pysyn_span_text(c->m, nfy_pysyn_range_span(c->m, a, b));
+}
+
+static bool qual_is(const mig_ctx *c, uint32_t k, const char *q)
+{
+    return mig_str_is(mig_callee_qual(c, k), q);
+}
+
+static bool calls_any(const mig_ctx *c, const char *const *quals, uint32_t *at)
+{
+    for (uint32_t k = 0; k < c->m->ncalls; k++)
+        for (const char *const *q = quals; *q; q++)
+            if (qual_is(c, k, *q)) {
+                *at = c->m->calls[k].stmt;
+                return true;
+            }
+    return false;
+}
+
+static const nfy_arg *arg_of(const mig_ctx *c, uint32_t k, const char *kw,
+                             uint32_t pos)
+{
+    const nfy_call *call = &c->m->calls[k];
+    for (uint32_t i = 0; i < call->nargs; i++) {
+        const nfy_arg *a = &c->m->args[call->args_first + i];
+        if (kw != NULL && a->kind == NFY_ARG_KEYWORD &&
+            mig_tok_is(c, a->name_tok, kw))
+            return a;
+        if (a->kind == NFY_ARG_POS && a->pos == pos)
+            return a;
+    }
+    return NULL;
+}
+
+static bool contains_ci(nfy_str s, const char *word)
+{
+    size_t n = strlen(word);
+    for (size_t i = 0; i + n <= s.len; i++) {
+        size_t k = 0;
+        while (k < n && tolower((unsigned char)s.ptr[i + k]) == word[k])
+            k++;
+        if (k == n)
+            return true;
+    }
+    return false;
+}
+
+/* ---- DataParallel -------------------------------------------------------- */
+
+/* `if ngpus > 1:` / `if torch.npu.device_count() > 1:` holding only the
+ * wrap: the question becomes whether a process group runs. */
+static void rewrite_guard(mig_ctx *c, const ddp_state *d, uint32_t s)
+{
+    uint32_t p = c->m->stmts[s].parent;
+    if (p == NFY_NONE || c->m->stmts[p].kind != NFY_STMT_IF ||
+        c->m->stmts[p].body_end != s + 1 || s != p + 1)
+        return;
+    const nfy_stmt *h = &c->m->stmts[p];
+    nfy_str cond = text_of(c, h->first + 1, h->end - 1);
+    if (!contains_ci(cond, "gpu") && !contains_ci(cond, "device_count") &&
+        !contains_ci(cond, "npu"))
+        return;
+    mig_edit(
+        c, d->r, h->first + 1, h->end - 1, c->m->toks[h->first + 1].start,
+        c->m->toks[h->end - 2].end,
+        mig_fmt(c, "%.*s.distributed.is_initialized()", NFY_STR_FMT(d->torch)),
+        "DDP: wrap whenever a process group runs");
+}
+
+static void rewrite_data_parallel(mig_ctx *c, ddp_state *d)
+{
+    for (uint32_t k = 0; k < c->m->ncalls; k++) {
+        const nfy_call *call = &c->m->calls[k];
+        if (!qual_is(c, k, "torch.nn.DataParallel") &&
+            !qual_is(c, k, "torch.nn.parallel.DataParallel"))
+            continue;
+        const nfy_arg *m = arg_of(c, k, "module", 0);
+        if (m == NULL || call->rpar == NFY_NONE) {
+            report(c, d, call->stmt, "DataParallel without a module argument");
+            continue;
+        }
+        nfy_str mod = text_of(c, m->value_first, m->value_end);
+        if (mig_edit(c, d->r, call->callee_first, call->rpar + 1,
+                     call->span.start, call->span.end,
+                     mig_fmt(c,
+                             "(%.*s" DDP "(%.*s, " DDP_ARGS ")"
+                             " if %.*s.distributed.is_initialized() else %.*s)",
+                             NFY_STR_FMT(d->torch), NFY_STR_FMT(mod),
+                             NFY_STR_FMT(d->torch), NFY_STR_FMT(mod)),
+                     "DataParallel -> DistributedDataParallel when a "
+                     "process group runs (broadcast_buffers=False: Ascend's "
+                     "ports do not broadcast BatchNorm buffers each step)")) {
+            d->wrapped = true;
+            rewrite_guard(c, d, call->stmt);
+        }
+    }
+}
+
+/* ---- process group ------------------------------------------------------- */
+
+static const char *init_code(mig_ctx *c, nfy_str t, nfy_str br, bool os)
+{
+    const char *nl = mig_strdup(c, br);
+    return mig_fmt(
+        c,
+        "%snpu_local_rank = int(os.environ.get(\"LOCAL_RANK\", \"0\"))%s"
+        "npu_is_rank0 = int(os.environ.get(\"RANK\", \"0\")) == 0%s%s"
+        "def npu_init_distributed():%s"
+        "    # torchrun sets RANK/WORLD_SIZE/LOCAL_RANK; the defaults run one "
+        "process%s"
+        "    os.environ.setdefault(\"MASTER_ADDR\", \"127.0.0.1\")%s"
+        "    os.environ.setdefault(\"MASTER_PORT\", \"29500\")%s"
+        "    %.*s.npu.set_device(npu_local_rank)%s"
+        "    %.*s.distributed.init_process_group(%s"
+        "        \"hccl\", rank=int(os.environ.get(\"RANK\", \"0\")),%s"
+        "        world_size=int(os.environ.get(\"WORLD_SIZE\", \"1\")))%s%s",
+        os ? "" : mig_fmt(c, "import os%s", nl), nl, nl, nl, nl, nl, nl, nl,
+        NFY_STR_FMT(t), nl, NFY_STR_FMT(t), nl, nl, nl, nl);
+}
+
+static bool binds(const mig_ctx *c, const char *name)
+{
+    for (uint32_t b = 0; b < c->m->nbindings; b++)
+        if (mig_tok_is(c, c->m->bindings[b].tok, name) &&
+            c->m->scopes[c->m->bindings[b].scope].parent == NFY_NONE)
+            return true;
+    return false;
+}
+
+/* The definitions after the imports, the call first under the guard. */
+static bool insert_init(mig_ctx *c, const ddp_state *d, uint32_t torch_stmt)
+{
+    uint32_t g = c->m->main_guard;
+    if (g != NFY_NONE && (c->m->stmts[g].flags & NFY_STMTF_INLINE_BODY)) {
+        report(c, d, g,
+               "the __main__ guard has its body on its line: call "
+               "npu_init_distributed() there by hand");
+        return false;
+    }
+    uint32_t anchor = mig_import_block_end(c, torch_stmt);
+    uint32_t nl = mig_next_sig(c, c->m->stmts[anchor].end - 1);
+    nfy_str br = mig_tok(c, nl);
+    if (br.len == 0)
+        br = NFY_STR_LIT("\n");
+    mig_edit(c, d->r, 0, 0, c->m->toks[nl].end, c->m->toks[nl].end,
+             init_code(c, d->torch, br, binds(c, "os")),
+             "DDP: rank variables and process-group init (hccl, torchrun "
+             "environment)");
+    uint32_t at = g == NFY_NONE ? anchor : g + 1;
+    if (g == NFY_NONE)
+        mig_insert_line(c, d->r, c->m->toks[nl].end, anchor,
+                        "npu_init_distributed()");
+    else
+        mig_insert_line(c, d->r, mig_line_start_of(c, at), at,
+                        "npu_init_distributed()");
+    return true;
+}
+
+/* ---- the model ----------------------------------------------------------- */
+
+/* Calls building a torch.optim optimizer from X.parameters(): X's tokens. */
+static uint32_t optimizer_models(const mig_ctx *c, uint32_t *k_out,
+                                 uint32_t *first, uint32_t *end, nfy_str want)
+{
+    uint32_t n = 0;
+    nfy_str seen = {0};
+    for (uint32_t k = 0; k < c->m->ncalls; k++) {
+        const nfy_call *pc = &c->m->calls[k];
+        if (!mig_str_is(mig_callee_attr(c, k), "parameters") ||
+            pc->parent_call == NFY_NONE || pc->attr_tok < pc->callee_first + 2)
+            continue;
+        nfy_str q = mig_callee_qual(c, pc->parent_call);
+        if (!nfy_str_starts_with(q, NFY_STR_LIT("torch.optim.")))
+            continue;
+        nfy_str recv = text_of(c, pc->callee_first, pc->attr_tok - 1);
+        if (want.len > 0 && !nfy_str_eq(recv, want))
+            continue;
+        if (n > 0 && nfy_str_eq(recv, seen))
+            continue;
+        if (n++ == 0) {
+            seen = recv;
+            *k_out = pc->parent_call;
+            *first = pc->callee_first;
+            *end = pc->attr_tok - 1;
+        }
+    }
+    return n;
+}
+
+static bool find_model(mig_ctx *c, ddp_state *d)
+{
+    nfy_str want = c->p->model != NULL ? nfy_str_from_cstr(c->p->model)
+                                       : nfy_str_slice(NFY_STR_LIT(""), 0, 0);
+    uint32_t k = NFY_NONE;
+    uint32_t n = optimizer_models(c, &k, &d->model_first, &d->model_end, want);
+    if (n != 1) {
+        report(c, d, n == 0 ? NFY_NONE : c->m->calls[k].stmt,
+               n == 0 ? "no optimizer built from MODEL.parameters() (of the "
+                        "--model given): the model to wrap in "
+                        "DistributedDataParallel is not clear; wrap it by "
+                        "hand or pass --model NAME"
+                      : "several models feed optimizers: pass --model NAME "
+                        "(the others need their own DDP wrap)");
+        return false;
+    }
+    uint32_t s = c->m->calls[k].stmt;
+    if (!mig_own_lines(c, s)) {
+        report(c, d, s,
+               "the optimizer statement shares its line: wrap the "
+               "model in DistributedDataParallel by hand");
+        return false;
+    }
+    d->wrap_stmt = s;
+    return true;
+}
+
+static void wrap_model(mig_ctx *c, const ddp_state *d)
+{
+    nfy_str m = text_of(c, d->model_first, d->model_end);
+    mig_insert_line(c, d->r, mig_line_start_of(c, d->wrap_stmt), d->wrap_stmt,
+                    mig_fmt(c, "%.*s = %.*s" DDP "(%.*s, " DDP_ARGS ")",
+                            NFY_STR_FMT(m), NFY_STR_FMT(d->torch),
+                            NFY_STR_FMT(m)));
+}
+
+/* nn.Module's own methods and attributes, which DDP answers itself. */
+static bool module_member(nfy_str a)
+{
+    static const char *const names[] = {"parameters",
+                                        "named_parameters",
+                                        "buffers",
+                                        "named_buffers",
+                                        "children",
+                                        "named_children",
+                                        "modules",
+                                        "named_modules",
+                                        "train",
+                                        "eval",
+                                        "to",
+                                        "npu",
+                                        "cuda",
+                                        "cpu",
+                                        "zero_grad",
+                                        "apply",
+                                        "requires_grad_",
+                                        "register_forward_hook",
+                                        "training",
+                                        "forward",
+                                        "module",
+                                        "float",
+                                        "half",
+                                        "double",
+                                        "type",
+                                        NULL};
+    for (const char *const *n = names; *n; n++)
+        if (mig_str_is(a, *n))
+            return true;
+    return false;
+}
+
+/* After the wrap, in the same scope: MODEL.x -> MODEL.module.x for what
+ * DDP does not answer (state_dict, load_state_dict, own attributes). */
+static void through_module(mig_ctx *c, const ddp_state *d)
+{
+    uint32_t n = d->model_end - d->model_first;
+    uint32_t scope = c->m->stmts[d->wrap_stmt].scope;
+    uint32_t from = c->m->stmts[d->wrap_stmt].end;
+    for (uint32_t t = from; t + n + 1 < c->m->ntoks; t++) {
+        bool same = true;
+        for (uint32_t i = 0; i < n && same; i++)
+            same =
+                nfy_str_eq(mig_tok(c, t + i), mig_tok(c, d->model_first + i));
+        if (!same || !mig_tok_op(c, t + n, NFY_OP_DOT) ||
+            (t > 0 && mig_tok_op(c, t - 1, NFY_OP_DOT)) ||
+            module_member(mig_tok(c, t + n + 1)))
+            continue;
+        uint32_t st = NFY_NONE;
+        for (uint32_t s = d->wrap_stmt; s < c->m->nstmts; s++)
+            if (c->m->stmts[s].first <= t && t < c->m->stmts[s].end)
+                st = s;
+        if (st == NFY_NONE || c->m->stmts[st].scope != scope ||
+            c->m->stmts[st].kind == NFY_STMT_ASSIGN)
+            continue; /* another function's model, or a rebinding */
+        uint32_t at = c->m->toks[t + n - 1].end;
+        mig_edit(c, d->r, t + n, t + n + 1, at, at, ".module",
+                 "DDP: the unwrapped model is model.module");
+    }
+}
+
+/* ---- the loader ---------------------------------------------------------- */
+
+static bool is_loader(const mig_ctx *c, uint32_t k)
+{
+    return qual_is(c, k, "torch.utils.data.DataLoader") ||
+           qual_is(c, k, "torch.utils.data.dataloader.DataLoader");
+}
+
+static bool kw_true(const mig_ctx *c, uint32_t k, const char *kw)
+{
+    const nfy_arg *a = arg_of(c, k, kw, NFY_NONE);
+    return a != NULL && a->value_end == a->value_first + 1 &&
+           mig_tok_is(c, a->value_first, "True");
+}
+
+/* The training loader: the only DataLoader, or the only shuffled one. */
+static uint32_t train_loader(mig_ctx *c, const ddp_state *d)
+{
+    uint32_t n = 0, shuffled = 0, any = NFY_NONE, sh = NFY_NONE;
+    for (uint32_t k = 0; k < c->m->ncalls; k++) {
+        if (!is_loader(c, k))
+            continue;
+        n++;
+        any = k;
+        if (kw_true(c, k, "shuffle")) {
+            shuffled++;
+            sh = k;
+        }
+    }
+    if (n == 1)
+        return any;
+    if (shuffled == 1)
+        return sh;
+    report(c, d, any == NFY_NONE ? NFY_NONE : c->m->calls[any].stmt,
+           n == 0 ? "no DataLoader in the main script: give the training "
+                    "loader a DistributedSampler by hand"
+                  : "several DataLoaders and not one shuffled one: give the "
+                    "training loader a DistributedSampler by hand");
+    return NFY_NONE;
+}
+
+/* The loader's variable: `NAME = DataLoader(...)`. */
+static bool loader_name(const mig_ctx *c, uint32_t k, nfy_str *name)
+{
+    const nfy_stmt *st = &c->m->stmts[c->m->calls[k].stmt];
+    if (st->kind != NFY_STMT_ASSIGN || st->value_first != st->first + 2 ||
+        st->value_first != c->m->calls[k].callee_first ||
+        c->m->calls[k].rpar + 1 != st->value_end)
+        return false;
+    *name = mig_tok(c, st->first);
+    return true;
+}
+
+static bool add_sampler(mig_ctx *c, const ddp_state *d, uint32_t k)
+{
+    const nfy_call *call = &c->m->calls[k];
+    const nfy_arg *ds = arg_of(c, k, "dataset", 0);
+    if (arg_of(c, k, "sampler", NFY_NONE) != NULL ||
+        arg_of(c, k, "batch_sampler", NFY_NONE) != NULL || ds == NULL ||
+        ds->value_end != ds->value_first + 1 || call->rpar == NFY_NONE) {
+        report(c, d, call->stmt,
+               "the training DataLoader has its own sampler or no dataset "
+               "variable: give it a DistributedSampler by hand");
+        return false;
+    }
+    nfy_str dsn = mig_tok(c, ds->value_first);
+    const nfy_arg *sh = arg_of(c, k, "shuffle", NFY_NONE);
+    const char *sampler =
+        mig_fmt(c, "sampler=%.*s" SAMPLER "(%.*s%s)", NFY_STR_FMT(d->torch),
+                NFY_STR_FMT(dsn), sh == NULL ? ", shuffle=False" : "");
+    if (sh != NULL && kw_true(c, k, "shuffle"))
+        mig_edit(c, d->r, sh->first, sh->end, sh->span.start, sh->span.end,
+                 sampler, "DDP: DistributedSampler (it shuffles)");
+    else if (sh == NULL) {
+        uint32_t at = c->m->toks[mig_prev_sig(c, call->rpar)].end;
+        mig_edit(c, d->r, 0, 0, at, at, mig_fmt(c, ", %s", sampler),
+                 "DDP: DistributedSampler");
+    } else {
+        report(c, d, call->stmt,
+               "shuffle= is not a constant: give the loader a "
+               "DistributedSampler by hand");
+        return false;
+    }
+    if (arg_of(c, k, "drop_last", NFY_NONE) == NULL) {
+        uint32_t at = c->m->toks[mig_prev_sig(c, call->rpar)].end;
+        mig_edit(c, d->r, 0, 0, at, at, ", drop_last=True",
+                 "DDP: drop_last=True (static batch shapes on NPU; every "
+                 "rank runs the same number of steps)");
+    }
+    return true;
+}
+
+/* `for EPOCH in ...:` with EPOCH named like an epoch, in the loader's
+ * scope (or anywhere when the loader is module-level): set_epoch first. */
+static void set_epoch(mig_ctx *c, const ddp_state *d, uint32_t k, nfy_str ld)
+{
+    uint32_t lscope = c->m->stmts[c->m->calls[k].stmt].scope, done = 0;
+    for (uint32_t s = 0; s < c->m->nstmts; s++) {
+        const nfy_stmt *st = &c->m->stmts[s];
+        if (st->kind != NFY_STMT_FOR ||
+            c->m->toks[st->first + 1].kind != NFY_TOK_NAME ||
+            !mig_tok_is(c, st->first + 2, "in") ||
+            !contains_ci(mig_tok(c, st->first + 1), "epoch"))
+            continue;
+        if ((st->scope != lscope && c->m->scopes[lscope].parent != NFY_NONE) ||
+            (st->flags & NFY_STMTF_INLINE_BODY) || s + 1 >= st->body_end) {
+            report(c, d, s,
+                   mig_fmt(c,
+                           "epoch loop out of the loader's reach: "
+                           "call %.*s.sampler.set_epoch(...) at "
+                           "its top by hand",
+                           NFY_STR_FMT(ld)));
+            done++;
+            continue;
+        }
+        mig_insert_line(c, d->r, mig_line_start_of(c, s + 1), s + 1,
+                        mig_fmt(c, "%.*s.sampler.set_epoch(%.*s)",
+                                NFY_STR_FMT(ld),
+                                NFY_STR_FMT(mig_tok(c, st->first + 1))));
+        done++;
+    }
+    if (done == 0)
+        report(c, d, c->m->calls[k].stmt,
+               mig_fmt(c,
+                       "no epoch loop (for epoch in ...): call "
+                       "%.*s.sampler.set_epoch(epoch) each epoch by hand",
+                       NFY_STR_FMT(ld)));
+}
+
+static void shard_loader(mig_ctx *c, const ddp_state *d)
+{
+    uint32_t k = train_loader(c, d);
+    nfy_str name;
+    if (k == NFY_NONE)
+        return;
+    if (!loader_name(c, k, &name)) {
+        report(c, d, c->m->calls[k].stmt,
+               "the training DataLoader is not bound to a name: give it a "
+               "DistributedSampler and call set_epoch by hand");
+        return;
+    }
+    if (add_sampler(c, d, k))
+        set_epoch(c, d, k, name);
+}
+
+/* ---- rank 0 -------------------------------------------------------------- */
+
+static void rank0_only(mig_ctx *c, const ddp_state *d, uint32_t after)
+{
+    for (uint32_t k = 0; k < c->m->ncalls; k++) {
+        const nfy_call *call = &c->m->calls[k];
+        const nfy_stmt *st = &c->m->stmts[call->stmt];
+        bool print =
+            mig_str_is(call->dotted, "print") &&
+            (mig_callee_qual(c, k).len == 0 || qual_is(c, k, "print") ||
+             qual_is(c, k, "builtins.print"));
+        if (!(print || qual_is(c, k, "torch.save")) ||
+            st->kind != NFY_STMT_EXPR || st->first != call->callee_first ||
+            call->rpar + 1 != st->end || !mig_own_lines(c, call->stmt) ||
+            call->stmt <= after)
+            continue;
+        mig_wrap_lines(c, d->r, call->stmt, call->stmt,
+                       "if npu_is_rank0:", "DDP: log and save on rank 0 only");
+    }
+}
+
+/* ---- the pass ------------------------------------------------------------ */
+
+static bool is_main_script(const mig_ctx *c)
+{
+    return c->p->entries_named ? c->p->listed_entry
+                               : c->m->main_guard != NFY_NONE;
+}
+
+void mig_pass_ddp(mig_ctx *c)
+{
+    ddp_state d;
+    memset(&d, 0, sizeof d);
+    d.r = mig_pass_rule_of(c, NFY_PASS_DDP_REWRITE);
+    uint32_t torch_stmt = NFY_NONE, at = NFY_NONE;
+    if (d.r == NULL || c->withhold)
+        return;
+    d.torch = mig_torch_name(c, &torch_stmt);
+    if (d.torch.len == 0)
+        return;
+    rewrite_data_parallel(c, &d);
+    if (!is_main_script(c))
+        return;
+    static const char *const inits[] = {
+        "torch.distributed.init_process_group",
+        "torch.distributed.distributed_c10d.init_process_group", NULL};
+    static const char *const spawns[] = {"torch.multiprocessing.spawn", NULL};
+    if (calls_any(c, inits, &at) || calls_any(c, spawns, &at)) {
+        report(c, &d, at,
+               "the script starts its own processes or process group: only "
+               "DataParallel and the backend are rewritten; run it with one "
+               "process per NPU as it expects");
+        return;
+    }
+    if (binds(c, "npu_local_rank"))
+        return; /* converted before */
+    if (!insert_init(c, &d, torch_stmt))
+        return;
+    if (!d.wrapped && find_model(c, &d)) {
+        wrap_model(c, &d);
+        through_module(c, &d);
+    }
+    shard_loader(c, &d);
+    rank0_only(c, &d, mig_import_block_end(c, torch_stmt));
+}
