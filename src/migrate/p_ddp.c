@@ -23,8 +23,10 @@
 
 #include "migrate/pass.h"
 
-#define DDP      ".nn.parallel.DistributedDataParallel"
-#define DDP_ARGS "device_ids=[npu_local_rank], broadcast_buffers=False"
+#define DDP ".nn.parallel.DistributedDataParallel"
+/* No device_ids: the module already sits on this rank's NPU (set_device),
+ * and npuify's own int-device rule would rewrite an int list again. */
+#define DDP_ARGS "broadcast_buffers=False"
 #define SAMPLER  ".utils.data.distributed.DistributedSampler"
 
 typedef struct {
@@ -95,18 +97,18 @@ static bool contains_ci(nfy_str s, const char *word)
 
 /* `if ngpus > 1:` / `if torch.npu.device_count() > 1:` holding only the
  * wrap: the question becomes whether a process group runs. */
-static void rewrite_guard(mig_ctx *c, const ddp_state *d, uint32_t s)
+static bool rewrite_guard(mig_ctx *c, const ddp_state *d, uint32_t s)
 {
     uint32_t p = c->m->stmts[s].parent;
     if (p == NFY_NONE || c->m->stmts[p].kind != NFY_STMT_IF ||
         c->m->stmts[p].body_end != s + 1 || s != p + 1)
-        return;
+        return false;
     const nfy_stmt *h = &c->m->stmts[p];
     nfy_str cond = text_of(c, h->first + 1, h->end - 1);
     if (!contains_ci(cond, "gpu") && !contains_ci(cond, "device_count") &&
         !contains_ci(cond, "npu"))
-        return;
-    mig_edit(
+        return false;
+    return mig_edit(
         c, d->r, h->first + 1, h->end - 1, c->m->toks[h->first + 1].start,
         c->m->toks[h->end - 2].end,
         mig_fmt(c, "%.*s.distributed.is_initialized()", NFY_STR_FMT(d->torch)),
@@ -126,19 +128,22 @@ static void rewrite_data_parallel(mig_ctx *c, ddp_state *d)
             continue;
         }
         nfy_str mod = text_of(c, m->value_first, m->value_end);
+        nfy_str t = d->torch;
+        bool guarded = rewrite_guard(c, d, call->stmt);
+        const char *ddp =
+            guarded ? mig_fmt(c, "%.*s" DDP "(%.*s, " DDP_ARGS ")",
+                              NFY_STR_FMT(t), NFY_STR_FMT(mod))
+                    : mig_fmt(c,
+                              "(%.*s" DDP "(%.*s, " DDP_ARGS ") if "
+                              "%.*s.distributed.is_initialized() else %.*s)",
+                              NFY_STR_FMT(t), NFY_STR_FMT(mod), NFY_STR_FMT(t),
+                              NFY_STR_FMT(mod));
         if (mig_edit(c, d->r, call->callee_first, call->rpar + 1,
-                     call->span.start, call->span.end,
-                     mig_fmt(c,
-                             "(%.*s" DDP "(%.*s, " DDP_ARGS ")"
-                             " if %.*s.distributed.is_initialized() else %.*s)",
-                             NFY_STR_FMT(d->torch), NFY_STR_FMT(mod),
-                             NFY_STR_FMT(d->torch), NFY_STR_FMT(mod)),
+                     call->span.start, call->span.end, ddp,
                      "DataParallel -> DistributedDataParallel when a "
                      "process group runs (broadcast_buffers=False: Ascend's "
-                     "ports do not broadcast BatchNorm buffers each step)")) {
+                     "ports do not broadcast BatchNorm buffers each step)"))
             d->wrapped = true;
-            rewrite_guard(c, d, call->stmt);
-        }
     }
 }
 
@@ -516,8 +521,16 @@ void mig_pass_ddp(mig_ctx *c)
     if (d.r == NULL || c->withhold)
         return;
     d.torch = mig_torch_name(c, &torch_stmt);
-    if (d.torch.len == 0)
+    if (d.torch.len == 0) {
+        for (uint32_t k = 0; k < c->m->ncalls; k++)
+            if (qual_is(c, k, "torch.nn.DataParallel") ||
+                qual_is(c, k, "torch.nn.parallel.DataParallel"))
+                report(c, &d, c->m->calls[k].stmt,
+                       "DataParallel in a file without a top-level `import "
+                       "torch`: replace it with DistributedDataParallel by "
+                       "hand");
         return;
+    }
     rewrite_data_parallel(c, &d);
     if (!is_main_script(c))
         return;

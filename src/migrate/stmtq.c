@@ -66,7 +66,8 @@ void mig_insert_line(mig_ctx *c, const nfy_rule *r, uint32_t at, uint32_t s,
     nfy_str ind = mig_stmt_indent(c, s), br = line_break(c, s);
     mig_edit(c, r, 0, 0, at, at,
              mig_fmt(c, "%.*s%s%.*s", NFY_STR_FMT(ind), code, NFY_STR_FMT(br)),
-             mig_fmt(c, "AMP: insert %s", code));
+             mig_fmt(c, "%s: insert %s",
+                     r->pass == NFY_PASS_DDP_REWRITE ? "DDP" : "AMP", code));
 }
 
 void mig_wrap_lines(mig_ctx *c, const nfy_rule *r, uint32_t first,
