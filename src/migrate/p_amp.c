@@ -182,8 +182,59 @@ static bool zero_grad_stmt(const mig_ctx *c, uint32_t s)
     return mig_method_stmt(c, s, "zero_grad") != NFY_NONE;
 }
 
-/* The simple assignments right before backward b (zero_grad and other
- * backward calls in between skipped), one binding the loss's first name. */
+static bool is_assign(const mig_ctx *c, uint32_t s)
+{
+    uint16_t k = c->m->stmts[s].kind;
+    return (k == NFY_STMT_ASSIGN || k == NFY_STMT_AUGASSIGN) &&
+           mig_own_lines(c, s);
+}
+
+static bool is_clause(const mig_ctx *c, uint32_t s)
+{
+    return c->m->stmts[s].clause_of != NFY_NONE;
+}
+
+/* An if/with/try block of the forward (an if/else choosing the model
+ * call): no backward or step inside, no def, no multi-line string. */
+static bool wrappable_block(const mig_ctx *c, uint32_t s)
+{
+    const nfy_stmt *st = &c->m->stmts[s];
+    static const uint16_t kinds[] = {
+        NFY_STMT_IF,  NFY_STMT_ELIF,   NFY_STMT_ELSE,   NFY_STMT_WITH,
+        NFY_STMT_TRY, NFY_STMT_EXCEPT, NFY_STMT_FINALLY};
+    bool kind_ok = false;
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        kind_ok = kind_ok || st->kind == kinds[i];
+    if (!kind_ok || (st->flags & NFY_STMTF_ERROR) || st->body_end <= s + 1)
+        return false;
+    amp_event e;
+    for (uint32_t b = s + 1; b < st->body_end; b++) {
+        uint16_t k = c->m->stmts[b].kind;
+        if (k == NFY_STMT_DEF || k == NFY_STMT_CLASS ||
+            (c->m->stmts[b].flags & NFY_STMTF_ERROR) || as_backward(c, b, &e) ||
+            as_step(c, b, &e))
+            return false;
+    }
+    uint32_t end = c->m->stmts[st->body_end - 1].end;
+    for (uint32_t t = st->first; t < end; t++) {
+        const nfy_token *tk = &c->m->toks[t];
+        if (tk->kind == NFY_TOK_STRING && tk->end_line != tk->line)
+            return false;
+    }
+    return true;
+}
+
+static uint32_t next_sibling(const mig_ctx *c, uint32_t s)
+{
+    const nfy_stmt *st = &c->m->stmts[s];
+    return st->body_end > s + 1 ? st->body_end : s + 1;
+}
+
+/* The forward of backward b: from the statement assigning the loss's first
+ * name (simple statements such as metrics may stand between it and b;
+ * zero_grad and other backward calls are skipped), up over the contiguous
+ * assignments and if/with blocks before it. When only assignments stand
+ * between the loss and b, they are part of the forward too. */
 static bool forward_of(const mig_ctx *c, const amp_event *b, uint32_t *first,
                        uint32_t *last)
 {
@@ -193,21 +244,34 @@ static bool forward_of(const mig_ctx *c, const amp_event *b, uint32_t *first,
     if (root == b->recv_end || c->m->toks[root].kind != NFY_TOK_NAME)
         return false;
     amp_event e;
-    uint32_t a = prev_sibling(c, b->stmt);
-    while (a != NFY_NONE && (zero_grad_stmt(c, a) || as_backward(c, a, &e)))
-        a = prev_sibling(c, a); /* several losses share one forward */
-    bool loss = false;
-    *first = *last = NFY_NONE;
-    for (; a != NFY_NONE && mig_own_lines(c, a); a = prev_sibling(c, a)) {
-        const nfy_stmt *st = &c->m->stmts[a];
-        if (st->kind != NFY_STMT_ASSIGN && st->kind != NFY_STMT_AUGASSIGN)
+    uint32_t a0 = prev_sibling(c, b->stmt);
+    while (a0 != NFY_NONE && (zero_grad_stmt(c, a0) || as_backward(c, a0, &e)))
+        a0 = prev_sibling(c, a0); /* several losses share one forward */
+    uint32_t loss = NFY_NONE;
+    bool all_assign = true;
+    for (uint32_t a = a0; a != NFY_NONE; a = prev_sibling(c, a)) {
+        if (!mig_own_lines(c, a))
+            return false;
+        if (is_assign(c, a) &&
+            nfy_str_eq(mig_tok(c, c->m->stmts[a].first), mig_tok(c, root))) {
+            loss = a;
             break;
-        loss = loss || nfy_str_eq(mig_tok(c, st->first), mig_tok(c, root));
-        if (*last == NFY_NONE)
-            *last = a;
-        *first = a;
+        }
+        all_assign = all_assign && is_assign(c, a);
     }
-    return loss;
+    if (loss == NFY_NONE)
+        return false;
+    *last = all_assign ? a0 : loss;
+    *first = loss;
+    for (uint32_t p = prev_sibling(c, loss); p != NFY_NONE;
+         p = prev_sibling(c, p)) {
+        if (!is_assign(c, p) && !wrappable_block(c, p))
+            break;
+        *first = p;
+    }
+    while (*first != loss && is_clause(c, *first))
+        *first = next_sibling(c, *first); /* never half an if/else */
+    return true;
 }
 
 /* ---- classification ------------------------------------------------------ */
@@ -229,6 +293,39 @@ static bool step_closure(const mig_ctx *c, uint32_t head)
         for (uint32_t t = e.recv_end + 2; t < c->m->stmts[s].end; t++)
             if (nfy_str_eq(mig_tok(c, t), name))
                 return true;
+    }
+    return false;
+}
+
+/* The clipping statements unscale_before_clip handles for step s: those
+ * among its previous siblings since the last backward or step. */
+static bool clip_covered(const mig_ctx *c, uint32_t clip, uint32_t step)
+{
+    amp_event e;
+    for (uint32_t p = prev_sibling(c, step); p != NFY_NONE;
+         p = prev_sibling(c, p)) {
+        if (as_backward(c, p, &e) || as_step(c, p, &e))
+            return false;
+        if (p == clip)
+            return true;
+    }
+    return false;
+}
+
+/* A gradient clipping of the group that no unscale_ would precede. */
+static bool clip_uncovered(mig_ctx *c, const amp_group *g)
+{
+    uint32_t scope = c->m->stmts[g->ev[0].stmt].scope;
+    for (uint32_t s = g->first; s < g->end; s++) {
+        if (c->m->stmts[s].scope != scope ||
+            (c->m->stmts[s].flags & NFY_STMTF_COMPOUND) ||
+            !stmt_mentions(c, s, "clip_grad"))
+            continue;
+        bool covered = false;
+        for (uint32_t i = 0; i < g->nev && !covered; i++)
+            covered = g->ev[i].step && clip_covered(c, s, g->ev[i].stmt);
+        if (!covered)
+            return true;
     }
     return false;
 }
@@ -267,12 +364,19 @@ static const char *group_problem(mig_ctx *c, const amp_group *g)
         last_parent = c->m->stmts[e->stmt].parent;
         nsteps++;
     }
+    bool by_hand = false;
+    for (uint32_t s = g->first; s < g->end && !by_hand; s++)
+        by_hand = !(c->m->stmts[s].flags & NFY_STMTF_COMPOUND) &&
+                  stmt_mentions(c, s, ".grad") && !zero_grad_stmt(c, s) &&
+                  (stmt_mentions(c, s, "add_") || stmt_mentions(c, s, "-="));
+    if (by_hand && nsteps > 0)
+        return "the loop also updates parameters by hand from .grad on "
+               "some path: scaled gradients would reach that update; add "
+               "AMP by hand";
+    if (nsteps > 0 && clip_uncovered(c, g))
+        return "gradient clipping outside the block of the optimizer step: "
+               "place amp_scaler.unscale_(optimizer) before it by hand";
     if (nsteps == 0) {
-        bool by_hand = false;
-        for (uint32_t s = g->first; s < g->end && !by_hand; s++)
-            by_hand =
-                stmt_mentions(c, s, ".grad") && !zero_grad_stmt(c, s) &&
-                (stmt_mentions(c, s, "add_") || stmt_mentions(c, s, "-="));
         if (by_hand)
             return "parameters are updated by hand from .grad (no "
                    "optimizer): GradScaler needs an optimizer; use "

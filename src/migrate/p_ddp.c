@@ -54,17 +54,6 @@ static bool qual_is(const mig_ctx *c, uint32_t k, const char *q)
     return mig_str_is(mig_callee_qual(c, k), q);
 }
 
-static bool calls_any(const mig_ctx *c, const char *const *quals, uint32_t *at)
-{
-    for (uint32_t k = 0; k < c->m->ncalls; k++)
-        for (const char *const *q = quals; *q; q++)
-            if (qual_is(c, k, *q)) {
-                *at = c->m->calls[k].stmt;
-                return true;
-            }
-    return false;
-}
-
 static const nfy_arg *arg_of(const mig_ctx *c, uint32_t k, const char *kw,
                              uint32_t pos)
 {
@@ -238,6 +227,80 @@ static uint32_t optimizer_models(const mig_ctx *c, uint32_t *k_out,
     return n;
 }
 
+/* Tokens at t spell the model expression. */
+static bool model_at(const mig_ctx *c, const ddp_state *d, uint32_t t,
+                     uint32_t end)
+{
+    uint32_t n = d->model_end - d->model_first;
+    if (t + n > end)
+        return false;
+    for (uint32_t i = 0; i < n; i++)
+        if (!nfy_str_eq(mig_tok(c, t + i), mig_tok(c, d->model_first + i)))
+            return false;
+    return true;
+}
+
+/* Statement s (or one in its body) sets up the model: `MODEL = ...` or
+ * `MODEL.x(...)` (to, npu, load_state_dict ...). */
+static bool sets_up_model(const mig_ctx *c, const ddp_state *d, uint32_t s)
+{
+    uint32_t end =
+        c->m->stmts[s].body_end > s + 1 ? c->m->stmts[s].body_end : s + 1;
+    uint32_t n = d->model_end - d->model_first;
+    for (uint32_t b = s; b < end; b++) {
+        const nfy_stmt *st = &c->m->stmts[b];
+        if (!model_at(c, d, st->first, st->end))
+            continue;
+        if ((st->kind == NFY_STMT_ASSIGN &&
+             st->first + n + 1 == st->value_first) ||
+            (st->kind == NFY_STMT_EXPR &&
+             mig_tok_op(c, st->first + n, NFY_OP_DOT)))
+            return true;
+    }
+    return false;
+}
+
+static uint32_t prev_sib(const mig_ctx *c, uint32_t s)
+{
+    uint32_t parent = c->m->stmts[s].parent;
+    for (uint32_t p = s; p > 0;) {
+        p--;
+        if (c->m->stmts[p].parent == parent)
+            return p;
+        if (parent != NFY_NONE && p <= parent)
+            break;
+    }
+    return NFY_NONE;
+}
+
+/* Where the wrap goes: right after the last statement before the
+ * optimizer that sets the model up, at that statement's block level, so
+ * it runs whichever branch builds the optimizer; the statement to insert
+ * before, or NONE. */
+static uint32_t wrap_point(const mig_ctx *c, const ddp_state *d, uint32_t opt)
+{
+    uint32_t scope = c->m->stmts[opt].scope;
+    for (uint32_t x = opt; x != NFY_NONE && c->m->stmts[x].scope == scope;
+         x = c->m->stmts[x].parent) {
+        for (uint32_t p = prev_sib(c, x); p != NFY_NONE; p = prev_sib(c, p)) {
+            if (!sets_up_model(c, d, p))
+                continue;
+            uint32_t n = c->m->stmts[p].body_end > p + 1
+                             ? c->m->stmts[p].body_end
+                             : p + 1;
+            while (n < c->m->nstmts && c->m->stmts[n].clause_of != NFY_NONE &&
+                   c->m->stmts[n].parent == c->m->stmts[p].parent)
+                n = c->m->stmts[n].body_end; /* past elif/else clauses */
+            return n < c->m->nstmts && mig_is_indent(mig_stmt_indent(c, n))
+                       ? n
+                       : NFY_NONE;
+        }
+        if (c->m->stmts[x].kind == NFY_STMT_DEF)
+            break;
+    }
+    return mig_is_indent(mig_stmt_indent(c, opt)) ? opt : NFY_NONE;
+}
+
 static bool find_model(mig_ctx *c, ddp_state *d)
 {
     nfy_str want = c->p->model != NULL ? nfy_str_from_cstr(c->p->model)
@@ -261,7 +324,13 @@ static bool find_model(mig_ctx *c, ddp_state *d)
                "model in DistributedDataParallel by hand");
         return false;
     }
-    d->wrap_stmt = s;
+    d->wrap_stmt = wrap_point(c, d, s);
+    if (d->wrap_stmt == NFY_NONE) {
+        report(c, d, s,
+               "no statement to put the DDP wrap before (the model "
+               "is set up on the optimizer's line): wrap it by hand");
+        return false;
+    }
     return true;
 }
 
@@ -309,29 +378,93 @@ static bool module_member(nfy_str a)
     return false;
 }
 
-/* After the wrap, in the same scope: MODEL.x -> MODEL.module.x for what
- * DDP does not answer (state_dict, load_state_dict, own attributes). */
-static void through_module(mig_ctx *c, const ddp_state *d)
+/* The innermost statement holding token t (statements nest forward). */
+static uint32_t stmt_of_tok(const mig_ctx *c, uint32_t from, uint32_t t)
+{
+    uint32_t st = NFY_NONE;
+    for (uint32_t s = from; s < c->m->nstmts && c->m->stmts[s].first <= t; s++)
+        if (t < c->m->stmts[s].end)
+            st = s;
+    return st;
+}
+
+/* `torch.save(MODEL, ...)`: the model token saved whole. */
+static bool saved_whole(const mig_ctx *c, uint32_t t)
+{
+    return t >= 4 && mig_tok_op(c, t - 1, NFY_OP_LPAR) &&
+           mig_tok_is(c, t - 2, "save") && mig_tok_op(c, t - 3, NFY_OP_DOT) &&
+           mig_tok_is(c, t - 4, "torch");
+}
+
+static bool bound_in(const mig_ctx *c, nfy_str name, uint32_t scope)
+{
+    for (uint32_t b = 0; b < c->m->nbindings; b++)
+        if (c->m->bindings[b].scope == scope &&
+            nfy_str_eq(mig_tok(c, c->m->bindings[b].tok), name))
+            return true;
+    return false;
+}
+
+/* The first statement after the wrap, in its scope, that rebinds the
+ * model, or NFY_NONE. */
+static uint32_t rebinding(const mig_ctx *c, const ddp_state *d)
 {
     uint32_t n = d->model_end - d->model_first;
     uint32_t scope = c->m->stmts[d->wrap_stmt].scope;
-    uint32_t from = c->m->stmts[d->wrap_stmt].end;
-    for (uint32_t t = from; t + n + 1 < c->m->ntoks; t++) {
-        bool same = true;
-        for (uint32_t i = 0; i < n && same; i++)
-            same =
-                nfy_str_eq(mig_tok(c, t + i), mig_tok(c, d->model_first + i));
-        if (!same || !mig_tok_op(c, t + n, NFY_OP_DOT) ||
-            (t > 0 && mig_tok_op(c, t - 1, NFY_OP_DOT)) ||
-            module_member(mig_tok(c, t + n + 1)))
+    for (uint32_t s = d->wrap_stmt; s < c->m->nstmts; s++) {
+        const nfy_stmt *st = &c->m->stmts[s];
+        if (st->scope == scope && st->kind == NFY_STMT_ASSIGN &&
+            model_at(c, d, st->first, st->end) &&
+            st->first + n + 1 == st->value_first)
+            return s;
+    }
+    return NFY_NONE;
+}
+
+/* Token t (the model's first) is used where it means the DDP model: in the
+ * wrap's scope from the wrap to a rebinding; for a module-level name never
+ * rebound, also in functions that do not bind it themselves. */
+static bool means_ddp(const mig_ctx *c, const ddp_state *d, uint32_t st,
+                      uint32_t stop, bool global)
+{
+    uint32_t scope = c->m->stmts[d->wrap_stmt].scope;
+    uint32_t s_scope = c->m->stmts[st].scope;
+    if (s_scope == scope)
+        return st >= d->wrap_stmt && (stop == NFY_NONE || st < stop);
+    return global && stop == NFY_NONE &&
+           !bound_in(c, mig_tok(c, d->model_first), s_scope);
+}
+
+/* MODEL.x -> MODEL.module.x where the name means the DDP model, for what
+ * DDP does not answer (state_dict, load_state_dict, own attributes), and
+ * torch.save(MODEL) saves the module. */
+static void through_module(mig_ctx *c, const ddp_state *d)
+{
+    uint32_t n = d->model_end - d->model_first;
+    uint32_t stop = rebinding(c, d);
+    bool global =
+        n == 1 && c->m->stmts[d->wrap_stmt].parent == NFY_NONE &&
+        c->m->scopes[c->m->stmts[d->wrap_stmt].scope].parent == NFY_NONE;
+    if (stop != NFY_NONE && global)
+        report(c, d, stop,
+               "the model is bound again after the DDP wrap: code that uses "
+               "it after this line (and functions using the global) see a "
+               "plain module; check their model.module by hand");
+    for (uint32_t t = 0; t + n + 1 < c->m->ntoks; t++) {
+        if (!model_at(c, d, t, c->m->ntoks) ||
+            (t > 0 && mig_tok_op(c, t - 1, NFY_OP_DOT)))
             continue;
-        uint32_t st = NFY_NONE;
-        for (uint32_t s = d->wrap_stmt; s < c->m->nstmts; s++)
-            if (c->m->stmts[s].first <= t && t < c->m->stmts[s].end)
-                st = s;
-        if (st == NFY_NONE || c->m->stmts[st].scope != scope ||
-            c->m->stmts[st].kind == NFY_STMT_ASSIGN)
-            continue; /* another function's model, or a rebinding */
+        uint32_t st = stmt_of_tok(c, 0, t);
+        if (st == NFY_NONE || !means_ddp(c, d, st, stop, global))
+            continue;
+        const nfy_stmt *sp = &c->m->stmts[st];
+        bool whole = saved_whole(c, t) && (mig_tok_op(c, t + n, NFY_OP_COMMA) ||
+                                           mig_tok_op(c, t + n, NFY_OP_RPAR));
+        bool attr = mig_tok_op(c, t + n, NFY_OP_DOT) &&
+                    !module_member(mig_tok(c, t + n + 1)) &&
+                    !(sp->kind == NFY_STMT_ASSIGN && t < sp->value_first);
+        if (!whole && !attr)
+            continue;
         uint32_t at = c->m->toks[t + n - 1].end;
         mig_edit(c, d->r, t + n, t + n + 1, at, at, ".module",
                  "DDP: the unwrapped model is model.module");
@@ -485,22 +618,38 @@ static void shard_loader(mig_ctx *c, const ddp_state *d)
 
 /* ---- rank 0 -------------------------------------------------------------- */
 
+/* Statement of call k is a whole `print(...)` / `torch.save(...)`. */
+static bool log_or_save(const mig_ctx *c, uint32_t k)
+{
+    const nfy_call *call = &c->m->calls[k];
+    const nfy_stmt *st = &c->m->stmts[call->stmt];
+    bool print = mig_str_is(call->dotted, "print") &&
+                 (mig_callee_qual(c, k).len == 0 || qual_is(c, k, "print") ||
+                  qual_is(c, k, "builtins.print"));
+    return (print || qual_is(c, k, "torch.save")) &&
+           st->kind == NFY_STMT_EXPR && st->first == call->callee_first &&
+           call->rpar + 1 == st->end && mig_own_lines(c, call->stmt);
+}
+
+/* Runs of print/torch.save statements after the inserted definitions go
+ * under one `if npu_is_rank0:` each. */
 static void rank0_only(mig_ctx *c, const ddp_state *d, uint32_t after)
 {
-    for (uint32_t k = 0; k < c->m->ncalls; k++) {
-        const nfy_call *call = &c->m->calls[k];
-        const nfy_stmt *st = &c->m->stmts[call->stmt];
-        bool print =
-            mig_str_is(call->dotted, "print") &&
-            (mig_callee_qual(c, k).len == 0 || qual_is(c, k, "print") ||
-             qual_is(c, k, "builtins.print"));
-        if (!(print || qual_is(c, k, "torch.save")) ||
-            st->kind != NFY_STMT_EXPR || st->first != call->callee_first ||
-            call->rpar + 1 != st->end || !mig_own_lines(c, call->stmt) ||
-            call->stmt <= after)
+    bool *mark = nfy_arena_alloc(c->arena, c->m->nstmts + 1);
+    memset(mark, 0, c->m->nstmts + 1);
+    for (uint32_t k = 0; k < c->m->ncalls; k++)
+        if (c->m->calls[k].stmt > after && log_or_save(c, k))
+            mark[c->m->calls[k].stmt] = true;
+    for (uint32_t s = 0; s < c->m->nstmts; s++) {
+        if (!mark[s])
             continue;
-        mig_wrap_lines(c, d->r, call->stmt, call->stmt,
+        uint32_t last = s;
+        while (last + 1 < c->m->nstmts && mark[last + 1] &&
+               c->m->stmts[last + 1].parent == c->m->stmts[s].parent)
+            last++;
+        mig_wrap_lines(c, d->r, s, last,
                        "if npu_is_rank0:", "DDP: log and save on rank 0 only");
+        s = last;
     }
 }
 
@@ -512,12 +661,40 @@ static bool is_main_script(const mig_ctx *c)
                                : c->m->main_guard != NFY_NONE;
 }
 
+/* The first call of a torch.optim constructor, or NFY_NONE. */
+static uint32_t first_optim_call(const mig_ctx *c)
+{
+    for (uint32_t k = 0; k < c->m->ncalls; k++)
+        if (nfy_str_starts_with(mig_callee_qual(c, k),
+                                NFY_STR_LIT("torch.optim.")))
+            return k;
+    return NFY_NONE;
+}
+
+/* Already multi-process: a torch.distributed call, DDP, mp.spawn, or a
+ * helper named like a distributed setup (timm's init_distributed_device):
+ * the statement, or NFY_NONE. */
+static uint32_t distributed_already(const mig_ctx *c)
+{
+    for (uint32_t k = 0; k < c->m->ncalls; k++) {
+        nfy_str q = mig_callee_qual(c, k);
+        nfy_str callee = c->m->calls[k].dotted;
+        if (nfy_str_starts_with(q, NFY_STR_LIT("torch.distributed.")) ||
+            mig_str_is(q, "torch.nn.parallel.DistributedDataParallel") ||
+            mig_str_is(q, "torch.multiprocessing.spawn") ||
+            contains_ci(callee, "init_distributed") ||
+            contains_ci(callee, "init_process_group"))
+            return c->m->calls[k].stmt;
+    }
+    return NFY_NONE;
+}
+
 void mig_pass_ddp(mig_ctx *c)
 {
     ddp_state d;
     memset(&d, 0, sizeof d);
     d.r = mig_pass_rule_of(c, NFY_PASS_DDP_REWRITE);
-    uint32_t torch_stmt = NFY_NONE, at = NFY_NONE;
+    uint32_t torch_stmt = NFY_NONE, at;
     if (d.r == NULL || c->withhold)
         return;
     d.torch = mig_torch_name(c, &torch_stmt);
@@ -532,24 +709,31 @@ void mig_pass_ddp(mig_ctx *c)
         return;
     }
     rewrite_data_parallel(c, &d);
-    if (!is_main_script(c))
+    if (!is_main_script(c)) {
+        uint32_t k = first_optim_call(c);
+        if (k != NFY_NONE && !c->p->entries_named)
+            report(c, &d, c->m->calls[k].stmt,
+                   "builds an optimizer but has no __main__ guard, so it is "
+                   "not taken as the main script: name it with --main FILE "
+                   "to make it multi-card");
         return;
-    static const char *const inits[] = {
-        "torch.distributed.init_process_group",
-        "torch.distributed.distributed_c10d.init_process_group", NULL};
-    static const char *const spawns[] = {"torch.multiprocessing.spawn", NULL};
-    if (calls_any(c, inits, &at) || calls_any(c, spawns, &at)) {
+    }
+    if ((at = distributed_already(c)) != NFY_NONE) {
         report(c, &d, at,
-               "the script starts its own processes or process group: only "
-               "DataParallel and the backend are rewritten; run it with one "
-               "process per NPU as it expects");
+               "the script already starts its own processes or process "
+               "group: only DataParallel and the backend are rewritten; run "
+               "it with one process per NPU as it expects");
         return;
     }
     if (binds(c, "npu_local_rank"))
         return; /* converted before */
+    /* Nothing is inserted unless the model is found: a process group
+     * without the DDP wrap would train each rank on its own. */
+    if (!d.wrapped && !find_model(c, &d))
+        return;
     if (!insert_init(c, &d, torch_stmt))
         return;
-    if (!d.wrapped && find_model(c, &d)) {
+    if (!d.wrapped) {
         wrap_model(c, &d);
         through_module(c, &d);
     }

@@ -80,7 +80,9 @@ void mig_wrap_lines(mig_ctx *c, const nfy_rule *r, uint32_t first,
     uint32_t l2 = c->m->toks[c->m->stmts[last].end - 1].end_line;
     for (uint32_t l = l1; l <= l2; l++) {
         uint32_t at = c->src->line_starts[l - 1];
-        mig_edit(c, r, 0, 0, at, at, unit, note);
+        if (at < c->src->len && c->src->data[at] != '\n' &&
+            c->src->data[at] != '\r')
+            mig_edit(c, r, 0, 0, at, at, unit, note); /* not blank lines */
     }
 }
 
