@@ -343,6 +343,10 @@ static const char *group_problem(mig_ctx *c, const amp_group *g)
             mig_claimed(c, c->m->stmts[e->stmt].first,
                         c->m->stmts[e->stmt].end))
             return "the statement shares its line or is already edited";
+        if (!e->step && contains_ci(toks_text(c, e->recv_first, e->recv_end),
+                                    "accelerator"))
+            return "Accelerate's backward(): its mixed precision is "
+                   "Accelerator(mixed_precision=\"fp16\" or \"bf16\")";
         if (!e->step) {
             seen_backward = true;
             continue;
