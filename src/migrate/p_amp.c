@@ -514,6 +514,115 @@ static void transform(mig_ctx *c, const nfy_rule *r, const amp_group *g,
     }
 }
 
+/* ---- --amp=apex ---------------------------------------------------------
+ * Ascend's ModelZoo form: `model, optimizer = amp.initialize(model,
+ * optimizer, opt_level="O2", loss_scale=128.0, combine_grad=True)` right
+ * after the optimizer is built, and each backward under
+ * `with amp.scale_loss(loss, optimizer) as scaled_loss:`. */
+
+#define APEX_INIT "opt_level=\"O2\", loss_scale=128.0, combine_grad=True"
+
+typedef struct {
+    uint32_t stmt; /* OPT = torch.optim.X(MODEL.parameters()) */
+    uint32_t model_first, model_end;
+    nfy_str opt;
+} apex_opt;
+
+/* Where the group's one optimizer is built in this file. */
+static bool optimizer_built(const mig_ctx *c, nfy_str opt, uint32_t scope,
+                            uint32_t before, apex_opt *o)
+{
+    for (uint32_t k = 0; k < c->m->ncalls; k++) {
+        const nfy_call *call = &c->m->calls[k];
+        const nfy_stmt *st = &c->m->stmts[call->stmt];
+        if (st->scope != scope || call->stmt >= before ||
+            !nfy_str_starts_with(mig_callee_qual(c, k),
+                                 NFY_STR_LIT("torch.optim.")) ||
+            st->kind != NFY_STMT_ASSIGN ||
+            st->value_first != call->callee_first ||
+            !nfy_str_eq(toks_text(c, st->first, st->value_first - 1), opt) ||
+            call->nargs == 0)
+            continue;
+        const nfy_arg *a = &c->m->args[call->args_first];
+        uint32_t e = a->value_end;
+        if (a->kind != NFY_ARG_POS || e < a->value_first + 5 ||
+            !mig_tok_op(c, e - 4, NFY_OP_DOT) ||
+            !mig_tok_is(c, e - 3, "parameters") ||
+            !mig_tok_op(c, e - 2, NFY_OP_LPAR) ||
+            !mig_tok_op(c, e - 1, NFY_OP_RPAR) || !mig_own_lines(c, call->stmt))
+            continue;
+        *o = (apex_opt){call->stmt, a->value_first, e - 4, opt};
+        return true;
+    }
+    return false;
+}
+
+static const char *apex_problem(mig_ctx *c, const amp_group *g, apex_opt *o)
+{
+    nfy_str opt = {0};
+    for (uint32_t i = 0; i < g->nev; i++) {
+        if (!g->ev[i].step)
+            continue;
+        nfy_str t = toks_text(c, g->ev[i].recv_first, g->ev[i].recv_end);
+        if (opt.len > 0 && !nfy_str_eq(opt, t))
+            return "several optimizers: apex needs amp.initialize(model, "
+                   "[opt1, opt2]) and a scale_loss per optimizer; add it by "
+                   "hand or use --amp";
+        opt = t;
+    }
+    for (uint32_t s = g->first; s < g->end; s++)
+        if (!(c->m->stmts[s].flags & NFY_STMTF_COMPOUND) &&
+            stmt_mentions(c, s, "clip_grad"))
+            return "gradient clipping under apex O2 must clip "
+                   "amp.master_params(optimizer): add AMP by hand or use "
+                   "--amp";
+    uint32_t first = g->ev[0].stmt;
+    if (!optimizer_built(c, opt, c->m->stmts[first].scope, first, o))
+        return mig_fmt(c,
+                       "%.*s is not built here as OPT = "
+                       "torch.optim.X(MODEL.parameters(), ...): "
+                       "amp.initialize must follow its construction",
+                       NFY_STR_FMT(opt));
+    return NULL;
+}
+
+static void apex_backward(mig_ctx *c, const nfy_rule *r, const amp_event *b,
+                          nfy_str opt)
+{
+    uint32_t a = b->recv_first, z = b->recv_end;
+    if (z - a >= 3 && mig_tok_op(c, a, NFY_OP_LPAR) &&
+        mig_tok_op(c, z - 1, NFY_OP_RPAR)) {
+        a++;
+        z--;
+    }
+    mig_wrap_lines(c, r, b->stmt, b->stmt,
+                   mig_fmt(c, "with amp.scale_loss(%.*s, %.*s) as scaled_loss:",
+                           NFY_STR_FMT(toks_text(c, a, z)), NFY_STR_FMT(opt)),
+                   "AMP: backward under amp.scale_loss");
+    mig_edit(c, r, b->recv_first, b->recv_end, c->m->toks[b->recv_first].start,
+             c->m->toks[b->recv_end - 1].end, "scaled_loss",
+             "AMP: backward of the scaled loss");
+}
+
+/* amp.initialize once per optimizer statement (*done: the last one). */
+static void apex_transform(mig_ctx *c, const nfy_rule *r, const amp_group *g,
+                           const apex_opt *o, uint32_t *done)
+{
+    for (uint32_t i = 0; i < g->nev; i++)
+        if (!g->ev[i].step)
+            apex_backward(c, r, &g->ev[i], o->opt);
+    if (*done == o->stmt)
+        return;
+    *done = o->stmt;
+    nfy_str m = toks_text(c, o->model_first, o->model_end);
+    uint32_t nl = mig_next_sig(c, c->m->stmts[o->stmt].end - 1);
+    mig_insert_line(
+        c, r, c->m->toks[nl].end, o->stmt,
+        mig_fmt(c, "%.*s, %.*s = amp.initialize(%.*s, %.*s, " APEX_INIT ")",
+                NFY_STR_FMT(m), NFY_STR_FMT(o->opt), NFY_STR_FMT(m),
+                NFY_STR_FMT(o->opt)));
+}
+
 /* ---- the pass -------------------------------------------------------------
  */
 
@@ -534,9 +643,11 @@ static void insert_scaler(mig_ctx *c, const nfy_rule *r, nfy_str torch,
 {
     uint32_t anchor = mig_import_block_end(c, torch_stmt);
     uint32_t nl = mig_next_sig(c, c->m->stmts[anchor].end - 1);
-    mig_insert_line(
-        c, r, c->m->toks[nl].end, anchor,
-        mig_fmt(c, SCALER " = %.*s.npu.amp.GradScaler()", NFY_STR_FMT(torch)));
+    mig_insert_line(c, r, c->m->toks[nl].end, anchor,
+                    c->p->flags & MIG_F_AMP_APEX
+                        ? "from apex import amp"
+                        : mig_fmt(c, SCALER " = %.*s.npu.amp.GradScaler()",
+                                  NFY_STR_FMT(torch)));
 }
 
 /* Why no step of this file can be transformed, or NULL. */
@@ -549,6 +660,9 @@ static const char *file_problem(const mig_ctx *c, nfy_str torch)
                "scaler from";
     if (name_taken(c, SCALER))
         return "the name " SCALER " is already taken";
+    if ((c->p->flags & MIG_F_AMP_APEX) &&
+        (name_taken(c, "amp") || name_taken(c, "scaled_loss")))
+        return "--amp=apex: the name amp or scaled_loss is already taken";
     return NULL;
 }
 
@@ -560,21 +674,29 @@ typedef struct {
 /* The group's verdict, computed and applied the first time it is met. */
 static const char *group_verdict(mig_ctx *c, const nfy_rule *r, uint32_t b,
                                  amp_seen *seen, uint32_t *nseen, bool *scaler,
-                                 nfy_str torch, uint32_t torch_stmt)
+                                 nfy_str torch, uint32_t torch_stmt,
+                                 uint32_t *apex_done)
 {
     uint32_t head = group_head(c, b);
     for (uint32_t i = 0; i < *nseen; i++)
         if (seen[i].head == head)
             return seen[i].why;
     amp_group g;
+    apex_opt o = {0};
+    bool apex = (c->p->flags & MIG_F_AMP_APEX) != 0;
     collect(c, b, &g);
     const char *why = group_problem(c, &g);
+    if (why == NULL && apex)
+        why = apex_problem(c, &g, &o);
     seen[(*nseen)++] = (amp_seen){head, why};
     if (why == NULL) {
         if (!*scaler)
             insert_scaler(c, r, torch, torch_stmt);
         *scaler = true;
-        transform(c, r, &g, torch);
+        if (apex)
+            apex_transform(c, r, &g, &o, apex_done);
+        else
+            transform(c, r, &g, torch);
     }
     return why;
 }
@@ -588,7 +710,7 @@ void mig_pass_amp_insert(mig_ctx *c)
     nfy_str torch = mig_torch_name(c, &torch_stmt);
     const char *fp = c->info->uses_amp ? NULL : file_problem(c, torch);
     amp_seen *seen = nfy_arena_alloc(c->arena, sizeof *seen * c->m->nstmts);
-    uint32_t nseen = 0;
+    uint32_t nseen = 0, apex_done = NFY_NONE;
     bool scaler = false;
     amp_event b;
     for (uint32_t s = 0; s < c->m->nstmts; s++) {
@@ -601,12 +723,17 @@ void mig_pass_amp_insert(mig_ctx *c)
         const char *why = fp != NULL
                               ? fp
                               : group_verdict(c, r, s, seen, &nseen, &scaler,
-                                              torch, torch_stmt);
+                                              torch, torch_stmt, &apex_done);
         if (why != NULL)
             classify(c, &b, AMP_SKIPPED, why);
         else
-            classify(c, &b, AMP_INSERTED,
-                     "forward under torch.autocast, loss scaled by " SCALER
-                     "; review the loss scaling around the optimizer step");
+            classify(
+                c, &b, AMP_INSERTED,
+                c->p->flags & MIG_F_AMP_APEX
+                    ? "apex amp.initialize (O2, loss_scale=128) and "
+                      "amp.scale_loss; needs Ascend's apex build"
+                    : "forward under torch.autocast, loss scaled by " SCALER
+                      "; review the loss scaling around the optimizer "
+                      "step");
     }
 }

@@ -35,6 +35,7 @@ typedef struct {
     uint32_t model_first, model_end; /* tokens of the model expression */
     uint32_t wrap_stmt;              /* the DDP wrap happens before it */
     bool wrapped;                    /* a DataParallel became DDP */
+    bool after_opt;                  /* wrap after wrap_stmt (apex) */
 } ddp_state;
 
 static void report(mig_ctx *c, const ddp_state *d, uint32_t s, const char *why)
@@ -324,7 +325,10 @@ static bool find_model(mig_ctx *c, ddp_state *d)
                "model in DistributedDataParallel by hand");
         return false;
     }
-    d->wrap_stmt = wrap_point(c, d, s);
+    /* apex: amp.initialize (inserted right after the optimizer) comes
+     * before the DDP wrap, as Ascend's ports do */
+    d->after_opt = (c->p->flags & MIG_F_AMP_APEX) != 0;
+    d->wrap_stmt = d->after_opt ? s : wrap_point(c, d, s);
     if (d->wrap_stmt == NFY_NONE) {
         report(c, d, s,
                "no statement to put the DDP wrap before (the model "
@@ -337,10 +341,13 @@ static bool find_model(mig_ctx *c, ddp_state *d)
 static void wrap_model(mig_ctx *c, const ddp_state *d)
 {
     nfy_str m = text_of(c, d->model_first, d->model_end);
-    mig_insert_line(c, d->r, mig_line_start_of(c, d->wrap_stmt), d->wrap_stmt,
-                    mig_fmt(c, "%.*s = %.*s" DDP "(%.*s, " DDP_ARGS ")",
-                            NFY_STR_FMT(m), NFY_STR_FMT(d->torch),
-                            NFY_STR_FMT(m)));
+    uint32_t nl = mig_next_sig(c, c->m->stmts[d->wrap_stmt].end - 1);
+    mig_insert_line(
+        c, d->r,
+        d->after_opt ? c->m->toks[nl].end : mig_line_start_of(c, d->wrap_stmt),
+        d->wrap_stmt,
+        mig_fmt(c, "%.*s = %.*s" DDP "(%.*s, " DDP_ARGS ")", NFY_STR_FMT(m),
+                NFY_STR_FMT(d->torch), NFY_STR_FMT(m)));
 }
 
 /* nn.Module's own methods and attributes, which DDP answers itself. */
