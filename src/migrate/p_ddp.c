@@ -117,17 +117,48 @@ static void rewrite_data_parallel(mig_ctx *c, ddp_state *d)
             report(c, d, call->stmt, "DataParallel without a module argument");
             continue;
         }
+        /* DataParallel(m).cuda(...): DDP must wrap a model already on its
+         * NPU, so the move goes inside too: DDP(m.npu(...)). */
+        uint32_t after = call->rpar + 1, mv = NFY_NONE;
+        const char *move = "";
+        if (after + 2 < c->m->ntoks && mig_tok_op(c, after, NFY_OP_DOT) &&
+            c->m->toks[after + 1].kind == NFY_TOK_NAME)
+            mv = after + 1;
+        if (mv != NFY_NONE &&
+            (mig_tok_is(c, mv, "cuda") || mig_tok_is(c, mv, "npu") ||
+             mig_tok_is(c, mv, "to"))) {
+            uint32_t k2 = NFY_NONE;
+            for (uint32_t j = 0; j < c->m->ncalls; j++)
+                if (c->m->calls[j].attr_tok == mv)
+                    k2 = j;
+            bool plain = k2 != NFY_NONE && c->m->calls[k2].rpar != NFY_NONE &&
+                         !mig_tok_is(c, mv, "to");
+            for (uint32_t j = plain ? c->m->calls[k2].lpar : 0;
+                 plain && j < c->m->calls[k2].rpar; j++)
+                plain = c->m->toks[j].kind != NFY_TOK_STRING;
+            if (!plain) {
+                report(c, d, call->stmt,
+                       "DataParallel(model) moved to the device afterwards "
+                       "with .to(...): DDP must wrap a model already on its "
+                       "NPU; move it first, then wrap it in "
+                       "DistributedDataParallel by hand");
+                continue;
+            }
+            move = mig_fmt(c, ".npu%.*s",
+                           NFY_STR_FMT(text_of(c, c->m->calls[k2].lpar,
+                                               c->m->calls[k2].rpar + 1)));
+        }
         nfy_str mod = text_of(c, m->value_first, m->value_end);
         nfy_str t = d->torch;
         bool guarded = rewrite_guard(c, d, call->stmt);
         const char *ddp =
-            guarded ? mig_fmt(c, "%.*s" DDP "(%.*s, " DDP_ARGS ")",
-                              NFY_STR_FMT(t), NFY_STR_FMT(mod))
+            guarded ? mig_fmt(c, "%.*s" DDP "(%.*s%s, " DDP_ARGS ")",
+                              NFY_STR_FMT(t), NFY_STR_FMT(mod), move)
                     : mig_fmt(c,
-                              "(%.*s" DDP "(%.*s, " DDP_ARGS ") if "
+                              "(%.*s" DDP "(%.*s%s, " DDP_ARGS ") if "
                               "%.*s.distributed.is_initialized() else %.*s)",
-                              NFY_STR_FMT(t), NFY_STR_FMT(mod), NFY_STR_FMT(t),
-                              NFY_STR_FMT(mod));
+                              NFY_STR_FMT(t), NFY_STR_FMT(mod), move,
+                              NFY_STR_FMT(t), NFY_STR_FMT(mod));
         if (mig_edit(c, d->r, call->callee_first, call->rpar + 1,
                      call->span.start, call->span.end, ddp,
                      "DataParallel -> DistributedDataParallel when a "
@@ -454,9 +485,10 @@ static void through_module(mig_ctx *c, const ddp_state *d)
         c->m->scopes[c->m->stmts[d->wrap_stmt].scope].parent == NFY_NONE;
     if (stop != NFY_NONE && global)
         report(c, d, stop,
-               "the model is bound again after the DDP wrap: code that uses "
-               "it after this line (and functions using the global) see a "
-               "plain module; check their model.module by hand");
+               "the model is bound again here, after the DDP wrap: "
+               "model.module was added up to this line only, not in "
+               "functions using the global model; check their attribute "
+               "uses by hand");
     for (uint32_t t = 0; t + n + 1 < c->m->ntoks; t++) {
         if (!model_at(c, d, t, c->m->ntoks) ||
             (t > 0 && mig_tok_op(c, t - 1, NFY_OP_DOT)))
