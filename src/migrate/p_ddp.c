@@ -349,7 +349,12 @@ static bool find_model(mig_ctx *c, ddp_state *d)
                         "(the others need their own DDP wrap)");
         return false;
     }
-    uint32_t s = c->m->calls[k].stmt;
+    uint32_t s = c->m->calls[k].stmt, k2, f2, e2;
+    if (want.len > 0 &&
+        optimizer_models(c, &k2, &f2, &e2, nfy_str_slice(want, 0, 0)) > 1)
+        report(c, d, s,
+               "other models feed optimizers too: only --model is wrapped "
+               "in DDP, the others train unsynchronised on each rank");
     if (!mig_own_lines(c, s)) {
         report(c, d, s,
                "the optimizer statement shares its line: wrap the "
@@ -692,6 +697,24 @@ static void rank0_only(mig_ctx *c, const ddp_state *d, uint32_t after)
     }
 }
 
+/* "cuda:0" / "npu:0" in a multi-card script puts every rank on NPU 0. */
+static void fixed_devices(mig_ctx *c, const ddp_state *d)
+{
+    for (uint32_t t = 0; t < c->m->ntoks; t++) {
+        uint32_t off;
+        if (c->m->toks[t].kind != NFY_TOK_STRING)
+            continue;
+        nfy_str b = mig_string_body(c, t, &off);
+        if (!mig_str_is(b, "cuda:0") && !mig_str_is(b, "npu:0"))
+            continue;
+        uint32_t s = stmt_of_tok(c, 0, t);
+        report(c, d, s,
+               "a fixed device \"npu:0\" in the multi-card script puts every "
+               "rank on NPU 0: use \"npu\" (the device set_device chose) or "
+               "torch.device(\"npu\", npu_local_rank)");
+    }
+}
+
 /* ---- the pass ------------------------------------------------------------ */
 
 static bool is_main_script(const mig_ctx *c)
@@ -778,4 +801,5 @@ void mig_pass_ddp(mig_ctx *c)
     }
     shard_loader(c, &d);
     rank0_only(c, &d, mig_import_block_end(c, torch_stmt));
+    fixed_devices(c, &d);
 }
