@@ -104,9 +104,9 @@ bad_file bad_option 4:14 "rules[0].option: unknown option 'turbo'"
 
 # --- preview rules: their pass is not built, they are never listed as firing
 run preview-list 0 rules
-expect_in preview-list "$tmp/out" "[preview] [distributed] turn the single-card"
-run preview-explain 0 rules --explain NPU307
-expect_in preview-explain "$tmp/out" "preview:     pass 'ddp-rewrite' is not built"
+expect_in preview-list "$tmp/out" "[preview] [off] msFmkTransplt built-in rename"
+run preview-explain 0 rules --explain NPU290
+expect_in preview-explain "$tmp/out" "preview:     no command turns on option 'msfmktransplt'"
 run built-explain 0 rules --explain NPU104
 expect_not_in built-explain "$tmp/out" "preview"
 

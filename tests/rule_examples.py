@@ -45,6 +45,8 @@ def options_of(rule):
         args.append("--amp")
     if "auto" in opts:
         args += ["--mode", "auto"]
+    if "distributed" in opts:
+        args.append("--distributed")
     if rule.get("safety") == "unsafe":
         args.append("--unsafe")
     if rule.get("min_torch"):

@@ -63,6 +63,9 @@ typedef struct {
     bool backup;                 /* IN_PLACE: keep FILE.orig */
     bool unsafe;                 /* also apply rules of safety "unsafe" */
     bool amp;                    /* insert AMP where the project has none */
+    bool amp_apex;               /* --amp=apex: apex.amp, as Ascend's ports */
+    bool distributed;            /* --distributed: single card -> DDP */
+    const char *model;           /* --model NAME: the model variable */
     const char *torch_version;   /* NULL: newest shipped */
     const nfy_rule_set *rules;   /* built-in + custom rules */
     const char *const *skip_rel; /* NULL-terminated relative paths to skip

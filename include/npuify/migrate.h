@@ -90,7 +90,8 @@ enum nfy_migrate_flags {
                                      (amp-insert) */
     NFY_MIGRATE_DISTRIBUTED = 1u << 3, /* ... by option "distributed" */
     NFY_MIGRATE_MSFT = 1u << 4,        /* ... by option "msfmktransplt" */
-    NFY_MIGRATE_FORCE = 1u << 5        /* edit files with syntax errors too */
+    NFY_MIGRATE_FORCE = 1u << 5,       /* edit files with syntax errors too */
+    NFY_MIGRATE_AMP_APEX = 1u << 6     /* --amp=apex: apex.amp, not torch.amp */
 };
 
 typedef struct {
@@ -101,6 +102,7 @@ typedef struct {
                                    --main files, scripts a launcher in the
                                    tree runs), NULL-terminated; may be NULL */
     const nfy_migrate_observer *observer; /* may be NULL */
+    const char *model; /* --distributed: the model variable, NULL: found */
 } nfy_migrate_opts;
 
 /**
@@ -182,6 +184,14 @@ void nfy_migrate_project_merge(nfy_migrate_project *dst,
 void nfy_migrate_project_finish(const nfy_migrate_project *p,
                                 const nfy_migrate_opts *opts,
                                 nfy_report *report);
+
+/**
+ * --distributed: the launcher finding (rule of pass "launcher", NPU310)
+ * with detail (what was written where, or why not); nothing when the rule
+ * is off.
+ */
+void nfy_migrate_launcher_note(const nfy_migrate_opts *opts, nfy_report *report,
+                               const char *detail);
 
 NFY_API_END
 

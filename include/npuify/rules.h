@@ -258,12 +258,13 @@ enum nfy_rule_flags {
     X(CUDA_GUARD, "cuda-guard", FLAG, BUILT)                 /* NPU113 */      \
     X(CPU_TEST_CUDA_PATH, "cpu-test-cuda-path", FLAG, BUILT) /* NPU114 */      \
     X(CUDA_API_MISSING, "cuda-api-missing", FLAG, BUILT)     /* NPU202 */      \
-    X(DDP_REWRITE, "ddp-rewrite", REWRITE_ARG, PREVIEW)      /* NPU307 */      \
+    X(DDP_REWRITE, "ddp-rewrite", REWRITE_ARG, BUILT)        /* NPU307 */      \
     X(NCCL_COMPARE, "nccl-compare", FLAG, BUILT)             /* NPU308 */      \
-    X(LAUNCHER, "launcher", FLAG, PREVIEW)                   /* NPU310 */      \
+    X(LAUNCHER, "launcher", FLAG, BUILT)                     /* NPU310 */      \
     X(AMP_MISSING, "amp-missing", FLAG, BUILT)               /* NPU402 */      \
     X(AMP_INSERT, "amp-insert", REWRITE_ARG, BUILT)          /* NPU403 */      \
     X(AMP_USED, "amp-used", FLAG, BUILT)                     /* NPU404 */      \
+    X(AMP_STEP, "amp-step", FLAG, BUILT)                     /* NPU410 */      \
     X(AMP_MANUAL_FP16, "amp-manual-fp16", FLAG, BUILT)       /* NPU407 */      \
     X(CPP_EXTENSION_CU, "cpp-extension-cu", FLAG, BUILT)     /* NPU502 */      \
     X(CUDA_OPS, "cuda-ops", FLAG, BUILT)                     /* NPU504 */      \
@@ -306,7 +307,7 @@ typedef struct {
 #define NFY_OPTION_MAP(X)                                                      \
     X(AMP, "amp", BUILT)                       /* convert --amp */             \
     X(AUTO, "auto", BUILT)                     /* convert --mode auto */       \
-    X(DISTRIBUTED, "distributed", PREVIEW)     /* convert --distributed */     \
+    X(DISTRIBUTED, "distributed", BUILT)       /* convert --distributed */     \
     X(MSFMKTRANSPLT, "msfmktransplt", PREVIEW) /* msFmkTransplt's spellings */ \
     X(SPECIFY_DEVICE, "specify_device", PREVIEW)
 

@@ -62,14 +62,21 @@ static const char usage_text[] =
     "schema)\n"
     "  --mode manual|auto    manual: full migration (default); auto: only add\n"
     "                        import torch_npu + transfer_to_npu\n"
-    "  --main FILE           auto: FILE is an entry script too (repeatable;\n"
+    "  --main FILE           auto, --distributed: FILE is an entry script\n"
+    "                        (repeatable;\n"
     "                        scripts with a __main__ guard, run by a launcher\n"
     "                        in the tree or training at module level are)\n"
     "  --unsafe              also apply rules marked unsafe\n"
     "  --decisions FILE      apply only the edits FILE accepts (saved from\n"
     "                        the page of npuify review); refused when the\n"
     "                        source changed since the review\n"
-    "  --amp                 insert mixed precision where there is none\n"
+    "  --amp[=torch|apex]    insert mixed precision where there is none\n"
+    "                        (apex: amp.initialize O2, as Ascend's ports)\n"
+    "  --distributed         make the single-card script multi-card: DDP over\n"
+    "                        HCCL, DistributedSampler, rank-0 saving and\n"
+    "                        run_distributed_npu.sh (--main FILE: the\n"
+    "                        script; default: those with a __main__ guard)\n"
+    "  --model NAME          --distributed: the model variable to wrap\n"
     "  -j, --jobs N          convert on N threads (default: the online CPUs,\n"
     "                        at most 8); the output is the same for any N\n"
     "  --fail-on WHAT        with --check, exit 1 on: edits (default), manual\n"
@@ -220,8 +227,14 @@ static int parse_args(int argc, char **argv, convert_args *a)
             a->conv.force = true;
         } else if (!strcmp(arg, "--unsafe")) {
             a->conv.unsafe = true;
-        } else if (!strcmp(arg, "--amp")) {
+        } else if (!strcmp(arg, "--amp") || !strcmp(arg, "--amp=torch")) {
             a->conv.amp = true;
+        } else if (!strcmp(arg, "--amp=apex")) {
+            a->conv.amp = a->conv.amp_apex = true;
+        } else if (!strcmp(arg, "--distributed")) {
+            a->conv.distributed = true;
+        } else if (nfy_cli_opt(argc, argv, &i, NULL, "--model", &val)) {
+            a->conv.model = val;
         } else if (!strcmp(arg, "--quiet") || !strcmp(arg, "-q")) {
             a->quiet = true;
         } else if (!strcmp(arg, "-v") || !strcmp(arg, "--verbose")) {

@@ -269,10 +269,13 @@ nfy_status nfy_convert_run(const nfy_convert_opts *opts, nfy_report *rep,
     passes.mo.flags =
         (opts->unsafe ? NFY_MIGRATE_UNSAFE : 0) |
         (opts->mode == NFY_CONVERT_MODE_AUTO ? NFY_MIGRATE_AUTO : 0) |
-        (opts->amp ? NFY_MIGRATE_AMP : 0);
+        (opts->amp ? NFY_MIGRATE_AMP : 0) |
+        (opts->amp_apex ? NFY_MIGRATE_AMP_APEX : 0) |
+        (opts->distributed ? NFY_MIGRATE_DISTRIBUTED : 0);
+    passes.mo.model = opts->model;
     if (nfy_migrate_rule_env(&passes.mo, &passes.env) != NFY_OK)
         passes.env.torch_version = opts->torch_version; /* file: diagnosed */
-    if (opts->mode == NFY_CONVERT_MODE_AUTO)
+    if (opts->mode == NFY_CONVERT_MODE_AUTO || opts->distributed)
         passes.mo.entries = nfy__auto_entries(opts, &a);
     nfy_analyse_opts torch_rows = {opts->rules, opts->torch_version,
                                    NFY_ANALYSE_TORCH_APIS, NULL};
@@ -324,6 +327,8 @@ nfy_status nfy_convert_run(const nfy_convert_opts *opts, nfy_report *rep,
         close(c.root_fd);
     if (opts->rules)
         nfy_migrate_project_finish(&passes.proj, &passes.mo, rep);
+    if (opts->rules && opts->distributed && !c.single_file)
+        nfy__write_launcher(opts, rep, diags);
     nfy_migrate_project_release(&passes.proj);
     nfy_arena_release(&a);
     return c.write_rc;

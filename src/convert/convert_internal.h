@@ -165,4 +165,8 @@ void nfy__convert_entry(nfy__converter *c, const nfy_walk_entry *e);
 nfy_status nfy__convert_parallel(nfy__converter *c, const nfy_walk_opts *wo,
                                  unsigned jobs);
 
+/** --distributed: run_distributed_npu.sh at the output root (launcher.c). */
+void nfy__write_launcher(const nfy_convert_opts *o, nfy_report *rep,
+                         nfy_diags *d);
+
 #endif

@@ -43,7 +43,8 @@ enum {
     MIG_F_AMP = 1u << 2,
     MIG_F_DISTRIBUTED = 1u << 3,
     MIG_F_MSFT = 1u << 4,
-    MIG_F_FORCE = 1u << 5
+    MIG_F_FORCE = 1u << 5,
+    MIG_F_AMP_APEX = 1u << 6
 };
 
 /** A non-change finding; strings live in the per-file arena. */
@@ -86,6 +87,8 @@ typedef struct {
     /* the resolved file goes to this observer (nfy_migrate_opts) */
     const nfy_migrate_observer *observer; /* may be NULL */
     nfy_report *report;
+    bool entries_named; /* some entry script is named (--main ...) */
+    const char *model;  /* --distributed --model NAME, or NULL */
 } mig_params;
 
 /** Kind of api in msFmkTransplt's affinity table ("function", "class",

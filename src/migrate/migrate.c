@@ -16,7 +16,8 @@ _Static_assert(SAME(MIG_F_UNSAFE, NFY_MIGRATE_UNSAFE) &&
                    SAME(MIG_F_AMP, NFY_MIGRATE_AMP) &&
                    SAME(MIG_F_DISTRIBUTED, NFY_MIGRATE_DISTRIBUTED) &&
                    SAME(MIG_F_MSFT, NFY_MIGRATE_MSFT) &&
-                   SAME(MIG_F_FORCE, NFY_MIGRATE_FORCE),
+                   SAME(MIG_F_FORCE, NFY_MIGRATE_FORCE) &&
+                   SAME(MIG_F_AMP_APEX, NFY_MIGRATE_AMP_APEX),
                "mig.h flag mirror out of date");
 
 static nfy_op_type op_of(mig_op op)
@@ -163,7 +164,9 @@ nfy_status nfy_migrate_file(const nfy_migrate_opts *opts, const nfy_source *src,
                     listed(opts->entries, relpath),
                     relpath,
                     opts->observer,
-                    report};
+                    report,
+                    opts->entries != NULL && opts->entries[0] != NULL,
+                    opts->model};
     mig_rule_env(opts->flags, ver, &p.env);
     nfy_arena arena;
     nfy_arena_init(&arena);
@@ -319,6 +322,28 @@ void nfy_migrate_project_finish(const nfy_migrate_project *p,
                           "AMP). %s",
                           msg, p->torch_files, p->torch_files == 1 ? "" : "s",
                           p->torch_files == 1 ? "s" : "", hint ? hint : "");
+    nfy_report_add_finding(report, &f);
+    nfy_arena_release(&a);
+}
+
+void nfy_migrate_launcher_note(const nfy_migrate_opts *opts, nfy_report *report,
+                               const char *detail)
+{
+    const char *id, *msg, *hint;
+    nfy_rule_env env;
+    if (report == NULL || opts == NULL || opts->rules == NULL ||
+        nfy_migrate_rule_env(opts, &env) != NFY_OK ||
+        !mig_pass_rule(opts->rules, &env, NFY_PASS_LAUNCHER, &id, &msg, &hint))
+        return;
+    nfy_arena a;
+    nfy_arena_init(&a);
+    nfy_finding f = {0};
+    f.rule = id;
+    f.op = NFY_OPTYPE_NONE;
+    f.safety = NFY_SAFETY_MANUAL;
+    f.cat = NFY_CAT_PERFORMANCE_ADVICE;
+    f.api = "run_distributed_npu.sh";
+    f.message = nfy_arena_fmt(&a, "%s: %s", msg, detail);
     nfy_report_add_finding(report, &f);
     nfy_arena_release(&a);
 }

@@ -122,6 +122,24 @@ nfy_str mig_callee_attr(const mig_ctx *c, uint32_t k);
 /** Whether the receiver of an attribute token is a torch module. */
 bool mig_attr_on_module(const mig_ctx *c, uint32_t attr_tok);
 
+/* ---- statements and inserted lines (stmtq.c) ---- */
+/** A simple statement alone on its own lines, no multi-line string. */
+bool mig_own_lines(const mig_ctx *c, uint32_t s);
+/** Expression statement `RECV . word ( ARGS )`: its '(' token, or NONE. */
+uint32_t mig_method_stmt(const mig_ctx *c, uint32_t s, const char *word);
+/** Offset of the start of statement s's first line. */
+uint32_t mig_line_start_of(const mig_ctx *c, uint32_t s);
+/** Insert the line `code` at offset at, indented like statement s. */
+void mig_insert_line(mig_ctx *c, const nfy_rule *r, uint32_t at, uint32_t s,
+                     const char *code);
+/** Put statements first..last (siblings) under the block header. */
+void mig_wrap_lines(mig_ctx *c, const nfy_rule *r, uint32_t first,
+                    uint32_t last, const char *header, const char *note);
+/** The name a top-level `import torch [as t]` binds ("" none), its stmt. */
+nfy_str mig_torch_name(const mig_ctx *c, uint32_t *stmt);
+/** The last top-level import of the leading import block (>= at_least). */
+uint32_t mig_import_block_end(const mig_ctx *c, uint32_t at_least);
+
 /* ---- passes (run in the order of registry.c) ---- */
 void mig_pass_imports(mig_ctx *c);
 void mig_pass_names(mig_ctx *c);
@@ -149,6 +167,8 @@ void mig_pass_shell_commands(mig_ctx *c);
 void mig_pass_comments(mig_ctx *c);
 void mig_pass_insert_import(mig_ctx *c);
 void mig_pass_amp_insert(mig_ctx *c);
+/* ddp-rewrite: --distributed, single card to DDP over HCCL (p_ddp.c). */
+void mig_pass_ddp(mig_ctx *c);
 
 /** Run every pass of the registry over c, in order. */
 void mig_run_passes(mig_ctx *c);

@@ -47,6 +47,8 @@ static const mig_pass_row rows[] = {
     {"insert-import", NFY_PASS_NONE, mig_pass_insert_import, MIG_RUN_ALL},
     /* after torch_npu's import: it uses torch.npu */
     {NULL, NFY_PASS_AMP_INSERT, mig_pass_amp_insert, MIG_RUN_ALL},
+    /* after amp-insert: its scaler wraps the same loop */
+    {NULL, NFY_PASS_DDP_REWRITE, mig_pass_ddp, MIG_RUN_TOOL},
 };
 
 /* Dedicated passes run inside another pass or at project level. */
@@ -58,7 +60,9 @@ static const nfy_pass_id hosted[] = {
     NFY_PASS_CPU_TEST_CUDA_PATH, /* in strings */
     NFY_PASS_CUDA_API_MISSING,   /* in names (NPU201's fallback) */
     NFY_PASS_AMP_MISSING,        /* amp-used, then project level */
+    NFY_PASS_AMP_STEP,           /* in amp-insert */
     NFY_PASS_GLOBAL_ADVICE,      /* project level */
+    NFY_PASS_LAUNCHER,           /* convert, after the walk (launcher.c) */
     /* src/analyse, run by the migrate observer (analyse, and convert's
      * torch-API rows) and on C++/dependency files */
     NFY_PASS_CUDA_OPS,

@@ -706,11 +706,16 @@ static void test_activity(void **state)
                      NFY_RULE_EDITS);
     assert_int_equal(activity(set, "NPU210", "1.11", NULL, true),
                      NFY_RULE_INACTIVE);
-    /* preview: pass not built, or an option no command offers */
-    assert_true(nfy_rule_is_preview(nfy_rule_set_find(set, "NPU307")));
+    /* preview: an option no command offers (every pass is built) */
     assert_true(nfy_rule_is_preview(nfy_rule_set_find(set, "NPU290")));
+    assert_false(nfy_rule_is_preview(nfy_rule_set_find(set, "NPU504")));
     assert_false(nfy_rule_is_preview(nfy_rule_set_find(set, "NPU104")));
-    assert_int_equal(activity(set, "NPU307", "2.8", "distributed", true),
+    assert_int_equal(activity(set, "NPU290", "2.8", NULL, true),
+                     NFY_RULE_INACTIVE);
+    /* --distributed opens ddp-rewrite, nothing else does */
+    assert_int_equal(activity(set, "NPU307", "2.8", "distributed", false),
+                     NFY_RULE_EDITS);
+    assert_int_equal(activity(set, "NPU307", "2.8", NULL, true),
                      NFY_RULE_INACTIVE);
     /* --mode auto: only the import rules edit */
     nfy_rule_env autom = {"2.8", {"auto", NULL}, false, true};
