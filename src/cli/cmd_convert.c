@@ -11,6 +11,7 @@
 
 #include "cli/cli_util.h"
 #include "cli/commands.h"
+#include "cli/opt_table.h"
 #include "npuify/apidb.h"
 #include "npuify/convert.h"
 #include "npuify/report.h"
@@ -38,58 +39,106 @@ typedef struct {
     bool json_diags;
 } convert_args;
 
-static const char usage_text[] =
+enum convert_opt {
+    OPT_OUTPUT,
+    OPT_DIFF,
+    OPT_CHECK,
+    OPT_IN_PLACE,
+    OPT_NO_BACKUP,
+    OPT_FORCE,
+    OPT_REPORT_DIR,
+    OPT_FORMAT,
+    OPT_TORCH,
+    OPT_RULES,
+    OPT_MODE,
+    OPT_MAIN,
+    OPT_UNSAFE,
+    OPT_DECISIONS,
+    OPT_AMP,
+    OPT_DISTRIBUTED,
+    OPT_MODEL,
+    OPT_JOBS,
+    OPT_FAIL_ON,
+    OPT_QUIET,
+    OPT_VERBOSE,
+    OPT_COLOR,
+    OPT_NO_COLOR,
+    OPT_JSON_DIAGS
+};
+
+/* The options of convert: its parsing and --help come from this list. */
+static const nfy_cli_option convert_opts[] = {
+    {OPT_OUTPUT, "-o", "--output", "DST",
+     "write the converted tree to DST (must not lie\n"
+     "inside SRC; must be empty unless --force)"},
+    {OPT_DIFF, NULL, "--diff", NULL, "print a unified diff, write nothing"},
+    {OPT_CHECK, NULL, "--check", NULL,
+     "exit 1 if anything would change, write nothing"},
+    {OPT_IN_PLACE, NULL, "--in-place", NULL,
+     "rewrite SRC atomically; originals kept as\nFILE.orig unless --no-backup"},
+    {OPT_NO_BACKUP, NULL, "--no-backup", NULL,
+     "with --in-place, keep no FILE.orig"},
+    {OPT_FORCE, NULL, "--force", NULL, "write into a non-empty DST"},
+    {OPT_REPORT_DIR, NULL, "--report-dir", "DIR",
+     "where the reports go (default DST/npuify_report;\n"
+     "none for --diff/--check unless given)"},
+    {OPT_FORMAT, NULL, "--format", "LIST",
+     "report files: csv,log,json,md,sarif,html or all\n(default all)"},
+    {OPT_TORCH, NULL, "--torch-version", "V",
+     "target torch/torch_npu version (default newest)"},
+    {OPT_RULES, NULL, "--rules", "FILE.json",
+     "add custom rules (npuify or msFmkTransplt schema)"},
+    {OPT_MODE, NULL, "--mode", "manual|auto",
+     "manual: full migration (default); auto: only add\n"
+     "import torch_npu + transfer_to_npu"},
+    {OPT_MAIN, NULL, "--main", "FILE",
+     "auto, --distributed: FILE is an entry script\n"
+     "(repeatable; scripts with a __main__ guard, run\n"
+     "by a launcher in the tree or training at module\nlevel are)"},
+    {OPT_UNSAFE, NULL, "--unsafe", NULL, "also apply rules marked unsafe"},
+    {OPT_DECISIONS, NULL, "--decisions", "FILE",
+     "apply only the edits FILE accepts (saved from\n"
+     "the page of npuify review); refused when the\n"
+     "source changed since the review"},
+    {OPT_AMP, NULL, "--amp", "[=torch|apex]",
+     "insert mixed precision where there is none\n"
+     "(apex: amp.initialize O2, as Ascend's ports)"},
+    {OPT_DISTRIBUTED, NULL, "--distributed", NULL,
+     "make the single-card script multi-card: DDP over\n"
+     "HCCL, DistributedSampler, rank-0 saving and\n"
+     "run_distributed_npu.sh (--main FILE: the\n"
+     "script; default: those with a __main__ guard)"},
+    {OPT_MODEL, NULL, "--model", "NAME",
+     "--distributed: the model variable to wrap"},
+    {OPT_JOBS, "-j", "--jobs", "N",
+     "convert on N threads (default: the online CPUs,\n"
+     "at most 8); the output is the same for any N"},
+    {OPT_FAIL_ON, NULL, "--fail-on", "WHAT",
+     "with --check, exit 1 on: edits (default), manual\n"
+     "(open manual-work findings), any (either)"},
+    {OPT_QUIET, "-q", "--quiet", NULL, "print no summary"},
+    {OPT_VERBOSE, "-v", "--verbose", NULL,
+     "list every manual-work finding in the summary"},
+    {OPT_COLOR, NULL, "--color", "[=WHEN]",
+     "colour: auto (default: a terminal and no\n"
+     "NO_COLOR), always (also --color alone), never"},
+    {OPT_NO_COLOR, NULL, "--no-color", NULL, "the same as --color=never"},
+    {OPT_JSON_DIAGS, NULL, "--json-diagnostics", NULL,
+     "print diagnostics as JSON lines"},
+};
+
+static const nfy_cli_command convert_cmd = {
+    "convert",
     "usage: npuify convert SRC -o DST [options]\n"
-    "       npuify convert SRC (--diff | --check | --in-place) [options]\n"
-    "\n"
+    "       npuify convert SRC (--diff | --check | --in-place) [options]\n",
     "Rewrite a CUDA PyTorch project (a directory or one file) for Ascend NPU\n"
-    "(torch_npu) with minimal edits, and write the migration report.\n"
-    "\n"
-    "  -o, --output DST      write the converted tree to DST (must not lie\n"
-    "                        inside SRC; must be empty unless --force)\n"
-    "  --diff                print a unified diff, write nothing\n"
-    "  --check               exit 1 if anything would change, write nothing\n"
-    "  --in-place            rewrite SRC atomically; originals kept as\n"
-    "                        FILE.orig unless --no-backup\n"
-    "  --no-backup           with --in-place, keep no FILE.orig\n"
-    "  --force               write into a non-empty DST\n"
-    "  --report-dir DIR      where the reports go (default DST/npuify_report;\n"
-    "                        none for --diff/--check unless given)\n"
-    "  --format LIST         report files: csv,log,json,md,sarif,html or all\n"
-    "                        (default all)\n"
-    "  --torch-version V     target torch/torch_npu version (default newest)\n"
-    "  --rules FILE.json     add custom rules (npuify or msFmkTransplt "
-    "schema)\n"
-    "  --mode manual|auto    manual: full migration (default); auto: only add\n"
-    "                        import torch_npu + transfer_to_npu\n"
-    "  --main FILE           auto, --distributed: FILE is an entry script\n"
-    "                        (repeatable;\n"
-    "                        scripts with a __main__ guard, run by a launcher\n"
-    "                        in the tree or training at module level are)\n"
-    "  --unsafe              also apply rules marked unsafe\n"
-    "  --decisions FILE      apply only the edits FILE accepts (saved from\n"
-    "                        the page of npuify review); refused when the\n"
-    "                        source changed since the review\n"
-    "  --amp[=torch|apex]    insert mixed precision where there is none\n"
-    "                        (apex: amp.initialize O2, as Ascend's ports)\n"
-    "  --distributed         make the single-card script multi-card: DDP over\n"
-    "                        HCCL, DistributedSampler, rank-0 saving and\n"
-    "                        run_distributed_npu.sh (--main FILE: the\n"
-    "                        script; default: those with a __main__ guard)\n"
-    "  --model NAME          --distributed: the model variable to wrap\n"
-    "  -j, --jobs N          convert on N threads (default: the online CPUs,\n"
-    "                        at most 8); the output is the same for any N\n"
-    "  --fail-on WHAT        with --check, exit 1 on: edits (default), manual\n"
-    "                        (open manual-work findings), any (either)\n"
-    "  -q, --quiet           print no summary\n"
-    "  -v, --verbose         list every manual-work finding in the summary\n"
-    "  --color[=WHEN]        colour: auto (default: a terminal and no\n"
-    "                        NO_COLOR), always, never; --no-color = never\n"
-    "  --json-diagnostics    print diagnostics as JSON lines\n"
-    "\n"
-    "Exit: 0 ok, 1 changes pending (--check), 2 usage or a refused SRC/DST\n"
-    "pair (nothing written), 3 input or output errors (the rest of the tree\n"
-    "is still converted), 4 internal, 130/143 stopped by SIGINT/SIGTERM.\n";
+    "(torch_npu) with minimal edits, and write the migration report.\n",
+    convert_opts,
+    sizeof convert_opts / sizeof convert_opts[0],
+    "Exit: 0 ok, 1 changes pending (--check; see --fail-on), 2 usage or a\n"
+    "refused SRC/DST pair (nothing written), 3 input or output errors (the\n"
+    "rest of the tree is still converted), 4 internal, 130/143 stopped by\n"
+    "SIGINT/SIGTERM.\n"};
 
 enum { MAX_JOBS = 256, DEFAULT_MAX_JOBS = 8 };
 
@@ -169,91 +218,124 @@ static unsigned default_jobs(void)
     return n > DEFAULT_MAX_JOBS ? DEFAULT_MAX_JOBS : (unsigned)n;
 }
 
+/* One option (id from the table, its value or NULL); -1 to go on. */
+static int take_option(convert_args *a, int id, const char *val)
+{
+    switch (id) {
+    case OPT_OUTPUT:
+        a->conv.dst = val;
+        break;
+    case OPT_REPORT_DIR:
+        a->report_dir = val;
+        break;
+    case OPT_FORMAT:
+        a->formats = val;
+        break;
+    case OPT_DECISIONS:
+        a->decisions = val;
+        break;
+    case OPT_TORCH:
+        a->conv.torch_version = val;
+        break;
+    case OPT_MODEL:
+        a->conv.model = val;
+        break;
+    case OPT_RULES:
+        if (a->nrule_files == sizeof a->rule_files / sizeof(char *))
+            return nfy_cli_usage_error("convert", "too many --rules");
+        a->rule_files[a->nrule_files++] = val;
+        break;
+    case OPT_MAIN:
+        if (a->nmain_files + 1 == sizeof a->main_files / sizeof(char *))
+            return nfy_cli_usage_error("convert", "too many --main");
+        a->main_files[a->nmain_files++] = val;
+        a->conv.main_files = a->main_files;
+        break;
+    case OPT_MODE:
+        if (strcmp(val, "auto") && strcmp(val, "manual"))
+            return nfy_cli_usage_error("convert",
+                                       "--mode takes manual or auto");
+        a->conv.mode = !strcmp(val, "auto") ? NFY_CONVERT_MODE_AUTO
+                                            : NFY_CONVERT_MODE_MANUAL;
+        break;
+    case OPT_JOBS: {
+        unsigned long n;
+        if (!nfy_cli_parse_uint(val, 1, MAX_JOBS, &n))
+            return nfy_cli_usage_error("convert",
+                                       "--jobs takes a number from 1 to 256");
+        a->conv.jobs = (unsigned)n;
+        break;
+    }
+    case OPT_FAIL_ON:
+        if (!parse_fail_on(val, &a->fail_on))
+            return nfy_cli_usage_error("convert",
+                                       "--fail-on takes edits, manual or any");
+        break;
+    case OPT_DIFF:
+        return set_action(a, NFY_CONVERT_DIFF);
+    case OPT_CHECK:
+        return set_action(a, NFY_CONVERT_CHECK);
+    case OPT_IN_PLACE:
+        return set_action(a, NFY_CONVERT_IN_PLACE);
+    case OPT_NO_BACKUP:
+        a->conv.backup = false;
+        break;
+    case OPT_FORCE:
+        a->conv.force = true;
+        break;
+    case OPT_UNSAFE:
+        a->conv.unsafe = true;
+        break;
+    case OPT_AMP:
+        if (val && strcmp(val, "torch") && strcmp(val, "apex"))
+            return nfy_cli_usage_error("convert", "--amp takes torch or apex");
+        a->conv.amp = true;
+        a->conv.amp_apex = val && !strcmp(val, "apex");
+        break;
+    case OPT_DISTRIBUTED:
+        a->conv.distributed = true;
+        break;
+    case OPT_QUIET:
+        a->quiet = true;
+        break;
+    case OPT_VERBOSE:
+        a->verbose = true;
+        break;
+    case OPT_COLOR:
+        if (!nfy_cli_color(val ? val : "always", &a->color))
+            return nfy_cli_usage_error("convert",
+                                       "--color takes auto, always or never");
+        break;
+    case OPT_NO_COLOR:
+        a->color = false;
+        break;
+    case OPT_JSON_DIAGS:
+        a->json_diags = true;
+        break;
+    }
+    return -1;
+}
+
 /* Parse argv into a; returns -1 to go on, else an exit code. */
 static int parse_args(int argc, char **argv, convert_args *a)
 {
+    bool dashdash = false;
     for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        const char *val = NULL;
-        if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
-            fputs(usage_text, stdout);
+        const char *val;
+        int id = nfy_cli_next(&convert_cmd, argc, argv, &i, &dashdash, &val);
+        int rc = -1;
+        if (id == NFY_CLI_HELP)
             return NFY_EXIT_OK;
-        } else if (nfy_cli_opt(argc, argv, &i, "-o", "--output", &val)) {
-            a->conv.dst = val;
-        } else if (nfy_cli_opt(argc, argv, &i, NULL, "--report-dir", &val)) {
-            a->report_dir = val;
-        } else if (nfy_cli_opt(argc, argv, &i, NULL, "--format", &val)) {
-            a->formats = val;
-        } else if (nfy_cli_opt(argc, argv, &i, NULL, "--decisions", &val)) {
-            a->decisions = val;
-        } else if (nfy_cli_opt(argc, argv, &i, NULL, "--torch-version", &val)) {
-            a->conv.torch_version = val;
-        } else if (nfy_cli_opt(argc, argv, &i, NULL, "--rules", &val)) {
-            if (a->nrule_files == sizeof a->rule_files / sizeof(char *))
-                return nfy_cli_usage_error("convert", "too many --rules");
-            a->rule_files[a->nrule_files++] = val;
-        } else if (nfy_cli_opt(argc, argv, &i, NULL, "--main", &val)) {
-            if (a->nmain_files + 1 == sizeof a->main_files / sizeof(char *))
-                return nfy_cli_usage_error("convert", "too many --main");
-            a->main_files[a->nmain_files++] = val;
-            a->conv.main_files = a->main_files;
-        } else if (nfy_cli_opt(argc, argv, &i, NULL, "--mode", &val)) {
-            if (!strcmp(val, "auto"))
-                a->conv.mode = NFY_CONVERT_MODE_AUTO;
-            else if (strcmp(val, "manual"))
-                return nfy_cli_usage_error("convert",
-                                           "--mode takes manual or auto");
-        } else if (nfy_cli_opt(argc, argv, &i, "-j", "--jobs", &val) ||
-                   (!strncmp(arg, "-j", 2) && arg[2] && (val = arg + 2))) {
-            unsigned long n; /* "-j N", "--jobs N", "--jobs=N", "-jN" */
-            if (!nfy_cli_parse_uint(val, 1, MAX_JOBS, &n))
-                return nfy_cli_usage_error(
-                    "convert", "--jobs takes a number from 1 to 256");
-            a->conv.jobs = (unsigned)n;
-        } else if (nfy_cli_opt(argc, argv, &i, NULL, "--fail-on", &val)) {
-            if (!parse_fail_on(val, &a->fail_on))
-                return nfy_cli_usage_error(
-                    "convert", "--fail-on takes edits, manual or any");
-        } else if (!strcmp(arg, "--diff") || !strcmp(arg, "--check") ||
-                   !strcmp(arg, "--in-place")) {
-            int rc = set_action(a, arg[2] == 'd'   ? NFY_CONVERT_DIFF
-                                   : arg[2] == 'c' ? NFY_CONVERT_CHECK
-                                                   : NFY_CONVERT_IN_PLACE);
-            if (rc >= 0)
-                return rc;
-        } else if (!strcmp(arg, "--no-backup")) {
-            a->conv.backup = false;
-        } else if (!strcmp(arg, "--force")) {
-            a->conv.force = true;
-        } else if (!strcmp(arg, "--unsafe")) {
-            a->conv.unsafe = true;
-        } else if (!strcmp(arg, "--amp") || !strcmp(arg, "--amp=torch")) {
-            a->conv.amp = true;
-        } else if (!strcmp(arg, "--amp=apex")) {
-            a->conv.amp = a->conv.amp_apex = true;
-        } else if (!strcmp(arg, "--distributed")) {
-            a->conv.distributed = true;
-        } else if (nfy_cli_opt(argc, argv, &i, NULL, "--model", &val)) {
-            a->conv.model = val;
-        } else if (!strcmp(arg, "--quiet") || !strcmp(arg, "-q")) {
-            a->quiet = true;
-        } else if (!strcmp(arg, "-v") || !strcmp(arg, "--verbose")) {
-            a->verbose = true;
-        } else if (!strcmp(arg, "--color") || !strncmp(arg, "--color=", 8)) {
-            if (!nfy_cli_color(arg[7] ? arg + 8 : "always", &a->color))
-                return nfy_cli_usage_error(
-                    "convert", "--color takes auto, always or never");
-        } else if (!strcmp(arg, "--no-color")) {
-            a->color = false;
-        } else if (!strcmp(arg, "--json-diagnostics")) {
-            a->json_diags = true;
-        } else if (arg[0] == '-' && arg[1]) {
-            return nfy_cli_unknown_option("convert", arg, usage_text);
-        } else if (!a->conv.src) {
-            a->conv.src = arg;
-        } else {
+        if (id == NFY_CLI_ERROR)
+            return NFY_EXIT_USAGE;
+        if (id == NFY_CLI_ARG && a->conv.src)
             return nfy_cli_usage_error("convert", "more than one SRC given");
-        }
+        if (id == NFY_CLI_ARG)
+            a->conv.src = val;
+        else if (id >= 0)
+            rc = take_option(a, id, val);
+        if (rc >= 0)
+            return rc;
     }
     if (!a->conv.src)
         return nfy_cli_usage_error("convert", "no SRC given");

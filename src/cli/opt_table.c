@@ -11,8 +11,8 @@ static void help_option(const nfy_cli_option *o, nfy_buf *out)
 {
     size_t start = out->len;
     nfy_buf_addf(out, "  %s%s%s%s%s", o->short_opt ? o->short_opt : "",
-                 o->short_opt ? ", " : "", o->long_opt, o->arg ? " " : "",
-                 o->arg ? o->arg : "");
+                 o->short_opt ? ", " : "", o->long_opt,
+                 o->arg && o->arg[0] != '[' ? " " : "", o->arg ? o->arg : "");
     size_t used = out->len - start;
     if (used + 2 > HELP_COL) {
         nfy_buf_addch(out, '\n');
@@ -75,7 +75,7 @@ static bool matches(const nfy_cli_option *o, const char *arg,
     }
     if (o->short_opt && !strncmp(arg, o->short_opt, 2)) {
         *inline_val = arg[2] ? arg + 2 : NULL;
-        return !*inline_val || o->arg;
+        return !*inline_val || (o->arg && o->arg[0] != '[');
     }
     return false;
 }
@@ -104,6 +104,10 @@ int nfy_cli_next(const nfy_cli_command *c, int argc, char **argv, int *i,
             continue;
         if (!o->arg)
             return o->id;
+        if (o->arg[0] == '[') { /* optional, inline only */
+            *val = inl;
+            return o->id;
+        }
         if (inl) {
             *val = inl;
         } else if (*i + 1 < argc) {

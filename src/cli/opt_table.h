@@ -15,7 +15,9 @@ typedef struct {
     int id;                /* the command's own enum value, >= 0 */
     const char *short_opt; /* "-o", or NULL */
     const char *long_opt;  /* "--output" */
-    const char *arg;       /* value name ("PAGE"), NULL for a flag */
+    const char *arg;       /* value name ("PAGE"), NULL for a flag;
+                              "[=WHEN]": an optional value, given only as
+                              --opt=VALUE (*val NULL without it) */
     const char *help;      /* lines separated by '\n' */
 } nfy_cli_option;
 
