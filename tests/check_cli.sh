@@ -51,6 +51,10 @@ run "review -o without value" 2 review src -o
 "$NPUIFY" review --help >out
 for w in --output --torch-version --rules --amp --unsafe --help; do
     has "review --help from its table" out "$w"; done
+run "unknown command" 2 covert src
+has "unknown command" err "npuify: error[usage]: unknown command 'covert'; did you mean 'convert'?"
+"$NPUIFY" convert src/train.py --check >out 2>err
+has "no-AMP warning located at SRC" err "src/train.py: warning[NPU402]:"
 run "--diff --check" 2 convert src --diff --check
 has "--diff --check" err "exclude each other"
 run "-V" 0 -V

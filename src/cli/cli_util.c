@@ -57,6 +57,11 @@ static size_t distance(const char *a, size_t na, const char *b, size_t nb)
     return prev[nb];
 }
 
+size_t nfy_cli_edit_distance(const char *a, const char *b)
+{
+    return distance(a, strlen(a), b, strlen(b));
+}
+
 /* The long option of help closest to name ("--outptu" -> "--output"),
  * copied into best; false when none is close. */
 static bool closest_option(const char *help, const char *name, char *best,

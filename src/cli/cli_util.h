@@ -18,6 +18,8 @@ bool nfy_cli_parse_uint(const char *s, unsigned long min, unsigned long max,
 /* Print "npuify CMD: error[usage]: MSG" and a hint to stderr; returns
  * NFY_EXIT_USAGE. */
 int nfy_cli_usage_error(const char *cmd, const char *msg);
+/* Levenshtein distance of two short strings (names of options, commands). */
+size_t nfy_cli_edit_distance(const char *a, const char *b);
 /* The usage error for an unknown option: names it, and the closest long
  * option listed in help ("did you mean '--output'?"). NFY_EXIT_USAGE. */
 int nfy_cli_unknown_option(const char *cmd, const char *arg, const char *help);

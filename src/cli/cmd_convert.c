@@ -429,7 +429,7 @@ static bool report_dir_safe(const convert_args *a, const char *dir,
  * project without it gets a loud warning on stderr, not only a report row.
  */
 static void warn_amp_missing(const nfy_report *rep, const nfy_rule_set *rules,
-                             bool color)
+                             const char *src, bool color)
 {
     const nfy_rule *amp = NULL;
     for (size_t i = 0; rules && i < nfy_rule_set_count(rules); i++) {
@@ -440,8 +440,9 @@ static void warn_amp_missing(const nfy_report *rep, const nfy_rule_set *rules,
     for (size_t i = 0; amp && i < rep->findings.len; i++) {
         const nfy_finding *f = &rep->findings.items[i];
         if (f->rule && !strcmp(f->rule, amp->id)) {
-            fprintf(stderr, "%swarning[%s]:%s %s\n", color ? "\033[1;35m" : "",
-                    amp->id, color ? "\033[0m" : "",
+            /* the project is the finding's place: "SRC: warning[...]" */
+            fprintf(stderr, "%s: %swarning[%s]:%s %s\n", src,
+                    color ? "\033[1;35m" : "", amp->id, color ? "\033[0m" : "",
                     f->message ? f->message : amp->message);
             return;
         }
@@ -494,7 +495,7 @@ static int finish(convert_args *a, nfy_report *rep, nfy_buf *diff,
         nfy_buf_release(&out);
     }
     if (a->conv.mode == NFY_CONVERT_MODE_MANUAL && !a->conv.amp)
-        warn_amp_missing(rep, a->conv.rules, a->color);
+        warn_amp_missing(rep, a->conv.rules, a->conv.src, a->color);
     /* The summary counts files; say so when what failed was no file. */
     if (st && !stats->files_error && !a->quiet)
         fputs("npuify convert: errors outside the project's files (see "

@@ -69,7 +69,9 @@ static const nfy_apidb_version *version_arg(const char *text, int *rc)
     if (text == NULL)
         return nfy_apidb_version_default();
     if (nfy_apidb_version_parse(nfy_str_from_cstr(text), &v) != NFY_OK) {
-        fprintf(stderr, "npuify db: no data for version '%s'; shipped: %s\n",
+        fprintf(stderr,
+                "npuify db: error[usage]: no data for version '%s'; "
+                "shipped: %s\n",
                 text, nfy_apidb_version_list());
         *rc = NFY_EXIT_USAGE;
         return NULL;

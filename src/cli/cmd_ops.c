@@ -421,7 +421,9 @@ int nfy_cmd_ops(int argc, char **argv)
         nfy_status st =
             nfy_apidb_version_parse(nfy_str_from_cstr(a.version_text), &v);
         if (st) {
-            fprintf(stderr, "npuify ops: torch version '%s' %s; shipped: %s\n",
+            fprintf(stderr,
+                    "npuify ops: error[usage]: torch version '%s' %s; "
+                    "shipped: %s\n",
                     a.version_text,
                     st == NFY_ENOENT ? "is not shipped" : "is malformed",
                     nfy_apidb_version_list());

@@ -118,7 +118,9 @@ static int explain(const rules_args *a, const nfy_rule_set *set)
 {
     const nfy_rule *r = nfy_rule_set_find(set, a->explain);
     if (!r) {
-        fprintf(stderr, "npuify rules: no rule '%s' (see 'npuify rules')\n",
+        fprintf(stderr,
+                "npuify rules: error[usage]: no rule '%s' (see 'npuify "
+                "rules')\n",
                 a->explain);
         return NFY_EXIT_USAGE;
     }

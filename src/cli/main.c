@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "npuify/core.h"
 
@@ -51,6 +52,36 @@ static void usage(FILE *out)
                  "errors, 4 internal.\n");
 }
 
+/* The closest command (at most two letters off), or NULL. */
+static const char *closest_command(const char *name)
+{
+    const char *best = NULL;
+    size_t best_d = 3, n = strlen(name);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        const char *c = commands[i].name;
+        size_t d = nfy_cli_edit_distance(name, c);
+        if (d < best_d && d < n) {
+            best_d = d;
+            best = c;
+        }
+    }
+    return best;
+}
+
+static int unknown_command(const char *name)
+{
+    const char *near = closest_command(name);
+    if (near)
+        fprintf(stderr,
+                "npuify: error[usage]: unknown command '%s'; did you mean "
+                "'%s'?\n\n",
+                name, near);
+    else
+        fprintf(stderr, "npuify: error[usage]: unknown command '%s'\n\n", name);
+    usage(stderr);
+    return NFY_EXIT_USAGE;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -69,7 +100,5 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name))
             return commands[i].fn(argc - 1, argv + 1);
-    fprintf(stderr, "npuify: unknown command '%s'\n\n", argv[1]);
-    usage(stderr);
-    return NFY_EXIT_USAGE;
+    return unknown_command(argv[1]);
 }
