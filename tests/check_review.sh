@@ -174,6 +174,13 @@ grep -q '<b>[1-9][0-9]*</b>need manual work' dom_noamp.html && ok ||
     fail "no-AMP project shows no manual work"
 grep -q 'NPU402' dom_noamp.html && ok || fail "no-AMP row missing"
 
+# --- ops' report.html: the same kit, within 1280 px too
+"$NPUIFY" ops "$git_src/tests/data/profiler/torch-1.13-cpu/autograd_cnn_by_input_shape.txt" \
+    -o opsrep -q >/dev/null 2>&1
+browse "$tmp/opsrep/report.html" test dom_ops.html
+osw=$("$PY" "$OUT" dom_ops.html scrollWidth)
+[ -n "$osw" ] && [ "$osw" -le 1280 ] && ok || fail "ops report.html is $osw px wide at 1280"
+
 # --- malformed decisions files
 printf '{"schema": "npuify-decisions/1", "edits": [{"id": 1}]}\n' >bad1.json
 printf '{"edits": [] \n' >bad2.json
