@@ -103,7 +103,7 @@ browse "$tmp/page.html" "test=reject-all,save" dom.html
 expect_rc "convert --decisions (all rejected)" 0 $?
 diff -r -x npuify_report src rej >/dev/null && ok ||
     fail "all rejected changed the tree"
-n=$(grep -c 'not accepted in the review' rej/npuify_report/report.json)
+n=$(grep -c 'rejected in --decisions' rej/npuify_report/report.json)
 [ "$n" = "$want_edits" ] && ok || fail "$n of $want_edits rejections reported"
 
 # --- reject two: exactly those stay, the rest is applied
@@ -122,6 +122,15 @@ PY
 read nrej napplied ntotal <check.out
 [ "$nrej" = 2 ] && [ "$napplied" = $((ntotal - 2)) ] && ok ||
     fail "two rejected: $nrej rejected, $napplied of $ntotal applied"
+"$NPUIFY" convert src -o two2 --decisions two.json 2>/dev/null | grep -q '^decisions: 2 edits not applied' &&
+    ok || fail "convert does not say how many edits it left out"
+# an edit the review never saw (new since) is not applied either, and says so
+printf '{"schema": "npuify-decisions/1", "source": "src", "edits": []}\n' >empty.json
+"$NPUIFY" convert src -o new --decisions empty.json >/dev/null 2>&1
+expect_rc "convert --decisions (nothing reviewed)" 0 $?
+grep -q 'new since the review' new/npuify_report/report.json && ok ||
+    fail "unreviewed edits not named as new"
+diff -r -x npuify_report src new >/dev/null && ok || fail "unreviewed edits applied"
 
 # --- stale decisions: the source changed under an edit
 sed -i 's/torch.cuda.synchronize()/torch.cuda.synchronize() ;/' src/evil.py

@@ -57,6 +57,8 @@ NFY_NODISCARD nfy_status nfy_decisions_load(const char *path,
 void nfy_decisions_free(nfy_decisions *d);
 /** True when the decisions accept edit id. */
 bool nfy_decisions_accepts(const nfy_decisions *d, const char *id);
+/** True when the decisions name edit id at all (accepted or rejected). */
+bool nfy_decisions_knows(const nfy_decisions *d, const char *id);
 /** Number of entries, and of accepted ones. */
 size_t nfy_decisions_count(const nfy_decisions *d, size_t *accepted);
 

@@ -449,6 +449,21 @@ static void warn_amp_missing(const nfy_report *rep, const nfy_rule_set *rules,
     }
 }
 
+/* With --decisions: how many edits the review kept out, and where. */
+static void add_not_accepted(const nfy_report *rep, nfy_buf *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < rep->findings.len; i++) {
+        const nfy_finding *f = &rep->findings.items[i];
+        n += f->cat == NFY_CAT_LEFT_UNCHANGED && f->edit_id && f->message &&
+             !strncmp(f->message, "not applied: not accepted", 25);
+    }
+    nfy_buf_addf(out,
+                 "decisions: %zu edit%s not applied (not accepted in the "
+                 "review; listed in report.json left_unchanged)\n",
+                 n, n == 1 ? "" : "s");
+}
+
 /* --check: exit 1 on what --fail-on names (default: pending edits). */
 static int check_outcome(const convert_args *a, const nfy_report *rep,
                          const nfy_convert_stats *stats)
@@ -489,6 +504,8 @@ static int finish(convert_args *a, nfy_report *rep, nfy_buf *diff,
         nfy_buf out = NFY_BUF_INIT;
         nfy_report_render_console(rep, a->verbose ? (size_t)-1 : 5, a->color,
                                   &out);
+        if (a->decisions)
+            add_not_accepted(rep, &out);
         if (dir)
             nfy_buf_addf(&out, "report: %s/\n", dir);
         fputs(nfy_buf_cstr(&out), stdout);

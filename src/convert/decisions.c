@@ -13,6 +13,7 @@ struct nfy_decisions {
     nfy_arena arena;
     const char **accepted; /* sorted ids */
     size_t naccepted;
+    const char **known; /* every id of the file, sorted */
     size_t count;
 };
 
@@ -82,6 +83,7 @@ static nfy_status load_entries(json_t *edits, const char *path,
     nfy_status st = NFY_OK;
     size_t n = json_array_size(edits);
     d->accepted = nfy_arena_alloc(&d->arena, (n ? n : 1) * sizeof(char *));
+    d->known = nfy_arena_alloc(&d->arena, (n ? n : 1) * sizeof(char *));
     for (size_t i = 0; i < n; i++) {
         entry e;
         if (!read_entry(json_array_get(edits, i), &e)) {
@@ -96,11 +98,13 @@ static nfy_status load_entries(json_t *edits, const char *path,
             st = st ? st : NFY_ERULE;
             continue;
         }
-        d->count++;
+        const char *id = nfy_arena_strdup(&d->arena, e.id);
+        d->known[d->count++] = id;
         if (!strcmp(e.decision, "accept"))
-            d->accepted[d->naccepted++] = nfy_arena_strdup(&d->arena, e.id);
+            d->accepted[d->naccepted++] = id;
     }
     qsort(d->accepted, d->naccepted, sizeof(char *), cmp_str);
+    qsort(d->known, d->count, sizeof(char *), cmp_str);
     return st;
 }
 
@@ -152,6 +156,11 @@ bool nfy_decisions_accepts(const nfy_decisions *d, const char *id)
 {
     return d && id &&
            bsearch(&id, d->accepted, d->naccepted, sizeof(char *), cmp_str);
+}
+
+bool nfy_decisions_knows(const nfy_decisions *d, const char *id)
+{
+    return d && id && bsearch(&id, d->known, d->count, sizeof(char *), cmp_str);
 }
 
 size_t nfy_decisions_count(const nfy_decisions *d, size_t *accepted)

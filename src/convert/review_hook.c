@@ -24,11 +24,15 @@ static size_t change_findings(nfy_report *rep, const char *rel, size_t first,
     return n;
 }
 
-static void mark_not_accepted(nfy_finding *f)
+/* A change the review did not accept stays, named with the reason. */
+static void mark_not_accepted(nfy_finding *f, bool reviewed)
 {
     f->cat = NFY_CAT_LEFT_UNCHANGED;
     f->op = NFY_OPTYPE_NONE;
-    f->message = "not applied: not accepted in the review (--decisions)";
+    f->message = reviewed ? "not applied: not accepted in the review "
+                            "(rejected in --decisions)"
+                          : "not applied: not accepted in the review (new "
+                            "since the review: not in --decisions)";
 }
 
 enum { CODE_MAX = 240 }; /* bytes of a code line kept in the report */
@@ -105,7 +109,8 @@ void nfy__convert_review(const nfy_convert_opts *o, const nfy_source *src,
         if (keep)
             set->edits.items[kept++] = set->edits.items[k];
         else if (paired)
-            mark_not_accepted(fs[k]);
+            mark_not_accepted(
+                fs[k], nfy_decisions_knows(o->decisions, nfy_buf_cstr(&id)));
     }
     set->edits.len = kept;
     nfy_buf_release(&id);
