@@ -16,45 +16,70 @@
 
 #include "cli/cli_util.h"
 #include "cli/commands.h"
+#include "cli/opt_table.h"
 #include "npuify/apidb.h"
 #include "npuify/capture.h"
 #include "npuify/core.h"
 #include "npuify/proflog.h"
 
-static const char usage_text[] =
+enum ops_opt {
+    OPT_OUTPUT,
+    OPT_TORCH,
+    OPT_COMPARE,
+    OPT_REF_STEP,
+    OPT_FORMAT,
+    OPT_CAPTURE,
+    OPT_EVERY,
+    OPT_ALL_PROCESSES,
+    OPT_ROWS,
+    OPT_JSON_DIAGS,
+    OPT_QUIET
+};
+
+/* The options of ops: its parsing and --help come from this list. */
+static const nfy_cli_option ops_opts[] = {
+    {OPT_OUTPUT, "-o", "--output", "DIR",
+     "report directory (default ./npuify_ops)"},
+    {OPT_TORCH, NULL, "--torch-version", "V",
+     "torch_npu line to check against (default: the\nnewest shipped)"},
+    {OPT_COMPARE, NULL, "--compare-versions", NULL,
+     "also name the first torch_npu version that\n"
+     "supports each missing operator"},
+    {OPT_REF_STEP, NULL, "--ref-step", "N",
+     "reference step for dynamic shapes (default: the\nfirst step seen)"},
+    {OPT_FORMAT, NULL, "--format", "LIST",
+     "csv,json,md,html or all (default all);\nall_ops.txt is always written"},
+    {OPT_CAPTURE, NULL, "--capture", NULL,
+     "run the command after -- under the profiler"},
+    {OPT_EVERY, NULL, "--every", "N", "with --capture: keep every Nth step"},
+    {OPT_ALL_PROCESSES, NULL, "--all-processes", NULL,
+     "with --capture: profile child Python processes"},
+    {OPT_ROWS, NULL, "--rows", NULL,
+     "also write rows.tsv: every row read (debugging,\n"
+     "tests): input, table, step, rank, calls, flags,\n"
+     "name, overload, shapes"},
+    {OPT_JSON_DIAGS, NULL, "--json-diagnostics", NULL,
+     "diagnostics as JSON lines"},
+    {OPT_QUIET, "-q", "--quiet", NULL, "print no summary"},
+};
+
+static const nfy_cli_command ops_cmd = {
+    "ops",
     "usage: npuify ops LOG... [options]\n"
-    "       npuify ops --capture [options] -- python train.py ARGS...\n"
-    "\n"
+    "       npuify ops --capture [options] -- python train.py ARGS...\n",
     "Extract operators (names, input shapes, calls, self time, steps,\n"
     "dynamic-shape operators) from PyTorch profiler text output (training\n"
     "logs with key_averages()/print(prof) tables, torch 1.2 to 2.x) or\n"
-    "chrome traces (.json, .json.gz), and check each on torch_npu.\n"
-    "\n"
-    "options:\n"
-    "  -o, --output DIR      report directory (default ./npuify_ops)\n"
-    "  --torch-version V     torch_npu line to check against (default: the\n"
-    "                        newest shipped)\n"
-    "  --compare-versions    also name the first torch_npu version that\n"
-    "                        supports each missing operator\n"
-    "  --ref-step N          reference step for dynamic shapes (default: the\n"
-    "                        first step seen)\n"
-    "  --format LIST         csv,json,md,html or all (default all);\n"
-    "                        all_ops.txt is always written\n"
-    "  --capture             run the command after -- under the profiler\n"
-    "  --every N             with --capture: keep every Nth step\n"
-    "  --all-processes       with --capture: profile child Python processes\n"
-    "  --rows                also write rows.tsv: every row read (debugging,\n"
-    "                        tests): input, table, step, rank, calls, flags,\n"
-    "                        name, overload, shapes\n"
-    "  --json-diagnostics    diagnostics as JSON lines\n"
-    "  -q, --quiet           print no summary\n"
-    "\n"
+    "chrome traces (.json, .json.gz), and check each on torch_npu.\n",
+    ops_opts,
+    sizeof ops_opts / sizeof ops_opts[0],
     "Outputs: all_ops.txt (one operator per line), ops.csv and\n"
     "dynamic_ops.csv (csv), report.json (json), summary.md (md), report.html\n"
     "(html: one self-contained page with the summary, the unsupported and\n"
     "CPU-fallback operators by self time, every operator, the dynamic-shape\n"
     "operators and the diagnostics; tables sort on a header click).\n"
-    "Exit codes: 0 ok, 2 usage, 3 input errors (what was read is reported).\n";
+    "Exit codes: 0 ok, 2 usage, 3 input errors (what was read is reported;\n"
+    "nothing is written when no input can be read).\n"};
 
 typedef struct {
     const char *out_dir;
@@ -101,56 +126,76 @@ static bool parse_formats(const char *s, unsigned *out)
     return true;
 }
 
+/* One option of the table with its value; 0 to go on, else an exit code. */
+static int take_option(ops_args *a, int id, const char *val)
+{
+    unsigned long n;
+    switch (id) {
+    case OPT_OUTPUT:
+        a->out_dir = val;
+        break;
+    case OPT_TORCH:
+        a->version_text = val;
+        break;
+    case OPT_FORMAT:
+        if (!parse_formats(val, &a->formats))
+            return nfy_cli_usage_error("ops", "unknown --format name");
+        break;
+    case OPT_REF_STEP:
+        if (!nfy_cli_parse_uint(val, 0, 1UL << 30, &n))
+            return nfy_cli_usage_error("ops", "--ref-step needs a number");
+        a->ref_step = (int32_t)n;
+        break;
+    case OPT_EVERY:
+        if (!nfy_cli_parse_uint(val, 0, 1UL << 30, &n))
+            return nfy_cli_usage_error("ops", "--every needs a number");
+        a->every = (unsigned)n;
+        break;
+    case OPT_COMPARE:
+        a->compare = true;
+        break;
+    case OPT_CAPTURE:
+        a->capture = true;
+        break;
+    case OPT_ROWS:
+        a->rows = true;
+        break;
+    case OPT_ALL_PROCESSES:
+        a->all_processes = true;
+        break;
+    case OPT_JSON_DIAGS:
+        a->json_diags = true;
+        break;
+    case OPT_QUIET:
+        a->quiet = true;
+        break;
+    }
+    return 0;
+}
+
 static int parse_args(int argc, char **argv, ops_args *a)
 {
     const char *val;
-    unsigned long n;
     a->out_dir = "npuify_ops";
     a->ref_step = -1;
     a->formats = OPS_ALL_FORMATS;
     a->inputs = calloc((size_t)argc + 1, sizeof *a->inputs);
     if (!a->inputs)
         abort();
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (!strcmp(arg, "--")) {
-            a->cmd = argv + i + 1;
-            break;
-        } else if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
-            fputs(usage_text, stdout);
+    bool dashdash = false;
+    for (int i = 1; i < argc && !dashdash; i++) {
+        int id = nfy_cli_next(&ops_cmd, argc, argv, &i, &dashdash, &val);
+        int rc = id >= 0 ? take_option(a, id, val) : 0;
+        if (id == NFY_CLI_HELP)
             return -1;
-        } else if (nfy_cli_opt(argc, argv, &i, "-o", "--output", &val)) {
-            a->out_dir = val;
-        } else if (nfy_cli_opt(argc, argv, &i, NULL, "--torch-version", &val)) {
-            a->version_text = val;
-        } else if (nfy_cli_opt(argc, argv, &i, NULL, "--format", &val)) {
-            if (!parse_formats(val, &a->formats))
-                return nfy_cli_usage_error("ops", "unknown --format name");
-        } else if (nfy_cli_opt(argc, argv, &i, NULL, "--ref-step", &val)) {
-            if (!nfy_cli_parse_uint(val, 0, 1UL << 30, &n))
-                return nfy_cli_usage_error("ops", "--ref-step needs a number");
-            a->ref_step = (int32_t)n;
-        } else if (nfy_cli_opt(argc, argv, &i, NULL, "--every", &val)) {
-            if (!nfy_cli_parse_uint(val, 0, 1UL << 30, &n))
-                return nfy_cli_usage_error("ops", "--every needs a number");
-            a->every = (unsigned)n;
-        } else if (!strcmp(arg, "--compare-versions")) {
-            a->compare = true;
-        } else if (!strcmp(arg, "--capture")) {
-            a->capture = true;
-        } else if (!strcmp(arg, "--rows")) {
-            a->rows = true;
-        } else if (!strcmp(arg, "--all-processes")) {
-            a->all_processes = true;
-        } else if (!strcmp(arg, "--json-diagnostics")) {
-            a->json_diags = true;
-        } else if (!strcmp(arg, "-q") || !strcmp(arg, "--quiet")) {
-            a->quiet = true;
-        } else if (arg[0] == '-' && arg[1]) {
-            return nfy_cli_unknown_option("ops", arg, usage_text);
-        } else {
-            a->inputs[a->ninputs++] = arg;
-        }
+        if (id == NFY_CLI_ERROR)
+            return NFY_EXIT_USAGE;
+        if (id == NFY_CLI_NONE) /* "--": the command to capture */
+            a->cmd = argv + i + 1;
+        else if (id == NFY_CLI_ARG)
+            a->inputs[a->ninputs++] = val;
+        if (rc)
+            return rc;
     }
     if (a->capture && (!a->cmd || !a->cmd[0]))
         return nfy_cli_usage_error("ops", "--capture needs a command after --");
