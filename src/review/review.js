@@ -101,7 +101,10 @@
       head.appendChild(decide);
     }
     div.appendChild(head);
-    if (it.kind !== "edit" && it.hint) div.appendChild(el("div", "hint", it.hint));
+    // a message that already ends with its hint (NPU402) shows it once
+    if (it.kind !== "edit" && it.hint &&
+        (it.message || "").indexOf(it.hint) < 0)
+      div.appendChild(el("div", "hint", it.hint));
     var code = codeView(it);
     if (code) div.appendChild(code);
     if (it.kind === "edit") setDecision(it, div, "accept");
