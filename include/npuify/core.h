@@ -242,7 +242,16 @@ typedef struct {
     size_t len;
     uint32_t *line_starts; /* line_starts[i] = offset of line i+1 */
     size_t nlines;
+    /* Code points before each NFY_SOURCE_CP_BLOCK-byte block, so a column
+     * costs one block's scan whatever the line's length; NULL when the file
+     * is ASCII (a column is then a byte count). */
+    uint32_t *cp_counts; /* code points before cp_starts[b] */
+    uint8_t *cp_skip;    /* cp_starts[b] = b * BLOCK + cp_skip[b] */
+    size_t ncp;
 } nfy_source;
+
+/** Bytes per block of the code point table (a column scans at most two). */
+#define NFY_SOURCE_CP_BLOCK 64
 
 /** Largest file npuify reads (spans are 32-bit offsets). */
 #define NFY_SOURCE_MAX_BYTES ((size_t)1 << 30)
@@ -261,6 +270,13 @@ void nfy_source_release(nfy_source *src);
  */
 void nfy_source_linecol(const nfy_source *src, uint32_t offset, uint32_t *line,
                         uint32_t *col);
+/**
+ * Code points in [0, offset), as nfy_utf8_count over those bytes counts
+ * them. When scanned is not NULL, adds the bytes decoded to answer (at most
+ * 2 * NFY_SOURCE_CP_BLOCK + 3, so columns are linear in edits per line).
+ */
+size_t nfy_source_codepoints(const nfy_source *src, uint32_t offset,
+                             size_t *scanned);
 /** The text of a 1-based line without its line ending. */
 nfy_str nfy_source_line(const nfy_source *src, uint32_t line);
 
