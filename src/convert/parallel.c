@@ -24,7 +24,9 @@
 
 /* How many entries each worker may be ahead of the in-order merge. */
 enum { AHEAD_PER_JOB = 64 };
-/* Entries are kept in chunks, so an entry never moves once listed. */
+/* Entries are kept in chunks, so an entry never moves once listed; a chunk
+ * is freed once all its entries are merged, so the run holds only the
+ * window's entries, not the whole tree's. */
 enum { CHUNK = 256 };
 
 /* One walk entry and, once converted, what it produced. */
@@ -40,12 +42,16 @@ typedef struct {
 } job_item;
 
 typedef struct {
-    nfy__converter *main;       /* the run's converter: the merge target */
-    NFY_VEC(job_item *) chunks; /* CHUNK entries each; resized under mu */
-    nfy_arena names;            /* paths of the listed entries */
-    nfy_diags walk_diags;       /* the walk's own diagnostics */
-    size_t walk_flushed;        /* how many of them are merged */
-    size_t nworkers;            /* threads started; 0: the walker converts */
+    job_item items[CHUNK];
+    nfy_arena names; /* paths of its entries */
+} job_chunk;
+
+typedef struct {
+    nfy__converter *main;        /* the run's converter: the merge target */
+    NFY_VEC(job_chunk *) chunks; /* resized under mu; merged ones NULL */
+    nfy_diags walk_diags;        /* the walk's own diagnostics */
+    size_t walk_flushed;         /* how many of them are merged */
+    size_t nworkers;             /* threads started; 0: the walker converts */
     pthread_mutex_t mu;
     pthread_cond_t work_cv; /* more entries listed, or the merge went on */
     pthread_cond_t done_cv; /* an entry finished: the merge may go on */
@@ -65,7 +71,12 @@ typedef struct {
 /* Entry i; the chunk table may be resized, so under mu or by the walker. */
 static job_item *item_at(const job_list *jl, size_t i)
 {
-    return &jl->chunks.items[i / CHUNK][i % CHUNK];
+    return &jl->chunks.items[i / CHUNK]->items[i % CHUNK];
+}
+
+static job_chunk *chunk_of(const job_list *jl, size_t i)
+{
+    return jl->chunks.items[i / CHUNK];
 }
 
 /* Convert one entry into its own results. */
@@ -90,9 +101,10 @@ static void run_item(job_list *jl, nfy_convert_passes *passes, job_item *it)
 static job_item *new_slot(job_list *jl)
 {
     if (jl->listed % CHUNK == 0) {
-        job_item *chunk = calloc(CHUNK, sizeof *chunk);
+        job_chunk *chunk = calloc(1, sizeof *chunk);
         if (!chunk)
             abort();
+        nfy_arena_init(&chunk->names);
         pthread_mutex_lock(&jl->mu);
         nfy_vec_push(&jl->chunks, chunk);
         pthread_mutex_unlock(&jl->mu);
@@ -110,9 +122,10 @@ static int list_entry(void *ctx, const nfy_walk_entry *e)
     if (nfy__convert_skipped(jl->main, e->rel))
         return 0;
     job_item *it = new_slot(jl);
+    nfy_arena *names = &chunk_of(jl, jl->listed)->names;
     it->e = *e;
-    it->e.path = nfy_arena_strdup(&jl->names, e->path);
-    it->e.rel = nfy_arena_strdup(&jl->names, e->rel);
+    it->e.path = nfy_arena_strdup(names, e->path);
+    it->e.rel = nfy_arena_strdup(names, e->rel);
     it->walk_diags = jl->walk_diags.items.len;
     nfy_report_init(&it->rep);
     nfy_diags_init(&it->diags);
@@ -130,12 +143,27 @@ static int list_entry(void *ctx, const nfy_walk_entry *e)
     return 0;
 }
 
-/* The next entry to convert, waiting for one; NULL when all are taken. */
+/* Whether entry next may be taken now, past directories (converted, and
+ * perhaps merged and freed, during the walk). Under mu. */
+static bool next_ready(job_list *jl)
+{
+    if (jl->next < jl->merged)
+        jl->next = jl->merged;
+    while (jl->next < jl->listed && jl->next < jl->merged + jl->ahead) {
+        if (item_at(jl, jl->next)->e.kind != NFY_WALK_DIR)
+            return true;
+        jl->next++;
+    }
+    return false;
+}
+
+/* The next file entry to convert, waiting for one; NULL when all are
+ * taken. */
 static job_item *take_item(job_list *jl)
 {
     pthread_mutex_lock(&jl->mu);
     for (;;) {
-        if (jl->next < jl->listed && jl->next < jl->merged + jl->ahead)
+        if (next_ready(jl))
             break;
         if (jl->walk_done && jl->next >= jl->listed) {
             pthread_mutex_unlock(&jl->mu);
@@ -154,8 +182,6 @@ static void *worker_main(void *arg)
     job_list *jl = w->jl;
     job_item *it;
     while ((it = take_item(jl))) {
-        if (it->e.kind == NFY_WALK_DIR) /* done during the walk */
-            continue;
         run_item(jl, &w->passes, it);
         pthread_mutex_lock(&jl->mu);
         it->done = true;
@@ -199,6 +225,25 @@ static void merge_item(job_list *jl, job_item *it)
     nfy_buf_release(&it->diff);
 }
 
+static void free_chunk(job_chunk *chunk)
+{
+    if (!chunk)
+        return;
+    nfy_arena_release(&chunk->names);
+    free(chunk);
+}
+
+/* Free chunk k once every entry in it is merged (workers never touch an
+ * entry after marking it done, and the merge is past it). */
+static void retire_chunk(job_list *jl, size_t k)
+{
+    pthread_mutex_lock(&jl->mu);
+    job_chunk *chunk = jl->chunks.items[k];
+    jl->chunks.items[k] = NULL;
+    pthread_mutex_unlock(&jl->mu);
+    free_chunk(chunk);
+}
+
 /*
  * Merge the finished entries that come next in walk order; with wait, all
  * listed ones (waiting for the workers). Without workers, convert here.
@@ -220,9 +265,11 @@ static void merge_ready(job_list *jl, bool wait)
         }
         merge_item(jl, it);
         pthread_mutex_lock(&jl->mu);
-        jl->merged++;
+        size_t merged = ++jl->merged;
         pthread_cond_broadcast(&jl->work_cv);
         pthread_mutex_unlock(&jl->mu);
+        if (merged % CHUNK == 0)
+            retire_chunk(jl, merged / CHUNK - 1);
     }
 }
 
@@ -249,7 +296,6 @@ nfy_status nfy__convert_parallel(nfy__converter *c, const nfy_walk_opts *wo,
     job_list jl;
     memset(&jl, 0, sizeof jl);
     jl.main = c;
-    nfy_arena_init(&jl.names);
     nfy_diags_init(&jl.walk_diags);
     pthread_mutex_init(&jl.mu, NULL);
     pthread_cond_init(&jl.work_cv, NULL);
@@ -273,12 +319,11 @@ nfy_status nfy__convert_parallel(nfy__converter *c, const nfy_walk_opts *wo,
     }
     free(ws);
     for (size_t i = 0; i < jl.chunks.len; i++)
-        free(jl.chunks.items[i]);
+        free_chunk(jl.chunks.items[i]);
     nfy_vec_free(&jl.chunks);
     pthread_cond_destroy(&jl.done_cv);
     pthread_cond_destroy(&jl.work_cv);
     pthread_mutex_destroy(&jl.mu);
     nfy_diags_release(&jl.walk_diags);
-    nfy_arena_release(&jl.names);
     return st;
 }
