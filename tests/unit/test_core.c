@@ -228,6 +228,41 @@ static void test_source_columns_linear(void **state)
     free(text);
 }
 
+static nfy_status collect(void *ctx, const char *data, size_t len)
+{
+    return nfy_buf_add(ctx, data, len);
+}
+
+/* A buffer with a sink holds at most one block: the bytes reach the sink
+ * in order, and the sink's error sticks. */
+static void test_buf_sink(void **state)
+{
+    (void)state;
+    nfy_buf all = NFY_BUF_INIT, b = NFY_BUF_INIT;
+    b.sink = collect;
+    b.sink_ctx = &all;
+    size_t held = 0;
+    for (int i = 0; i < 200000; i++) {
+        assert_int_equal(nfy_buf_addf(&b, "%d,", i), NFY_OK);
+        held = b.len > held ? b.len : held;
+    }
+    assert_int_equal(nfy_buf_flush(&b), NFY_OK);
+    assert_int_equal(b.len, 0);
+    assert_true(held <= NFY_BUF_SINK_AT);
+    assert_true(all.len > 4 * NFY_BUF_SINK_AT);
+    char expect[16];
+    snprintf(expect, sizeof expect, "%d,", 199999);
+    assert_memory_equal(all.data + all.len - strlen(expect), expect,
+                        strlen(expect));
+    assert_memory_equal(all.data, "0,1,2,", 6);
+    all.max = all.len; /* the sink now fails: the error sticks */
+    assert_int_equal(nfy_buf_add(&b, "x", 1), NFY_OK);
+    assert_int_equal(nfy_buf_flush(&b), NFY_ELIMIT);
+    assert_int_equal(nfy_buf_add(&b, "x", 1), NFY_ELIMIT);
+    nfy_buf_release(&b);
+    nfy_buf_release(&all);
+}
+
 static void test_diag_render(void **state)
 {
     (void)state;
@@ -505,6 +540,7 @@ int main(void)
         cmocka_unit_test(test_buf),
         cmocka_unit_test(test_vec),
         cmocka_unit_test(test_source_columns_exact),
+        cmocka_unit_test(test_buf_sink),
         cmocka_unit_test(test_source_columns_linear),
         cmocka_unit_test(test_source_lines),
         cmocka_unit_test(test_diag_render),
