@@ -16,6 +16,9 @@
  * job_list under one mutex.
  */
 #include <pthread.h>
+#ifdef __GLIBC__
+#    include <malloc.h>
+#endif
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +27,8 @@
 
 /* How many entries each worker may be ahead of the in-order merge. */
 enum { AHEAD_PER_JOB = 64 };
+/* A file at least this large leaves enough freed memory to hand back. */
+enum { TRIM_AFTER_BYTES = 256 * 1024 };
 /* Entries are kept in chunks, so an entry never moves once listed; a chunk
  * is freed once all its entries are merged, so the run holds only the
  * window's entries, not the whole tree's. */
@@ -95,6 +100,12 @@ static void run_item(job_list *jl, nfy_convert_passes *passes, job_item *it)
     if (!nfy__convert_stopping(&c))
         nfy__convert_entry(&c, &it->e);
     it->write_rc = c.write_rc;
+#ifdef __GLIBC__
+    /* glibc keeps a thread's freed blocks in its arena: without this each
+     * worker would hold the peak of the largest file it ever converted. */
+    if (it->e.size >= TRIM_AFTER_BYTES)
+        malloc_trim(0);
+#endif
 }
 
 /* A fresh slot for entry jl->listed, not yet visible to the workers. */
