@@ -123,7 +123,7 @@ static job_item *new_slot(job_list *jl)
     return item_at(jl, jl->listed);
 }
 
-static void merge_ready(job_list *jl, bool wait);
+static void merge_ready(job_list *jl, size_t keep);
 
 static int list_entry(void *ctx, const nfy_walk_entry *e)
 {
@@ -150,7 +150,9 @@ static int list_entry(void *ctx, const nfy_walk_entry *e)
     jl->listed++;
     pthread_cond_signal(&jl->work_cv);
     pthread_mutex_unlock(&jl->mu);
-    merge_ready(jl, false);
+    /* The walk lists no further than a window past the merge, so a slow
+     * conversion never lets it list the whole tree in memory. */
+    merge_ready(jl, jl->ahead + CHUNK);
     return 0;
 }
 
@@ -256,10 +258,11 @@ static void retire_chunk(job_list *jl, size_t k)
 }
 
 /*
- * Merge the finished entries that come next in walk order; with wait, all
- * listed ones (waiting for the workers). Without workers, convert here.
+ * Merge the finished entries that come next in walk order, waiting for the
+ * workers while more than keep listed entries are unmerged (keep 0: all).
+ * Without workers, convert here.
  */
-static void merge_ready(job_list *jl, bool wait)
+static void merge_ready(job_list *jl, size_t keep)
 {
     while (jl->merged < jl->listed) {
         job_item *it = item_at(jl, jl->merged);
@@ -267,6 +270,7 @@ static void merge_ready(job_list *jl, bool wait)
             run_item(jl, jl->main->passes, it);
         } else {
             pthread_mutex_lock(&jl->mu);
+            bool wait = jl->listed - jl->merged > keep;
             while (!it->done && wait)
                 pthread_cond_wait(&jl->done_cv, &jl->mu);
             bool done = it->done;
@@ -320,7 +324,7 @@ nfy_status nfy__convert_parallel(nfy__converter *c, const nfy_walk_opts *wo,
     jl.walk_done = true;
     pthread_cond_broadcast(&jl.work_cv);
     pthread_mutex_unlock(&jl.mu);
-    merge_ready(&jl, true);
+    merge_ready(&jl, 0);
     nfy_diags_append(c->diags, &jl.walk_diags, jl.walk_flushed,
                      jl.walk_diags.items.len);
     for (size_t i = 0; i < jl.nworkers; i++) {
