@@ -10,10 +10,10 @@
  * walk, the calling thread merges the finished entries strictly in walk
  * order, so the merged report, the diagnostics (walk diagnostics included,
  * at the place where the walk issued them), the diff and the stats are
- * exactly those of the sequential walk. Workers may run at most a fixed
- * window ahead of the merge, which bounds the memory held by finished,
- * unmerged entries. Nothing here is global: the shared state is one
- * job_list under one mutex.
+ * exactly those of the sequential walk. Workers, and the walk itself, run
+ * at most a fixed window ahead of the merge, and merged chunks of entries
+ * are freed, so memory holds a window of entries, not the tree. Nothing here is
+ * global: the shared state is one job_list under one mutex.
  */
 #include <pthread.h>
 #ifdef __GLIBC__
