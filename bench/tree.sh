@@ -123,7 +123,10 @@ for n in $SCALES; do
     mkdir -p "$root"
     i=1
     while [ "$i" -le "$n" ]; do
-        cp -rl "$TREE" "$root/c$i" 2>/dev/null || cp -r "$TREE" "$root/c$i" 2>/dev/null
+        # cp fails on the tree's dangling links but copies the rest; a
+        # second cp would copy into the first, doubling the tree
+        cp -rl "$TREE" "$root/c$i" 2>/dev/null ||
+            [ -d "$root/c$i" ] || cp -r "$TREE" "$root/c$i" 2>/dev/null
         i=$((i + 1))
     done
     line=$(printf '%-6s' "${n}x")
