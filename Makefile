@@ -88,7 +88,8 @@ example: $(BIN)
 bench: $(BIN) $(BUILD)/bench/trace_bench
 	@sh bench/run.sh $(BIN)
 	@sh bench/convert.sh $(BIN)
-	@NPUIFY=$(BIN) sh bench/ops.sh
+	@sh bench/tree.sh $(BIN)
+	@SIZE_MB=200 NPUIFY=$(BIN) sh bench/ops.sh
 	@sh bench/trace.sh $(BUILD)
 
 fuzz:

@@ -200,15 +200,23 @@ typedef struct {
     size_t cap;
     size_t max;        /* cap on len; 0 means NFY_BUF_DEFAULT_MAX */
     nfy_status status; /* first error, sticky */
+    /* Optional: where the bytes go once NFY_BUF_SINK_AT are held, so a
+     * large rendering is streamed instead of held whole (append-only). */
+    nfy_status (*sink)(void *ctx, const char *data, size_t len);
+    void *sink_ctx;
 } nfy_buf;
+
+#define NFY_BUF_SINK_AT ((size_t)1 << 18)
 
 #define NFY_BUF_DEFAULT_MAX ((size_t)1 << 31)
 #define NFY_BUF_INIT                                                           \
     {                                                                          \
-        NULL, 0, 0, 0, NFY_OK                                                  \
+        NULL, 0, 0, 0, NFY_OK, NULL, NULL                                      \
     }
 
 void nfy_buf_init(nfy_buf *b, size_t max);
+/** Hand the held bytes to the sink (if any); the sink's error sticks. */
+nfy_status nfy_buf_flush(nfy_buf *b);
 void nfy_buf_release(nfy_buf *b);
 /** Forget the content, keep the memory; also clears a sticky error. */
 void nfy_buf_reset(nfy_buf *b);
@@ -260,7 +268,16 @@ typedef struct {
     size_t len;
     uint32_t *line_starts; /* line_starts[i] = offset of line i+1 */
     size_t nlines;
+    /* Code points before each NFY_SOURCE_CP_BLOCK-byte block, so a column
+     * costs one block's scan whatever the line's length; NULL when the file
+     * is ASCII (a column is then a byte count). */
+    uint32_t *cp_counts; /* code points before cp_starts[b] */
+    uint8_t *cp_skip;    /* cp_starts[b] = b * BLOCK + cp_skip[b] */
+    size_t ncp;
 } nfy_source;
+
+/** Bytes per block of the code point table (a column scans at most two). */
+#define NFY_SOURCE_CP_BLOCK 64
 
 /** Largest file npuify reads (spans are 32-bit offsets). */
 #define NFY_SOURCE_MAX_BYTES ((size_t)1 << 30)
@@ -279,6 +296,13 @@ void nfy_source_release(nfy_source *src);
  */
 void nfy_source_linecol(const nfy_source *src, uint32_t offset, uint32_t *line,
                         uint32_t *col);
+/**
+ * Code points in [0, offset), as nfy_utf8_count over those bytes counts
+ * them. When scanned is not NULL, adds the bytes decoded to answer (at most
+ * 2 * NFY_SOURCE_CP_BLOCK + 3, so columns are linear in edits per line).
+ */
+size_t nfy_source_codepoints(const nfy_source *src, uint32_t offset,
+                             size_t *scanned);
 /** The text of a 1-based line without its line ending. */
 nfy_str nfy_source_line(const nfy_source *src, uint32_t line);
 
@@ -434,6 +458,27 @@ NFY_NODISCARD nfy_status nfy_dir_open_parent(const char *path, int *fd,
  * is never read, so a FIFO cannot block). */
 NFY_NODISCARD nfy_status nfy_file_head(const char *path, char *buf, size_t cap,
                                        size_t *got);
+
+/**
+ * The same atomic write, streamed: open creates the temporary beside path,
+ * write appends to it, commit gives it the mode (w->mode), fsyncs it with
+ * NFY_WRITE_SYNC and renames it over path; any failure, or abort, removes
+ * it and leaves path as it was.
+ */
+typedef struct {
+    int dirfd;
+    int fd;
+    const char *name; /* into the path given to open */
+    char tmp[32];
+    nfy_write_opts w;
+} nfy_file_stream;
+NFY_NODISCARD nfy_status nfy_file_stream_open(nfy_file_stream *fs,
+                                              const char *path,
+                                              nfy_write_opts w);
+NFY_NODISCARD nfy_status nfy_file_stream_write(nfy_file_stream *fs,
+                                               const void *data, size_t len);
+NFY_NODISCARD nfy_status nfy_file_stream_commit(nfy_file_stream *fs);
+void nfy_file_stream_abort(nfy_file_stream *fs);
 
 /** nfy_file_write_at into the directory of path, with NFY_WRITE_SYNC. */
 NFY_NODISCARD nfy_status nfy_file_write_atomic(const char *path,

@@ -171,8 +171,17 @@ typedef struct {
 /** Optional lookup of a rule's one-line description (for SARIF / summary). */
 typedef const char *(*nfy_rule_desc_fn)(void *ctx, const char *rule_id);
 
+/* One interned string of a report: its bytes live in the report's arena. */
 typedef struct {
-    nfy_arena arena; /* owns every string below */
+    const char *s;
+    uint32_t len;
+    uint32_t hash;
+} nfy_report_string;
+
+typedef struct {
+    nfy_arena arena; /* owns every string below, each distinct one once */
+    nfy_report_string *strings; /* open-addressing set of those strings */
+    size_t nstrings, strings_cap;
     nfy_report_meta meta;
     nfy_report_file_vec files;
     nfy_finding_vec findings;

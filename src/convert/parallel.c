@@ -10,12 +10,15 @@
  * walk, the calling thread merges the finished entries strictly in walk
  * order, so the merged report, the diagnostics (walk diagnostics included,
  * at the place where the walk issued them), the diff and the stats are
- * exactly those of the sequential walk. Workers may run at most a fixed
- * window ahead of the merge, which bounds the memory held by finished,
- * unmerged entries. Nothing here is global: the shared state is one
- * job_list under one mutex.
+ * exactly those of the sequential walk. Workers, and the walk itself, run
+ * at most a fixed window ahead of the merge, and merged chunks of entries
+ * are freed, so memory holds a window of entries, not the tree. Nothing here is
+ * global: the shared state is one job_list under one mutex.
  */
 #include <pthread.h>
+#ifdef __GLIBC__
+#    include <malloc.h>
+#endif
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +27,11 @@
 
 /* How many entries each worker may be ahead of the in-order merge. */
 enum { AHEAD_PER_JOB = 64 };
-/* Entries are kept in chunks, so an entry never moves once listed. */
+/* A file at least this large leaves enough freed memory to hand back. */
+enum { TRIM_AFTER_BYTES = 256 * 1024 };
+/* Entries are kept in chunks, so an entry never moves once listed; a chunk
+ * is freed once all its entries are merged, so the run holds only the
+ * window's entries, not the whole tree's. */
 enum { CHUNK = 256 };
 
 /* One walk entry and, once converted, what it produced. */
@@ -40,12 +47,16 @@ typedef struct {
 } job_item;
 
 typedef struct {
-    nfy__converter *main;       /* the run's converter: the merge target */
-    NFY_VEC(job_item *) chunks; /* CHUNK entries each; resized under mu */
-    nfy_arena names;            /* paths of the listed entries */
-    nfy_diags walk_diags;       /* the walk's own diagnostics */
-    size_t walk_flushed;        /* how many of them are merged */
-    size_t nworkers;            /* threads started; 0: the walker converts */
+    job_item items[CHUNK];
+    nfy_arena names; /* paths of its entries */
+} job_chunk;
+
+typedef struct {
+    nfy__converter *main;        /* the run's converter: the merge target */
+    NFY_VEC(job_chunk *) chunks; /* resized under mu; merged ones NULL */
+    nfy_diags walk_diags;        /* the walk's own diagnostics */
+    size_t walk_flushed;         /* how many of them are merged */
+    size_t nworkers;             /* threads started; 0: the walker converts */
     pthread_mutex_t mu;
     pthread_cond_t work_cv; /* more entries listed, or the merge went on */
     pthread_cond_t done_cv; /* an entry finished: the merge may go on */
@@ -65,7 +76,12 @@ typedef struct {
 /* Entry i; the chunk table may be resized, so under mu or by the walker. */
 static job_item *item_at(const job_list *jl, size_t i)
 {
-    return &jl->chunks.items[i / CHUNK][i % CHUNK];
+    return &jl->chunks.items[i / CHUNK]->items[i % CHUNK];
+}
+
+static job_chunk *chunk_of(const job_list *jl, size_t i)
+{
+    return jl->chunks.items[i / CHUNK];
 }
 
 /* Convert one entry into its own results. */
@@ -84,15 +100,22 @@ static void run_item(job_list *jl, nfy_convert_passes *passes, job_item *it)
     if (!nfy__convert_stopping(&c))
         nfy__convert_entry(&c, &it->e);
     it->write_rc = c.write_rc;
+#ifdef __GLIBC__
+    /* glibc keeps a thread's freed blocks in its arena: without this each
+     * worker would hold the peak of the largest file it ever converted. */
+    if (it->e.size >= TRIM_AFTER_BYTES)
+        malloc_trim(0);
+#endif
 }
 
 /* A fresh slot for entry jl->listed, not yet visible to the workers. */
 static job_item *new_slot(job_list *jl)
 {
     if (jl->listed % CHUNK == 0) {
-        job_item *chunk = calloc(CHUNK, sizeof *chunk);
+        job_chunk *chunk = calloc(1, sizeof *chunk);
         if (!chunk)
             abort();
+        nfy_arena_init(&chunk->names);
         pthread_mutex_lock(&jl->mu);
         nfy_vec_push(&jl->chunks, chunk);
         pthread_mutex_unlock(&jl->mu);
@@ -100,7 +123,7 @@ static job_item *new_slot(job_list *jl)
     return item_at(jl, jl->listed);
 }
 
-static void merge_ready(job_list *jl, bool wait);
+static void merge_ready(job_list *jl, size_t keep);
 
 static int list_entry(void *ctx, const nfy_walk_entry *e)
 {
@@ -110,9 +133,10 @@ static int list_entry(void *ctx, const nfy_walk_entry *e)
     if (nfy__convert_skipped(jl->main, e->rel))
         return 0;
     job_item *it = new_slot(jl);
+    nfy_arena *names = &chunk_of(jl, jl->listed)->names;
     it->e = *e;
-    it->e.path = nfy_arena_strdup(&jl->names, e->path);
-    it->e.rel = nfy_arena_strdup(&jl->names, e->rel);
+    it->e.path = nfy_arena_strdup(names, e->path);
+    it->e.rel = nfy_arena_strdup(names, e->rel);
     it->walk_diags = jl->walk_diags.items.len;
     nfy_report_init(&it->rep);
     nfy_diags_init(&it->diags);
@@ -126,16 +150,33 @@ static int list_entry(void *ctx, const nfy_walk_entry *e)
     jl->listed++;
     pthread_cond_signal(&jl->work_cv);
     pthread_mutex_unlock(&jl->mu);
-    merge_ready(jl, false);
+    /* The walk lists no further than a window past the merge, so a slow
+     * conversion never lets it list the whole tree in memory. */
+    merge_ready(jl, jl->ahead + CHUNK);
     return 0;
 }
 
-/* The next entry to convert, waiting for one; NULL when all are taken. */
+/* Whether entry next may be taken now, past directories (converted, and
+ * perhaps merged and freed, during the walk). Under mu. */
+static bool next_ready(job_list *jl)
+{
+    if (jl->next < jl->merged)
+        jl->next = jl->merged;
+    while (jl->next < jl->listed && jl->next < jl->merged + jl->ahead) {
+        if (item_at(jl, jl->next)->e.kind != NFY_WALK_DIR)
+            return true;
+        jl->next++;
+    }
+    return false;
+}
+
+/* The next file entry to convert, waiting for one; NULL when all are
+ * taken. */
 static job_item *take_item(job_list *jl)
 {
     pthread_mutex_lock(&jl->mu);
     for (;;) {
-        if (jl->next < jl->listed && jl->next < jl->merged + jl->ahead)
+        if (next_ready(jl))
             break;
         if (jl->walk_done && jl->next >= jl->listed) {
             pthread_mutex_unlock(&jl->mu);
@@ -154,8 +195,6 @@ static void *worker_main(void *arg)
     job_list *jl = w->jl;
     job_item *it;
     while ((it = take_item(jl))) {
-        if (it->e.kind == NFY_WALK_DIR) /* done during the walk */
-            continue;
         run_item(jl, &w->passes, it);
         pthread_mutex_lock(&jl->mu);
         it->done = true;
@@ -199,11 +238,31 @@ static void merge_item(job_list *jl, job_item *it)
     nfy_buf_release(&it->diff);
 }
 
+static void free_chunk(job_chunk *chunk)
+{
+    if (!chunk)
+        return;
+    nfy_arena_release(&chunk->names);
+    free(chunk);
+}
+
+/* Free chunk k once every entry in it is merged (workers never touch an
+ * entry after marking it done, and the merge is past it). */
+static void retire_chunk(job_list *jl, size_t k)
+{
+    pthread_mutex_lock(&jl->mu);
+    job_chunk *chunk = jl->chunks.items[k];
+    jl->chunks.items[k] = NULL;
+    pthread_mutex_unlock(&jl->mu);
+    free_chunk(chunk);
+}
+
 /*
- * Merge the finished entries that come next in walk order; with wait, all
- * listed ones (waiting for the workers). Without workers, convert here.
+ * Merge the finished entries that come next in walk order, waiting for the
+ * workers while more than keep listed entries are unmerged (keep 0: all).
+ * Without workers, convert here.
  */
-static void merge_ready(job_list *jl, bool wait)
+static void merge_ready(job_list *jl, size_t keep)
 {
     while (jl->merged < jl->listed) {
         job_item *it = item_at(jl, jl->merged);
@@ -211,6 +270,7 @@ static void merge_ready(job_list *jl, bool wait)
             run_item(jl, jl->main->passes, it);
         } else {
             pthread_mutex_lock(&jl->mu);
+            bool wait = jl->listed - jl->merged > keep;
             while (!it->done && wait)
                 pthread_cond_wait(&jl->done_cv, &jl->mu);
             bool done = it->done;
@@ -220,9 +280,11 @@ static void merge_ready(job_list *jl, bool wait)
         }
         merge_item(jl, it);
         pthread_mutex_lock(&jl->mu);
-        jl->merged++;
+        size_t merged = ++jl->merged;
         pthread_cond_broadcast(&jl->work_cv);
         pthread_mutex_unlock(&jl->mu);
+        if (merged % CHUNK == 0)
+            retire_chunk(jl, merged / CHUNK - 1);
     }
 }
 
@@ -249,7 +311,6 @@ nfy_status nfy__convert_parallel(nfy__converter *c, const nfy_walk_opts *wo,
     job_list jl;
     memset(&jl, 0, sizeof jl);
     jl.main = c;
-    nfy_arena_init(&jl.names);
     nfy_diags_init(&jl.walk_diags);
     pthread_mutex_init(&jl.mu, NULL);
     pthread_cond_init(&jl.work_cv, NULL);
@@ -263,7 +324,7 @@ nfy_status nfy__convert_parallel(nfy__converter *c, const nfy_walk_opts *wo,
     jl.walk_done = true;
     pthread_cond_broadcast(&jl.work_cv);
     pthread_mutex_unlock(&jl.mu);
-    merge_ready(&jl, true);
+    merge_ready(&jl, 0);
     nfy_diags_append(c->diags, &jl.walk_diags, jl.walk_flushed,
                      jl.walk_diags.items.len);
     for (size_t i = 0; i < jl.nworkers; i++) {
@@ -273,12 +334,11 @@ nfy_status nfy__convert_parallel(nfy__converter *c, const nfy_walk_opts *wo,
     }
     free(ws);
     for (size_t i = 0; i < jl.chunks.len; i++)
-        free(jl.chunks.items[i]);
+        free_chunk(jl.chunks.items[i]);
     nfy_vec_free(&jl.chunks);
     pthread_cond_destroy(&jl.done_cv);
     pthread_cond_destroy(&jl.work_cv);
     pthread_mutex_destroy(&jl.mu);
     nfy_diags_release(&jl.walk_diags);
-    nfy_arena_release(&jl.names);
     return st;
 }

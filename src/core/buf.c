@@ -35,9 +35,21 @@ static size_t buf_max(const nfy_buf *b)
     return b->max ? b->max : NFY_BUF_DEFAULT_MAX;
 }
 
+nfy_status nfy_buf_flush(nfy_buf *b)
+{
+    if (b->status || !b->sink || !b->len)
+        return b->status;
+    b->status = b->sink(b->sink_ctx, b->data, b->len);
+    b->len = 0;
+    b->data[0] = '\0';
+    return b->status;
+}
+
 nfy_status nfy_buf_reserve(nfy_buf *b, size_t extra)
 {
     if (b->status)
+        return b->status;
+    if (b->sink && b->len + extra >= NFY_BUF_SINK_AT && nfy_buf_flush(b))
         return b->status;
     if (extra > buf_max(b) || b->len > buf_max(b) - extra) {
         b->status = NFY_ELIMIT;

@@ -208,19 +208,54 @@ static void settle_attrs(int fd, int dirfd, const char *name,
         w->mode_lost = true;
 }
 
+static nfy_status stream_start(nfy_file_stream *fs, int dirfd, const char *name,
+                               nfy_write_opts w)
+{
+    _Static_assert(sizeof fs->tmp >= TEMP_NAME_SIZE, "temporary name room");
+    fs->dirfd = dirfd;
+    fs->name = name;
+    fs->w = w;
+    fs->fd = temp_create_at(dirfd, fs->tmp, NULL);
+    return fs->fd < 0 ? nfy_status_from_errno(errno) : NFY_OK;
+}
+
+nfy_status nfy_file_stream_write(nfy_file_stream *fs, const void *data,
+                                 size_t len)
+{
+    return write_all(fs->fd, data, len);
+}
+
+/* Give the temporary its attributes, flush it and rename it over the
+ * target; on failure remove it. */
+static nfy_status stream_finish(nfy_file_stream *fs, const struct stat *like,
+                                nfy_status rc)
+{
+    if (!rc)
+        settle_attrs(fs->fd, fs->dirfd, fs->name, like, &fs->w);
+    if (!rc && (fs->w.flags & NFY_WRITE_SYNC) && fsync(fs->fd) != 0)
+        rc = nfy_status_from_errno(errno);
+    if (close(fs->fd) != 0 && !rc)
+        rc = nfy_status_from_errno(errno);
+    fs->fd = -1;
+    if (!rc && renameat(fs->dirfd, fs->tmp, fs->dirfd, fs->name) != 0)
+        rc = nfy_status_from_errno(errno);
+    if (rc)
+        unlinkat(fs->dirfd, fs->tmp, 0);
+    return rc;
+}
+
 /* Fill a fresh temporary (from data, or streamed from in), then rename it
  * over dirfd/name. Nothing is left behind on failure. */
 static nfy_status finish_temp(int dirfd, const char *name, int in,
                               const void *data, size_t len,
                               const struct stat *like, nfy_write_opts *w)
 {
-    char tmp[TEMP_NAME_SIZE];
-    int fd = temp_create_at(dirfd, tmp, NULL);
-    if (fd < 0)
-        return nfy_status_from_errno(errno);
-    nfy_status rc = NFY_OK;
+    nfy_file_stream fs;
+    nfy_status rc = stream_start(&fs, dirfd, name, *w);
+    if (rc)
+        return rc;
     if (in < 0) {
-        rc = write_all(fd, data, len);
+        rc = write_all(fs.fd, data, len);
     } else {
         char block[65536];
         for (;;) {
@@ -231,21 +266,13 @@ static nfy_status finish_temp(int dirfd, const char *name, int in,
                 rc = n < 0 ? nfy_status_from_errno(errno) : NFY_OK;
                 break;
             }
-            rc = write_all(fd, block, (size_t)n);
+            rc = write_all(fs.fd, block, (size_t)n);
             if (rc)
                 break;
         }
     }
-    if (!rc)
-        settle_attrs(fd, dirfd, name, like, w);
-    if (!rc && (w->flags & NFY_WRITE_SYNC) && fsync(fd) != 0)
-        rc = nfy_status_from_errno(errno);
-    if (close(fd) != 0 && !rc)
-        rc = nfy_status_from_errno(errno);
-    if (!rc && renameat(dirfd, tmp, dirfd, name) != 0)
-        rc = nfy_status_from_errno(errno);
-    if (rc)
-        unlinkat(dirfd, tmp, 0);
+    rc = stream_finish(&fs, like, rc);
+    *w = fs.w;
     return rc;
 }
 
@@ -407,6 +434,33 @@ nfy_status nfy_file_write_atomic_flags(const char *path, const void *data,
     rc = nfy_file_write_at(fd, base, data, len, &w);
     close(fd);
     return rc;
+}
+
+nfy_status nfy_file_stream_open(nfy_file_stream *fs, const char *path,
+                                nfy_write_opts w)
+{
+    int dirfd;
+    const char *base;
+    nfy_status rc = nfy_dir_open_parent(path, &dirfd, &base);
+    if (rc)
+        return rc;
+    rc = stream_start(fs, dirfd, base, w);
+    if (rc)
+        close(dirfd);
+    return rc;
+}
+
+nfy_status nfy_file_stream_commit(nfy_file_stream *fs)
+{
+    nfy_status rc = stream_finish(fs, NULL, NFY_OK);
+    close(fs->dirfd);
+    return rc;
+}
+
+void nfy_file_stream_abort(nfy_file_stream *fs)
+{
+    (void)stream_finish(fs, NULL, NFY_EIO); /* any error: remove it */
+    close(fs->dirfd);
 }
 
 nfy_status nfy_file_copy_atomic(const char *src, const char *dst)

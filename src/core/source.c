@@ -51,6 +51,63 @@ static nfy_status build_lines(nfy_source *src)
     return NFY_OK;
 }
 
+static bool all_ascii(const char *s, size_t n)
+{
+    uint64_t acc = 0;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, sizeof w);
+        acc |= w;
+    }
+    for (; i < n; i++)
+        acc |= (unsigned char)s[i];
+    return !(acc & 0x8080808080808080ull);
+}
+
+/*
+ * The code point count at the first position nfy_utf8_count's walk from
+ * the file start reaches in each block. That walk lands on every ASCII
+ * byte (no UTF-8 sequence holds one), so on every line start too, and a
+ * column becomes a difference of two counts, each finished by a scan of
+ * under two blocks.
+ */
+static void build_codepoints(nfy_source *src)
+{
+    if (all_ascii(src->data, src->len))
+        return;
+    const size_t block = NFY_SOURCE_CP_BLOCK;
+    size_t nb = src->len / block + 1;
+    src->cp_counts = malloc(nb * sizeof *src->cp_counts);
+    src->cp_skip = malloc(nb);
+    if (!src->cp_counts || !src->cp_skip)
+        nfy__fatal("out of memory");
+    const char *s = src->data;
+    size_t i = 0, count = 0;
+    for (size_t b = 0; b < nb; b++) {
+        size_t target = b * block;
+        while (i < target) {
+            uint32_t cp;
+            size_t k = (unsigned char)s[i] < 0x80
+                           ? 1
+                           : nfy_utf8_decode(s + i, src->len - i, &cp);
+            i += k ? k : 1;
+            count++;
+        }
+        src->cp_counts[b] = (uint32_t)count;
+        src->cp_skip[b] = (uint8_t)(i - target);
+    }
+    src->ncp = nb;
+}
+
+static nfy_status index_source(nfy_source *src)
+{
+    nfy_status st = build_lines(src);
+    if (!st)
+        build_codepoints(src);
+    return st;
+}
+
 static char *dup_path(const char *path)
 {
     size_t n = strlen(path ? path : "");
@@ -75,7 +132,7 @@ nfy_status nfy_source_from_mem(nfy_source *src, const char *path,
     src->data[len] = '\0';
     src->len = len;
     src->path = dup_path(path);
-    return build_lines(src);
+    return index_source(src);
 }
 
 nfy_status nfy_source_load(nfy_source *src, const char *path, size_t max)
@@ -92,7 +149,7 @@ nfy_status nfy_source_load(nfy_source *src, const char *path, size_t max)
     src->data = nfy_buf_take(&b, &len);
     src->len = len;
     src->path = dup_path(path);
-    return build_lines(src);
+    return index_source(src);
 }
 
 void nfy_source_release(nfy_source *src)
@@ -100,6 +157,8 @@ void nfy_source_release(nfy_source *src)
     free((char *)src->path);
     free(src->data);
     free(src->line_starts);
+    free(src->cp_counts);
+    free(src->cp_skip);
     memset(src, 0, sizeof *src);
 }
 
@@ -117,6 +176,26 @@ static size_t line_index(const nfy_source *src, uint32_t offset)
     return lo;
 }
 
+size_t nfy_source_codepoints(const nfy_source *src, uint32_t offset,
+                             size_t *scanned)
+{
+    if (offset > src->len)
+        offset = (uint32_t)src->len;
+    if (!src->cp_counts)
+        return offset;
+    size_t b = offset / NFY_SOURCE_CP_BLOCK;
+    if (b >= src->ncp)
+        b = src->ncp - 1;
+    size_t at = b * NFY_SOURCE_CP_BLOCK + src->cp_skip[b];
+    if (at > offset) { /* the block starts inside a sequence that holds it */
+        b--;
+        at = b * NFY_SOURCE_CP_BLOCK + src->cp_skip[b];
+    }
+    if (scanned)
+        *scanned += offset - at;
+    return src->cp_counts[b] + nfy_utf8_count(src->data + at, offset - at);
+}
+
 void nfy_source_linecol(const nfy_source *src, uint32_t offset, uint32_t *line,
                         uint32_t *col)
 {
@@ -130,7 +209,8 @@ void nfy_source_linecol(const nfy_source *src, uint32_t offset, uint32_t *line,
     size_t li = line_index(src, offset);
     uint32_t start = src->line_starts[li];
     *line = (uint32_t)li + 1;
-    *col = (uint32_t)nfy_utf8_count(src->data + start, offset - start);
+    *col = (uint32_t)(nfy_source_codepoints(src, offset, NULL) -
+                      nfy_source_codepoints(src, start, NULL));
 }
 
 nfy_str nfy_source_line(const nfy_source *src, uint32_t line)

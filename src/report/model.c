@@ -49,17 +49,17 @@ void nfy_report_release(nfy_report *rep)
     nfy_vec_free(&rep->files);
     nfy_vec_free(&rep->findings);
     nfy_vec_free(&rep->log);
+    nfy__report_strings_release(rep);
     nfy_arena_release(&rep->arena);
 }
 
 void nfy_report_set_meta(nfy_report *rep, const nfy_report_meta *meta)
 {
-    rep->meta.tool_version = nfy_arena_strdup(&rep->arena, meta->tool_version);
-    rep->meta.command = nfy_arena_strdup(&rep->arena, meta->command);
-    rep->meta.source = nfy_arena_strdup(&rep->arena, meta->source);
-    rep->meta.torch_version =
-        nfy_arena_strdup(&rep->arena, meta->torch_version);
-    rep->meta.mode = nfy_arena_strdup(&rep->arena, meta->mode);
+    rep->meta.tool_version = nfy__report_intern_cstr(rep, meta->tool_version);
+    rep->meta.command = nfy__report_intern_cstr(rep, meta->command);
+    rep->meta.source = nfy__report_intern_cstr(rep, meta->source);
+    rep->meta.torch_version = nfy__report_intern_cstr(rep, meta->torch_version);
+    rep->meta.mode = nfy__report_intern_cstr(rep, meta->mode);
 }
 
 static const char *rule_message(void *ctx, const char *id)
@@ -78,27 +78,27 @@ void nfy_report_use_rules(nfy_report *rep, const nfy_rule_set *rules)
 void nfy_report_add_file(nfy_report *rep, const char *file,
                          nfy_file_status status, const char *note)
 {
-    nfy_report_file f = {nfy_arena_strdup(&rep->arena, file ? file : ""),
-                         status, nfy_arena_strdup(&rep->arena, note)};
+    nfy_report_file f = {nfy__report_intern_cstr(rep, file ? file : ""), status,
+                         nfy__report_intern_cstr(rep, note)};
     nfy_vec_push(&rep->files, f);
 }
 
 void nfy_report_add_finding(nfy_report *rep, const nfy_finding *f)
 {
     nfy_finding c = *f;
-    c.file = nfy_arena_strdup(&rep->arena, f->file);
-    c.rule = nfy_arena_strdup(&rep->arena, f->rule ? f->rule : "");
-    c.api = nfy_arena_strdup(&rep->arena, f->api);
-    c.message = nfy_arena_strdup(&rep->arena, f->message);
-    c.before = nfy_arena_strdup(&rep->arena, f->before);
-    c.after = nfy_arena_strdup(&rep->arena, f->after);
-    c.api_type = nfy_arena_strdup(&rep->arena, f->api_type);
-    c.npu_api = nfy_arena_strdup(&rep->arena, f->npu_api);
-    c.value_set_id = nfy_arena_strdup(&rep->arena, f->value_set_id);
-    c.value_set = nfy_arena_strdup(&rep->arena, f->value_set);
-    c.edit_id = nfy_arena_strdup(&rep->arena, f->edit_id);
-    c.code_before = nfy_arena_strdup(&rep->arena, f->code_before);
-    c.code_after = nfy_arena_strdup(&rep->arena, f->code_after);
+    c.file = nfy__report_intern_cstr(rep, f->file);
+    c.rule = nfy__report_intern_cstr(rep, f->rule ? f->rule : "");
+    c.api = nfy__report_intern_cstr(rep, f->api);
+    c.message = nfy__report_intern_cstr(rep, f->message);
+    c.before = nfy__report_intern_cstr(rep, f->before);
+    c.after = nfy__report_intern_cstr(rep, f->after);
+    c.api_type = nfy__report_intern_cstr(rep, f->api_type);
+    c.npu_api = nfy__report_intern_cstr(rep, f->npu_api);
+    c.value_set_id = nfy__report_intern_cstr(rep, f->value_set_id);
+    c.value_set = nfy__report_intern_cstr(rep, f->value_set);
+    c.edit_id = nfy__report_intern_cstr(rep, f->edit_id);
+    c.code_before = nfy__report_intern_cstr(rep, f->code_before);
+    c.code_after = nfy__report_intern_cstr(rep, f->code_after);
     const nfy_rule *r =
         rep->rules ? nfy_rule_set_find(rep->rules, c.rule) : NULL;
     if (r && r->severity > c.rule_severity)
@@ -133,9 +133,8 @@ void nfy_report_add_edits(nfy_report *rep, const char *file, nfy_edit_set *set,
         f.safety = safety;
         f.cat = NFY_CAT_CHANGE;
         f.message = e->note;
-        f.before =
-            nfy_arena_strndup(&rep->arena, set->src->data + e->span.start,
-                              e->span.end - e->span.start);
+        f.before = nfy__report_intern(rep, set->src->data + e->span.start,
+                                      e->span.end - e->span.start);
         f.after = e->text.ptr;
         nfy_report_add_finding(rep, &f);
     }
@@ -145,7 +144,7 @@ void nfy_report_logf(nfy_report *rep, const char *file, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    nfy_report_log_line l = {nfy_arena_strdup(&rep->arena, file),
+    nfy_report_log_line l = {nfy__report_intern_cstr(rep, file),
                              nfy_arena_vfmt(&rep->arena, fmt, ap),
                              rep->next_seq++};
     va_end(ap);

@@ -7,6 +7,11 @@
 
 #include "npuify/report.h"
 
+/* The report's one copy of the n bytes at s (NULL stays NULL). */
+const char *nfy__report_intern(nfy_report *rep, const char *s, size_t n);
+const char *nfy__report_intern_cstr(nfy_report *rep, const char *s);
+void nfy__report_strings_release(nfy_report *rep);
+
 /* strcmp with NULL sorting before every string. */
 int nfy__report_strcmp(const char *a, const char *b);
 /* The report order: file, start, end, rule, category, message, the rest. */

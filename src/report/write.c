@@ -161,30 +161,48 @@ void nfy_report_render_log(const nfy_report *rep, nfy_buf *out)
 /* ---- writing ------------------------------------------------------------ */
 
 typedef void (*render_fn)(const nfy_report *rep, nfy_buf *out);
+typedef void (*render_csv_fn)(const nfy_report *rep, nfy_csv_kind k,
+                              nfy_buf *out);
 
-static nfy_status write_one(const char *dir, const char *name, nfy_buf *b,
-                            nfy_diags *diags)
+static nfy_status to_stream(void *ctx, const char *data, size_t len)
+{
+    return nfy_file_stream_write(ctx, data, len);
+}
+
+/*
+ * Render one report file straight into its temporary, a block at a time,
+ * so a report of a huge tree is never held whole; it replaces the old
+ * file only once complete.
+ */
+static nfy_status render_and_write(const nfy_report *rep, const char *dir,
+                                   const char *name, render_fn fn,
+                                   render_csv_fn csv, nfy_csv_kind k,
+                                   nfy_diags *diags)
 {
     nfy_arena a = NFY_ARENA_INIT;
     const char *path = nfy_path_join(&a, dir, name);
-    nfy_status st = b->status;
-    if (!st)
-        st = nfy_file_write_atomic(path, b->data ? b->data : "", b->len, 0644);
+    nfy_file_stream fs;
+    nfy_status st = nfy_file_stream_open(
+        &fs, path, (nfy_write_opts){.mode = 0644, .flags = NFY_WRITE_SYNC});
+    if (!st) {
+        nfy_buf b = NFY_BUF_INIT;
+        b.sink = to_stream;
+        b.sink_ctx = &fs;
+        if (csv)
+            csv(rep, k, &b);
+        else
+            fn(rep, &b);
+        st = nfy_buf_flush(&b);
+        nfy_buf_release(&b);
+        if (st)
+            nfy_file_stream_abort(&fs);
+        else
+            st = nfy_file_stream_commit(&fs);
+    }
     if (st && diags)
         nfy_diag_add_at(diags, NFY_SEV_ERROR, "E-REPORT-WRITE", path, 0, 0,
                         "cannot write report file: %s", nfy_status_str(st));
     nfy_arena_release(&a);
-    return st;
-}
-
-static nfy_status render_and_write(const nfy_report *rep, const char *dir,
-                                   const char *name, render_fn fn,
-                                   nfy_diags *diags)
-{
-    nfy_buf b = NFY_BUF_INIT;
-    fn(rep, &b);
-    nfy_status st = write_one(dir, name, &b, diags);
-    nfy_buf_release(&b);
     return st;
 }
 
@@ -193,13 +211,11 @@ static nfy_status write_csvs(const nfy_report *rep, const char *dir,
 {
     nfy_status first = NFY_OK;
     for (int k = 0; k < NFY_CSV_COUNT; k++) {
-        nfy_buf b = NFY_BUF_INIT;
-        nfy_report_render_csv(rep, (nfy_csv_kind)k, &b);
         nfy_status st =
-            write_one(dir, nfy_csv_file_name((nfy_csv_kind)k), &b, diags);
+            render_and_write(rep, dir, nfy_csv_file_name((nfy_csv_kind)k), NULL,
+                             nfy_report_render_csv, (nfy_csv_kind)k, diags);
         if (st && !first)
             first = st;
-        nfy_buf_release(&b);
     }
     return first;
 }
@@ -229,8 +245,8 @@ nfy_status nfy_report_write(const nfy_report *rep, const char *dir,
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
         if (!(formats & table[i].bit))
             continue;
-        nfy_status st =
-            render_and_write(rep, dir, table[i].name, table[i].fn, diags);
+        nfy_status st = render_and_write(rep, dir, table[i].name, table[i].fn,
+                                         NULL, 0, diags);
         if (st && !first)
             first = st;
     }

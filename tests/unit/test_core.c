@@ -163,6 +163,106 @@ static void test_source_lines(void **state)
     nfy_source_release(&src);
 }
 
+/* One line of mixed ASCII, valid UTF-8 and stray bytes, built by an LCG. */
+static char *mixed_line(size_t n)
+{
+    static const char *const pieces[] = {
+        "a",    " ",    "\xC3\xA9",    "\xE2\x82\xAC", "\xF0\x9F\x98\x80",
+        "\x80", "\xC3", "\xED\xA0\x80"};
+    char *s = malloc(n + 8);
+    assert_non_null(s);
+    size_t len = 0;
+    uint32_t r = 12345;
+    while (len < n) {
+        r = r * 1103515245u + 12345u;
+        const char *p = pieces[(r >> 16) % 8];
+        size_t k = strlen(p);
+        memcpy(s + len, p, k);
+        len += k;
+    }
+    s[n] = '\0';
+    return s;
+}
+
+/* Every column equals the count from the line start, offsets inside a
+ * sequence included, and stays so after a line break in the middle. */
+static void test_source_columns_exact(void **state)
+{
+    (void)state;
+    size_t n = 3000;
+    char *text = mixed_line(n);
+    text[1500] = '\n';
+    nfy_source src;
+    assert_int_equal(nfy_source_from_mem(&src, "m.py", text, n), NFY_OK);
+    for (uint32_t off = 0; off <= n; off++) {
+        uint32_t line, col;
+        nfy_source_linecol(&src, off, &line, &col);
+        uint32_t start = off > 1500 ? 1501 : 0;
+        assert_int_equal(line, off > 1500 ? 2 : 1);
+        assert_int_equal(col, nfy_utf8_count(text + start, off - start));
+    }
+    nfy_source_release(&src);
+    free(text);
+}
+
+/* 200,000 findings on one 4 MB line: each column decodes a bounded number
+ * of bytes, so the whole line costs O(findings + length), not O(N^2). */
+static void test_source_columns_linear(void **state)
+{
+    (void)state;
+    size_t n = (size_t)4 << 20;
+    char *text = mixed_line(n);
+    nfy_source src;
+    assert_int_equal(nfy_source_from_mem(&src, "long.py", text, n), NFY_OK);
+    size_t scanned = 0, calls = 200000;
+    for (size_t i = 0; i < calls; i++) {
+        uint32_t off = (uint32_t)(i * (n / calls));
+        size_t before = scanned;
+        size_t cp = nfy_source_codepoints(&src, off, &scanned);
+        assert_true(scanned - before <= 2 * NFY_SOURCE_CP_BLOCK + 3);
+        if (i % 9973 == 0)
+            assert_int_equal(cp, nfy_utf8_count(text, off));
+    }
+    assert_true(scanned <= calls * (2 * NFY_SOURCE_CP_BLOCK + 3));
+    nfy_source_release(&src);
+    free(text);
+}
+
+static nfy_status collect(void *ctx, const char *data, size_t len)
+{
+    return nfy_buf_add(ctx, data, len);
+}
+
+/* A buffer with a sink holds at most one block: the bytes reach the sink
+ * in order, and the sink's error sticks. */
+static void test_buf_sink(void **state)
+{
+    (void)state;
+    nfy_buf all = NFY_BUF_INIT, b = NFY_BUF_INIT;
+    b.sink = collect;
+    b.sink_ctx = &all;
+    size_t held = 0;
+    for (int i = 0; i < 200000; i++) {
+        assert_int_equal(nfy_buf_addf(&b, "%d,", i), NFY_OK);
+        held = b.len > held ? b.len : held;
+    }
+    assert_int_equal(nfy_buf_flush(&b), NFY_OK);
+    assert_int_equal(b.len, 0);
+    assert_true(held <= NFY_BUF_SINK_AT);
+    assert_true(all.len > 4 * NFY_BUF_SINK_AT);
+    char expect[16];
+    snprintf(expect, sizeof expect, "%d,", 199999);
+    assert_memory_equal(all.data + all.len - strlen(expect), expect,
+                        strlen(expect));
+    assert_memory_equal(all.data, "0,1,2,", 6);
+    all.max = all.len; /* the sink now fails: the error sticks */
+    assert_int_equal(nfy_buf_add(&b, "x", 1), NFY_OK);
+    assert_int_equal(nfy_buf_flush(&b), NFY_ELIMIT);
+    assert_int_equal(nfy_buf_add(&b, "x", 1), NFY_ELIMIT);
+    nfy_buf_release(&b);
+    nfy_buf_release(&all);
+}
+
 static void test_diag_render(void **state)
 {
     (void)state;
@@ -439,6 +539,9 @@ int main(void)
         cmocka_unit_test(test_arena),
         cmocka_unit_test(test_buf),
         cmocka_unit_test(test_vec),
+        cmocka_unit_test(test_source_columns_exact),
+        cmocka_unit_test(test_buf_sink),
+        cmocka_unit_test(test_source_columns_linear),
         cmocka_unit_test(test_source_lines),
         cmocka_unit_test(test_diag_render),
         cmocka_unit_test(test_diag_cap),
