@@ -127,6 +127,8 @@ ptrdiff_t nfy_str_find_char(nfy_str s, char c);
 ptrdiff_t nfy_str_find(nfy_str s, nfy_str w);
 /** Does s contain w (a non-empty byte string) anywhere? */
 bool nfy_str_contains(nfy_str s, nfy_str w);
+/** Does s contain the lower-case ASCII word anywhere, ignoring ASCII case? */
+bool nfy_str_contains_ci(nfy_str s, const char *lower_word);
 /** Byte-wise comparison usable with qsort-style ordering. */
 int nfy_str_cmp(nfy_str a, nfy_str b);
 /** FNV-1a hash of the bytes. */

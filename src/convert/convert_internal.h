@@ -80,6 +80,10 @@ void nfy__line_rule_findings(const nfy_convert_passes *ps,
                              const nfy_source *src, const char *rel,
                              nfy_rule_ctx_kind where, char *blanked,
                              nfy_report *rep);
+/* A manual finding of rule r at span sp of src (its text is the API). */
+void nfy__manual_finding(const nfy_source *src, const char *rel, nfy_span sp,
+                         const nfy_rule *r, const char *message,
+                         nfy_report *rep);
 /* A NUL-terminated copy of src, NUL bytes as spaces (malloc; NULL: OOM). */
 char *nfy__text_copy(const nfy_source *src);
 /* Blank shell comments, line continuations and CRs in b[0..n). */

@@ -26,26 +26,34 @@ static bool rule_for_kind(const nfy_rule *r, const nfy_rule_env *env,
     return r->match == NFY_MATCH_LINE && r->nctx == 0;
 }
 
+void nfy__manual_finding(const nfy_source *src, const char *rel, nfy_span sp,
+                         const nfy_rule *r, const char *message,
+                         nfy_report *rep)
+{
+    nfy_arena a = NFY_ARENA_INIT;
+    nfy_finding f = {
+        .file = rel,
+        .rule = r->id,
+        .op = NFY_OPTYPE_UNSUPPORTED,
+        .safety = NFY_SAFETY_MANUAL,
+        .cat = NFY_CAT_UNSUPPORTED_API,
+        .api = nfy_arena_strndup(&a, src->data + sp.start, sp.end - sp.start),
+        .message = message};
+    nfy_finding_locate(&f, src, sp);
+    nfy_report_add_finding(rep, &f);
+    nfy_arena_release(&a);
+}
+
 static void add_finding(const nfy_rule *r, const nfy_source *src,
                         const char *rel, nfy_span sp, nfy_report *rep)
 {
     nfy_arena a = NFY_ARENA_INIT;
-    const char *api =
-        nfy_arena_strndup(&a, src->data + sp.start, sp.end - sp.start);
     const char *msg = r->message;
     size_t n = strlen(msg);
     bool stop = n > 0 && strchr(".!?:", msg[n - 1]) != NULL;
     if (r->hint && *r->hint)
         msg = nfy_arena_fmt(&a, "%s%s %s", msg, stop ? "" : ".", r->hint);
-    nfy_finding f = {.file = rel,
-                     .rule = r->id,
-                     .op = NFY_OPTYPE_UNSUPPORTED,
-                     .safety = NFY_SAFETY_MANUAL,
-                     .cat = NFY_CAT_UNSUPPORTED_API,
-                     .api = api,
-                     .message = msg};
-    nfy_finding_locate(&f, src, sp);
-    nfy_report_add_finding(rep, &f);
+    nfy__manual_finding(src, rel, sp, r, msg, rep);
     nfy_arena_release(&a);
 }
 

@@ -34,23 +34,6 @@ static bool rule_in_shell(const nfy_convert_passes *ps, const nfy_rule *r)
     return r->nctx == 0;
 }
 
-/* The finding for a name not renamed: no counterpart, or not allowed. */
-static void report_name(const nfy_source *src, const char *rel, nfy_span sp,
-                        const nfy_rule *r, const char *message, nfy_report *rep)
-{
-    char *api = strndup(src->data + sp.start, sp.end - sp.start);
-    nfy_finding f = {.file = rel,
-                     .rule = r->id,
-                     .op = NFY_OPTYPE_UNSUPPORTED,
-                     .safety = NFY_SAFETY_MANUAL,
-                     .cat = NFY_CAT_UNSUPPORTED_API,
-                     .api = api,
-                     .message = message};
-    nfy_finding_locate(&f, src, sp);
-    nfy_report_add_finding(rep, &f);
-    free(api);
-}
-
 /* Why an active rule did not edit: unsafe without --unsafe, or manual. */
 static const char *not_applied(const nfy_rule *r)
 {
@@ -73,7 +56,7 @@ static void record_name(const nfy_convert_passes *ps, const nfy_source *src,
         const nfy_rule_pair *p = nfy_rule_map_find(r, name);
         bool renames = p && p->to && *p->to;
         if (renames && nfy_rule_activity_in(r, &ps->env) != NFY_RULE_EDITS) {
-            report_name(src, rel, sp, r, not_applied(r), rep);
+            nfy__manual_finding(src, rel, sp, r, not_applied(r), rep);
             return;
         }
         if (renames) {
@@ -84,7 +67,8 @@ static void record_name(const nfy_convert_passes *ps, const nfy_source *src,
             (void)st;
             return;
         }
-        report_name(src, rel, sp, r, p && p->note ? p->note : r->message, rep);
+        nfy__manual_finding(src, rel, sp, r,
+                            p && p->note ? p->note : r->message, rep);
         return;
     }
 }
@@ -179,8 +163,8 @@ static size_t scan_option(const nfy_convert_passes *ps, const nfy_source *src,
         vend++;
     const nfy_rule *r = option_rule(ps, opt, (nfy_str){s + v, vend - v});
     if (r && vend > v && nfy_rule_activity_in(r, &ps->env) != NFY_RULE_EDITS) {
-        report_name(src, rel, (nfy_span){(uint32_t)v, (uint32_t)vend}, r,
-                    not_applied(r), rep);
+        nfy__manual_finding(src, rel, (nfy_span){(uint32_t)v, (uint32_t)vend},
+                            r, not_applied(r), rep);
     } else if (r && vend > v) {
         nfy_status st = nfy_edit_set_add(set, (uint32_t)v, (uint32_t)vend,
                                          nfy_str_from_cstr(r->replacement),

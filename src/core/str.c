@@ -1,4 +1,5 @@
 /* String views (nfy_str) and UTF-8 decoding. Views never own their bytes. */
+#include <ctype.h>
 #include <string.h>
 
 #include "npuify/core.h"
@@ -74,6 +75,19 @@ ptrdiff_t nfy_str_find(nfy_str s, nfy_str w)
 bool nfy_str_contains(nfy_str s, nfy_str w)
 {
     return nfy_str_find(s, w) >= 0;
+}
+
+bool nfy_str_contains_ci(nfy_str s, const char *lower_word)
+{
+    size_t n = strlen(lower_word);
+    for (size_t i = 0; i + n <= s.len; i++) {
+        size_t k = 0;
+        while (k < n && tolower((unsigned char)s.ptr[i + k]) == lower_word[k])
+            k++;
+        if (k == n)
+            return true;
+    }
+    return false;
 }
 
 int nfy_str_cmp(nfy_str a, nfy_str b)

@@ -63,19 +63,6 @@ static bool dotted(const mig_ctx *c, uint32_t a, uint32_t b)
     return true;
 }
 
-static bool contains_ci(nfy_str s, const char *word)
-{
-    size_t n = strlen(word);
-    for (size_t i = 0; i + n <= s.len; i++) {
-        size_t k = 0;
-        while (k < n && tolower((unsigned char)s.ptr[i + k]) == word[k])
-            k++;
-        if (k == n)
-            return true;
-    }
-    return false;
-}
-
 /* An optimizer step is `RECV.step(...)` with RECV named like an optimizer
  * (optimizer, opt, optD, self.optimizer), never like a scheduler. */
 static bool as_step(const mig_ctx *c, uint32_t s, amp_event *e)
@@ -85,7 +72,7 @@ static bool as_step(const mig_ctx *c, uint32_t s, amp_event *e)
     if (lp == NFY_NONE || !dotted(c, st->first, lp - 2))
         return false;
     nfy_str last = mig_tok(c, lp - 3);
-    if (!contains_ci(last, "opt") || contains_ci(last, "sched"))
+    if (!nfy_str_contains_ci(last, "opt") || nfy_str_contains_ci(last, "sched"))
         return false;
     *e = (amp_event){s, st->first, lp - 2, true, lp + 1 != st->end - 1};
     return true;
@@ -163,20 +150,6 @@ static bool loop_between(const mig_ctx *c, uint32_t s, uint32_t head)
 
 /* ---- the forward to wrap ------------------------------------------------- */
 
-/* Previous statement with the same parent, or NFY_NONE. */
-static uint32_t prev_sibling(const mig_ctx *c, uint32_t s)
-{
-    uint32_t parent = c->m->stmts[s].parent;
-    for (uint32_t p = s; p > 0;) {
-        p--;
-        if (c->m->stmts[p].parent == parent)
-            return p;
-        if (parent != NFY_NONE && p <= parent)
-            break;
-    }
-    return NFY_NONE;
-}
-
 static bool zero_grad_stmt(const mig_ctx *c, uint32_t s)
 {
     return mig_method_stmt(c, s, "zero_grad") != NFY_NONE;
@@ -244,12 +217,12 @@ static bool forward_of(const mig_ctx *c, const amp_event *b, uint32_t *first,
     if (root == b->recv_end || c->m->toks[root].kind != NFY_TOK_NAME)
         return false;
     amp_event e;
-    uint32_t a0 = prev_sibling(c, b->stmt);
+    uint32_t a0 = mig_prev_sibling(c, b->stmt);
     while (a0 != NFY_NONE && (zero_grad_stmt(c, a0) || as_backward(c, a0, &e)))
-        a0 = prev_sibling(c, a0); /* several losses share one forward */
+        a0 = mig_prev_sibling(c, a0); /* several losses share one forward */
     uint32_t loss = NFY_NONE;
     bool all_assign = true;
-    for (uint32_t a = a0; a != NFY_NONE; a = prev_sibling(c, a)) {
+    for (uint32_t a = a0; a != NFY_NONE; a = mig_prev_sibling(c, a)) {
         if (!mig_own_lines(c, a))
             return false;
         if (is_assign(c, a) &&
@@ -263,8 +236,8 @@ static bool forward_of(const mig_ctx *c, const amp_event *b, uint32_t *first,
         return false;
     *last = all_assign ? a0 : loss;
     *first = loss;
-    for (uint32_t p = prev_sibling(c, loss); p != NFY_NONE;
-         p = prev_sibling(c, p)) {
+    for (uint32_t p = mig_prev_sibling(c, loss); p != NFY_NONE;
+         p = mig_prev_sibling(c, p)) {
         if (!is_assign(c, p) && !wrappable_block(c, p))
             break;
         *first = p;
@@ -302,8 +275,8 @@ static bool step_closure(const mig_ctx *c, uint32_t head)
 static bool clip_covered(const mig_ctx *c, uint32_t clip, uint32_t step)
 {
     amp_event e;
-    for (uint32_t p = prev_sibling(c, step); p != NFY_NONE;
-         p = prev_sibling(c, p)) {
+    for (uint32_t p = mig_prev_sibling(c, step); p != NFY_NONE;
+         p = mig_prev_sibling(c, p)) {
         if (as_backward(c, p, &e) || as_step(c, p, &e))
             return false;
         if (p == clip)
@@ -343,8 +316,9 @@ static const char *group_problem(mig_ctx *c, const amp_group *g)
             mig_claimed(c, c->m->stmts[e->stmt].first,
                         c->m->stmts[e->stmt].end))
             return "the statement shares its line or is already edited";
-        if (!e->step && contains_ci(toks_text(c, e->recv_first, e->recv_end),
-                                    "accelerator"))
+        if (!e->step &&
+            nfy_str_contains_ci(toks_text(c, e->recv_first, e->recv_end),
+                                "accelerator"))
             return "Accelerate's backward(): its mixed precision is "
                    "Accelerator(mixed_precision=\"fp16\" or \"bf16\")";
         if (!e->step) {
@@ -475,8 +449,8 @@ static void unscale_before_clip(mig_ctx *c, const nfy_rule *r,
 {
     uint32_t clip = NFY_NONE;
     amp_event e;
-    for (uint32_t p = prev_sibling(c, s->stmt); p != NFY_NONE;
-         p = prev_sibling(c, p)) {
+    for (uint32_t p = mig_prev_sibling(c, s->stmt); p != NFY_NONE;
+         p = mig_prev_sibling(c, p)) {
         if (as_backward(c, p, &e) || as_step(c, p, &e))
             break;
         if (stmt_mentions(c, p, "clip_grad") && mig_own_lines(c, p))

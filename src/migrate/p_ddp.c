@@ -70,19 +70,6 @@ static const nfy_arg *arg_of(const mig_ctx *c, uint32_t k, const char *kw,
     return NULL;
 }
 
-static bool contains_ci(nfy_str s, const char *word)
-{
-    size_t n = strlen(word);
-    for (size_t i = 0; i + n <= s.len; i++) {
-        size_t k = 0;
-        while (k < n && tolower((unsigned char)s.ptr[i + k]) == word[k])
-            k++;
-        if (k == n)
-            return true;
-    }
-    return false;
-}
-
 /* ---- DataParallel -------------------------------------------------------- */
 
 /* `if ngpus > 1:` / `if torch.npu.device_count() > 1:` holding only the
@@ -95,8 +82,9 @@ static bool rewrite_guard(mig_ctx *c, const ddp_state *d, uint32_t s)
         return false;
     const nfy_stmt *h = &c->m->stmts[p];
     nfy_str cond = text_of(c, h->first + 1, h->end - 1);
-    if (!contains_ci(cond, "gpu") && !contains_ci(cond, "device_count") &&
-        !contains_ci(cond, "npu"))
+    if (!nfy_str_contains_ci(cond, "gpu") &&
+        !nfy_str_contains_ci(cond, "device_count") &&
+        !nfy_str_contains_ci(cond, "npu"))
         return false;
     return mig_edit(
         c, d->r, h->first + 1, h->end - 1, c->m->toks[h->first + 1].start,
@@ -292,19 +280,6 @@ static bool sets_up_model(const mig_ctx *c, const ddp_state *d, uint32_t s)
     return false;
 }
 
-static uint32_t prev_sib(const mig_ctx *c, uint32_t s)
-{
-    uint32_t parent = c->m->stmts[s].parent;
-    for (uint32_t p = s; p > 0;) {
-        p--;
-        if (c->m->stmts[p].parent == parent)
-            return p;
-        if (parent != NFY_NONE && p <= parent)
-            break;
-    }
-    return NFY_NONE;
-}
-
 /* Where the wrap goes: right after the last statement before the
  * optimizer that sets the model up, at that statement's block level, so
  * it runs whichever branch builds the optimizer; the statement to insert
@@ -314,7 +289,8 @@ static uint32_t wrap_point(const mig_ctx *c, const ddp_state *d, uint32_t opt)
     uint32_t scope = c->m->stmts[opt].scope;
     for (uint32_t x = opt; x != NFY_NONE && c->m->stmts[x].scope == scope;
          x = c->m->stmts[x].parent) {
-        for (uint32_t p = prev_sib(c, x); p != NFY_NONE; p = prev_sib(c, p)) {
+        for (uint32_t p = mig_prev_sibling(c, x); p != NFY_NONE;
+             p = mig_prev_sibling(c, p)) {
             if (!sets_up_model(c, d, p))
                 continue;
             uint32_t n = c->m->stmts[p].body_end > p + 1
@@ -617,7 +593,7 @@ static void set_epoch(mig_ctx *c, const ddp_state *d, uint32_t k, nfy_str ld)
         if (st->kind != NFY_STMT_FOR ||
             c->m->toks[st->first + 1].kind != NFY_TOK_NAME ||
             !mig_tok_is(c, st->first + 2, "in") ||
-            !contains_ci(mig_tok(c, st->first + 1), "epoch"))
+            !nfy_str_contains_ci(mig_tok(c, st->first + 1), "epoch"))
             continue;
         if ((st->scope != lscope && c->m->scopes[lscope].parent != NFY_NONE) ||
             (st->flags & NFY_STMTF_INLINE_BODY) || s + 1 >= st->body_end) {
@@ -744,8 +720,8 @@ static uint32_t distributed_already(const mig_ctx *c)
         if (nfy_str_starts_with(q, NFY_STR_LIT("torch.distributed.")) ||
             mig_str_is(q, "torch.nn.parallel.DistributedDataParallel") ||
             mig_str_is(q, "torch.multiprocessing.spawn") ||
-            contains_ci(callee, "init_distributed") ||
-            contains_ci(callee, "init_process_group"))
+            nfy_str_contains_ci(callee, "init_distributed") ||
+            nfy_str_contains_ci(callee, "init_process_group"))
             return c->m->calls[k].stmt;
     }
     return NFY_NONE;

@@ -123,6 +123,8 @@ nfy_str mig_callee_attr(const mig_ctx *c, uint32_t k);
 bool mig_attr_on_module(const mig_ctx *c, uint32_t attr_tok);
 
 /* ---- statements and inserted lines (stmtq.c) ---- */
+/** The previous statement with the same parent, or NFY_NONE. */
+uint32_t mig_prev_sibling(const mig_ctx *c, uint32_t s);
 /** A simple statement alone on its own lines, no multi-line string. */
 bool mig_own_lines(const mig_ctx *c, uint32_t s);
 /** Expression statement `RECV . word ( ARGS )`: its '(' token, or NONE. */

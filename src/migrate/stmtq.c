@@ -118,3 +118,16 @@ uint32_t mig_import_block_end(const mig_ctx *c, uint32_t at_least)
     }
     return last;
 }
+
+uint32_t mig_prev_sibling(const mig_ctx *c, uint32_t s)
+{
+    uint32_t parent = c->m->stmts[s].parent;
+    for (uint32_t p = s; p > 0;) {
+        p--;
+        if (c->m->stmts[p].parent == parent)
+            return p;
+        if (parent != NFY_NONE && p <= parent)
+            break;
+    }
+    return NFY_NONE;
+}
