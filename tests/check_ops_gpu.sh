@@ -18,13 +18,11 @@ NPUIFY=${NPUIFY:-build/release/npuify}
 PY=/usr/bin/python3
 LC_ALL=C
 export LC_ALL
-pass=0
-fail=0
+. tests/lib.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $1"; }
+bad() { fail "$1"; }
 
 # A key_averages() table of a CUDA run (torch 2.x layout with CUDA columns).
 "$PY" - "$tmp/gpu.log" <<'EOF'
@@ -122,5 +120,4 @@ for r in badrows:
 sys.exit(1 if badrows else 0)
 EOF
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
