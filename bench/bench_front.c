@@ -18,9 +18,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "npuify/core.h"
-#include "npuify/pylex.h"
-#include "npuify/pysyn.h"
+#include "core/core.h"
+#include "pylex/pylex.h"
+#include "pysyn/pysyn.h"
 
 typedef NFY_VEC(nfy_source) source_vec;
 

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "npuify/proflog.h"
+#include "proflog/proflog.h"
 
 typedef struct {
     unsigned long long rows;

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "npuify/edit.h"
+#include "edit/edit.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 

@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "npuify/edit.h"
-#include "npuify/migrate.h"
-#include "npuify/rules.h"
+#include "edit/edit.h"
+#include "migrate/migrate.h"
+#include "rules/rules.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "npuify/proflog.h"
+#include "proflog/proflog.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

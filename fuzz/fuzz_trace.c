@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "npuify/proflog.h"
+#include "proflog/proflog.h"
 #include "proflog/trace_internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

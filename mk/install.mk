@@ -1,12 +1,12 @@
 # make install: besides the binary, data and emulated NPU (Makefile), the
 # library (static, and shared built from -fPIC objects with
-# -fvisibility=hidden: only include/npuify/ declarations are exported),
+# -fvisibility=hidden: only the NFY_API functions of include/npuify/npuify.h are exported),
 # public headers, npuify.pc, a man page per command generated from each
 # command's --help, and bash completion. `make shared` builds the .so only.
 .DEFAULT_GOAL := all
 
 NFY_SOVERSION := 0
-NFY_LIBVERSION := 0.1.0
+NFY_LIBVERSION := $(shell sed -n 's/^\#define NPUIFY_VERSION "\(.*\)"/\1/p' include/npuify/npuify.h)
 SO       := $(BUILD)/libnpuify.so.$(NFY_LIBVERSION)
 PIC_OBJS  = $(LIB_SRCS:%.c=$(BUILD)/pic/%.o) \
             $(GEN_SRCS:$(BUILD)/gen/%.c=$(BUILD)/pic/gen/%.o)
@@ -38,7 +38,7 @@ install-lib: $(LIB) $(SO)
 	install -m 755 $(SO) $(DESTDIR)$(LIBDIR)/libnpuify.so.$(NFY_LIBVERSION)
 	ln -sf libnpuify.so.$(NFY_LIBVERSION) $(DESTDIR)$(LIBDIR)/libnpuify.so.$(NFY_SOVERSION)
 	ln -sf libnpuify.so.$(NFY_SOVERSION) $(DESTDIR)$(LIBDIR)/libnpuify.so
-	install -m 644 include/npuify/*.h $(DESTDIR)$(PREFIX)/include/npuify/
+	install -m 644 include/npuify/npuify.h $(DESTDIR)$(PREFIX)/include/npuify/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 	  -e 's|@VERSION@|$(NFY_LIBVERSION)|' docs/npuify.pc.in \
 	  >$(DESTDIR)$(LIBDIR)/pkgconfig/npuify.pc

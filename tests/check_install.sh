@@ -3,7 +3,8 @@
 # runs from there and finds its data, man pages per command (valid roff),
 # bash completion, the static and shared library with npuify.pc; a tiny C
 # program built with `pkg-config --cflags --libs npuify` (shared, and
-# --static) converts a file; the shared library exports only nfy_ names.
+# --static) converts a file; the shared library exports exactly the NFY_API
+# functions of npuify.h, the one installed header.
 #   sh tests/check_install.sh          (builds what it installs)
 set -u
 . tests/lib.sh
@@ -16,7 +17,7 @@ if make -s install PREFIX="$P" >"$tmp/make.log" 2>&1; then ok; else
     fail "make install failed"; tail -20 "$tmp/make.log"; finish
 fi
 for f in bin/npuify lib/libnpuify.a lib/libnpuify.so lib/libnpuify.so.0 \
-    lib/pkgconfig/npuify.pc include/npuify/core.h include/npuify/review.h \
+    lib/pkgconfig/npuify.pc include/npuify/npuify.h \
     share/npuify/rules/rules.json share/npuify/npu_emu \
     share/bash-completion/completions/npuify share/man/man1/npuify.1; do
     [ -e "$P/$f" ] && ok || fail "not installed: $f"
@@ -60,13 +61,26 @@ cc -std=c11 -Wall -Wextra -Werror -o "$tmp/hello_static" \
     "$P/lib/libnpuify.a" $(pkg-config --static --libs-only-l npuify | sed 's/-lnpuify//') \
     2>"$tmp/cc.err" && ok || { fail "build against libnpuify.a"; cat "$tmp/cc.err"; }
 "$tmp/hello_static" "$tmp/src" | grep -q ' 2 edits' && ok || fail "hello (static)"
-# the shared library exports only the public nfy_ surface
-nm -D --defined-only "$P/lib/libnpuify.so" | awk '{print $3}' >"$tmp/syms"
-n=$(wc -l <"$tmp/syms")
-[ "$n" -gt 100 ] && ok || fail "only $n exported symbols"
-bad=$(grep -v '^nfy_' "$tmp/syms" | grep -v '^_' | head -5)
-[ -z "$bad" ] && ok || fail "exported non-nfy_ symbols: $bad"
-grep -q '^nfy_convert_run$' "$tmp/syms" && ok || fail "nfy_convert_run not exported"
-nfy__n=$(grep -c '^nfy__' "$tmp/syms")
-[ "$nfy__n" -le 2 ] && ok || fail "$nfy__n module-internal nfy__ symbols exported"
+# the shared library exports exactly the functions npuify.h marks NFY_API,
+# and the installed headers are that one file
+nm -D --defined-only "$P/lib/libnpuify.so" | awk '$2 == "T" {print $3}' |
+    sort >"$tmp/syms"
+sed -n 's/.*NFY_API [^(]*[ *]\(nfy_[a-z0-9_]*\)(.*/\1/p' include/npuify/npuify.h |
+    sort >"$tmp/api"
+[ "$(wc -l <"$tmp/api")" -ge 20 ] && ok || fail "npuify.h: $(wc -l <"$tmp/api") NFY_API functions read"
+diff "$tmp/api" "$tmp/syms" >"$tmp/syms.diff" && ok ||
+    fail "exports differ from npuify.h's NFY_API functions: $(head -c 600 "$tmp/syms.diff")"
+other=$(nm -D --defined-only "$P/lib/libnpuify.so" | awk '$2 != "T" && $2 != "A" {print $3}' |
+    grep -v '^_' | head -5)
+[ -z "$other" ] && ok || fail "exported data or other symbols: $other"
+[ "$(ls "$P/include/npuify")" = npuify.h ] && ok ||
+    fail "installed headers: $(ls "$P/include/npuify" | tr '\n' ' ')"
+# the public header stands alone, in C and C++ compilers' strict modes
+printf '#include <npuify/npuify.h>\nint main(void){return nfy_version()[0]==0;}\n' >"$tmp/alone.c"
+cc -std=c99 -Wall -Wextra -Wpedantic -Werror -c -o "$tmp/alone.o" \
+    $(pkg-config --cflags npuify) "$tmp/alone.c" && ok || fail "npuify.h alone (C99)"
+if command -v g++ >/dev/null; then
+    g++ -x c++ -std=c++17 -Wall -Wextra -Werror -c -o "$tmp/alone_cc.o" \
+        $(pkg-config --cflags npuify) "$tmp/alone.c" && ok || fail "npuify.h from C++"
+fi
 finish

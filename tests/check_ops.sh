@@ -238,7 +238,7 @@ out += [sep, "Self CPU time total: 1.000ms"]
 open(sys.argv[1], "w", encoding="utf-8").write("\n".join(out) + "\n")
 EOF
 want=$EXP/torch-2.x-synthetic/ops_status.tsv
-# The reference: the rules of include/npuify/apidb.h re-implemented over the
+# The reference: the rules of src/apidb/apidb.h re-implemented over the
 # data files (versions >= 2.1 only: no tocpu/unsupported lists there).
 cat >"$tmp/ref2x.py" <<'EOF'
 import glob, re, sys

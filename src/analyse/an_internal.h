@@ -2,8 +2,8 @@
 #ifndef NPUIFY_ANALYSE_INTERNAL_H
 #define NPUIFY_ANALYSE_INTERNAL_H
 
-#include "npuify/analyse.h"
-#include "npuify/apidb.h"
+#include "analyse/analyse.h"
+#include "apidb/apidb.h"
 
 typedef struct {
     const nfy_analyse_opts *o;

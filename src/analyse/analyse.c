@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "analyse/an_internal.h"
-#include "npuify/migrate.h"
+#include "migrate/migrate.h"
 
 nfy_status nfy_analyse_modes_parse(const char *list, unsigned *modes)
 {

@@ -19,8 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "npuify/apidb.h"
-#include "npuify/core.h"
+#include "apidb/apidb.h"
+#include "core/core.h"
 
 /* Must match the order of the family table in tools/gendata.c (a unit test
  * checks the names). */

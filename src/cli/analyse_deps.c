@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "npuify/convert.h"
+#include "convert/convert.h"
 
 /* Prints NAME<TAB>DIR-OR-FILE for each top-level module imported by a .py
  * under argv[1] that is neither the project's own, the standard library,

@@ -2,7 +2,7 @@
 #ifndef NPUIFY_CLI_ANALYSE_DEPS_H
 #define NPUIFY_CLI_ANALYSE_DEPS_H
 
-#include "npuify/analyse.h"
+#include "analyse/analyse.h"
 
 /**
  * Ask python which installed packages src imports and add their torch-API

@@ -2,7 +2,7 @@
 #ifndef NPUIFY_CLI_UTIL_H
 #define NPUIFY_CLI_UTIL_H
 
-#include "npuify/core.h"
+#include "core/core.h"
 
 /*
  * Match argv[*i] against a short and/or long option taking a value

@@ -11,18 +11,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analyse/analyse.h"
+#include "apidb/apidb.h"
 #include "cli/analyse_deps.h"
 #include "cli/cli_util.h"
 #include "cli/commands.h"
-#include "npuify/analyse.h"
-#include "npuify/apidb.h"
-#include "npuify/convert.h"
-#include "npuify/report.h"
-#include "npuify/rules.h"
-
-#ifndef NPUIFY_VERSION
-#    define NPUIFY_VERSION "0.1.0"
-#endif
+#include "convert/convert.h"
+#include "report/report.h"
+#include "rules/rules.h"
 
 typedef struct {
     const char *src;

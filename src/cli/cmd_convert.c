@@ -9,18 +9,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "apidb/apidb.h"
 #include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "cli/opt_table.h"
-#include "npuify/apidb.h"
-#include "npuify/convert.h"
-#include "npuify/report.h"
-#include "npuify/review.h"
-#include "npuify/rules.h"
-
-#ifndef NPUIFY_VERSION
-#    define NPUIFY_VERSION "0.1.0"
-#endif
+#include "convert/convert.h"
+#include "report/report.h"
+#include "review/review.h"
+#include "rules/rules.h"
 
 typedef struct {
     nfy_convert_opts conv;

@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyse/analyse.h"
+#include "apidb/apidb.h"
 #include "cli/cli_util.h"
 #include "cli/commands.h"
-#include "npuify/analyse.h"
-#include "npuify/apidb.h"
-#include "npuify/rules.h"
+#include "rules/rules.h"
 
 static const char usage_text[] =
     "usage: npuify db query NAME [--torch-version V] [--format text|json]\n"

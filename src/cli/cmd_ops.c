@@ -14,13 +14,13 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "apidb/apidb.h"
 #include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "cli/opt_table.h"
-#include "npuify/apidb.h"
-#include "npuify/capture.h"
-#include "npuify/core.h"
-#include "npuify/proflog.h"
+#include "core/core.h"
+#include "proflog/capture.h"
+#include "proflog/proflog.h"
 
 enum ops_opt {
     OPT_OUTPUT,

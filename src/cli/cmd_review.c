@@ -9,14 +9,10 @@
 #include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "cli/opt_table.h"
-#include "npuify/convert.h"
-#include "npuify/report.h"
-#include "npuify/review.h"
-#include "npuify/rules.h"
-
-#ifndef NPUIFY_VERSION
-#    define NPUIFY_VERSION "0.1.0"
-#endif
+#include "convert/convert.h"
+#include "report/report.h"
+#include "review/review.h"
+#include "rules/rules.h"
 
 enum review_opt { OPT_OUTPUT, OPT_TORCH, OPT_RULES, OPT_AMP, OPT_UNSAFE };
 

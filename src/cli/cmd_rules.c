@@ -9,8 +9,8 @@
 
 #include "cli/cli_util.h"
 #include "cli/commands.h"
-#include "npuify/core.h"
-#include "npuify/rules.h"
+#include "core/core.h"
+#include "rules/rules.h"
 
 #define MAX_RULE_FILES 16
 

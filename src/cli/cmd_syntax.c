@@ -11,9 +11,9 @@
 
 #include "cli/cli_util.h"
 #include "cli/commands.h"
-#include "npuify/core.h"
-#include "npuify/pylex.h"
-#include "npuify/pysyn.h"
+#include "core/core.h"
+#include "pylex/pylex.h"
+#include "pysyn/pysyn.h"
 
 typedef struct {
     bool uses, stats, quiet, many;

@@ -10,8 +10,8 @@
 
 #include "cli/cli_util.h"
 #include "cli/commands.h"
-#include "npuify/core.h"
-#include "npuify/pylex.h"
+#include "core/core.h"
+#include "pylex/pylex.h"
 
 typedef enum { MODE_DUMP, MODE_ROUNDTRIP, MODE_STATS } tokens_mode;
 

@@ -13,10 +13,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "apidb/apidb.h"
 #include "cli/commands.h"
 #include "cli/run_common.h"
 #include "cli/verify.h"
-#include "npuify/apidb.h"
 
 static const char usage[] =
     "usage: npuify verify [options] [--] python SCRIPT.py ARGS...\n"

@@ -8,11 +8,7 @@
 
 #include "cli/cli_util.h"
 #include "cli/commands.h"
-#include "npuify/core.h"
-
-#ifndef NPUIFY_VERSION
-#    define NPUIFY_VERSION "0.1.0"
-#endif
+#include "core/core.h"
 
 typedef struct {
     const char *name;

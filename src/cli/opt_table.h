@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "npuify/core.h"
+#include "core/core.h"
 
 typedef struct {
     int id;                /* the command's own enum value, >= 0 */

@@ -8,13 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "apidb/apidb.h"
 #include "cli/cli_util.h"
-#include "npuify/apidb.h"
-#include "npuify/rules.h"
-
-#ifndef NPUIFY_VERSION
-#    define NPUIFY_VERSION "0.1.0"
-#endif
+#include "rules/rules.h"
 
 static bool flag(const char *arg, const char *name, bool *out)
 {

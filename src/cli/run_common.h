@@ -6,9 +6,9 @@
 #ifndef NPUIFY_CLI_RUN_COMMON_H
 #define NPUIFY_CLI_RUN_COMMON_H
 
-#include "npuify/convert.h"
-#include "npuify/core.h"
-#include "npuify/runcache.h"
+#include "convert/convert.h"
+#include "core/core.h"
+#include "runcache/runcache.h"
 
 typedef struct {
     nfy_convert_mode mode;

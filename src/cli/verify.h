@@ -5,8 +5,8 @@
 #ifndef NPUIFY_CLI_VERIFY_H
 #define NPUIFY_CLI_VERIFY_H
 
-#include "npuify/core.h"
-#include "npuify/rules.h"
+#include "core/core.h"
+#include "rules/rules.h"
 
 typedef struct {
     const char *emu;  /* directory holding torch_npu/ and npuify_verify.py */

@@ -14,9 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analyse/analyse.h"
 #include "convert/convert_internal.h"
-#include "npuify/analyse.h"
-#include "npuify/edit.h"
+#include "edit/edit.h"
 
 /* Python and shell files larger than this are copied, not migrated. */
 

@@ -2,8 +2,8 @@
 #ifndef NPUIFY_CONVERT_INTERNAL_H
 #define NPUIFY_CONVERT_INTERNAL_H
 
-#include "npuify/convert.h"
-#include "npuify/migrate.h"
+#include "convert/convert.h"
+#include "migrate/migrate.h"
 
 /* Absolute symlink-free path, also for a path whose tail does not exist. */
 char *nfy__convert_abspath(nfy_arena *a, const char *path);

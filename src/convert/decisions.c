@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "npuify/review.h"
+#include "review/review.h"
 
 struct nfy_decisions {
     nfy_arena arena;

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 
 #include "convert/convert_internal.h"
-#include "npuify/migrate.h"
+#include "migrate/migrate.h"
 
 #define LAUNCHER "run_distributed_npu.sh"
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "convert/convert_internal.h"
-#include "npuify/review.h"
+#include "review/review.h"
 
 /* The change findings of rel recorded since first, in edit order. */
 static size_t change_findings(nfy_report *rep, const char *rel, size_t first,

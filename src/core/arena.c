@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/core.h"
 #include "core/fatal.h"
-#include "npuify/core.h"
 
 struct nfy_arena_block {
     nfy_arena_block *next;

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/core.h"
 #include "core/fatal.h"
-#include "npuify/core.h"
 
 void nfy_buf_init(nfy_buf *b, size_t max)
 {

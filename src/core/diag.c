@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "npuify/core.h"
+#include "core/core.h"
 
 /* Bytes of a source line kept on each side of the column: a diagnostic on
  * a line of megabytes shows a window, not the line. */

@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "npuify/core.h"
+#include "core/core.h"
 
 void nfy_json_escape(nfy_buf *out, const char *s, size_t n)
 {

@@ -24,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "npuify/core.h"
+#include "core/core.h"
 
 static const char temp_prefix[] = ".npuify-";
 enum { TEMP_PREFIX_LEN = sizeof temp_prefix - 1, TEMP_RANDOM_LEN = 6 };

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/core.h"
 #include "core/fatal.h"
-#include "npuify/core.h"
 
 /* Append one line start, growing the table only when it is full. */
 static void push_line(uint32_t **items, size_t *len, size_t *cap, size_t at)

@@ -1,7 +1,7 @@
 /* Status codes: names and texts generated from the NFY_STATUS_MAP X-macro. */
 #include <errno.h>
 
-#include "npuify/core.h"
+#include "core/core.h"
 
 const char *nfy_status_name(nfy_status st)
 {

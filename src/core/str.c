@@ -2,7 +2,7 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "npuify/core.h"
+#include "core/core.h"
 
 nfy_str nfy_str_from_cstr(const char *s)
 {

@@ -2,8 +2,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "core/core.h"
 #include "core/fatal.h"
-#include "npuify/core.h"
 
 _Noreturn void nfy__fatal(const char *msg)
 {

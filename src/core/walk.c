@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "npuify/core.h"
+#include "core/core.h"
 
 typedef struct {
     dev_t dev;

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "npuify/edit.h"
+#include "edit/edit.h"
 
 enum { CONTEXT = 3 };
 

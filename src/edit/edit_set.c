@@ -2,12 +2,12 @@
  * Edit sets: adding with bounds checks, normalizing (stable sort, merging
  * identical duplicates, dropping overlaps with a diagnostic), applying in one
  * pass, mapping offsets and building the inverse set. The unified diff lives
- * in diff.c. See include/npuify/edit.h for the rules.
+ * in diff.c. See src/edit/edit.h for the rules.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "npuify/edit.h"
+#include "edit/edit.h"
 
 void nfy_edit_set_init(nfy_edit_set *set, const nfy_source *src)
 {

@@ -2,8 +2,8 @@
  * The migrate passes' questions to apidb, in a translation unit of their own
  * (apidb.h cannot share one with report.h).
  */
+#include "apidb/apidb.h"
 #include "migrate/mig.h"
-#include "npuify/apidb.h"
 
 const char *mig_version_canon(const char *text, nfy_status *st)
 {

@@ -9,10 +9,10 @@
 #ifndef NPUIFY_MIGRATE_MIG_H
 #define NPUIFY_MIGRATE_MIG_H
 
-#include "npuify/core.h"
-#include "npuify/edit.h"
-#include "npuify/migrate.h"
-#include "npuify/rules.h"
+#include "core/core.h"
+#include "edit/edit.h"
+#include "migrate/migrate.h"
+#include "rules/rules.h"
 
 /* Mirrors of nfy_op_type, nfy_safety and nfy_finding_cat (same order). */
 typedef enum {

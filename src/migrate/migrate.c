@@ -1,10 +1,10 @@
 /*
- * Public face of the migration passes (include/npuify/migrate.h): checks the
+ * Public face of the migration passes (src/migrate/migrate.h): checks the
  * options, runs the passes of one file (ctx.c) in a per-file arena, turns
  * their notes and the kept edits into report findings, and keeps the
  * project-level facts (AMP anywhere?) for nfy_migrate_project_finish.
  */
-#include "npuify/migrate.h"
+#include "migrate/migrate.h"
 
 #include <string.h>
 

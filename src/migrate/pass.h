@@ -9,9 +9,9 @@
 #define NPUIFY_MIGRATE_PASS_H
 
 #include "migrate/mig.h"
-#include "npuify/pysyn.h"
-#include "npuify/resolve.h"
-#include "npuify/rules.h"
+#include "pysyn/pysyn.h"
+#include "resolve/resolve.h"
+#include "rules/rules.h"
 
 /* Token claims: a whole-token edit excludes every other edit of the token;
  * edits inside an f-string's {expressions} leave its literal text free. */

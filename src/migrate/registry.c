@@ -7,8 +7,8 @@
  * int-device, left-unchanged in strings and comments, cuda-api-missing in
  * names, amp-missing and global-advice at project level (migrate.c).
  */
+#include "migrate/migrate.h"
 #include "migrate/pass.h"
-#include "npuify/migrate.h"
 
 typedef enum {
     MIG_RUN_ALL,      /* tool and --mode auto */

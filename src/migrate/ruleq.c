@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "migrate/mig.h"
-#include "npuify/rules.h"
+#include "rules/rules.h"
 
 void mig_rule_env(unsigned flags, const char *version, nfy_rule_env *out)
 {

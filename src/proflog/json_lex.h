@@ -21,7 +21,7 @@
 
 #include <zlib.h>
 
-#include "npuify/core.h"
+#include "core/core.h"
 
 #define NFY_JSON_CHUNK ((size_t)64 * 1024)
 

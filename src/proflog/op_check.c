@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "npuify/proflog.h"
+#include "proflog/proflog.h"
 
 static bool is_cut(const nfy_prof_op *op)
 {

@@ -6,8 +6,8 @@
  */
 #include <string.h>
 
-#include "npuify/apidb.h"
-#include "npuify/proflog.h"
+#include "apidb/apidb.h"
+#include "proflog/proflog.h"
 
 const char *nfy_prof_kind_name(nfy_prof_kind k)
 {

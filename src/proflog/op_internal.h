@@ -2,8 +2,8 @@
 #ifndef NPUIFY_PROFLOG_OP_INTERNAL_H
 #define NPUIFY_PROFLOG_OP_INTERNAL_H
 
-#include "npuify/core.h"
-#include "npuify/proflog.h"
+#include "core/core.h"
+#include "proflog/proflog.h"
 
 /** Append a decimal integer (printf is slow for thousands of step ranges). */
 void nfy_prof__add_int(nfy_buf *b, long long v);

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "npuify/proflog.h"
 #include "proflog/op_internal.h"
+#include "proflog/proflog.h"
 
 void nfy_prof__add_int(nfy_buf *b, long long v)
 {

@@ -7,8 +7,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "npuify/proflog.h"
 #include "proflog/op_internal.h"
+#include "proflog/proflog.h"
 
 static void jstr(nfy_buf *out, nfy_str s)
 {

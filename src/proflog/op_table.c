@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "npuify/proflog.h"
+#include "proflog/proflog.h"
 
 /* Word-at-a-time hash for names and shape texts (hot: once or twice per
  * row); FNV-1a byte by byte showed in profiles. Only used in memory. */

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "npuify/proflog.h"
+#include "proflog/proflog.h"
 #include "proflog/text_internal.h"
 
 /* Parse -?digits[.digits] at the start of s; returns bytes used (0: none).

@@ -7,7 +7,7 @@
 #ifndef NPUIFY_PROFLOG_TEXT_INTERNAL_H
 #define NPUIFY_PROFLOG_TEXT_INTERNAL_H
 
-#include "npuify/proflog.h"
+#include "proflog/proflog.h"
 
 /* Extra cell grammars (the public ones are in proflog.h). */
 bool nfy_prof__parse_int(nfy_str c, int64_t *out);

@@ -1,6 +1,6 @@
 /*
  * nfy_ops_capture: run a command with the profiler switched on from outside
- * (see include/npuify/capture.h). The Python side is the embedded
+ * (see src/proflog/capture.h). The Python side is the embedded
  * sitecustomize.py; this file makes the private directory it lives in,
  * starts the command with PYTHONPATH and the NPUIFY_CAPTURE_* variables set
  * (in the child only, after fork), waits, cleans up and collects what the
@@ -19,7 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "npuify/capture.h"
+#include "proflog/capture.h"
 
 /* From $(BUILD)/gen/capture_data.c (mk/capture.mk). */
 extern const unsigned char nfy__capture_sitecustomize[];

@@ -7,8 +7,8 @@
 #ifndef NPUIFY_PROFLOG_TRACE_INTERNAL_H
 #define NPUIFY_PROFLOG_TRACE_INTERNAL_H
 
-#include "npuify/proflog.h"
 #include "proflog/json_lex.h"
+#include "proflog/proflog.h"
 
 /* One event object; every text field is capped (see trace_event_init). */
 typedef struct {

@@ -13,7 +13,7 @@
 
 #include <string.h>
 
-#include "npuify/pylex.h"
+#include "pylex/pylex.h"
 
 /* What a byte can start, for the dispatch in the token loop. */
 enum lex_class {

@@ -7,7 +7,7 @@
 #ifndef NPUIFY_PYLEX_LEX_STATE_H
 #define NPUIFY_PYLEX_LEX_STATE_H
 
-#include "npuify/pylex.h"
+#include "pylex/pylex.h"
 
 typedef struct {
     const char *s;

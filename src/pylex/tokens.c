@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "npuify/pylex.h"
 #include "pylex/lex_internal.h"
+#include "pylex/pylex.h"
 #include "pylex/tokpos.h"
 
 static const char *const kind_names[] = {

@@ -14,7 +14,7 @@
 #ifndef NPUIFY_PYLEX_TOKPOS_H
 #define NPUIFY_PYLEX_TOKPOS_H
 
-#include "npuify/pylex.h"
+#include "pylex/pylex.h"
 
 /* (word: the four byte fields at once, as the lexer writes them; a
    uint32_t store, unlike a memcpy, does not alias everything) */

@@ -15,8 +15,8 @@
 #ifndef NPUIFY_PYSYN_INTERNAL_H
 #define NPUIFY_PYSYN_INTERNAL_H
 
-#include "npuify/pysyn.h"
 #include "pylex/tokpos.h"
+#include "pysyn/pysyn.h"
 
 #if defined(__SSE2__) && defined(__GNUC__)
 #    include <emmintrin.h>

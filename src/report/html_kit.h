@@ -8,7 +8,7 @@
 #ifndef NPUIFY_REPORT_HTML_KIT_H
 #define NPUIFY_REPORT_HTML_KIT_H
 
-#include "npuify/core.h"
+#include "core/core.h"
 
 /* <!DOCTYPE> up to and including <body> and the <h1> heading. */
 void nfy__html_open(nfy_buf *out, const char *title, const char *heading);

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/fatal.h"
-#include "npuify/report.h"
+#include "report/report.h"
 #include "report/report_internal.h"
 
 static size_t slot_of(const nfy_report_string *slots, size_t cap, uint32_t hash,

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "npuify/report.h"
+#include "report/report.h"
 #include "report/report_internal.h"
 
 static const char *const op_names[] = {"", "INSERT", "MODIFY", "DELETE",

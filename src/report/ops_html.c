@@ -17,7 +17,7 @@
  */
 #include <string.h>
 
-#include "npuify/proflog.h"
+#include "proflog/proflog.h"
 #include "report/html_kit.h" /* the one style of npuify's pages */
 
 enum {

@@ -5,7 +5,7 @@
 #ifndef NPUIFY_REPORT_INTERNAL_H
 #define NPUIFY_REPORT_INTERNAL_H
 
-#include "npuify/report.h"
+#include "report/report.h"
 
 /* The report's one copy of the n bytes at s (NULL stays NULL). */
 const char *nfy__report_intern(nfy_report *rep, const char *s, size_t n);

@@ -2,10 +2,10 @@
  * Name resolution over the pysyn structure: per-scope binding tables sorted
  * by (scope, name, token), a scope walk with Python's visibility rules, and
  * a memoised qualified name per binding (imports and dotted aliases).
- * See include/npuify/resolve.h for the rules; this file only implements
+ * See src/resolve/resolve.h for the rules; this file only implements
  * them. Nothing here allocates outside the caller's arena.
  */
-#include "npuify/resolve.h"
+#include "resolve/resolve.h"
 
 #include <string.h>
 

@@ -2,7 +2,7 @@
 #ifndef NPUIFY_RESOLVE_INTERNAL_H
 #define NPUIFY_RESOLVE_INTERNAL_H
 
-#include "npuify/resolve.h"
+#include "resolve/resolve.h"
 
 /*
  * Instance attributes that hold a module: after `self.torch = torch` in a

@@ -3,7 +3,7 @@
  * replaces and inserts, so the same edit over the same source gets the same
  * id on every run, and an id stops matching as soon as either side changes.
  */
-#include "npuify/review.h"
+#include "review/review.h"
 
 enum { ID_HASH_HEX = 8 };
 

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "npuify/review.h"
+#include "review/review.h"
 #include "review/review_internal.h"
 
 enum { CONTEXT_LINES = 3 };

@@ -5,7 +5,7 @@
  */
 #include <stddef.h>
 
-#include "npuify/rules.h"
+#include "rules/rules.h"
 
 static const nfy_pass_info passes[NFY_PASS_COUNT] = {
 #define NFY_PASS_ROW(id, name, kind, state)                                    \

@@ -8,7 +8,7 @@
 
 #include <jansson.h>
 
-#include "npuify/rules.h"
+#include "rules/rules.h"
 
 /* One key of the sorted index: a pattern or map row in one lookup space. */
 typedef struct {

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "npuify/report.h"
+#include "report/report.h"
 #include "runcache/runcache_internal.h"
 
 nfy_status nfy_runcache_root(nfy_arena *a, const char *override,

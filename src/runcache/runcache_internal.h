@@ -2,7 +2,7 @@
 #ifndef NPUIFY_RUNCACHE_INTERNAL_H
 #define NPUIFY_RUNCACHE_INTERNAL_H
 
-#include "npuify/runcache.h"
+#include "runcache/runcache.h"
 
 /* rm -r path (links are removed, not followed); absent is fine. */
 nfy_status nfy__runcache_rmtree(const char *path);

@@ -18,9 +18,9 @@
 #include <cmocka.h>
 /* clang-format on */
 
-#include "npuify/analyse.h"
-#include "npuify/apidb.h"
-#include "npuify/migrate.h"
+#include "analyse/analyse.h"
+#include "apidb/apidb.h"
+#include "migrate/migrate.h"
 
 static int judge(const char *ver, const char *name, nfy_analyse_verdict *d,
                  nfy_arena *a)

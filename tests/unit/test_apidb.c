@@ -15,8 +15,8 @@
 /* cmocka.h (included last) needs the standard headers above */
 #include <cmocka.h>
 
+#include "apidb/apidb.h"
 #include "apidb/apidb_data.h"
-#include "npuify/apidb.h"
 
 static nfy_str S(const char *s)
 {

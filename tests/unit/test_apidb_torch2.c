@@ -19,7 +19,7 @@
 /* cmocka.h (included last) needs the standard headers above */
 #include <cmocka.h>
 
-#include "npuify/apidb.h"
+#include "apidb/apidb.h"
 
 static nfy_str S(const char *s)
 {

@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "npuify/convert.h"
+#include "convert/convert.h"
 
 enum { NFILES = 60 };
 

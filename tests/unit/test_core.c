@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "npuify/core.h"
+#include "core/core.h"
 
 static void test_str_ops(void **state)
 {

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "npuify/edit.h"
+#include "edit/edit.h"
 
 typedef struct {
     nfy_source src;

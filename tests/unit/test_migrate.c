@@ -15,8 +15,8 @@
 #include <cmocka.h>
 /* clang-format on */
 
-#include "npuify/migrate.h"
-#include "npuify/rules.h"
+#include "migrate/migrate.h"
+#include "rules/rules.h"
 
 typedef struct {
     nfy_report rep;

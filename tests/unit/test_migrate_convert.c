@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "npuify/convert.h"
+#include "convert/convert.h"
 
 /* A syntax error on line 3 and a CUDA call on line 2. */
 static const char BAD_PY[] = "import torch\n"

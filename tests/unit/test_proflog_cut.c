@@ -17,7 +17,7 @@
 /* cmocka.h (included last) needs the standard headers above */
 #include <cmocka.h>
 
-#include "npuify/proflog.h"
+#include "proflog/proflog.h"
 
 /* 2.6 table: ..._for_cpu_backward is the only operator with this start;
  * ..._overrideable and ..._overrideable_backward share theirs. */

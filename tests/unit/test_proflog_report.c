@@ -17,7 +17,7 @@
 /* cmocka.h (included last) needs the standard headers above */
 #include <cmocka.h>
 
-#include "npuify/proflog.h"
+#include "proflog/proflog.h"
 
 /* 2.6: the first cut name resolves to one known operator (a CPU fallback),
  * the second has two candidates (see test_proflog_cut.c) */

@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "npuify/proflog.h"
+#include "proflog/proflog.h"
 
 /* ---- Collecting rows ----------------------------------------------------- */
 

@@ -18,8 +18,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "npuify/capture.h"
-#include "npuify/proflog.h"
+#include "proflog/capture.h"
+#include "proflog/proflog.h"
 #include "proflog/trace_internal.h"
 
 #define DATA         "tests/data/profiler/"

@@ -18,7 +18,7 @@
 /* cmocka.h (included last) needs the standard headers above */
 #include <cmocka.h>
 
-#include "npuify/pylex.h"
+#include "pylex/pylex.h"
 #include "test_pylex_cases.h"
 
 /* ---- Helpers ------------------------------------------------------------ */

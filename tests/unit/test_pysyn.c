@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "npuify/core.h"
-#include "npuify/pylex.h"
-#include "npuify/pysyn.h"
+#include "core/core.h"
+#include "pylex/pylex.h"
+#include "pysyn/pysyn.h"
 
 typedef struct {
     nfy_source src;

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "npuify/report.h"
+#include "report/report.h"
 
 static nfy_finding mk(const char *file, uint32_t line, uint32_t col,
                       const char *rule, nfy_finding_cat cat, nfy_op_type op,

@@ -14,8 +14,8 @@
 #include <cmocka.h>
 /* clang-format on */
 
-#include "npuify/pysyn.h"
-#include "npuify/resolve.h"
+#include "pysyn/pysyn.h"
+#include "resolve/resolve.h"
 
 typedef struct {
     nfy_source src;

@@ -15,8 +15,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "npuify/core.h"
-#include "npuify/rules.h"
+#include "core/core.h"
+#include "rules/rules.h"
 
 /* ---- Helpers ------------------------------------------------------------- */
 

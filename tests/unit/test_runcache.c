@@ -13,8 +13,8 @@
 
 #include <cmocka.h>
 
-#include "npuify/rules.h"
-#include "npuify/runcache.h"
+#include "rules/rules.h"
+#include "runcache/runcache.h"
 
 static void write_file(const char *path, const char *text)
 {

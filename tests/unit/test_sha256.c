@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "npuify/core.h"
+#include "core/core.h"
 
 static void hex_of(const void *data, size_t n, char hex[NFY_SHA256_HEX])
 {

@@ -17,7 +17,7 @@ Output, one line per table row (TSV): table, step, rank, calls, flags, name,
 overload, shapes. Flags: T name cut (52 chars + "..."), S shape cell cut,
 C table cut off, R raw-event table, M ProfilerStep row, H table has Input
 Shapes; "-" when none. Steps follow the rules in
-include/npuify/proflog.h: every table is one step per rank, except raw-event
+src/proflog/proflog.h: every table is one step per rank, except raw-event
 tables with ProfilerStep* rows, where each marker opens a step and rows
 before the first marker are outside any step (-1).
 

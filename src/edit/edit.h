@@ -29,9 +29,7 @@
 #ifndef NPUIFY_EDIT_H
 #define NPUIFY_EDIT_H
 
-#include "npuify/core.h"
-
-NFY_API_BEGIN
+#include "core/core.h"
 
 /** One edit. Strings are owned by the set's arena (text is NUL-terminated). */
 typedef struct {
@@ -132,7 +130,5 @@ NFY_NODISCARD nfy_status nfy_diff_ranges(const char *path, const char *old_text,
                                          size_t new_len, const nfy_span *a,
                                          const nfy_span *b, size_t n,
                                          nfy_buf *out);
-
-NFY_API_END
 
 #endif

@@ -34,9 +34,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "npuify/core.h"
-
-NFY_API_BEGIN
+#include "core/core.h"
 
 /* ---- Versions ---------------------------------------------------------- */
 
@@ -279,7 +277,5 @@ bool nfy_apidb_transfer_wrapped(const nfy_apidb_version *v, nfy_str qualname,
 bool nfy_apidb_cpp_api_at(size_t i, nfy_apidb_pair *out);
 /** torch_npu C++ API mirroring cuda_api ("c10::cuda::getCurrentCUDAStream"). */
 const char *nfy_apidb_cpp_npu_equivalent(nfy_str cuda_api);
-
-NFY_API_END
 
 #endif /* NPUIFY_APIDB_H */

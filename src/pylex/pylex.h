@@ -21,9 +21,7 @@
 #ifndef NPUIFY_PYLEX_H
 #define NPUIFY_PYLEX_H
 
-#include "npuify/core.h"
-
-NFY_API_BEGIN
+#include "core/core.h"
 
 #define NFY_TOKEN_KIND_MAP(X)                                                  \
     X(ENDMARKER)                                                               \
@@ -197,7 +195,5 @@ typedef NFY_VEC(nfy_fstring_part) nfy_fstring_parts;
  */
 bool nfy_fstring_split(const nfy_source *src, const nfy_token *tok,
                        nfy_fstring_parts *out);
-
-NFY_API_END
 
 #endif

@@ -48,10 +48,8 @@
 #ifndef NPUIFY_PYSYN_H
 #define NPUIFY_PYSYN_H
 
-#include "npuify/core.h"
-#include "npuify/pylex.h"
-
-NFY_API_BEGIN
+#include "core/core.h"
+#include "pylex/pylex.h"
 
 #define NFY_NONE UINT32_MAX
 
@@ -466,7 +464,5 @@ uint32_t nfy_pysyn_kwarg(const nfy_pysyn *m, uint32_t call, const char *kw);
 uint32_t nfy_pysyn_posarg(const nfy_pysyn *m, uint32_t call, uint32_t pos);
 /** Is token t the NAME or keyword text kw? */
 bool nfy_pysyn_tok_is(const nfy_pysyn *m, uint32_t t, const char *kw);
-
-NFY_API_END
 
 #endif

@@ -53,13 +53,11 @@
 #ifndef NPUIFY_MIGRATE_H
 #define NPUIFY_MIGRATE_H
 
-#include "npuify/core.h"
-#include "npuify/edit.h"
-#include "npuify/pysyn.h"
-#include "npuify/report.h"
-#include "npuify/resolve.h"
-
-NFY_API_BEGIN
+#include "core/core.h"
+#include "edit/edit.h"
+#include "pysyn/pysyn.h"
+#include "report/report.h"
+#include "resolve/resolve.h"
 
 struct nfy_rule_set; /* npuify/rules.h */
 struct nfy_rule_env; /* npuify/rules.h */
@@ -192,7 +190,5 @@ void nfy_migrate_project_finish(const nfy_migrate_project *p,
  */
 void nfy_migrate_launcher_note(const nfy_migrate_opts *opts, nfy_report *report,
                                const char *detail);
-
-NFY_API_END
 
 #endif

@@ -20,11 +20,9 @@
 #ifndef NPUIFY_REVIEW_H
 #define NPUIFY_REVIEW_H
 
-#include "npuify/core.h"
-#include "npuify/edit.h"
-#include "npuify/report.h"
-
-NFY_API_BEGIN
+#include "core/core.h"
+#include "edit/edit.h"
+#include "report/report.h"
 
 /** Append the stable id of edit e of set (over file rel) to out. */
 void nfy_edit_id(const char *rel, const nfy_edit_set *set, const nfy_edit *e,
@@ -61,7 +59,5 @@ bool nfy_decisions_accepts(const nfy_decisions *d, const char *id);
 bool nfy_decisions_knows(const nfy_decisions *d, const char *id);
 /** Number of entries, and of accepted ones. */
 size_t nfy_decisions_count(const nfy_decisions *d, size_t *accepted);
-
-NFY_API_END
 
 #endif

@@ -38,10 +38,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "npuify/apidb.h"
-#include "npuify/core.h"
-
-NFY_API_BEGIN
+#include "apidb/apidb.h"
+#include "core/core.h"
 
 #define NFY_PROF_STEP_NONE (-1)
 #define NFY_PROF_RANK_NONE (-1)
@@ -396,7 +394,5 @@ void nfy_prof_op_notes(const nfy_prof_op *op, nfy_buf *tmp);
 
 void nfy_prof_render_html(const nfy_prof_table *t,
                           const nfy_prof_report_meta *m, nfy_buf *out);
-
-NFY_API_END
 
 #endif

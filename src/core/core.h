@@ -27,80 +27,14 @@
 #include <stdlib.h>
 #include <sys/types.h>
 
-#if defined(__GNUC__)
-#    define NFY_NODISCARD    __attribute__((warn_unused_result))
-#    define NFY_PRINTF(a, b) __attribute__((format(printf, a, b)))
-#else
-#    define NFY_NODISCARD
-#    define NFY_PRINTF(a, b)
-#endif
+#include "npuify/npuify.h"
 
-/*
- * The public surface of libnpuify: every declaration of include/npuify/
- * lies between NFY_API_BEGIN and NFY_API_END, so the shared library
- * (built with -fvisibility=hidden) exports exactly these; module internals
- * (the headers under src/) stay hidden. NFY_API marks one declaration.
- */
-#if defined(__GNUC__)
-#    define NFY_API       __attribute__((visibility("default")))
-#    define NFY_API_BEGIN _Pragma("GCC visibility push(default)")
-#    define NFY_API_END   _Pragma("GCC visibility pop")
-#else
-#    define NFY_API
-#    define NFY_API_BEGIN
-#    define NFY_API_END
-#endif
-
-NFY_API_BEGIN
-
-/* ---- Status ------------------------------------------------------------ */
-
-#define NFY_STATUS_MAP(X)                                                      \
-    X(OK, "success")                                                           \
-    X(ENOMEM, "out of memory")                                                 \
-    X(EIO, "input/output error")                                               \
-    X(ENOENT, "no such file or directory")                                     \
-    X(EEXIST, "already exists")                                                \
-    X(ESYNTAX, "syntax error")                                                 \
-    X(ERULE, "invalid rule")                                                   \
-    X(ELIMIT, "size or depth limit exceeded")                                  \
-    X(EUSAGE, "invalid usage")                                                 \
-    X(EINTERNAL, "internal error")                                             \
-    X(EACCES, "permission denied")                                             \
-    X(ENOSPC, "no space left on device")                                       \
-    X(EROFS, "read-only file system")                                          \
-    X(ENOTDIR, "not a directory")                                              \
-    X(EISDIR, "is a directory")                                                \
-    X(ENAMETOOLONG, "file name too long")                                      \
-    X(ESYMLINK, "a symbolic link is in the way (never followed)")              \
-    X(ENOTREG, "not a regular file (FIFO, socket or device)")                  \
-    X(EBUSY, "device or resource busy")
-
-typedef enum {
-#define NFY_STATUS_ENUM(name, text) NFY_##name,
-    NFY_STATUS_MAP(NFY_STATUS_ENUM)
-#undef NFY_STATUS_ENUM
-} nfy_status;
-
-/** Short symbolic name ("ENOMEM") of a status; never NULL. */
-const char *nfy_status_name(nfy_status st);
-/** Human-readable text of a status; never NULL. */
-const char *nfy_status_str(nfy_status st);
 /**
  * Map an errno value to the closest nfy_status; the file-system errors a
  * user can act on (permission, full disk, read-only, not a directory, name
  * too long, ...) keep their own status, so the reason reaches the message.
  */
 nfy_status nfy_status_from_errno(int err);
-
-/* Stable process exit codes (DESIGN.md section 1). */
-enum nfy_exit {
-    NFY_EXIT_OK = 0,
-    NFY_EXIT_FINDINGS = 1,
-    NFY_EXIT_USAGE = 2,
-    NFY_EXIT_INPUT = 3,
-    NFY_EXIT_INTERNAL = 4
-};
 
 /* ---- String views and spans ------------------------------------------- */
 
@@ -196,7 +130,7 @@ char *nfy_arena_vfmt(nfy_arena *a, const char *fmt, va_list ap);
  * later add is a no-op, and status holds the first error, so writers can add
  * freely and check once at the end.
  */
-typedef struct {
+struct nfy_buf {
     char *data;
     size_t len;
     size_t cap;
@@ -206,7 +140,7 @@ typedef struct {
      * large rendering is streamed instead of held whole (append-only). */
     nfy_status (*sink)(void *ctx, const char *data, size_t len);
     void *sink_ctx;
-} nfy_buf;
+};
 
 #define NFY_BUF_SINK_AT ((size_t)1 << 18)
 
@@ -310,10 +244,6 @@ nfy_str nfy_source_line(const nfy_source *src, uint32_t line);
 
 /* ---- Diagnostics ------------------------------------------------------- */
 
-typedef enum { NFY_SEV_NOTE, NFY_SEV_WARNING, NFY_SEV_ERROR } nfy_severity;
-
-const char *nfy_severity_name(nfy_severity sev);
-
 /** One located message. Strings are owned by the nfy_diags arena. */
 typedef struct {
     nfy_severity sev;
@@ -330,16 +260,15 @@ typedef struct {
     uint32_t text_col; /* the column within line_text (code points) */
 } nfy_diag;
 
-typedef struct {
+struct nfy_diags {
     NFY_VEC(nfy_diag) items;
     nfy_arena arena;
     size_t max;     /* stop recording after this many (0: unlimited) */
     size_t dropped; /* diagnostics not recorded because of max */
-} nfy_diags;
+};
 
 void nfy_diags_init(nfy_diags *d);
 void nfy_diags_release(nfy_diags *d);
-size_t nfy_diags_count(const nfy_diags *d, nfy_severity min_sev);
 /**
  * Record a diagnostic at byte range [offset, offset+len) of src (src may be
  * NULL: then only file is kept, from path).
@@ -546,7 +475,5 @@ typedef struct {
  */
 NFY_NODISCARD nfy_status nfy_walk(const char *root, const nfy_walk_opts *opts,
                                   nfy_walk_fn fn, void *ctx, nfy_diags *diags);
-
-NFY_API_END
 
 #endif

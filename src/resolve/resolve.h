@@ -36,10 +36,8 @@
 #ifndef NPUIFY_RESOLVE_H
 #define NPUIFY_RESOLVE_H
 
-#include "npuify/core.h"
-#include "npuify/pysyn.h"
-
-NFY_API_BEGIN
+#include "core/core.h"
+#include "pysyn/pysyn.h"
 
 typedef enum {
     NFY_RES_UNBOUND, /* no binding anywhere in reach (builtin, typo...) */
@@ -133,7 +131,5 @@ bool nfy_resolve_imports_module(const nfy_resolution *r, const char *module);
 uint32_t nfy_dotted_count(nfy_str s);
 /** The first n components of a dotted name (a view). */
 nfy_str nfy_dotted_head(nfy_str s, uint32_t n);
-
-NFY_API_END
 
 #endif

@@ -141,9 +141,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "npuify/core.h"
-
-NFY_API_BEGIN
+#include "core/core.h"
 
 /* ---- Enumerations (X-macros give enum, name and parser in one place) ----- */
 
@@ -392,28 +390,20 @@ const char *nfy_rule_operation(const nfy_rule *r);
 
 /* ---- Rule sets ----------------------------------------------------------- */
 
-typedef struct nfy_rule_set nfy_rule_set; /* opaque */
-
-/**
- * A set holding the built-in catalogue. Fails only if the embedded catalogue
- * is invalid (a build bug, reported in diags); returns NULL then.
- */
-NFY_NODISCARD nfy_rule_set *nfy_rule_set_new(nfy_diags *diags);
 /** An empty set (no built-in rules), for tests and custom-only runs. */
 NFY_NODISCARD nfy_rule_set *nfy_rule_set_new_empty(void);
-void nfy_rule_set_free(nfy_rule_set *set);
 
 /**
- * Add the rules of a JSON rule file. The format is detected: an object with
- * "rules" holding an ARRAY is our schema; with "rules" holding an OBJECT of
- * rule-class arrays it is msFmkTransplt's. Errors go to diags with
- * file:line:col (JSON syntax errors from the parser; schema errors at the
- * offending key or value, with its key path like rules[3].kind in the
- * message). Duplicate IDs (within the file or against the set), unknown
- * fields, duplicate keys, bad enum values, missing required fields are all
- * errors. On any error no rule of the file is added and NFY_ERULE (or
- * NFY_ESYNTAX for malformed JSON, NFY_ENOENT/NFY_EIO for a missing or
- * unreadable file) is returned.
+ * nfy_rules_load_file (npuify/npuify.h) adds the rules of a JSON rule file. The
+ * format is detected: an object with "rules" holding an ARRAY is our schema;
+ * with "rules" holding an OBJECT of rule-class arrays it is msFmkTransplt's.
+ * Errors go to diags with file:line:col (JSON syntax errors from the parser;
+ * schema errors at the offending key or value, with its key path like
+ * rules[3].kind in the message). Duplicate IDs (within the file or against the
+ * set), unknown fields, duplicate keys, bad enum values, missing required
+ * fields are all errors. On any error no rule of the file is added and
+ * NFY_ERULE (or NFY_ESYNTAX for malformed JSON, NFY_ENOENT/NFY_EIO for a
+ * missing or unreadable file) is returned.
  *
  * Our schema (all keys besides "id", "kind", "match", "pattern", "message"
  * are optional; see data/rules/README.md for the full text):
@@ -431,15 +421,11 @@ void nfy_rule_set_free(nfy_rule_set *set);
  *      "ctx": ["arg:torch.device@0", "kw:device", "compare"],
  *      "map": [["from", "to"], ["from2", "", "note"]]}]}
  */
-NFY_NODISCARD nfy_status nfy_rules_load_file(nfy_rule_set *set,
-                                             const char *path,
-                                             nfy_diags *diags);
-/** Same, from memory; name is used in diagnostics. */
+/** As nfy_rules_load_file, from memory; name is used in diagnostics. */
 NFY_NODISCARD nfy_status nfy_rules_load_mem(nfy_rule_set *set, const char *name,
                                             const char *text, size_t len,
                                             nfy_diags *diags);
 
-size_t nfy_rule_set_count(const nfy_rule_set *set);
 /** The i-th rule in load order (built-ins first, sorted by ID). */
 const nfy_rule *nfy_rule_set_at(const nfy_rule_set *set, size_t i);
 /** Rule by ID (exact, case-sensitive), or NULL. */
@@ -582,7 +568,5 @@ void nfy_rule_render_json(const nfy_rule *r, nfy_buf *out);
 /** {"schema": "npuify-rules/1", "rules": [...]}; kind < 0: every kind. */
 void nfy_rules_render_json(const nfy_rule_set *set, int kind,
                            bool include_disabled, nfy_buf *out);
-
-NFY_API_END
 
 #endif

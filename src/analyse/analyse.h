@@ -30,12 +30,10 @@
 #ifndef NPUIFY_ANALYSE_H
 #define NPUIFY_ANALYSE_H
 
-#include "npuify/core.h"
-#include "npuify/migrate.h"
-#include "npuify/report.h"
-#include "npuify/rules.h"
-
-NFY_API_BEGIN
+#include "core/core.h"
+#include "migrate/migrate.h"
+#include "report/report.h"
+#include "rules/rules.h"
 
 enum nfy_analyse_modes {
     NFY_ANALYSE_TORCH_APIS = 1u
@@ -120,7 +118,5 @@ bool nfy_analyse_text_wanted(const char *relpath);
 /** Findings of one C/C++/CUDA source, requirement file or Dockerfile. */
 void nfy_analyse_text(const nfy_analyse_opts *opts, const nfy_source *src,
                       const char *relpath, nfy_report *report);
-
-NFY_API_END
 
 #endif

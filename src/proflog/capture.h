@@ -29,9 +29,7 @@
 #ifndef NPUIFY_CAPTURE_H
 #define NPUIFY_CAPTURE_H
 
-#include "npuify/core.h"
-
-NFY_API_BEGIN
+#include "core/core.h"
 
 typedef struct {
     const char *out_dir;    /* created if missing (mkdir -p); required */
@@ -66,7 +64,5 @@ void nfy_capture_result_release(nfy_capture_result *res);
 
 /** The embedded sitecustomize.py template (for tests and --print). */
 nfy_str nfy_capture_template(void);
-
-NFY_API_END
 
 #endif

@@ -45,11 +45,9 @@
 #ifndef NPUIFY_REPORT_H
 #define NPUIFY_REPORT_H
 
-#include "npuify/core.h"
-#include "npuify/edit.h"
-#include "npuify/rules.h"
-
-NFY_API_BEGIN
+#include "core/core.h"
+#include "edit/edit.h"
+#include "rules/rules.h"
 
 /* Operation type, msFmkTransplt's enum plus NONE for non-change findings.
  * (Named NFY_OPTYPE_* by the lead: pylex.h owns NFY_OP_* for operators.) */
@@ -66,27 +64,10 @@ typedef enum {
  * (Shared by the lead so both headers can be included together.) */
 typedef nfy_rule_safety nfy_safety;
 
-/* Which report file a finding belongs to (besides report.json/md/sarif). */
-typedef enum {
-    NFY_CAT_CHANGE,             /* an applied edit -> change_list.csv */
-    NFY_CAT_UNSUPPORTED_API,    /* -> unsupported_api.csv */
-    NFY_CAT_UNKNOWN_API,        /* -> unknown_api.csv */
-    NFY_CAT_CUDA_OP,            /* -> cuda_op_list.csv */
-    NFY_CAT_PRECISION_ADVICE,   /* -> api_precision_advice.csv */
-    NFY_CAT_PERFORMANCE_ADVICE, /* -> api_performance_advice.csv */
-    NFY_CAT_AFFINITY_API,       /* -> affinity_api_call.csv */
-    NFY_CAT_LEFT_UNCHANGED,     /* -> report.json "left_unchanged" */
-    NFY_CAT_COUNT
-} nfy_finding_cat;
-
 /** "INSERT", "MODIFY", "DELETE", "UNSUPPORTED", "" for NONE. */
 const char *nfy_op_type_name(nfy_op_type op);
 /** "safe", "unsafe", "manual". */
 const char *nfy_safety_name(nfy_safety s);
-/** "change", "unsupported_api", "unknown_api", "cuda_op",
- *  "precision_advice", "performance_advice", "affinity_api",
- *  "left_unchanged". */
-const char *nfy_finding_cat_name(nfy_finding_cat c);
 
 /**
  * One finding or change record. All strings are NUL-terminated; every one may
@@ -178,7 +159,7 @@ typedef struct {
     uint32_t hash;
 } nfy_report_string;
 
-typedef struct {
+struct nfy_report {
     nfy_arena arena; /* owns every string below, each distinct one once */
     nfy_report_string *strings; /* open-addressing set of those strings */
     size_t nstrings, strings_cap;
@@ -190,7 +171,7 @@ typedef struct {
     nfy_rule_desc_fn rule_desc; /* may be NULL */
     void *rule_desc_ctx;
     const nfy_rule_set *rules; /* borrowed; may be NULL */
-} nfy_report;
+};
 
 void nfy_report_init(nfy_report *rep);
 void nfy_report_release(nfy_report *rep);
@@ -223,21 +204,7 @@ void nfy_report_logf(nfy_report *rep, const char *file, const char *fmt, ...)
 void nfy_report_merge(nfy_report *dst, const nfy_report *src);
 
 /* Totals derived from the model (what the summaries print). */
-typedef struct {
-    size_t files_total;   /* every file recorded */
-    size_t files_scanned; /* converted + unchanged + error */
-    size_t files_changed; /* converted */
-    size_t files_copied;
-    size_t files_skipped;
-    size_t files_error;
-    size_t edits;  /* NFY_CAT_CHANGE findings */
-    size_t manual; /* findings needing manual work: op UNSUPPORTED,
-                      safety manual, category unsupported API, or advice
-                      whose rule is a warning or an error */
-    size_t by_cat[NFY_CAT_COUNT];
-} nfy_report_totals;
 
-void nfy_report_totals_get(const nfy_report *rep, nfy_report_totals *t);
 /** True when f needs a human (counted in totals.manual). */
 bool nfy_finding_is_manual(const nfy_finding *f);
 
@@ -274,32 +241,12 @@ nfy_effort nfy_effort_of(const nfy_effort_counts *c);
 nfy_effort nfy_report_effort(const nfy_report *rep, const char *file,
                              nfy_effort_counts *counts);
 
-/* Report files; nfy_report_write takes a mask of these. */
-enum nfy_report_formats {
-    NFY_REPORT_CSV = 1u << 0,   /* the seven CSV files */
-    NFY_REPORT_LOG = 1u << 1,   /* npuify.log */
-    NFY_REPORT_JSON = 1u << 2,  /* report.json */
-    NFY_REPORT_MD = 1u << 3,    /* summary.md */
-    NFY_REPORT_SARIF = 1u << 4, /* report.sarif */
-    NFY_REPORT_HTML = 1u << 5,  /* report.html */
-    NFY_REPORT_ALL = 0x3f
-};
-
 /**
  * Parse a --format list ("csv,json,md,sarif,log,html", "all"); unknown names
  * give NFY_EUSAGE.
  */
 NFY_NODISCARD nfy_status nfy_report_formats_parse(const char *list,
                                                   unsigned *mask);
-
-/**
- * Create dir (mkdir -p) and write the selected report files into it, each
- * atomically. A failure is recorded in diags (with the file name) and the
- * other files are still written; the first error status is returned.
- */
-NFY_NODISCARD nfy_status nfy_report_write(const nfy_report *rep,
-                                          const char *dir, unsigned formats,
-                                          nfy_diags *diags);
 
 /* Renderers behind nfy_report_write, appending to out (for tests, stdout). */
 typedef enum {
@@ -342,7 +289,5 @@ void nfy_report_render_console(const nfy_report *rep, size_t top, bool color,
  * *out with free(). Used by every writer.
  */
 size_t nfy_report_sorted(const nfy_report *rep, const nfy_finding ***out);
-
-NFY_API_END
 
 #endif

@@ -26,10 +26,8 @@
 #ifndef NPUIFY_RUNCACHE_H
 #define NPUIFY_RUNCACHE_H
 
-#include "npuify/convert.h"
-#include "npuify/core.h"
-
-NFY_API_BEGIN
+#include "convert/convert.h"
+#include "core/core.h"
 
 typedef struct {
     const char *project;       /* directory to convert */
@@ -71,7 +69,5 @@ NFY_NODISCARD nfy_status nfy_runcache_prepare(const nfy_runcache_opts *opts,
 /** Remove the whole cache root (entries and leftovers). */
 NFY_NODISCARD nfy_status nfy_runcache_clean(const char *cache_root,
                                             nfy_diags *diags);
-
-NFY_API_END
 
 #endif
