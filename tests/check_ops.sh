@@ -274,13 +274,16 @@ for ver in sys.argv[2:]:
               for l in open("data/npu/npu_custom_ops_v%s.txt" % ver)
               if l.strip() and not l.startswith("#")}
     cuda_only = dict(l.split("\t")[:2] for l in
-                     open("data/npu/cuda_backend_ops.tsv")
+                     open("data/npu/backend_ops.tsv")
                      if l.strip() and not l.startswith("#"))
 
-    def status(op):  # composite: CompositeImplicitAutograd only
+    backend_family = ("cudnn_", "_cudnn_", "miopen_", "mkldnn_", "_mkldnn_",
+                      "_nnpack_", "_fused_")
+
+    def status(op):  # composite: a kernel-free or every-backend kernel
         if any(k == op or k.startswith(op + ".") for k in npu):
             return "supported"
-        if op in cuda_only:  # a CUDA-only kernel: its NPU counterpart decides
+        if op in cuda_only:  # a backend-only kernel: its NPU counterpart decides
             to = cuda_only[op]
             st = ("supported" if to[len("npu::"):] in custom else "unknown") \
                 if to.startswith("npu::") else status(to[len("aten::"):])
@@ -288,7 +291,8 @@ for ver in sys.argv[2:]:
         for _, _, rows in chain:
             k = kind_in(rows, op)
             if k:
-                return "composite" if k == "implicit" else "cpu-fallback"
+                generic = k == "explicit" and not op.startswith(backend_family)
+                return "composite" if k == "implicit" or generic else "cpu-fallback"
         return "unknown"
 
     names, seps = [], 0

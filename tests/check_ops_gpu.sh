@@ -1,13 +1,14 @@
 #!/bin/sh
 # tests/check_ops_gpu.sh: `npuify ops` on a GPU profiler log.
 #
-#  1. CUDA/ROCm-only kernels (cudnn_convolution, cudnn_batch_norm,
-#     _fused_adam_, _scaled_dot_product_flash_attention, miopen_*, ...) get
-#     the status of their NPU counterpart from data/npu/cuda_backend_ops.tsv,
-#     named in the Notes column and in report.json "npu_counterpart"; none is
-#     cpu-fallback or unknown;
-#  2. "composite" is CompositeImplicitAutograd only: mkldnn_convolution
-#     (CompositeExplicitAutograd, CPU-only body) is not;
+#  1. backend-only kernels (cudnn_convolution, cudnn_batch_norm,
+#     _fused_adam_, _scaled_dot_product_flash_attention, miopen_*, and the
+#     oneDNN mkldnn_convolution of CPU logs) get the status of their NPU
+#     counterpart from data/npu/backend_ops.tsv, named in the Notes column
+#     and in report.json "npu_counterpart"; none is cpu-fallback or unknown;
+#  2. "composite": CompositeImplicitAutograd, or a CompositeExplicitAutograd
+#     kernel (one for every backend: t, expand) outside a backend's own
+#     family (mkldnn_convolution is filed so but calls oneDNN: item 1);
 #  3. --compare-versions names the first torch_npu version newer than the
 #     target that supports an op, never an older one (_cat: NPU kernel in
 #     1.11 only, so none is named for 2.0 or 2.1).
@@ -32,7 +33,8 @@ ops = ["aten::cudnn_convolution", "aten::cudnn_batch_norm",
        "aten::_fused_adamw_", "aten::_scaled_dot_product_flash_attention",
        "aten::_scaled_dot_product_efficient_attention", "aten::_cudnn_rnn",
        "aten::miopen_convolution", "aten::_fused_dropout",
-       "aten::mkldnn_convolution", "aten::addmm", "aten::_cat"]
+       "aten::mkldnn_convolution", "aten::addmm", "aten::_cat", "aten::t",
+       "aten::expand"]
 cols = ["Self CPU %", "Self CPU", "CPU total %", "CPU total", "CPU time avg",
         "Self CUDA", "Self CUDA %", "CUDA total", "CUDA time avg",
         "# of Calls"]
@@ -62,8 +64,10 @@ cat >"$tmp/want" <<'EOF'
 2.0	aten::cudnn_batch_norm	supported		aten::native_batch_norm
 2.0	aten::cudnn_convolution	supported		aten::convolution
 2.0	aten::cudnn_convolution_transpose	supported		aten::convolution
+2.0	aten::expand	composite		
 2.0	aten::miopen_convolution	supported		aten::convolution
-2.0	aten::mkldnn_convolution	unsupported		
+2.0	aten::mkldnn_convolution	supported		aten::convolution
+2.0	aten::t	composite		
 2.1	aten::_cat	unknown		
 2.1	aten::_cudnn_rnn	supported		aten::lstm
 2.1	aten::_fused_adam_	supported		npu::npu_apply_adam
@@ -75,8 +79,10 @@ cat >"$tmp/want" <<'EOF'
 2.1	aten::cudnn_batch_norm	supported		aten::native_batch_norm
 2.1	aten::cudnn_convolution	supported		aten::convolution
 2.1	aten::cudnn_convolution_transpose	supported		aten::convolution
+2.1	aten::expand	composite		
 2.1	aten::miopen_convolution	supported		aten::convolution
-2.1	aten::mkldnn_convolution	cpu-fallback		
+2.1	aten::mkldnn_convolution	supported		aten::convolution
+2.1	aten::t	composite		
 EOF
 
 : >"$tmp/got"
@@ -100,20 +106,23 @@ for r in csv.DictReader(open(sys.argv[1])):
 EOF
 done
 sort "$tmp/got" >"$tmp/got.s"
-if diff -u "$tmp/want" "$tmp/got.s"; then ok; else bad "statuses of CUDA-only kernels, composite, --compare-versions"; fi
-# no CUDA-only kernel is ever cpu-fallback or unknown
-if grep -E 'cudnn|miopen|_fused_|_scaled_dot' "$tmp/got" | grep -qE '	(cpu-fallback|unknown)	'; then
-    bad "a CUDA-only kernel reported cpu-fallback or unknown"
+if diff -u "$tmp/want" "$tmp/got.s"; then ok; else bad "statuses of backend-only kernels, composite, --compare-versions"; fi
+# no backend-only kernel is ever cpu-fallback or unknown
+if grep -E 'cudnn|miopen|mkldnn|_fused_|_scaled_dot' "$tmp/got" | grep -qE '	(cpu-fallback|unknown)	'; then
+    bad "a backend-only kernel reported cpu-fallback or unknown"
 else ok; fi
 # --compare-versions never names a version at or before the target
 if awk -F'\t' '$4 != "" && $4 + 0 <= $1 + 0 { exit 1 }' "$tmp/got"; then ok; else bad "--compare-versions named an older version"; fi
 # every row of the table names an operator that exists in the data
-"$PY" - <<'EOF' && ok || bad "cuda_backend_ops.tsv: a counterpart is not a known operator"
+# (an NPU kernel, or a PyTorch operator that needs none)
+"$PY" - <<'EOF' && ok || bad "backend_ops.tsv: a counterpart is not a known operator"
 import glob, sys
 known = set()
 for p in glob.glob("data/npu/aten_ops_v*.txt") + glob.glob("data/npu/npu_custom_ops_v*.txt"):
     known |= {l.strip().split(".")[0] for l in open(p) if l.strip() and not l.startswith("#")}
-rows = [l.rstrip("\n").split("\t") for l in open("data/npu/cuda_backend_ops.tsv") if l.strip() and not l.startswith("#")]
+for p in glob.glob("data/torch/native_functions_v*.tsv"):  # composite ones
+    known |= {l.split("\t")[0].split(".")[0] for l in open(p) if l.strip() and not l.startswith("#")}
+rows = [l.rstrip("\n").split("\t") for l in open("data/npu/backend_ops.tsv") if l.strip() and not l.startswith("#")]
 badrows = [r for r in rows if len(r) != 3 or r[1].split("::", 1)[1] not in known]
 for r in badrows:
     print("bad row:", r)

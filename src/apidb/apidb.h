@@ -92,7 +92,7 @@ typedef struct {
     const char *npu_counterpart;  /* a CUDA/ROCm-only kernel
                                      (cudnn_convolution): the operator that
                                      replaces it on NPU, which decided the
-                                     status (data/npu/cuda_backend_ops.tsv);
+                                     status (data/npu/backend_ops.tsv);
                                      else NULL */
     const char *counterpart_note; /* why / how, or NULL */
     const char *matched;          /* data entry that decided ("add.Tensor"),

@@ -42,7 +42,7 @@ typedef enum {
     NFY__FAM_AFFINITY,        /* msfmktransplt_affinity_apis.tsv       */
     NFY__FAM_MSFT_RULES,      /* msfmktransplt_common_rules.tsv        */
     NFY__FAM_CPP_APIS,        /* cpp_npu_api_cuda_equivalents.tsv     */
-    NFY__FAM_CUDA_BACKEND,    /* cuda_backend_ops.tsv: counterpart     */
+    NFY__FAM_BACKEND_OPS,     /* backend_ops.tsv: counterpart     */
     NFY__FAM_COUNT
 } nfy__apidb_fam_id;
 

@@ -3,11 +3,13 @@
  * torch_npu version, and how. The evidence, strongest first: an NPU kernel
  * in torch_npu/op-plugin's yaml; the 'tocpu' and 'unsupported' sections
  * (1.11 and 2.0 only); PyTorch's native_functions.yaml, which says whether
- * the op is composite (decomposes into other ops, so needs no kernel) or a
- * plain aten op without an NPU kernel (CPU fallback from 2.1 on, an error
- * before). The native_functions table is the one of the PyTorch version the
- * torch_npu line targets, or the nearest older one (1.13 for 1.11-2.1), and
- * an operator it lacks is looked up in the older tables in turn.
+ * the op is composite (decomposes into other ops, or has one
+ * CompositeExplicitAutograd kernel for every backend, so needs no NPU
+ * kernel) or a plain aten op without an NPU kernel (CPU fallback from 2.1
+ * on, an error before). The native_functions table is the one of the PyTorch
+ * version the torch_npu line targets, or the nearest older one (1.13
+ * for 1.11-2.1), and an operator it lacks is looked up in the older tables in
+ * turn.
  */
 #include <string.h>
 
@@ -153,6 +155,20 @@ static nfy_op_status custom_status(const nfy_apidb_version *v,
     return decide(info, NFY_OP_SUPPORTED, true, r);
 }
 
+/* Operators of one backend's own library (cuDNN, MIOpen, oneDNN, NNPACK,
+ * fused CUDA kernels): their kernels never serve the NPU, whatever
+ * dispatch key native_functions.yaml files them under. */
+static bool backend_family(nfy_str base)
+{
+    static const char *const prefixes[] = {"cudnn_",  "_cudnn_",  "miopen_",
+                                           "mkldnn_", "_mkldnn_", "_nnpack_",
+                                           "_fused_"};
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+        if (nfy_str_starts_with(base, nfy_str_from_cstr(prefixes[i])))
+            return true;
+    return false;
+}
+
 /* Steps after "no NPU kernel": explicit lists, then PyTorch's own data. */
 static nfy_op_status aten_without_kernel(const nfy_apidb_version *v,
                                          const op_name *op, nfy_op_info *info)
@@ -179,12 +195,14 @@ static nfy_op_status aten_without_kernel(const nfy_apidb_version *v,
     }
     if (!r)
         return decide(info, NFY_OP_UNKNOWN, false, NULL);
-    /* Only CompositeImplicitAutograd decomposes for every backend; a
-     * CompositeExplicitAutograd kernel may be backend-specific
-     * (mkldnn_convolution), so it counts as an op without an NPU kernel. */
+    /* CompositeImplicitAutograd decomposes for every backend; a
+     * CompositeExplicitAutograd kernel is one kernel for every backend too
+     * (views, factories, the _foreach_* slow paths), except on ops of a
+     * backend's own family (mkldnn_convolution is registered so but calls
+     * oneDNN), which need a kernel of their own. */
     int rank = kind_rank(nfy__apidb_field(r, 0));
     info->explicit_composite = rank == 1;
-    if (rank == 2)
+    if (rank == 2 || (rank == 1 && !backend_family(op->base)))
         return decide(info, NFY_OP_COMPOSITE, false, r);
     /* 1.11/2.0 have 'tocpu' lists and no generic fallback */
     return decide(info,
@@ -196,15 +214,16 @@ static nfy_op_status op_status(const nfy_apidb_version *v, const op_name *op,
                                nfy_op_info *info);
 
 /*
- * A CUDA/ROCm-only kernel (cudnn_convolution, _fused_adam_) never runs on
- * NPU; what replaces it there decides: supported or composite when the
- * counterpart is, else unsupported (never a CPU fallback of a cuDNN op).
+ * A kernel of one backend's own library (cudnn_convolution, _fused_adam_,
+ * mkldnn_convolution on a CPU profile) never runs on NPU; what replaces it
+ * there decides: supported or composite when the counterpart is, else
+ * unsupported (never a CPU fallback of a cuDNN op).
  */
-static nfy_op_status cuda_backend_status(const nfy_apidb_version *v,
-                                         const op_name *op, nfy_op_info *info)
+static nfy_op_status backend_op_status(const nfy_apidb_version *v,
+                                       const op_name *op, nfy_op_info *info)
 {
     const nfy__apidb_row *r =
-        nfy__apidb_find_in(nfy__apidb_fam(NFY__FAM_CUDA_BACKEND), op->base, 0);
+        nfy__apidb_find_in(nfy__apidb_fam(NFY__FAM_BACKEND_OPS), op->base, 0);
     if (r == NULL || nfy__apidb_field_opt(r, 0) == NULL)
         return NFY_OP_UNKNOWN;
     const char *to = nfy__apidb_field_opt(r, 0);
@@ -242,7 +261,7 @@ nfy_op_status nfy_apidb_op_status(const nfy_apidb_version *v, nfy_str name,
     if (st == NFY_OP_SUPPORTED)
         return st;
     nfy_op_info binfo;
-    nfy_op_status bst = cuda_backend_status(v, &op, &binfo);
+    nfy_op_status bst = backend_op_status(v, &op, &binfo);
     if (bst != NFY_OP_UNKNOWN) {
         *info = binfo;
         return bst;

@@ -124,7 +124,7 @@ void nfy_prof__notes_of(const nfy_prof_op *op, nfy_buf *tmp)
                      ? "name cut by the profiler, resolved; "
                      : "name cut by the profiler; ");
     if (op->npu_counterpart.len)
-        (void)nfy_buf_addf(tmp, "CUDA-only kernel; on NPU: %.*s%s%.*s; ",
+        (void)nfy_buf_addf(tmp, "backend-only kernel; on NPU: %.*s%s%.*s; ",
                            NFY_STR_FMT(op->npu_counterpart),
                            op->counterpart_note.len ? " - " : "",
                            NFY_STR_FMT(op->counterpart_note));

@@ -166,10 +166,10 @@ static void test_listed_fallback_and_unsupported(void **state)
     assert_int_equal(nfy_apidb_op_status(V("1.11"), S("aten::_conj"), &info),
                      NFY_OP_UNSUPPORTED);
     assert_true(info.listed);
-    /* 2.1 has no lists; _conj is CompositeExplicitAutograd in 1.13, which
-     * is not composite (its kernel may be backend-specific): fallback */
+    /* 2.1 has no lists; _conj is CompositeExplicitAutograd in 1.13: one
+     * kernel (a view) for every backend, so composite */
     assert_int_equal(nfy_apidb_op_status(V("2.1"), S("aten::_conj"), &info),
-                     NFY_OP_CPU_FALLBACK);
+                     NFY_OP_COMPOSITE);
     assert_true(info.explicit_composite);
     assert_false(info.listed);
     assert_string_equal(info.torch_version, "1.13");
@@ -222,7 +222,7 @@ static void test_cuda_only_kernels(void **state)
     (void)state;
     nfy_op_info info;
     /* cuDNN/MIOpen/fused CUDA kernels of a GPU log: their NPU counterpart
-     * (data/npu/cuda_backend_ops.tsv) decides, never a CPU fallback */
+     * (data/npu/backend_ops.tsv) decides, never a CPU fallback */
     static const struct {
         const char *ver, *op, *to;
         nfy_op_status st;
@@ -266,17 +266,30 @@ static void test_cuda_only_kernels(void **state)
     assert_null(info.npu_counterpart);
 }
 
-static void test_composite_is_implicit_only(void **state)
+static void test_composite_explicit(void **state)
 {
     (void)state;
     nfy_op_info info;
-    /* mkldnn_convolution: CompositeExplicitAutograd with a CPU-only body;
-     * no NPU kernel: not composite */
+    /* t, expand, randn: CompositeExplicitAutograd, one kernel for every
+     * backend, no NPU kernel of their own: composite */
+    static const char *const generic[] = {"aten::t", "aten::expand",
+                                          "aten::randn"};
+    for (size_t i = 0; i < sizeof generic / sizeof generic[0]; i++) {
+        nfy_op_status st = nfy_apidb_op_status(V("2.1"), S(generic[i]), &info);
+        if (st != NFY_OP_COMPOSITE || !info.explicit_composite)
+            fail_msg("%s: %s", generic[i], nfy_op_status_name(st));
+    }
+    /* mkldnn_convolution: filed as CompositeExplicitAutograd but calls
+     * oneDNN; on NPU convolution runs instead (backend_ops.tsv) */
     nfy_op_status st =
         nfy_apidb_op_status(V("2.1"), S("aten::mkldnn_convolution"), &info);
+    assert_int_equal(st, NFY_OP_SUPPORTED);
+    assert_string_equal(info.npu_counterpart, "aten::convolution");
+    /* a backend family op without a counterpart row is no composite:
+     * _cudnn_init_dropout_state.out is explicit (autogen) in 2.9 */
+    st = nfy_apidb_op_status(V("2.12"),
+                             S("aten::_cudnn_init_dropout_state.out"), &info);
     assert_int_not_equal(st, NFY_OP_COMPOSITE);
-    assert_int_equal(st, NFY_OP_CPU_FALLBACK);
-    assert_true(info.explicit_composite);
 }
 
 static void test_overloads(void **state)
@@ -291,7 +304,7 @@ static void test_overloads(void **state)
     assert_int_equal(op("2.1", "add.out"), NFY_OP_SUPPORTED);
     assert_int_equal(
         nfy_apidb_op_status(V("2.1"), S("aten::add.Scalar_out"), &info),
-        NFY_OP_CPU_FALLBACK);
+        NFY_OP_COMPOSITE);
     assert_true(info.explicit_composite);
     assert_int_equal(op("2.1", "aten::add.NoSuchOverload"), NFY_OP_UNKNOWN);
     /* a prefix of a real name is not that name */
@@ -672,7 +685,7 @@ static void test_family_order_matches_generator(void **state)
                                                       "affinity",
                                                       "msft_rules",
                                                       "cpp_apis",
-                                                      "cuda_backend_ops"};
+                                                      "backend_ops"};
     assert_int_equal(nfy__apidb_family_count, NFY__FAM_COUNT);
     for (int f = 0; f < NFY__FAM_COUNT; f++)
         assert_string_equal(nfy__apidb_fam((nfy__apidb_fam_id)f)->name,
@@ -704,7 +717,7 @@ int main(void)
         cmocka_unit_test(test_random_names_never_crash),
         cmocka_unit_test(test_family_order_matches_generator),
         cmocka_unit_test(test_cuda_only_kernels),
-        cmocka_unit_test(test_composite_is_implicit_only),
+        cmocka_unit_test(test_composite_explicit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
