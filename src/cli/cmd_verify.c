@@ -18,25 +18,16 @@
 #include "cli/verify.h"
 #include "npuify/apidb.h"
 
-static const char usage[] =
+static const char synopsis[] =
     "usage: npuify verify [options] [--] python SCRIPT.py ARGS...\n"
-    "       npuify verify --print-path\n"
-    "\n"
+    "       npuify verify --print-path\n";
+
+static const char about[] =
     "Convert SCRIPT's project as `npuify run` does and run it on the NPU\n"
     "emulator installed with npuify (torch_npu over CPU PyTorch). Fails,\n"
     "naming the original file:line and the rule, when a CUDA call is left,\n"
     "or when the code uses a torch.npu / torch_npu name the target\n"
-    "torch_npu lacks; prints 'verify: ok' and the steps seen otherwise.\n"
-    "\n"
-    "options:\n"
-    "  --mode tool|auto      conversion mode (default tool), as for run\n"
-    "  --project DIR         the tree to convert (default: SCRIPT's dir)\n"
-    "  --torch-version V     torch_npu line to check against (default:\n"
-    "                        newest)\n"
-    "  --as-is               run the files as they are (a project already\n"
-    "                        converted by hand or by convert), no cache\n"
-    "  --print-path          print the emulator's directory\n"
-    "  --cache DIR           cache directory, as for run\n";
+    "torch_npu lacks; prints 'verify: ok' and the steps seen otherwise.\n";
 
 typedef struct {
     nfy_verify_paths paths;
@@ -164,7 +155,7 @@ static int verify(const nfy_run_args *args, nfy_arena *a)
 int nfy_cmd_verify(int argc, char **argv)
 {
     nfy_run_args args;
-    int rc = nfy_run_parse(argc, argv, usage, true, &args);
+    int rc = nfy_run_parse(argc, argv, synopsis, about, true, &args);
     if (rc >= 0)
         return rc;
     if (args.ncmd == 0 && !args.print_path)
