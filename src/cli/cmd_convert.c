@@ -12,6 +12,8 @@
 #include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "cli/opt_table.h"
+#include "cli/progress.h"
+#include "cli/verbose.h"
 #include "npuify/apidb.h"
 #include "npuify/convert.h"
 #include "npuify/report.h"
@@ -116,9 +118,13 @@ static const nfy_cli_option convert_opts[] = {
     {OPT_FAIL_ON, NULL, "--fail-on", "WHAT",
      "with --check, exit 1 on: edits (default), manual\n"
      "(open manual-work findings), any (either)"},
-    {OPT_QUIET, "-q", "--quiet", NULL, "print no summary"},
+    {OPT_QUIET, "-q", "--quiet", NULL,
+     "print only the problems with files: no summary,\n"
+     "no progress line, no project warning (no AMP)"},
     {OPT_VERBOSE, "-v", "--verbose", NULL,
-     "list every manual-work finding in the summary"},
+     "also one line per file changed (walk order, the\n"
+     "same for any -j), the count of every rule and\n"
+     "every manual-work finding"},
     {OPT_COLOR, NULL, "--color", "[=WHEN]",
      "colour: auto (default: a terminal and no\n"
      "NO_COLOR), always (also --color alone), never"},
@@ -502,8 +508,16 @@ static int finish(convert_args *a, nfy_report *rep, nfy_buf *diff,
         return NFY_EXIT_USAGE;
     if (!a->quiet && a->conv.action != NFY_CONVERT_DIFF) {
         nfy_buf out = NFY_BUF_INIT;
+        if (a->verbose)
+            nfy_cli_verbose_files(rep,
+                                  a->conv.action == NFY_CONVERT_CHECK
+                                      ? "would change"
+                                      : "converted",
+                                  &out);
         nfy_report_render_console(rep, a->verbose ? (size_t)-1 : 5, a->color,
                                   &out);
+        if (a->verbose)
+            nfy_cli_verbose_rules(rep, &out);
         if (a->decisions)
             add_not_accepted(rep, &out);
         if (dir)
@@ -511,7 +525,7 @@ static int finish(convert_args *a, nfy_report *rep, nfy_buf *diff,
         fputs(nfy_buf_cstr(&out), stdout);
         nfy_buf_release(&out);
     }
-    if (a->conv.mode == NFY_CONVERT_MODE_MANUAL && !a->conv.amp)
+    if (!a->quiet && a->conv.mode == NFY_CONVERT_MODE_MANUAL && !a->conv.amp)
         warn_amp_missing(rep, a->conv.rules, a->conv.src, a->color);
     /* The summary counts files; say so when what failed was no file. */
     if (st && !stats->files_error && !a->quiet)
@@ -571,7 +585,10 @@ int nfy_cmd_convert(int argc, char **argv)
         catch_stop_signal(SIGINT);
         catch_stop_signal(SIGTERM);
     }
+    nfy_cli_progress progress;
+    nfy_cli_progress_start(&progress, &a.conv, stderr, a.quiet);
     nfy_status st = nfy_convert_run(&a.conv, &rep, &diff, &stats, &diags);
+    nfy_cli_progress_end(&progress);
     rc = stop_signal ? interrupted(&a, &diags)
                      : finish(&a, &rep, &diff, &stats, st, &diags, &ar);
     nfy_buf_release(&diff);
