@@ -14,6 +14,8 @@
 #include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "cli/opt_table.h"
+#include "cli/progress.h"
+#include "cli/verbose.h"
 #include "npuify/analyse.h"
 #include "npuify/apidb.h"
 #include "npuify/convert.h"
@@ -242,6 +244,13 @@ static int check_inputs(const analyse_args *a, unsigned *modes,
 
 static void print_summary(const analyse_args *a, const nfy_report *rep)
 {
+    if (a->verbose) {
+        nfy_buf v = NFY_BUF_INIT;
+        nfy_cli_verbose_files(rep, "would change", &v);
+        nfy_cli_verbose_rules(rep, &v);
+        fputs(nfy_buf_cstr(&v), stdout);
+        nfy_buf_release(&v);
+    }
     nfy_effort_counts c;
     nfy_effort e = nfy_report_effort(rep, NULL, &c);
     nfy_report_totals t;
@@ -275,7 +284,10 @@ static nfy_status run(const analyse_args *a, const nfy_analyse_opts *ao,
     co.jobs = a->jobs;
     co.analyse = ao;
     nfy_convert_stats stats;
+    nfy_cli_progress progress;
+    nfy_cli_progress_start(&progress, &co, stderr, a->quiet);
     nfy_status cst = nfy_convert_run(&co, rep, NULL, &stats, diags);
+    nfy_cli_progress_end(&progress);
     if (a->deps && cst == NFY_OK)
         (void)nfy_cli_analyse_deps(a->python ? a->python : "python3", a->src,
                                    ao, rep, diags);

@@ -9,6 +9,8 @@
 #include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "cli/opt_table.h"
+#include "cli/progress.h"
+#include "cli/verbose.h"
 #include "npuify/convert.h"
 #include "npuify/report.h"
 #include "npuify/review.h"
@@ -18,7 +20,15 @@
 #    define NPUIFY_VERSION "0.1.0"
 #endif
 
-enum review_opt { OPT_OUTPUT, OPT_TORCH, OPT_RULES, OPT_AMP, OPT_UNSAFE };
+enum review_opt {
+    OPT_OUTPUT,
+    OPT_TORCH,
+    OPT_RULES,
+    OPT_AMP,
+    OPT_UNSAFE,
+    OPT_QUIET,
+    OPT_VERBOSE
+};
 
 static const nfy_cli_option review_opts[] = {
     {OPT_OUTPUT, "-o", "--output", "PAGE",
@@ -29,6 +39,10 @@ static const nfy_cli_option review_opts[] = {
     {OPT_AMP, NULL, "--amp", NULL, "include the edits of convert --amp"},
     {OPT_UNSAFE, NULL, "--unsafe", NULL,
      "include the edits of rules marked unsafe"},
+    {OPT_QUIET, "-q", "--quiet", NULL,
+     "print only errors (no progress, no summary)"},
+    {OPT_VERBOSE, "-v", "--verbose", NULL,
+     "also one line per file with edits, and the\ncount of every rule"},
 };
 
 static const nfy_cli_command review_cmd = {
@@ -48,6 +62,7 @@ typedef struct {
     nfy_convert_opts conv;
     const char *out;
     const char *rules_file;
+    bool quiet, verbose;
 } review_args;
 
 static int parse(int argc, char **argv, review_args *a)
@@ -82,8 +97,17 @@ static int parse(int argc, char **argv, review_args *a)
         case OPT_UNSAFE:
             a->conv.unsafe = true;
             break;
+        case OPT_QUIET:
+            a->quiet = true;
+            break;
+        case OPT_VERBOSE:
+            a->verbose = true;
+            break;
         }
     }
+    if (a->quiet && a->verbose)
+        return nfy_cli_usage_error("review",
+                                   "--quiet and --verbose exclude each other");
     if (!a->conv.src)
         return nfy_cli_usage_error("review", "no SRC given");
     return -1;
@@ -101,8 +125,17 @@ static int write_page(const review_args *a, nfy_report *rep,
                 nfy_status_str(st));
         return NFY_EXIT_INPUT;
     }
+    if (a->quiet)
+        return NFY_EXIT_OK;
     nfy_report_totals t;
     nfy_report_totals_get(rep, &t);
+    if (a->verbose) {
+        nfy_buf v = NFY_BUF_INIT;
+        nfy_cli_verbose_files(rep, "edits", &v);
+        nfy_cli_verbose_rules(rep, &v);
+        fputs(nfy_buf_cstr(&v), stdout);
+        nfy_buf_release(&v);
+    }
     printf("review: %s (%zu edits, %zu findings need manual work)\n", a->out,
            t.edits, t.manual);
     return NFY_EXIT_OK;
@@ -135,8 +168,11 @@ int nfy_cmd_review(int argc, char **argv)
                             a.conv.torch_version, "manual"};
     nfy_report_set_meta(&rep, &meta);
     nfy_convert_stats stats;
+    nfy_cli_progress progress;
+    nfy_cli_progress_start(&progress, &a.conv, stderr, a.quiet);
     nfy_status st = rules ? nfy_convert_run(&a.conv, &rep, NULL, &stats, &diags)
                           : NFY_ENOMEM;
+    nfy_cli_progress_end(&progress);
     nfy_cli_print_diags(&diags, false, false);
     if (st == NFY_EUSAGE)
         rc = NFY_EXIT_USAGE;

@@ -79,9 +79,11 @@ static int run_child(char **argv)
 }
 
 static int conclude(int child, const verify_setup *s,
-                    const nfy_verify_summary *sum)
+                    const nfy_verify_summary *sum, bool quiet)
 {
     if (sum->problems == 0 && child == 0) {
+        if (quiet)
+            return NFY_EXIT_OK;
         printf("verify: ok (%lu optimizer steps, %lu backward calls, %zu "
                "process%s; emulated torch_npu %s)\n",
                sum->steps, sum->backward, sum->processes,
@@ -149,7 +151,7 @@ static int verify(const nfy_run_args *args, nfy_arena *a)
     nfy_verify_report(events, rules, s.version->name, &sum);
     nfy_rule_set_free(rules);
     unlink(events);
-    return conclude(child, &s, &sum);
+    return conclude(child, &s, &sum, args->quiet);
 }
 
 int nfy_cmd_verify(int argc, char **argv)
