@@ -26,6 +26,9 @@ enum review_opt {
     OPT_RULES,
     OPT_AMP,
     OPT_UNSAFE,
+    OPT_DISTRIBUTED,
+    OPT_MAIN,
+    OPT_MODEL,
     OPT_QUIET,
     OPT_VERBOSE
 };
@@ -39,6 +42,14 @@ static const nfy_cli_option review_opts[] = {
     {OPT_AMP, NULL, "--amp", NULL, "include the edits of convert --amp"},
     {OPT_UNSAFE, NULL, "--unsafe", NULL,
      "include the edits of rules marked unsafe"},
+    {OPT_DISTRIBUTED, NULL, "--distributed", NULL,
+     "include the edits of convert --distributed and\n"
+     "its launcher run_distributed_npu.sh (a file to\n"
+     "accept or reject like an edit)"},
+    {OPT_MAIN, NULL, "--main", "FILE",
+     "--distributed: FILE is an entry script\n(repeatable)"},
+    {OPT_MODEL, NULL, "--model", "NAME",
+     "--distributed: the model variable to wrap"},
     {OPT_QUIET, "-q", "--quiet", NULL,
      "print only errors (no progress, no summary)"},
     {OPT_VERBOSE, "-v", "--verbose", NULL,
@@ -62,6 +73,8 @@ typedef struct {
     nfy_convert_opts conv;
     const char *out;
     const char *rules_file;
+    const char *main_files[65]; /* --main, NULL-terminated */
+    size_t nmain_files;
     bool quiet, verbose;
 } review_args;
 
@@ -96,6 +109,18 @@ static int parse(int argc, char **argv, review_args *a)
             break;
         case OPT_UNSAFE:
             a->conv.unsafe = true;
+            break;
+        case OPT_DISTRIBUTED:
+            a->conv.distributed = true;
+            break;
+        case OPT_MAIN:
+            if (a->nmain_files + 1 == sizeof a->main_files / sizeof(char *))
+                return nfy_cli_usage_error("review", "too many --main");
+            a->main_files[a->nmain_files++] = val;
+            a->conv.main_files = a->main_files;
+            break;
+        case OPT_MODEL:
+            a->conv.model = val;
             break;
         case OPT_QUIET:
             a->quiet = true;
