@@ -171,6 +171,21 @@ has "rules unknown id" err "npuify rules: error[usage]: no rule 'NPU999'"
 run "run --torch-version bad" 2 run --torch-version 9.9 -- python3 src/train.py
 has "run --torch-version bad" err "npuify run: error[usage]: --torch-version 9.9"
 
+# one diagnostic shape in every command: PLACE: severity[RULE]: message
+run "analyse missing SRC" 2 analyse "$tmp/nonexistent" -o an_x
+has "analyse missing SRC located" err "nonexistent: error[usage]: no such file or directory"
+run "convert bad --torch-version" 2 convert src --check --torch-version 9.9
+has "convert bad --torch-version" err "npuify convert: error[usage]: --torch-version 9.9"
+run "review bad --torch-version" 2 review src -o bad_v.html --torch-version 9.9
+has "review bad --torch-version" err "npuify review: error[usage]: --torch-version 9.9"
+[ ! -e bad_v.html ] && ok || fail "review with a bad --torch-version wrote a page"
+run "db bad version" 2 db query torch.cdist --torch-version 9.9
+has "db bad version" err "npuify db: error[usage]: no data for version '9.9'"
+run "run: project not a directory" 2 run --project "$tmp/nonexistent" -- python3 x.py
+has "run: project located" err "nonexistent: error[usage]: not a directory"
+run "tokens unreadable" 3 tokens "$tmp/nonexistent.py"
+has "tokens unreadable located" err "nonexistent.py: error[read]:"
+
 # ops: no readable input writes nothing
 run "ops on a missing log" 3 ops "$tmp/nonexistent.log" -o opsout
 [ ! -e opsout ] && ok || fail "ops on a missing log wrote reports"

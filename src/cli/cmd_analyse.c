@@ -229,14 +229,20 @@ static int check_inputs(const analyse_args *a, unsigned *modes,
     const nfy_apidb_version *v;
     if (a->torch_version &&
         nfy_apidb_version_parse(nfy_str_from_cstr(a->torch_version), &v)) {
-        nfy_diag_add_at(diags, NFY_SEV_ERROR, "usage", NULL, 0, 0,
-                        "--torch-version %s: no data; shipped versions: %s",
-                        a->torch_version, nfy_apidb_version_list());
-        return NFY_EXIT_USAGE;
+        nfy_arena ar = NFY_ARENA_INIT;
+        int rc = nfy_cli_usage_error(
+            "analyse",
+            nfy_arena_fmt(&ar,
+                          "--torch-version %s: no data; shipped versions: "
+                          "%s",
+                          a->torch_version, nfy_apidb_version_list()));
+        nfy_arena_release(&ar);
+        return rc;
     }
     if (!nfy_cli_is_dir(a->src) && !nfy_cli_is_file_input(a->src)) {
-        nfy_diag_add_at(diags, NFY_SEV_ERROR, "usage", NULL, 0, 0,
-                        "%s: no such file or directory", a->src);
+        /* the input is the place: "SRC: error[usage]: ..." */
+        nfy_diag_add_at(diags, NFY_SEV_ERROR, "usage", a->src, 0, 0,
+                        "no such file or directory");
         return NFY_EXIT_USAGE;
     }
     return -1;

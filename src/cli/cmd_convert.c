@@ -209,8 +209,8 @@ static int interrupted(const convert_args *a, nfy_diags *diags)
 {
     nfy_cli_print_diags(diags, a->color, a->json_diags);
     fprintf(stderr,
-            "npuify convert: stopped by %s: every file is either converted "
-            "completely or untouched; no report written\n",
+            "npuify convert: error[stopped]: stopped by %s: every file is "
+            "either converted completely or untouched; no report written\n",
             stop_signal == SIGINT ? "SIGINT" : "SIGTERM");
     return 128 + stop_signal;
 }
@@ -383,12 +383,17 @@ static int check_version(const convert_args *a, nfy_diags *diags)
         nfy_apidb_version_parse(nfy_str_from_cstr(a->conv.torch_version), &v);
     if (st == NFY_OK)
         return -1;
-    nfy_diag_add_at(
-        diags, NFY_SEV_ERROR, "usage", NULL, 0, 0,
-        "--torch-version %s: %s; shipped versions: %s", a->conv.torch_version,
-        st == NFY_ENOENT ? "no data for this version" : "not a version number",
-        nfy_apidb_version_list());
-    return NFY_EXIT_USAGE;
+    (void)diags; /* a usage error: said at once, as the others */
+    nfy_arena ar = NFY_ARENA_INIT;
+    int rc = nfy_cli_usage_error(
+        "convert",
+        nfy_arena_fmt(&ar, "--torch-version %s: %s; shipped versions: %s",
+                      a->conv.torch_version,
+                      st == NFY_ENOENT ? "no data for this version"
+                                       : "not a version number",
+                      nfy_apidb_version_list()));
+    nfy_arena_release(&ar);
+    return rc;
 }
 
 static const char *report_dir(const convert_args *a, nfy_arena *ar)

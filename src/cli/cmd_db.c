@@ -98,11 +98,11 @@ static const nfy_apidb_version *version_arg(const char *text, int *rc)
     if (text == NULL)
         return nfy_apidb_version_default();
     if (nfy_apidb_version_parse(nfy_str_from_cstr(text), &v) != NFY_OK) {
-        fprintf(stderr,
-                "npuify db: error[usage]: no data for version '%s'; "
-                "shipped: %s\n",
-                text, nfy_apidb_version_list());
-        *rc = NFY_EXIT_USAGE;
+        nfy_arena a = NFY_ARENA_INIT;
+        *rc = nfy_cli_usage_error(
+            "db", nfy_arena_fmt(&a, "no data for version '%s'; shipped: %s",
+                                text, nfy_apidb_version_list()));
+        nfy_arena_release(&a);
         return NULL;
     }
     return v;

@@ -11,6 +11,7 @@
 #include "cli/opt_table.h"
 #include "cli/progress.h"
 #include "cli/verbose.h"
+#include "npuify/apidb.h"
 #include "npuify/convert.h"
 #include "npuify/report.h"
 #include "npuify/review.h"
@@ -135,6 +136,19 @@ static int parse(int argc, char **argv, review_args *a)
                                    "--quiet and --verbose exclude each other");
     if (!a->conv.src)
         return nfy_cli_usage_error("review", "no SRC given");
+    const nfy_apidb_version *v;
+    if (a->conv.torch_version &&
+        nfy_apidb_version_parse(nfy_str_from_cstr(a->conv.torch_version), &v)) {
+        nfy_arena ar = NFY_ARENA_INIT;
+        int rc = nfy_cli_usage_error(
+            "review",
+            nfy_arena_fmt(&ar,
+                          "--torch-version %s: no data; shipped versions: "
+                          "%s",
+                          a->conv.torch_version, nfy_apidb_version_list()));
+        nfy_arena_release(&ar);
+        return rc;
+    }
     return -1;
 }
 

@@ -46,13 +46,14 @@ int nfy_cmd_run(int argc, char **argv)
         return rc;
     }
     if (setenv("PYTHONPATH", plan.pythonpath, 1) != 0) {
-        perror("npuify run: PYTHONPATH");
+        fprintf(stderr, "npuify run: error[internal]: PYTHONPATH: %s\n",
+                strerror(errno));
         nfy_arena_release(&a);
         return NFY_EXIT_INTERNAL;
     }
     fflush(NULL);
     execvp(plan.argv[0], plan.argv);
-    fprintf(stderr, "npuify run: cannot run %s: %s\n", plan.argv[0],
+    fprintf(stderr, "%s: error[run]: cannot run: %s\n", plan.argv[0],
             strerror(errno));
     nfy_arena_release(&a);
     return 127;

@@ -60,7 +60,7 @@ static int run_child(char **argv)
         return 127;
     if (pid == 0) {
         execvp(argv[0], argv);
-        fprintf(stderr, "npuify verify: cannot run %s: %s\n", argv[0],
+        fprintf(stderr, "%s: error[run]: cannot run: %s\n", argv[0],
                 strerror(errno));
         _exit(127);
     }
@@ -98,8 +98,9 @@ static int conclude(int child, const verify_setup *s,
 static int setup(nfy_arena *a, const nfy_run_args *args, verify_setup *s)
 {
     if (!nfy_verify_find(a, &s->paths)) {
-        fprintf(stderr, "npuify verify: the NPU emulator is not installed "
-                        "next to this binary (share/npuify/npu_emu)\n");
+        fprintf(stderr, "npuify verify: error[internal]: the NPU emulator is "
+                        "not installed next to this binary "
+                        "(share/npuify/npu_emu)\n");
         return NFY_EXIT_INTERNAL;
     }
     if (args->print_path) {
@@ -133,7 +134,8 @@ static int verify(const nfy_run_args *args, nfy_arena *a)
         nfy_arena_fmt(a, "%s/npuify-verify-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     int fd = mkstemp(events);
     if (fd < 0) {
-        perror("npuify verify: events file");
+        fprintf(stderr, "%s: error[verify]: cannot create: %s\n", events,
+                strerror(errno));
         return NFY_EXIT_INPUT;
     }
     close(fd);

@@ -246,13 +246,15 @@ int nfy_run_prepare(const char *cmd, const nfy_run_args *args, nfy_arena *a,
     char project[PATH_MAX];
     const char *proj = args->project ? args->project : dir_of(a, script);
     if (!realpath(proj, project)) {
-        fprintf(stderr, "npuify %s: %s: not a directory\n", cmd, proj);
+        fprintf(stderr, "%s: error[usage]: not a directory (npuify %s)\n", proj,
+                cmd);
         return NFY_EXIT_USAGE;
     }
     const char *rel = si > 0 ? nfy_cli_rel_inside(a, script, project) : NULL;
     if (si > 0 && !rel) {
-        fprintf(stderr, "npuify %s: %s lies outside the project %s\n", cmd,
-                script, project);
+        fprintf(stderr,
+                "%s: error[usage]: lies outside the project %s (npuify %s)\n",
+                script, project, cmd);
         return NFY_EXIT_USAGE;
     }
     int rc = -1;
