@@ -2,7 +2,9 @@
  * `convert --distributed` writes run_distributed_npu.sh at the root of the
  * converted tree (rule NPU310): torchrun with one process per NPU, or the
  * per-device loop Ascend's own scripts use (RANK_SIZE, RANK_ID). It never
- * replaces a file of that name the project already has.
+ * replaces a file of that name the project already has. It is an item of
+ * the review (npuify review --distributed): with --decisions it is written
+ * only when the review accepted exactly this text.
  */
 #include <string.h>
 #include <sys/stat.h>
