@@ -96,6 +96,96 @@ n=$(grep -c 'NPU306\|DataParallel' out)
 [ "$n" -ge 7 ] && ok || fail "--verbose listed $n DataParallel findings"
 run "--quiet --verbose" 2 convert src --check -q -v
 
+# --quiet: only the problems with files; the no-AMP warning is gone too
+"$NPUIFY" convert src --check -q >out 2>err
+[ ! -s out ] && ok || fail "--quiet printed a summary"
+grep -q "NPU402" err && fail "--quiet printed the no-AMP warning" || ok
+"$NPUIFY" analyse src -o an_q -q >out 2>err
+[ ! -s out ] && [ ! -s err ] && ok || fail "analyse --quiet printed something"
+"$NPUIFY" review src -o q.html -q >out 2>err
+[ ! -s out ] && ok || fail "review --quiet printed its summary"
+# --verbose: one line per changed file in walk order, the same for any -j,
+# and every rule's count
+"$NPUIFY" convert src -o v1 -v -j1 >v1.out 2>&1
+"$NPUIFY" convert src -o v2 -v -j3 >v2.out 2>&1
+sed 's/v1/V/g' v1.out >v1.norm; sed 's/v2/V/g' v2.out >v2.norm
+cmp -s v1.norm v2.norm && ok || fail "--verbose differs between -j1 and -j3"
+grep '^converted: ' v1.out >lines
+[ "$(sed -n 1p lines)" = "converted: dp1.py" ] && ok || fail "--verbose: first line $(sed -n 1p lines)"
+[ "$(wc -l <lines)" -eq 8 ] && ok || fail "--verbose: $(wc -l <lines) file lines, want 8"
+grep -q '^rules: .*NPU101 x[0-9]' v1.out && ok || fail "--verbose: no rule counts"
+"$NPUIFY" convert src --check -v >out 2>&1
+grep -q '^would change: train.py' out && ok || fail "--check -v: no 'would change' line"
+
+# a progress line on a terminal for a large tree, never in a pipe or with
+# --quiet; the tree is the same either way
+mkdir big
+i=0; while [ $i -lt 240 ]; do
+    printf 'import torch\nx%d = torch.ones(2).cuda()\n' $i >big/m$i.py; i=$((i + 1)); done
+script -qec "'$NPUIFY' convert big -o tty_out -j2" /dev/null >tty.log 2>&1
+grep -q '\[240/240\]' tty.log && ok || fail "no progress line on a terminal"
+grep -q "$(printf '\r')$esc\[K$" tty.log || grep -q "$esc\[K$esc" tty.log && ok ||
+    fail "progress line not cleared"
+"$NPUIFY" convert big -o pipe_out -j2 >pipe.log 2>&1
+grep -q '\[[0-9]*/240\]' pipe.log && fail "progress line in a pipe" || ok
+script -qec "'$NPUIFY' convert big -o quiet_out -q" /dev/null >ttyq.log 2>&1
+grep -q '\[[0-9]*/240\]' ttyq.log && fail "progress line with --quiet" || ok
+diff -r -x npuify_report tty_out pipe_out >/dev/null && ok || fail "progress changed the tree"
+script -qec "'$NPUIFY' convert src -o small_out" /dev/null >ttys.log 2>&1
+grep -q '\[[0-9]*/[0-9]*\]' ttys.log && fail "progress line for a small tree" || ok
+
+# every command: options from its table (--help, did you mean), a missing
+# value exits 2 before anything runs
+for c in analyse db run verify rules tokens syntax; do
+    "$NPUIFY" $c --help >out 2>&1
+    rc=$?
+    [ $rc -eq 0 ] && grep -q "^usage: npuify $c" out && grep -q -- "-h, --help" out && ok ||
+        fail "$c --help (exit $rc)"
+done
+run "analyse did you mean" 2 analyse src --outptu x
+has "analyse did you mean" err "did you mean '--output'?"
+run "db did you mean" 2 db query torch.cdist --torch-versio 2.1
+has "db did you mean" err "did you mean '--torch-version'?"
+run "run did you mean" 2 run --projct src -- python3 src/train.py
+has "run did you mean" err "did you mean '--project'?"
+run "verify did you mean" 2 verify --as-si -- python3 src/train.py
+has "verify did you mean" err "did you mean '--as-is'?"
+run "rules did you mean" 2 rules --explian NPU101
+has "rules did you mean" err "did you mean '--explain'?"
+run "tokens did you mean" 2 tokens --roundtrp src/train.py
+has "tokens did you mean" err "did you mean '--roundtrip'?"
+run "syntax did you mean" 2 syntax --usse src/train.py
+has "syntax did you mean" err "did you mean '--uses'?"
+run "analyse -o without value" 2 analyse src -o
+has "analyse -o without value" err "npuify analyse: error[usage]: option -o needs a value"
+run "db --format without value" 2 db stats --format
+run "run --project without value" 2 run --project
+run "verify --torch-version without value" 2 verify --torch-version
+run "rules --explain without value" 2 rules --explain
+run "tokens --files-from without value" 2 tokens --files-from
+run "review --main without value" 2 review src --main
+run "ops -o without value" 2 ops x.log -o
+[ ! -e an_missing ] && ok || fail "a missing value wrote something"
+run "rules unknown id" 2 rules --explain NPU999
+has "rules unknown id" err "npuify rules: error[usage]: no rule 'NPU999'"
+run "run --torch-version bad" 2 run --torch-version 9.9 -- python3 src/train.py
+has "run --torch-version bad" err "npuify run: error[usage]: --torch-version 9.9"
+
+# one diagnostic shape in every command: PLACE: severity[RULE]: message
+run "analyse missing SRC" 2 analyse "$tmp/nonexistent" -o an_x
+has "analyse missing SRC located" err "nonexistent: error[usage]: no such file or directory"
+run "convert bad --torch-version" 2 convert src --check --torch-version 9.9
+has "convert bad --torch-version" err "npuify convert: error[usage]: --torch-version 9.9"
+run "review bad --torch-version" 2 review src -o bad_v.html --torch-version 9.9
+has "review bad --torch-version" err "npuify review: error[usage]: --torch-version 9.9"
+[ ! -e bad_v.html ] && ok || fail "review with a bad --torch-version wrote a page"
+run "db bad version" 2 db query torch.cdist --torch-version 9.9
+has "db bad version" err "npuify db: error[usage]: no data for version '9.9'"
+run "run: project not a directory" 2 run --project "$tmp/nonexistent" -- python3 x.py
+has "run: project located" err "nonexistent: error[usage]: not a directory"
+run "tokens unreadable" 3 tokens "$tmp/nonexistent.py"
+has "tokens unreadable located" err "nonexistent.py: error[read]:"
+
 # ops: no readable input writes nothing
 run "ops on a missing log" 3 ops "$tmp/nonexistent.log" -o opsout
 [ ! -e opsout ] && ok || fail "ops on a missing log wrote reports"
@@ -104,6 +194,8 @@ has "ops names the log" err "nonexistent.log: error[ops-input]"
 # --help lists what the commands accept
 "$NPUIFY" convert --help >out
 for w in html --fail-on --decisions --verbose --color; do has "convert --help" out "$w"; done
+"$NPUIFY" review --help >out
+for w in --distributed --main --quiet --verbose; do has "review --help" out "$w"; done
 "$NPUIFY" --help >out
 has "--help lists review" out "review"
 finish

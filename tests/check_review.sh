@@ -175,6 +175,42 @@ done <rep.out
 [ -s rep.out ] && ok || fail "no report.html checks ran"
 grep -qF '&lt;img src=x' dom_rep.html && ok || fail "report.html does not show the markup as text"
 
+# --- a file convert creates: --distributed's launcher is an item of the
+# review with a stable id; rejected, it is not written and a left-unchanged
+# row says so; accepted, it is the launcher a plain convert writes
+cp -r "$git_src/tests/golden/170_ddp_single_card/in" dist
+"$NPUIFY" review dist --distributed -o dpage.html >/dev/null 2>&1
+expect_rc "review --distributed" 0 $?
+"$NPUIFY" review dist --distributed -o dpage2.html >/dev/null 2>&1
+lid=$(grep -o 'run_distributed_npu\.sh:0:NPU310:[0-9a-f]*' dpage.html | head -1)
+lid2=$(grep -o 'run_distributed_npu\.sh:0:NPU310:[0-9a-f]*' dpage2.html | head -1)
+[ -n "$lid" ] && ok || fail "the launcher is not an item of the review page"
+[ "$lid" = "$lid2" ] && ok || fail "launcher id not stable: $lid vs $lid2"
+"$NPUIFY" convert dist -o dfull --distributed >/dev/null 2>&1
+browse "$tmp/dpage.html" "test=reject:$lid,save" ddom.html
+"$PY" "$OUT" ddom.html saved drej.json
+grep -q '"create": true' drej.json && ok || fail "saved launcher entry has no create"
+"$NPUIFY" convert dist -o drej --distributed --decisions drej.json >drej.out 2>&1
+expect_rc "convert --decisions (launcher rejected)" 0 $?
+[ ! -e drej/run_distributed_npu.sh ] && ok || fail "rejected launcher written"
+grep -q 'rejected in --decisions): run_distributed_npu.sh not written' \
+    drej/npuify_report/report.json && ok || fail "no left-unchanged row for the launcher"
+grep -q '^decisions: 1 edit not applied' drej.out && ok ||
+    fail "summary does not count the launcher as not applied"
+diff -r -x npuify_report -x run_distributed_npu.sh dfull drej >/dev/null && ok ||
+    fail "rejecting the launcher changed the other edits"
+browse "$tmp/dpage.html" "test=save" ddom.html
+"$PY" "$OUT" ddom.html saved dacc.json
+"$NPUIFY" convert dist -o dacc --distributed --decisions dacc.json >/dev/null 2>&1
+expect_rc "convert --decisions (launcher accepted)" 0 $?
+cmp -s dfull/run_distributed_npu.sh dacc/run_distributed_npu.sh && ok ||
+    fail "accepted launcher differs from plain convert's"
+# a launcher other than the reviewed one (--main changes its text) is new
+"$NPUIFY" convert dist -o dnew --distributed --main train.py --decisions dacc.json >/dev/null 2>&1
+[ ! -e dnew/run_distributed_npu.sh ] && ok || fail "unreviewed launcher written"
+grep -q 'new since the review.*run_distributed_npu.sh not written' \
+    dnew/npuify_report/report.json && ok || fail "unreviewed launcher not named new"
+
 # --- a project without AMP: its loud warning is manual work on the page
 mkdir noamp && cp "$git_src/tests/golden/071_no_amp/in/"* noamp/
 "$NPUIFY" convert noamp -o noamp_out >/dev/null 2>&1

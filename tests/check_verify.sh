@@ -185,30 +185,30 @@ expect_out() { # label pattern command...: run in $w; exit 1, the pattern
 }
 # convert inserts "import torch_npu" after line 1: line 6 is line 7 in the copy
 expect_out "unconverted rule named through the line map" \
-    '^proj/train.py:6: CUDA call left after migration: torch.cuda.nvtx.range_push (rule NPU208' \
+    '^proj/train.py:6: error\[NPU208\]: CUDA call left after migration: torch.cuda.nvtx.range_push (rule NPU208' \
     "$NPUIFY" verify -- $PY proj/train.py
 cp "$V/device_string/train.py" "$w/ds.py"
 expect_out "unconverted --as-is: first CUDA call" \
-    '^ds.py:6: CUDA call left after migration: torch.cuda.is_available (rule NPU201' \
+    '^ds.py:6: error\[NPU201\]: CUDA call left after migration: torch.cuda.is_available (rule NPU201' \
     "$NPUIFY" verify --as-is -- $PY ds.py
 cp "$V/cuda_everywhere/train.py" "$w/ce.py"
 sed -i 's/^CUDA = torch.cuda.is_available()/CUDA = True/' "$w/ce.py"
 expect_out "unconverted .cuda() named" \
-    '^ce.py:23: CUDA call left after migration: Module.cuda() (rule NPU101' \
+    '^ce.py:23: error\[NPU101\]: CUDA call left after migration: Module.cuda() (rule NPU101' \
     "$NPUIFY" verify --as-is -- $PY ce.py
 printf 'import torch\nimport torch_npu\nprint(torch.npu.DEVICE_NAME)\n' >"$w/inv.py"
 expect_out "invented torch.npu name" \
-    '^inv.py:3: torch.npu.DEVICE_NAME does not exist in torch_npu 2.12' \
+    '^inv.py:3: error\[verify-api\]: torch.npu.DEVICE_NAME does not exist in torch_npu 2.12' \
     "$NPUIFY" verify --as-is -- $PY inv.py
 printf 'import torch\nimport torch_npu\nprint(torch_npu.npu_giou)\n' >"$w/ne.py"
 expect_out "real but not emulated" \
-    '^ne.py:3: torch_npu.npu_giou is torch_npu 2.12 API but not emulated' \
+    '^ne.py:3: error\[verify-emulator\]: torch_npu.npu_giou is torch_npu 2.12 API but not emulated' \
     "$NPUIFY" verify --as-is --torch-version 2.12 -- $PY ne.py
 # the surface follows --torch-version: StreamContext is in 2.12's
 # torch_npu.npu.__all__, not in 1.11's
 printf 'import torch\nimport torch_npu\nprint(torch.npu.StreamContext)\n' >"$w/sc.py"
 expect_out "torch.npu surface of --torch-version 1.11" \
-    '^sc.py:3: torch.npu.StreamContext does not exist in torch_npu 1.11' \
+    '^sc.py:3: error\[verify-api\]: torch.npu.StreamContext does not exist in torch_npu 1.11' \
     "$NPUIFY" verify --as-is --torch-version 1.11 -- $PY sc.py
 if (cd "$w" && "$NPUIFY" verify --as-is --torch-version 2.12 -- $PY sc.py \
     >"$w/out" 2>&1) && grep -q '^verify: ok' "$w/out"; then

@@ -276,6 +276,12 @@ typedef struct {
     /* Internal to the npuify command (analyse, review); NULL here. */
     const struct nfy_analyse_opts *analyse;
     const struct nfy_decisions *decisions;
+    /* Called in the calling thread once per entry of the walk (files,
+     * links, directories; not the skipped ones) when it is done, in walk
+     * order for any jobs; rel as in the report. For a progress display;
+     * it must not touch the run. May be NULL. */
+    void (*progress)(void *user, const char *rel);
+    void *progress_user; /* passed to progress */
 } nfy_convert_opts;
 
 typedef struct {

@@ -9,32 +9,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-bool nfy_cli_opt(int argc, char **argv, int *i, const char *short_name,
-                 const char *long_name, const char **val)
-{
-    const char *arg = argv[*i];
-    size_t ln = long_name ? strlen(long_name) : 0;
-    if (long_name && !strncmp(arg, long_name, ln) && arg[ln] == '=') {
-        *val = arg + ln + 1;
-        return true;
-    }
-    bool hit = (short_name && !strcmp(arg, short_name)) ||
-               (long_name && !strcmp(arg, long_name));
-    if (!hit)
-        return false;
-    *val = *i + 1 < argc ? argv[++*i] : NULL;
-    if (!*val) {
-        /* Going on would run with a default the user did not choose (and
-         * write where they did not say): stop here, before anything runs. */
-        fprintf(stderr,
-                "npuify %s: error[usage]: option %s needs a value\n"
-                "Try 'npuify %s --help'.\n",
-                argv[0], arg, argv[0]);
-        exit(NFY_EXIT_USAGE);
-    }
-    return true;
-}
-
 /* Edit distance of a and b, both short (option names). */
 static size_t distance(const char *a, size_t na, const char *b, size_t nb)
 {

@@ -4,14 +4,6 @@
 
 #include "core/core.h"
 
-/*
- * Match argv[*i] against a short and/or long option taking a value
- * ("-o X", "--output X", "--output=X"). On a match *val is set and *i
- * advanced. A missing value is a usage error that stops the program (exit
- * 2, nothing run or written); argv[0] is the command's name.
- */
-bool nfy_cli_opt(int argc, char **argv, int *i, const char *short_name,
-                 const char *long_name, const char **val);
 /* A decimal number in [min, max], digits only (no sign, no blanks). */
 bool nfy_cli_parse_uint(const char *s, unsigned long min, unsigned long max,
                         unsigned long *out);

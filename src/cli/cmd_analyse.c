@@ -9,13 +9,15 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "analyse/analyse.h"
 #include "apidb/apidb.h"
 #include "cli/analyse_deps.h"
 #include "cli/cli_util.h"
 #include "cli/commands.h"
+#include "cli/opt_table.h"
+#include "cli/progress.h"
+#include "cli/verbose.h"
 #include "convert/convert.h"
 #include "report/report.h"
 #include "rules/rules.h"
@@ -32,74 +34,135 @@ typedef struct {
     bool deps;
     const char *python;
     bool quiet;
+    bool verbose;
     bool color;
 } analyse_args;
 
-static const char usage_text[] =
-    "usage: npuify analyse SRC -o DIR [options]\n"
-    "\n"
+enum analyse_opt {
+    OPT_OUTPUT,
+    OPT_TORCH,
+    OPT_MODE,
+    OPT_FORMAT,
+    OPT_RULES,
+    OPT_JOBS,
+    OPT_DEPS,
+    OPT_PYTHON,
+    OPT_QUIET,
+    OPT_VERBOSE,
+    OPT_COLOR,
+    OPT_NO_COLOR
+};
+
+/* The options of analyse: its parsing and --help come from this list. */
+static const nfy_cli_option analyse_opts[] = {
+    {OPT_OUTPUT, "-o", "--output", "DIR", "report directory (created)"},
+    {OPT_TORCH, NULL, "--torch-version", "V",
+     "target torch/torch_npu version (default newest)"},
+    {OPT_MODE, NULL, "--mode", "LIST",
+     "torch_apis,extensions,dependencies or all\n(default)"},
+    {OPT_FORMAT, NULL, "--format", "LIST",
+     "report files: csv,log,json,md,sarif,html or all"},
+    {OPT_RULES, NULL, "--rules", "FILE.json", "add custom rules"},
+    {OPT_JOBS, "-j", "--jobs", "N",
+     "threads (the output is the same for any N)"},
+    {OPT_DEPS, NULL, "--deps", NULL,
+     "also analyse the torch API use of the installed\n"
+     "third-party packages SRC imports (rows named\n"
+     "deps:NAME/FILE)"},
+    {OPT_PYTHON, NULL, "--python", "PY",
+     "the Python asked where they are (default\npython3)"},
+    {OPT_QUIET, "-q", "--quiet", NULL,
+     "print only errors (no progress, no summary)"},
+    {OPT_VERBOSE, "-v", "--verbose", NULL,
+     "also one line per file that would change, and\nthe count of every rule"},
+    {OPT_COLOR, NULL, "--color", "[=WHEN]",
+     "colour: auto (default), always (also --color\nalone), never"},
+    {OPT_NO_COLOR, NULL, "--no-color", NULL, "the same as --color=never"},
+};
+
+static const nfy_cli_command analyse_cmd = {
+    "analyse",
+    "usage: npuify analyse SRC -o DIR [options]\n",
     "Assess a CUDA PyTorch project for Ascend NPU without changing it: torch\n"
     "APIs unsupported or unknown for the target torch_npu, CUDA APIs, custom\n"
     "CUDA extensions and their Python call sites, Triton kernels,\n"
     "third-party libraries, CUDA-bound dependencies, and an effort estimate\n"
-    "(summary.md). Reports go straight into DIR.\n"
-    "\n"
-    "  -o, --output DIR      report directory (created)\n"
-    "  --torch-version V     target torch/torch_npu version (default newest)\n"
-    "  --mode LIST           torch_apis,extensions,dependencies or all "
-    "(default)\n"
-    "  --format LIST         report files: csv,log,json,md,sarif,html or all\n"
-    "  --rules FILE.json     add custom rules\n"
-    "  -j, --jobs N          threads (the output is the same for any N)\n"
-    "  --deps                also analyse the torch API use of the installed\n"
-    "                        third-party packages SRC imports (rows named\n"
-    "                        deps:NAME/FILE)\n"
-    "  --python PY           the Python asked where they are (default "
-    "python3)\n"
-    "  --quiet               print no summary\n"
-    "\n"
-    "Exit: 0 ok (findings or not), 2 usage, 3 input or output errors.\n";
+    "(summary.md). Reports go straight into DIR.\n",
+    analyse_opts,
+    sizeof analyse_opts / sizeof analyse_opts[0],
+    "Exit: 0 ok (findings or not), 2 usage, 3 input or output errors.\n"};
+
+/* One option (id from the table, its value or NULL); -1 to go on. */
+static int take_option(analyse_args *a, int id, const char *val)
+{
+    unsigned long n;
+    switch (id) {
+    case OPT_OUTPUT:
+        a->out = val;
+        break;
+    case OPT_TORCH:
+        a->torch_version = val;
+        break;
+    case OPT_MODE:
+        a->modes = val;
+        break;
+    case OPT_FORMAT:
+        a->formats = val;
+        break;
+    case OPT_RULES:
+        if (a->nrule_files == sizeof a->rule_files / sizeof(char *))
+            return nfy_cli_usage_error("analyse", "too many --rules");
+        a->rule_files[a->nrule_files++] = val;
+        break;
+    case OPT_JOBS:
+        if (!nfy_cli_parse_uint(val, 1, 256, &n))
+            return nfy_cli_usage_error("analyse",
+                                       "--jobs takes a number from 1 to 256");
+        a->jobs = (unsigned)n;
+        break;
+    case OPT_DEPS:
+        a->deps = true;
+        break;
+    case OPT_PYTHON:
+        a->python = val;
+        break;
+    case OPT_QUIET:
+        a->quiet = true;
+        break;
+    case OPT_VERBOSE:
+        a->verbose = true;
+        break;
+    case OPT_COLOR:
+        if (!nfy_cli_color(val ? val : "always", &a->color))
+            return nfy_cli_usage_error("analyse",
+                                       "--color takes auto, always or never");
+        break;
+    case OPT_NO_COLOR:
+        a->color = false;
+        break;
+    }
+    return -1;
+}
 
 static int parse_args(int argc, char **argv, analyse_args *a)
 {
+    bool dashdash = false;
     for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        const char *val = NULL;
-        if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
-            fputs(usage_text, stdout);
+        const char *val;
+        int id = nfy_cli_next(&analyse_cmd, argc, argv, &i, &dashdash, &val);
+        int rc = -1;
+        if (id == NFY_CLI_HELP)
             return NFY_EXIT_OK;
-        } else if (nfy_cli_opt(argc, argv, &i, "-o", "--output", &val)) {
-            a->out = val;
-        } else if (nfy_cli_opt(argc, argv, &i, NULL, "--torch-version", &val)) {
-            a->torch_version = val;
-        } else if (nfy_cli_opt(argc, argv, &i, NULL, "--mode", &val)) {
-            a->modes = val;
-        } else if (nfy_cli_opt(argc, argv, &i, NULL, "--format", &val)) {
-            a->formats = val;
-        } else if (nfy_cli_opt(argc, argv, &i, NULL, "--rules", &val)) {
-            if (a->nrule_files == sizeof a->rule_files / sizeof(char *))
-                return nfy_cli_usage_error("analyse", "too many --rules");
-            a->rule_files[a->nrule_files++] = val;
-        } else if (nfy_cli_opt(argc, argv, &i, "-j", "--jobs", &val) ||
-                   (!strncmp(arg, "-j", 2) && arg[2] && (val = arg + 2))) {
-            unsigned long n;
-            if (!nfy_cli_parse_uint(val, 1, 256, &n))
-                return nfy_cli_usage_error(
-                    "analyse", "--jobs takes a number from 1 to 256");
-            a->jobs = (unsigned)n;
-        } else if (nfy_cli_opt(argc, argv, &i, NULL, "--python", &val)) {
-            a->python = val;
-        } else if (!strcmp(arg, "--deps")) {
-            a->deps = true;
-        } else if (!strcmp(arg, "--quiet") || !strcmp(arg, "-q")) {
-            a->quiet = true;
-        } else if (arg[0] == '-' && arg[1]) {
-            return nfy_cli_unknown_option("analyse", arg, usage_text);
-        } else if (!a->src) {
-            a->src = arg;
-        } else {
+        if (id == NFY_CLI_ERROR)
+            return NFY_EXIT_USAGE;
+        if (id == NFY_CLI_ARG && a->src)
             return nfy_cli_usage_error("analyse", "more than one SRC given");
-        }
+        if (id == NFY_CLI_ARG)
+            a->src = val;
+        else if (id >= 0)
+            rc = take_option(a, id, val);
+        if (rc >= 0)
+            return rc;
     }
     if (!a->src)
         return nfy_cli_usage_error("analyse", "no SRC given");
@@ -107,6 +170,9 @@ static int parse_args(int argc, char **argv, analyse_args *a)
         return nfy_cli_usage_error("analyse", "give -o DIR");
     if (a->python && !a->python[0])
         return nfy_cli_usage_error("analyse", "--python needs a program");
+    if (a->quiet && a->verbose)
+        return nfy_cli_usage_error("analyse",
+                                   "--quiet and --verbose exclude each other");
     return -1;
 }
 
@@ -159,14 +225,20 @@ static int check_inputs(const analyse_args *a, unsigned *modes,
     const nfy_apidb_version *v;
     if (a->torch_version &&
         nfy_apidb_version_parse(nfy_str_from_cstr(a->torch_version), &v)) {
-        nfy_diag_add_at(diags, NFY_SEV_ERROR, "usage", NULL, 0, 0,
-                        "--torch-version %s: no data; shipped versions: %s",
-                        a->torch_version, nfy_apidb_version_list());
-        return NFY_EXIT_USAGE;
+        nfy_arena ar = NFY_ARENA_INIT;
+        int rc = nfy_cli_usage_error(
+            "analyse",
+            nfy_arena_fmt(&ar,
+                          "--torch-version %s: no data; shipped versions: "
+                          "%s",
+                          a->torch_version, nfy_apidb_version_list()));
+        nfy_arena_release(&ar);
+        return rc;
     }
     if (!nfy_cli_is_dir(a->src) && !nfy_cli_is_file_input(a->src)) {
-        nfy_diag_add_at(diags, NFY_SEV_ERROR, "usage", NULL, 0, 0,
-                        "%s: no such file or directory", a->src);
+        /* the input is the place: "SRC: error[usage]: ..." */
+        nfy_diag_add_at(diags, NFY_SEV_ERROR, "usage", a->src, 0, 0,
+                        "no such file or directory");
         return NFY_EXIT_USAGE;
     }
     return -1;
@@ -174,6 +246,13 @@ static int check_inputs(const analyse_args *a, unsigned *modes,
 
 static void print_summary(const analyse_args *a, const nfy_report *rep)
 {
+    if (a->verbose) {
+        nfy_buf v = NFY_BUF_INIT;
+        nfy_cli_verbose_files(rep, "would change", &v);
+        nfy_cli_verbose_rules(rep, &v);
+        fputs(nfy_buf_cstr(&v), stdout);
+        nfy_buf_release(&v);
+    }
     nfy_effort_counts c;
     nfy_effort e = nfy_report_effort(rep, NULL, &c);
     nfy_report_totals t;
@@ -207,7 +286,10 @@ static nfy_status run(const analyse_args *a, const nfy_analyse_opts *ao,
     co.jobs = a->jobs;
     co.analyse = ao;
     nfy_convert_stats stats;
+    nfy_cli_progress progress;
+    nfy_cli_progress_start(&progress, &co, stderr, a->quiet);
     nfy_status cst = nfy_convert_run(&co, rep, NULL, &stats, diags);
+    nfy_cli_progress_end(&progress);
     if (a->deps && cst == NFY_OK)
         (void)nfy_cli_analyse_deps(a->python ? a->python : "python3", a->src,
                                    ao, rep, diags);
@@ -218,7 +300,7 @@ int nfy_cmd_analyse(int argc, char **argv)
 {
     analyse_args a = {0};
     a.jobs = 1;
-    a.color = isatty(STDERR_FILENO);
+    (void)nfy_cli_color("auto", &a.color);
     int rc = parse_args(argc, argv, &a);
     if (rc >= 0)
         return rc;

@@ -13,6 +13,8 @@
 #include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "cli/opt_table.h"
+#include "cli/progress.h"
+#include "cli/verbose.h"
 #include "convert/convert.h"
 #include "report/report.h"
 #include "review/review.h"
@@ -112,9 +114,13 @@ static const nfy_cli_option convert_opts[] = {
     {OPT_FAIL_ON, NULL, "--fail-on", "WHAT",
      "with --check, exit 1 on: edits (default), manual\n"
      "(open manual-work findings), any (either)"},
-    {OPT_QUIET, "-q", "--quiet", NULL, "print no summary"},
+    {OPT_QUIET, "-q", "--quiet", NULL,
+     "print only the problems with files: no summary,\n"
+     "no progress line, no project warning (no AMP)"},
     {OPT_VERBOSE, "-v", "--verbose", NULL,
-     "list every manual-work finding in the summary"},
+     "also one line per file changed (walk order, the\n"
+     "same for any -j), the count of every rule and\n"
+     "every manual-work finding"},
     {OPT_COLOR, NULL, "--color", "[=WHEN]",
      "colour: auto (default: a terminal and no\n"
      "NO_COLOR), always (also --color alone), never"},
@@ -199,8 +205,8 @@ static int interrupted(const convert_args *a, nfy_diags *diags)
 {
     nfy_cli_print_diags(diags, a->color, a->json_diags);
     fprintf(stderr,
-            "npuify convert: stopped by %s: every file is either converted "
-            "completely or untouched; no report written\n",
+            "npuify convert: error[stopped]: stopped by %s: every file is "
+            "either converted completely or untouched; no report written\n",
             stop_signal == SIGINT ? "SIGINT" : "SIGTERM");
     return 128 + stop_signal;
 }
@@ -373,12 +379,17 @@ static int check_version(const convert_args *a, nfy_diags *diags)
         nfy_apidb_version_parse(nfy_str_from_cstr(a->conv.torch_version), &v);
     if (st == NFY_OK)
         return -1;
-    nfy_diag_add_at(
-        diags, NFY_SEV_ERROR, "usage", NULL, 0, 0,
-        "--torch-version %s: %s; shipped versions: %s", a->conv.torch_version,
-        st == NFY_ENOENT ? "no data for this version" : "not a version number",
-        nfy_apidb_version_list());
-    return NFY_EXIT_USAGE;
+    (void)diags; /* a usage error: said at once, as the others */
+    nfy_arena ar = NFY_ARENA_INIT;
+    int rc = nfy_cli_usage_error(
+        "convert",
+        nfy_arena_fmt(&ar, "--torch-version %s: %s; shipped versions: %s",
+                      a->conv.torch_version,
+                      st == NFY_ENOENT ? "no data for this version"
+                                       : "not a version number",
+                      nfy_apidb_version_list()));
+    nfy_arena_release(&ar);
+    return rc;
 }
 
 static const char *report_dir(const convert_args *a, nfy_arena *ar)
@@ -498,8 +509,16 @@ static int finish(convert_args *a, nfy_report *rep, nfy_buf *diff,
         return NFY_EXIT_USAGE;
     if (!a->quiet && a->conv.action != NFY_CONVERT_DIFF) {
         nfy_buf out = NFY_BUF_INIT;
+        if (a->verbose)
+            nfy_cli_verbose_files(rep,
+                                  a->conv.action == NFY_CONVERT_CHECK
+                                      ? "would change"
+                                      : "converted",
+                                  &out);
         nfy_report_render_console(rep, a->verbose ? (size_t)-1 : 5, a->color,
                                   &out);
+        if (a->verbose)
+            nfy_cli_verbose_rules(rep, &out);
         if (a->decisions)
             add_not_accepted(rep, &out);
         if (dir)
@@ -507,7 +526,7 @@ static int finish(convert_args *a, nfy_report *rep, nfy_buf *diff,
         fputs(nfy_buf_cstr(&out), stdout);
         nfy_buf_release(&out);
     }
-    if (a->conv.mode == NFY_CONVERT_MODE_MANUAL && !a->conv.amp)
+    if (!a->quiet && a->conv.mode == NFY_CONVERT_MODE_MANUAL && !a->conv.amp)
         warn_amp_missing(rep, a->conv.rules, a->conv.src, a->color);
     /* The summary counts files; say so when what failed was no file. */
     if (st && !stats->files_error && !a->quiet)
@@ -567,7 +586,10 @@ int nfy_cmd_convert(int argc, char **argv)
         catch_stop_signal(SIGINT);
         catch_stop_signal(SIGTERM);
     }
+    nfy_cli_progress progress;
+    nfy_cli_progress_start(&progress, &a.conv, stderr, a.quiet);
     nfy_status st = nfy_convert_run(&a.conv, &rep, &diff, &stats, &diags);
+    nfy_cli_progress_end(&progress);
     rc = stop_signal ? interrupted(&a, &diags)
                      : finish(&a, &rep, &diff, &stats, st, &diags, &ar);
     nfy_buf_release(&diff);

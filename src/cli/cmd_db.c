@@ -14,18 +14,32 @@
 #include "apidb/apidb.h"
 #include "cli/cli_util.h"
 #include "cli/commands.h"
+#include "cli/opt_table.h"
 #include "rules/rules.h"
 
-static const char usage_text[] =
+enum db_opt { OPT_TORCH, OPT_FORMAT };
+
+/* The options of db: its parsing and --help come from this list. */
+static const nfy_cli_option db_opts[] = {
+    {OPT_TORCH, NULL, "--torch-version", "V",
+     "query: the version to answer for (default newest)"},
+    {OPT_FORMAT, NULL, "--format", "text|json",
+     "text (default) or one JSON document"},
+};
+
+static const nfy_cli_command db_cmd = {
+    "db",
     "usage: npuify db query NAME [--torch-version V] [--format text|json]\n"
     "       npuify db stats [--format text|json]\n"
-    "       npuify db diff V1 V2 [--format text|json]\n"
-    "\n"
+    "       npuify db diff V1 V2 [--format text|json]\n",
     "Answer from the shipped support data (data/npu, data/README.md): is an\n"
     "API (torch.cdist, torch.cuda.nvtx.range_push, apex.optimizers.FusedAdam)\n"
     "or an operator (aten::nonzero) supported on NPU, since which version,\n"
     "with which restriction, CPU fallback, NPU alternative; counts per\n"
-    "version; the names added and removed between two versions.\n";
+    "version; the names added and removed between two versions.\n",
+    db_opts,
+    sizeof db_opts / sizeof db_opts[0],
+    "Exit: 0 ok, 2 usage (or a version with no data).\n"};
 
 typedef struct {
     const char *sub;
@@ -35,28 +49,43 @@ typedef struct {
     bool json;
 } db_args;
 
+/* A positional argument: the subcommand, then its arguments. */
+static int take_arg(db_args *a, const char *val)
+{
+    if (!a->sub)
+        a->sub = val;
+    else if (a->nargs < 2)
+        a->args[a->nargs++] = val;
+    else
+        return nfy_cli_usage_error("db", "too many arguments");
+    return -1;
+}
+
 static int parse_args(int argc, char **argv, db_args *a)
 {
+    bool dashdash = false;
     for (int i = 1; i < argc; i++) {
-        const char *val = NULL;
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            fputs(usage_text, stdout);
+        const char *val;
+        int rc = -1;
+        switch (nfy_cli_next(&db_cmd, argc, argv, &i, &dashdash, &val)) {
+        case NFY_CLI_HELP:
             return NFY_EXIT_OK;
-        } else if (nfy_cli_opt(argc, argv, &i, NULL, "--torch-version", &val)) {
+        case NFY_CLI_ERROR:
+            return NFY_EXIT_USAGE;
+        case NFY_CLI_ARG:
+            rc = take_arg(a, val);
+            break;
+        case OPT_TORCH:
             a->torch_version = val;
-        } else if (nfy_cli_opt(argc, argv, &i, NULL, "--format", &val)) {
-            if (!val || (strcmp(val, "json") && strcmp(val, "text")))
+            break;
+        case OPT_FORMAT:
+            if (strcmp(val, "json") && strcmp(val, "text"))
                 return nfy_cli_usage_error("db", "--format takes text|json");
             a->json = !strcmp(val, "json");
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            return nfy_cli_unknown_option("db", argv[i], usage_text);
-        } else if (!a->sub) {
-            a->sub = argv[i];
-        } else if (a->nargs < 2) {
-            a->args[a->nargs++] = argv[i];
-        } else {
-            return nfy_cli_usage_error("db", "too many arguments");
+            break;
         }
+        if (rc >= 0)
+            return rc;
     }
     if (!a->sub)
         return nfy_cli_usage_error("db", "give query, stats or diff");
@@ -69,11 +98,11 @@ static const nfy_apidb_version *version_arg(const char *text, int *rc)
     if (text == NULL)
         return nfy_apidb_version_default();
     if (nfy_apidb_version_parse(nfy_str_from_cstr(text), &v) != NFY_OK) {
-        fprintf(stderr,
-                "npuify db: error[usage]: no data for version '%s'; "
-                "shipped: %s\n",
-                text, nfy_apidb_version_list());
-        *rc = NFY_EXIT_USAGE;
+        nfy_arena a = NFY_ARENA_INIT;
+        *rc = nfy_cli_usage_error(
+            "db", nfy_arena_fmt(&a, "no data for version '%s'; shipped: %s",
+                                text, nfy_apidb_version_list()));
+        nfy_arena_release(&a);
         return NULL;
     }
     return v;

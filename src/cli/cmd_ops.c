@@ -117,7 +117,7 @@ static bool parse_formats(const char *s, unsigned *out)
         else if (n == 3 && !strncmp(s, "all", 3))
             *out |= OPS_ALL_FORMATS;
         else if (n == 5 && !strncmp(s, "sarif", 5))
-            fprintf(stderr, "npuify ops: note: --format sarif is not "
+            fprintf(stderr, "npuify ops: note[usage]: --format sarif is not "
                             "written by ops (csv, json, md, html are)\n");
         else if (n != 0)
             return false;
@@ -378,7 +378,9 @@ static int run_capture(ops_args *a, nfy_diags *d)
         for (size_t i = 0; i < res.n_traces; i++)
             a->inputs[a->ninputs++] = strdup(res.trace_paths[i]);
         if (res.exit_code && !a->quiet)
-            fprintf(stderr, "npuify ops: the command exited with %d\n",
+            fprintf(stderr,
+                    "npuify ops: warning[capture]: the command exited with "
+                    "%d\n",
                     res.exit_code);
     }
     nfy_capture_result_release(&res);

@@ -6,15 +6,29 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "apidb/apidb.h"
 #include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "cli/opt_table.h"
+#include "cli/progress.h"
+#include "cli/verbose.h"
 #include "convert/convert.h"
 #include "report/report.h"
 #include "review/review.h"
 #include "rules/rules.h"
 
-enum review_opt { OPT_OUTPUT, OPT_TORCH, OPT_RULES, OPT_AMP, OPT_UNSAFE };
+enum review_opt {
+    OPT_OUTPUT,
+    OPT_TORCH,
+    OPT_RULES,
+    OPT_AMP,
+    OPT_UNSAFE,
+    OPT_DISTRIBUTED,
+    OPT_MAIN,
+    OPT_MODEL,
+    OPT_QUIET,
+    OPT_VERBOSE
+};
 
 static const nfy_cli_option review_opts[] = {
     {OPT_OUTPUT, "-o", "--output", "PAGE",
@@ -25,6 +39,18 @@ static const nfy_cli_option review_opts[] = {
     {OPT_AMP, NULL, "--amp", NULL, "include the edits of convert --amp"},
     {OPT_UNSAFE, NULL, "--unsafe", NULL,
      "include the edits of rules marked unsafe"},
+    {OPT_DISTRIBUTED, NULL, "--distributed", NULL,
+     "include the edits of convert --distributed and\n"
+     "its launcher run_distributed_npu.sh (a file to\n"
+     "accept or reject like an edit)"},
+    {OPT_MAIN, NULL, "--main", "FILE",
+     "--distributed: FILE is an entry script\n(repeatable)"},
+    {OPT_MODEL, NULL, "--model", "NAME",
+     "--distributed: the model variable to wrap"},
+    {OPT_QUIET, "-q", "--quiet", NULL,
+     "print only errors (no progress, no summary)"},
+    {OPT_VERBOSE, "-v", "--verbose", NULL,
+     "also one line per file with edits, and the\ncount of every rule"},
 };
 
 static const nfy_cli_command review_cmd = {
@@ -44,6 +70,9 @@ typedef struct {
     nfy_convert_opts conv;
     const char *out;
     const char *rules_file;
+    const char *main_files[65]; /* --main, NULL-terminated */
+    size_t nmain_files;
+    bool quiet, verbose;
 } review_args;
 
 static int parse(int argc, char **argv, review_args *a)
@@ -78,10 +107,44 @@ static int parse(int argc, char **argv, review_args *a)
         case OPT_UNSAFE:
             a->conv.unsafe = true;
             break;
+        case OPT_DISTRIBUTED:
+            a->conv.distributed = true;
+            break;
+        case OPT_MAIN:
+            if (a->nmain_files + 1 == sizeof a->main_files / sizeof(char *))
+                return nfy_cli_usage_error("review", "too many --main");
+            a->main_files[a->nmain_files++] = val;
+            a->conv.main_files = a->main_files;
+            break;
+        case OPT_MODEL:
+            a->conv.model = val;
+            break;
+        case OPT_QUIET:
+            a->quiet = true;
+            break;
+        case OPT_VERBOSE:
+            a->verbose = true;
+            break;
         }
     }
+    if (a->quiet && a->verbose)
+        return nfy_cli_usage_error("review",
+                                   "--quiet and --verbose exclude each other");
     if (!a->conv.src)
         return nfy_cli_usage_error("review", "no SRC given");
+    const nfy_apidb_version *v;
+    if (a->conv.torch_version &&
+        nfy_apidb_version_parse(nfy_str_from_cstr(a->conv.torch_version), &v)) {
+        nfy_arena ar = NFY_ARENA_INIT;
+        int rc = nfy_cli_usage_error(
+            "review",
+            nfy_arena_fmt(&ar,
+                          "--torch-version %s: no data; shipped versions: "
+                          "%s",
+                          a->conv.torch_version, nfy_apidb_version_list()));
+        nfy_arena_release(&ar);
+        return rc;
+    }
     return -1;
 }
 
@@ -97,8 +160,17 @@ static int write_page(const review_args *a, nfy_report *rep,
                 nfy_status_str(st));
         return NFY_EXIT_INPUT;
     }
+    if (a->quiet)
+        return NFY_EXIT_OK;
     nfy_report_totals t;
     nfy_report_totals_get(rep, &t);
+    if (a->verbose) {
+        nfy_buf v = NFY_BUF_INIT;
+        nfy_cli_verbose_files(rep, "edits", &v);
+        nfy_cli_verbose_rules(rep, &v);
+        fputs(nfy_buf_cstr(&v), stdout);
+        nfy_buf_release(&v);
+    }
     printf("review: %s (%zu edits, %zu findings need manual work)\n", a->out,
            t.edits, t.manual);
     return NFY_EXIT_OK;
@@ -131,8 +203,11 @@ int nfy_cmd_review(int argc, char **argv)
                             a.conv.torch_version, "manual"};
     nfy_report_set_meta(&rep, &meta);
     nfy_convert_stats stats;
+    nfy_cli_progress progress;
+    nfy_cli_progress_start(&progress, &a.conv, stderr, a.quiet);
     nfy_status st = rules ? nfy_convert_run(&a.conv, &rep, NULL, &stats, &diags)
                           : NFY_ENOMEM;
+    nfy_cli_progress_end(&progress);
     nfy_cli_print_diags(&diags, false, false);
     if (st == NFY_EUSAGE)
         rc = NFY_EXIT_USAGE;

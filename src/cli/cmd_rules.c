@@ -9,6 +9,7 @@
 
 #include "cli/cli_util.h"
 #include "cli/commands.h"
+#include "cli/opt_table.h"
 #include "core/core.h"
 #include "rules/rules.h"
 
@@ -25,60 +26,103 @@ typedef struct {
     bool color;
 } rules_args;
 
-static const char usage_text[] =
-    "usage: npuify rules [options]\n"
-    "\n"
-    "List the migration rules: ID, kind, safety and message.\n"
-    "\n"
-    "options:\n"
-    "  --explain ID          show one rule in full, with its example\n"
-    "  --json                print the rules as JSON (npuify-rules/1 schema)\n"
-    "  --kind KIND           only rules of this kind (rename-qualified-api,\n"
-    "                        rewrite-argument, rewrite-string-in-context,\n"
-    "                        insert-import, remove-import, flag)\n"
-    "  --rules FILE.json     add custom rules (npuify or msFmkTransplt "
-    "schema);\n"
-    "                        a bad file is reported with file:line:col\n"
-    "  --no-builtin          leave out the built-in catalogue\n"
-    "  --json-diagnostics    print diagnostics as JSON lines\n"
-    "  --color               colour diagnostics\n"
-    "\n"
-    "Exit: 0 ok, 2 usage (or unknown rule ID), 3 bad rule file, 4 internal.\n";
+enum rules_opt {
+    OPT_EXPLAIN,
+    OPT_JSON,
+    OPT_KIND,
+    OPT_RULES,
+    OPT_NO_BUILTIN,
+    OPT_JSON_DIAGS,
+    OPT_COLOR,
+    OPT_NO_COLOR
+};
+
+/* The options of rules: its parsing and --help come from this list. */
+static const nfy_cli_option rules_opts[] = {
+    {OPT_EXPLAIN, NULL, "--explain", "ID",
+     "show one rule in full, with its example"},
+    {OPT_JSON, NULL, "--json", NULL,
+     "print the rules as JSON (npuify-rules/1 schema)"},
+    {OPT_KIND, NULL, "--kind", "KIND",
+     "only rules of this kind (rename-qualified-api,\n"
+     "rewrite-argument, rewrite-string-in-context,\n"
+     "insert-import, remove-import, flag)"},
+    {OPT_RULES, NULL, "--rules", "FILE.json",
+     "add custom rules (npuify or msFmkTransplt\n"
+     "schema); a bad file is reported with\nfile:line:col"},
+    {OPT_NO_BUILTIN, NULL, "--no-builtin", NULL,
+     "leave out the built-in catalogue"},
+    {OPT_JSON_DIAGS, NULL, "--json-diagnostics", NULL,
+     "print diagnostics as JSON lines"},
+    {OPT_COLOR, NULL, "--color", "[=WHEN]",
+     "colour: auto (default: a terminal and no\n"
+     "NO_COLOR), always (also --color alone), never"},
+    {OPT_NO_COLOR, NULL, "--no-color", NULL, "the same as --color=never"},
+};
+
+static const nfy_cli_command rules_cmd = {
+    "rules",
+    "usage: npuify rules [options]\n",
+    "List the migration rules: ID, kind, safety and message.\n",
+    rules_opts,
+    sizeof rules_opts / sizeof rules_opts[0],
+    "Exit: 0 ok, 2 usage (or unknown rule ID), 3 bad rule file, 4 internal.\n"};
+
+/* One option (id from the table, its value or NULL); -1 to go on. */
+static int take_option(rules_args *a, int id, const char *val)
+{
+    nfy_rule_kind k;
+    switch (id) {
+    case OPT_EXPLAIN:
+        a->explain = val;
+        break;
+    case OPT_RULES:
+        if (a->nfiles == MAX_RULE_FILES)
+            return nfy_cli_usage_error("rules", "too many --rules");
+        a->files[a->nfiles++] = val;
+        break;
+    case OPT_KIND:
+        if (!nfy_rule_kind_parse(nfy_str_from_cstr(val), &k))
+            return nfy_cli_usage_error("rules", "unknown --kind");
+        a->kind = (int)k;
+        break;
+    case OPT_JSON:
+        a->json = true;
+        break;
+    case OPT_NO_BUILTIN:
+        a->no_builtin = true;
+        break;
+    case OPT_JSON_DIAGS:
+        a->json_diags = true;
+        break;
+    case OPT_COLOR:
+        if (!nfy_cli_color(val ? val : "always", &a->color))
+            return nfy_cli_usage_error("rules",
+                                       "--color takes auto, always or never");
+        break;
+    case OPT_NO_COLOR:
+        a->color = false;
+        break;
+    }
+    return -1;
+}
 
 static int parse_args(int argc, char **argv, rules_args *a)
 {
+    bool dashdash = false;
     for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        const char *val = NULL;
-        if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
-            fputs(usage_text, stdout);
+        const char *val;
+        int id = nfy_cli_next(&rules_cmd, argc, argv, &i, &dashdash, &val);
+        if (id == NFY_CLI_HELP)
             return NFY_EXIT_OK;
-        } else if (nfy_cli_opt(argc, argv, &i, NULL, "--explain", &val)) {
-            if (!val)
-                return nfy_cli_usage_error("rules", "--explain needs an ID");
-            a->explain = val;
-        } else if (nfy_cli_opt(argc, argv, &i, NULL, "--rules", &val)) {
-            if (!val)
-                return nfy_cli_usage_error("rules", "--rules needs a FILE");
-            if (a->nfiles == MAX_RULE_FILES)
-                return nfy_cli_usage_error("rules", "too many --rules");
-            a->files[a->nfiles++] = val;
-        } else if (nfy_cli_opt(argc, argv, &i, NULL, "--kind", &val)) {
-            nfy_rule_kind k;
-            if (!val || !nfy_rule_kind_parse(nfy_str_from_cstr(val), &k))
-                return nfy_cli_usage_error("rules", "unknown --kind");
-            a->kind = (int)k;
-        } else if (!strcmp(arg, "--json")) {
-            a->json = true;
-        } else if (!strcmp(arg, "--no-builtin")) {
-            a->no_builtin = true;
-        } else if (!strcmp(arg, "--json-diagnostics")) {
-            a->json_diags = true;
-        } else if (!strcmp(arg, "--color")) {
-            a->color = true;
-        } else {
-            return nfy_cli_usage_error("rules", "unknown argument");
-        }
+        if (id == NFY_CLI_ERROR)
+            return NFY_EXIT_USAGE;
+        if (id == NFY_CLI_ARG)
+            return nfy_cli_usage_error("rules", "takes no argument (see "
+                                                "--explain ID)");
+        int rc = id >= 0 ? take_option(a, id, val) : -1;
+        if (rc >= 0)
+            return rc;
     }
     return -1;
 }
@@ -118,11 +162,11 @@ static int explain(const rules_args *a, const nfy_rule_set *set)
 {
     const nfy_rule *r = nfy_rule_set_find(set, a->explain);
     if (!r) {
-        fprintf(stderr,
-                "npuify rules: error[usage]: no rule '%s' (see 'npuify "
-                "rules')\n",
-                a->explain);
-        return NFY_EXIT_USAGE;
+        nfy_buf m = NFY_BUF_INIT;
+        nfy_buf_addf(&m, "no rule '%s' (see 'npuify rules')", a->explain);
+        int rc = nfy_cli_usage_error("rules", nfy_buf_cstr(&m));
+        nfy_buf_release(&m);
+        return rc;
     }
     nfy_buf out = NFY_BUF_INIT;
     if (a->json) {
@@ -139,6 +183,7 @@ static int explain(const rules_args *a, const nfy_rule_set *set)
 int nfy_cmd_rules(int argc, char **argv)
 {
     rules_args a = {.kind = -1};
+    (void)nfy_cli_color("auto", &a.color);
     int rc = parse_args(argc, argv, &a);
     if (rc != -1)
         return rc;

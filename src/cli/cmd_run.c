@@ -14,30 +14,19 @@
 #include "cli/commands.h"
 #include "cli/run_common.h"
 
-static const char usage[] =
+static const char synopsis[] =
     "usage: npuify run [options] [--] python SCRIPT.py ARGS...\n"
-    "       npuify run --print-cache | --clean-cache\n"
-    "\n"
+    "       npuify run --print-cache | --clean-cache\n";
+
+static const char about[] =
     "Convert SCRIPT's project (its directory, or --project DIR) for Ascend\n"
     "NPU into a cache keyed by content (reused while no byte changes) and\n"
-    "run the command on the converted copy. No user file is touched.\n"
-    "\n"
-    "options:\n"
-    "  --mode tool|auto      tool: the full rule-based migration (default);\n"
-    "                        auto: only torch_npu + transfer_to_npu imports\n"
-    "  --project DIR         the tree to convert (default: SCRIPT's dir)\n"
-    "  --torch-version V     torch_npu line to target (default: newest)\n"
-    "  --print-cache         print the cache directory (with a command:\n"
-    "                        the converted copy), run nothing\n"
-    "  --clean-cache         remove the cache (then run the command, if any)\n"
-    "  --cache DIR           cache directory (default: $XDG_CACHE_HOME/"
-    "npuify,\n"
-    "                        else ~/.cache/npuify)\n";
+    "run the command on the converted copy. No user file is touched.\n";
 
 int nfy_cmd_run(int argc, char **argv)
 {
     nfy_run_args args;
-    int rc = nfy_run_parse(argc, argv, usage, false, &args);
+    int rc = nfy_run_parse(argc, argv, synopsis, about, false, &args);
     if (rc >= 0)
         return rc;
     if (args.ncmd == 0 || args.clean_cache) {
@@ -57,13 +46,14 @@ int nfy_cmd_run(int argc, char **argv)
         return rc;
     }
     if (setenv("PYTHONPATH", plan.pythonpath, 1) != 0) {
-        perror("npuify run: PYTHONPATH");
+        fprintf(stderr, "npuify run: error[internal]: PYTHONPATH: %s\n",
+                strerror(errno));
         nfy_arena_release(&a);
         return NFY_EXIT_INTERNAL;
     }
     fflush(NULL);
     execvp(plan.argv[0], plan.argv);
-    fprintf(stderr, "npuify run: cannot run %s: %s\n", plan.argv[0],
+    fprintf(stderr, "%s: error[run]: cannot run: %s\n", plan.argv[0],
             strerror(errno));
     nfy_arena_release(&a);
     return 127;

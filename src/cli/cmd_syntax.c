@@ -6,11 +6,13 @@
  * migration passes will see. --stats times tokenize+structure instead.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "cli/cli_util.h"
 #include "cli/commands.h"
+#include "cli/opt_table.h"
 #include "core/core.h"
 #include "pylex/pylex.h"
 #include "pysyn/pysyn.h"
@@ -21,35 +23,38 @@ typedef struct {
     double seconds;
 } syntax_run;
 
-static void usage(FILE *out)
-{
-    fprintf(
-        out,
-        "usage: npuify syntax [--uses] [--stats] [--quiet] FILE...\n"
-        "  Print the structure pysyn finds as JSON lines, each with a "
-        "\"type\":\n"
-        "    stmt     i kind line col parent body_end depth scope flags "
-        "text\n"
-        "             (+ name, decorators, clause_of, value when present)\n"
-        "    scope    i kind parent stmt name line\n"
-        "    binding  kind name line col scope (+ value, import)\n"
-        "    import   stmt line level module flags names[{name as bound "
-        "target}]\n"
-        "    call     i stmt line col callee dotted attr recv_call parent_call "
-        "flags\n"
-        "             args[{kind name value}]\n"
-        "    string   line col ctx text call arg prev next binding param\n"
-        "    with     stmt ctx target\n"
-        "    use      name line col ctx scope [bind]  (only with --uses)\n"
-        "    summary  counts of everything, errors\n"
-        "  Lines are 1-based, columns 0-based code points, indices 0-based,\n"
-        "  -1 for none. With several files a {\"file\": PATH} line comes "
-        "first.\n"
-        "  --uses   also print every name use with its dotted chain\n"
-        "  --stats  only time tokenize+structure; print files, bytes, MB/s\n"
-        "  --quiet  do not print diagnostics\n"
-        "Exit: 0 ok, 2 usage, 3 unreadable file or syntax errors.\n");
-}
+enum syntax_opt { OPT_USES, OPT_STATS, OPT_QUIET };
+
+/* The options of syntax: its parsing and --help come from this list. */
+static const nfy_cli_option syntax_opts[] = {
+    {OPT_USES, NULL, "--uses", NULL,
+     "also print every name use with its dotted chain"},
+    {OPT_STATS, NULL, "--stats", NULL,
+     "only time tokenize+structure; print files,\nbytes, MB/s"},
+    {OPT_QUIET, "-q", "--quiet", NULL, "do not print diagnostics"},
+};
+
+static const nfy_cli_command syntax_cmd = {
+    "syntax",
+    "usage: npuify syntax [--uses] [--stats] [--quiet] FILE...\n",
+    "Print the structure pysyn finds as JSON lines, each with a \"type\":\n"
+    "  stmt     i kind line col parent body_end depth scope flags text\n"
+    "           (+ name, decorators, clause_of, value when present)\n"
+    "  scope    i kind parent stmt name line\n"
+    "  binding  kind name line col scope (+ value, import)\n"
+    "  import   stmt line level module flags names[{name as bound target}]\n"
+    "  call     i stmt line col callee dotted attr recv_call parent_call "
+    "flags\n"
+    "           args[{kind name value}]\n"
+    "  string   line col ctx text call arg prev next binding param\n"
+    "  with     stmt ctx target\n"
+    "  use      name line col ctx scope [bind]  (only with --uses)\n"
+    "  summary  counts of everything, errors\n"
+    "Lines are 1-based, columns 0-based code points, indices 0-based, -1\n"
+    "for none. With several files a {\"file\": PATH} line comes first.\n",
+    syntax_opts,
+    sizeof syntax_opts / sizeof syntax_opts[0],
+    "Exit: 0 ok, 2 usage, 3 unreadable file or syntax errors.\n"};
 
 static long idx(uint32_t v)
 {
@@ -330,32 +335,34 @@ static bool one_file(syntax_run *run, const char *path, nfy_buf *out)
     return !st && !nerr;
 }
 
-static int parse_args(int argc, char **argv, syntax_run *run, int *first)
+/* Options anywhere; the files into files (argv order). */
+static int parse_args(int argc, char **argv, syntax_run *run,
+                      const char **files, int *nfiles)
 {
-    int i = 1;
-    for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--")) {
-            i++;
+    bool dashdash = false;
+    for (int i = 1; i < argc; i++) {
+        const char *val;
+        switch (nfy_cli_next(&syntax_cmd, argc, argv, &i, &dashdash, &val)) {
+        case NFY_CLI_HELP:
+            return NFY_EXIT_OK;
+        case NFY_CLI_ERROR:
+            return NFY_EXIT_USAGE;
+        case NFY_CLI_ARG:
+            files[(*nfiles)++] = val;
+            break;
+        case OPT_USES:
+            run->uses = true;
+            break;
+        case OPT_STATS:
+            run->stats = true;
+            break;
+        case OPT_QUIET:
+            run->quiet = true;
             break;
         }
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout);
-            return NFY_EXIT_OK;
-        }
-        if (!strcmp(a, "--uses"))
-            run->uses = true;
-        else if (!strcmp(a, "--stats"))
-            run->stats = true;
-        else if (!strcmp(a, "--quiet") || !strcmp(a, "-q"))
-            run->quiet = true;
-        else
-            return nfy_cli_unknown_option("syntax", a,
-                                          " --uses --stats --quiet");
     }
-    if (i >= argc)
+    if (*nfiles == 0)
         return nfy_cli_usage_error("syntax", "no input file");
-    *first = i;
     return -1;
 }
 
@@ -363,21 +370,27 @@ int nfy_cmd_syntax(int argc, char **argv)
 {
     syntax_run run;
     memset(&run, 0, sizeof run);
-    int first = 0;
-    int rc = parse_args(argc, argv, &run, &first);
-    if (rc >= 0)
+    const char **files = calloc((size_t)argc + 1, sizeof *files);
+    if (!files)
+        return NFY_EXIT_INTERNAL;
+    int nfiles = 0;
+    int rc = parse_args(argc, argv, &run, files, &nfiles);
+    if (rc >= 0) {
+        free(files);
         return rc;
-    run.many = argc - first > 1;
+    }
+    run.many = nfiles > 1;
     nfy_buf out = NFY_BUF_INIT;
     bool bad = false;
-    for (int i = first; i < argc; i++) {
-        if (!one_file(&run, argv[i], &out))
+    for (int i = 0; i < nfiles; i++) {
+        if (!one_file(&run, files[i], &out))
             bad = true;
         if (out.len) {
             fwrite(out.data, 1, out.len, stdout);
             nfy_buf_reset(&out);
         }
     }
+    free(files);
     nfy_buf_release(&out);
     if (run.stats)
         printf("%zu files, %zu bytes, %zu errors, %.3f s, %.1f MB/s\n",

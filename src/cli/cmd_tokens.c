@@ -5,11 +5,13 @@
  * lossless invariant instead; --stats times the tokenizer alone.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "cli/cli_util.h"
 #include "cli/commands.h"
+#include "cli/opt_table.h"
 #include "core/core.h"
 #include "pylex/pylex.h"
 
@@ -24,25 +26,31 @@ typedef struct {
     double seconds, warm_seconds; /* first run; best of three */
 } tokens_run;
 
-static void usage(FILE *out)
-{
-    fprintf(out,
-            "usage: npuify tokens [--roundtrip | --stats] [--quiet] FILE...\n"
-            "  Print every token as a JSON line: {\"type\": ..., \"string\": "
-            "..., \"start\": [LINE, COL], \"end\": [LINE, COL]}\n"
-            "  (as tools/pytokens.py prints Python's tokenize; no ENCODING).\n"
-            "  With several files a {\"file\": PATH} line comes first.\n"
-            "  --roundtrip  check that the tokens give back every byte; exit "
-            "1 if not\n"
-            "  --stats      only tokenize, then print files, bytes, tokens "
-            "and MB/s\n"
-            "               (first run, and warm: best of three runs)\n"
-            "  --quiet      do not print lexical diagnostics\n"
-            "  --files-from LIST  also tokenize the files LIST names, one a "
-            "line\n"
-            "               (then the {\"file\": PATH} lines always come)\n"
-            "Exit: 0 ok, 1 round-trip failure, 2 usage, 3 unreadable file.\n");
-}
+enum tokens_opt { OPT_ROUNDTRIP, OPT_STATS, OPT_QUIET, OPT_FILES_FROM };
+
+/* The options of tokens: its parsing and --help come from this list. */
+static const nfy_cli_option tokens_opts[] = {
+    {OPT_ROUNDTRIP, NULL, "--roundtrip", NULL,
+     "check that the tokens give back every byte;\nexit 1 if not"},
+    {OPT_STATS, NULL, "--stats", NULL,
+     "only tokenize, then print files, bytes, tokens\n"
+     "and MB/s (first run, and warm: best of three)"},
+    {OPT_QUIET, "-q", "--quiet", NULL, "do not print lexical diagnostics"},
+    {OPT_FILES_FROM, NULL, "--files-from", "LIST",
+     "also tokenize the files LIST names, one a line\n"
+     "(then the {\"file\": PATH} lines always come)"},
+};
+
+static const nfy_cli_command tokens_cmd = {
+    "tokens",
+    "usage: npuify tokens [--roundtrip | --stats] [--quiet] FILE...\n",
+    "Print every token as a JSON line: {\"type\": ..., \"string\": ...,\n"
+    "\"start\": [LINE, COL], \"end\": [LINE, COL]} (as tools/pytokens.py\n"
+    "prints Python's tokenize; no ENCODING). With several files a\n"
+    "{\"file\": PATH} line comes first.\n",
+    tokens_opts,
+    sizeof tokens_opts / sizeof tokens_opts[0],
+    "Exit: 0 ok, 1 round-trip failure, 2 usage, 3 unreadable file.\n"};
 
 static void dump_tokens(const nfy_source *src, const nfy_tokens *t,
                         nfy_buf *out)
@@ -170,34 +178,37 @@ static bool files_from(tokens_run *run, nfy_tokens *toks, nfy_buf *out)
     return ok;
 }
 
-static int parse_args(int argc, char **argv, tokens_run *run, int *first)
+/* Options anywhere; the files into files (argv order). */
+static int parse_args(int argc, char **argv, tokens_run *run,
+                      const char **files, int *nfiles)
 {
-    int i = 1;
-    for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--")) {
-            i++;
+    bool dashdash = false;
+    for (int i = 1; i < argc; i++) {
+        const char *val;
+        switch (nfy_cli_next(&tokens_cmd, argc, argv, &i, &dashdash, &val)) {
+        case NFY_CLI_HELP:
+            return NFY_EXIT_OK;
+        case NFY_CLI_ERROR:
+            return NFY_EXIT_USAGE;
+        case NFY_CLI_ARG:
+            files[(*nfiles)++] = val;
+            break;
+        case OPT_ROUNDTRIP:
+            run->mode = MODE_ROUNDTRIP;
+            break;
+        case OPT_STATS:
+            run->mode = MODE_STATS;
+            break;
+        case OPT_QUIET:
+            run->quiet = true;
+            break;
+        case OPT_FILES_FROM:
+            run->list = val;
             break;
         }
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout);
-            return NFY_EXIT_OK + 100;
-        }
-        if (!strcmp(a, "--roundtrip"))
-            run->mode = MODE_ROUNDTRIP;
-        else if (!strcmp(a, "--stats"))
-            run->mode = MODE_STATS;
-        else if (!strcmp(a, "--quiet") || !strcmp(a, "-q"))
-            run->quiet = true;
-        else if (!strcmp(a, "--files-from") && i + 1 < argc)
-            run->list = argv[++i];
-        else
-            return nfy_cli_unknown_option(
-                "tokens", a, " --roundtrip --stats --quiet --files-from");
     }
-    if (i >= argc && !run->list)
+    if (*nfiles == 0 && !run->list)
         return nfy_cli_usage_error("tokens", "no input file");
-    *first = i;
     return -1;
 }
 
@@ -205,21 +216,27 @@ int nfy_cmd_tokens(int argc, char **argv)
 {
     tokens_run run;
     memset(&run, 0, sizeof run);
-    int first = 0;
-    int rc = parse_args(argc, argv, &run, &first);
-    if (rc >= 0)
-        return rc == NFY_EXIT_OK + 100 ? NFY_EXIT_OK : rc;
-    run.many = argc - first > 1 || run.list;
+    const char **files = calloc((size_t)argc + 1, sizeof *files);
+    if (!files)
+        return NFY_EXIT_INTERNAL;
+    int nfiles = 0;
+    int rc = parse_args(argc, argv, &run, files, &nfiles);
+    if (rc >= 0) {
+        free(files);
+        return rc;
+    }
+    run.many = nfiles > 1 || run.list;
     nfy_tokens toks;
     nfy_tokens_init(&toks);
     nfy_buf out = NFY_BUF_INIT;
     bool unreadable = false;
-    for (int i = first; i < argc; i++) {
-        unreadable |= !one_file(&run, argv[i], &toks, &out);
+    for (int i = 0; i < nfiles; i++) {
+        unreadable |= !one_file(&run, files[i], &toks, &out);
         flush_out(&out);
     }
     if (run.list)
         unreadable |= !files_from(&run, &toks, &out);
+    free(files);
     nfy_buf_release(&out);
     nfy_tokens_release(&toks);
     if (run.mode == MODE_ROUNDTRIP)

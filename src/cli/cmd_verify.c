@@ -18,25 +18,16 @@
 #include "cli/run_common.h"
 #include "cli/verify.h"
 
-static const char usage[] =
+static const char synopsis[] =
     "usage: npuify verify [options] [--] python SCRIPT.py ARGS...\n"
-    "       npuify verify --print-path\n"
-    "\n"
+    "       npuify verify --print-path\n";
+
+static const char about[] =
     "Convert SCRIPT's project as `npuify run` does and run it on the NPU\n"
     "emulator installed with npuify (torch_npu over CPU PyTorch). Fails,\n"
     "naming the original file:line and the rule, when a CUDA call is left,\n"
     "or when the code uses a torch.npu / torch_npu name the target\n"
-    "torch_npu lacks; prints 'verify: ok' and the steps seen otherwise.\n"
-    "\n"
-    "options:\n"
-    "  --mode tool|auto      conversion mode (default tool), as for run\n"
-    "  --project DIR         the tree to convert (default: SCRIPT's dir)\n"
-    "  --torch-version V     torch_npu line to check against (default:\n"
-    "                        newest)\n"
-    "  --as-is               run the files as they are (a project already\n"
-    "                        converted by hand or by convert), no cache\n"
-    "  --print-path          print the emulator's directory\n"
-    "  --cache DIR           cache directory, as for run\n";
+    "torch_npu lacks; prints 'verify: ok' and the steps seen otherwise.\n";
 
 typedef struct {
     nfy_verify_paths paths;
@@ -69,7 +60,7 @@ static int run_child(char **argv)
         return 127;
     if (pid == 0) {
         execvp(argv[0], argv);
-        fprintf(stderr, "npuify verify: cannot run %s: %s\n", argv[0],
+        fprintf(stderr, "%s: error[run]: cannot run: %s\n", argv[0],
                 strerror(errno));
         _exit(127);
     }
@@ -88,9 +79,11 @@ static int run_child(char **argv)
 }
 
 static int conclude(int child, const verify_setup *s,
-                    const nfy_verify_summary *sum)
+                    const nfy_verify_summary *sum, bool quiet)
 {
     if (sum->problems == 0 && child == 0) {
+        if (quiet)
+            return NFY_EXIT_OK;
         printf("verify: ok (%lu optimizer steps, %lu backward calls, %zu "
                "process%s; emulated torch_npu %s)\n",
                sum->steps, sum->backward, sum->processes,
@@ -105,8 +98,9 @@ static int conclude(int child, const verify_setup *s,
 static int setup(nfy_arena *a, const nfy_run_args *args, verify_setup *s)
 {
     if (!nfy_verify_find(a, &s->paths)) {
-        fprintf(stderr, "npuify verify: the NPU emulator is not installed "
-                        "next to this binary (share/npuify/npu_emu)\n");
+        fprintf(stderr, "npuify verify: error[internal]: the NPU emulator is "
+                        "not installed next to this binary "
+                        "(share/npuify/npu_emu)\n");
         return NFY_EXIT_INTERNAL;
     }
     if (args->print_path) {
@@ -140,7 +134,8 @@ static int verify(const nfy_run_args *args, nfy_arena *a)
         nfy_arena_fmt(a, "%s/npuify-verify-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     int fd = mkstemp(events);
     if (fd < 0) {
-        perror("npuify verify: events file");
+        fprintf(stderr, "%s: error[verify]: cannot create: %s\n", events,
+                strerror(errno));
         return NFY_EXIT_INPUT;
     }
     close(fd);
@@ -158,13 +153,13 @@ static int verify(const nfy_run_args *args, nfy_arena *a)
     nfy_verify_report(events, rules, s.version->name, &sum);
     nfy_rule_set_free(rules);
     unlink(events);
-    return conclude(child, &s, &sum);
+    return conclude(child, &s, &sum, args->quiet);
 }
 
 int nfy_cmd_verify(int argc, char **argv)
 {
     nfy_run_args args;
-    int rc = nfy_run_parse(argc, argv, usage, true, &args);
+    int rc = nfy_run_parse(argc, argv, synopsis, about, true, &args);
     if (rc >= 0)
         return rc;
     if (args.ncmd == 0 && !args.print_path)

@@ -10,21 +10,54 @@
 
 #include "apidb/apidb.h"
 #include "cli/cli_util.h"
+#include "cli/opt_table.h"
 #include "rules/rules.h"
 
-static bool flag(const char *arg, const char *name, bool *out)
-{
-    if (strcmp(arg, name) != 0)
-        return false;
-    *out = true;
-    return true;
-}
+enum run_opt {
+    OPT_MODE,
+    OPT_PROJECT,
+    OPT_TORCH,
+    OPT_PRINT_CACHE,
+    OPT_CLEAN_CACHE,
+    OPT_CACHE,
+    OPT_QUIET,
+    OPT_AS_IS,     /* verify only: from here on */
+    OPT_PRINT_PATH /* verify only */
+};
+
+/* The options of run and verify: verify's table is run's plus the last
+ * two, so both parse and document the shared ones alike. */
+static const nfy_cli_option run_opts[] = {
+    {OPT_MODE, NULL, "--mode", "tool|auto",
+     "tool: the full rule-based migration (default);\n"
+     "auto: only torch_npu + transfer_to_npu imports"},
+    {OPT_PROJECT, NULL, "--project", "DIR",
+     "the tree to convert (default: SCRIPT's dir)"},
+    {OPT_TORCH, NULL, "--torch-version", "V",
+     "torch_npu line to target (default: newest)"},
+    {OPT_PRINT_CACHE, NULL, "--print-cache", NULL,
+     "print the cache directory (with a command: the\n"
+     "converted copy), run nothing"},
+    {OPT_CLEAN_CACHE, NULL, "--clean-cache", NULL,
+     "remove the cache (then run the command, if any)"},
+    {OPT_CACHE, NULL, "--cache", "DIR",
+     "cache directory (default: $XDG_CACHE_HOME/npuify,\n"
+     "else ~/.cache/npuify)"},
+    {OPT_QUIET, "-q", "--quiet", NULL, "print only errors"},
+    {OPT_AS_IS, NULL, "--as-is", NULL,
+     "run the files as they are (a project already\n"
+     "converted by hand or by convert), no cache"},
+    {OPT_PRINT_PATH, NULL, "--print-path", NULL,
+     "print the emulator's directory"},
+};
+
+enum { RUN_NOPTS = OPT_AS_IS, VERIFY_NOPTS = OPT_PRINT_PATH + 1 };
 
 static int parse_mode(const char *cmd, const char *val, nfy_run_args *out)
 {
-    if (val && !strcmp(val, "tool"))
+    if (!strcmp(val, "tool"))
         out->mode = NFY_CONVERT_MODE_MANUAL;
-    else if (val && !strcmp(val, "auto"))
+    else if (!strcmp(val, "auto"))
         out->mode = NFY_CONVERT_MODE_AUTO;
     else
         return nfy_cli_usage_error(cmd, "--mode takes 'tool' or 'auto'");
@@ -34,49 +67,93 @@ static int parse_mode(const char *cmd, const char *val, nfy_run_args *out)
 static int parse_version(const char *cmd, const char *val)
 {
     const nfy_apidb_version *v;
-    if (!*val) /* nfy_cli_opt said the value is missing */
-        return NFY_EXIT_USAGE;
     if (!nfy_apidb_version_parse(nfy_str_from_cstr(val), &v))
         return -1;
-    fprintf(stderr,
-            "npuify %s: --torch-version %s: not shipped; versions: %s\n", cmd,
-            val, nfy_apidb_version_list());
-    return NFY_EXIT_USAGE;
+    nfy_arena a = NFY_ARENA_INIT;
+    int rc = nfy_cli_usage_error(
+        cmd, nfy_arena_fmt(&a, "--torch-version %s: not shipped; versions: %s",
+                           val, nfy_apidb_version_list()));
+    nfy_arena_release(&a);
+    return rc;
 }
 
-int nfy_run_parse(int argc, char **argv, const char *usage, bool verify,
-                  nfy_run_args *out)
+/* A value that names a path may not be empty. */
+static int path_value(const char *cmd, const char *opt, const char *val,
+                      const char **out)
+{
+    *out = val;
+    if (*val)
+        return -1;
+    nfy_arena a = NFY_ARENA_INIT;
+    int rc =
+        nfy_cli_usage_error(cmd, nfy_arena_fmt(&a, "%s needs a value", opt));
+    nfy_arena_release(&a);
+    return rc;
+}
+
+static int take_option(const char *cmd, int id, const char *val,
+                       nfy_run_args *out)
+{
+    switch (id) {
+    case OPT_MODE:
+        return parse_mode(cmd, val, out);
+    case OPT_PROJECT:
+        return path_value(cmd, "--project", val, &out->project);
+    case OPT_CACHE:
+        return path_value(cmd, "--cache", val, &out->cache);
+    case OPT_TORCH:
+        out->torch_version = val;
+        return parse_version(cmd, val);
+    case OPT_PRINT_CACHE:
+        out->print_cache = true;
+        break;
+    case OPT_CLEAN_CACHE:
+        out->clean_cache = true;
+        break;
+    case OPT_QUIET:
+        out->quiet = true;
+        break;
+    case OPT_AS_IS:
+        out->as_is = true;
+        break;
+    case OPT_PRINT_PATH:
+        out->print_path = true;
+        break;
+    }
+    return -1;
+}
+
+int nfy_run_parse(int argc, char **argv, const char *synopsis,
+                  const char *about, bool verify, nfy_run_args *out)
 {
     memset(out, 0, sizeof *out);
     const char *cmd = argv[0];
+    const nfy_cli_command table = {
+        cmd,
+        synopsis,
+        about,
+        run_opts,
+        verify ? VERIFY_NOPTS : RUN_NOPTS,
+        verify ? "Exit: 0 the script ran to its end with no problem, 1 "
+                 "otherwise,\n2 usage, 3 input errors, 4 internal.\n"
+               : "Exit: the command's own (npuify replaces itself with it); "
+                 "2 usage,\n3 input errors, 127 the command cannot run.\n"};
+    bool dashdash = false;
     int i = 1;
-    for (; i < argc && argv[i][0] == '-'; i++) {
-        const char *arg = argv[i], *val = NULL;
-        int rc = -1;
-        if (!strcmp(arg, "--")) {
+    for (; i < argc; i++) {
+        const char *val;
+        int id = nfy_cli_next(&table, argc, argv, &i, &dashdash, &val);
+        if (id == NFY_CLI_HELP)
+            return NFY_EXIT_OK;
+        if (id == NFY_CLI_ERROR)
+            return NFY_EXIT_USAGE;
+        if (id == NFY_CLI_NONE) {
             i++;
             break;
         }
-        if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
-            fputs(usage, stdout);
-            return NFY_EXIT_OK;
-        }
-        if (flag(arg, "--print-cache", &out->print_cache) ||
-            flag(arg, "--clean-cache", &out->clean_cache) ||
-            flag(arg, "--quiet", &out->quiet) ||
-            (verify && flag(arg, "--print-path", &out->print_path)) ||
-            (verify && flag(arg, "--as-is", &out->as_is)))
-            continue;
-        if (nfy_cli_opt(argc, argv, &i, NULL, "--mode", &val))
-            rc = *val ? parse_mode(cmd, val, out) : NFY_EXIT_USAGE;
-        else if (nfy_cli_opt(argc, argv, &i, NULL, "--project", &val))
-            rc = *(out->project = val) ? -1 : NFY_EXIT_USAGE;
-        else if (nfy_cli_opt(argc, argv, &i, NULL, "--cache", &val))
-            rc = *(out->cache = val) ? -1 : NFY_EXIT_USAGE;
-        else if (nfy_cli_opt(argc, argv, &i, NULL, "--torch-version", &val))
-            rc = parse_version(cmd, out->torch_version = val);
-        else
-            rc = nfy_cli_unknown_option(cmd, argv[i], usage);
+        if (id == NFY_CLI_ARG) /* the command: the rest is its own */
+            break;
+        int rc = take_option(cmd, id, val, out);
         if (rc >= 0)
             return rc;
     }
@@ -165,13 +242,15 @@ int nfy_run_prepare(const char *cmd, const nfy_run_args *args, nfy_arena *a,
     char project[PATH_MAX];
     const char *proj = args->project ? args->project : dir_of(a, script);
     if (!realpath(proj, project)) {
-        fprintf(stderr, "npuify %s: %s: not a directory\n", cmd, proj);
+        fprintf(stderr, "%s: error[usage]: not a directory (npuify %s)\n", proj,
+                cmd);
         return NFY_EXIT_USAGE;
     }
     const char *rel = si > 0 ? nfy_cli_rel_inside(a, script, project) : NULL;
     if (si > 0 && !rel) {
-        fprintf(stderr, "npuify %s: %s lies outside the project %s\n", cmd,
-                script, project);
+        fprintf(stderr,
+                "%s: error[usage]: lies outside the project %s (npuify %s)\n",
+                script, project, cmd);
         return NFY_EXIT_USAGE;
     }
     int rc = -1;

@@ -22,12 +22,13 @@ typedef struct {
 } nfy_run_args;
 
 /*
- * Parse argv (argv[0] is the subcommand). Returns -1 to go on, else an exit
- * code (help printed, or a usage error reported). verify accepts
- * --print-path and --as-is as well.
+ * Parse argv (argv[0] is the subcommand) with the options of run (verify:
+ * also --print-path and --as-is); synopsis and about head --help. Returns
+ * -1 to go on, else an exit code (help printed, or a usage error
+ * reported).
  */
-int nfy_run_parse(int argc, char **argv, const char *usage, bool verify,
-                  nfy_run_args *out);
+int nfy_run_parse(int argc, char **argv, const char *synopsis,
+                  const char *about, bool verify, nfy_run_args *out);
 
 /* The converted command, ready to exec. */
 typedef struct {

@@ -30,9 +30,15 @@ static void print_problem(json_t *o, const nfy_rule_set *rules,
 {
     const char *kind = str_of(o, "event"), *api = str_of(o, "api");
     const char *rule_id = str_of(o, "rule");
-    printf("%s:%lld: ", shown_path(str_of(o, "file"), cwd),
-           (long long)json_integer_value(json_object_get(o, "line")));
-    if (!strcmp(kind, "cuda")) {
+    /* FILE:LINE: error[RULE]: the one diagnostic shape; the event names
+     * no column, so there is none to show */
+    bool cuda = !strcmp(kind, "cuda");
+    printf("%s:%lld: error[%s]: ", shown_path(str_of(o, "file"), cwd),
+           (long long)json_integer_value(json_object_get(o, "line")),
+           cuda                        ? rule_id
+           : !strcmp(kind, "invented") ? "verify-api"
+                                       : "verify-emulator");
+    if (cuda) {
         const nfy_rule *r = rules ? nfy_rule_set_find(rules, rule_id) : NULL;
         printf("CUDA call left after migration: %s (rule %s: %s)\n", api,
                rule_id, r ? r->message : "?");

@@ -20,6 +20,7 @@ struct nfy_decisions {
 typedef struct {
     const char *id, *file, *rule, *before, *decision;
     json_int_t line, start, end;
+    int create; /* a file convert creates: nothing in SRC to check */
 } entry;
 
 static int cmp_str(const void *a, const void *b)
@@ -29,12 +30,15 @@ static int cmp_str(const void *a, const void *b)
 
 static bool read_entry(json_t *j, entry *e)
 {
-    return json_unpack(j, "{s:s, s:s, s:I, s:s, s:I, s:I, s:s, s:s}", "id",
+    e->create = 0;
+    return json_unpack(j, "{s:s, s:s, s:I, s:s, s:I, s:I, s:s, s:s, s?b}", "id",
                        &e->id, "file", &e->file, "line", &e->line, "rule",
                        &e->rule, "start", &e->start, "end", &e->end, "before",
-                       &e->before, "decision", &e->decision) == 0 &&
+                       &e->before, "decision", &e->decision, "create",
+                       &e->create) == 0 &&
            (!strcmp(e->decision, "accept") || !strcmp(e->decision, "reject")) &&
-           e->start >= 0 && e->end >= e->start;
+           e->start >= 0 && e->end >= e->start &&
+           (!e->create || (e->end == 0 && !e->before[0]));
 }
 
 /* The file an entry names: src_root itself when the review was of a file. */
@@ -89,12 +93,15 @@ static nfy_status load_entries(json_t *edits, const char *path,
         if (!read_entry(json_array_get(edits, i), &e)) {
             nfy_diag_add_at(diags, NFY_SEV_ERROR, "decisions", path, 0, 0,
                             "edits[%zu]: needs id, file, line, rule, start, "
-                            "end, before and decision (accept or reject)",
+                            "end, before and decision (accept or reject); "
+                            "create: start and end 0, before empty",
                             i);
             st = NFY_ESYNTAX;
             continue;
         }
-        if (!entry_matches(&d->arena, src_root, &e, diags)) {
+        /* A created file's id hashes its whole text: a text that changed
+         * since the review is a new id, not applied, and not stale. */
+        if (!e.create && !entry_matches(&d->arena, src_root, &e, diags)) {
             st = st ? st : NFY_ERULE;
             continue;
         }

@@ -2,13 +2,16 @@
  * `convert --distributed` writes run_distributed_npu.sh at the root of the
  * converted tree (rule NPU310): torchrun with one process per NPU, or the
  * per-device loop Ascend's own scripts use (RANK_SIZE, RANK_ID). It never
- * replaces a file of that name the project already has.
+ * replaces a file of that name the project already has. It is an item of
+ * the review (npuify review --distributed): with --decisions it is written
+ * only when the review accepted exactly this text.
  */
 #include <string.h>
 #include <sys/stat.h>
 
 #include "convert/convert_internal.h"
 #include "migrate/migrate.h"
+#include "review/review.h"
 
 #define LAUNCHER "run_distributed_npu.sh"
 
@@ -62,12 +65,108 @@ static const char *main_script(nfy_arena *a, const nfy_convert_opts *o)
     return nfy_arena_fmt(a, "'%s'", m);
 }
 
-static void launcher_finding(const nfy_convert_opts *o, nfy_report *rep,
-                             const char *what)
+/* The launcher's note (rule NPU310); the finding added, or NULL. */
+static nfy_finding *launcher_finding(const nfy_convert_opts *o, nfy_report *rep,
+                                     const char *what)
 {
+    size_t before = rep->findings.len;
     nfy_migrate_opts mo = {
         o->rules, o->torch_version, NFY_MIGRATE_DISTRIBUTED, NULL, NULL, NULL};
     nfy_migrate_launcher_note(&mo, rep, what);
+    return rep->findings.len > before ? &rep->findings.items[before] : NULL;
+}
+
+/*
+ * The id of a file convert creates, in the shape of an edit id (review.h)
+ * for an insertion at byte 0 of an empty file: "NAME:0:RULE:HASH", the
+ * hash over its whole text, so a review's decision holds for exactly the
+ * text the review showed.
+ */
+static const char *created_file_id(nfy_arena *a, const char *name,
+                                   const char *rule, const char *text)
+{
+    nfy_sha256 h;
+    nfy_sha256_init(&h);
+    nfy_sha256_add(&h, "", 1);
+    nfy_sha256_add(&h, text, strlen(text));
+    uint8_t digest[NFY_SHA256_BYTES];
+    nfy_sha256_finish(&h, digest);
+    char hex[2 * NFY_SHA256_BYTES + 1];
+    nfy_sha256_hex(digest, hex);
+    hex[8] = '\0';
+    return nfy_arena_fmt(a, "%s:0:%s:%s", name, rule, hex);
+}
+
+/*
+ * Make the note a review item: its edit id, and the text the file gets in
+ * code_after (report files show code_after only for changes, so they are
+ * as before; the review page shows it as the new file).
+ */
+static void reviewable(nfy_report *rep, nfy_finding *f, const char *id,
+                       const char *text)
+{
+    if (!f || !id)
+        return;
+    f->edit_id = nfy_arena_strdup(&rep->arena, id);
+    f->code_after = nfy_arena_strdup(&rep->arena, text);
+}
+
+/* --decisions kept the launcher out: a left-unchanged row says why. */
+static void not_accepted(const nfy_convert_opts *o, nfy_report *rep,
+                         const char *rule, const char *id)
+{
+    (void)launcher_finding(o, rep, "not written (not accepted in the review)");
+    nfy_finding f = {0};
+    f.rule = rule;
+    f.op = NFY_OPTYPE_NONE;
+    f.safety = NFY_SAFETY_MANUAL;
+    f.cat = NFY_CAT_LEFT_UNCHANGED;
+    f.api = LAUNCHER;
+    f.edit_id = id;
+    f.message = nfy_decisions_knows(o->decisions, id)
+                    ? "not applied: not accepted in the review (rejected in "
+                      "--decisions): " LAUNCHER " not written"
+                    : "not applied: not accepted in the review (new since the "
+                      "review: not in --decisions): " LAUNCHER " not written";
+    nfy_report_add_finding(rep, &f);
+}
+
+/* Write the launcher; its note, or NULL when it could not be written. */
+static nfy_finding *write_it(const nfy_convert_opts *o, nfy_report *rep,
+                             nfy_diags *d, nfy_arena *a, const char *path,
+                             const char *text, const char *script)
+{
+    nfy_status s = nfy_file_write_atomic(path, text, strlen(text), 0755);
+    if (s != NFY_OK) {
+        nfy_diag_add_at(d, NFY_SEV_ERROR, "convert-write", path, 0, 0,
+                        "cannot write the launcher");
+        return NULL;
+    }
+    return launcher_finding(
+        o, rep,
+        nfy_arena_fmt(a,
+                      LAUNCHER " at the output root runs %s (torchrun; "
+                               "LAUNCH=loop: RANK_SIZE processes with RANK_ID)",
+                      *script ? script : "the script given as $1"));
+}
+
+/* The project's own launcher: in DST after the walk, else in SRC. */
+static bool project_has_one(nfy_arena *a, const nfy_convert_opts *o)
+{
+    struct stat st;
+    const char *root = o->action == NFY_CONVERT_WRITE ? o->dst : o->src;
+    return stat(nfy_arena_fmt(a, "%s/" LAUNCHER, root), &st) == 0;
+}
+
+/* The launcher rule's id (NPU310 in the built-in set), or NULL. */
+static const char *launcher_rule(const nfy_rule_set *rules)
+{
+    for (size_t i = 0; rules && i < nfy_rule_set_count(rules); i++) {
+        const nfy_rule *r = nfy_rule_set_at(rules, i);
+        if (r->pass == NFY_PASS_LAUNCHER)
+            return r->id;
+    }
+    return NULL;
 }
 
 void nfy__write_launcher(const nfy_convert_opts *o, nfy_report *rep,
@@ -75,28 +174,25 @@ void nfy__write_launcher(const nfy_convert_opts *o, nfy_report *rep,
 {
     nfy_arena a;
     nfy_arena_init(&a);
-    struct stat st;
-    const char *path = nfy_arena_fmt(&a, "%s/" LAUNCHER, o->dst);
     const char *script = main_script(&a, o);
-    if (o->action != NFY_CONVERT_WRITE)
-        launcher_finding(o, rep, "not written (no output tree)");
-    else if (stat(path, &st) == 0)
-        launcher_finding(o, rep, "the project has its own " LAUNCHER ": kept");
-    else {
-        const char *text =
-            nfy_arena_fmt(&a, "%sSCRIPT=${SCRIPT:-%s}\n%s", head, script, body);
-        nfy_status s = nfy_file_write_atomic(path, text, strlen(text), 0755);
-        if (s != NFY_OK)
-            nfy_diag_add_at(d, NFY_SEV_ERROR, "convert-write", path, 0, 0,
-                            "cannot write the launcher");
-        else
-            launcher_finding(
-                o, rep,
-                nfy_arena_fmt(&a,
-                              LAUNCHER " at the output root runs %s "
-                                       "(torchrun; LAUNCH=loop: RANK_SIZE "
-                                       "processes with RANK_ID)",
-                              *script ? script : "the script given as $1"));
-    }
+    const char *text =
+        nfy_arena_fmt(&a, "%sSCRIPT=${SCRIPT:-%s}\n%s", head, script, body);
+    const char *rule = launcher_rule(o->rules);
+    const char *id = rule ? created_file_id(&a, LAUNCHER, rule, text) : NULL;
+    if (project_has_one(&a, o))
+        (void)launcher_finding(o, rep,
+                               "the project has its own " LAUNCHER ": kept");
+    else if (o->action != NFY_CONVERT_WRITE)
+        reviewable(rep,
+                   launcher_finding(o, rep, "not written (no output tree)"), id,
+                   text);
+    else if (o->decisions && id && !nfy_decisions_accepts(o->decisions, id))
+        not_accepted(o, rep, rule, id);
+    else
+        reviewable(rep,
+                   write_it(o, rep, d, &a,
+                            nfy_arena_fmt(&a, "%s/" LAUNCHER, o->dst), text,
+                            script),
+                   id, text);
     nfy_arena_release(&a);
 }

@@ -236,6 +236,8 @@ static void merge_item(job_list *jl, job_item *it)
     nfy_report_release(&it->rep);
     nfy_diags_release(&it->diags);
     nfy_buf_release(&it->diff);
+    if (m->o->progress)
+        m->o->progress(m->o->progress_user, it->e.rel);
 }
 
 static void free_chunk(job_chunk *chunk)

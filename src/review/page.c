@@ -115,14 +115,37 @@ static void context(nfy_buf *out, const nfy_source *src, const nfy_finding *f)
     nfy_buf_release(&after);
 }
 
+/*
+ * A file convert creates (the --distributed launcher): a note that carries
+ * an edit id and the file's text in code_after. Its item is an edit that
+ * adds every line of a file SRC does not have; api names the file.
+ */
+static bool is_created_file(const nfy_finding *f)
+{
+    return f->edit_id && f->code_after && f->api && f->cat != NFY_CAT_CHANGE &&
+           f->cat != NFY_CAT_LEFT_UNCHANGED;
+}
+
+static void created_file(nfy_buf *out, const nfy_finding *f)
+{
+    const char *text = f->code_after;
+    nfy_buf_addstr(out, ",\"create\":true,\"first\":1,\"before\":[],"
+                        "\"after\":");
+    lines_array(out, text, text + strlen(text));
+    nfy_buf_addstr(out, ",\"start\":0,\"end\":0");
+    js_key(out, "id", f->edit_id);
+    js_key(out, "old", "");
+}
+
 static void item(nfy_buf *out, const nfy_finding *f, const nfy_source *src,
                  const nfy_rule_set *rules)
 {
     const nfy_rule *r = rules ? nfy_rule_set_find(rules, f->rule) : NULL;
-    bool edit = f->cat == NFY_CAT_CHANGE && f->edit_id;
+    bool created = is_created_file(f);
+    bool edit = (f->cat == NFY_CAT_CHANGE && f->edit_id) || created;
     nfy_buf_addf(out, "{\"kind\":\"%s\",\"line\":%u,\"col\":%u",
                  edit ? "edit" : "finding", f->start_line, f->start_col + 1);
-    js_key(out, "file", f->file);
+    js_key(out, "file", created ? f->api : f->file);
     js_key(out, "rule", f->rule);
     js_key(out, "name", r ? r->message : NULL);
     js_key(out, "hint", r ? r->hint : NULL);
@@ -131,7 +154,9 @@ static void item(nfy_buf *out, const nfy_finding *f, const nfy_source *src,
     js_key(out, "safety", nfy_safety_name(f->safety));
     nfy_buf_addf(out, ",\"manual\":%s",
                  nfy_finding_is_manual(f) ? "true" : "false");
-    if (edit) {
+    if (created) {
+        created_file(out, f);
+    } else if (edit) {
         js_key(out, "id", f->edit_id);
         js_key(out, "old", f->before);
         js_key(out, "new", f->after);

@@ -12,6 +12,9 @@
  *   {"schema": "npuify-decisions/1", "source": "...",
  *    "edits": [{"id", "file", "line", "rule", "start", "end", "before",
  *               "decision": "accept" | "reject"}, ...]}
+ * A file convert creates (the launcher of --distributed) is an entry with
+ * "create": true, start and end 0 and before "": its id hashes the whole
+ * text, so only the text the review showed is written.
  * `convert --decisions FILE` applies only the edits it accepts. Loading
  * checks each entry against the source as it is now (the bytes [start, end)
  * of file must still be "before"), so a file saved before the source changed

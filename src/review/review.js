@@ -127,6 +127,7 @@
       .map(function (i) {
         return { id: i.id, file: i.file, line: i.line, rule: i.rule,
                  start: i.start, end: i.end, before: i.old,
+                 create: i.create || undefined, /* omitted for edits */
                  decision: decisions[i.id] };
       });
     return JSON.stringify({ schema: "npuify-decisions/1", source: data.source,
@@ -207,7 +208,11 @@
       var arg = i < 0 ? "" : decodeURIComponent(step.slice(i + 1));
       if (verb === "accept-all") document.getElementById("accept-all").click();
       else if (verb === "reject-all") document.getElementById("reject-all").click();
-      else if (verb === "reject-nth" || verb === "accept-nth") {
+      else if (verb === "reject" || verb === "accept") {
+        var byId = document.querySelector('.item[data-id="' + CSS.escape(arg) +
+          '"] button[data-value="' + verb + '"]');
+        if (byId) byId.click();
+      } else if (verb === "reject-nth" || verb === "accept-nth") {
         var items = document.querySelectorAll('.item[data-kind="edit"]');
         var b = items[Number(arg)] && items[Number(arg)]
           .querySelector('button[data-value="' + verb.split("-")[0] + '"]');
