@@ -176,14 +176,32 @@ typedef struct {
     const char *s;
     uint32_t len;
     uint32_t hash;
+    uint32_t id; /* 1-based: sealed findings refer to strings by id */
 } nfy_report_string;
+
+/*
+ * A sealed finding (nfy_report_seal), a fifth of an nfy_finding: string ids
+ * into the report's set (0: NULL); extra names the interned tuple of the
+ * finding's other strings, which identical findings of copied files share.
+ */
+typedef struct {
+    uint32_t file, rule, extra;
+    uint32_t start_line, start_col, end_line, end_col;
+    uint8_t op, safety, cat, rule_severity;
+} nfy_report_row;
+
+typedef NFY_VEC(nfy_report_row) nfy_report_row_vec;
 
 typedef struct {
     nfy_arena arena; /* owns every string below, each distinct one once */
     nfy_report_string *strings; /* open-addressing set of those strings */
     size_t nstrings, strings_cap;
+    NFY_VEC(const char *) by_id; /* string id - 1 -> the string */
     nfy_report_meta meta;
     nfy_report_file_vec files;
+    /* Findings 0 .. rows.len - 1 are sealed, the rest are still open (and
+     * may be edited in place); read both with nfy_report_finding_get. */
+    nfy_report_row_vec rows;
     nfy_finding_vec findings;
     nfy_report_log_vec log;
     uint32_t next_seq;
@@ -221,6 +239,20 @@ void nfy_report_logf(nfy_report *rep, const char *file, const char *fmt, ...)
     NFY_PRINTF(3, 4);
 /** Move-copy everything of src into dst (src is left as it was). */
 void nfy_report_merge(nfy_report *dst, const nfy_report *src);
+/**
+ * Seal the open findings: stored compactly from now on, so a tree's
+ * report costs ~32 bytes a finding, not sizeof(nfy_finding). Call once a
+ * file's findings are final; open findings past it are indexed afresh.
+ */
+void nfy_report_seal(nfy_report *rep);
+/** The report's one copy of the n bytes at s (NULL stays NULL): for
+ *  strings set on open findings in place, which the report then owns. */
+const char *nfy_report_strndup(nfy_report *rep, const char *s, size_t n);
+/** Every finding, sealed and open. */
+size_t nfy_report_finding_count(const nfy_report *rep);
+/** Finding i (0 .. count - 1, sealed first) into *out; strings are the
+ *  report's. */
+void nfy_report_finding_get(const nfy_report *rep, size_t i, nfy_finding *out);
 
 /* Totals derived from the model (what the summaries print). */
 typedef struct {
@@ -337,9 +369,10 @@ void nfy_report_render_console(const nfy_report *rep, size_t top, bool color,
                                nfy_buf *out);
 
 /**
- * Sorted view: fills *out with pointers to rep's findings in report order
- * (file, start line/col, end line/col, rule, message, api). Caller frees
- * *out with free(). Used by every writer.
+ * Sorted copy: fills *out with pointers to copies of rep's findings in
+ * report order (file, start line/col, end line/col, rule, message, api),
+ * all in one block the caller frees with free(). The writers use a lighter
+ * view of indices (report_internal.h).
  */
 size_t nfy_report_sorted(const nfy_report *rep, const nfy_finding ***out);
 

@@ -246,6 +246,8 @@ static int on_entry(void *ctx, const nfy_walk_entry *e)
         return 1;
     if (!nfy__convert_skipped(c, e->rel))
         nfy__convert_entry(c, e);
+    /* The entry's findings are final: keep them compact. */
+    nfy_report_seal(c->rep);
     return 0;
 }
 

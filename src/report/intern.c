@@ -1,7 +1,8 @@
 /*
  * A report's strings, each distinct one stored once: findings repeat their
  * file, rule, message and API names, and a tree of thousands of files
- * would otherwise hold thousands of copies of each.
+ * would otherwise hold thousands of copies of each. Each string also has
+ * a small id (1-based, 0 standing for NULL), which sealed findings store.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -36,22 +37,42 @@ static void grow(nfy_report *rep)
     rep->strings_cap = cap;
 }
 
-const char *nfy__report_intern(nfy_report *rep, const char *s, size_t n)
+/* A new id for s (already in the arena). */
+static uint32_t add_id(nfy_report *rep, const char *s)
+{
+    if (rep->by_id.len >= UINT32_MAX)
+        nfy__fatal("too many report strings");
+    nfy_vec_push(&rep->by_id, s);
+    return (uint32_t)rep->by_id.len;
+}
+
+uint32_t nfy__report_intern_id(nfy_report *rep, const char *s, size_t n)
 {
     if (!s)
-        return NULL;
+        return 0;
     if (n > UINT32_MAX)
-        return nfy_arena_strndup(&rep->arena, s, n);
+        return add_id(rep, nfy_arena_strndup(&rep->arena, s, n));
     if ((rep->nstrings + 1) * 4 > rep->strings_cap * 3)
         grow(rep);
     uint32_t hash = (uint32_t)nfy_str_hash((nfy_str){s, n});
     size_t i = slot_of(rep->strings, rep->strings_cap, hash, s, n);
     if (!rep->strings[i].s) {
-        rep->strings[i] = (nfy_report_string){
-            nfy_arena_strndup(&rep->arena, s, n), (uint32_t)n, hash};
+        const char *copy = nfy_arena_strndup(&rep->arena, s, n);
+        rep->strings[i] =
+            (nfy_report_string){copy, (uint32_t)n, hash, add_id(rep, copy)};
         rep->nstrings++;
     }
-    return rep->strings[i].s;
+    return rep->strings[i].id;
+}
+
+const char *nfy__report_intern(nfy_report *rep, const char *s, size_t n)
+{
+    return nfy__report_string(rep, nfy__report_intern_id(rep, s, n));
+}
+
+const char *nfy_report_strndup(nfy_report *rep, const char *s, size_t n)
+{
+    return nfy__report_intern(rep, s, n);
 }
 
 const char *nfy__report_intern_cstr(nfy_report *rep, const char *s)
@@ -59,9 +80,20 @@ const char *nfy__report_intern_cstr(nfy_report *rep, const char *s)
     return s ? nfy__report_intern(rep, s, strlen(s)) : NULL;
 }
 
+uint32_t nfy__report_intern_cstr_id(nfy_report *rep, const char *s)
+{
+    return s ? nfy__report_intern_id(rep, s, strlen(s)) : 0;
+}
+
+const char *nfy__report_string(const nfy_report *rep, uint32_t id)
+{
+    return id ? rep->by_id.items[id - 1] : NULL;
+}
+
 void nfy__report_strings_release(nfy_report *rep)
 {
     free(rep->strings);
     rep->strings = NULL;
     rep->nstrings = rep->strings_cap = 0;
+    nfy_vec_free(&rep->by_id);
 }
