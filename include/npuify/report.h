@@ -176,7 +176,6 @@ typedef struct {
     const char *s;
     uint32_t len;
     uint32_t hash;
-    uint32_t id; /* 1-based: sealed findings refer to strings by id */
 } nfy_report_string;
 
 /*
@@ -190,18 +189,21 @@ typedef struct {
     uint8_t op, safety, cat, rule_severity;
 } nfy_report_row;
 
-typedef NFY_VEC(nfy_report_row) nfy_report_row_vec;
+/* Sealed rows are kept in fixed chunks: no array of them is ever copied
+ * to grow, nor holds unused room beyond one chunk. */
+enum { NFY_REPORT_ROW_CHUNK = 8192 };
 
 typedef struct {
     nfy_arena arena; /* owns every string below, each distinct one once */
-    nfy_report_string *strings; /* open-addressing set of those strings */
-    size_t nstrings, strings_cap;
-    NFY_VEC(const char *) by_id; /* string id - 1 -> the string */
+    NFY_VEC(nfy_report_string) by_id; /* those strings; id - 1 -> string */
+    uint32_t *strings; /* open-addressing set of their ids (0: free) */
+    size_t strings_cap;
     nfy_report_meta meta;
     nfy_report_file_vec files;
-    /* Findings 0 .. rows.len - 1 are sealed, the rest are still open (and
+    /* Findings 0 .. nrows - 1 are sealed, the rest are still open (and
      * may be edited in place); read both with nfy_report_finding_get. */
-    nfy_report_row_vec rows;
+    NFY_VEC(nfy_report_row *) row_chunks;
+    size_t nrows;
     nfy_finding_vec findings;
     nfy_report_log_vec log;
     uint32_t next_seq;

@@ -47,7 +47,7 @@ void nfy_report_init(nfy_report *rep)
 void nfy_report_release(nfy_report *rep)
 {
     nfy_vec_free(&rep->files);
-    nfy_vec_free(&rep->rows);
+    nfy__report_rows_release(rep);
     nfy_vec_free(&rep->findings);
     nfy_vec_free(&rep->log);
     nfy__report_strings_release(rep);

@@ -15,6 +15,9 @@ void nfy__report_strings_release(nfy_report *rep);
 uint32_t nfy__report_intern_id(nfy_report *rep, const char *s, size_t n);
 uint32_t nfy__report_intern_cstr_id(nfy_report *rep, const char *s);
 const char *nfy__report_string(const nfy_report *rep, uint32_t id);
+/* Sealed finding i, and freeing them all. */
+const nfy_report_row *nfy__report_row(const nfy_report *rep, size_t i);
+void nfy__report_rows_release(nfy_report *rep);
 /* The strings of r other than file and rule, into f. */
 void nfy__report_row_extra(const nfy_report *rep, const nfy_report_row *r,
                            nfy_finding *f);

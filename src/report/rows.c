@@ -4,8 +4,10 @@
  * tree stays small. The strings other than file and rule go into one
  * interned tuple of ids, shared by every finding with the same text.
  */
+#include <stdlib.h>
 #include <string.h>
 
+#include "core/fatal.h"
 #include "report/report_internal.h"
 
 /* The strings of a finding behind its row's extra id, in this order. */
@@ -100,25 +102,51 @@ static void row_decode(const nfy_report *rep, const nfy_report_row *r,
 /* Open findings of a file are few; a huge file's array is not kept. */
 enum { KEEP_OPEN_CAP = 4096 };
 
+const nfy_report_row *nfy__report_row(const nfy_report *rep, size_t i)
+{
+    return &rep->row_chunks
+                .items[i / NFY_REPORT_ROW_CHUNK][i % NFY_REPORT_ROW_CHUNK];
+}
+
+static void add_row(nfy_report *rep, nfy_report_row r)
+{
+    if (rep->nrows % NFY_REPORT_ROW_CHUNK == 0) {
+        nfy_report_row *chunk = malloc(NFY_REPORT_ROW_CHUNK * sizeof *chunk);
+        if (!chunk)
+            nfy__fatal("out of memory");
+        nfy_vec_push(&rep->row_chunks, chunk);
+    }
+    rep->row_chunks.items[rep->nrows / NFY_REPORT_ROW_CHUNK]
+                         [rep->nrows % NFY_REPORT_ROW_CHUNK] = r;
+    rep->nrows++;
+}
+
 void nfy_report_seal(nfy_report *rep)
 {
-    nfy_vec_reserve(&rep->rows, rep->findings.len);
     for (size_t i = 0; i < rep->findings.len; i++)
-        rep->rows.items[rep->rows.len++] = row_of(rep, &rep->findings.items[i]);
+        add_row(rep, row_of(rep, &rep->findings.items[i]));
     if (rep->findings.cap > KEEP_OPEN_CAP)
         nfy_vec_free(&rep->findings);
     rep->findings.len = 0;
 }
 
+void nfy__report_rows_release(nfy_report *rep)
+{
+    for (size_t k = 0; k < rep->row_chunks.len; k++)
+        free(rep->row_chunks.items[k]);
+    nfy_vec_free(&rep->row_chunks);
+    rep->nrows = 0;
+}
+
 size_t nfy_report_finding_count(const nfy_report *rep)
 {
-    return rep->rows.len + rep->findings.len;
+    return rep->nrows + rep->findings.len;
 }
 
 void nfy_report_finding_get(const nfy_report *rep, size_t i, nfy_finding *out)
 {
-    if (i < rep->rows.len)
-        row_decode(rep, &rep->rows.items[i], out);
+    if (i < rep->nrows)
+        row_decode(rep, nfy__report_row(rep, i), out);
     else
-        *out = rep->findings.items[i - rep->rows.len];
+        *out = rep->findings.items[i - rep->nrows];
 }

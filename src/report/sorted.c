@@ -72,9 +72,9 @@ static int cmp_index(const void *pa, const void *pb, void *ctx)
 {
     const nfy_report *rep = ctx;
     size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-    size_t sealed = rep->rows.len;
+    size_t sealed = rep->nrows;
     if (a < sealed && b < sealed)
-        return cmp_rows(rep, &rep->rows.items[a], &rep->rows.items[b]);
+        return cmp_rows(rep, nfy__report_row(rep, a), nfy__report_row(rep, b));
     nfy_finding fa, fb;
     nfy_report_finding_get(rep, a, &fa);
     nfy_report_finding_get(rep, b, &fb);
@@ -104,7 +104,7 @@ void nfy__sorted_release(nfy__sorted *v)
 const nfy_finding *nfy__sorted_at(const nfy__sorted *v, size_t k,
                                   nfy_finding *buf)
 {
-    size_t i = v->order[k], sealed = v->rep->rows.len;
+    size_t i = v->order[k], sealed = v->rep->nrows;
     if (i >= sealed)
         return &v->rep->findings.items[i - sealed];
     nfy_report_finding_get(v->rep, i, buf);
@@ -113,10 +113,10 @@ const nfy_finding *nfy__sorted_at(const nfy__sorted *v, size_t k,
 
 const char *nfy__sorted_file(const nfy__sorted *v, size_t k)
 {
-    size_t i = v->order[k], sealed = v->rep->rows.len;
+    size_t i = v->order[k], sealed = v->rep->nrows;
     if (i >= sealed)
         return v->rep->findings.items[i - sealed].file;
-    return nfy__report_string(v->rep, v->rep->rows.items[i].file);
+    return nfy__report_string(v->rep, nfy__report_row(v->rep, i)->file);
 }
 
 size_t nfy_report_sorted(const nfy_report *rep, const nfy_finding ***out)

@@ -574,7 +574,7 @@ static void test_seal_keeps_everything(void **state)
     nfy_report_add_finding(&sealed, &extra); /* stays open */
     size_t n = nfy_report_finding_count(&open);
     assert_int_equal(n, nfy_report_finding_count(&sealed));
-    assert_int_equal(sealed.rows.len, n - 1);
+    assert_int_equal(sealed.nrows, n - 1);
     nfy_finding last;
     nfy_report_finding_get(&sealed, n - 1, &last);
     assert_string_equal(last.message, "again");
