@@ -85,12 +85,8 @@ example: $(BIN)
 	@sh tools/example.sh $(BIN)
 
 # Every benchmark, each against its baselines in the same run.
-bench: $(BIN) $(BUILD)/bench/trace_bench
-	@sh bench/run.sh $(BIN)
-	@sh bench/convert.sh $(BIN)
+bench: $(BIN)
 	@sh bench/tree.sh $(BIN)
-	@SIZE_MB=200 NPUIFY=$(BIN) sh bench/ops.sh
-	@sh bench/trace.sh $(BUILD)
 
 fuzz:
 	@sh fuzz/run.sh

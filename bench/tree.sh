@@ -1,49 +1,73 @@
 #!/bin/sh
-# Whole-tree throughput and peak memory of `npuify convert`, next to the
-# baselines over the same tree in the same run: `cat` (the read limit),
-# `cp -r`, `cp -r` + `sed -i s/cuda/npu/g` on the .py files, CPython
-# ast.parse, ast.parse+ast.unparse, and torch.utils.hipify.hipify_python
-# (on a copy; .py files only). Then a scaling table on 1x, 10x and 50x the
-# tree (hard-linked copies in a temporary directory): wall time and peak
-# RSS of --check and -o at -j1 and -j2. Wall time, one run each (BEST=N
-# for best of N); ratios are from the same run, never a pass/fail.
-#   sh bench/tree.sh [NPUIFY] [TREE]      (env SCALES="1 10 50", BEST=1)
+# `make bench`: one table of throughput and peak memory, every npuify
+# command next to its baselines on the same input in the same run:
+#   front end (bench_front: tokenize, tokenize+structure, files in memory)
+#     vs CPython tokenize, ast.parse, ast.parse+ast.unparse;
+#   convert --check and -o at -j1 and -j2 over the tree vs cat (the read
+#     limit), cp -r, cp -r + sed -i s/cuda/npu/g, hipify_python (on a copy);
+#   ops on a SIZE_MB profiler text log vs cat and Huawei's two-space split;
+#   ops on a SIZE_MB Chrome trace vs cat and Python's json.load.
+# Then the scaling table: 1x, 10x and 50x the tree (hard-linked copies),
+# wall time and peak RSS of --check and -o at -j1 and -j2. Each row is the
+# best of BEST runs by wall time, with its CPU time (user+sys) and peak
+# RSS; MB/s is given on both (CPU time is the steadier on a shared
+# machine). Ratios come from the same run and are never a pass/fail.
+#   sh bench/tree.sh [NPUIFY] [TREE]   (env SCALES="1 10 50", BEST=1,
+#                                       SIZE_MB=200)
 set -u
 NPUIFY=${1:-build/release/npuify}
 TREE=${2:-/usr/lib/python3/dist-packages/torch}
 PY=/usr/bin/python3
 SCALES=${SCALES:-1 10 50}
 BEST=${BEST:-1}
+SIZE_MB=${SIZE_MB:-200}
+HERE=$(cd "$(dirname "$0")" && pwd)
+FRONT=$(dirname "$NPUIFY")/bench_front
 export LC_ALL=C
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-pymb=$(find "$TREE" -name '*.py' -type f -printf '%s\n' | awk '{s+=$1} END {printf "%.2f", s/1e6}')
-allmb=$(find "$TREE" -type f -printf '%s\n' | awk '{s+=$1} END {printf "%.2f", s/1e6}')
+mb_of() { awk '{s+=$1} END {printf "%.2f", s/1e6}'; }
+pymb=$(find "$TREE" -name '*.py' -type f -printf '%s\n' | mb_of)
+allmb=$(find "$TREE" -type f -printf '%s\n' | mb_of)
 nfiles=$(find "$TREE" -type f | wc -l)
 npy=$(find "$TREE" -name '*.py' -type f | wc -l)
+find "$TREE" -name '*.py' -type f | sort >"$tmp/py.list"
 
-# measure NAME CMD...: best wall seconds and its peak RSS (KiB) into
-# $tmp/NAME; output trees under $tmp/out removed before each run.
+# measure NAME CMD...: best wall seconds, its CPU seconds and peak RSS
+# (KiB) into $tmp/r.NAME; output trees under $tmp/out removed first.
 measure() {
     name=$1; shift
-    best=; rss=
+    best=
     i=0
     while [ "$i" -lt "$BEST" ]; do
         rm -rf "$tmp/out" "$tmp/cp"
-        /usr/bin/time -f '%e %M' -o "$tmp/time" "$@" >/dev/null 2>&1
+        /usr/bin/time -f '%e %U %S %M' -o "$tmp/time" "$@" >"$tmp/stdout" 2>&1
         # the last line: a failing exit adds a line before it
-        t=$(tail -1 "$tmp/time" | cut -d' ' -f1)
-        m=$(tail -1 "$tmp/time" | cut -d' ' -f2)
+        read -r t u s m <<EOF
+$(tail -1 "$tmp/time")
+EOF
         if [ -z "$best" ] || [ "$(echo "$t < $best" | bc -l)" = 1 ]; then
-            best=$t; rss=$m
+            best=$t
+            echo "$t $(echo "$u + $s" | bc -l) $m" >"$tmp/r.$name"
         fi
         i=$((i + 1))
     done
-    echo "$best $rss" >"$tmp/r.$name"
 }
 
+# ---- the front end, files in memory (bench_front's own timing) ----------
+if [ -x "$FRONT" ]; then
+    /usr/bin/time -f '%M' -o "$tmp/front.rss" "$FRONT" -n "$BEST" \
+        -l "$tmp/py.list" >"$tmp/front.out" 2>/dev/null
+    frss=$(tail -1 "$tmp/front.rss")
+    # lines "NAME FILES BYTES CPU_S CPU_MB/S WALL_S WALL_MB/S"
+    for k in tokenize structure; do
+        awk -v k="$k" -v m="$frss" '$1 == k {print $6, $4, m}' \
+            "$tmp/front.out" >"$tmp/r.front_$k"
+    done
+fi
 
+# ---- convert over the tree, and its baselines ----------------------------
 measure check1 "$NPUIFY" convert --check --quiet -j 1 "$TREE"
 measure check2 "$NPUIFY" convert --check --quiet -j 2 "$TREE"
 measure out1 "$NPUIFY" convert --quiet -j 1 -o "$tmp/out" "$TREE"
@@ -53,31 +77,27 @@ measure cp cp -r "$TREE" "$tmp/cp"
 measure cpsed sh -c 'cp -r "$1" "$2" &&
     find "$2" -name "*.py" -type f -exec sed -i s/cuda/npu/g {} +' sh "$TREE" "$tmp/cp"
 cat >"$tmp/py.py" <<'PYEOF'
-import ast, io, os, sys, tokenize, warnings
+import ast, io, sys, tokenize, warnings
 warnings.simplefilter("ignore")
-mode, root = sys.argv[1], sys.argv[2]
-for d, _, fs in os.walk(root):
-    for f in fs:
-        if not f.endswith(".py"):
-            continue
-        p = os.path.join(d, f)
-        if not os.path.isfile(p):
-            continue
-        with open(p, "rb") as fh:
-            s = fh.read()
-        try:
-            if mode == "tokenize":
-                for _ in tokenize.tokenize(io.BytesIO(s).readline):
-                    pass
-            else:
-                t = ast.parse(s)
-                if mode == "unparse":
-                    ast.unparse(t)
-        except (SyntaxError, tokenize.TokenError, ValueError):
-            pass
+mode, listfile = sys.argv[1], sys.argv[2]
+for p in open(listfile).read().split("\n"):
+    if not p:
+        continue
+    with open(p, "rb") as fh:
+        s = fh.read()
+    try:
+        if mode == "tokenize":
+            for _ in tokenize.tokenize(io.BytesIO(s).readline):
+                pass
+        else:
+            t = ast.parse(s)
+            if mode == "unparse":
+                ast.unparse(t)
+    except (SyntaxError, tokenize.TokenError, ValueError):
+        pass
 PYEOF
-for mode in parse unparse tokenize; do
-    measure "py_$mode" "$PY" "$tmp/py.py" "$mode" "$TREE"
+for mode in tokenize parse unparse; do
+    measure "py_$mode" "$PY" "$tmp/py.py" "$mode" "$tmp/py.list"
 done
 mkdir -p "$tmp/hip"
 cp -r "$TREE" "$tmp/hip/src" 2>/dev/null
@@ -90,30 +110,84 @@ h.hipify(project_directory=sys.argv[1], output_directory=sys.argv[2],
 hipped=$(find "$tmp/hip/out" -name '*.py' 2>/dev/null | wc -l)
 rm -rf "$tmp/hip"
 
-echo "tree: $TREE ($nfiles files, $allmb MB; $npy .py files, $pymb MB); wall time, $(getconf _NPROCESSORS_ONLN) CPUs"
-printf '%-40s %8s %9s %9s %9s %8s\n' what seconds "py MB/s" "files/s" "peak MiB" "vs cp -r"
-read -r tcp _ <"$tmp/r.cp"
-row() { # name label files
-    read -r t m <"$tmp/r.$1"
-    if [ "$(echo "$t <= 0" | bc -l)" = 1 ]; then t=0.001; fi
-    printf '%-40s %8.2f %9.1f %9.0f %9.1f %7.2fx\n' "$2" "$t" \
-        "$(echo "$pymb / $t" | bc -l)" "$(echo "$3 / $t" | bc -l)" \
-        "$(echo "$m / 1024" | bc -l)" "$(echo "$t / $tcp" | bc -l)"
+# ---- ops on a profiler text log and on a Chrome trace --------------------
+log=$tmp/big.log
+: >"$log"
+while [ "$(wc -c <"$log")" -lt $((SIZE_MB * 1000000)) ]; do
+    cat tests/data/profiler/torch-1.13-cpu/*.txt \
+        tests/data/profiler/torch-1.13-cpu/*.log >>"$log"
+done
+logmb=$(wc -c <"$log" | mb_of)
+measure ops_log "$NPUIFY" ops "$log" -o "$tmp/out" -q
+measure cat_log cat "$log"
+measure py_log "$PY" -c '
+import sys
+ops = {}
+for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
+    if "[[" in line or "[]" in line:
+        f = [x.strip() for x in line.strip().split("  ") if x.strip()]
+        if f:
+            ops.setdefault(f[0], set()).add(f[-1])
+print(len(ops))' "$log"
+rm -f "$log"
+trace=$tmp/trace.json
+"$PY" "$HERE/gen_trace.py" "$trace" "$SIZE_MB"
+trmb=$(wc -c <"$trace" | mb_of)
+measure ops_trace "$NPUIFY" ops "$trace" -o "$tmp/out" -q
+measure cat_trace cat "$trace"
+measure py_trace "$PY" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(sum(1 for e in d["traceEvents"] if e.get("ph") == "X"))' "$trace"
+rm -f "$trace"
+
+# ---- the table -----------------------------------------------------------
+echo "tree: $TREE ($nfiles files, $allmb MB; $npy .py files, $pymb MB);" \
+    "$(getconf _NPROCESSORS_ONLN) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-38s %7s %7s %7s %8s %8s %8s %8s\n' what "in MB" "wall s" "cpu s" \
+    "MB/s cpu" "MB/s wal" "files/s" "peak MiB"
+row() { # name label MB files
+    [ -s "$tmp/r.$1" ] || { printf '%-38s (not measured)\n' "$2"; return; }
+    read -r t c m <"$tmp/r.$1"
+    t=$(echo "if ($t <= 0) 0.001 else $t" | bc -l)
+    c=$(echo "if ($c <= 0) 0.001 else $c" | bc -l)
+    printf '%-38s %7.1f %7.2f %7.2f %8.1f %8.1f %8.0f %8.1f\n' "$2" "$3" \
+        "$t" "$c" "$(echo "$3 / $c" | bc -l)" "$(echo "$3 / $t" | bc -l)" \
+        "$(echo "$4 / $t" | bc -l)" "$(echo "$m / 1024" | bc -l)"
 }
-row check1 "npuify convert --check -j1" "$npy"
-row check2 "npuify convert --check -j2" "$npy"
-row out1 "npuify convert -o -j1" "$nfiles"
-row out2 "npuify convert -o -j2" "$nfiles"
-row cat "cat (every file)" "$nfiles"
-row cp "cp -r" "$nfiles"
-row cpsed "cp -r + sed -i s/cuda/npu/g (*.py)" "$nfiles"
-row py_tokenize "CPython tokenize (*.py)" "$npy"
-row py_parse "CPython ast.parse (*.py)" "$npy"
-row py_unparse "CPython ast.parse+ast.unparse (*.py)" "$npy"
-row hipify "hipify_python ($hipped .py written)" "$npy"
-r() { read -r a _ <"$tmp/r.$1"; read -r b _ <"$tmp/r.$2"; echo "$a / $b" | bc -l; }
-printf 'ratios: -j2/-j1 speedup --check %.2fx, -o %.2fx; -o vs cp -r+sed %.2fx; --check vs ast.parse+unparse %.1fx\n' \
-    "$(r check1 check2)" "$(r out1 out2)" "$(r out1 cpsed)" "$(r py_unparse check1)"
+row front_tokenize "npuify tokens (pylex, in memory)" "$pymb" "$npy"
+row front_structure "npuify tokens+structure (in memory)" "$pymb" "$npy"
+row py_tokenize "CPython tokenize (*.py)" "$pymb" "$npy"
+row py_parse "CPython ast.parse (*.py)" "$pymb" "$npy"
+row py_unparse "CPython ast.parse+ast.unparse (*.py)" "$pymb" "$npy"
+row check1 "npuify convert --check -j1" "$pymb" "$npy"
+row check2 "npuify convert --check -j2" "$pymb" "$npy"
+row out1 "npuify convert -o -j1" "$pymb" "$nfiles"
+row out2 "npuify convert -o -j2" "$pymb" "$nfiles"
+row hipify "hipify_python ($hipped .py written)" "$pymb" "$npy"
+row cpsed "cp -r + sed -i s/cuda/npu/g (*.py)" "$allmb" "$nfiles"
+row cp "cp -r" "$allmb" "$nfiles"
+row cat "cat (every file)" "$allmb" "$nfiles"
+row ops_log "npuify ops, profiler text log" "$logmb" 1
+row py_log "Python two-space split (Huawei)" "$logmb" 1
+row cat_log "cat (the log)" "$logmb" 1
+row ops_trace "npuify ops, Chrome trace" "$trmb" 1
+row py_trace "Python json.load (the trace)" "$trmb" 1
+row cat_trace "cat (the trace)" "$trmb" 1
+# ratio A B COL: A's time over B's (COL 1 wall, 2 cpu)
+ratio() {
+    a=$(cut -d' ' -f"$3" "$tmp/r.$1" 2>/dev/null)
+    b=$(cut -d' ' -f"$3" "$tmp/r.$2" 2>/dev/null)
+    if [ -n "$a" ] && [ -n "$b" ] && [ "$(echo "$b > 0" | bc -l)" = 1 ]; then
+        printf '%.2f' "$(echo "$a / $b" | bc -l)"
+    else
+        printf '?'
+    fi
+}
+echo "-j2 speedup (wall): --check $(ratio check1 check2 1)x, -o $(ratio out1 out2 1)x;" \
+    "CPU work -j2/-j1: --check $(ratio check2 check1 2)x, -o $(ratio out2 out1 2)x"
+echo "convert --check vs ast.parse+unparse (cpu): $(ratio py_unparse check1 2)x;" \
+    "-o -j1 time / cp -r+sed: $(ratio out1 cpsed 1)x, / cp -r: $(ratio out1 cp 1)x (wall)"
 
 echo
 echo "scaling (hard-linked copies of the tree): wall seconds / peak MiB"
@@ -133,7 +207,7 @@ for n in $SCALES; do
     for what in "--check -j 1" "--check -j 2" "-o $tmp/out -j 1" "-o $tmp/out -j 2"; do
         # shellcheck disable=SC2086
         measure s "$NPUIFY" convert --quiet $what "$root"
-        read -r t m <"$tmp/r.s"
+        read -r t _ m <"$tmp/r.s"
         line="$line $(printf '%8.2f/%7.1f' "$t" "$(echo "$m / 1024" | bc -l)")"
         rm -rf "$tmp/out"
     done

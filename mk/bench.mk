@@ -1,5 +1,6 @@
 # bench: the front-end benchmark program (bench/bench_front.c), linked
-# against libnpuify; `make bench` builds it before running bench/run.sh.
+# against libnpuify; `make bench` builds it before running bench/tree.sh
+# (its front-end rows) and bench/run.sh uses it for the detailed table.
 # (The Makefile defines LIB after including this file, so the library is
 # named directly in the prerequisites.)
 .DEFAULT_GOAL := all

@@ -98,8 +98,9 @@ static bool ask_python(const char *python, const char *src, nfy_buf *out)
 static void take_rows(nfy_report *rep, const nfy_report *dep, const char *name)
 {
     nfy_arena a = NFY_ARENA_INIT;
-    for (size_t i = 0; i < dep->findings.len; i++) {
-        nfy_finding f = dep->findings.items[i];
+    for (size_t i = 0; i < nfy_report_finding_count(dep); i++) {
+        nfy_finding f;
+        nfy_report_finding_read(dep, i, &f);
         if (f.rule == NULL ||
             (strcmp(f.rule, "NPU701") != 0 && strcmp(f.rule, "NPU702") != 0))
             continue;

@@ -444,13 +444,14 @@ static void warn_amp_missing(const nfy_report *rep, const nfy_rule_set *rules,
         if (r->pass == NFY_PASS_AMP_MISSING)
             amp = r;
     }
-    for (size_t i = 0; amp && i < rep->findings.len; i++) {
-        const nfy_finding *f = &rep->findings.items[i];
-        if (f->rule && !strcmp(f->rule, amp->id)) {
+    for (size_t i = 0; amp && i < nfy_report_finding_count(rep); i++) {
+        nfy_finding f;
+        nfy_report_finding_read(rep, i, &f);
+        if (f.rule && !strcmp(f.rule, amp->id)) {
             /* the project is the finding's place: "SRC: warning[...]" */
             fprintf(stderr, "%s: %swarning[%s]:%s %s\n", src,
                     color ? "\033[1;35m" : "", amp->id, color ? "\033[0m" : "",
-                    f->message ? f->message : amp->message);
+                    f.message ? f.message : amp->message);
             return;
         }
     }
@@ -460,10 +461,11 @@ static void warn_amp_missing(const nfy_report *rep, const nfy_rule_set *rules,
 static void add_not_accepted(const nfy_report *rep, nfy_buf *out)
 {
     size_t n = 0;
-    for (size_t i = 0; i < rep->findings.len; i++) {
-        const nfy_finding *f = &rep->findings.items[i];
-        n += f->cat == NFY_CAT_LEFT_UNCHANGED && f->edit_id && f->message &&
-             !strncmp(f->message, "not applied: not accepted", 25);
+    for (size_t i = 0; i < nfy_report_finding_count(rep); i++) {
+        nfy_finding f;
+        nfy_report_finding_read(rep, i, &f);
+        n += f.cat == NFY_CAT_LEFT_UNCHANGED && f.edit_id && f.message &&
+             !strncmp(f.message, "not applied: not accepted", 25);
     }
     nfy_buf_addf(out,
                  "decisions: %zu edit%s not applied (not accepted in the "

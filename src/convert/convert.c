@@ -244,11 +244,13 @@ static int on_entry(void *ctx, const nfy_walk_entry *e)
     }
     if (nfy__convert_stopping(c))
         return 1;
-    if (nfy__convert_skipped(c, e->rel))
-        return 0;
-    nfy__convert_entry(c, e);
-    if (c->o->progress)
-        c->o->progress(c->o->progress_user, e->rel);
+    if (!nfy__convert_skipped(c, e->rel)) {
+        nfy__convert_entry(c, e);
+        if (c->o->progress)
+            c->o->progress(c->o->progress_user, e->rel);
+    }
+    /* The entry's findings are final: keep them compact. */
+    nfy_report_seal(c->rep);
     return 0;
 }
 

@@ -220,6 +220,7 @@ static void merge_item(job_list *jl, job_item *it)
                      it->walk_diags);
     jl->walk_flushed = it->walk_diags;
     nfy_report_merge(m->rep, &it->rep);
+    nfy_report_seal(m->rep);
     nfy_diags_append(m->diags, &it->diags, 0, it->diags.items.len);
     m->diags->dropped += it->diags.dropped;
     if (m->diff_out && it->diff.len &&

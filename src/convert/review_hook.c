@@ -49,9 +49,9 @@ static uint32_t offset_of(const nfy_source *src, uint32_t line, uint32_t col)
     return off;
 }
 
-static char *cut_line(nfy_report *rep, const char *s, size_t n)
+static const char *cut_line(nfy_report *rep, const char *s, size_t n)
 {
-    return nfy_arena_strndup(&rep->arena, s, n > CODE_MAX ? CODE_MAX : n);
+    return nfy_report_strndup(rep, s, n > CODE_MAX ? CODE_MAX : n);
 }
 
 static void add_code(nfy_report *rep, const nfy_source *src, nfy_finding *f)
@@ -102,7 +102,7 @@ void nfy__convert_review(const nfy_convert_opts *o, const nfy_source *src,
         nfy_buf_reset(&id);
         nfy_edit_id(rel, set, &set->edits.items[k], &id);
         if (paired)
-            fs[k]->edit_id = nfy_arena_strdup(&rep->arena, nfy_buf_cstr(&id));
+            fs[k]->edit_id = nfy_report_strndup(rep, nfy_buf_cstr(&id), id.len);
         bool keep =
             !o->decisions ||
             (paired && nfy_decisions_accepts(o->decisions, nfy_buf_cstr(&id)));

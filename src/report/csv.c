@@ -142,10 +142,13 @@ void nfy_report_render_csv(const nfy_report *rep, nfy_csv_kind kind,
         return;
     nfy_buf_addstr(out, csv_table[kind].header);
     nfy_buf_addch(out, '\n');
-    const nfy_finding **v;
-    size_t n = nfy_report_sorted(rep, &v);
-    for (size_t i = 0; i < n; i++)
-        if (in_csv(kind, v[i]))
-            row(out, kind, v[i]);
-    free(v);
+    nfy__sorted v;
+    nfy__sorted_init(&v, rep);
+    for (size_t i = 0; i < v.n; i++) {
+        nfy_finding buf;
+        const nfy_finding *f = nfy__sorted_at(&v, i, &buf);
+        if (in_csv(kind, f))
+            row(out, kind, f);
+    }
+    nfy__sorted_release(&v);
 }

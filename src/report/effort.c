@@ -63,12 +63,13 @@ nfy_effort nfy_effort_of(const nfy_effort_counts *c)
     return NFY_EFFORT_NONE;
 }
 
-nfy_effort nfy__effort_range(const nfy_finding **sorted, size_t first,
-                             size_t end, nfy_effort_counts *counts)
+nfy_effort nfy__effort_range(const nfy__sorted *v, size_t first, size_t end,
+                             nfy_effort_counts *counts)
 {
     nfy_effort_counts c = {0};
+    nfy_finding buf;
     for (size_t i = first; i < end; i++)
-        nfy_effort_add(&c, sorted[i]);
+        nfy_effort_add(&c, nfy__sorted_at(v, i, &buf));
     if (counts)
         *counts = c;
     return nfy_effort_of(&c);
@@ -77,19 +78,21 @@ nfy_effort nfy__effort_range(const nfy_finding **sorted, size_t first,
 nfy_effort nfy_report_effort(const nfy_report *rep, const char *file,
                              nfy_effort_counts *counts)
 {
-    const nfy_finding **v;
-    size_t n = nfy_report_sorted(rep, &v), first = 0, end = n;
+    nfy__sorted v;
+    nfy__sorted_init(&v, rep);
+    size_t n = v.n, first = 0, end = n;
     if (file != NULL)
-        nfy__file_range(v, n, file, &first, &end);
-    nfy_effort e = nfy__effort_range(v, first, end, counts);
+        nfy__file_range(&v, file, &first, &end);
+    nfy_effort e = nfy__effort_range(&v, first, end, counts);
     /* the project: never below its worst file (findings sort by file) */
     for (size_t i = 0; file == NULL && i < n; i = end) {
+        const char *fi = nfy__sorted_file(&v, i);
         for (end = i + 1;
-             end < n && nfy__report_strcmp(v[end]->file, v[i]->file) == 0;)
+             end < n && nfy__report_strcmp(nfy__sorted_file(&v, end), fi) == 0;)
             end++;
-        nfy_effort fe = nfy__effort_range(v, i, end, NULL);
+        nfy_effort fe = nfy__effort_range(&v, i, end, NULL);
         e = fe > e ? fe : e;
     }
-    free(v);
+    nfy__sorted_release(&v);
     return e;
 }

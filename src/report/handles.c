@@ -24,17 +24,14 @@ void nfy_report_free(nfy_report *rep)
     free(rep);
 }
 
-size_t nfy_report_finding_count(const nfy_report *rep)
-{
-    return rep->findings.len;
-}
-
 bool nfy_report_finding_get(const nfy_report *rep, size_t i,
                             nfy_finding_info *out)
 {
-    if (i >= rep->findings.len)
+    if (i >= nfy_report_finding_count(rep))
         return false;
-    const nfy_finding *f = &rep->findings.items[i];
+    nfy_finding sealed;
+    nfy_report_finding_read(rep, i, &sealed);
+    const nfy_finding *f = &sealed;
     *out = (nfy_finding_info){.file = f->file,
                               .start_line = f->start_line,
                               .start_col = f->start_col,

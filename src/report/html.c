@@ -59,18 +59,21 @@ static int cmp_where(const void *pa, const void *pb)
 }
 
 /* Files by manual work, then edits: where the work is. */
-static void where(nfy_buf *out, const nfy_finding **v, size_t n)
+static void where(nfy_buf *out, const nfy__sorted *v)
 {
+    size_t n = v->n;
     where_row *rows = calloc(n ? n : 1, sizeof *rows);
     size_t nr = 0;
     for (size_t i = 0; rows && i < n; i++) {
-        const char *file = v[i]->file ? v[i]->file : "(project)";
+        nfy_finding buf;
+        const nfy_finding *f = nfy__sorted_at(v, i, &buf);
+        const char *file = f->file ? f->file : "(project)";
         if (!nr || strcmp(rows[nr - 1].file, file))
             rows[nr++].file = file;
         where_row *r = &rows[nr - 1];
-        if (nfy__is_manual_finding(v[i]))
+        if (nfy__is_manual_finding(f))
             r->manual++;
-        else if (v[i]->cat == NFY_CAT_CHANGE)
+        else if (f->cat == NFY_CAT_CHANGE)
             r->edits++;
         else
             r->other++;
@@ -175,8 +178,8 @@ static void finding_row(nfy_buf *out, const nfy_finding *f)
     nfy_buf_release(&loc);
 }
 
-static void table(nfy_buf *out, const nfy_finding **v, size_t n,
-                  nfy__finding_pred pred, const char *id, const char *title)
+static void table(nfy_buf *out, const nfy__sorted *v, nfy__finding_pred pred,
+                  const char *id, const char *title)
 {
     static const nfy__html_col cols[] = {{"Location", 15},
                                          {"Rule", 8},
@@ -188,18 +191,21 @@ static void table(nfy_buf *out, const nfy_finding **v, size_t n,
     nfy_buf_addstr(out, "</h2>\n");
     nfy__html_table_open(out, id, true, cols, 5);
     size_t rows = 0;
-    for (size_t i = 0; i < n; i++)
-        if (pred(v[i])) {
-            finding_row(out, v[i]);
+    for (size_t i = 0; i < v->n; i++) {
+        nfy_finding buf;
+        const nfy_finding *f = nfy__sorted_at(v, i, &buf);
+        if (pred(f)) {
+            finding_row(out, f);
             rows++;
         }
+    }
     nfy__html_table_close(out);
     if (!rows)
         nfy_buf_addstr(out, "<p>None.</p>\n");
 }
 
 static void files_table(nfy_buf *out, const nfy_report *rep,
-                        const nfy_finding **v, size_t n)
+                        const nfy__sorted *v)
 {
     const nfy_report_file **files;
     size_t nf = nfy__report_sorted_files(rep, &files);
@@ -212,9 +218,11 @@ static void files_table(nfy_buf *out, const nfy_report *rep,
     nfy__html_table_open(out, "files", true, cols, 5);
     for (size_t i = 0; i < nf; i++) {
         size_t first, end, edits = 0;
-        nfy__file_range(v, n, files[i]->file, &first, &end);
-        for (size_t k = first; k < end; k++)
-            edits += v[k]->cat == NFY_CAT_CHANGE;
+        nfy__file_range(v, files[i]->file, &first, &end);
+        for (size_t k = first; k < end; k++) {
+            nfy_finding buf;
+            edits += nfy__sorted_at(v, k, &buf)->cat == NFY_CAT_CHANGE;
+        }
         nfy_buf_addstr(out, "<tr>");
         nfy__html_td(out, files[i]->file, false);
         nfy__html_td(out, nfy_file_status_name(files[i]->status), false);
@@ -233,20 +241,19 @@ void nfy_report_render_html(const nfy_report *rep, nfy_buf *out)
 {
     nfy_report_totals t;
     nfy_report_totals_get(rep, &t);
-    const nfy_finding **v;
-    size_t n = nfy_report_sorted(rep, &v);
+    nfy__sorted v;
+    nfy__sorted_init(&v, rep);
     nfy__html_open(out, "npuify migration report", "npuify migration report");
     meta_line(out, rep);
     cards(out, &t);
-    where(out, v, n);
-    table(out, v, n, nfy__is_manual_finding, "manual", "Needs manual work");
+    where(out, &v);
+    table(out, &v, nfy__is_manual_finding, "manual", "Needs manual work");
     charts(out, rep, &t);
-    table(out, v, n, nfy__is_change, "changes", "Changes");
-    table(out, v, n, nfy__is_other_finding, "other",
-          "Other findings and advice");
-    table(out, v, n, nfy__is_left_unchanged, "left",
+    table(out, &v, nfy__is_change, "changes", "Changes");
+    table(out, &v, nfy__is_other_finding, "other", "Other findings and advice");
+    table(out, &v, nfy__is_left_unchanged, "left",
           "Left unchanged (with the reason)");
-    files_table(out, rep, v, n);
+    files_table(out, rep, &v);
     nfy__html_close(out);
-    free(v);
+    nfy__sorted_release(&v);
 }

@@ -77,7 +77,7 @@ static void write_summary(nfy_buf *out, const nfy_report *rep)
     jkv_num(out, "files_skipped", t.files_skipped, true);
     jkv_num(out, "files_error", t.files_error, false);
     nfy_buf_addstr(out, ",\n    ");
-    jkv_num(out, "findings", rep->findings.len, true);
+    jkv_num(out, "findings", nfy_report_finding_count(rep), true);
     jkv_num(out, "edits", t.edits, true);
     jkv_num(out, "manual", t.manual, false);
     nfy_buf_addstr(out, ",\n    \"by_category\": {");
@@ -90,16 +90,18 @@ static void write_summary(nfy_buf *out, const nfy_report *rep)
 }
 
 static void write_files(nfy_buf *out, const nfy_report *rep,
-                        const nfy_finding **v, size_t n)
+                        const nfy__sorted *v)
 {
     const nfy_report_file **files;
     size_t nf = nfy__report_sorted_files(rep, &files);
     nfy_buf_addstr(out, "  \"files\": [");
     for (size_t i = 0; i < nf; i++) {
         size_t first, end, edits = 0;
-        nfy__file_range(v, n, files[i]->file, &first, &end);
-        for (size_t k = first; k < end; k++)
-            edits += v[k]->cat == NFY_CAT_CHANGE;
+        nfy__file_range(v, files[i]->file, &first, &end);
+        for (size_t k = first; k < end; k++) {
+            nfy_finding buf;
+            edits += nfy__sorted_at(v, k, &buf)->cat == NFY_CAT_CHANGE;
+        }
         nfy_buf_addstr(out, i ? ",\n    {" : "\n    {");
         jkv_str(out, "path", files[i]->file, true);
         jkv_str(out, "status", nfy_file_status_name(files[i]->status), true);
@@ -147,18 +149,20 @@ static void write_finding(nfy_buf *out, const nfy_finding *f)
     nfy_buf_addch(out, '}');
 }
 
-static void write_findings(nfy_buf *out, const char *key, const nfy_finding **v,
-                           size_t n, bool left, bool last)
+static void write_findings(nfy_buf *out, const char *key, const nfy__sorted *v,
+                           bool left, bool last)
 {
     nfy_buf_addstr(out, "  ");
     jkey(out, key);
     nfy_buf_addch(out, '[');
     size_t written = 0;
-    for (size_t i = 0; i < n; i++) {
-        if ((v[i]->cat == NFY_CAT_LEFT_UNCHANGED) != left)
+    for (size_t i = 0; i < v->n; i++) {
+        nfy_finding buf;
+        const nfy_finding *f = nfy__sorted_at(v, i, &buf);
+        if ((f->cat == NFY_CAT_LEFT_UNCHANGED) != left)
             continue;
         nfy_buf_addstr(out, written++ ? ",\n    " : "\n    ");
-        write_finding(out, v[i]);
+        write_finding(out, f);
     }
     nfy_buf_addstr(out, written ? "\n  ]" : "]");
     nfy_buf_addstr(out, last ? "\n" : ",\n");
@@ -166,13 +170,13 @@ static void write_findings(nfy_buf *out, const char *key, const nfy_finding **v,
 
 void nfy_report_render_json(const nfy_report *rep, nfy_buf *out)
 {
-    const nfy_finding **v;
-    size_t n = nfy_report_sorted(rep, &v);
+    nfy__sorted v;
+    nfy__sorted_init(&v, rep);
     write_head(out, rep);
     write_summary(out, rep);
-    write_files(out, rep, v, n);
-    write_findings(out, "findings", v, n, false, false);
-    write_findings(out, "left_unchanged", v, n, true, true);
+    write_files(out, rep, &v);
+    write_findings(out, "findings", &v, false, false);
+    write_findings(out, "left_unchanged", &v, true, true);
     nfy_buf_addstr(out, "}\n");
-    free(v);
+    nfy__sorted_release(&v);
 }

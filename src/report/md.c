@@ -71,7 +71,7 @@ static void md_head(nfy_buf *out, const nfy_report *rep,
 }
 
 static void md_effort_files(nfy_buf *out, const nfy_report *rep,
-                            const nfy_finding **v, size_t n)
+                            const nfy__sorted *v)
 {
     enum { SHOWN_FILES = 30 };
     const nfy_report_file **files;
@@ -80,7 +80,7 @@ static void md_effort_files(nfy_buf *out, const nfy_report *rep,
     nfy_effort_counts *counts = calloc(nf + 1, sizeof *counts);
     for (size_t i = 0; level && counts && i < nf; i++) {
         size_t first, end;
-        nfy__file_range(v, n, files[i]->file, &first, &end);
+        nfy__file_range(v, files[i]->file, &first, &end);
         level[i] = nfy__effort_range(v, first, end, &counts[i]);
     }
     for (int l = NFY_EFFORT_HIGH; level && counts && l > NFY_EFFORT_NONE; l--)
@@ -105,8 +105,7 @@ static void md_effort_files(nfy_buf *out, const nfy_report *rep,
 
 /* The estimate first: what a lead reads in a minute. */
 static void md_effort(nfy_buf *out, const nfy_report *rep,
-                      const nfy_report_totals *t, const nfy_finding **v,
-                      size_t n)
+                      const nfy_report_totals *t, const nfy__sorted *v)
 {
     enum { SHOWN_BLOCKING = 40 };
     nfy_effort_counts c;
@@ -126,21 +125,23 @@ static void md_effort(nfy_buf *out, const nfy_report *rep,
                          t->by_cat[k]);
     nfy_buf_addstr(out, "\n### Blocking\n\n");
     size_t rows = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (!nfy_finding_is_blocking(v[i]) || rows++ >= SHOWN_BLOCKING)
+    for (size_t i = 0; i < v->n; i++) {
+        nfy_finding buf;
+        const nfy_finding *f = nfy__sorted_at(v, i, &buf);
+        if (!nfy_finding_is_blocking(f) || rows++ >= SHOWN_BLOCKING)
             continue;
         nfy_buf_addstr(out, "- ");
-        nfy__add_location(out, v[i]);
-        nfy_buf_addf(out, " %s `%s`: ", nfy__or_empty(v[i]->rule),
-                     nfy__or_empty(v[i]->api));
-        nfy__add_oneline(out, v[i]->message);
+        nfy__add_location(out, f);
+        nfy_buf_addf(out, " %s `%s`: ", nfy__or_empty(f->rule),
+                     nfy__or_empty(f->api));
+        nfy__add_oneline(out, f->message);
         nfy_buf_addch(out, '\n');
     }
     if (rows > SHOWN_BLOCKING)
         nfy_buf_addf(out, "- ... and %zu more (see the tables below)\n",
                      rows - SHOWN_BLOCKING);
     nfy_buf_addstr(out, rows ? "\n" : "Nothing blocks the port.\n\n");
-    md_effort_files(out, rep, v, n);
+    md_effort_files(out, rep, v);
 }
 
 static void md_rules(nfy_buf *out, const nfy_report *rep)
@@ -169,14 +170,14 @@ static void md_rules(nfy_buf *out, const nfy_report *rep)
 }
 
 /* A table of the findings selected by pred; title and an empty text. */
-static void md_table(nfy_buf *out, const nfy_finding **v, size_t n,
-                     nfy__finding_pred pred, const char *title,
-                     const char *empty)
+static void md_table(nfy_buf *out, const nfy__sorted *v, nfy__finding_pred pred,
+                     const char *title, const char *empty)
 {
     nfy_buf_addf(out, "## %s\n\n", title);
     size_t rows = 0;
-    for (size_t i = 0; i < n; i++) {
-        const nfy_finding *f = v[i];
+    for (size_t i = 0; i < v->n; i++) {
+        nfy_finding buf;
+        const nfy_finding *f = nfy__sorted_at(v, i, &buf);
         if (!pred(f))
             continue;
         if (!rows++)
@@ -200,8 +201,7 @@ static void md_table(nfy_buf *out, const nfy_finding **v, size_t n,
     nfy_buf_addf(out, "%s\n", rows ? "" : empty);
 }
 
-static void md_files(nfy_buf *out, const nfy_report *rep, const nfy_finding **v,
-                     size_t n)
+static void md_files(nfy_buf *out, const nfy_report *rep, const nfy__sorted *v)
 {
     const nfy_report_file **files;
     size_t nf = nfy__report_sorted_files(rep, &files);
@@ -211,9 +211,11 @@ static void md_files(nfy_buf *out, const nfy_report *rep, const nfy_finding **v,
                             "|---|---|---:|---:|---|\n");
     for (size_t i = 0; i < nf; i++) {
         size_t first, end, edits = 0;
-        nfy__file_range(v, n, files[i]->file, &first, &end);
-        for (size_t k = first; k < end; k++)
-            edits += v[k]->cat == NFY_CAT_CHANGE;
+        nfy__file_range(v, files[i]->file, &first, &end);
+        for (size_t k = first; k < end; k++) {
+            nfy_finding buf;
+            edits += nfy__sorted_at(v, k, &buf)->cat == NFY_CAT_CHANGE;
+        }
         nfy_buf_addch(out, '|');
         cell(out, files[i]->file, false);
         cell(out, nfy_file_status_name(files[i]->status), false);
@@ -229,20 +231,20 @@ void nfy_report_render_md(const nfy_report *rep, nfy_buf *out)
 {
     nfy_report_totals t;
     nfy_report_totals_get(rep, &t);
-    const nfy_finding **v;
-    size_t n = nfy_report_sorted(rep, &v);
+    nfy__sorted v;
+    nfy__sorted_init(&v, rep);
     md_head(out, rep, &t);
-    md_effort(out, rep, &t, v, n);
+    md_effort(out, rep, &t, &v);
     md_rules(out, rep);
-    md_table(out, v, n, nfy__is_manual_finding, "Needs manual work",
+    md_table(out, &v, nfy__is_manual_finding, "Needs manual work",
              "Nothing needs manual work.\n");
-    md_table(out, v, n, nfy__is_change, "Changes", "No changes.\n");
-    md_table(out, v, n, nfy__is_other_finding, "Other findings and advice",
+    md_table(out, &v, nfy__is_change, "Changes", "No changes.\n");
+    md_table(out, &v, nfy__is_other_finding, "Other findings and advice",
              "None.\n");
-    md_table(out, v, n, nfy__is_left_unchanged,
+    md_table(out, &v, nfy__is_left_unchanged,
              "Left unchanged (with the reason)", "None.\n");
-    md_files(out, rep, v, n);
-    free(v);
+    md_files(out, rep, &v);
+    nfy__sorted_release(&v);
 }
 
 /* ---- console ------------------------------------------------------------ */
@@ -280,21 +282,23 @@ void nfy_report_render_console(const nfy_report *rep, size_t top, bool color,
     console_edits(out, rep, t.edits);
     nfy_buf_addf(out, "%smanual work: %zu finding%s%s\n", t.manual ? warn : "",
                  t.manual, t.manual == 1 ? "" : "s", t.manual ? off : "");
-    const nfy_finding **v;
-    size_t n = nfy_report_sorted(rep, &v);
+    nfy__sorted v;
+    nfy__sorted_init(&v, rep);
     size_t shown = 0;
-    for (size_t i = 0; i < n && shown < top; i++) {
-        if (!nfy__is_manual_finding(v[i]))
+    for (size_t i = 0; i < v.n && shown < top; i++) {
+        nfy_finding buf;
+        const nfy_finding *f = nfy__sorted_at(&v, i, &buf);
+        if (!nfy__is_manual_finding(f))
             continue;
         shown++;
         nfy_buf_addstr(out, "  ");
-        nfy__add_location(out, v[i]);
-        nfy_buf_addf(out, ": %s%s%s ", warn, v[i]->rule, off);
-        nfy__add_oneline(out, v[i]->message ? v[i]->message : v[i]->api);
+        nfy__add_location(out, f);
+        nfy_buf_addf(out, ": %s%s%s ", warn, f->rule, off);
+        nfy__add_oneline(out, f->message ? f->message : f->api);
         nfy_buf_addch(out, '\n');
     }
     if (t.manual > shown)
         nfy_buf_addf(out, "  ... and %zu more (see the report)\n",
                      t.manual - shown);
-    free(v);
+    nfy__sorted_release(&v);
 }

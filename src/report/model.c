@@ -47,6 +47,7 @@ void nfy_report_init(nfy_report *rep)
 void nfy_report_release(nfy_report *rep)
 {
     nfy_vec_free(&rep->files);
+    nfy__report_rows_release(rep);
     nfy_vec_free(&rep->findings);
     nfy_vec_free(&rep->log);
     nfy__report_strings_release(rep);
@@ -159,8 +160,11 @@ void nfy_report_merge(nfy_report *dst, const nfy_report *src)
         const nfy_report_file *f = &src->files.items[i];
         nfy_report_add_file(dst, f->file, f->status, f->note);
     }
-    for (size_t i = 0; i < src->findings.len; i++)
-        nfy_report_add_finding(dst, &src->findings.items[i]);
+    for (size_t i = 0; i < nfy_report_finding_count(src); i++) {
+        nfy_finding f;
+        nfy_report_finding_read(src, i, &f);
+        nfy_report_add_finding(dst, &f);
+    }
     for (size_t i = 0; i < src->log.len; i++) {
         const nfy_report_log_line *l = &src->log.items[i];
         nfy_report_logf(dst, l->file, "%s", l->text);
@@ -215,13 +219,14 @@ void nfy_report_totals_get(const nfy_report *rep, nfy_report_totals *t)
             break;
         }
     }
-    for (size_t i = 0; i < rep->findings.len; i++) {
-        const nfy_finding *f = &rep->findings.items[i];
-        if ((unsigned)f->cat < NFY_CAT_COUNT)
-            t->by_cat[f->cat]++;
-        if (f->cat == NFY_CAT_CHANGE)
+    for (size_t i = 0; i < nfy_report_finding_count(rep); i++) {
+        nfy_finding f;
+        nfy_report_finding_read(rep, i, &f);
+        if ((unsigned)f.cat < NFY_CAT_COUNT)
+            t->by_cat[f.cat]++;
+        if (f.cat == NFY_CAT_CHANGE)
             t->edits++;
-        else if (nfy_finding_is_manual(f))
+        else if (nfy_finding_is_manual(&f))
             t->manual++;
     }
 }
@@ -273,27 +278,6 @@ int nfy__report_cmp_finding(const nfy_finding *a, const nfy_finding *b)
     if (!c)
         c = nfy__report_strcmp(a->api_type, b->api_type);
     return c;
-}
-
-static int cmp_finding_ptr(const void *pa, const void *pb)
-{
-    const nfy_finding *const *a = pa;
-    const nfy_finding *const *b = pb;
-    return nfy__report_cmp_finding(*a, *b);
-}
-
-size_t nfy_report_sorted(const nfy_report *rep, const nfy_finding ***out)
-{
-    size_t n = rep->findings.len;
-    const nfy_finding **v = calloc(n ? n : 1, sizeof *v);
-    if (!v)
-        abort();
-    for (size_t i = 0; i < n; i++)
-        v[i] = &rep->findings.items[i];
-    if (n > 1)
-        qsort(v, n, sizeof *v, cmp_finding_ptr);
-    *out = v;
-    return n;
 }
 
 static int cmp_file(const void *pa, const void *pb)

@@ -159,12 +159,32 @@ typedef struct {
     uint32_t hash;
 } nfy_report_string;
 
+/*
+ * A sealed finding (nfy_report_seal), a fifth of an nfy_finding: string ids
+ * into the report's set (0: NULL); extra names the interned tuple of the
+ * finding's other strings, which identical findings of copied files share.
+ */
+typedef struct {
+    uint32_t file, rule, extra;
+    uint32_t start_line, start_col, end_line, end_col;
+    uint8_t op, safety, cat, rule_severity;
+} nfy_report_row;
+
+/* Sealed rows are kept in fixed chunks: no array of them is ever copied
+ * to grow, nor holds unused room beyond one chunk. */
+enum { NFY_REPORT_ROW_CHUNK = 8192 };
+
 struct nfy_report {
     nfy_arena arena; /* owns every string below, each distinct one once */
-    nfy_report_string *strings; /* open-addressing set of those strings */
-    size_t nstrings, strings_cap;
+    NFY_VEC(nfy_report_string) by_id; /* those strings; id - 1 -> string */
+    uint32_t *strings; /* open-addressing set of their ids (0: free) */
+    size_t strings_cap;
     nfy_report_meta meta;
     nfy_report_file_vec files;
+    /* Findings 0 .. nrows - 1 are sealed, the rest are still open (and
+     * may be edited in place); read both with nfy_report_finding_read. */
+    NFY_VEC(nfy_report_row *) row_chunks;
+    size_t nrows;
     nfy_finding_vec findings;
     nfy_report_log_vec log;
     uint32_t next_seq;
@@ -202,6 +222,20 @@ void nfy_report_logf(nfy_report *rep, const char *file, const char *fmt, ...)
     NFY_PRINTF(3, 4);
 /** Move-copy everything of src into dst (src is left as it was). */
 void nfy_report_merge(nfy_report *dst, const nfy_report *src);
+/**
+ * Seal the open findings: stored compactly from now on, so a tree's
+ * report costs ~32 bytes a finding, not sizeof(nfy_finding). Call once a
+ * file's findings are final; open findings past it are indexed afresh.
+ */
+void nfy_report_seal(nfy_report *rep);
+/** The report's one copy of the n bytes at s (NULL stays NULL): for
+ *  strings set on open findings in place, which the report then owns. */
+const char *nfy_report_strndup(nfy_report *rep, const char *s, size_t n);
+/* nfy_report_finding_count (npuify.h) counts every finding, sealed and
+ * open. */
+/** Finding i (0 .. count - 1, sealed first) into *out; strings are the
+ *  report's. */
+void nfy_report_finding_read(const nfy_report *rep, size_t i, nfy_finding *out);
 
 /* Totals derived from the model (what the summaries print). */
 
@@ -284,9 +318,10 @@ void nfy_report_render_console(const nfy_report *rep, size_t top, bool color,
                                nfy_buf *out);
 
 /**
- * Sorted view: fills *out with pointers to rep's findings in report order
- * (file, start line/col, end line/col, rule, message, api). Caller frees
- * *out with free(). Used by every writer.
+ * Sorted copy: fills *out with pointers to copies of rep's findings in
+ * report order (file, start line/col, end line/col, rule, message, api),
+ * all in one block the caller frees with free(). The writers use a lighter
+ * view of indices (report_internal.h).
  */
 size_t nfy_report_sorted(const nfy_report *rep, const nfy_finding ***out);
 

@@ -11,6 +11,33 @@
 const char *nfy__report_intern(nfy_report *rep, const char *s, size_t n);
 const char *nfy__report_intern_cstr(nfy_report *rep, const char *s);
 void nfy__report_strings_release(nfy_report *rep);
+/* The id of the report's copy of s (0 for NULL), and the string of an id. */
+uint32_t nfy__report_intern_id(nfy_report *rep, const char *s, size_t n);
+uint32_t nfy__report_intern_cstr_id(nfy_report *rep, const char *s);
+const char *nfy__report_string(const nfy_report *rep, uint32_t id);
+/* Sealed finding i, and freeing them all. */
+const nfy_report_row *nfy__report_row(const nfy_report *rep, size_t i);
+void nfy__report_rows_release(nfy_report *rep);
+/* The strings of r other than file and rule, into f. */
+void nfy__report_row_extra(const nfy_report *rep, const nfy_report_row *r,
+                           nfy_finding *f);
+
+/* Every finding of a report in report order, as indices (what the writers
+ * walk: sealed findings are decoded one at a time, never all at once). */
+typedef struct {
+    const nfy_report *rep;
+    size_t *order;
+    size_t n;
+} nfy__sorted;
+
+void nfy__sorted_init(nfy__sorted *v, const nfy_report *rep);
+void nfy__sorted_release(nfy__sorted *v);
+/* Finding k of the order: the open finding itself, or a sealed one decoded
+ * into *buf (valid until buf is reused). */
+const nfy_finding *nfy__sorted_at(const nfy__sorted *v, size_t k,
+                                  nfy_finding *buf);
+/* The file of finding k (NULL: project-wide), without decoding the rest. */
+const char *nfy__sorted_file(const nfy__sorted *v, size_t k);
 
 /* strcmp with NULL sorting before every string. */
 int nfy__report_strcmp(const char *a, const char *b);
@@ -51,12 +78,12 @@ void nfy__add_location(nfy_buf *out, const nfy_finding *f);
 void nfy__add_oneline(nfy_buf *out, const char *s);
 /* A string or "" for NULL. */
 const char *nfy__or_empty(const char *s);
-/* Findings of one file: [*first, *end) of the sorted array. */
-void nfy__file_range(const nfy_finding **sorted, size_t n, const char *file,
-                     size_t *first, size_t *end);
+/* Findings of one file: [*first, *end) of the sorted order. */
+void nfy__file_range(const nfy__sorted *v, const char *file, size_t *first,
+                     size_t *end);
 
-/* Effort of the findings [first, end) of a sorted array. */
-nfy_effort nfy__effort_range(const nfy_finding **sorted, size_t first,
-                             size_t end, nfy_effort_counts *counts);
+/* Effort of the findings [first, end) of the sorted order. */
+nfy_effort nfy__effort_range(const nfy__sorted *v, size_t first, size_t end,
+                             nfy_effort_counts *counts);
 
 #endif

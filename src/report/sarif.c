@@ -198,13 +198,14 @@ void nfy_report_render_sarif(const nfy_report *rep, nfy_buf *out)
     write_base_ids(out, rep->meta.source);
     nfy_buf_addstr(out, ",\n    \"columnKind\": \"unicodeCodePoints\",\n"
                         "    \"results\": [");
-    const nfy_finding **v;
-    size_t n = nfy_report_sorted(rep, &v);
-    for (size_t i = 0; i < n; i++) {
+    nfy__sorted v;
+    nfy__sorted_init(&v, rep);
+    for (size_t i = 0; i < v.n; i++) {
+        nfy_finding buf;
         nfy_buf_addstr(out, i ? ",\n      " : "\n      ");
-        write_result(out, v[i], &rules);
+        write_result(out, nfy__sorted_at(&v, i, &buf), &rules);
     }
-    nfy_buf_addstr(out, n ? "\n    ]\n  }]\n}\n" : "]\n  }]\n}\n");
-    free(v);
+    nfy_buf_addstr(out, v.n ? "\n    ]\n  }]\n}\n" : "]\n  }]\n}\n");
+    nfy__sorted_release(&v);
     nfy_vec_free(&rules);
 }

@@ -59,12 +59,16 @@ void nfy__rule_counts(const nfy_report *rep, nfy__finding_pred pred,
                       nfy__rule_count_vec *out)
 {
     size_t n = 0;
-    const char **ids = calloc(rep->findings.len + 1, sizeof *ids);
+    size_t count = nfy_report_finding_count(rep);
+    const char **ids = calloc(count + 1, sizeof *ids);
     if (!ids)
         abort();
-    for (size_t i = 0; i < rep->findings.len; i++)
-        if (pred(&rep->findings.items[i]))
-            ids[n++] = nfy__or_empty(rep->findings.items[i].rule);
+    for (size_t i = 0; i < count; i++) {
+        nfy_finding f;
+        nfy_report_finding_read(rep, i, &f);
+        if (pred(&f))
+            ids[n++] = nfy__or_empty(f.rule);
+    }
     if (n > 1)
         qsort(ids, n, sizeof *ids, cmp_rule_name);
     for (size_t i = 0; i < n; i++) {
@@ -104,19 +108,19 @@ void nfy__add_location(nfy_buf *out, const nfy_finding *f)
         nfy_buf_addf(out, ":%u:%u", f->start_line, f->start_col + 1);
 }
 
-void nfy__file_range(const nfy_finding **sorted, size_t n, const char *file,
-                     size_t *first, size_t *end)
+void nfy__file_range(const nfy__sorted *v, const char *file, size_t *first,
+                     size_t *end)
 {
-    size_t lo = 0, hi = n;
+    size_t lo = 0, hi = v->n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (nfy__report_strcmp(sorted[mid]->file, file) < 0)
+        if (nfy__report_strcmp(nfy__sorted_file(v, mid), file) < 0)
             lo = mid + 1;
         else
             hi = mid;
     }
     *first = lo;
-    while (lo < n && !nfy__report_strcmp(sorted[lo]->file, file))
+    while (lo < v->n && !nfy__report_strcmp(nfy__sorted_file(v, lo), file))
         lo++;
     *end = lo;
 }

@@ -44,8 +44,8 @@ static void log_finding(nfy_buf *out, const nfy_finding *f)
 
 /* Everything about one file (NULL: the run as a whole). */
 static void log_file(nfy_buf *out, const char *file,
-                     const nfy_report_file *status, const nfy_finding **v,
-                     size_t n, const nfy_report_log_line **lines, size_t nl)
+                     const nfy_report_file *status, const nfy__sorted *v,
+                     const nfy_report_log_line **lines, size_t nl)
 {
     size_t first, end, k;
     if (file) {
@@ -56,9 +56,11 @@ static void log_file(nfy_buf *out, const char *file,
             nfy_buf_addf(out, " (%s)", status->note);
         nfy_buf_addch(out, '\n');
     }
-    nfy__file_range(v, n, file, &first, &end);
-    for (k = first; k < end; k++)
-        log_finding(out, v[k]);
+    nfy__file_range(v, file, &first, &end);
+    for (k = first; k < end; k++) {
+        nfy_finding buf;
+        log_finding(out, nfy__sorted_at(v, k, &buf));
+    }
     for (k = 0; k < nl; k++)
         if (!nfy__report_strcmp(lines[k]->file, file))
             nfy_buf_addf(out, "%s\n", lines[k]->text);
@@ -72,19 +74,19 @@ static int cmp_name(const void *pa, const void *pb)
 }
 
 /* Sorted, de-duplicated names of every file the report mentions. */
-static size_t all_files(const nfy_report *rep, const nfy_finding **v, size_t n,
+static size_t all_files(const nfy_report *rep, const nfy__sorted *v,
                         const nfy_report_log_line **lines, size_t nl,
                         const char ***out)
 {
-    size_t cap = rep->files.len + n + nl + 1, m = 0;
+    size_t cap = rep->files.len + v->n + nl + 1, m = 0;
     const char **names = calloc(cap, sizeof *names);
     if (!names)
         abort();
     for (size_t i = 0; i < rep->files.len; i++)
         names[m++] = rep->files.items[i].file;
-    for (size_t i = 0; i < n; i++)
-        if (v[i]->file)
-            names[m++] = v[i]->file;
+    for (size_t i = 0; i < v->n; i++)
+        if (nfy__sorted_file(v, i))
+            names[m++] = nfy__sorted_file(v, i);
     for (size_t i = 0; i < nl; i++)
         if (lines[i]->file)
             names[m++] = lines[i]->file;
@@ -133,8 +135,8 @@ static void log_head(nfy_buf *out, const nfy_report *rep)
 
 void nfy_report_render_log(const nfy_report *rep, nfy_buf *out)
 {
-    const nfy_finding **v;
-    size_t n = nfy_report_sorted(rep, &v);
+    nfy__sorted v;
+    nfy__sorted_init(&v, rep);
     size_t nl = rep->log.len;
     const nfy_report_log_line **lines = calloc(nl + 1, sizeof *lines);
     if (!lines)
@@ -146,16 +148,16 @@ void nfy_report_render_log(const nfy_report *rep, nfy_buf *out)
     const nfy_report_file **files;
     size_t nf = nfy__report_sorted_files(rep, &files);
     const char **names;
-    size_t nn = all_files(rep, v, n, lines, nl, &names);
+    size_t nn = all_files(rep, &v, lines, nl, &names);
     log_head(out, rep);
-    log_file(out, NULL, NULL, v, n, lines, nl);
+    log_file(out, NULL, NULL, &v, lines, nl);
     for (size_t i = 0; i < nn; i++)
-        log_file(out, names[i], find_status(files, nf, names[i]), v, n, lines,
+        log_file(out, names[i], find_status(files, nf, names[i]), &v, lines,
                  nl);
     free(names);
     free(files);
     free(lines);
-    free(v);
+    nfy__sorted_release(&v);
 }
 
 /* ---- writing ------------------------------------------------------------ */

@@ -104,8 +104,10 @@ static void expect_paths(const run_out *o, const char *want)
             fail_msg("diagnostic %s names '%s', want '%s'", d->code,
                      d->file ? d->file : "(none)", want);
     }
-    for (size_t i = 0; i < o->rep.findings.len; i++) {
-        const nfy_finding *f = &o->rep.findings.items[i];
+    for (size_t i = 0; i < nfy_report_finding_count(&o->rep); i++) {
+        nfy_finding buf;
+        const nfy_finding *f = &buf;
+        nfy_report_finding_read(&o->rep, i, &buf);
         if (f->file == NULL)
             continue; /* project-level advice */
         findings++;

@@ -537,6 +537,65 @@ static void test_write_all_files(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* Every writer's bytes for rep. */
+static char *render_all(const nfy_report *rep)
+{
+    nfy_buf b = NFY_BUF_INIT;
+    for (int k = 0; k < NFY_CSV_COUNT; k++)
+        nfy_report_render_csv(rep, (nfy_csv_kind)k, &b);
+    nfy_report_render_log(rep, &b);
+    nfy_report_render_json(rep, &b);
+    nfy_report_render_md(rep, &b);
+    nfy_report_render_sarif(rep, &b);
+    nfy_report_render_html(rep, &b);
+    nfy_report_render_console(rep, (size_t)-1, false, &b);
+    nfy_buf_add(&b, "", 0);
+    return nfy_buf_take(&b, NULL);
+}
+
+/* Sealed findings read back as they were added, and write the same. */
+static void test_seal_keeps_everything(void **state)
+{
+    (void)state;
+    nfy_report open, sealed;
+    fill(&open, NULL);
+    fill(&sealed, NULL);
+    nfy_finding extra = mk("train.py", 50, 0, "NPU201", NFY_CAT_CHANGE,
+                           NFY_OPTYPE_MODIFY, "again");
+    extra.value_set_id = "vs1.2";
+    extra.value_set = "impl";
+    extra.edit_id = "e-1";
+    extra.code_before = "x.cuda()";
+    extra.code_after = "x.npu()";
+    extra.rule_severity = NFY_SEV_WARNING;
+    nfy_report_seal(&sealed);
+    assert_int_equal(sealed.findings.len, 0);
+    nfy_report_add_finding(&open, &extra);
+    nfy_report_add_finding(&sealed, &extra); /* stays open */
+    size_t n = nfy_report_finding_count(&open);
+    assert_int_equal(n, nfy_report_finding_count(&sealed));
+    assert_int_equal(sealed.nrows, n - 1);
+    nfy_finding last;
+    nfy_report_finding_read(&sealed, n - 1, &last);
+    assert_string_equal(last.message, "again");
+    nfy_report_seal(&sealed);
+    nfy_report_finding_read(&sealed, n - 1, &last);
+    assert_string_equal(last.value_set_id, "vs1.2");
+    assert_string_equal(last.value_set, "impl");
+    assert_string_equal(last.edit_id, "e-1");
+    assert_string_equal(last.code_before, "x.cuda()");
+    assert_string_equal(last.code_after, "x.npu()");
+    assert_int_equal(last.rule_severity, NFY_SEV_WARNING);
+    assert_int_equal(last.end_col, 4);
+    assert_null(last.api);
+    char *a = render_all(&open), *b = render_all(&sealed);
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+    nfy_report_release(&open);
+    nfy_report_release(&sealed);
+}
+
 static void test_empty_report(void **state)
 {
     (void)state;
@@ -571,6 +630,7 @@ int main(void)
         cmocka_unit_test(test_html_escapes_and_is_self_contained),
         cmocka_unit_test(test_formats_parse),
         cmocka_unit_test(test_write_all_files),
+        cmocka_unit_test(test_seal_keeps_everything),
         cmocka_unit_test(test_empty_report),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
