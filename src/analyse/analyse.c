@@ -127,7 +127,9 @@ void nfy_analyse_python(void *ctx, const nfy_source *src, const char *relpath,
                 src,    relpath,
                 syn,    res,
                 report, &arena,
-                NULL,   an_env(o)};
+                NULL,   an_env(o),
+                NULL,   NULL};
+    c.judge_v = version_of(c.v->name);
     c.btype = nfy_arena_calloc(&arena, syn->nbindings + 1, sizeof *c.btype);
     if (o->modes & NFY_ANALYSE_TORCH_APIS) {
         an_torch_apis(&c);
@@ -191,7 +193,9 @@ void nfy_analyse_text(const nfy_analyse_opts *o, const nfy_source *src,
                 src,    relpath,
                 NULL,   NULL,
                 report, &arena,
-                NULL,   an_env(o)};
+                NULL,   an_env(o),
+                NULL,   NULL};
+    c.judge_v = version_of(c.v->name);
     if ((o->modes & NFY_ANALYSE_EXTENSIONS) && is_cpp_source(relpath))
         an_cpp_cuda(&c);
     if ((o->modes & NFY_ANALYSE_DEPENDENCIES) && is_dependency_file(relpath))

@@ -134,12 +134,14 @@ static void judge_at(an_ctx *c, nfy_str qual, nfy_span span, bool only_listed)
         only_listed = true;
     if (is_dtype(qual))
         return;
-    nfy_analyse_verdict d;
-    int st = nfy_analyse_judge(c->v->name, qual, c->arena, &d);
-    if (!d.judged || st == NFY_API_SUPPORTED)
+    const an_judgement *j = an_judge(c, qual);
+    int st = j->status;
+    if (!j->judged || st == NFY_API_SUPPORTED)
         return;
     if (st == NFY_API_UNKNOWN && only_listed)
         return;
+    nfy_analyse_verdict d;
+    nfy__analyse_verdict_of(j, c->arena, &d);
     an_emit(c, st == NFY_API_UNSUPPORTED ? "NPU701" : "NPU702", span, d.api,
             detail_of(c, &d), NULL);
 }

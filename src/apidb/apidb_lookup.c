@@ -120,14 +120,18 @@ int nfy__apidb_label_nearest(const nfy__apidb_family *f,
 
 /* ---- Searching --------------------------------------------------------- */
 
+/* The sign of memcmp over the common length, then shorter first; in one
+ * pass over key (no strlen of it: most keys differ in their first bytes). */
 static int key_cmp(const char *key, nfy_str s)
 {
-    size_t klen = strlen(key);
-    size_t n = klen < s.len ? klen : s.len;
-    int c = n ? memcmp(key, s.ptr, n) : 0;
-    if (c)
-        return c;
-    return klen < s.len ? -1 : klen > s.len;
+    for (size_t i = 0; i < s.len; i++) {
+        unsigned char k = (unsigned char)key[i];
+        if (k == '\0')
+            return -1; /* a prefix of s (or s holds a NUL there) */
+        if (k != (unsigned char)s.ptr[i])
+            return k < (unsigned char)s.ptr[i] ? -1 : 1;
+    }
+    return key[s.len] != '\0';
 }
 
 static const nfy__apidb_row *row_at(const nfy__apidb_family *f, uint32_t i)
