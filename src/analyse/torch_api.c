@@ -61,6 +61,8 @@ static bool is_dtype(nfy_str q)
     if (!nfy_str_starts_with(q, NFY_STR_LIT("torch.")))
         return false;
     nfy_str tail = {q.ptr + 6, q.len - 6};
+    if (memchr(tail.ptr, '.', tail.len) != NULL)
+        return false; /* no constant has a dot: most names end here */
     for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++)
         if (nfy_str_eq_cstr(tail, dtypes[i]))
             return true;
