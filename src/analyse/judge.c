@@ -65,9 +65,10 @@ static verdict from_native(const nfy_apidb_version *v, nfy_str q)
 
 static verdict judge_exact(const nfy_apidb_version *v, nfy_str q)
 {
-    verdict m = from_msft(v, q), n = from_native(v, q);
+    verdict m = from_msft(v, q);
     if (m.listed && m.exact)
-        return m;
+        return m; /* the native list is not asked */
+    verdict n = from_native(v, q);
     if (n.listed && n.exact)
         return n;
     return m;

@@ -51,7 +51,7 @@ typedef struct {
 static minor_version parse_label(const char *s)
 {
     minor_version mv = {0, 0, false, false};
-    if (strcmp(s, "master") == 0) {
+    if (*s == 'm' && strcmp(s, "master") == 0) {
         mv.master = mv.ok = true;
         return mv;
     }

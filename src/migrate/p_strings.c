@@ -78,6 +78,13 @@ static bool cuda_text(nfy_str s)
 /* Does the literal's text match r's pattern (see rules.h STRING)? */
 static bool value_fits(const nfy_rule *r, nfy_str pat, nfy_str body)
 {
+    /* every form needs the whole pattern; the whole-value forms start with
+       it (most literals fail on these two tests) */
+    if (body.len < pat.len)
+        return false;
+    if (!(r->flags & NFY_RULE_F_SUBSTRING) && pat.len > 0 &&
+        body.ptr[0] != pat.ptr[0])
+        return false;
     if (r->flags & NFY_RULE_F_SUBSTRING)
         return nfy_str_contains(body, pat);
     if (body.len == pat.len &&
