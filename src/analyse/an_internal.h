@@ -14,8 +14,9 @@ typedef struct {
     const nfy_resolution *r; /* NULL for text files */
     nfy_report *rep;
     nfy_arena *arena;
-    const char **btype; /* per binding: type qual, "" none, NULL not yet */
-    nfy_rule_env env;   /* which rules are active (nfy_rule_activity_in) */
+    const char **btype;    /* per binding: type qual, "" none, NULL not yet */
+    const uint32_t *bsame; /* same-name lists (types.c), NULL not yet */
+    nfy_rule_env env;      /* which rules are active (nfy_rule_activity_in) */
     /* the version verdicts are judged for: the first of v's name, as
        nfy_analyse_judge(v->name) finds it, parsed once per file */
     const nfy_apidb_version *judge_v;
