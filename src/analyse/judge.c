@@ -63,15 +63,23 @@ static verdict from_native(const nfy_apidb_version *v, nfy_str q)
     return out;
 }
 
-static verdict judge_exact(const nfy_apidb_version *v, nfy_str q)
+/* Both lists' verdicts on one name, as far as judge_exact asked them. */
+typedef struct {
+    verdict m, n;
+    bool asked_n;
+} asked;
+
+static verdict judge_exact(const nfy_apidb_version *v, nfy_str q, asked *a)
 {
-    verdict m = from_msft(v, q);
-    if (m.listed && m.exact)
-        return m; /* the native list is not asked */
-    verdict n = from_native(v, q);
-    if (n.listed && n.exact)
-        return n;
-    return m;
+    a->m = from_msft(v, q);
+    a->asked_n = false;
+    if (a->m.listed && a->m.exact)
+        return a->m; /* the native list is not asked */
+    a->n = from_native(v, q);
+    a->asked_n = true;
+    if (a->n.listed && a->n.exact)
+        return a->n;
+    return a->m;
 }
 
 static void take_source(an_judgement *out, const verdict *d)
@@ -89,11 +97,18 @@ void nfy__analyse_judge_in(const nfy_apidb_version *v, nfy_str qual,
     if (!nfy_str_starts_with(qual, NFY_STR_LIT("torch.")))
         return;
     uint32_t parts = nfy_dotted_count(qual);
+    asked whole = {0}; /* the lists on qual itself, kept for an unknown */
+    bool have_whole = false;
     for (uint32_t n = parts; n >= 2; n--) {
         nfy_str head = nfy_dotted_head(qual, n);
         if (n < parts && head.ptr[head.len + 1] != '_')
             break; /* only dunder/private tails go to their owner */
-        verdict d = judge_exact(v, head);
+        asked a;
+        verdict d = judge_exact(v, head, &a);
+        if (head.len == qual.len && !have_whole) {
+            whole = a;
+            have_whole = true;
+        }
         if (!d.listed)
             continue;
         out->judged = true;
@@ -106,7 +121,8 @@ void nfy__analyse_judge_in(const nfy_apidb_version *v, nfy_str qual,
     }
     if (nfy_apidb_torch_api_namespace(v, qual))
         return; /* a module or class: its members count */
-    verdict m = from_msft(v, qual), n = from_native(v, qual);
+    verdict m = have_whole ? whole.m : from_msft(v, qual);
+    verdict n = have_whole && whole.asked_n ? whole.n : from_native(v, qual);
     out->judged = true;
     out->api = qual;
     take_source(out, &m);
