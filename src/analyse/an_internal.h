@@ -14,9 +14,39 @@ typedef struct {
     const nfy_resolution *r; /* NULL for text files */
     nfy_report *rep;
     nfy_arena *arena;
-    const char **btype; /* per binding: type qual, "" none, NULL not yet */
-    nfy_rule_env env;   /* which rules are active (nfy_rule_activity_in) */
+    const char **btype;    /* per binding: type qual, "" none, NULL not yet */
+    const uint32_t *bsame; /* same-name lists (types.c), NULL not yet */
+    nfy_rule_env env;      /* which rules are active (nfy_rule_activity_in) */
+    /* the version verdicts are judged for: the first of v's name, as
+       nfy_analyse_judge(v->name) finds it, parsed once per file */
+    const nfy_apidb_version *judge_v;
+    struct an_memo *memo; /* judgements made in the file, or NULL */
 } an_ctx;
+
+/* The list a verdict comes from. */
+typedef enum { AN_LIST_MSFT, AN_LIST_NATIVE } an_list;
+
+/* A verdict before its texts are formatted (judge.c): the pointers are
+ * into qual and the static tables. */
+typedef struct {
+    int status; /* nfy_api_status */
+    bool judged;
+    nfy_str api;
+    const char *note, *note2; /* note2: joined to note with "; " */
+    uint32_t nsources;        /* 1, or 2 for an unknown name */
+    an_list list[2];
+    const char *label[2];
+} an_judgement;
+
+/** nfy_analyse_judge for a parsed version v, unformatted. */
+void nfy__analyse_judge_in(const nfy_apidb_version *v, nfy_str qual,
+                           an_judgement *out);
+/** The public verdict of j, its strings in arena. */
+void nfy__analyse_verdict_of(const an_judgement *j, nfy_arena *arena,
+                             nfy_analyse_verdict *out);
+/** The judgement of qual for c, each distinct name judged once a file
+ * (judge_memo.c). */
+const an_judgement *an_judge(an_ctx *c, nfy_str qual);
 
 /** Record a finding of rule id at span with api and detail (the Tips). */
 void an_emit(an_ctx *c, const char *rule, nfy_span span, const char *api,

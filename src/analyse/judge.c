@@ -19,51 +19,141 @@ static bool label_is(const char *label, const nfy_apidb_version *v)
            (label[n] == '\0' || label[n] == '.');
 }
 
+/* Whether a list's verdict on a name: its text parts are kept unformatted
+ * (most lookups are discarded, or repeat one already made in the file). */
 typedef struct {
     bool listed;
     nfy_api_status st;
-    const char *note;
-    const char *source; /* "msFmkTransplt 2.1", "native-API list 2.7.1" */
+    const char *note, *note2; /* note2: joined to note with "; " */
+    an_list list;
+    const char *label; /* the list's data version, or NULL */
     bool exact;
 } verdict;
 
-static verdict from_msft(const nfy_apidb_version *v, nfy_str q, nfy_arena *a)
+static verdict from_msft(const nfy_apidb_version *v, nfy_str q)
 {
     nfy_api_info info;
     nfy_api_status st = nfy_apidb_torch_api(v, q, &info);
-    verdict out = {st != NFY_API_UNKNOWN, st, info.note, NULL,
+    verdict out = {st != NFY_API_UNKNOWN,
+                   st,
+                   info.note,
+                   NULL,
+                   AN_LIST_MSFT,
+                   info.data_version,
                    label_is(info.data_version, v)};
-    out.source = nfy_arena_fmt(a, "msFmkTransplt list %s",
-                               info.data_version ? info.data_version : "-");
     return out;
 }
 
-static verdict from_native(const nfy_apidb_version *v, nfy_str q, nfy_arena *a)
+static verdict from_native(const nfy_apidb_version *v, nfy_str q)
 {
     nfy_native_api n;
-    verdict out = {false, NFY_API_UNKNOWN, NULL, NULL, false};
+    verdict out = {false, NFY_API_UNKNOWN, NULL, NULL, AN_LIST_NATIVE, NULL,
+                   false};
     bool found = nfy_apidb_native_api(v, q, &n);
     out.exact = label_is(n.data_version, v);
-    out.source = nfy_arena_fmt(a, "Huawei native-API list %s",
-                               n.data_version ? n.data_version : "-");
+    out.label = n.data_version;
     if (!found || n.supported == '?')
         return out;
     out.listed = true;
     out.st = n.supported == 'Y' ? NFY_API_SUPPORTED : NFY_API_UNSUPPORTED;
-    out.note = n.products && n.note
-                   ? nfy_arena_fmt(a, "%s; %s", n.products, n.note)
-                   : (n.products ? n.products : n.note);
+    if (n.products && n.note)
+        out.note = n.products, out.note2 = n.note;
+    else
+        out.note = n.products ? n.products : n.note;
     return out;
 }
 
-static verdict judge_exact(const nfy_apidb_version *v, nfy_str q, nfy_arena *a)
+/* Both lists' verdicts on one name, as far as judge_exact asked them. */
+typedef struct {
+    verdict m, n;
+    bool asked_n;
+} asked;
+
+static verdict judge_exact(const nfy_apidb_version *v, nfy_str q, asked *a)
 {
-    verdict m = from_msft(v, q, a), n = from_native(v, q, a);
-    if (m.listed && m.exact)
-        return m;
-    if (n.listed && n.exact)
-        return n;
-    return m;
+    a->m = from_msft(v, q);
+    a->asked_n = false;
+    if (a->m.listed && a->m.exact)
+        return a->m; /* the native list is not asked */
+    a->n = from_native(v, q);
+    a->asked_n = true;
+    if (a->n.listed && a->n.exact)
+        return a->n;
+    return a->m;
+}
+
+static void take_source(an_judgement *out, const verdict *d)
+{
+    out->list[out->nsources] = d->list;
+    out->label[out->nsources] = d->label;
+    out->nsources++;
+}
+
+void nfy__analyse_judge_in(const nfy_apidb_version *v, nfy_str qual,
+                           an_judgement *out)
+{
+    memset(out, 0, sizeof *out);
+    out->status = NFY_API_UNKNOWN;
+    if (!nfy_str_starts_with(qual, NFY_STR_LIT("torch.")))
+        return;
+    uint32_t parts = nfy_dotted_count(qual);
+    asked whole = {0}; /* the lists on qual itself, kept for an unknown */
+    bool have_whole = false;
+    for (uint32_t n = parts; n >= 2; n--) {
+        nfy_str head = nfy_dotted_head(qual, n);
+        if (n < parts && head.ptr[head.len + 1] != '_')
+            break; /* only dunder/private tails go to their owner */
+        asked a;
+        verdict d = judge_exact(v, head, &a);
+        if (head.len == qual.len && !have_whole) {
+            whole = a;
+            have_whole = true;
+        }
+        if (!d.listed)
+            continue;
+        out->judged = true;
+        out->api = head;
+        out->note = d.note;
+        out->note2 = d.note2;
+        take_source(out, &d);
+        out->status = d.st;
+        return;
+    }
+    if (nfy_apidb_torch_api_namespace(v, qual))
+        return; /* a module or class: its members count */
+    verdict m = have_whole ? whole.m : from_msft(v, qual);
+    verdict n = have_whole && whole.asked_n ? whole.n : from_native(v, qual);
+    out->judged = true;
+    out->api = qual;
+    take_source(out, &m);
+    take_source(out, &n);
+}
+
+static const char *source_text(an_list list, const char *label, nfy_arena *a)
+{
+    return nfy_arena_fmt(a,
+                         list == AN_LIST_MSFT ? "msFmkTransplt list %s"
+                                              : "Huawei native-API list %s",
+                         label ? label : "-");
+}
+
+void nfy__analyse_verdict_of(const an_judgement *j, nfy_arena *arena,
+                             nfy_analyse_verdict *out)
+{
+    memset(out, 0, sizeof *out);
+    out->status = j->status;
+    out->judged = j->judged;
+    if (!j->judged)
+        return;
+    out->api = nfy_arena_strndup(arena, j->api.ptr, j->api.len);
+    out->note =
+        j->note2 ? nfy_arena_fmt(arena, "%s; %s", j->note, j->note2) : j->note;
+    const char *first = source_text(j->list[0], j->label[0], arena);
+    out->source =
+        j->nsources == 2
+            ? nfy_arena_fmt(arena, "%s, %s", first,
+                            source_text(j->list[1], j->label[1], arena))
+            : first;
 }
 
 int nfy_analyse_judge(const char *torch_version, nfy_str qual, nfy_arena *arena,
@@ -73,29 +163,8 @@ int nfy_analyse_judge(const char *torch_version, nfy_str qual, nfy_arena *arena,
     if (torch_version == NULL ||
         nfy_apidb_version_parse(nfy_str_from_cstr(torch_version), &v) != NFY_OK)
         v = nfy_apidb_version_default();
-    memset(out, 0, sizeof *out);
-    out->judged = false;
-    if (!nfy_str_starts_with(qual, NFY_STR_LIT("torch.")))
-        return NFY_API_UNKNOWN;
-    uint32_t parts = nfy_dotted_count(qual);
-    for (uint32_t n = parts; n >= 2; n--) {
-        nfy_str head = nfy_dotted_head(qual, n);
-        if (n < parts && head.ptr[head.len + 1] != '_')
-            break; /* only dunder/private tails go to their owner */
-        verdict d = judge_exact(v, head, arena);
-        if (!d.listed)
-            continue;
-        out->judged = true;
-        out->api = nfy_arena_strndup(arena, head.ptr, head.len);
-        out->note = d.note;
-        out->source = d.source;
-        return out->status = d.st;
-    }
-    if (nfy_apidb_torch_api_namespace(v, qual))
-        return NFY_API_UNKNOWN; /* a module or class: its members count */
-    verdict m = from_msft(v, qual, arena), n = from_native(v, qual, arena);
-    out->judged = true;
-    out->api = nfy_arena_strndup(arena, qual.ptr, qual.len);
-    out->source = nfy_arena_fmt(arena, "%s, %s", m.source, n.source);
-    return out->status = NFY_API_UNKNOWN;
+    an_judgement j;
+    nfy__analyse_judge_in(v, qual, &j);
+    nfy__analyse_verdict_of(&j, arena, out);
+    return out->status;
 }

@@ -61,6 +61,8 @@ static bool is_dtype(nfy_str q)
     if (!nfy_str_starts_with(q, NFY_STR_LIT("torch.")))
         return false;
     nfy_str tail = {q.ptr + 6, q.len - 6};
+    if (memchr(tail.ptr, '.', tail.len) != NULL)
+        return false; /* no constant has a dot: most names end here */
     for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; i++)
         if (nfy_str_eq_cstr(tail, dtypes[i]))
             return true;
@@ -134,12 +136,14 @@ static void judge_at(an_ctx *c, nfy_str qual, nfy_span span, bool only_listed)
         only_listed = true;
     if (is_dtype(qual))
         return;
-    nfy_analyse_verdict d;
-    int st = nfy_analyse_judge(c->v->name, qual, c->arena, &d);
-    if (!d.judged || st == NFY_API_SUPPORTED)
+    const an_judgement *j = an_judge(c, qual);
+    int st = j->status;
+    if (!j->judged || st == NFY_API_SUPPORTED)
         return;
     if (st == NFY_API_UNKNOWN && only_listed)
         return;
+    nfy_analyse_verdict d;
+    nfy__analyse_verdict_of(j, c->arena, &d);
     an_emit(c, st == NFY_API_UNSUPPORTED ? "NPU701" : "NPU702", span, d.api,
             detail_of(c, &d), NULL);
 }

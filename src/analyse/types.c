@@ -94,22 +94,57 @@ static const char *own_type(const an_ctx *c, const nfy_binding *b)
     return "";
 }
 
+/* Per binding, the bindings of its name in its scope as a list in index
+ * order: next[i] after i (NFY_NONE: the last), next[n + 1 + i] the first
+ * of i's list. Built on first use, with one hash table pass. */
+static const uint32_t *same_name_lists(an_ctx *c)
+{
+    if (c->bsame != NULL)
+        return c->bsame;
+    uint32_t n = c->m->nbindings, cap = 16;
+    while (cap < 2 * n + 2)
+        cap *= 2;
+    uint32_t *next = nfy_arena_alloc(c->arena, (2 * n + 2) * sizeof *next);
+    uint32_t *head = next + n + 1;
+    uint32_t *last = nfy_arena_alloc(c->arena, cap * sizeof *last);
+    for (uint32_t i = 0; i < cap; i++)
+        last[i] = NFY_NONE;
+    for (uint32_t i = 0; i < n; i++) {
+        const nfy_binding *b = &c->m->bindings[i];
+        nfy_str name = nfy_pysyn_tok_text(c->m, b->tok);
+        uint32_t h = (uint32_t)(nfy_str_hash(name) ^ b->scope * 0x9E3779B1u);
+        uint32_t k = h & (cap - 1);
+        for (; last[k] != NFY_NONE; k = (k + 1) & (cap - 1)) {
+            const nfy_binding *o = &c->m->bindings[last[k]];
+            if (o->scope == b->scope &&
+                nfy_str_eq(nfy_pysyn_tok_text(c->m, o->tok), name))
+                break;
+        }
+        next[i] = NFY_NONE;
+        head[i] = last[k] != NFY_NONE ? head[last[k]] : i;
+        if (last[k] != NFY_NONE)
+            next[last[k]] = i;
+        last[k] = i;
+    }
+    c->bsame = next;
+    return next;
+}
+
 const char *an_binding_type(an_ctx *c, uint32_t bi)
 {
     if (bi >= c->m->nbindings)
         return "";
     if (c->btype[bi] != NULL)
         return c->btype[bi];
-    const nfy_binding *b = &c->m->bindings[bi];
-    const char *t = own_type(c, b);
-    nfy_str name = nfy_pysyn_tok_text(c->m, b->tok);
-    for (uint32_t i = 0; t[0] != '\0' && i < c->m->nbindings; i++) {
-        const nfy_binding *o = &c->m->bindings[i];
-        if (i == bi || o->scope != b->scope ||
-            !nfy_str_eq(nfy_pysyn_tok_text(c->m, o->tok), name))
-            continue;
-        if (strcmp(own_type(c, o), t) != 0)
-            t = "";
+    const char *t = own_type(c, &c->m->bindings[bi]);
+    if (t[0] != '\0') { /* every binding of the name in its scope agrees */
+        const uint32_t *next = same_name_lists(c);
+        const uint32_t *head = next + c->m->nbindings + 1;
+        for (uint32_t i = head[bi]; t[0] != '\0' && i != NFY_NONE;
+             i = next[i]) {
+            if (i != bi && strcmp(own_type(c, &c->m->bindings[i]), t) != 0)
+                t = "";
+        }
     }
     c->btype[bi] = t;
     return t;

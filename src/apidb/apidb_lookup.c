@@ -51,7 +51,7 @@ typedef struct {
 static minor_version parse_label(const char *s)
 {
     minor_version mv = {0, 0, false, false};
-    if (strcmp(s, "master") == 0) {
+    if (*s == 'm' && strcmp(s, "master") == 0) {
         mv.master = mv.ok = true;
         return mv;
     }
@@ -120,14 +120,18 @@ int nfy__apidb_label_nearest(const nfy__apidb_family *f,
 
 /* ---- Searching --------------------------------------------------------- */
 
+/* The sign of memcmp over the common length, then shorter first; in one
+ * pass over key (no strlen of it: most keys differ in their first bytes). */
 static int key_cmp(const char *key, nfy_str s)
 {
-    size_t klen = strlen(key);
-    size_t n = klen < s.len ? klen : s.len;
-    int c = n ? memcmp(key, s.ptr, n) : 0;
-    if (c)
-        return c;
-    return klen < s.len ? -1 : klen > s.len;
+    for (size_t i = 0; i < s.len; i++) {
+        unsigned char k = (unsigned char)key[i];
+        if (k == '\0')
+            return -1; /* a prefix of s (or s holds a NUL there) */
+        if (k != (unsigned char)s.ptr[i])
+            return k < (unsigned char)s.ptr[i] ? -1 : 1;
+    }
+    return key[s.len] != '\0';
 }
 
 static const nfy__apidb_row *row_at(const nfy__apidb_family *f, uint32_t i)
@@ -135,15 +139,43 @@ static const nfy__apidb_row *row_at(const nfy__apidb_family *f, uint32_t i)
     return &nfy__apidb_rows[f->first_row + i];
 }
 
+/* key_cmp knowing that key and s agree on their first `from` bytes; *lcp
+ * gets the length they agree on. */
+static int key_cmp_from(const char *key, nfy_str s, size_t from, size_t *lcp)
+{
+    size_t i = from;
+    for (; i < s.len; i++) {
+        unsigned char k = (unsigned char)key[i];
+        if (k == '\0' || k != (unsigned char)s.ptr[i]) {
+            *lcp = i; /* a key ending here is a prefix of s: less */
+            return k == '\0' || k < (unsigned char)s.ptr[i] ? -1 : 1;
+        }
+    }
+    *lcp = i;
+    return key[s.len] != '\0';
+}
+
+/*
+ * Binary search that skips the prefix s shares with both bounds: every
+ * key between two sorted keys has the prefix they have in common, so the
+ * bytes of "torch.nn.functional." are compared once, not at every step.
+ */
 uint32_t nfy__apidb_lower_bound(const nfy__apidb_family *f, nfy_str s)
 {
     uint32_t lo = 0, hi = f->nrows;
+    size_t lcp_lo = 0, lcp_hi = 0; /* with the keys at lo - 1 and at hi */
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (key_cmp(nfy__apidb_str(row_at(f, mid)->key), s) < 0)
+        size_t lcp;
+        size_t from = lcp_lo < lcp_hi ? lcp_lo : lcp_hi;
+        if (key_cmp_from(nfy__apidb_str(row_at(f, mid)->key), s, from, &lcp) <
+            0) {
             lo = mid + 1;
-        else
+            lcp_lo = lcp;
+        } else {
             hi = mid;
+            lcp_hi = lcp;
+        }
     }
     return lo;
 }

@@ -108,14 +108,19 @@ nfy_str nfy_arena_str(nfy_arena *a, nfy_str s)
     return (nfy_str){nfy_arena_strndup(a, s.ptr, s.len), s.len};
 }
 
+/* Formatted once into a stack buffer: most texts are short, and only a
+ * longer one is formatted a second time, into its exact size. */
 char *nfy_arena_vfmt(nfy_arena *a, const char *fmt, va_list ap)
 {
+    char small[256];
     va_list ap2;
     va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap2);
+    int n = vsnprintf(small, sizeof small, fmt, ap2);
     va_end(ap2);
     if (n < 0)
         return nfy_arena_strndup(a, "", 0);
+    if ((size_t)n < sizeof small)
+        return nfy_arena_strndup(a, small, (size_t)n);
     char *p = nfy_arena_alloc(a, (size_t)n + 1);
     vsnprintf(p, (size_t)n + 1, fmt, ap);
     return p;

@@ -14,9 +14,16 @@ bool nfy_str_eq(nfy_str a, nfy_str b)
     return a.len == b.len && (a.len == 0 || !memcmp(a.ptr, b.ptr, a.len));
 }
 
+/* One pass, no strlen of b: most compares fail in the first bytes. */
 bool nfy_str_eq_cstr(nfy_str a, const char *b)
 {
-    return nfy_str_eq(a, nfy_str_from_cstr(b));
+    if (b == NULL)
+        return a.len == 0;
+    for (size_t i = 0; i < a.len; i++) {
+        if (b[i] == '\0' || b[i] != a.ptr[i])
+            return false;
+    }
+    return b[a.len] == '\0';
 }
 
 bool nfy_str_starts_with(nfy_str s, nfy_str prefix)

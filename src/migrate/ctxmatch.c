@@ -250,14 +250,17 @@ bool mig_expr_in_ctx(const mig_ctx *c, uint32_t head, uint32_t end,
 {
     uint32_t a = c->tok_arg[head];
     const nfy_arg *arg = a != NFY_NONE ? &c->m->args[a] : NULL;
-    bool whole = arg != NULL &&
-                 mig_expr_whole(c, head, end, arg->value_first, arg->value_end);
+    /* the cheap tests of the argument's position or keyword come first:
+       most contexts fail on them, before the callee and the value */
     switch (x->kind) {
     case NFY_CTX_ARG:
-        return whole && mig_arg_fits(c, a, x);
+        return arg != NULL && mig_arg_slot_fits(c, a, x) &&
+               mig_call_fits(c, arg->call, x->name) &&
+               mig_expr_whole(c, head, end, arg->value_first, arg->value_end);
     case NFY_CTX_KEYWORD:
-        return whole && arg->kind == NFY_ARG_KEYWORD &&
-               mig_tok_is(c, arg->name_tok, x->name);
+        return arg != NULL && arg->kind == NFY_ARG_KEYWORD &&
+               mig_tok_is(c, arg->name_tok, x->name) &&
+               mig_expr_whole(c, head, end, arg->value_first, arg->value_end);
     case NFY_CTX_COMPARE: {
         int member = device_membership(c, end);
         if (member >= 0)

@@ -16,6 +16,9 @@
 bool mig_call_fits(const mig_ctx *c, uint32_t k, const char *callee);
 /** Whether argument a is the one context x (kind ARG) names. */
 bool mig_arg_fits(const mig_ctx *c, uint32_t a, const nfy_rule_ctx *x);
+/** Whether argument a stands at the position or keyword x names (its
+ * callee aside): the cheap half of mig_arg_fits. */
+bool mig_arg_slot_fits(const mig_ctx *c, uint32_t a, const nfy_rule_ctx *x);
 /** Case-insensitive POSIX ERE match of a "|"-joined skip list. */
 bool mig_skip_match(const char *skip, nfy_str text);
 

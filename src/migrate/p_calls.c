@@ -136,23 +136,27 @@ bool mig_call_fits(const mig_ctx *c, uint32_t k, const char *callee)
     if (mig_str_is(q, callee))
         return true;
     /* a second run sees torch.cuda.X already spelled torch.npu.X */
-    if (strncmp(callee, "torch.cuda.", 11) == 0 &&
-        nfy_str_starts_with(q, NFY_STR_LIT("torch.npu.")))
+    if (nfy_str_starts_with(q, NFY_STR_LIT("torch.npu.")) &&
+        strncmp(callee, "torch.cuda.", 11) == 0)
         return mig_str_is(nfy_str_slice(q, 10, q.len), callee + 11);
     return false;
 }
 
-bool mig_arg_fits(const mig_ctx *c, uint32_t a, const nfy_rule_ctx *x)
+bool mig_arg_slot_fits(const mig_ctx *c, uint32_t a, const nfy_rule_ctx *x)
 {
     const nfy_arg *arg = &c->m->args[a];
-    if (!mig_call_fits(c, arg->call, x->name))
-        return false;
     if (x->pos < 0 && x->kw == NULL)
         return true;
     if (arg->kind == NFY_ARG_POS)
         return x->pos >= 0 && arg->pos == (uint32_t)x->pos;
     return arg->kind == NFY_ARG_KEYWORD && x->kw != NULL &&
            mig_tok_is(c, arg->name_tok, x->kw);
+}
+
+bool mig_arg_fits(const mig_ctx *c, uint32_t a, const nfy_rule_ctx *x)
+{
+    return mig_arg_slot_fits(c, a, x) &&
+           mig_call_fits(c, c->m->args[a].call, x->name);
 }
 
 /* ---- rewrite-argument (generic)

@@ -13,6 +13,7 @@
  * Rules with the apidb flag rename only what torch.npu has for the target
  * version; the rest is reported under the rule's fallback.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "migrate/pass.h"
@@ -20,8 +21,14 @@
 
 typedef NFY_VEC(const char *) id_list;
 
+static int id_cmp(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 /* Rules named as some rule's fallback fire only as fallbacks: the ids that
- * are some rule's fallback, gathered once per collection. */
+ * are some rule's fallback, gathered once per collection, sorted for
+ * binary search (hundreds of rules ask). */
 static void fallback_ids(const mig_ctx *c, id_list *out)
 {
     size_t n = nfy_rule_set_count(c->rules);
@@ -30,15 +37,14 @@ static void fallback_ids(const mig_ctx *c, id_list *out)
         if (r->fallback != NULL)
             nfy_vec_push(out, r->fallback);
     }
+    if (out->len > 1)
+        qsort(out->items, out->len, sizeof *out->items, id_cmp);
 }
 
 static bool is_fallback_id(const id_list *fb, const char *id)
 {
-    for (size_t i = 0; i < fb->len; i++) {
-        if (strcmp(fb->items[i], id) == 0)
-            return true;
-    }
-    return false;
+    return fb->len > 0 &&
+           bsearch(&id, fb->items, fb->len, sizeof *fb->items, id_cmp) != NULL;
 }
 
 static bool name_rule(const mig_ctx *c, const id_list *fb, const nfy_rule *r)

@@ -78,6 +78,13 @@ static bool cuda_text(nfy_str s)
 /* Does the literal's text match r's pattern (see rules.h STRING)? */
 static bool value_fits(const nfy_rule *r, nfy_str pat, nfy_str body)
 {
+    /* every form needs the whole pattern; the whole-value forms start with
+       it (most literals fail on these two tests) */
+    if (body.len < pat.len)
+        return false;
+    if (!(r->flags & NFY_RULE_F_SUBSTRING) && pat.len > 0 &&
+        body.ptr[0] != pat.ptr[0])
+        return false;
     if (r->flags & NFY_RULE_F_SUBSTRING)
         return nfy_str_contains(body, pat);
     if (body.len == pat.len &&
@@ -463,10 +470,22 @@ static void device_arg_names(const mig_ctx *c, const rule_list *rl,
     }
 }
 
-static bool listed(const name_list *l, nfy_str name)
+/* The device argument names, found on first use: most files have no
+ * value set that asks. */
+typedef struct {
+    name_list names;
+    bool found;
+} dev_names;
+
+static bool listed(const mig_ctx *c, const rule_list *rl, dev_names *dev,
+                   nfy_str name)
 {
-    for (size_t i = 0; i < l->len; i++) {
-        if (nfy_str_eq(l->items[i], name))
+    if (!dev->found) {
+        device_arg_names(c, rl, &dev->names);
+        dev->found = true;
+    }
+    for (size_t i = 0; i < dev->names.len; i++) {
+        if (nfy_str_eq(dev->names.items[i], name))
             return true;
     }
     return false;
@@ -640,9 +659,10 @@ static void link_kept(mig_ctx *c, mig_guard *g, lit_info *info, uint32_t s)
 
 /* Decide value set s (its members have set == s) as a whole. */
 static void decide_set(mig_ctx *c, const rule_list *rl, mig_guard *g,
-                       lit_info *info, uint32_t s, const name_list *dev)
+                       lit_info *info, uint32_t s, dev_names *dev)
 {
-    bool device = mig_name_is_device(info[s].name) || listed(dev, info[s].name);
+    bool device =
+        mig_name_is_device(info[s].name) || listed(c, rl, dev, info[s].name);
     /* text rewrites ("torch.cuda.FloatTensor") select no device */
     device |= info[s].best != NULL &&
               (info[s].best->flags & NFY_RULE_F_SUBSTRING) != 0;
@@ -735,8 +755,7 @@ void mig_pass_strings(mig_ctx *c)
             check_cpu_test(c, &g, i, &info[i]);
     }
     group_sets(c, info);
-    name_list dev = {0};
-    device_arg_names(c, &rl, &dev);
+    dev_names dev = {0};
     for (uint32_t i = 0; i < n; i++) {
         if (info[i].set == i)
             decide_set(c, &rl, &g, info, i, &dev);
@@ -754,7 +773,7 @@ void mig_pass_strings(mig_ctx *c)
                     info[i].set);
     }
     mig_guard_free(&g);
-    nfy_vec_free(&dev);
+    nfy_vec_free(&dev.names);
     nfy_vec_free(&rl);
 }
 

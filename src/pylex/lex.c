@@ -196,6 +196,7 @@ nfy_status nfy_lex(const nfy_source *src, nfy_tokens *out, nfy_diags *diags)
     lx.fbudget = lx.n < (UINT32_MAX >> 3) ? 4 * lx.n + (1u << 20)
                                           : UINT32_MAX; /* linear work */
     nfy_vec_reserve(&out->toks, lx.n / 5 + 16);         /* ~7 bytes a token */
+    nfy_vec_reserve(out->tokpos, lx.n / 5 + 16);        /* a record per token */
     nfy_vec_push(&lx.indents, 0u);
     check_utf8(&lx);
     nfy__lex_check_cookie(&lx);

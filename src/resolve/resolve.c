@@ -111,11 +111,18 @@ static inline uint32_t slot_of(uint32_t hash, uint32_t scope, uint32_t mask)
 
 /* ---- Sorting bindings ---------------------------------------------------- */
 
-static int bind_cmp(const nfy_pysyn *m, uint32_t a, uint32_t b)
+/*
+ * Order of bindings: by (scope, name hash), then name, token and index.
+ * Only the runs of one (scope, name) and their order inside matter (the
+ * runs are found by hash), so the hash comes before the text: most
+ * comparisons end on the precomputed key without reading the names.
+ */
+static int bind_cmp(const nfy_pysyn *m, const uint64_t *key, uint32_t a,
+                    uint32_t b)
 {
+    if (key[a] != key[b])
+        return key[a] < key[b] ? -1 : 1;
     const nfy_binding *x = &m->bindings[a], *y = &m->bindings[b];
-    if (x->scope != y->scope)
-        return x->scope < y->scope ? -1 : 1;
     int c = text_cmp(tok_text(m, x->tok), tok_text(m, y->tok));
     if (c != 0)
         return c;
@@ -124,9 +131,10 @@ static int bind_cmp(const nfy_pysyn *m, uint32_t a, uint32_t b)
     return a < b ? -1 : (a > b);
 }
 
-/* Bottom-up merge sort (no recursion, stable); tmp has n entries. */
-static void sort_bindings(const nfy_pysyn *m, uint32_t *v, uint32_t *tmp,
-                          uint32_t n)
+/* Bottom-up merge sort (no recursion, stable); tmp has n entries, key
+ * the (scope, name hash) of each binding. */
+static void sort_bindings(const nfy_pysyn *m, const uint64_t *key, uint32_t *v,
+                          uint32_t *tmp, uint32_t n)
 {
     for (uint32_t width = 1; width < n; width *= 2) {
         for (uint32_t lo = 0; lo < n; lo += 2 * width) {
@@ -134,7 +142,7 @@ static void sort_bindings(const nfy_pysyn *m, uint32_t *v, uint32_t *tmp,
             uint32_t hi = lo + 2 * width < n ? lo + 2 * width : n;
             uint32_t i = lo, j = mid, k = lo;
             while (i < mid && j < hi)
-                tmp[k++] = bind_cmp(m, v[i], v[j]) <= 0 ? v[i++] : v[j++];
+                tmp[k++] = bind_cmp(m, key, v[i], v[j]) <= 0 ? v[i++] : v[j++];
             while (i < mid)
                 tmp[k++] = v[i++];
             while (j < hi)
@@ -490,7 +498,11 @@ nfy_status nfy_resolve(const nfy_pysyn *syn, nfy_arena *arena,
         r->bind_import[i] = NFY_NONE;
         r->bind_qual[i] = nfy_str_slice(NFY_STR_LIT(""), 0, 0);
     }
-    sort_bindings(syn, ix->order, tmp, nb);
+    uint64_t *key = nfy_arena_alloc(arena, (nb ? nb : 1) * sizeof *key);
+    for (uint32_t i = 0; i < nb; i++)
+        key[i] = (uint64_t)syn->bindings[i].scope << 32 |
+                 name_hash(tok_text(syn, syn->bindings[i].tok));
+    sort_bindings(syn, key, ix->order, tmp, nb);
     build_groups(syn, ix);
     build_attr_index(syn, ix);
     collect_globals(syn, ix);

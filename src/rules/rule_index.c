@@ -145,6 +145,7 @@ void nfy__rules_reindex(nfy_rule_set *set)
         qsort(set->index.items, set->index.len, sizeof *set->index.items,
               entry_cmp);
     build_slots(set);
+    nfy__rules_ids_build(set);
 }
 
 void nfy__rules_index_free(nfy_rule_set *set)
@@ -153,6 +154,7 @@ void nfy__rules_index_free(nfy_rule_set *set)
     free(set->slots);
     set->slots = NULL;
     set->nslots = 0;
+    nfy__rules_ids_free(set);
 }
 
 /* ---- Ranking ------------------------------------------------------------- */

@@ -59,7 +59,9 @@ const nfy_rule *nfy_rule_set_find(const nfy_rule_set *set, const char *id)
 {
     if (!set || !id)
         return NULL;
-    for (size_t i = 0; i < set->rules.len; i++)
+    if (nfy__rules_ids_current(set))
+        return nfy__rules_id_find(set, id);
+    for (size_t i = 0; i < set->rules.len; i++) /* rules being loaded */
         if (!strcmp(set->rules.items[i]->id, id))
             return set->rules.items[i];
     return NULL;

@@ -36,7 +36,18 @@ struct nfy_rule_set {
     rules_slot *slots;     /* open addressing over the runs of index */
     size_t nslots;         /* a power of two, or 0 */
     rules_ptr_vec scanned; /* STRING, ENV, FILE rules: matched by scanning */
+    const nfy_rule **id_slots; /* rules by ID (rule_ids.c), NULL: none */
+    size_t nid_slots;          /* a power of two, or 0 */
+    size_t id_count;           /* rules.len when id_slots was built */
 };
+
+/* The ID table of set's rules as they are now (rule_ids.c). */
+void nfy__rules_ids_build(nfy_rule_set *set);
+/* Whether the ID table covers every rule of the set. */
+bool nfy__rules_ids_current(const nfy_rule_set *set);
+/* The first rule of ID id, or NULL; the table must be current. */
+const nfy_rule *nfy__rules_id_find(const nfy_rule_set *set, const char *id);
+void nfy__rules_ids_free(nfy_rule_set *set);
 
 /* Free what nfy__rules_reindex allocated (rule_index.c). */
 void nfy__rules_index_free(nfy_rule_set *set);
