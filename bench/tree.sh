@@ -23,24 +23,30 @@ allmb=$(find "$TREE" -type f -printf '%s\n' | awk '{s+=$1} END {printf "%.2f", s
 nfiles=$(find "$TREE" -type f | wc -l)
 npy=$(find "$TREE" -name '*.py' -type f | wc -l)
 
-# measure NAME CMD...: best wall seconds and its peak RSS (KiB) into
-# $tmp/NAME; output trees under $tmp/out removed before each run.
+# measure NAME CMD...: best wall seconds, its peak RSS (KiB) and the best
+# CPU seconds (user+sys, steadier on a shared machine) into $tmp/r.NAME;
+# output trees under $tmp/out removed before each run.
 measure() {
     name=$1; shift
-    best=; rss=
+    best=; rss=; cpu=
     i=0
     while [ "$i" -lt "$BEST" ]; do
         rm -rf "$tmp/out" "$tmp/cp"
-        /usr/bin/time -f '%e %M' -o "$tmp/time" "$@" >/dev/null 2>&1
+        /usr/bin/time -f '%e %M %U %S' -o "$tmp/time" "$@" >/dev/null 2>&1
         # the last line: a failing exit adds a line before it
-        t=$(tail -1 "$tmp/time" | cut -d' ' -f1)
-        m=$(tail -1 "$tmp/time" | cut -d' ' -f2)
+        read -r t m u s <<EOF2
+$(tail -1 "$tmp/time")
+EOF2
+        c=$(echo "$u + $s" | bc -l)
         if [ -z "$best" ] || [ "$(echo "$t < $best" | bc -l)" = 1 ]; then
             best=$t; rss=$m
         fi
+        if [ -z "$cpu" ] || [ "$(echo "$c < $cpu" | bc -l)" = 1 ]; then
+            cpu=$c
+        fi
         i=$((i + 1))
     done
-    echo "$best $rss" >"$tmp/r.$name"
+    echo "$best $rss $cpu" >"$tmp/r.$name"
 }
 
 
@@ -91,14 +97,14 @@ hipped=$(find "$tmp/hip/out" -name '*.py' 2>/dev/null | wc -l)
 rm -rf "$tmp/hip"
 
 echo "tree: $TREE ($nfiles files, $allmb MB; $npy .py files, $pymb MB); wall time, $(getconf _NPROCESSORS_ONLN) CPUs"
-printf '%-40s %8s %9s %9s %9s %8s\n' what seconds "py MB/s" "files/s" "peak MiB" "vs cp -r"
+printf '%-40s %8s %9s %9s %9s %8s %8s\n' what seconds "py MB/s" "files/s" "peak MiB" "vs cp -r" "CPU s"
 read -r tcp _ <"$tmp/r.cp"
 row() { # name label files
-    read -r t m <"$tmp/r.$1"
+    read -r t m c <"$tmp/r.$1"
     if [ "$(echo "$t <= 0" | bc -l)" = 1 ]; then t=0.001; fi
-    printf '%-40s %8.2f %9.1f %9.0f %9.1f %7.2fx\n' "$2" "$t" \
+    printf '%-40s %8.2f %9.1f %9.0f %9.1f %7.2fx %8.2f\n' "$2" "$t" \
         "$(echo "$pymb / $t" | bc -l)" "$(echo "$3 / $t" | bc -l)" \
-        "$(echo "$m / 1024" | bc -l)" "$(echo "$t / $tcp" | bc -l)"
+        "$(echo "$m / 1024" | bc -l)" "$(echo "$t / $tcp" | bc -l)" "$c"
 }
 row check1 "npuify convert --check -j1" "$npy"
 row check2 "npuify convert --check -j2" "$npy"
@@ -112,8 +118,15 @@ row py_parse "CPython ast.parse (*.py)" "$npy"
 row py_unparse "CPython ast.parse+ast.unparse (*.py)" "$npy"
 row hipify "hipify_python ($hipped .py written)" "$npy"
 r() { read -r a _ <"$tmp/r.$1"; read -r b _ <"$tmp/r.$2"; echo "$a / $b" | bc -l; }
+# the same from CPU seconds (user+sys); a zero (too short to count) as 0.01
+rc() {
+    read -r _ _ a <"$tmp/r.$1"; read -r _ _ b <"$tmp/r.$2"
+    echo "($a + ($a == 0) * 0.01) / ($b + ($b == 0) * 0.01)" | bc -l
+}
 printf 'ratios: -j2/-j1 speedup --check %.2fx, -o %.2fx; -o vs cp -r+sed %.2fx; --check vs ast.parse+unparse %.1fx\n' \
     "$(r check1 check2)" "$(r out1 out2)" "$(r out1 cpsed)" "$(r py_unparse check1)"
+printf 'CPU time ratios: -o -j1 vs cp -r+sed %.2fx (target <= 1), vs cp -r %.2fx (target <= 2), vs cat %.2fx\n' \
+    "$(rc out1 cpsed)" "$(rc out1 cp)" "$(rc out1 cat)"
 
 echo
 echo "scaling (hard-linked copies of the tree): wall seconds / peak MiB"
@@ -133,7 +146,7 @@ for n in $SCALES; do
     for what in "--check -j 1" "--check -j 2" "-o $tmp/out -j 1" "-o $tmp/out -j 2"; do
         # shellcheck disable=SC2086
         measure s "$NPUIFY" convert --quiet $what "$root"
-        read -r t m <"$tmp/r.s"
+        read -r t m _ <"$tmp/r.s"
         line="$line $(printf '%8.2f/%7.1f' "$t" "$(echo "$m / 1024" | bc -l)")"
         rm -rf "$tmp/out"
     done
