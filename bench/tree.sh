@@ -188,6 +188,8 @@ echo "-j2 speedup (wall): --check $(ratio check1 check2 1)x, -o $(ratio out1 out
     "CPU work -j2/-j1: --check $(ratio check2 check1 2)x, -o $(ratio out2 out1 2)x"
 echo "convert --check vs ast.parse+unparse (cpu): $(ratio py_unparse check1 2)x;" \
     "-o -j1 time / cp -r+sed: $(ratio out1 cpsed 1)x, / cp -r: $(ratio out1 cp 1)x (wall)"
+echo "-o -j1 CPU / cp -r+sed: $(ratio out1 cpsed 2)x (target <= 1), / cp -r: $(ratio out1 cp 2)x" \
+    "(target <= 2), / cat: $(ratio out1 cat 2)x"
 
 echo
 echo "scaling (hard-linked copies of the tree): wall seconds / peak MiB"

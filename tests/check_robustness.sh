@@ -11,7 +11,9 @@
 # links planted in DST, full disk (tmpfs where mount works, else injected)
 # and read-only file system (injected, tests/robustness/fail_shim.c), long
 # and odd file names, ownership in place, SIGINT/SIGTERM/SIGKILL during
-# --in-place on 5,000 files, stale temporaries, a 50,000-file tree.
+# --in-place on 5,000 files, SIGKILL during -o, file systems without
+# O_TMPFILE, linkat or copy_file_range (injected), stale temporaries, a
+# 50,000-file tree.
 # Prints one "row: case | exit | message | originals" line per case.
 #   NPUIFY=build/release/npuify sh tests/check_robustness.sh
 # Env: ROBUST_ASAN=0 skips the ASan build.
@@ -272,6 +274,24 @@ intact full-disk-in-place "$w/ip" "$w/snap2"; notemp enospc-ip "$w"; row full-di
 run read-only-fs-injected 3 "cannot write: read-only file system" \
     env NFY_SHIM_CREATE_ERRNO=30 LD_PRELOAD="$SHIM" "$BIN" convert "$w/src" -o "$w/out2" -q
 notemp erofs "$w"; intact read-only-fs-injected "$w/src" "$w/snap"; row read-only-fs-injected
+# The fresh tree's files are unnamed until complete (O_TMPFILE + linkat):
+# where the file system cannot (no O_TMPFILE, linkat refused) or
+# copy_file_range cannot, the output is the same; a failing link is said.
+printf '#!/bin/sh\necho cuda\n' >"$w/src/run"; chmod 750 "$w/src/run"; snap "$w/src" "$w/snap"
+"$BIN" convert "$w/src" -o "$w/ref" -q >/dev/null 2>&1
+for v in NFY_SHIM_NO_TMPFILE=1 NFY_SHIM_LINK_ERRNO=2 NFY_SHIM_NO_COPY_RANGE=1; do
+    rm -rf "$w/alt"
+    run "fallback-$v" 0 "" env "$v" LD_PRELOAD="$SHIM" "$BIN" convert "$w/src" -o "$w/alt" -q
+    diff -r -x npuify_report "$w/ref" "$w/alt" >/dev/null &&
+        [ "$(stat -c %a "$w/alt/run")" = 750 ] && ok || bad "fallback $v: output differs"
+    notemp "fallback-$v" "$w"; intact "fallback-$v" "$w/src" "$w/snap"; row "fallback-$v"
+done
+rm -f "$w/src/run"; snap "$w/src" "$w/snap"
+run link-fails-injected 3 "out3/a.py: error[convert-write]: cannot write: no space left on device" \
+    env NFY_SHIM_LINK_ERRNO=28 LD_PRELOAD="$SHIM" "$BIN" convert "$w/src" -o "$w/out3"
+[ "$(grep -c "out3/b.txt: error" "$tmp/out")" = 1 ] && ok || bad "link fails: not said once"
+[ ! -e "$w/out3/a.py" ] && [ ! -e "$w/out3/b.txt" ] && ok || bad "link fails: a file appeared"
+notemp link-fails "$w"; intact link-fails-injected "$w/src" "$w/snap"; row link-fails-injected
 echo x >"$w/file"
 run dst-not-a-directory 3 "cannot write: not a directory" "$BIN" convert "$w/src/a.py" -o "$w/file/a.py" -q
 row dst-not-a-directory n/a
@@ -437,6 +457,27 @@ gen_tree "$w/pristine"
 (cd "$w/pristine" && find . -name '*.py' -print0 | sort -z | xargs -0 sha256sum) >"$w/orig.sum"
 "$BIN" convert "$w/pristine" -o "$w/ref" -q >/dev/null 2>&1
 (cd "$w/ref" && find . -name '*.py' -print0 | sort -z | xargs -0 sha256sum) >"$w/conv.sum"
+# SIGKILL during -o: each output file is complete or absent, and no
+# temporary is left (the files are unnamed until complete). A 2 MB file
+# right after p00/m005.py keeps the run busy when the signal comes.
+rm -rf "$w/k" "$w/kt"; cp -a "$w/pristine" "$w/kt"
+/usr/bin/python3 -c "print('import torch\\n' + 'y = [1, 2, 3]\\n' * 150000)" >"$w/kt/p00/m005x.py"
+"$BIN" convert "$w/kt" -o "$w/k" -q >/dev/null 2>&1 &
+kpid=$!
+i=0
+while [ $i -lt 2000 ] && ! [ -e "$w/k/p00/m005.py" ]; do sleep 0.01; i=$((i + 1)); done
+kill -s KILL $kpid; wait $kpid; krc=$?
+[ "$krc" = 137 ] && ok || bad "sigkill-write-tree: exit $krc, want 137"
+notemp sigkill-write-tree "$w/k"
+[ ! -e "$w/k/p00/m005x.py" ] && [ ! -e "$w/k/npuify_report" ] && ok ||
+    bad "sigkill-write-tree: finished before the signal (not a test)"
+(cd "$w/k" && find . -name '*.py' -print0 | sort -z | xargs -0r sha256sum) >"$tmp/now"
+n=$(wc -l <"$tmp/now")
+awk 'FILENAME == ARGV[1] { conv[$2] = $1; next } $1 != conv[$2] { print "partial " $2; bad++ }
+     END { exit bad > 0 }' "$w/conv.sum" "$tmp/now" && ok || bad "sigkill-write-tree: a partial file"
+echo "$krc" >"$tmp/rc"; echo "killed after p00/m005.py; $n files, all complete" >"$tmp/msg"
+row "sigkill-write-tree (-o; complete or absent, no temp)" yes
+rm -rf "$w/k" "$w/kt"
 interrupt sigint-in-place INT 130
 interrupt sigterm-in-place TERM 143
 interrupt sigkill-in-place KILL 137

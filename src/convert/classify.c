@@ -54,6 +54,11 @@ static bool is_dockerfile(const char *name)
     return false;
 }
 
+bool nfy__convert_kind_needs_head(const char *name)
+{
+    return !is_dockerfile(name) && !strchr(name, '.');
+}
+
 nfy_file_kind nfy__convert_classify(const char *name, const char *head,
                                     size_t head_len)
 {

@@ -56,12 +56,13 @@ static void flag_file_rules(nfy__converter *c, const char *rel)
     }
 }
 
-static void copy_other(nfy__converter *c, const nfy_walk_entry *e, nfy_arena *a)
+static void copy_other(nfy__converter *c, const nfy_walk_entry *e, int in,
+                       const struct stat *st, nfy_arena *a)
 {
     flag_file_rules(c, e->rel);
     const char *note = NULL;
     bool ok = c->o->action != NFY_CONVERT_WRITE ||
-              nfy__convert_copy_out(c, e, a, &note);
+              nfy__convert_copy_out(c, e, in, st, a, &note);
     c->stats->files_error += !ok;
     nfy_report_add_file(c->rep, e->rel, ok ? NFY_FILE_COPIED : NFY_FILE_ERROR,
                         note);
@@ -94,9 +95,10 @@ static bool emit_script(nfy__converter *c, const nfy_walk_entry *e,
     return st == NFY_OK;
 }
 
-/* A file that could not be loaded: too large is copied, else said once. */
-static void load_failed(nfy__converter *c, const nfy_walk_entry *e,
-                        nfy_arena *a, nfy_status st)
+/* A file that could not be loaded: too large is copied (from in, or by
+ * its path when in is -1), else said once. */
+static void load_failed(nfy__converter *c, const nfy_walk_entry *e, int in,
+                        const struct stat *sst, nfy_arena *a, nfy_status st)
 {
     c->stats->files_error++;
     if (st == NFY_ELIMIT) {
@@ -105,7 +107,7 @@ static void load_failed(nfy__converter *c, const nfy_walk_entry *e,
                         NFY__MAX_SCRIPT_BYTES >> 20);
         const char *note = "too large to convert";
         if (c->o->action == NFY_CONVERT_WRITE)
-            nfy__convert_copy_out(c, e, a, &note);
+            nfy__convert_copy_out(c, e, in, sst, a, &note);
         nfy_report_add_file(c->rep, e->rel, NFY_FILE_ERROR, note);
         return;
     }
@@ -114,18 +116,28 @@ static void load_failed(nfy__converter *c, const nfy_walk_entry *e,
                         nfy__convert_note(a, "cannot read", st));
 }
 
+/* The source read from in, named by its relative path (as diagnostics
+ * show it). */
+static nfy_status load_script(nfy_source *src, const nfy_walk_entry *e, int in)
+{
+    nfy_buf b = NFY_BUF_INIT;
+    nfy_status st = nfy_file_read_fd(in, NFY__MAX_SCRIPT_BYTES, &b);
+    if (!st)
+        st = nfy_source_from_mem(src, e->rel, b.data, b.len);
+    nfy_buf_release(&b);
+    return st;
+}
+
 static void convert_script(nfy__converter *c, const nfy_walk_entry *e,
-                           nfy_file_kind kind, nfy_arena *a)
+                           nfy_file_kind kind, int fd, const struct stat *sst,
+                           nfy_arena *a)
 {
     nfy_source src;
-    nfy_status st = nfy_source_load(&src, e->path, NFY__MAX_SCRIPT_BYTES);
+    nfy_status st = load_script(&src, e, fd);
     if (st) {
-        load_failed(c, e, a, st);
+        load_failed(c, e, fd, sst, a, st);
         return;
     }
-    /* The display path of diagnostics is the relative one. */
-    free((char *)src.path);
-    src.path = strdup(e->rel);
     c->stats->files_scanned++;
     nfy_source view;
     bool cr_view = nfy__convert_cr_view(&src, &view);
@@ -162,23 +174,30 @@ static void convert_script(nfy__converter *c, const nfy_walk_entry *e,
     nfy_source_release(&src);
 }
 
+/* One open of the input serves its head, its text and its copy. */
 static void convert_file(nfy__converter *c, const nfy_walk_entry *e,
                          nfy_arena *a)
 {
+    int in;
+    struct stat sst;
+    nfy_status st = nfy_file_open_read(e->path, &in, &sst);
+    const char *slash = strrchr(e->rel, '/');
+    const char *base = slash ? slash + 1 : e->rel;
     char head[128];
     size_t head_len = 0;
-    nfy_status st = nfy_file_head(e->path, head, sizeof head, &head_len);
+    if (!st && nfy__convert_kind_needs_head(base))
+        st = nfy_file_head_fd(in, head, sizeof head, &head_len);
     if (st) {
-        load_failed(c, e, a, st);
-        return;
+        load_failed(c, e, -1, NULL, a, st);
+    } else {
+        nfy_file_kind kind = nfy__convert_classify(base, head, head_len);
+        if (kind == NFY_FILE_KIND_OTHER)
+            copy_other(c, e, in, &sst, a);
+        else
+            convert_script(c, e, kind, in, &sst, a);
     }
-    const char *slash = strrchr(e->rel, '/');
-    nfy_file_kind kind =
-        nfy__convert_classify(slash ? slash + 1 : e->rel, head, head_len);
-    if (kind == NFY_FILE_KIND_OTHER)
-        copy_other(c, e, a);
-    else
-        convert_script(c, e, kind, a);
+    if (in >= 0)
+        close(in);
 }
 
 static const char *special_kind(mode_t mode)
@@ -319,15 +338,19 @@ nfy_status nfy_convert_run(const nfy_convert_opts *opts, nfy_report *rep,
     static const char *const skip_names[] = {".git", "__pycache__", NULL};
     nfy_walk_opts wo = {skip_names,
                         opts->action == NFY_CONVERT_WRITE ? opts->dst : NULL};
+    /* One file has nothing to share out; a capped diags would count errors
+     * differently per file (see parallel.c). */
+    bool parallel = opts->jobs > 1 && !c.single_file && !diags->max;
+    c.cache_dirs = !parallel && !c.single_file;
+    if (opts->action == NFY_CONVERT_WRITE)
+        c.umask_known = nfy_umask_get(&c.umask);
     if (!c.write_rc) {
-        /* One file has nothing to share out; a capped diags would count
-         * errors differently per file (see parallel.c). */
-        st = opts->jobs > 1 && !c.single_file && !diags->max
-                 ? nfy__convert_parallel(&c, &wo, opts->jobs)
-                 : nfy_walk(opts->src, &wo, on_entry, &c, diags);
+        st = parallel ? nfy__convert_parallel(&c, &wo, opts->jobs)
+                      : nfy_walk(opts->src, &wo, on_entry, &c, diags);
         if (st && !c.write_rc)
             c.write_rc = st;
     }
+    nfy__convert_forget_dir(&c);
     if (c.root_fd >= 0)
         close(c.root_fd);
     if (opts->rules)

@@ -35,6 +35,8 @@ typedef enum {
     NFY_FILE_KIND_DOCKERFILE /* scanned for findings, never edited */
 } nfy_file_kind;
 
+/* The kind cannot be told from the name alone: the head decides. */
+bool nfy__convert_kind_needs_head(const char *name);
 /* Classify by name, then by a "#!" line in the first bytes. */
 nfy_file_kind nfy__convert_classify(const char *name, const char *head,
                                     size_t head_len);
@@ -121,6 +123,13 @@ typedef struct {
     nfy_status write_rc; /* first output error */
     const char *target;  /* single file in place: the file a link names */
     int root_fd;         /* the output root (DST, or SRC in place), or -1 */
+    bool umask_known;    /* umask is the process's (mode given at creation) */
+    mode_t umask;
+    /* One converter for the whole run (the sequential walk): the last
+     * output directory stays open for the next entry in it. */
+    bool cache_dirs;
+    int out_dir_fd;
+    char *out_dir_rel; /* its path below the root (malloc), or NULL */
 } nfy__converter;
 
 /* ---- Output (output.c); each failure said once, on its path. ---- */
@@ -136,9 +145,13 @@ const char *nfy__convert_note(nfy_arena *a, const char *what, nfy_status st);
 nfy_status nfy__convert_write_out(nfy__converter *c, const nfy_walk_entry *e,
                                   nfy_arena *a, const char *data, size_t len,
                                   const char **note);
-/* Copy e byte for byte to its output; false (said, *note) on failure. */
-bool nfy__convert_copy_out(nfy__converter *c, const nfy_walk_entry *e,
-                           nfy_arena *a, const char **note);
+/* Close the output directory kept open by cache_dirs. */
+void nfy__convert_forget_dir(nfy__converter *c);
+/* Copy e byte for byte to its output, from in (open, its stat st) or, when
+ * in is -1, from e->path; false (said, *note) on failure. */
+bool nfy__convert_copy_out(nfy__converter *c, const nfy_walk_entry *e, int in,
+                           const struct stat *st, nfy_arena *a,
+                           const char **note);
 /* Rewrite e in place behind its FILE.orig: no backup, no rewrite. */
 nfy_status nfy__convert_rewrite(nfy__converter *c, const nfy_walk_entry *e,
                                 nfy_arena *a, const nfy_buf *result,

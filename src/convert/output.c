@@ -7,6 +7,7 @@
  */
 #include <dirent.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -34,7 +35,31 @@ typedef struct {
     int dirfd;
     const char *name;
     const char *shown; /* the path for messages */
+    bool kept;         /* dirfd is the converter's kept directory */
 } out_target;
+
+void nfy__convert_forget_dir(nfy__converter *c)
+{
+    if (c->out_dir_rel)
+        close(c->out_dir_fd);
+    free(c->out_dir_rel);
+    c->out_dir_rel = NULL;
+}
+
+/* The walk lists a directory's entries together: keep its descriptor for
+ * the next one (opened beneath the root once, as any other). */
+static void keep_dir(nfy__converter *c, const char *dir, out_target *t)
+{
+    size_t n = strlen(dir);
+    char *copy = malloc(n + 1);
+    if (!copy)
+        return;
+    memcpy(copy, dir, n + 1);
+    nfy__convert_forget_dir(c);
+    c->out_dir_rel = copy;
+    c->out_dir_fd = t->dirfd;
+    t->kept = true;
+}
 
 /*
  * Open the directory an output lands in. Below the output root (DST, or
@@ -56,15 +81,34 @@ static nfy_status out_open(nfy__converter *c, nfy_arena *a,
     t->name = slash ? slash + 1 : e->rel;
     const char *dir =
         slash ? nfy_arena_strndup(a, e->rel, (size_t)(slash - e->rel)) : "";
-    return c->root_fd >= 0 ? nfy_dir_open_beneath_fd(c->root_fd, dir, &t->dirfd)
-                           : nfy_dir_open_beneath(root, dir, &t->dirfd);
+    if (c->cache_dirs && c->out_dir_rel && !strcmp(c->out_dir_rel, dir)) {
+        t->dirfd = c->out_dir_fd;
+        t->kept = true;
+        return NFY_OK;
+    }
+    nfy_status st = c->root_fd >= 0
+                        ? nfy_dir_open_beneath_fd(c->root_fd, dir, &t->dirfd)
+                        : nfy_dir_open_beneath(root, dir, &t->dirfd);
+    if (!st && c->cache_dirs)
+        keep_dir(c, dir, t);
+    return st;
 }
 
 static void out_close(out_target *t)
 {
-    if (t->dirfd >= 0)
+    if (t->dirfd >= 0 && !t->kept)
         close(t->dirfd);
     t->dirfd = -1;
+}
+
+/* A file of a fresh output tree: written unnamed and linked when complete,
+ * with its mode given at creation where the umask lets it through. */
+static nfy_write_opts new_file_opts(const nfy__converter *c, mode_t mode)
+{
+    nfy_write_opts w = {.mode = mode, .flags = NFY_WRITE_NEW};
+    if (c->umask_known && !(mode & (c->umask | 07000)))
+        w.flags |= NFY_WRITE_MODE_AT_OPEN;
+    return w;
 }
 
 const char *nfy__convert_note(nfy_arena *a, const char *what, nfy_status st)
@@ -73,14 +117,16 @@ const char *nfy__convert_note(nfy_arena *a, const char *what, nfy_status st)
 }
 
 /* Copy a file byte for byte to the output; false (said) on failure. */
-bool nfy__convert_copy_out(nfy__converter *c, const nfy_walk_entry *e,
-                           nfy_arena *a, const char **note)
+bool nfy__convert_copy_out(nfy__converter *c, const nfy_walk_entry *e, int in,
+                           const struct stat *sst, nfy_arena *a,
+                           const char **note)
 {
-    out_target t = {-1, NULL, NULL};
+    out_target t = {-1, NULL, NULL, false};
     nfy_status st = out_open(c, a, e, &t);
-    nfy_write_opts w = {.mode = e->mode & 07777};
+    nfy_write_opts w = new_file_opts(c, e->mode & 07777);
     if (!st)
-        st = nfy_file_copy_at(e->path, t.dirfd, t.name, &w);
+        st = in >= 0 ? nfy_file_copy_fd_at(in, sst, t.dirfd, t.name, &w)
+                     : nfy_file_copy_at(e->path, t.dirfd, t.name, &w);
     out_close(&t);
     if (!st)
         return true;
@@ -93,10 +139,10 @@ nfy_status nfy__convert_write_out(nfy__converter *c, const nfy_walk_entry *e,
                                   nfy_arena *a, const char *data, size_t len,
                                   const char **note)
 {
-    out_target t = {-1, NULL, NULL};
+    out_target t = {-1, NULL, NULL, false};
     nfy_status st = out_open(c, a, e, &t);
     /* A fresh output tree needs no per-file flush; in place does. */
-    nfy_write_opts w = {.mode = e->mode & 07777};
+    nfy_write_opts w = new_file_opts(c, e->mode & 07777);
     if (!st)
         st = nfy_file_write_at(t.dirfd, t.name, data, len, &w);
     out_close(&t);
@@ -137,7 +183,7 @@ nfy_status nfy__convert_rewrite(nfy__converter *c, const nfy_walk_entry *e,
                                 nfy_arena *a, const nfy_buf *result,
                                 const char **note)
 {
-    out_target t = {-1, NULL, NULL};
+    out_target t = {-1, NULL, NULL, false};
     nfy_status st = out_open(c, a, e, &t);
     if (st) {
         nfy__convert_output_error(c, t.shown ? t.shown : e->path, st);
@@ -170,7 +216,7 @@ nfy_status nfy__convert_rewrite(nfy__converter *c, const nfy_walk_entry *e,
 void nfy__convert_make_dir(nfy__converter *c, const nfy_walk_entry *e,
                            nfy_arena *a)
 {
-    out_target t = {-1, NULL, NULL};
+    out_target t = {-1, NULL, NULL, false};
     nfy_status st = out_open(c, a, e, &t);
     if (!st)
         st = nfy_mkdir_at(t.dirfd, t.name, 0755);
@@ -186,7 +232,7 @@ void nfy__convert_copy_link(nfy__converter *c, const nfy_walk_entry *e,
     const char *note = "symbolic link, copied as a link";
     bool ok = true;
     if (c->o->action == NFY_CONVERT_WRITE) {
-        out_target t = {-1, NULL, NULL};
+        out_target t = {-1, NULL, NULL, false};
         nfy_status st = out_open(c, a, e, &t);
         if (!st)
             st = nfy_symlink_copy_at(e->path, t.dirfd, t.name);

@@ -327,16 +327,37 @@ void nfy_sha256_hex(const uint8_t digest[NFY_SHA256_BYTES],
 
 /* ---- Files ------------------------------------------------------------- */
 
+struct stat;
+
 /**
  * Read a whole file into out (appended). NFY_ELIMIT past max bytes. Only a
  * regular file is read: a FIFO or device is NFY_ENOTREG (never blocks).
  */
 NFY_NODISCARD nfy_status nfy_file_read(const char *path, size_t max,
                                        nfy_buf *out);
+/** Open a regular file for reading (*fd, its stat in *st); anything else
+ * is refused unread, as by nfy_file_read. */
+NFY_NODISCARD nfy_status nfy_file_open_read(const char *path, int *fd,
+                                            struct stat *st);
+/** nfy_file_read from an open descriptor (from its offset on). */
+NFY_NODISCARD nfy_status nfy_file_read_fd(int fd, size_t max, nfy_buf *out);
+/** The first bytes of an open file, by offset (fd's offset unchanged). */
+NFY_NODISCARD nfy_status nfy_file_head_fd(int fd, char *buf, size_t cap,
+                                          size_t *got);
+/** The process's umask without changing it; false where it cannot be read
+ * (no /proc). */
+bool nfy_umask_get(mode_t *out);
 
 enum nfy_write_flags {
     NFY_WRITE_SYNC = 1u << 0, /* fsync before the rename (power-loss safe) */
-    NFY_WRITE_KEEP_OWNER = 1u << 1 /* owner and group of what is replaced */
+    NFY_WRITE_KEEP_OWNER = 1u << 1, /* owner and group of what is replaced */
+    /* The name most likely does not exist yet (a fresh output tree): the
+     * file is written unnamed (O_TMPFILE) and linked once complete, so no
+     * temporary is made and a killed run leaves it complete or absent. */
+    NFY_WRITE_NEW = 1u << 2,
+    /* The umask lets mode through unchanged: it is given at creation, with
+     * no fchmod after (with NFY_WRITE_NEW). */
+    NFY_WRITE_MODE_AT_OPEN = 1u << 3
 };
 
 /* How a file is written, and what could not be kept. */
@@ -363,6 +384,11 @@ NFY_NODISCARD nfy_status nfy_file_write_at(int dirfd, const char *name,
  * src's mode (and owner with NFY_WRITE_KEEP_OWNER). */
 NFY_NODISCARD nfy_status nfy_file_copy_at(const char *src, int dirfd,
                                           const char *name, nfy_write_opts *w);
+/** nfy_file_copy_at from an open file (st its stat), copied from offset 0
+ * in the kernel where it can be (copy_file_range), else through a buffer. */
+NFY_NODISCARD nfy_status nfy_file_copy_fd_at(int in, const struct stat *st,
+                                             int dirfd, const char *name,
+                                             nfy_write_opts *w);
 /** Recreate the symbolic link src as dirfd/name (replacing it atomically). */
 NFY_NODISCARD nfy_status nfy_symlink_copy_at(const char *src, int dirfd,
                                              const char *name);

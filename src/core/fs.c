@@ -9,7 +9,15 @@
  * next to the target and rename it over the target. nfy_dir_open_beneath
  * reaches a directory below a root without following any symbolic link,
  * so a writer never writes through a link planted in its output.
+ *
+ * A file that is expected to be new (NFY_WRITE_NEW, a fresh output tree)
+ * is written unnamed (O_TMPFILE) and linked under its name once complete:
+ * a crash or SIGKILL leaves it complete or absent and never a temporary;
+ * where the name is taken it is replaced by a rename as above, and where
+ * the file system cannot do it the temporary is used.
  */
+/* O_TMPFILE, copy_file_range and linkat's AT_EMPTY_PATH are GNU names. */
+#define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -67,59 +75,88 @@ static int open_regular(const char *path, struct stat *st)
     return fd; /* O_NONBLOCK changes nothing for a regular file */
 }
 
-nfy_status nfy_file_read(const char *path, size_t max, nfy_buf *out)
+nfy_status nfy_file_open_read(const char *path, int *fd, struct stat *st)
 {
-    struct stat st;
-    int fd = open_regular(path, &st);
-    if (fd < 0)
-        return nfy_status_from_errno(errno);
-    nfy_status rc = NFY_OK;
+    *fd = open_regular(path, st);
+    return *fd < 0 ? nfy_status_from_errno(errno) : NFY_OK;
+}
+
+nfy_status nfy_file_read_fd(int fd, size_t max, nfy_buf *out)
+{
     size_t start = out->len;
     for (;;) {
-        if (nfy_buf_reserve(out, 65536)) {
-            rc = out->status;
-            break;
-        }
+        if (nfy_buf_reserve(out, 65536))
+            return out->status;
         ssize_t n = read(fd, out->data + out->len, 65536);
         if (n < 0 && errno == EINTR)
             continue;
-        if (n < 0) {
-            rc = nfy_status_from_errno(errno);
-            break;
-        }
+        if (n < 0)
+            return nfy_status_from_errno(errno);
         if (n == 0)
-            break;
+            return NFY_OK;
         out->len += (size_t)n;
         out->data[out->len] = '\0';
-        if (out->len - start > max) {
-            rc = NFY_ELIMIT;
-            break;
-        }
+        if (out->len - start > max)
+            return NFY_ELIMIT;
     }
+}
+
+nfy_status nfy_file_read(const char *path, size_t max, nfy_buf *out)
+{
+    int fd;
+    struct stat st;
+    nfy_status rc = nfy_file_open_read(path, &fd, &st);
+    if (rc)
+        return rc;
+    rc = nfy_file_read_fd(fd, max, out);
     close(fd);
     return rc;
 }
 
-nfy_status nfy_file_head(const char *path, char *buf, size_t cap, size_t *got)
+nfy_status nfy_file_head_fd(int fd, char *buf, size_t cap, size_t *got)
 {
-    struct stat st;
     *got = 0;
-    int fd = open_regular(path, &st);
-    if (fd < 0)
-        return nfy_status_from_errno(errno);
-    nfy_status rc = NFY_OK;
     while (*got < cap) {
-        ssize_t n = read(fd, buf + *got, cap - *got);
+        ssize_t n = pread(fd, buf + *got, cap - *got, (off_t)*got);
         if (n < 0 && errno == EINTR)
             continue;
-        if (n <= 0) {
-            rc = n < 0 ? nfy_status_from_errno(errno) : NFY_OK;
-            break;
-        }
+        if (n <= 0)
+            return n < 0 ? nfy_status_from_errno(errno) : NFY_OK;
         *got += (size_t)n;
     }
+    return NFY_OK;
+}
+
+nfy_status nfy_file_head(const char *path, char *buf, size_t cap, size_t *got)
+{
+    int fd;
+    struct stat st;
+    *got = 0;
+    nfy_status rc = nfy_file_open_read(path, &fd, &st);
+    if (rc)
+        return rc;
+    rc = nfy_file_head_fd(fd, buf, cap, got);
     close(fd);
     return rc;
+}
+
+/* The process's umask, read without changing it (Linux 4.7+). */
+bool nfy_umask_get(mode_t *out)
+{
+    char text[1024];
+    size_t got;
+    if (nfy_file_head("/proc/self/status", text, sizeof text - 1, &got))
+        return false;
+    text[got] = '\0';
+    const char *p = strstr(text, "\nUmask:");
+    if (!p)
+        return false;
+    char *end;
+    unsigned long v = strtoul(p + 7, &end, 8);
+    if (end == p + 7 || v > 0777)
+        return false;
+    *out = (mode_t)v;
+    return true;
 }
 
 static nfy_status write_all(int fd, const char *p, size_t len)
@@ -138,8 +175,9 @@ static nfy_status write_all(int fd, const char *p, size_t len)
 
 /*
  * Six characters of mkstemp's alphabet. The first try mixes the clock and
- * the pid (no system call); after a collision the kernel's randomness is
- * used. A guessed name only costs a retry: the file is created with O_EXCL.
+ * an address (which ASLR makes differ between processes): no system call;
+ * after a collision the kernel's randomness is used. A guessed name only
+ * costs a retry: the file is created with O_EXCL.
  */
 static void random_suffix(char *dst, int attempt)
 {
@@ -148,7 +186,7 @@ static void random_suffix(char *dst, int attempt)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     uint64_t x = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 30) ^
-                 ((uint64_t)getpid() << 40) ^ (uint64_t)(uintptr_t)dst;
+                 ((uint64_t)(uintptr_t)dst << 16);
     if (attempt > 0 && getrandom(&x, sizeof x, GRND_NONBLOCK) != sizeof x)
         x += (uint64_t)attempt * 0x9E3779B97F4A7C15u;
     for (int i = 0; i < TEMP_RANDOM_LEN; i++) {
@@ -244,7 +282,54 @@ static nfy_status stream_finish(nfy_file_stream *fs, const struct stat *like,
     return rc;
 }
 
-/* Fill a fresh temporary (from data, or streamed from in), then rename it
+/* in's bytes from offset off on, through a buffer (in's own offset is
+ * not used, so the copy can be tried again from 0). */
+static nfy_status copy_by_buffer(int in, off_t off, int out)
+{
+    char block[65536];
+    for (;;) {
+        ssize_t n = pread(in, block, sizeof block, off);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return n < 0 ? nfy_status_from_errno(errno) : NFY_OK;
+        off += n;
+        nfy_status rc = write_all(out, block, (size_t)n);
+        if (rc)
+            return rc;
+    }
+}
+
+/* copy_file_range cannot copy between these two files (another file
+ * system, an old kernel, a filter): the buffer copy can. */
+static bool copy_range_refused(int err)
+{
+    return err == EXDEV || err == EINVAL || err == ENOSYS ||
+           err == EOPNOTSUPP || err == EBADF || err == EPERM;
+}
+
+/* All of in (from offset 0) appended to out: in the kernel (a reflink or
+ * an in-kernel copy, no bytes through user space) where it can be. */
+static nfy_status copy_fd(int in, int out)
+{
+    off_t off = 0;
+    for (;;) {
+        ssize_t n = copy_file_range(in, &off, out, NULL, 1u << 30, 0);
+        if (n > 0)
+            continue;
+        if (n == 0 && off > 0)
+            return NFY_OK;
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && !copy_range_refused(errno))
+            return nfy_status_from_errno(errno);
+        /* Refused, or nothing at offset 0: an empty file, or one whose
+         * size says nothing (procfs); the buffer copy tells them apart. */
+        return copy_by_buffer(in, off, out);
+    }
+}
+
+/* Fill a fresh temporary (from data, or copied from in), then rename it
  * over dirfd/name. Nothing is left behind on failure. */
 static nfy_status finish_temp(int dirfd, const char *name, int in,
                               const void *data, size_t len,
@@ -254,32 +339,136 @@ static nfy_status finish_temp(int dirfd, const char *name, int in,
     nfy_status rc = stream_start(&fs, dirfd, name, *w);
     if (rc)
         return rc;
-    if (in < 0) {
-        rc = write_all(fs.fd, data, len);
-    } else {
-        char block[65536];
-        for (;;) {
-            ssize_t n = read(in, block, sizeof block);
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n <= 0) {
-                rc = n < 0 ? nfy_status_from_errno(errno) : NFY_OK;
-                break;
-            }
-            rc = write_all(fs.fd, block, (size_t)n);
-            if (rc)
-                break;
-        }
-    }
+    rc = in < 0 ? write_all(fs.fd, data, len) : copy_fd(in, fs.fd);
     rc = stream_finish(&fs, like, rc);
     *w = fs.w;
     return rc;
 }
 
+/* Link the unnamed (O_TMPFILE) file fd as dirfd/name: through /proc, which
+ * any user may, else by the descriptor itself (root, or Linux 6.10+). */
+static int link_unnamed(int fd, int dirfd, const char *name)
+{
+    char proc[32];
+    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+    if (linkat(AT_FDCWD, proc, dirfd, name, AT_SYMLINK_FOLLOW) == 0)
+        return 0;
+    if (errno != ENOENT)
+        return -1;
+    return linkat(fd, "", dirfd, name, AT_EMPTY_PATH);
+}
+
+/* The name is taken (a file of an earlier run, a planted link): the file
+ * takes over what it replaces (as a temporary would) and is linked under
+ * a temporary name that is renamed over name. */
+static nfy_status replace_by_unnamed(int fd, int dirfd, const char *name,
+                                     const struct stat *like, nfy_write_opts *w)
+{
+    settle_attrs(fd, dirfd, name, like, w);
+    char tmp[TEMP_NAME_SIZE];
+    for (int tries = 0; tries < 64; tries++) {
+        memcpy(tmp, temp_prefix, TEMP_PREFIX_LEN);
+        random_suffix(tmp + TEMP_PREFIX_LEN, tries);
+        if (link_unnamed(fd, dirfd, tmp) != 0) {
+            if (errno == EEXIST)
+                continue;
+            return nfy_status_from_errno(errno);
+        }
+        if (renameat(dirfd, tmp, dirfd, name) == 0)
+            return NFY_OK;
+        nfy_status rc = nfy_status_from_errno(errno);
+        unlinkat(dirfd, tmp, 0);
+        return rc;
+    }
+    return NFY_EEXIST;
+}
+
+/* Errors that say this file system (or kernel) has no unnamed files or
+ * cannot link them: the temporary does the job instead. */
+static bool unnamed_refused(int err)
+{
+    return err == EOPNOTSUPP || err == EISDIR || err == EINVAL;
+}
+
+static bool link_refused(int err)
+{
+    return err == ENOENT || err == EPERM || err == EOPNOTSUPP || err == EINVAL;
+}
+
+/* Finish the filled unnamed file fd: its mode, a flush, its name. Returns
+ * false (nothing linked) where it cannot be linked here. */
+static bool link_new(int fd, int dirfd, const char *name, mode_t mode,
+                     const struct stat *like, nfy_write_opts *w, nfy_status *rc)
+{
+    if (!(w->flags & NFY_WRITE_MODE_AT_OPEN) && fchmod(fd, mode) != 0)
+        w->mode_lost = true;
+    if ((w->flags & NFY_WRITE_SYNC) && fsync(fd) != 0) {
+        *rc = nfy_status_from_errno(errno);
+        return true;
+    }
+    if (link_unnamed(fd, dirfd, name) == 0)
+        return true;
+    if (errno == EEXIST) {
+        *rc = replace_by_unnamed(fd, dirfd, name, like, w);
+        return true;
+    }
+    if (link_refused(errno))
+        return false;
+    *rc = nfy_status_from_errno(errno);
+    return true;
+}
+
+/*
+ * NFY_WRITE_NEW: the file is filled unnamed and appears under its name
+ * only once complete; nothing of it is left if the process dies first.
+ * False where the file system cannot (the caller then uses a temporary);
+ * else true with the outcome in *rc.
+ */
+static bool write_new(int dirfd, const char *name, int in, const void *data,
+                      size_t len, const struct stat *like, nfy_write_opts *w,
+                      nfy_status *rc)
+{
+    mode_t mode = like ? like->st_mode & 07777 : w->mode;
+    if (mode != w->mode)
+        w->flags &= ~(unsigned)NFY_WRITE_MODE_AT_OPEN;
+    bool at_open = w->flags & NFY_WRITE_MODE_AT_OPEN;
+    int fd = openat(dirfd, ".", O_WRONLY | O_TMPFILE | O_CLOEXEC,
+                    at_open ? mode : 0600);
+    if (fd < 0) {
+        *rc = nfy_status_from_errno(errno);
+        return !unnamed_refused(errno);
+    }
+    *rc = in < 0 ? write_all(fd, data, len) : copy_fd(in, fd);
+    bool done = *rc || link_new(fd, dirfd, name, mode, like, w, rc);
+    if (close(fd) != 0 && done && !*rc) {
+        /* The data may not all have reached the file: take it back. */
+        *rc = nfy_status_from_errno(errno);
+        unlinkat(dirfd, name, 0);
+    }
+    return done;
+}
+
+static nfy_status write_file(int dirfd, const char *name, int in,
+                             const void *data, size_t len,
+                             const struct stat *like, nfy_write_opts *w)
+{
+    nfy_status rc;
+    if ((w->flags & NFY_WRITE_NEW) &&
+        write_new(dirfd, name, in, data, len, like, w, &rc))
+        return rc;
+    return finish_temp(dirfd, name, in, data, len, like, w);
+}
+
 nfy_status nfy_file_write_at(int dirfd, const char *name, const void *data,
                              size_t len, nfy_write_opts *w)
 {
-    return finish_temp(dirfd, name, -1, data, len, NULL, w);
+    return write_file(dirfd, name, -1, data, len, NULL, w);
+}
+
+nfy_status nfy_file_copy_fd_at(int in, const struct stat *st, int dirfd,
+                               const char *name, nfy_write_opts *w)
+{
+    return write_file(dirfd, name, in, NULL, 0, st, w);
 }
 
 nfy_status nfy_file_copy_at(const char *src, int dirfd, const char *name,
@@ -289,7 +478,7 @@ nfy_status nfy_file_copy_at(const char *src, int dirfd, const char *name,
     int in = open_regular(src, &st);
     if (in < 0)
         return nfy_status_from_errno(errno);
-    nfy_status rc = finish_temp(dirfd, name, in, NULL, 0, &st, w);
+    nfy_status rc = nfy_file_copy_fd_at(in, &st, dirfd, name, w);
     close(in);
     return rc;
 }

@@ -443,6 +443,71 @@ static void test_write_at_guards(void **state)
     nfy_arena_release(&a);
 }
 
+/* NFY_WRITE_NEW: a new name gets the whole file with its mode; a taken
+ * one (a file, a link) is replaced as by a temporary, the file's mode kept
+ * and the link's target untouched; copies come from offset 0. */
+static void test_write_new(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/nfy-new-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    nfy_arena a = NFY_ARENA_INIT;
+    int fd = -1;
+    assert_int_equal(nfy_dir_open_beneath(dir, "", &fd), NFY_OK);
+    mode_t um;
+    assert_true(nfy_umask_get(&um));
+    mode_t old_um = umask(um); /* unchanged: nfy_umask_get read it right */
+    assert_int_equal(old_um, um);
+    nfy_write_opts w = {.mode = 0751, .flags = NFY_WRITE_NEW};
+    assert_int_equal(nfy_file_write_at(fd, "new", "abc", 3, &w), NFY_OK);
+    struct stat st;
+    assert_int_equal(fstatat(fd, "new", &st, 0), 0);
+    assert_int_equal(st.st_mode & 07777, 0751);
+    assert_int_equal(st.st_size, 3);
+    const char *victim = nfy_path_join(&a, dir, "victim");
+    assert_int_equal(nfy_file_write_atomic(victim, "keep", 4, 0600), NFY_OK);
+    assert_int_equal(symlinkat(victim, fd, "link"), 0);
+    assert_int_equal(nfy_file_write_at(fd, "link", "xy", 2, &w), NFY_OK);
+    assert_int_equal(fstatat(fd, "link", &st, AT_SYMLINK_NOFOLLOW), 0);
+    assert_true(S_ISREG(st.st_mode));
+    nfy_buf b = NFY_BUF_INIT;
+    assert_int_equal(nfy_file_read(victim, 9, &b), NFY_OK);
+    assert_string_equal(nfy_buf_cstr(&b), "keep");
+    /* A file replaced keeps its mode; a copy takes the source's. */
+    nfy_write_opts w2 = {.mode = 0644, .flags = NFY_WRITE_NEW};
+    assert_int_equal(nfy_file_write_at(fd, "new", "abcd", 4, &w2), NFY_OK);
+    assert_int_equal(fstatat(fd, "new", &st, 0), 0);
+    assert_int_equal(st.st_mode & 07777, 0751);
+    assert_int_equal(st.st_size, 4);
+    int in = -1;
+    assert_int_equal(nfy_file_open_read(victim, &in, &st), NFY_OK);
+    char head[2];
+    size_t got = 0;
+    assert_int_equal(nfy_file_head_fd(in, head, sizeof head, &got), NFY_OK);
+    assert_int_equal(got, 2);
+    nfy_write_opts wc = {.mode = 0644, .flags = NFY_WRITE_NEW};
+    assert_int_equal(nfy_file_copy_fd_at(in, &st, fd, "new", &wc), NFY_OK);
+    assert_int_equal(nfy_file_copy_fd_at(in, &st, fd, "copy", &wc), NFY_OK);
+    close(in);
+    nfy_buf_reset(&b);
+    assert_int_equal(nfy_file_read(nfy_path_join(&a, dir, "new"), 9, &b),
+                     NFY_OK);
+    assert_string_equal(nfy_buf_cstr(&b), "keep");
+    assert_int_equal(fstatat(fd, "new", &st, 0), 0);
+    assert_int_equal(st.st_mode & 07777, 0600);
+    assert_int_equal(fstatat(fd, "copy", &st, 0), 0);
+    assert_int_equal(st.st_mode & 07777, 0600); /* the source's */
+    assert_int_equal(st.st_size, 4);
+    nfy_buf_release(&b);
+    close(fd);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "find '%s' -name '.npuify-*' | grep -q .", dir);
+    assert_int_not_equal(system(cmd), 0); /* no temporary left */
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    nfy_arena_release(&a);
+}
+
 /* A diagnostic on a huge line keeps a window around the column. */
 static void test_diag_long_line(void **state)
 {
@@ -549,6 +614,7 @@ int main(void)
         cmocka_unit_test(test_escape),
         cmocka_unit_test(test_atomic_write),
         cmocka_unit_test(test_write_at_guards),
+        cmocka_unit_test(test_write_new),
         cmocka_unit_test(test_diag_long_line),
         cmocka_unit_test(test_walk),
         cmocka_unit_test(test_status_names),
