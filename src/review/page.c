@@ -149,7 +149,11 @@ static void item(nfy_buf *out, const nfy_finding *f, const nfy_source *src,
     js_key(out, "rule", f->rule);
     js_key(out, "name", r ? r->message : NULL);
     js_key(out, "hint", r ? r->hint : NULL);
-    js_key(out, "message", f->message);
+    /* the note says what --check did (nothing); the page asks whether
+     * convert -o may create the file */
+    js_key(out, "message",
+           created ? "a new file convert -o DST writes at the root of DST"
+                   : f->message);
     js_key(out, "category", nfy_finding_cat_name(f->cat));
     js_key(out, "safety", nfy_safety_name(f->safety));
     nfy_buf_addf(out, ",\"manual\":%s",
