@@ -48,9 +48,7 @@ enum analyse_opt {
     OPT_DEPS,
     OPT_PYTHON,
     OPT_QUIET,
-    OPT_VERBOSE,
-    OPT_COLOR,
-    OPT_NO_COLOR
+    OPT_VERBOSE
 };
 
 /* The options of analyse: its parsing and --help come from this list. */
@@ -75,9 +73,7 @@ static const nfy_cli_option analyse_opts[] = {
      "print only errors (no progress, no summary)"},
     {OPT_VERBOSE, "-v", "--verbose", NULL,
      "also one line per file that would change, and\nthe count of every rule"},
-    {OPT_COLOR, NULL, "--color", "[=WHEN]",
-     "colour: auto (default), always (also --color\nalone), never"},
-    {OPT_NO_COLOR, NULL, "--no-color", NULL, "the same as --color=never"},
+    NFY_CLI_COLOR_OPTIONS,
 };
 
 static const nfy_cli_command analyse_cmd = {
@@ -132,14 +128,9 @@ static int take_option(analyse_args *a, int id, const char *val)
     case OPT_VERBOSE:
         a->verbose = true;
         break;
-    case OPT_COLOR:
-        if (!nfy_cli_color(val ? val : "always", &a->color))
-            return nfy_cli_usage_error("analyse",
-                                       "--color takes auto, always or never");
-        break;
-    case OPT_NO_COLOR:
-        a->color = false;
-        break;
+    case NFY_CLI_OPT_COLOR:
+    case NFY_CLI_OPT_NO_COLOR:
+        return nfy_cli_color_option("analyse", id, val, &a->color);
     }
     return -1;
 }

@@ -59,8 +59,6 @@ enum convert_opt {
     OPT_FAIL_ON,
     OPT_QUIET,
     OPT_VERBOSE,
-    OPT_COLOR,
-    OPT_NO_COLOR,
     OPT_JSON_DIAGS
 };
 
@@ -121,10 +119,7 @@ static const nfy_cli_option convert_opts[] = {
      "also one line per file changed (walk order, the\n"
      "same for any -j), the count of every rule and\n"
      "every manual-work finding"},
-    {OPT_COLOR, NULL, "--color", "[=WHEN]",
-     "colour: auto (default: a terminal and no\n"
-     "NO_COLOR), always (also --color alone), never"},
-    {OPT_NO_COLOR, NULL, "--no-color", NULL, "the same as --color=never"},
+    NFY_CLI_COLOR_OPTIONS,
     {OPT_JSON_DIAGS, NULL, "--json-diagnostics", NULL,
      "print diagnostics as JSON lines"},
 };
@@ -303,14 +298,9 @@ static int take_option(convert_args *a, int id, const char *val)
     case OPT_VERBOSE:
         a->verbose = true;
         break;
-    case OPT_COLOR:
-        if (!nfy_cli_color(val ? val : "always", &a->color))
-            return nfy_cli_usage_error("convert",
-                                       "--color takes auto, always or never");
-        break;
-    case OPT_NO_COLOR:
-        a->color = false;
-        break;
+    case NFY_CLI_OPT_COLOR:
+    case NFY_CLI_OPT_NO_COLOR:
+        return nfy_cli_color_option("convert", id, val, &a->color);
     case OPT_JSON_DIAGS:
         a->json_diags = true;
         break;

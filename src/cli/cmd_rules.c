@@ -32,9 +32,7 @@ enum rules_opt {
     OPT_KIND,
     OPT_RULES,
     OPT_NO_BUILTIN,
-    OPT_JSON_DIAGS,
-    OPT_COLOR,
-    OPT_NO_COLOR
+    OPT_JSON_DIAGS
 };
 
 /* The options of rules: its parsing and --help come from this list. */
@@ -54,10 +52,7 @@ static const nfy_cli_option rules_opts[] = {
      "leave out the built-in catalogue"},
     {OPT_JSON_DIAGS, NULL, "--json-diagnostics", NULL,
      "print diagnostics as JSON lines"},
-    {OPT_COLOR, NULL, "--color", "[=WHEN]",
-     "colour: auto (default: a terminal and no\n"
-     "NO_COLOR), always (also --color alone), never"},
-    {OPT_NO_COLOR, NULL, "--no-color", NULL, "the same as --color=never"},
+    NFY_CLI_COLOR_OPTIONS,
 };
 
 static const nfy_cli_command rules_cmd = {
@@ -95,14 +90,9 @@ static int take_option(rules_args *a, int id, const char *val)
     case OPT_JSON_DIAGS:
         a->json_diags = true;
         break;
-    case OPT_COLOR:
-        if (!nfy_cli_color(val ? val : "always", &a->color))
-            return nfy_cli_usage_error("rules",
-                                       "--color takes auto, always or never");
-        break;
-    case OPT_NO_COLOR:
-        a->color = false;
-        break;
+    case NFY_CLI_OPT_COLOR:
+    case NFY_CLI_OPT_NO_COLOR:
+        return nfy_cli_color_option("rules", id, val, &a->color);
     }
     return -1;
 }

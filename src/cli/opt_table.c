@@ -119,3 +119,14 @@ int nfy_cli_next(const nfy_cli_command *c, int argc, char **argv, int *i,
     }
     return unknown(c, arg);
 }
+
+int nfy_cli_color_option(const char *cmd, int id, const char *val, bool *color)
+{
+    if (id == NFY_CLI_OPT_NO_COLOR) {
+        *color = false;
+        return -1;
+    }
+    if (!nfy_cli_color(val ? val : "always", color))
+        return nfy_cli_usage_error(cmd, "--color takes auto, always or never");
+    return -1;
+}

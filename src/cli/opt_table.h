@@ -37,6 +37,22 @@ enum {
     NFY_CLI_NONE = -4   /* "--": nothing to do, go on */
 };
 
+/* The colour options, the same in every command that prints diagnostics:
+ * their table rows and their handling live here once. */
+enum { NFY_CLI_OPT_COLOR = 1000, NFY_CLI_OPT_NO_COLOR };
+#define NFY_CLI_COLOR_OPTIONS                                                  \
+    {NFY_CLI_OPT_COLOR, NULL, "--color", "[=WHEN]",                            \
+     "colour: auto (default: a terminal and no\n"                              \
+     "NO_COLOR), always (also --color alone), never"},                         \
+    {                                                                          \
+        NFY_CLI_OPT_NO_COLOR, NULL, "--no-color", NULL,                        \
+            "the same as --color=never"                                        \
+    }
+
+/* Apply colour option id (with its value) to *color; -1 to go on, or the
+ * exit code of the usage error it printed for a bad WHEN. */
+int nfy_cli_color_option(const char *cmd, int id, const char *val, bool *color);
+
 /* The --help text of c into out. */
 void nfy_cli_help(const nfy_cli_command *c, FILE *out);
 
