@@ -37,14 +37,15 @@ static int by_count(const void *a, const void *b)
 
 void nfy_cli_verbose_rules(const nfy_report *rep, nfy_buf *out)
 {
-    size_t n = 0;
-    rule_count *rc = calloc(rep->findings.len + 1, sizeof *rc);
+    size_t n = 0, total = nfy_report_finding_count(rep);
+    rule_count *rc = calloc(total + 1, sizeof *rc);
     if (!rc)
         abort();
-    for (size_t i = 0; i < rep->findings.len; i++) {
-        const nfy_finding *f = &rep->findings.items[i];
-        if (f->cat == NFY_CAT_CHANGE)
-            rc[n++] = (rule_count){f->rule, 1};
+    for (size_t i = 0; i < total; i++) {
+        nfy_finding f; /* sealed or open: its strings are the report's */
+        nfy_report_finding_read(rep, i, &f);
+        if (f.cat == NFY_CAT_CHANGE)
+            rc[n++] = (rule_count){f.rule, 1};
     }
     /* Sort by ID to add up equal IDs, then by count for the line. */
     qsort(rc, n, sizeof *rc, by_rule);

@@ -69,11 +69,12 @@ static const char *main_script(nfy_arena *a, const nfy_convert_opts *o)
 static nfy_finding *launcher_finding(const nfy_convert_opts *o, nfy_report *rep,
                                      const char *what)
 {
-    size_t before = rep->findings.len;
+    size_t before = rep->open_findings.len;
     nfy_migrate_opts mo = {
         o->rules, o->torch_version, NFY_MIGRATE_DISTRIBUTED, NULL, NULL, NULL};
     nfy_migrate_launcher_note(&mo, rep, what);
-    return rep->findings.len > before ? &rep->findings.items[before] : NULL;
+    return rep->open_findings.len > before ? &rep->open_findings.items[before]
+                                           : NULL;
 }
 
 /*

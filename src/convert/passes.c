@@ -21,15 +21,15 @@ static nfy_status file_edits(nfy_convert_passes *p, nfy_file_kind kind,
         nfy__shell_line_findings(p, src, rel, rep);
         nfy_status st = nfy__shell_env_edits(p, src, rel, set, rep, diags);
         nfy_edit_set_normalize(set, diags);
-        size_t first = rep->findings.len;
+        size_t first = rep->open_findings.len;
         nfy_report_add_edits(rep, rel, set, NFY_SAFETY_SAFE);
         /* each change with its rule's safety (an unsafe rule under
          * --unsafe edits too) */
-        for (size_t i = first; i < rep->findings.len; i++) {
-            const nfy_rule *r =
-                nfy_rule_set_find(p->o->rules, rep->findings.items[i].rule);
+        for (size_t i = first; i < rep->open_findings.len; i++) {
+            const nfy_rule *r = nfy_rule_set_find(
+                p->o->rules, rep->open_findings.items[i].rule);
             if (r != NULL && r->safety == NFY_SAFETY_UNSAFE)
-                rep->findings.items[i].safety = NFY_SAFETY_UNSAFE;
+                rep->open_findings.items[i].safety = NFY_SAFETY_UNSAFE;
         }
         return st;
     }
@@ -44,7 +44,7 @@ nfy_status nfy__convert_edits(nfy_convert_passes *p, nfy_file_kind kind,
                               nfy_edit_set *set, nfy_report *rep,
                               nfy_diags *diags)
 {
-    size_t first = rep->findings.len;
+    size_t first = rep->open_findings.len;
     nfy_status st = file_edits(p, kind, src, rel, set, rep, diags);
     nfy__convert_review(p->o, src, rel, set, rep, first);
     return st;

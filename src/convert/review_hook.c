@@ -13,8 +13,8 @@ static size_t change_findings(nfy_report *rep, const char *rel, size_t first,
                               nfy_finding **out, size_t max)
 {
     size_t n = 0;
-    for (size_t i = first; i < rep->findings.len; i++) {
-        nfy_finding *f = &rep->findings.items[i];
+    for (size_t i = first; i < rep->open_findings.len; i++) {
+        nfy_finding *f = &rep->open_findings.items[i];
         if (f->cat != NFY_CAT_CHANGE || !f->file || strcmp(f->file, rel))
             continue;
         if (n < max)
@@ -80,8 +80,8 @@ void nfy__convert_review(const nfy_convert_opts *o, const nfy_source *src,
                          const char *rel, nfy_edit_set *set, nfy_report *rep,
                          size_t first)
 {
-    for (size_t i = first; i < rep->findings.len; i++) {
-        nfy_finding *f = &rep->findings.items[i];
+    for (size_t i = first; i < rep->open_findings.len; i++) {
+        nfy_finding *f = &rep->open_findings.items[i];
         if (f->file && !strcmp(f->file, rel))
             add_code(rep, src, f);
     }

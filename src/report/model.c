@@ -48,7 +48,7 @@ void nfy_report_release(nfy_report *rep)
 {
     nfy_vec_free(&rep->files);
     nfy__report_rows_release(rep);
-    nfy_vec_free(&rep->findings);
+    nfy_vec_free(&rep->open_findings);
     nfy_vec_free(&rep->log);
     nfy__report_strings_release(rep);
     nfy_arena_release(&rep->arena);
@@ -104,7 +104,7 @@ void nfy_report_add_finding(nfy_report *rep, const nfy_finding *f)
         rep->rules ? nfy_rule_set_find(rep->rules, c.rule) : NULL;
     if (r && r->severity > c.rule_severity)
         c.rule_severity = r->severity;
-    nfy_vec_push(&rep->findings, c);
+    nfy_vec_push(&rep->open_findings, c);
 }
 
 void nfy_finding_locate(nfy_finding *f, const nfy_source *src, nfy_span sp)

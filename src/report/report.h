@@ -185,7 +185,9 @@ struct nfy_report {
      * may be edited in place); read both with nfy_report_finding_read. */
     NFY_VEC(nfy_report_row *) row_chunks;
     size_t nrows;
-    nfy_finding_vec findings;
+    /* The findings not sealed yet (the current file's, editable in place);
+     * every finding, sealed or open: nfy_report_finding_read. */
+    nfy_finding_vec open_findings;
     nfy_report_log_vec log;
     uint32_t next_seq;
     nfy_rule_desc_fn rule_desc; /* may be NULL */

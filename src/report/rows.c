@@ -123,11 +123,11 @@ static void add_row(nfy_report *rep, nfy_report_row r)
 
 void nfy_report_seal(nfy_report *rep)
 {
-    for (size_t i = 0; i < rep->findings.len; i++)
-        add_row(rep, row_of(rep, &rep->findings.items[i]));
-    if (rep->findings.cap > KEEP_OPEN_CAP)
-        nfy_vec_free(&rep->findings);
-    rep->findings.len = 0;
+    for (size_t i = 0; i < rep->open_findings.len; i++)
+        add_row(rep, row_of(rep, &rep->open_findings.items[i]));
+    if (rep->open_findings.cap > KEEP_OPEN_CAP)
+        nfy_vec_free(&rep->open_findings);
+    rep->open_findings.len = 0;
 }
 
 void nfy__report_rows_release(nfy_report *rep)
@@ -140,7 +140,7 @@ void nfy__report_rows_release(nfy_report *rep)
 
 size_t nfy_report_finding_count(const nfy_report *rep)
 {
-    return rep->nrows + rep->findings.len;
+    return rep->nrows + rep->open_findings.len;
 }
 
 void nfy_report_finding_read(const nfy_report *rep, size_t i, nfy_finding *out)
@@ -148,5 +148,5 @@ void nfy_report_finding_read(const nfy_report *rep, size_t i, nfy_finding *out)
     if (i < rep->nrows)
         row_decode(rep, nfy__report_row(rep, i), out);
     else
-        *out = rep->findings.items[i - rep->nrows];
+        *out = rep->open_findings.items[i - rep->nrows];
 }

@@ -106,7 +106,7 @@ const nfy_finding *nfy__sorted_at(const nfy__sorted *v, size_t k,
 {
     size_t i = v->order[k], sealed = v->rep->nrows;
     if (i >= sealed)
-        return &v->rep->findings.items[i - sealed];
+        return &v->rep->open_findings.items[i - sealed];
     nfy_report_finding_read(v->rep, i, buf);
     return buf;
 }
@@ -115,7 +115,7 @@ const char *nfy__sorted_file(const nfy__sorted *v, size_t k)
 {
     size_t i = v->order[k], sealed = v->rep->nrows;
     if (i >= sealed)
-        return v->rep->findings.items[i - sealed].file;
+        return v->rep->open_findings.items[i - sealed].file;
     return nfy__report_string(v->rep, nfy__report_row(v->rep, i)->file);
 }
 

@@ -246,8 +246,8 @@ static size_t count(const nfy_report *rep, const char *rule, uint32_t line,
                     const char *api)
 {
     size_t n = 0;
-    for (size_t i = 0; i < rep->findings.len; i++) {
-        const nfy_finding *f = &rep->findings.items[i];
+    for (size_t i = 0; i < rep->open_findings.len; i++) {
+        const nfy_finding *f = &rep->open_findings.items[i];
         n += f->rule && !strcmp(f->rule, rule) && f->start_line == line &&
              f->api && !strcmp(f->api, api);
     }
@@ -279,8 +279,8 @@ static void test_observer_torch_apis(void **state)
     assert_int_equal(count(&rep, "NPU701", 12, "torch.cdist"), 1);
     /* an unannotated parameter, an attribute, a conditional value, a
        dtype: no verdict */
-    for (size_t i = 0; i < rep.findings.len; i++) {
-        const nfy_finding *f = &rep.findings.items[i];
+    for (size_t i = 0; i < rep.open_findings.len; i++) {
+        const nfy_finding *f = &rep.open_findings.items[i];
         if (strncmp(f->rule, "NPU70", 5) != 0)
             continue;
         assert_int_not_equal(f->start_line, 8);
@@ -331,10 +331,10 @@ static void test_observer_custom_ops(void **state)
     /* a plain C++ op: NPU711, and the try import is named */
     assert_int_equal(count(&rep, "NPU711", 17, "plain.pairs"), 1);
     assert_int_equal(count(&rep, "NPU504", 17, "plain.pairs"), 0);
-    for (size_t i = 0; i < rep.findings.len; i++)
-        if (!strcmp(rep.findings.items[i].rule, "NPU711"))
+    for (size_t i = 0; i < rep.open_findings.len; i++)
+        if (!strcmp(rep.open_findings.items[i].rule, "NPU711"))
             assert_non_null(
-                strstr(rep.findings.items[i].message, "inside try"));
+                strstr(rep.open_findings.items[i].message, "inside try"));
     nfy_report_release(&rep);
     nfy_analyse_exts_release(&x);
 }
@@ -368,7 +368,7 @@ static void test_text_files(void **state)
                  &rep);
     assert_int_equal(count(&rep, "NPU706", 1, "torch+cu118"), 1);
     assert_int_equal(count(&rep, "NPU706", 3, "flash-attn"), 1);
-    assert_int_equal(rep.findings.len, 2);
+    assert_int_equal(rep.open_findings.len, 2);
     analyse_file("k.cu",
                  "// x.is_cuda() in a comment\n"
                  "/* k<<<1,1>>>();\n"
@@ -378,7 +378,7 @@ static void test_text_files(void **state)
     assert_int_equal(count(&rep, "NPU708", 3, ".is_cuda()"), 1);
     assert_int_equal(
         count(&rep, "NPU708", 4, "c10::cuda::getCurrentCUDAStream"), 1);
-    assert_int_equal(rep.findings.len, 4);
+    assert_int_equal(rep.open_findings.len, 4);
     assert_false(nfy_analyse_text_wanted("train.py"));
     assert_false(nfy_analyse_text_wanted("README.md"));
     /* Dockerfiles are convert's container line rules, not NPU706's */
@@ -419,8 +419,8 @@ static void test_effort(void **state)
     f.cat = NFY_CAT_UNKNOWN_API;
     f.safety = NFY_SAFETY_MANUAL;
     nfy_report_add_finding(&rep, &f);
-    assert_true(nfy_finding_is_kernel(&rep.findings.items[0]));
-    assert_false(nfy_finding_is_blocking(&rep.findings.items[1]));
+    assert_true(nfy_finding_is_kernel(&rep.open_findings.items[0]));
+    assert_false(nfy_finding_is_blocking(&rep.open_findings.items[1]));
     assert_int_equal(nfy_report_effort(&rep, "a.py", NULL), NFY_EFFORT_HIGH);
     /* an unknown API is to verify, not work */
     assert_int_equal(nfy_report_effort(&rep, "b.py", NULL), NFY_EFFORT_NONE);

@@ -88,8 +88,8 @@ static size_t count_findings(const result *r, const char *rule,
                              nfy_finding_cat cat, uint32_t line)
 {
     size_t n = 0;
-    for (size_t i = 0; i < r->rep.findings.len; i++) {
-        const nfy_finding *f = &r->rep.findings.items[i];
+    for (size_t i = 0; i < r->rep.open_findings.len; i++) {
+        const nfy_finding *f = &r->rep.open_findings.items[i];
         if ((rule == NULL || strcmp(f->rule, rule) == 0) && f->cat == cat &&
             (line == 0 || f->start_line == line))
             n++;
@@ -103,8 +103,8 @@ static void expect_finding(const char *text, const char *ver, const char *rule,
     result r;
     run(text, ver, 0, &r);
     if (count_findings(&r, rule, cat, line) == 0) {
-        for (size_t i = 0; i < r.rep.findings.len; i++) {
-            const nfy_finding *f = &r.rep.findings.items[i];
+        for (size_t i = 0; i < r.rep.open_findings.len; i++) {
+            const nfy_finding *f = &r.rep.open_findings.items[i];
             print_message("  have %s %s line %u: %s\n", f->rule,
                           nfy_finding_cat_name(f->cat), f->start_line,
                           f->message ? f->message : "");
@@ -431,8 +431,8 @@ static void test_manual_findings(void **state)
 static size_t count_rule(const nfy_report *rep, const char *rule)
 {
     size_t n = 0;
-    for (size_t i = 0; i < rep->findings.len; i++)
-        n += strcmp(rep->findings.items[i].rule, rule) == 0;
+    for (size_t i = 0; i < rep->open_findings.len; i++)
+        n += strcmp(rep->open_findings.items[i].rule, rule) == 0;
     return n;
 }
 
@@ -458,8 +458,8 @@ static void test_amp_detection(void **state)
     nfy_migrate_project_finish(&p, &mo, &rep);
     assert_int_equal(count_rule(&rep, "NPU402"), 1);
     assert_int_equal(count_rule(&rep, "NPU607"), 3); /* global advice rows */
-    for (size_t i = 0; i < rep.findings.len; i++)
-        assert_null(rep.findings.items[i].file);
+    for (size_t i = 0; i < rep.open_findings.len; i++)
+        assert_null(rep.open_findings.items[i].file);
     nfy_report_release(&rep);
     /* with AMP somewhere: no project finding */
     nfy_migrate_info amp = r.info;
@@ -478,7 +478,7 @@ static void test_amp_detection(void **state)
     nfy_migrate_project_add(&p, "x.py", &none);
     nfy_report_init(&rep);
     nfy_migrate_project_finish(&p, &mo, &rep);
-    assert_int_equal(rep.findings.len, 0);
+    assert_int_equal(rep.open_findings.len, 0);
     nfy_report_release(&rep);
     nfy_migrate_project_release(&p);
     nfy_rule_set_free(rs);
@@ -703,8 +703,8 @@ static void test_value_sets(void **state)
     result r;
     run(dev, NULL, 0, &r);
     size_t tagged = 0;
-    for (size_t i = 0; i < r.rep.findings.len; i++) {
-        const nfy_finding *f = &r.rep.findings.items[i];
+    for (size_t i = 0; i < r.rep.open_findings.len; i++) {
+        const nfy_finding *f = &r.rep.open_findings.items[i];
         if (strcmp(f->rule, "NPU103") == 0) {
             assert_non_null(f->value_set_id);
             assert_string_equal(f->value_set_id, "vs2.15");

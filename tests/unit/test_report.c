@@ -358,15 +358,15 @@ static void test_add_edits_and_merge(void **state)
     nfy_report_logf(&part, "pkg/m.py", "converted with %d edits", 3);
     nfy_edit_set_release(&set);
     nfy_source_release(&src);
-    assert_int_equal(part.findings.len, 3);
-    const nfy_finding *f = &part.findings.items[1];
+    assert_int_equal(part.open_findings.len, 3);
+    const nfy_finding *f = &part.open_findings.items[1];
     assert_int_equal(f->op, NFY_OPTYPE_MODIFY);
     assert_int_equal(f->start_line, 2);
     assert_int_equal(f->start_col, 2);
     assert_string_equal(f->before, "cuda");
     assert_string_equal(f->after, "npu");
-    assert_int_equal(part.findings.items[0].op, NFY_OPTYPE_INSERT);
-    assert_int_equal(part.findings.items[2].op, NFY_OPTYPE_DELETE);
+    assert_int_equal(part.open_findings.items[0].op, NFY_OPTYPE_INSERT);
+    assert_int_equal(part.open_findings.items[2].op, NFY_OPTYPE_DELETE);
     nfy_report_meta meta = {"0.1.0", "convert", NULL, NULL, NULL};
     nfy_report_set_meta(&whole, &meta);
     nfy_report_add_file(&whole, "pkg/m.py", NFY_FILE_CONVERTED, NULL);
@@ -569,7 +569,7 @@ static void test_seal_keeps_everything(void **state)
     extra.code_after = "x.npu()";
     extra.rule_severity = NFY_SEV_WARNING;
     nfy_report_seal(&sealed);
-    assert_int_equal(sealed.findings.len, 0);
+    assert_int_equal(sealed.open_findings.len, 0);
     nfy_report_add_finding(&open, &extra);
     nfy_report_add_finding(&sealed, &extra); /* stays open */
     size_t n = nfy_report_finding_count(&open);
