@@ -27,6 +27,14 @@ export LC_ALL=C
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
+# npuify skips __pycache__ (and cp -r would copy it): measure everything
+# on a copy without it, so every row reads and writes the same files
+if [ -n "$(find "$TREE" -name __pycache__ -type d -print -quit)" ]; then
+    cp -r "$TREE" "$tmp/tree"
+    find "$tmp/tree" -name __pycache__ -type d -prune -exec rm -rf {} +
+    TREE=$tmp/tree
+fi
+
 mb_of() { awk '{s+=$1} END {printf "%.2f", s/1e6}'; }
 pymb=$(find "$TREE" -name '*.py' -type f -printf '%s\n' | mb_of)
 allmb=$(find "$TREE" -type f -printf '%s\n' | mb_of)
