@@ -29,8 +29,10 @@
 
 /* How many entries each worker may be ahead of the in-order merge. */
 enum { AHEAD_PER_JOB = 64 };
-/* A file at least this large leaves enough freed memory to hand back. */
-enum { TRIM_AFTER_BYTES = 256 * 1024 };
+/* A script at least this large leaves enough freed memory to hand back;
+ * each trim makes every thread fault its free pages in again, so smaller
+ * ones would cost more than they return. */
+enum { TRIM_AFTER_BYTES = 1 << 20 };
 /* Entries are kept in chunks, so an entry never moves once listed; a chunk
  * is freed once all its entries are merged, so the run holds only the
  * window's entries, not the whole tree's. */
@@ -117,7 +119,7 @@ static void run_item(job_list *jl, nfy__converter *tc, job_item *it)
 #ifdef __GLIBC__
     /* glibc keeps a thread's freed blocks in its arena: without this each
      * thread would hold the peak of the largest file it ever converted. */
-    if (it->e.size >= TRIM_AFTER_BYTES)
+    if (it->stats.files_scanned && it->e.size >= TRIM_AFTER_BYTES)
         malloc_trim(0);
 #endif
 }
