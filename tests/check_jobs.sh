@@ -7,7 +7,7 @@
 # (-o, --diff, --check, --in-place). Then the same on the ASan build (small
 # trees), ThreadSanitizer (build/tsan, built here with clang-14 when
 # missing) and helgrind look for data races, and strace checks that -j N
-# really starts N threads.
+# really converts on N threads (N - 1 started, and the calling one).
 #   NPUIFY=build/release/npuify sh tests/check_jobs.sh
 # Env: CHECK_JOBS_BIG=0 skips torch and the stdlib; CHECK_JOBS_TSAN=0 skips
 # the ThreadSanitizer build and runs; CHECK_JOBS_HELGRIND=0 skips helgrind.
@@ -161,13 +161,14 @@ for arg in "-j 1" "-j2" "--jobs 3" "--jobs=256"; do
 done
 "$NPUIFY" convert --help | grep -q -- "--jobs N" && ok || fail "--help lists --jobs"
 
-# -j N really starts N threads (and -j 1 none).
+# -j N converts on N threads: N - 1 started besides the calling one (and
+# -j 1 none).
 if command -v strace >/dev/null && strace -f -qq -o /dev/null true 2>/dev/null; then
     for j in 1 3; do
         strace -f -qq -e trace=clone,clone3 -o "$tmp/st" \
             "$NPUIFY" convert "$GOLDEN" --check -q -j $j >/dev/null 2>&1
         n=$(grep -cE 'clone.*= [1-9][0-9]*$' "$tmp/st")
-        want=$((j > 1 ? j : 0))
+        want=$((j > 1 ? j - 1 : 0))
         [ "$n" -eq "$want" ] && ok || fail "-j $j started $n threads, want $want"
     done
 fi

@@ -1,19 +1,21 @@
 /*
  * convert --jobs N: the same conversion on N threads, with the same output.
  *
- * The walk stays sequential in the calling thread (it decides the order)
- * and lists the entries as it goes; directories are created right there,
- * so they exist before any worker writes a file into them. Workers take the
- * next listed entry from a shared index and convert it with the ordinary
- * per-entry code, but into the entry's own report, diagnostics, diff and
- * stats (and their own project facts). Between entries, and after the
- * walk, the calling thread merges the finished entries strictly in walk
- * order, so the merged report, the diagnostics (walk diagnostics included,
- * at the place where the walk issued them), the diff and the stats are
- * exactly those of the sequential walk. Workers, and the walk itself, run
- * at most a fixed window ahead of the merge, and merged chunks of entries
- * are freed, so memory holds a window of entries, not the tree. Nothing here is
- * global: the shared state is one job_list under one mutex.
+ * The calling thread is one of the N: it walks (the walk decides the
+ * order) and lists the entries as it goes, creating directories right
+ * there, so they exist before any file is written into them; N - 1 workers
+ * take the next listed entry and convert it with the ordinary per-entry
+ * code, but into the entry's own report, diagnostics, diff and stats (and
+ * their own project facts). Once the walk is a window ahead, the calling
+ * thread merges the finished entries strictly in walk order and, while the
+ * next one in order is not finished, converts an entry itself rather than
+ * wait, so N threads stay busy on N cores. The merged report, the
+ * diagnostics (walk diagnostics included, at the place where the walk
+ * issued them), the diff and the stats are exactly those of the sequential
+ * walk. Each thread keeps one converter for the run (the umask, the last
+ * output directory open); merged chunks of entries are freed, so memory
+ * holds a window of entries, not the tree. Nothing here is global: the
+ * shared state is one job_list under one mutex.
  */
 #include <pthread.h>
 #ifdef __GLIBC__
@@ -27,8 +29,10 @@
 
 /* How many entries each worker may be ahead of the in-order merge. */
 enum { AHEAD_PER_JOB = 64 };
-/* A file at least this large leaves enough freed memory to hand back. */
-enum { TRIM_AFTER_BYTES = 256 * 1024 };
+/* A script at least this large leaves enough freed memory to hand back;
+ * each trim makes every thread fault its free pages in again, so smaller
+ * ones would cost more than they return. */
+enum { TRIM_AFTER_BYTES = 1 << 20 };
 /* Entries are kept in chunks, so an entry never moves once listed; a chunk
  * is freed once all its entries are merged, so the run holds only the
  * window's entries, not the whole tree's. */
@@ -56,7 +60,6 @@ typedef struct {
     NFY_VEC(job_chunk *) chunks; /* resized under mu; merged ones NULL */
     nfy_diags walk_diags;        /* the walk's own diagnostics */
     size_t walk_flushed;         /* how many of them are merged */
-    size_t nworkers;             /* threads started; 0: the walker converts */
     pthread_mutex_t mu;
     pthread_cond_t work_cv; /* more entries listed, or the merge went on */
     pthread_cond_t done_cv; /* an entry finished: the merge may go on */
@@ -65,10 +68,12 @@ typedef struct {
     size_t next;            /* next entry to take */
     size_t merged;          /* entries merged so far */
     size_t ahead;           /* how far next may run past merged */
+    nfy__converter self;    /* the calling thread's, over main's passes */
 } job_list;
 
 typedef struct {
     job_list *jl;
+    nfy__converter c;          /* kept across its entries */
     nfy_convert_passes passes; /* own project facts, merged at the end */
     pthread_t tid;
 } worker;
@@ -84,26 +89,37 @@ static job_chunk *chunk_of(const job_list *jl, size_t i)
     return jl->chunks.items[i / CHUNK];
 }
 
-/* Convert one entry into its own results. */
-static void run_item(job_list *jl, nfy_convert_passes *passes, job_item *it)
+/* A thread's converter for the whole run: the main one's output root and
+ * umask (modes given at creation), and its own kept output directory. */
+static void thread_converter(const nfy__converter *m, nfy_convert_passes *p,
+                             nfy__converter *tc)
 {
-    const nfy__converter *m = jl->main;
-    nfy__converter c = {.o = m->o,
-                        .passes = passes,
-                        .rep = &it->rep,
-                        .diff_out = m->diff_out ? &it->diff : NULL,
-                        .stats = &it->stats,
-                        .diags = &it->diags,
-                        .dst = m->dst,
-                        .root_fd = m->root_fd};
+    *tc = (nfy__converter){.o = m->o,
+                           .passes = p,
+                           .dst = m->dst,
+                           .root_fd = m->root_fd,
+                           .umask_known = m->umask_known,
+                           .umask = m->umask,
+                           .cache_dirs = true,
+                           .out_dir_fd = -1};
+}
+
+/* Convert one entry with the thread's converter into its own results. */
+static void run_item(job_list *jl, nfy__converter *tc, job_item *it)
+{
+    tc->rep = &it->rep;
+    tc->diff_out = jl->main->diff_out ? &it->diff : NULL;
+    tc->stats = &it->stats;
+    tc->diags = &it->diags;
+    tc->write_rc = NFY_OK;
     /* Asked to stop: entries not begun stay untouched (and unreported). */
-    if (!nfy__convert_stopping(&c))
-        nfy__convert_entry(&c, &it->e);
-    it->write_rc = c.write_rc;
+    if (!nfy__convert_stopping(tc))
+        nfy__convert_entry(tc, &it->e);
+    it->write_rc = tc->write_rc;
 #ifdef __GLIBC__
     /* glibc keeps a thread's freed blocks in its arena: without this each
-     * worker would hold the peak of the largest file it ever converted. */
-    if (it->e.size >= TRIM_AFTER_BYTES)
+     * thread would hold the peak of the largest file it ever converted. */
+    if (it->stats.files_scanned && it->e.size >= TRIM_AFTER_BYTES)
         malloc_trim(0);
 #endif
 }
@@ -123,7 +139,7 @@ static job_item *new_slot(job_list *jl)
     return item_at(jl, jl->listed);
 }
 
-static void merge_ready(job_list *jl, size_t keep);
+static void drain(job_list *jl, size_t keep);
 
 static int list_entry(void *ctx, const nfy_walk_entry *e)
 {
@@ -144,15 +160,16 @@ static int list_entry(void *ctx, const nfy_walk_entry *e)
     /* Parents before children: create directories during the walk. */
     bool is_dir = e->kind == NFY_WALK_DIR;
     if (is_dir)
-        run_item(jl, jl->main->passes, it);
+        run_item(jl, &jl->self, it);
     pthread_mutex_lock(&jl->mu);
     it->done = is_dir;
     jl->listed++;
-    pthread_cond_signal(&jl->work_cv);
+    if (!is_dir)
+        pthread_cond_signal(&jl->work_cv);
     pthread_mutex_unlock(&jl->mu);
     /* The walk lists no further than a window past the merge, so a slow
      * conversion never lets it list the whole tree in memory. */
-    merge_ready(jl, jl->ahead + CHUNK);
+    drain(jl, jl->ahead + CHUNK);
     return 0;
 }
 
@@ -170,11 +187,20 @@ static bool next_ready(job_list *jl)
     return false;
 }
 
-/* The next file entry to convert, waiting for one; NULL when all are
- * taken. */
-static job_item *take_item(job_list *jl)
+/* Mark the entry a thread converted as finished. Under mu. */
+static void finish_item(job_list *jl, job_item *it)
+{
+    it->done = true;
+    pthread_cond_signal(&jl->done_cv);
+}
+
+/* Finish the worker's last entry and take its next one, in one round trip,
+ * waiting for one; NULL when all are taken. */
+static job_item *swap_item(job_list *jl, job_item *finished)
 {
     pthread_mutex_lock(&jl->mu);
+    if (finished)
+        finish_item(jl, finished);
     for (;;) {
         if (next_ready(jl))
             break;
@@ -193,14 +219,10 @@ static void *worker_main(void *arg)
 {
     worker *w = arg;
     job_list *jl = w->jl;
-    job_item *it;
-    while ((it = take_item(jl))) {
-        run_item(jl, &w->passes, it);
-        pthread_mutex_lock(&jl->mu);
-        it->done = true;
-        pthread_cond_signal(&jl->done_cv);
-        pthread_mutex_unlock(&jl->mu);
-    }
+    job_item *it = NULL;
+    while ((it = swap_item(jl, it)))
+        run_item(jl, &w->c, it);
+    nfy__convert_forget_dir(&w->c);
     return NULL;
 }
 
@@ -260,48 +282,82 @@ static void retire_chunk(job_list *jl, size_t k)
     free_chunk(chunk);
 }
 
-/*
- * Merge the finished entries that come next in walk order, waiting for the
- * workers while more than keep listed entries are unmerged (keep 0: all).
- * Without workers, convert here.
- */
-static void merge_ready(job_list *jl, size_t keep)
+/* How many entries from the merge point on are finished, in a row; with
+ * wait, waits until there is at least one. */
+static size_t finished_run(job_list *jl, bool wait)
 {
-    while (jl->merged < jl->listed) {
-        job_item *it = item_at(jl, jl->merged);
-        if (jl->nworkers == 0 && it->e.kind != NFY_WALK_DIR) {
-            run_item(jl, jl->main->passes, it);
-        } else {
+    pthread_mutex_lock(&jl->mu);
+    while (wait && !item_at(jl, jl->merged)->done)
+        pthread_cond_wait(&jl->done_cv, &jl->mu);
+    size_t n = 0;
+    while (jl->merged + n < jl->listed && item_at(jl, jl->merged + n)->done)
+        n++;
+    pthread_mutex_unlock(&jl->mu);
+    return n;
+}
+
+/* Merge the n finished entries from the merge point on, in walk order. */
+static void merge_run(job_list *jl, size_t n)
+{
+    size_t from = jl->merged;
+    for (size_t i = 0; i < n; i++)
+        merge_item(jl, item_at(jl, from + i));
+    pthread_mutex_lock(&jl->mu);
+    jl->merged = from + n;
+    pthread_cond_broadcast(&jl->work_cv);
+    pthread_mutex_unlock(&jl->mu);
+    for (size_t k = from / CHUNK; k < (from + n) / CHUNK; k++)
+        retire_chunk(jl, k);
+}
+
+/* An entry the calling thread may convert now, or NULL. */
+static job_item *try_take(job_list *jl)
+{
+    pthread_mutex_lock(&jl->mu);
+    job_item *it = next_ready(jl) ? item_at(jl, jl->next++) : NULL;
+    pthread_mutex_unlock(&jl->mu);
+    return it;
+}
+
+/*
+ * Merge the finished entries that come next in walk order; while more than
+ * keep listed entries are unmerged (keep 0: all), convert one here, or,
+ * when the workers have taken every one within reach, wait for the next
+ * in order.
+ */
+static void drain(job_list *jl, size_t keep)
+{
+    for (;;) {
+        size_t n = finished_run(jl, false);
+        if (n)
+            merge_run(jl, n);
+        if (jl->listed - jl->merged <= keep)
+            return;
+        job_item *it = try_take(jl);
+        if (it) {
+            run_item(jl, &jl->self, it);
             pthread_mutex_lock(&jl->mu);
-            bool wait = jl->listed - jl->merged > keep;
-            while (!it->done && wait)
-                pthread_cond_wait(&jl->done_cv, &jl->mu);
-            bool done = it->done;
+            it->done = true;
             pthread_mutex_unlock(&jl->mu);
-            if (!done)
-                return;
+        } else {
+            merge_run(jl, finished_run(jl, true));
         }
-        merge_item(jl, it);
-        pthread_mutex_lock(&jl->mu);
-        size_t merged = ++jl->merged;
-        pthread_cond_broadcast(&jl->work_cv);
-        pthread_mutex_unlock(&jl->mu);
-        if (merged % CHUNK == 0)
-            retire_chunk(jl, merged / CHUNK - 1);
     }
 }
 
-static size_t start_workers(job_list *jl, worker *ws, unsigned jobs)
+/* Up to n workers; with fewer (or none), the calling thread does more. */
+static size_t start_workers(job_list *jl, worker *ws, size_t n)
 {
     size_t started = 0;
-    for (unsigned i = 0; i < jobs; i++) {
+    for (size_t i = 0; i < n; i++) {
         worker *w = &ws[started];
         w->jl = jl;
         w->passes = *jl->main->passes;
         nfy_migrate_project_init(&w->passes.proj);
+        thread_converter(jl->main, &w->passes, &w->c);
         if (pthread_create(&w->tid, NULL, worker_main, w) != 0) {
             nfy_migrate_project_release(&w->passes.proj);
-            break; /* fewer workers; with none, the walker converts */
+            break;
         }
         started++;
     }
@@ -314,28 +370,31 @@ nfy_status nfy__convert_parallel(nfy__converter *c, const nfy_walk_opts *wo,
     job_list jl;
     memset(&jl, 0, sizeof jl);
     jl.main = c;
+    thread_converter(c, c->passes, &jl.self);
     nfy_diags_init(&jl.walk_diags);
     pthread_mutex_init(&jl.mu, NULL);
     pthread_cond_init(&jl.work_cv, NULL);
     pthread_cond_init(&jl.done_cv, NULL);
     jl.ahead = (size_t)jobs * AHEAD_PER_JOB;
-    worker *ws = calloc(jobs, sizeof *ws);
-    jl.nworkers = ws ? start_workers(&jl, ws, jobs) : 0;
-    /* The workers convert while the walk goes on and this thread merges. */
+    size_t want = jobs > 1 ? jobs - 1 : 0;
+    worker *ws = want ? calloc(want, sizeof *ws) : NULL;
+    size_t nworkers = ws ? start_workers(&jl, ws, want) : 0;
+    /* The workers convert while this thread walks, merges and converts. */
     nfy_status st = nfy_walk(c->o->src, wo, list_entry, &jl, &jl.walk_diags);
     pthread_mutex_lock(&jl.mu);
     jl.walk_done = true;
     pthread_cond_broadcast(&jl.work_cv);
     pthread_mutex_unlock(&jl.mu);
-    merge_ready(&jl, 0);
+    drain(&jl, 0);
     nfy_diags_append(c->diags, &jl.walk_diags, jl.walk_flushed,
                      jl.walk_diags.items.len);
-    for (size_t i = 0; i < jl.nworkers; i++) {
+    for (size_t i = 0; i < nworkers; i++) {
         pthread_join(ws[i].tid, NULL);
         nfy_migrate_project_merge(&c->passes->proj, &ws[i].passes.proj);
         nfy_migrate_project_release(&ws[i].passes.proj);
     }
     free(ws);
+    nfy__convert_forget_dir(&jl.self);
     for (size_t i = 0; i < jl.chunks.len; i++)
         free_chunk(jl.chunks.items[i]);
     nfy_vec_free(&jl.chunks);
