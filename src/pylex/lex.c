@@ -178,10 +178,15 @@ static void resize_exact(void **items, size_t *cap, size_t n, size_t elem)
     *cap = n;
 }
 
+/* For an emptied vector: a fresh block, as a realloc would copy the
+   contents left from the last file. */
 static void reserve_exact(void **items, size_t *cap, size_t n, size_t elem)
 {
-    if (*cap < n)
-        resize_exact(items, cap, n, elem);
+    if (*cap >= n)
+        return;
+    free(*items);
+    *items = NULL;
+    resize_exact(items, cap, n, elem);
 }
 
 /* Drop the spare room once the count is known (a shrinking realloc stays
