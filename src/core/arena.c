@@ -2,6 +2,7 @@
  * Arena: a bump allocator over a chain of blocks. Allocation never fails
  * (it aborts on out-of-memory); everything is freed at once.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +77,53 @@ void *nfy_arena_alloc(nfy_arena *a, size_t size)
     b->used += size;
     a->used_total += size;
     return p;
+}
+
+static nfy_arena_block *block_of(void *items)
+{
+    return (nfy_arena_block *)(void *)((char *)items -
+                                       offsetof(nfy_arena_block, data));
+}
+
+static nfy_arena_block *resize_block(nfy_arena_block *b, size_t size)
+{
+    if (size > SIZE_MAX - sizeof *b)
+        nfy__fatal("arena: allocation size overflow");
+    nfy_arena_block *nb = realloc(b, sizeof *b + size);
+    if (!nb)
+        nfy__fatal("out of memory");
+    nb->size = size;
+    return nb;
+}
+
+void *nfy_arena_grow(void *items, size_t bytes)
+{
+    nfy_arena_block *b = resize_block(items ? block_of(items) : NULL, bytes);
+    b->next = NULL;
+    b->used = 0;
+    return b->data;
+}
+
+/* Linked behind the head, so the head's free space stays in use. */
+void *nfy_arena_adopt(nfy_arena *a, void *items, size_t used)
+{
+    nfy_arena_block *b = resize_block(block_of(items), used);
+    b->used = used;
+    if (a->head) {
+        b->next = a->head->next;
+        a->head->next = b;
+    } else {
+        b->next = NULL;
+        a->head = b;
+    }
+    a->used_total += used;
+    return b->data;
+}
+
+void nfy_arena_drop(void *items)
+{
+    if (items)
+        free(block_of(items));
 }
 
 void *nfy_arena_calloc(nfy_arena *a, size_t n, size_t size)

@@ -122,6 +122,18 @@ nfy_str nfy_arena_str(nfy_arena *a, nfy_str s);
 char *nfy_arena_fmt(nfy_arena *a, const char *fmt, ...) NFY_PRINTF(2, 3);
 char *nfy_arena_vfmt(nfy_arena *a, const char *fmt, va_list ap);
 
+/*
+ * A block to fill while its final size is unknown (a result vector):
+ * nfy_arena_grow resizes it by realloc (items NULL starts one), and
+ * nfy_arena_adopt trims it to its used bytes and hands it to the arena,
+ * so growing leaves no abandoned copies and no spare capacity behind.
+ * Both return the block's (possibly moved) data, aligned as
+ * nfy_arena_alloc's; nfy_arena_drop frees a block not adopted.
+ */
+void *nfy_arena_grow(void *items, size_t bytes);
+void *nfy_arena_adopt(nfy_arena *a, void *items, size_t used);
+void nfy_arena_drop(void *items);
+
 /* ---- Growable buffer --------------------------------------------------- */
 
 /**

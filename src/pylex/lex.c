@@ -167,6 +167,38 @@ static void check_utf8(nfy__lexer *lx)
                       "each bad byte becomes an ERRORTOKEN");
 }
 
+/* Room for exactly n items: NFY_VEC rounds up to a power of two, which on
+   a big file leaves up to half the array unused. */
+static void resize_exact(void **items, size_t *cap, size_t n, size_t elem)
+{
+    void *p = realloc(*items, (n ? n : 1) * elem);
+    if (!p)
+        abort();
+    *items = p;
+    *cap = n;
+}
+
+/* For an emptied vector: a fresh block, as a realloc would copy the
+   contents left from the last file. */
+static void reserve_exact(void **items, size_t *cap, size_t n, size_t elem)
+{
+    if (*cap >= n)
+        return;
+    free(*items);
+    *items = NULL;
+    resize_exact(items, cap, n, elem);
+}
+
+/* Drop the spare room once the count is known (a shrinking realloc stays
+   in place or remaps: no copy). */
+static void trim(nfy_tokens *out)
+{
+    nfy__tokpos_cache *c = out->tokpos;
+    resize_exact((void **)&out->toks.items, &out->toks.cap, out->toks.len,
+                 sizeof *out->toks.items);
+    resize_exact((void **)&c->items, &c->cap, c->len, sizeof *c->items);
+}
+
 nfy_status nfy_lex(const nfy_source *src, nfy_tokens *out, nfy_diags *diags)
 {
     out->toks.len = 0;
@@ -195,13 +227,17 @@ nfy_status nfy_lex(const nfy_source *src, nfy_tokens *out, nfy_diags *diags)
     }
     lx.fbudget = lx.n < (UINT32_MAX >> 3) ? 4 * lx.n + (1u << 20)
                                           : UINT32_MAX; /* linear work */
-    nfy_vec_reserve(&out->toks, lx.n / 5 + 16);         /* ~7 bytes a token */
-    nfy_vec_reserve(out->tokpos, lx.n / 5 + 16);        /* a record per token */
+    size_t guess = lx.n / 5 + 16; /* ~6 bytes a token; trim() drops the rest */
+    reserve_exact((void **)&out->toks.items, &out->toks.cap, guess,
+                  sizeof *out->toks.items);
+    reserve_exact((void **)&out->tokpos->items, &out->tokpos->cap, guess,
+                  sizeof *out->tokpos->items); /* a record per token */
     nfy_vec_push(&lx.indents, 0u);
     check_utf8(&lx);
     nfy__lex_check_cookie(&lx);
     nfy__lex_lines(&lx);
     nfy__tokpos_build(out->tokpos, out->toks.items, out->toks.len);
+    trim(out);
     out->tokpos->of = out->toks.items; /* the array may have moved */
     nfy_vec_free(&lx.indents);
     return NFY_OK;

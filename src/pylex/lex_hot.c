@@ -220,9 +220,9 @@ static inline nfy_token *hot_emit(hot_state *h, unsigned kind, uint32_t a,
     t->col = a - h->ls;
     t->end_line = h->lnum;
     t->end_col = b - h->ls;
-    t->kind = (uint16_t)kind;
+    t->kind = (uint8_t)kind;
     t->flags = 0;
-    t->op = op;
+    t->op = (uint16_t)op;
     h->prev_end = b;
     if (kind != NFY_TOK_COMMENT && kind != NFY_TOK_NL)
         hot_record(h, kind, op);

@@ -58,7 +58,7 @@ static inline nfy_token *nfy__lex_push(nfy__lexer *lx, unsigned kind,
     t->trivia_start = lx->prev_end;
     t->start = start;
     t->end = end;
-    t->kind = (uint16_t)kind;
+    t->kind = (uint8_t)kind;
     t->flags = 0;
     t->op = 0;
     lx->prev_end = end;

@@ -60,10 +60,10 @@ typedef struct {
     uint32_t end;
     uint32_t line, col;         /* start, 1-based line, 0-based code points */
     uint32_t end_line, end_col; /* end, as tokenize reports it */
-    uint16_t kind;              /* nfy_tok_kind */
-    uint16_t flags;             /* enum nfy_tok_flags */
-    uint32_t op; /* for OP: an nfy_op_* value; for NAME: keyword id or 0 */
-} nfy_token;
+    uint8_t kind;               /* nfy_tok_kind */
+    uint8_t flags;              /* enum nfy_tok_flags */
+    uint16_t op; /* for OP: an nfy_op_* value; for NAME: keyword id or 0 */
+} nfy_token;     /* 32 bytes: a file holds one per ~6 bytes of source */
 
 /* Operator ids (token.EXACT_TYPE names); NFY_OP_NONE for non-operators. */
 /* clang-format off */

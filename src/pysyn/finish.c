@@ -1,8 +1,8 @@
 /*
  * The entry point and the final steps: run the passes, then the fix-ups
  * that need the whole file (arguments grouped per call, callee text,
- * try/except ImportError guards on imports), then copy every result vector
- * into the caller's arena so the nfy_pysyn is one flat, self-contained
+ * try/except ImportError guards on imports), then hand every result vector
+ * to the caller's arena, trimmed, so the nfy_pysyn is one flat, self-contained
  * value. Scratch memory (positions, vectors) is freed before returning.
  */
 #include <stdlib.h>
@@ -67,9 +67,8 @@ static void group_args(syn *s)
         return;
     uint32_t *next = malloc(nc * sizeof *next);
     uint32_t *remap = malloc(na * sizeof *remap);
-    /* the grouped copy replaces the vector (the old one stays in the
-       arena, as after syn_res_grow) */
-    nfy_arg *out = nfy_arena_alloc(s->arena, na * sizeof *out);
+    /* the grouped copy replaces the vector, whose block is freed */
+    nfy_arg *out = nfy_arena_grow(NULL, na * sizeof *out);
     if (!next || !remap)
         abort();
     for (size_t c = 0; c < nc; c++)
@@ -79,6 +78,7 @@ static void group_args(syn *s)
         out[j] = s->args.items[i];
         remap[i] = j;
     }
+    nfy_arena_drop(s->args.items);
     s->args.items = out;
     s->args.cap = na;
     for (size_t i = 0; i < s->strings.len; i++)
@@ -158,10 +158,12 @@ static void fill_tok_stmt(syn *s)
     }
 }
 
+/* Each result vector goes to the arena trimmed to its length. */
 static void copy_out(syn *s, nfy_pysyn *m)
 {
 #define COPY(vec, field)                                                       \
-    m->field = s->vec.items;                                                   \
+    m->field = nfy_arena_adopt(s->arena, s->vec.items,                         \
+                               s->vec.len * sizeof *s->vec.items);             \
     m->n##field = (uint32_t)s->vec.len;
     COPY(stmts, stmts)
     COPY(scopes, scopes)
@@ -197,16 +199,13 @@ static void release(syn *s)
     nfy_vec_free(&s->eqs);
 }
 
-void syn_res_grow(syn *s, void **items, size_t len, size_t *cap, size_t elem)
+void syn_res_grow(void **items, size_t *cap, size_t elem)
 {
     size_t ncap = *cap ? *cap * 2 : 16;
     if (ncap > SIZE_MAX / 2 / elem)
         abort(); /* cannot happen below 2^32 tokens */
     /* not zeroed: untouched capacity costs no page faults */
-    void *p = nfy_arena_alloc(s->arena, ncap * elem);
-    if (len)
-        memcpy(p, *items, len * elem);
-    *items = p;
+    *items = nfy_arena_grow(*items, ncap * elem);
     *cap = ncap;
 }
 
@@ -237,7 +236,7 @@ static void reserve_results(syn *s)
     };
     for (size_t i = 0; i < sizeof r / sizeof r[0]; i++) {
         *r[i].cap = r[i].want / 2; /* syn_res_grow doubles it */
-        syn_res_grow(s, r[i].items, 0, r[i].cap, r[i].elem);
+        syn_res_grow(r[i].items, r[i].cap, r[i].elem);
     }
 }
 

@@ -61,7 +61,7 @@ static uint32_t new_stmt(syn *s, nfy_stmt_kind kind, uint32_t p, uint32_t e,
     const nfy_token *t = syn_tok(s, p);
     uint16_t flags = error_flags(s, p, e); /* may touch the last stmt */
     if (s->stmts.len == s->stmts.cap)
-        syn_res_grow(s, (void **)&s->stmts.items, s->stmts.len, &s->stmts.cap,
+        syn_res_grow((void **)&s->stmts.items, &s->stmts.cap,
                      sizeof *s->stmts.items);
     nfy_stmt *st = &s->stmts.items[s->stmts.len++]; /* built in place */
     st->kind = (uint16_t)kind;

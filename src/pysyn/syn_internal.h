@@ -9,7 +9,7 @@
  * with recovery and logical line ends; pass 2 (stmts.c) cuts
  * logical lines into statements and drives the expression scanner (exprs.c)
  * with an explicit frame stack, so there is no recursion anywhere. Results
- * collect in heap vectors and are copied into the caller's arena at the end
+ * collect in growing blocks that the caller's arena adopts at the end
  * (finish.c).
  */
 #ifndef NPUIFY_PYSYN_INTERNAL_H
@@ -216,17 +216,17 @@ typedef struct {
                          : (void)nfy_vec_push((v), (x)))
 
 /*
- * The result vectors live in the caller's arena from the start, so the
- * final nfy_pysyn points at them without a copy: growing one copies it
- * into a bigger arena block and abandons the old block (freed with the
- * arena; at most as much again as the final size).
+ * The result vectors are arena blocks in the making (nfy_arena_grow):
+ * growing one reallocs it in place where it can, and the finished
+ * nfy_pysyn adopts each into the caller's arena trimmed to its length,
+ * so neither old copies nor spare capacity outlive the parse.
  */
-void syn_res_grow(syn *s, void **items, size_t len, size_t *cap, size_t elem);
+void syn_res_grow(void **items, size_t *cap, size_t elem);
 #define RES_PUSH(s, v, x)                                                      \
-    ((v)->len < (v)->cap ? (void)((v)->items[(v)->len++] = (x))                \
-                         : (syn_res_grow((s), (void **)&(v)->items, (v)->len,  \
-                                         &(v)->cap, sizeof *(v)->items),       \
-                            (void)((v)->items[(v)->len++] = (x))))
+    ((v)->len < (v)->cap                                                       \
+         ? (void)((v)->items[(v)->len++] = (x))                                \
+         : (syn_res_grow((void **)&(v)->items, &(v)->cap, sizeof *(v)->items), \
+            (void)((v)->items[(v)->len++] = (x))))
 
 /* Token at position p. */
 static inline const nfy_token *syn_tok(const syn *s, uint32_t p)

@@ -3,10 +3,12 @@
  * by (scope, name, token), a scope walk with Python's visibility rules, and
  * a memoised qualified name per binding (imports and dotted aliases).
  * See src/resolve/resolve.h for the rules; this file only implements
- * them. Nothing here allocates outside the caller's arena.
+ * them. What the result keeps is in the caller's arena; the sort's
+ * scratch is malloc'd and freed before nfy_resolve returns.
  */
 #include "resolve/resolve.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "resolve/resolve_internal.h"
@@ -152,6 +154,22 @@ static void sort_bindings(const nfy_pysyn *m, const uint64_t *key, uint32_t *v,
     }
 }
 
+/* The sort's keys and merge buffer are scratch, freed here. */
+static void sort_by_scope_and_name(const nfy_pysyn *m, uint32_t *order,
+                                   uint32_t nb)
+{
+    size_t n = nb ? nb : 1;
+    uint64_t *key = malloc(n * (sizeof *key + sizeof *order));
+    if (!key)
+        abort();
+    uint32_t *tmp = (uint32_t *)(key + n);
+    for (uint32_t i = 0; i < nb; i++)
+        key[i] = (uint64_t)m->bindings[i].scope << 32 |
+                 name_hash(tok_text(m, m->bindings[i].tok));
+    sort_bindings(m, key, order, tmp, nb);
+    free(key);
+}
+
 /* ---- Choosing a binding inside one scope --------------------------------- */
 
 static bool is_value_binding(const nfy_binding *b)
@@ -191,7 +209,8 @@ static scope_hits scope_find(const nfy_pysyn *m, const res_index *ix,
 static void build_groups(const nfy_pysyn *m, res_index *ix)
 {
     uint32_t nb = m->nbindings, ng = 0, cap = 1;
-    ix->groups = nfy_arena_alloc(ix->arena, (nb ? nb : 1) * sizeof *ix->groups);
+    /* room for one group a binding, trimmed to the groups found */
+    name_group *groups = nfy_arena_grow(NULL, (nb ? nb : 1) * sizeof *groups);
     for (uint32_t i = 0; i < nb;) {
         const nfy_binding *b = &m->bindings[ix->order[i]];
         nfy_str name = tok_text(m, b->tok);
@@ -204,9 +223,10 @@ static void build_groups(const nfy_pysyn *m, res_index *ix)
             g.nonlocal |= x->kind == NFY_BIND_NONLOCAL;
             g.any_import |= x->kind == NFY_BIND_IMPORT;
         }
-        ix->groups[ng++] = g;
+        groups[ng++] = g;
         i = g.hi;
     }
+    ix->groups = nfy_arena_adopt(ix->arena, groups, ng * sizeof *groups);
     while (cap < 2 * ng + 2)
         cap *= 2;
     ix->mask = cap - 1;
@@ -492,17 +512,12 @@ nfy_status nfy_resolve(const nfy_pysyn *syn, nfy_arena *arena,
     r->bind_import = nfy_arena_calloc(arena, nb ? nb : 1, sizeof(uint32_t));
     ix->state = nfy_arena_calloc(arena, nb ? nb : 1, 1);
     ix->order = nfy_arena_calloc(arena, nb ? nb : 1, sizeof(uint32_t));
-    uint32_t *tmp = nfy_arena_calloc(arena, nb ? nb : 1, sizeof(uint32_t));
     for (uint32_t i = 0; i < nb; i++) {
         ix->order[i] = i;
         r->bind_import[i] = NFY_NONE;
         r->bind_qual[i] = nfy_str_slice(NFY_STR_LIT(""), 0, 0);
     }
-    uint64_t *key = nfy_arena_alloc(arena, (nb ? nb : 1) * sizeof *key);
-    for (uint32_t i = 0; i < nb; i++)
-        key[i] = (uint64_t)syn->bindings[i].scope << 32 |
-                 name_hash(tok_text(syn, syn->bindings[i].tok));
-    sort_bindings(syn, key, ix->order, tmp, nb);
+    sort_by_scope_and_name(syn, ix->order, nb);
     build_groups(syn, ix);
     build_attr_index(syn, ix);
     collect_globals(syn, ix);

@@ -82,7 +82,8 @@ typedef struct {
 } nfy_resolution;
 
 /**
- * Resolve every name use of syn. All memory comes from arena. Returns NFY_OK
+ * Resolve every name use of syn. The result lives in arena (scratch is freed
+ * before returning). Returns NFY_OK
  * (the only failure mode, out of memory, aborts).
  */
 NFY_NODISCARD nfy_status nfy_resolve(const nfy_pysyn *syn, nfy_arena *arena,
