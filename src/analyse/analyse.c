@@ -116,7 +116,7 @@ static const nfy_apidb_version *version_of(const char *text)
 
 void nfy_analyse_python(void *ctx, const nfy_source *src, const char *relpath,
                         const nfy_pysyn *syn, const nfy_resolution *res,
-                        nfy_report *report)
+                        nfy_report *report, nfy_migrate_keep *keep)
 {
     const nfy_analyse_opts *o = ctx;
     if (o == NULL || o->rules == NULL || report == NULL)
@@ -129,8 +129,10 @@ void nfy_analyse_python(void *ctx, const nfy_source *src, const char *relpath,
                 report,    &arena,
                 NULL,      NULL,
                 an_env(o), NULL,
+                NULL,      false,
                 NULL};
     c.judge_v = version_of(c.v->name);
+    c.keep = keep;
     c.btype = nfy_arena_calloc(&arena, syn->nbindings + 1, sizeof *c.btype);
     if (o->modes & NFY_ANALYSE_TORCH_APIS) {
         an_torch_apis(&c);
@@ -140,6 +142,7 @@ void nfy_analyse_python(void *ctx, const nfy_source *src, const char *relpath,
         an_custom_ops(&c);
         an_triton(&c);
     }
+    an_memo_release(&c);
     nfy_arena_release(&arena);
 }
 
@@ -196,11 +199,13 @@ void nfy_analyse_text(const nfy_analyse_opts *o, const nfy_source *src,
                 report,    &arena,
                 NULL,      NULL,
                 an_env(o), NULL,
+                NULL,      false,
                 NULL};
     c.judge_v = version_of(c.v->name);
     if ((o->modes & NFY_ANALYSE_EXTENSIONS) && is_cpp_source(relpath))
         an_cpp_cuda(&c);
     if ((o->modes & NFY_ANALYSE_DEPENDENCIES) && is_dependency_file(relpath))
         an_dependencies(&c);
+    an_memo_release(&c);
     nfy_arena_release(&arena);
 }

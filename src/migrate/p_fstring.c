@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "migrate/qmatch.h"
+#include "migrate/run.h"
 
 #define FCHAIN_MAX 32
 
@@ -104,10 +105,9 @@ static void scan_expr(mig_ctx *c, const mig_rule_list *rl, uint32_t scope,
 
 void mig_pass_fstrings(mig_ctx *c)
 {
-    mig_rule_list rl = {0};
-    mig_rules_collect(c, &rl);
+    const mig_rule_list *rl = &c->p->run->names;
     nfy_fstring_parts parts = {0};
-    for (uint32_t g = 0; g < c->m->nstrings && rl.len > 0; g++) {
+    for (uint32_t g = 0; g < c->m->nstrings && rl->len > 0; g++) {
         const nfy_strlit *s = &c->m->strings[g];
         if (!(s->flags & NFY_TOKF_FSTRING))
             continue;
@@ -119,12 +119,11 @@ void mig_pass_fstrings(mig_ctx *c)
             size_t before = c->edits->edits.len;
             for (size_t i = 0; i < parts.len; i++) {
                 if (parts.items[i].is_expr)
-                    scan_expr(c, &rl, s->scope, t, parts.items[i].span);
+                    scan_expr(c, rl, s->scope, t, parts.items[i].span);
             }
             if (c->edits->edits.len > before && c->claimed[t] == CLAIM_NONE)
                 c->claimed[t] = CLAIM_INSIDE;
         }
     }
     nfy_vec_free(&parts);
-    nfy_vec_free(&rl);
 }

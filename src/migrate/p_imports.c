@@ -13,6 +13,7 @@
 
 #include "migrate/pass.h"
 #include "migrate/qmatch.h"
+#include "migrate/run.h"
 
 #define COMPS_MAX 64
 
@@ -352,17 +353,15 @@ static void import_rules(mig_ctx *c, const imp_rule_list *irl,
 
 void mig_pass_imports(mig_ctx *c)
 {
-    mig_rule_list rl = {0};
+    const mig_rule_list *rl = &c->p->run->names;
     imp_rule_list irl = {0};
-    mig_rules_collect(c, &rl);
     import_rule_list(c, &irl);
     uint32_t flagged_stmt = NFY_NONE;
     const nfy_rule *flagged = NULL;
     for (uint32_t i = 0; i < c->m->nimport_names; i++) {
         const nfy_import_name *in = &c->m->import_names[i];
         import_rules(c, &irl, in, &flagged_stmt, &flagged);
-        rename_import_name(c, &rl, in);
+        rename_import_name(c, rl, in);
     }
     nfy_vec_free(&irl);
-    nfy_vec_free(&rl);
 }
