@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "migrate/ctxmatch.h"
+#include "migrate/run.h"
 #include "migrate/valset.h"
 
 /* Does s[i..] start with the lowercase ASCII word w, ignoring case? (|0x20
@@ -310,12 +311,41 @@ static bool string_rule(const nfy_rule *r)
  * (so custom_fwd(device_type=...) beats the generic device_type= keyword).
  * Whether it is rewritten is decided for its whole value set.
  */
-typedef struct {
-    const nfy_rule *r;
-    nfy_str pat; /* r->pattern, measured once per file */
-} str_rule;
+typedef mig_str_rule_list rule_list;
 
-typedef NFY_VEC(str_rule) rule_list;
+/* Could rule k fit a literal starting with byte b? (value_fits's first
+ * test, asked once per run) */
+static bool may_start(const mig_str_rule *k, unsigned char b)
+{
+    return (k->r->flags & NFY_RULE_F_SUBSTRING) || k->pat.len == 0 ||
+           (unsigned char)k->pat.ptr[0] == b;
+}
+
+void mig_str_rules_build(const nfy_rule_set *set, const nfy_rule_env *env,
+                         nfy_arena *arena, mig_str_rules *out)
+{
+    memset(out, 0, sizeof *out);
+    nfy_rule_iter it;
+    nfy_rule_iter_init(&it, set, -1, NFY_MATCH_STRING);
+    for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));) {
+        if (string_rule(r) && nfy_rule_activity_in(r, env) != NFY_RULE_INACTIVE)
+            nfy_vec_push(&out->all,
+                         ((mig_str_rule){r, nfy_str_from_cstr(r->pattern)}));
+    }
+    size_t total = 0;
+    for (unsigned b = 0; b < 256; b++)
+        for (size_t i = 0; i < out->all.len; i++)
+            total += may_start(&out->all.items[i], (unsigned char)b);
+    out->by_byte = nfy_arena_alloc(arena, (total + 1) * sizeof *out->by_byte);
+    uint32_t n = 0;
+    for (unsigned b = 0; b < 256; b++) {
+        out->first[b] = n;
+        for (size_t i = 0; i < out->all.len; i++)
+            if (may_start(&out->all.items[i], (unsigned char)b))
+                out->by_byte[n++] = (uint32_t)i;
+    }
+    out->first[256] = n;
+}
 
 /* What the pass knows of one literal before deciding its value set. */
 typedef struct lit_info_s {
@@ -389,11 +419,14 @@ static bool other_device_word(nfy_str body)
     return false;
 }
 
-static void scan_literal(mig_ctx *c, const rule_list *rl, uint32_t lit,
+static void scan_literal(mig_ctx *c, const mig_str_rules *sr, uint32_t lit,
                          lit_info *li)
 {
     const nfy_strlit *s = &c->m->strings[lit];
-    for (size_t i = 0; i < rl->len; i++) {
+    const rule_list *rl = &sr->all;
+    unsigned char b0 = (unsigned char)li->body.ptr[0];
+    for (uint32_t k = sr->first[b0]; k < sr->first[b0 + 1]; k++) {
+        size_t i = sr->by_byte[k];
         const nfy_rule *r = rl->items[i].r;
         if (!value_fits(r, rl->items[i].pat, li->body))
             continue;
@@ -731,13 +764,8 @@ static void group_sets(mig_ctx *c, lit_info *info)
 
 void mig_pass_strings(mig_ctx *c)
 {
-    rule_list rl = {0};
-    nfy_rule_iter it;
-    nfy_rule_iter_init(&it, c->rules, -1, NFY_MATCH_STRING);
-    for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));) {
-        if (string_rule(r) && mig_rule_on(c, r))
-            nfy_vec_push(&rl, ((str_rule){r, nfy_str_from_cstr(r->pattern)}));
-    }
+    const mig_str_rules *sr = &c->p->run->strings;
+    const rule_list *rl = &sr->all;
     uint32_t n = c->m->nstrings;
     mig_guard g = {0};
     lit_info *info = nfy_arena_calloc(c->arena, n + 1, sizeof *info);
@@ -748,7 +776,7 @@ void mig_pass_strings(mig_ctx *c)
         info[i].spec = -1;
         info[i].body = mig_string_body(c, c->m->strings[i].first, &info[i].off);
         if (info[i].body.len > 0)
-            scan_literal(c, &rl, i, &info[i]);
+            scan_literal(c, sr, i, &info[i]);
     }
     for (uint32_t i = 0; i < n; i++) {
         if (info[i].other_device)
@@ -758,7 +786,7 @@ void mig_pass_strings(mig_ctx *c)
     dev_names dev = {0};
     for (uint32_t i = 0; i < n; i++) {
         if (info[i].set == i)
-            decide_set(c, &rl, &g, info, i, &dev);
+            decide_set(c, rl, &g, info, i, &dev);
         else if (info[i].set == NFY_NONE && info[i].best != NULL &&
                  c->m->strings[i].end == c->m->strings[i].first + 1 &&
                  !(c->m->strings[i].flags & NFY_TOKF_BYTES))
@@ -774,7 +802,6 @@ void mig_pass_strings(mig_ctx *c)
     }
     mig_guard_free(&g);
     nfy_vec_free(&dev.names);
-    nfy_vec_free(&rl);
 }
 
 void mig_pass_comments(mig_ctx *c)

@@ -34,6 +34,7 @@ nfy_status nfy_migrate_run_new(const nfy_migrate_opts *opts,
     mig_rules_collect(opts->rules, &run->env, &run->names);
     mig_rindex_build(&run->names_ix, &run->names, &run->arena);
     find_pass_rules(run);
+    mig_str_rules_build(opts->rules, &run->env, &run->arena, &run->strings);
     *out = run;
     return NFY_OK;
 }
@@ -45,6 +46,7 @@ void nfy_migrate_run_free(nfy_migrate_run *run)
     if (run->keep.free_fn != NULL)
         run->keep.free_fn(run->keep.state);
     nfy_vec_free(&run->names);
+    nfy_vec_free(&run->strings.all);
     nfy_arena_release(&run->arena);
     free(run);
 }

@@ -9,6 +9,30 @@
 
 #include "migrate/qmatch.h"
 
+/* A string rule (match STRING, rewrite or flag) with its pattern measured. */
+typedef struct {
+    const nfy_rule *r;
+    nfy_str pat;
+} mig_str_rule;
+
+typedef NFY_VEC(mig_str_rule) mig_str_rule_list;
+
+/*
+ * The active string rules in set order, and for each first byte of a
+ * literal the rules that can fit one starting with it (ascending indices
+ * into all, at by_byte[first[b] .. first[b + 1])): a whole-value pattern
+ * must start the literal, only substring and empty patterns fit any.
+ */
+typedef struct {
+    mig_str_rule_list all;
+    uint32_t first[257];
+    uint32_t *by_byte;
+} mig_str_rules;
+
+/** Build the string rules of set active in env (p_strings.c). */
+void mig_str_rules_build(const nfy_rule_set *set, const nfy_rule_env *env,
+                         nfy_arena *arena, mig_str_rules *out);
+
 struct nfy_migrate_run {
     nfy_migrate_opts opts;
     const char *version; /* canonical apidb version name */
@@ -17,6 +41,7 @@ struct nfy_migrate_run {
     mig_rule_list names;                       /* mig_rules_collect */
     mig_rule_index names_ix;                   /* over names */
     const nfy_rule *pass_rule[NFY_PASS_COUNT]; /* mig_pass_rule_in each */
+    mig_str_rules strings;                     /* the string pass's rules */
     nfy_migrate_keep keep; /* the observer's, across files */
 };
 
