@@ -59,13 +59,12 @@ static void rewrite_path(mig_ctx *c, const nfy_rule *r, const uint32_t *toks,
 }
 
 /* The module a from-imported name would come from after renaming. */
-static nfy_str new_module_of(mig_ctx *c, const mig_rule_list *rl,
-                             const nfy_import_name *in)
+static nfy_str new_module_of(mig_ctx *c, const nfy_import_name *in)
 {
     nfy_str target = in->target;
     uint32_t n = nfy_dotted_count(target);
     mig_qmatch m;
-    if (mig_best_rename(rl, target, false, &m) && m.to != NULL && m.to[0] &&
+    if (mig_best_rename(c, target, false, &m) && m.to != NULL && m.to[0] &&
         nfy_dotted_count(m.from) <= n) {
         nfy_str q =
             mig_concat_tail(c->arena, m.to, target, nfy_dotted_count(m.from));
@@ -79,21 +78,19 @@ static nfy_str new_module_of(mig_ctx *c, const mig_rule_list *rl,
 }
 
 /* Do all names of a from-import move to the same new module? */
-static bool names_agree(mig_ctx *c, const mig_rule_list *rl,
-                        const nfy_import *imp, nfy_str newmod)
+static bool names_agree(mig_ctx *c, const nfy_import *imp, nfy_str newmod)
 {
     for (uint32_t i = 0; i < imp->nnames; i++) {
         const nfy_import_name *o = &c->m->import_names[imp->names_first + i];
-        if (!nfy_str_eq(new_module_of(c, rl, o), newmod))
+        if (!nfy_str_eq(new_module_of(c, o), newmod))
             return false;
     }
     return true;
 }
 
-static void rename_from_import(mig_ctx *c, const mig_rule_list *rl,
-                               const nfy_import *imp, const nfy_import_name *in,
-                               const mig_qmatch *m, nfy_str target,
-                               nfy_str newq)
+static void rename_from_import(mig_ctx *c, const nfy_import *imp,
+                               const nfy_import_name *in, const mig_qmatch *m,
+                               nfy_str target, nfy_str newq)
 {
     uint32_t mt[COMPS_MAX];
     uint32_t nm = path_names(c, imp->module_first, imp->module_end, mt);
@@ -108,7 +105,7 @@ static void rename_from_import(mig_ctx *c, const mig_rule_list *rl,
         return;
     }
     if (!star && imp->nnames > 1 &&
-        !names_agree(c, rl, imp, nfy_dotted_head(newq, nt - 1))) {
+        !names_agree(c, imp, nfy_dotted_head(newq, nt - 1))) {
         if (!mig_claimed(c, in->name_first, in->name_first + 1))
             mig_note_add(c, m->rule, in->span, MIG_CAT_LEFT_UNCHANGED,
                          MIG_OP_NONE, mig_strdup(c, target),
@@ -135,8 +132,7 @@ static void rename_from_import(mig_ctx *c, const mig_rule_list *rl,
                  text, note, mig_strdup(c, target));
 }
 
-static void rename_import_name(mig_ctx *c, const mig_rule_list *rl,
-                               const nfy_import_name *in)
+static void rename_import_name(mig_ctx *c, const nfy_import_name *in)
 {
     const nfy_import *imp = &c->m->imports[in->import];
     bool from = (imp->flags & NFY_IMPF_FROM) != 0;
@@ -146,7 +142,7 @@ static void rename_import_name(mig_ctx *c, const mig_rule_list *rl,
     if (imp->flags & NFY_IMPF_STAR)
         target = imp->module;
     mig_qmatch m;
-    if (!mig_best_rename(rl, target, false, &m))
+    if (!mig_best_rename(c, target, false, &m))
         return;
     uint32_t k = nfy_dotted_count(m.from), n = nfy_dotted_count(target);
     if (k > n)
@@ -166,7 +162,7 @@ static void rename_import_name(mig_ctx *c, const mig_rule_list *rl,
         return;
     }
     if (from) {
-        rename_from_import(c, rl, imp, in, &m, target, newq);
+        rename_from_import(c, imp, in, &m, target, newq);
         return;
     }
     uint32_t toks[COMPS_MAX];
@@ -353,7 +349,6 @@ static void import_rules(mig_ctx *c, const imp_rule_list *irl,
 
 void mig_pass_imports(mig_ctx *c)
 {
-    const mig_rule_list *rl = &c->p->run->names;
     imp_rule_list irl = {0};
     import_rule_list(c, &irl);
     uint32_t flagged_stmt = NFY_NONE;
@@ -361,7 +356,7 @@ void mig_pass_imports(mig_ctx *c)
     for (uint32_t i = 0; i < c->m->nimport_names; i++) {
         const nfy_import_name *in = &c->m->import_names[i];
         import_rules(c, &irl, in, &flagged_stmt, &flagged);
-        rename_import_name(c, rl, in);
+        rename_import_name(c, in);
     }
     nfy_vec_free(&irl);
 }

@@ -76,24 +76,6 @@ void mig_rules_collect(const nfy_rule_set *set, const nfy_rule_env *env,
     nfy_vec_free(&fb);
 }
 
-/* Best rename (highest score) among the collected rules, flags aside. */
-bool mig_best_rename(const mig_rule_list *rl, nfy_str q, bool is_call,
-                     mig_qmatch *best)
-{
-    bool found = false;
-    for (size_t i = 0; i < rl->len; i++) {
-        mig_qmatch m;
-        if (rl->items[i]->kind != NFY_RULE_RENAME ||
-            !mig_qmatch_rule(rl->items[i], q, is_call, &m))
-            continue;
-        if (!found || m.score > best->score) {
-            *best = m;
-            found = true;
-        }
-    }
-    return found;
-}
-
 /* mig_best_rename over the candidates cand[0..n) of rl only. */
 static bool best_rename_of(const mig_rule_list *rl, const uint32_t *cand,
                            uint32_t n, nfy_str q, bool is_call,
@@ -111,6 +93,16 @@ static bool best_rename_of(const mig_rule_list *rl, const uint32_t *cand,
         }
     }
     return found;
+}
+
+/* Best rename (highest score, the first of equals) among the run's name
+ * rules, flags aside: only the candidates the index finds can fit. */
+bool mig_best_rename(const mig_ctx *c, nfy_str q, bool is_call,
+                     mig_qmatch *best)
+{
+    nfy_migrate_run *run = c->p->run;
+    uint32_t n = mig_rindex_find(&run->names_ix, q, run->cand);
+    return best_rename_of(&run->names, run->cand, n, q, is_call, best);
 }
 
 static const char *pair_message(mig_ctx *c, const mig_qmatch *m)
@@ -281,6 +273,7 @@ void mig_pass_names(mig_ctx *c)
 {
     const mig_rule_list *rl = &c->p->run->names;
     const mig_rule_index *rx = &c->p->run->names_ix;
+    /* its own buffer: mig_best_rename reuses the run's */
     uint32_t *cand = nfy_arena_alloc(c->arena, (rl->len + 1) * sizeof *cand);
     for (uint32_t u = 0; u < c->m->nuses && rl->len > 0; u++) {
         const nfy_res *res = nfy_resolve_use(c->r, u);

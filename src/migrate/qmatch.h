@@ -50,8 +50,8 @@ typedef NFY_VEC(const nfy_rule *) mig_rule_list;
  * fallbacks). The passes read the run's list (run.h). */
 void mig_rules_collect(const nfy_rule_set *set, const nfy_rule_env *env,
                        mig_rule_list *out);
-/** The most specific rename rule of rl fitting q. */
-bool mig_best_rename(const mig_rule_list *rl, nfy_str q, bool is_call,
+/** The most specific of the run's name rules (run.h) renaming q. */
+bool mig_best_rename(const mig_ctx *c, nfy_str q, bool is_call,
                      mig_qmatch *best);
 /*
  * An index of a rule list by its `from` strings (patterns and map rows), so

@@ -33,6 +33,8 @@ nfy_status nfy_migrate_run_new(const nfy_migrate_opts *opts,
     nfy_arena_init(&run->arena);
     mig_rules_collect(opts->rules, &run->env, &run->names);
     mig_rindex_build(&run->names_ix, &run->names, &run->arena);
+    run->cand =
+        nfy_arena_alloc(&run->arena, (run->names.len + 1) * sizeof *run->cand);
     find_pass_rules(run);
     mig_str_rules_build(opts->rules, &run->env, &run->arena, &run->strings);
     *out = run;

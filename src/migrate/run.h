@@ -38,8 +38,9 @@ struct nfy_migrate_run {
     const char *version; /* canonical apidb version name */
     nfy_rule_env env;
     nfy_arena arena;
-    mig_rule_list names;                       /* mig_rules_collect */
-    mig_rule_index names_ix;                   /* over names */
+    mig_rule_list names;     /* mig_rules_collect */
+    mig_rule_index names_ix; /* over names */
+    uint32_t *cand;          /* scratch of mig_rindex_find over names */
     const nfy_rule *pass_rule[NFY_PASS_COUNT]; /* mig_pass_rule_in each */
     mig_str_rules strings;                     /* the string pass's rules */
     nfy_migrate_keep keep; /* the observer's, across files */
