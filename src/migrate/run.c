@@ -37,6 +37,7 @@ nfy_status nfy_migrate_run_new(const nfy_migrate_opts *opts,
         nfy_arena_alloc(&run->arena, (run->names.len + 1) * sizeof *run->cand);
     find_pass_rules(run);
     mig_str_rules_build(opts->rules, &run->env, &run->arena, &run->strings);
+    mig_imp_rules_build(opts->rules, &run->env, &run->arena, &run->imports);
     *out = run;
     return NFY_OK;
 }
@@ -49,6 +50,8 @@ void nfy_migrate_run_free(nfy_migrate_run *run)
         run->keep.free_fn(run->keep.state);
     nfy_vec_free(&run->names);
     nfy_vec_free(&run->strings.all);
+    nfy_vec_free(&run->imports.all);
+    nfy_vec_free(&run->imports.rules);
     nfy_arena_release(&run->arena);
     free(run);
 }

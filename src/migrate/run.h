@@ -33,6 +33,42 @@ typedef struct {
 void mig_str_rules_build(const nfy_rule_set *set, const nfy_rule_env *env,
                          nfy_arena *arena, mig_str_rules *out);
 
+/* An IMPORT rule's pattern or map row, measured once. */
+typedef struct {
+    const char *text;
+    size_t len;
+    bool glob; /* has '*' or '?' */
+} mig_imp_pat;
+
+/* An active IMPORT rule with its patterns: the pattern when it has no
+ * map, else one per map row. */
+typedef struct {
+    const nfy_rule *r;
+    mig_imp_pat *pats;
+    size_t npats;
+} mig_imp_rule;
+
+typedef NFY_VEC(mig_imp_rule) mig_imp_rule_list;
+
+/*
+ * The active IMPORT rules in set order, indexed: a module fits a plain
+ * pattern only when the pattern is it or a dotted prefix of it (rows), so
+ * only the rules found there and those with a glob (globbed, ascending)
+ * are tried.
+ */
+typedef struct {
+    mig_imp_rule_list all;
+    mig_rule_list rules; /* all's rules, for rows */
+    mig_rule_index rows;
+    uint32_t *globbed;
+    uint32_t nglobbed;
+    uint32_t *cand; /* scratch: room for 3 * all.len */
+} mig_imp_rules;
+
+/** Build the import rules of set active in env (p_imports.c). */
+void mig_imp_rules_build(const nfy_rule_set *set, const nfy_rule_env *env,
+                         nfy_arena *arena, mig_imp_rules *out);
+
 struct nfy_migrate_run {
     nfy_migrate_opts opts;
     const char *version; /* canonical apidb version name */
@@ -43,6 +79,7 @@ struct nfy_migrate_run {
     uint32_t *cand;          /* scratch of mig_rindex_find over names */
     const nfy_rule *pass_rule[NFY_PASS_COUNT]; /* mig_pass_rule_in each */
     mig_str_rules strings;                     /* the string pass's rules */
+    mig_imp_rules imports;                     /* the import pass's rules */
     nfy_migrate_keep keep; /* the observer's, across files */
 };
 
