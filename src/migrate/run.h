@@ -27,6 +27,10 @@ typedef struct {
     mig_str_rule_list all;
     uint32_t first[257];
     uint32_t *by_byte;
+    /* the distinct device contexts (an argument, or a keyword other than
+     * `default=`) of the rewrite rules: what makes an argument a device */
+    const nfy_rule_ctx **strong;
+    uint32_t nstrong;
 } mig_str_rules;
 
 /** Build the string rules of set active in env (p_strings.c). */
