@@ -16,6 +16,7 @@ typedef struct {
     nfy_report *rep;
     nfy_arena *arena;
     const char **btype;    /* per binding: type qual, "" none, NULL not yet */
+    const char **bown;     /* per binding: the type it gives, as btype */
     const uint32_t *bsame; /* same-name lists (types.c), NULL not yet */
     nfy_rule_env env;      /* which rules are active (nfy_rule_activity_in) */
     /* the version verdicts are judged for: the first of v's name, as

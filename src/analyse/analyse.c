@@ -123,14 +123,14 @@ void nfy_analyse_python(void *ctx, const nfy_source *src, const char *relpath,
         return;
     nfy_arena arena;
     nfy_arena_init(&arena);
-    an_ctx c = {o,         version_of(o->torch_version),
-                src,       relpath,
-                syn,       res,
-                report,    &arena,
-                NULL,      NULL,
-                an_env(o), NULL,
-                NULL,      false,
-                NULL};
+    an_ctx c = {o,      version_of(o->torch_version),
+                src,    relpath,
+                syn,    res,
+                report, &arena,
+                NULL,   NULL,
+                NULL,   an_env(o),
+                NULL,   NULL,
+                false,  NULL};
     c.judge_v = version_of(c.v->name);
     c.keep = keep;
     c.btype = nfy_arena_calloc(&arena, syn->nbindings + 1, sizeof *c.btype);
@@ -193,14 +193,14 @@ void nfy_analyse_text(const nfy_analyse_opts *o, const nfy_source *src,
         return;
     nfy_arena arena;
     nfy_arena_init(&arena);
-    an_ctx c = {o,         version_of(o->torch_version),
-                src,       relpath,
-                NULL,      NULL,
-                report,    &arena,
-                NULL,      NULL,
-                an_env(o), NULL,
-                NULL,      false,
-                NULL};
+    an_ctx c = {o,      version_of(o->torch_version),
+                src,    relpath,
+                NULL,   NULL,
+                report, &arena,
+                NULL,   NULL,
+                NULL,   an_env(o),
+                NULL,   NULL,
+                false,  NULL};
     c.judge_v = version_of(c.v->name);
     if ((o->modes & NFY_ANALYSE_EXTENSIONS) && is_cpp_source(relpath))
         an_cpp_cuda(&c);
