@@ -20,7 +20,7 @@ typedef struct {
 } memo_slot;
 
 struct an_memo {
-    nfy_arena arena; /* slots and keys */
+    nfy_arena arena; /* keys */
     const nfy_apidb_version *v;
     memo_slot *slots;
     size_t cap, len; /* cap: a power of two */
@@ -28,7 +28,7 @@ struct an_memo {
 
 /* A run memo stops growing here: memory stays bounded on any tree, and
  * names past it are judged each time (the same answers). */
-#define MEMO_MAX_NAMES (1u << 16)
+#define MEMO_MAX_NAMES (1u << 14)
 
 static memo_slot *slot_of(struct an_memo *m, nfy_str key, uint64_t h)
 {
@@ -44,17 +44,21 @@ static void grow(struct an_memo *m)
     memo_slot *old = m->slots;
     size_t n = m->cap;
     m->cap = n ? n * 2 : 64;
-    m->slots = nfy_arena_calloc(&m->arena, m->cap, sizeof *m->slots);
+    m->slots = calloc(m->cap, sizeof *m->slots);
+    if (m->slots == NULL)
+        abort(); /* out of memory, as the arena does */
     for (size_t i = 0; i < n; i++) {
         if (old[i].used)
             *slot_of(m, old[i].key, old[i].hash) = old[i];
     }
+    free(old); /* a run memo lives long: no table left behind per growth */
 }
 
 static void memo_free(void *state)
 {
     struct an_memo *m = state;
     nfy_arena_release(&m->arena);
+    free(m->slots);
     free(m);
 }
 
