@@ -4,6 +4,7 @@
 
 #include "analyse/analyse.h"
 #include "apidb/apidb.h"
+#include "migrate/migrate.h"
 
 typedef struct {
     const nfy_analyse_opts *o;
@@ -15,12 +16,15 @@ typedef struct {
     nfy_report *rep;
     nfy_arena *arena;
     const char **btype;    /* per binding: type qual, "" none, NULL not yet */
+    const char **bown;     /* per binding: the type it gives, as btype */
     const uint32_t *bsame; /* same-name lists (types.c), NULL not yet */
     nfy_rule_env env;      /* which rules are active (nfy_rule_activity_in) */
     /* the version verdicts are judged for: the first of v's name, as
        nfy_analyse_judge(v->name) finds it, parsed once per file */
     const nfy_apidb_version *judge_v;
-    struct an_memo *memo; /* judgements made in the file, or NULL */
+    struct an_memo *memo;   /* judgements (judge_memo.c), or NULL */
+    bool memo_owned;        /* the file's own memo, freed with it */
+    nfy_migrate_keep *keep; /* the run's, across files; may be NULL */
 } an_ctx;
 
 /* The list a verdict comes from. */
@@ -44,9 +48,11 @@ void nfy__analyse_judge_in(const nfy_apidb_version *v, nfy_str qual,
 /** The public verdict of j, its strings in arena. */
 void nfy__analyse_verdict_of(const an_judgement *j, nfy_arena *arena,
                              nfy_analyse_verdict *out);
-/** The judgement of qual for c, each distinct name judged once a file
- * (judge_memo.c). */
+/** The judgement of qual for c, each distinct name judged once a run
+ * (c->keep) or a file (judge_memo.c). */
 const an_judgement *an_judge(an_ctx *c, nfy_str qual);
+/** Free the file's memo (not the run's). */
+void an_memo_release(an_ctx *c);
 
 /** Record a finding of rule id at span with api and detail (the Tips). */
 void an_emit(an_ctx *c, const char *rule, nfy_span span, const char *api,

@@ -116,21 +116,23 @@ static const nfy_apidb_version *version_of(const char *text)
 
 void nfy_analyse_python(void *ctx, const nfy_source *src, const char *relpath,
                         const nfy_pysyn *syn, const nfy_resolution *res,
-                        nfy_report *report)
+                        nfy_report *report, nfy_migrate_keep *keep)
 {
     const nfy_analyse_opts *o = ctx;
     if (o == NULL || o->rules == NULL || report == NULL)
         return;
     nfy_arena arena;
     nfy_arena_init(&arena);
-    an_ctx c = {o,         version_of(o->torch_version),
-                src,       relpath,
-                syn,       res,
-                report,    &arena,
-                NULL,      NULL,
-                an_env(o), NULL,
-                NULL};
+    an_ctx c = {o,      version_of(o->torch_version),
+                src,    relpath,
+                syn,    res,
+                report, &arena,
+                NULL,   NULL,
+                NULL,   an_env(o),
+                NULL,   NULL,
+                false,  NULL};
     c.judge_v = version_of(c.v->name);
+    c.keep = keep;
     c.btype = nfy_arena_calloc(&arena, syn->nbindings + 1, sizeof *c.btype);
     if (o->modes & NFY_ANALYSE_TORCH_APIS) {
         an_torch_apis(&c);
@@ -140,6 +142,7 @@ void nfy_analyse_python(void *ctx, const nfy_source *src, const char *relpath,
         an_custom_ops(&c);
         an_triton(&c);
     }
+    an_memo_release(&c);
     nfy_arena_release(&arena);
 }
 
@@ -190,17 +193,19 @@ void nfy_analyse_text(const nfy_analyse_opts *o, const nfy_source *src,
         return;
     nfy_arena arena;
     nfy_arena_init(&arena);
-    an_ctx c = {o,         version_of(o->torch_version),
-                src,       relpath,
-                NULL,      NULL,
-                report,    &arena,
-                NULL,      NULL,
-                an_env(o), NULL,
-                NULL};
+    an_ctx c = {o,      version_of(o->torch_version),
+                src,    relpath,
+                NULL,   NULL,
+                report, &arena,
+                NULL,   NULL,
+                NULL,   an_env(o),
+                NULL,   NULL,
+                false,  NULL};
     c.judge_v = version_of(c.v->name);
     if ((o->modes & NFY_ANALYSE_EXTENSIONS) && is_cpp_source(relpath))
         an_cpp_cuda(&c);
     if ((o->modes & NFY_ANALYSE_DEPENDENCIES) && is_dependency_file(relpath))
         an_dependencies(&c);
+    an_memo_release(&c);
     nfy_arena_release(&arena);
 }

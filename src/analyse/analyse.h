@@ -107,11 +107,12 @@ int nfy_analyse_judge(const char *torch_version, nfy_str qual, nfy_arena *arena,
 
 /**
  * The migrate observer (ctx: a const nfy_analyse_opts *). Records the
- * Python findings of one resolved file into report.
+ * Python findings of one resolved file into report; keeps its API
+ * verdicts in keep (may be NULL) for the next files of the run.
  */
 void nfy_analyse_python(void *ctx, const nfy_source *src, const char *relpath,
                         const nfy_pysyn *syn, const nfy_resolution *res,
-                        nfy_report *report);
+                        nfy_report *report, nfy_migrate_keep *keep);
 
 /** Whether relpath is a file nfy_analyse_text reads (by its name). */
 bool nfy_analyse_text_wanted(const char *relpath);

@@ -20,10 +20,21 @@ static const char *const factories[] = {
     "torch.zeros_like",
 };
 
+/* s equal to the C string w, without its strlen (most differ early). */
+static bool str_is(nfy_str s, const char *w)
+{
+    for (size_t i = 0; i < s.len; i++)
+        if (w[i] == '\0' || w[i] != s.ptr[i])
+            return false;
+    return w[s.len] == '\0';
+}
+
 static bool is_factory(nfy_str q)
 {
+    if (!nfy_str_starts_with(q, NFY_STR_LIT("torch.")))
+        return false; /* every factory is one */
     for (size_t i = 0; i < sizeof factories / sizeof factories[0]; i++)
-        if (nfy_str_eq_cstr(q, factories[i]))
+        if (str_is(q, factories[i]))
             return true;
     return false;
 }
@@ -80,7 +91,7 @@ static bool tensor_param(const an_ctx *c, const nfy_binding *b)
 }
 
 /* The type one binding gives its name ("" when none is sure). */
-static const char *own_type(const an_ctx *c, const nfy_binding *b)
+static const char *own_type_of(const an_ctx *c, const nfy_binding *b)
 {
     if (b->kind == NFY_BIND_PARAM)
         return tensor_param(c, b) ? "torch.Tensor" : "";
@@ -92,6 +103,18 @@ static const char *own_type(const an_ctx *c, const nfy_binding *b)
     if (is_torch_class(q))
         return nfy_arena_strndup(c->arena, q.ptr, q.len);
     return "";
+}
+
+/* own_type_of binding i, each found once a file (a name bound many times
+ * in one scope asks for every binding's). */
+static const char *own_type(an_ctx *c, uint32_t i)
+{
+    if (c->bown == NULL)
+        c->bown =
+            nfy_arena_calloc(c->arena, c->m->nbindings + 1, sizeof *c->bown);
+    if (c->bown[i] == NULL)
+        c->bown[i] = own_type_of(c, &c->m->bindings[i]);
+    return c->bown[i];
 }
 
 /* Per binding, the bindings of its name in its scope as a list in index
@@ -136,13 +159,13 @@ const char *an_binding_type(an_ctx *c, uint32_t bi)
         return "";
     if (c->btype[bi] != NULL)
         return c->btype[bi];
-    const char *t = own_type(c, &c->m->bindings[bi]);
+    const char *t = own_type(c, bi);
     if (t[0] != '\0') { /* every binding of the name in its scope agrees */
         const uint32_t *next = same_name_lists(c);
         const uint32_t *head = next + c->m->nbindings + 1;
         for (uint32_t i = head[bi]; t[0] != '\0' && i != NFY_NONE;
              i = next[i]) {
-            if (i != bi && strcmp(own_type(c, &c->m->bindings[i]), t) != 0)
+            if (i != bi && strcmp(own_type(c, i), t) != 0)
                 t = "";
         }
     }

@@ -33,10 +33,9 @@ static nfy_status file_edits(nfy_convert_passes *p, nfy_file_kind kind,
         }
         return st;
     }
-    nfy_migrate_info info;
-    nfy_status st = nfy_migrate_file(&p->mo, src, rel, set, rep, &info, diags);
-    nfy_migrate_project_add(&p->proj, rel, &info);
-    return st;
+    /* the project is this thread's: it keeps the run state across files */
+    return nfy_migrate_project_file(&p->proj, &p->mo, src, rel, set, rep,
+                                    diags);
 }
 
 nfy_status nfy__convert_edits(nfy_convert_passes *p, nfy_file_kind kind,

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "migrate/pass.h"
+#include "migrate/run.h"
 
 /* ---- rules ----------------------------------------------------------------
  */
@@ -53,7 +54,8 @@ void mig_flag_class(const nfy_rule *r, mig_cat *cat, mig_op *op)
 
 const nfy_rule *mig_pass_rule_of(const mig_ctx *c, nfy_pass_id pass)
 {
-    return mig_pass_rule_in(c->rules, &c->p->env, pass);
+    return (int)pass >= 0 && pass < NFY_PASS_COUNT ? c->p->run->pass_rule[pass]
+                                                   : NULL;
 }
 
 /* ---- emitting -------------------------------------------------------------
@@ -401,7 +403,8 @@ nfy_status mig_python(const mig_params *p, const nfy_source *src,
         size_t edits0 = edits->edits.len, notes0 = notes->len;
         mig_run_passes(&c);
         if (p->observer != NULL && p->observer->fn != NULL)
-            p->observer->fn(p->observer->ctx, src, p->relpath, m, r, p->report);
+            p->observer->fn(p->observer->ctx, src, p->relpath, m, r, p->report,
+                            &p->run->keep);
         info->uses_cuda = edits->edits.len > edits0;
         for (size_t i = notes0; i < notes->len && !info->uses_cuda; i++)
             info->uses_cuda = notes->items[i].cat != MIG_CAT_LEFT_UNCHANGED &&

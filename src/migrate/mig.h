@@ -87,8 +87,9 @@ typedef struct {
     /* the resolved file goes to this observer (nfy_migrate_opts) */
     const nfy_migrate_observer *observer; /* may be NULL */
     nfy_report *report;
-    bool entries_named; /* some entry script is named (--main ...) */
-    const char *model;  /* --distributed --model NAME, or NULL */
+    bool entries_named;          /* some entry script is named (--main ...) */
+    const char *model;           /* --distributed --model NAME, or NULL */
+    struct nfy_migrate_run *run; /* what the options decide (run.h) */
 } mig_params;
 
 /** Kind of api in msFmkTransplt's affinity table ("function", "class",

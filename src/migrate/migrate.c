@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "migrate/mig.h"
+#include "migrate/run.h"
 
 #define SAME(a, b) ((unsigned)(a) == (unsigned)(b))
 _Static_assert(SAME(MIG_F_UNSAFE, NFY_MIGRATE_UNSAFE) &&
@@ -128,6 +129,15 @@ static bool listed(const char *const *list, const char *relpath)
     return false;
 }
 
+static void usage_diag(const nfy_migrate_opts *opts, nfy_diags *diags)
+{
+    if (diags != NULL)
+        nfy_diag_add(diags, NFY_SEV_ERROR, "migrate-usage", NULL, 0, 0, "%s",
+                     opts == NULL || opts->rules == NULL
+                         ? "no rule set given"
+                         : "unknown --torch-version");
+}
+
 static void copy_info(nfy_migrate_info *out, const mig_info *in, size_t edits,
                       size_t findings)
 {
@@ -142,37 +152,45 @@ nfy_status nfy_migrate_file(const nfy_migrate_opts *opts, const nfy_source *src,
                             nfy_report *report, nfy_migrate_info *info,
                             nfy_diags *diags)
 {
+    nfy_migrate_run *run = NULL;
+    nfy_status st = nfy_migrate_run_new(opts, &run);
+    if (st != NFY_OK) {
+        if (info != NULL)
+            copy_info(info, &(mig_info){0}, 0, 0);
+        usage_diag(opts, diags);
+        return st;
+    }
+    st = nfy_migrate_file_in(run, src, relpath, edits, report, info, diags);
+    nfy_migrate_run_free(run);
+    return st;
+}
+
+nfy_status nfy_migrate_file_in(nfy_migrate_run *run, const nfy_source *src,
+                               const char *relpath, nfy_edit_set *edits,
+                               nfy_report *report, nfy_migrate_info *info,
+                               nfy_diags *diags)
+{
+    const nfy_migrate_opts *opts = &run->opts;
     mig_info mi = {0};
     if (info != NULL)
         copy_info(info, &mi, 0, 0);
-    nfy_status st = NFY_OK;
-    const char *ver =
-        opts != NULL ? mig_version_canon(opts->torch_version, &st) : NULL;
-    if (opts == NULL || opts->rules == NULL || ver == NULL) {
-        if (diags != NULL)
-            nfy_diag_add(diags, NFY_SEV_ERROR, "migrate-usage", NULL, 0, 0,
-                         "%s",
-                         opts == NULL || opts->rules == NULL
-                             ? "no rule set given"
-                             : "unknown --torch-version");
-        return NFY_EUSAGE;
-    }
     mig_params p = {opts->rules,
-                    ver,
+                    run->version,
                     opts->flags,
-                    {0},
+                    run->env,
                     listed(opts->entries, relpath),
                     relpath,
                     opts->observer,
                     report,
                     opts->entries != NULL && opts->entries[0] != NULL,
-                    opts->model};
-    mig_rule_env(opts->flags, ver, &p.env);
+                    opts->model,
+                    run};
     nfy_arena arena;
     nfy_arena_init(&arena);
     mig_note_vec notes = {0};
     mig_vtag_vec vtags = {0};
-    st = mig_python(&p, src, edits, &notes, &vtags, &mi, &arena, diags);
+    nfy_status st =
+        mig_python(&p, src, edits, &notes, &vtags, &mi, &arena, diags);
     (void)nfy_edit_set_normalize(edits, diags);
     if (report != NULL) {
         add_notes(report, src, relpath, &notes);
@@ -183,6 +201,24 @@ nfy_status nfy_migrate_file(const nfy_migrate_opts *opts, const nfy_source *src,
     nfy_vec_free(&notes);
     nfy_vec_free(&vtags);
     nfy_arena_release(&arena);
+    return st;
+}
+
+nfy_status nfy_migrate_project_file(nfy_migrate_project *p,
+                                    const nfy_migrate_opts *opts,
+                                    const nfy_source *src, const char *relpath,
+                                    nfy_edit_set *edits, nfy_report *report,
+                                    nfy_diags *diags)
+{
+    nfy_migrate_info info;
+    nfy_status st;
+    if (p->run == NULL && nfy_migrate_run_new(opts, &p->run) != NFY_OK)
+        st = nfy_migrate_file(opts, src, relpath, edits, report, &info,
+                              diags); /* diagnosed there */
+    else
+        st = nfy_migrate_file_in(p->run, src, relpath, edits, report, &info,
+                                 diags);
+    nfy_migrate_project_add(p, relpath, &info);
     return st;
 }
 
@@ -197,6 +233,7 @@ void nfy_migrate_project_init(nfy_migrate_project *p)
 
 void nfy_migrate_project_release(nfy_migrate_project *p)
 {
+    nfy_migrate_run_free(p->run);
     nfy_arena_release(&p->arena);
     memset(p, 0, sizeof *p);
 }

@@ -49,6 +49,8 @@
  *
  * Thread safety: nfy_migrate_file only reads opts and the rule set; use
  * one nfy_report and one nfy_migrate_project per worker and merge them.
+ * A driver of many files calls nfy_migrate_project_file instead, which
+ * keeps the run state (nfy_migrate_run) in the worker's project.
  */
 #ifndef NPUIFY_MIGRATE_H
 #define NPUIFY_MIGRATE_H
@@ -63,15 +65,26 @@ struct nfy_rule_set; /* npuify/rules.h */
 struct nfy_rule_env; /* npuify/rules.h */
 
 /*
+ * What an observer keeps from one file to the next of a run on one thread
+ * (a cache of answers that depend on the options only): state starts NULL,
+ * the observer fills it and sets free_fn, which runs when the run ends.
+ */
+typedef struct {
+    void *state;
+    void (*free_fn)(void *state);
+} nfy_migrate_keep;
+
+/*
  * Sees each scanned Python file's resolved structure after the passes, so
  * an assessment (src/analyse) works on the same parse instead of a second
  * one. fn records its findings into report (NULL when the caller passed
- * none); it must only read ctx (files may be migrated on several threads).
+ * none); it must only read ctx (files may be migrated on several threads);
+ * keep is this thread's (never NULL).
  */
 typedef struct nfy_migrate_observer {
     void (*fn)(void *ctx, const nfy_source *src, const char *relpath,
                const nfy_pysyn *syn, const nfy_resolution *res,
-               nfy_report *report);
+               nfy_report *report, nfy_migrate_keep *keep);
     void *ctx;
 } nfy_migrate_observer;
 
@@ -151,9 +164,28 @@ nfy_migrate_file(const nfy_migrate_opts *opts, const nfy_source *src,
                  const char *relpath, nfy_edit_set *edits, nfy_report *report,
                  nfy_migrate_info *info, nfy_diags *diags);
 
+/**
+ * What the options decide for every file (canonical version, rule
+ * environment, the name rules and their index, each dedicated pass's rule)
+ * and what the observer keeps: built once, used by one thread at a time.
+ */
+typedef struct nfy_migrate_run nfy_migrate_run;
+
+/** Build the run state of opts (copied; its pointers must outlive the run).
+ * NFY_EUSAGE (*out NULL) where nfy_migrate_file would refuse opts. */
+NFY_NODISCARD nfy_status nfy_migrate_run_new(const nfy_migrate_opts *opts,
+                                             nfy_migrate_run **out);
+void nfy_migrate_run_free(nfy_migrate_run *run);
+/** nfy_migrate_file with the options of run (same results). */
+NFY_NODISCARD nfy_status nfy_migrate_file_in(
+    nfy_migrate_run *run, const nfy_source *src, const char *relpath,
+    nfy_edit_set *edits, nfy_report *report, nfy_migrate_info *info,
+    nfy_diags *diags);
+
 /** Project-level state: facts gathered from every file. */
 typedef struct {
     nfy_arena arena;
+    nfy_migrate_run *run;       /* of nfy_migrate_project_file, or NULL */
     size_t files;               /* files added */
     size_t torch_files;         /* files that use torch */
     size_t amp_files;           /* files that use AMP */
@@ -170,7 +202,16 @@ void nfy_migrate_project_release(nfy_migrate_project *p);
 /** Record one file's facts (relpath is copied). */
 void nfy_migrate_project_add(nfy_migrate_project *p, const char *relpath,
                              const nfy_migrate_info *info);
-/** Add src's facts into dst (for parallel workers). */
+/**
+ * nfy_migrate_file, then nfy_migrate_project_add: the run state is built
+ * on the first file and kept in p (one project per thread; the same opts
+ * for every file), so what the options decide is decided once.
+ */
+NFY_NODISCARD nfy_status nfy_migrate_project_file(
+    nfy_migrate_project *p, const nfy_migrate_opts *opts, const nfy_source *src,
+    const char *relpath, nfy_edit_set *edits, nfy_report *report,
+    nfy_diags *diags);
+/** Add src's facts into dst (for parallel workers; src's run stays). */
 void nfy_migrate_project_merge(nfy_migrate_project *dst,
                                const nfy_migrate_project *src);
 /**

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "migrate/qmatch.h"
+#include "migrate/run.h"
 
 #define FCHAIN_MAX 32
 
@@ -51,8 +52,8 @@ static uint32_t parse_chain(const char *d, uint32_t i, uint32_t end, fchain *ch)
     return i;
 }
 
-static void chain_rename(mig_ctx *c, const mig_rule_list *rl, uint32_t scope,
-                         uint32_t tok, const fchain *ch)
+static void chain_rename(mig_ctx *c, uint32_t scope, uint32_t tok,
+                         const fchain *ch)
 {
     const char *d = c->src->data;
     nfy_str head = {d + ch->names[0].start,
@@ -71,14 +72,13 @@ static void chain_rename(mig_ctx *c, const mig_rule_list *rl, uint32_t scope,
     nfy_str qual = nfy_arena_str(c->arena, nfy_buf_view(&q));
     nfy_buf_release(&q);
     mig_qmatch m;
-    if (mig_best_rename(rl, qual, ch->called, &m))
+    if (mig_best_rename(c, qual, ch->called, &m))
         mig_rename_chain(c, &m, qual, c->r->bind_head[b], ch->names, ch->n,
                          NULL, false);
 }
 
 /* Scan one {expression} part, skipping nested string literals. */
-static void scan_expr(mig_ctx *c, const mig_rule_list *rl, uint32_t scope,
-                      uint32_t tok, nfy_span sp)
+static void scan_expr(mig_ctx *c, uint32_t scope, uint32_t tok, nfy_span sp)
 {
     const char *d = c->src->data;
     for (uint32_t i = sp.start; i < sp.end;) {
@@ -98,16 +98,14 @@ static void scan_expr(mig_ctx *c, const mig_rule_list *rl, uint32_t scope,
         fchain fc;
         i = parse_chain(d, i, sp.end, &fc);
         if (fc.n >= 2)
-            chain_rename(c, rl, scope, tok, &fc);
+            chain_rename(c, scope, tok, &fc);
     }
 }
 
 void mig_pass_fstrings(mig_ctx *c)
 {
-    mig_rule_list rl = {0};
-    mig_rules_collect(c, &rl);
     nfy_fstring_parts parts = {0};
-    for (uint32_t g = 0; g < c->m->nstrings && rl.len > 0; g++) {
+    for (uint32_t g = 0; g < c->m->nstrings && c->p->run->names.len > 0; g++) {
         const nfy_strlit *s = &c->m->strings[g];
         if (!(s->flags & NFY_TOKF_FSTRING))
             continue;
@@ -119,12 +117,11 @@ void mig_pass_fstrings(mig_ctx *c)
             size_t before = c->edits->edits.len;
             for (size_t i = 0; i < parts.len; i++) {
                 if (parts.items[i].is_expr)
-                    scan_expr(c, &rl, s->scope, t, parts.items[i].span);
+                    scan_expr(c, s->scope, t, parts.items[i].span);
             }
             if (c->edits->edits.len > before && c->claimed[t] == CLAIM_NONE)
                 c->claimed[t] = CLAIM_INSIDE;
         }
     }
     nfy_vec_free(&parts);
-    nfy_vec_free(&rl);
 }

@@ -13,6 +13,7 @@
 
 #include "migrate/pass.h"
 #include "migrate/qmatch.h"
+#include "migrate/run.h"
 
 #define COMPS_MAX 64
 
@@ -58,13 +59,12 @@ static void rewrite_path(mig_ctx *c, const nfy_rule *r, const uint32_t *toks,
 }
 
 /* The module a from-imported name would come from after renaming. */
-static nfy_str new_module_of(mig_ctx *c, const mig_rule_list *rl,
-                             const nfy_import_name *in)
+static nfy_str new_module_of(mig_ctx *c, const nfy_import_name *in)
 {
     nfy_str target = in->target;
     uint32_t n = nfy_dotted_count(target);
     mig_qmatch m;
-    if (mig_best_rename(rl, target, false, &m) && m.to != NULL && m.to[0] &&
+    if (mig_best_rename(c, target, false, &m) && m.to != NULL && m.to[0] &&
         nfy_dotted_count(m.from) <= n) {
         nfy_str q =
             mig_concat_tail(c->arena, m.to, target, nfy_dotted_count(m.from));
@@ -78,21 +78,19 @@ static nfy_str new_module_of(mig_ctx *c, const mig_rule_list *rl,
 }
 
 /* Do all names of a from-import move to the same new module? */
-static bool names_agree(mig_ctx *c, const mig_rule_list *rl,
-                        const nfy_import *imp, nfy_str newmod)
+static bool names_agree(mig_ctx *c, const nfy_import *imp, nfy_str newmod)
 {
     for (uint32_t i = 0; i < imp->nnames; i++) {
         const nfy_import_name *o = &c->m->import_names[imp->names_first + i];
-        if (!nfy_str_eq(new_module_of(c, rl, o), newmod))
+        if (!nfy_str_eq(new_module_of(c, o), newmod))
             return false;
     }
     return true;
 }
 
-static void rename_from_import(mig_ctx *c, const mig_rule_list *rl,
-                               const nfy_import *imp, const nfy_import_name *in,
-                               const mig_qmatch *m, nfy_str target,
-                               nfy_str newq)
+static void rename_from_import(mig_ctx *c, const nfy_import *imp,
+                               const nfy_import_name *in, const mig_qmatch *m,
+                               nfy_str target, nfy_str newq)
 {
     uint32_t mt[COMPS_MAX];
     uint32_t nm = path_names(c, imp->module_first, imp->module_end, mt);
@@ -107,7 +105,7 @@ static void rename_from_import(mig_ctx *c, const mig_rule_list *rl,
         return;
     }
     if (!star && imp->nnames > 1 &&
-        !names_agree(c, rl, imp, nfy_dotted_head(newq, nt - 1))) {
+        !names_agree(c, imp, nfy_dotted_head(newq, nt - 1))) {
         if (!mig_claimed(c, in->name_first, in->name_first + 1))
             mig_note_add(c, m->rule, in->span, MIG_CAT_LEFT_UNCHANGED,
                          MIG_OP_NONE, mig_strdup(c, target),
@@ -134,8 +132,7 @@ static void rename_from_import(mig_ctx *c, const mig_rule_list *rl,
                  text, note, mig_strdup(c, target));
 }
 
-static void rename_import_name(mig_ctx *c, const mig_rule_list *rl,
-                               const nfy_import_name *in)
+static void rename_import_name(mig_ctx *c, const nfy_import_name *in)
 {
     const nfy_import *imp = &c->m->imports[in->import];
     bool from = (imp->flags & NFY_IMPF_FROM) != 0;
@@ -145,7 +142,7 @@ static void rename_import_name(mig_ctx *c, const mig_rule_list *rl,
     if (imp->flags & NFY_IMPF_STAR)
         target = imp->module;
     mig_qmatch m;
-    if (!mig_best_rename(rl, target, false, &m))
+    if (!mig_best_rename(c, target, false, &m))
         return;
     uint32_t k = nfy_dotted_count(m.from), n = nfy_dotted_count(target);
     if (k > n)
@@ -165,7 +162,7 @@ static void rename_import_name(mig_ctx *c, const mig_rule_list *rl,
         return;
     }
     if (from) {
-        rename_from_import(c, rl, imp, in, &m, target, newq);
+        rename_from_import(c, imp, in, &m, target, newq);
         return;
     }
     uint32_t toks[COMPS_MAX];
@@ -239,22 +236,8 @@ static void remove_import(mig_ctx *c, const nfy_rule *r, const nfy_import *imp,
                  note);
 }
 
-/* An IMPORT rule's pattern or map row, measured once per file. */
-typedef struct {
-    const char *text;
-    size_t len;
-    bool glob; /* has '*' or '?' */
-} imp_pat;
-
-/* An enabled IMPORT rule with its patterns: the pattern when it has no
- * map, else one per map row. */
-typedef struct {
-    const nfy_rule *r;
-    imp_pat *pats;
-    size_t npats;
-} imp_rule;
-
-typedef NFY_VEC(imp_rule) imp_rule_list;
+typedef mig_imp_pat imp_pat;
+typedef mig_imp_rule imp_rule;
 
 /* Is q (or a module above it) pat, or has it a component matching the glob
  * pat (`*_cuda`: compiled extension modules)? */
@@ -304,34 +287,88 @@ static imp_pat measure_pat(const char *text)
     return (imp_pat){text, strlen(text), strpbrk(text, "*?") != NULL};
 }
 
-/* The enabled IMPORT rules, in rule-set order, with their patterns (once
- * per file, not per imported name). */
-static void import_rule_list(mig_ctx *c, imp_rule_list *out)
+static bool has_glob(const imp_rule *ir)
 {
+    for (size_t i = 0; i < ir->npats; i++)
+        if (ir->pats[i].glob)
+            return true;
+    return false;
+}
+
+void mig_imp_rules_build(const nfy_rule_set *set, const nfy_rule_env *env,
+                         nfy_arena *arena, mig_imp_rules *out)
+{
+    memset(out, 0, sizeof *out);
     nfy_rule_iter it;
-    nfy_rule_iter_init(&it, c->rules, -1, NFY_MATCH_IMPORT);
+    nfy_rule_iter_init(&it, set, -1, NFY_MATCH_IMPORT);
     for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));) {
-        if (!mig_rule_on(c, r))
+        if (nfy_rule_activity_in(r, env) == NFY_RULE_INACTIVE)
             continue;
         size_t n = r->nmap ? r->nmap : 1;
-        imp_rule ir = {r, nfy_arena_alloc(c->arena, n * sizeof(imp_pat)), n};
+        imp_rule ir = {r, nfy_arena_alloc(arena, n * sizeof(imp_pat)), n};
         if (r->nmap == 0)
             ir.pats[0] = measure_pat(r->pattern);
         for (size_t i = 0; i < r->nmap; i++)
             ir.pats[i] = measure_pat(r->map[i].from);
-        nfy_vec_push(out, ir);
+        nfy_vec_push(&out->all, ir);
+        nfy_vec_push(&out->rules, r);
     }
+    size_t n = out->all.len;
+    out->globbed = nfy_arena_alloc(arena, (n + 1) * sizeof *out->globbed);
+    out->cand = nfy_arena_alloc(arena, (3 * n + 1) * sizeof *out->cand);
+    for (size_t i = 0; i < n; i++)
+        if (has_glob(&out->all.items[i]))
+            out->globbed[out->nglobbed++] = (uint32_t)i;
+    mig_rindex_build_rows(&out->rows, &out->rules, arena);
 }
 
-static void import_rules(mig_ctx *c, const imp_rule_list *irl,
+/* Sort v[0..n) ascending and drop repeats (a handful of rules). */
+static uint32_t sort_unique(uint32_t *v, uint32_t n)
+{
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t x = v[i], j = i;
+        for (; j > 0 && v[j - 1] > x; j--)
+            v[j] = v[j - 1];
+        v[j] = x;
+    }
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (k == 0 || v[k - 1] != v[i])
+            v[k++] = v[i];
+    return k;
+}
+
+/* The rules that may fit the import of in, ascending, into ir->cand: a
+ * superset of those import_fits accepts. */
+static uint32_t import_candidates(const mig_imp_rules *ir,
+                                  const nfy_import *imp,
+                                  const nfy_import_name *in)
+{
+    uint32_t n = 0;
+    if (!(imp->flags & NFY_IMPF_FROM)) {
+        n += mig_rindex_find(&ir->rows, in->name, ir->cand + n);
+    } else {
+        n += mig_rindex_find(&ir->rows, imp->module, ir->cand + n);
+        n += mig_rindex_find(&ir->rows, in->target, ir->cand + n);
+    }
+    for (uint32_t i = 0; i < ir->nglobbed; i++)
+        ir->cand[n++] = ir->globbed[i];
+    return sort_unique(ir->cand, n);
+}
+
+static void import_rules(mig_ctx *c, const mig_imp_rules *irl,
                          const nfy_import_name *in, uint32_t *flagged_stmt,
                          const nfy_rule **flagged)
 {
     const nfy_import *imp = &c->m->imports[in->import];
-    for (size_t i = 0; i < irl->len; i++) {
-        const nfy_rule *r = irl->items[i].r;
+    if (imp->level != 0)
+        return; /* import_fits: no rule fits a relative import */
+    uint32_t ncand = import_candidates(irl, imp, in);
+    for (uint32_t k = 0; k < ncand; k++) {
+        const imp_rule *ir = &irl->all.items[irl->cand[k]];
+        const nfy_rule *r = ir->r;
         const nfy_rule_pair *pair;
-        if (!import_fits(imp, in, &irl->items[i], &pair))
+        if (!import_fits(imp, in, ir, &pair))
             continue;
         if (r->kind == NFY_RULE_REMOVE_IMPORT) {
             remove_import(c, r, imp, in);
@@ -352,17 +389,12 @@ static void import_rules(mig_ctx *c, const imp_rule_list *irl,
 
 void mig_pass_imports(mig_ctx *c)
 {
-    mig_rule_list rl = {0};
-    imp_rule_list irl = {0};
-    mig_rules_collect(c, &rl);
-    import_rule_list(c, &irl);
+    const mig_imp_rules *irl = &c->p->run->imports;
     uint32_t flagged_stmt = NFY_NONE;
     const nfy_rule *flagged = NULL;
     for (uint32_t i = 0; i < c->m->nimport_names; i++) {
         const nfy_import_name *in = &c->m->import_names[i];
-        import_rules(c, &irl, in, &flagged_stmt, &flagged);
-        rename_import_name(c, &rl, in);
+        import_rules(c, irl, in, &flagged_stmt, &flagged);
+        rename_import_name(c, in);
     }
-    nfy_vec_free(&irl);
-    nfy_vec_free(&rl);
 }

@@ -18,6 +18,7 @@
 
 #include "migrate/pass.h"
 #include "migrate/qmatch.h"
+#include "migrate/run.h"
 
 typedef NFY_VEC(const char *) id_list;
 
@@ -29,11 +30,11 @@ static int id_cmp(const void *a, const void *b)
 /* Rules named as some rule's fallback fire only as fallbacks: the ids that
  * are some rule's fallback, gathered once per collection, sorted for
  * binary search (hundreds of rules ask). */
-static void fallback_ids(const mig_ctx *c, id_list *out)
+static void fallback_ids(const nfy_rule_set *set, id_list *out)
 {
-    size_t n = nfy_rule_set_count(c->rules);
+    size_t n = nfy_rule_set_count(set);
     for (size_t i = 0; i < n; i++) {
-        const nfy_rule *r = nfy_rule_set_at(c->rules, i);
+        const nfy_rule *r = nfy_rule_set_at(set, i);
         if (r->fallback != NULL)
             nfy_vec_push(out, r->fallback);
     }
@@ -47,48 +48,32 @@ static bool is_fallback_id(const id_list *fb, const char *id)
            bsearch(&id, fb->items, fb->len, sizeof *fb->items, id_cmp) != NULL;
 }
 
-static bool name_rule(const mig_ctx *c, const id_list *fb, const nfy_rule *r)
+static bool name_rule(const nfy_rule_env *env, const id_list *fb,
+                      const nfy_rule *r)
 {
     if (r->kind != NFY_RULE_RENAME && r->kind != NFY_RULE_FLAG)
         return false;
     if (r->match != NFY_MATCH_NAME && r->match != NFY_MATCH_MODULE &&
         r->match != NFY_MATCH_CALL)
         return false;
-    if (!mig_rule_on(c, r))
+    if (nfy_rule_activity_in(r, env) == NFY_RULE_INACTIVE)
         return false;
     return r->kind != NFY_RULE_FLAG || !is_fallback_id(fb, r->id);
 }
 
-void mig_rules_collect(const mig_ctx *c, mig_rule_list *out)
+void mig_rules_collect(const nfy_rule_set *set, const nfy_rule_env *env,
+                       mig_rule_list *out)
 {
     out->len = 0;
     id_list fb = {0};
-    fallback_ids(c, &fb);
-    size_t n = nfy_rule_set_count(c->rules);
+    fallback_ids(set, &fb);
+    size_t n = nfy_rule_set_count(set);
     for (size_t i = 0; i < n; i++) {
-        const nfy_rule *r = nfy_rule_set_at(c->rules, i);
-        if (name_rule(c, &fb, r))
+        const nfy_rule *r = nfy_rule_set_at(set, i);
+        if (name_rule(env, &fb, r))
             nfy_vec_push(out, r);
     }
     nfy_vec_free(&fb);
-}
-
-/* Best rename (highest score) among the collected rules, flags aside. */
-bool mig_best_rename(const mig_rule_list *rl, nfy_str q, bool is_call,
-                     mig_qmatch *best)
-{
-    bool found = false;
-    for (size_t i = 0; i < rl->len; i++) {
-        mig_qmatch m;
-        if (rl->items[i]->kind != NFY_RULE_RENAME ||
-            !mig_qmatch_rule(rl->items[i], q, is_call, &m))
-            continue;
-        if (!found || m.score > best->score) {
-            *best = m;
-            found = true;
-        }
-    }
-    return found;
 }
 
 /* mig_best_rename over the candidates cand[0..n) of rl only. */
@@ -108,6 +93,16 @@ static bool best_rename_of(const mig_rule_list *rl, const uint32_t *cand,
         }
     }
     return found;
+}
+
+/* Best rename (highest score, the first of equals) among the run's name
+ * rules, flags aside: only the candidates the index finds can fit. */
+bool mig_best_rename(const mig_ctx *c, nfy_str q, bool is_call,
+                     mig_qmatch *best)
+{
+    nfy_migrate_run *run = c->p->run;
+    uint32_t n = mig_rindex_find(&run->names_ix, q, run->cand);
+    return best_rename_of(&run->names, run->cand, n, q, is_call, best);
 }
 
 static const char *pair_message(mig_ctx *c, const mig_qmatch *m)
@@ -276,23 +271,22 @@ static void flag_use(mig_ctx *c, uint32_t u, const mig_qmatch *m)
 
 void mig_pass_names(mig_ctx *c)
 {
-    mig_rule_list rl = {0};
-    mig_rules_collect(c, &rl);
-    mig_rule_index rx;
-    mig_rindex_build(&rx, &rl, c->arena);
-    uint32_t *cand = nfy_arena_alloc(c->arena, (rl.len + 1) * sizeof *cand);
-    for (uint32_t u = 0; u < c->m->nuses && rl.len > 0; u++) {
+    const mig_rule_list *rl = &c->p->run->names;
+    const mig_rule_index *rx = &c->p->run->names_ix;
+    /* its own buffer: mig_best_rename reuses the run's */
+    uint32_t *cand = nfy_arena_alloc(c->arena, (rl->len + 1) * sizeof *cand);
+    for (uint32_t u = 0; u < c->m->nuses && rl->len > 0; u++) {
         const nfy_res *res = nfy_resolve_use(c->r, u);
         if (res->qual.len == 0 || res->relative)
             continue;
-        uint32_t ncand = mig_rindex_find(&rx, res->qual, cand);
+        uint32_t ncand = mig_rindex_find(rx, res->qual, cand);
         if (ncand == 0)
             continue; /* no rule can fit: nothing below would happen */
         bool is_call = use_is_callee(c, u);
         bool flagged = false;
         for (uint32_t i = 0; i < ncand; i++) {
             mig_qmatch m;
-            const nfy_rule *r = rl.items[cand[i]];
+            const nfy_rule *r = rl->items[cand[i]];
             if (r->kind == NFY_RULE_FLAG &&
                 mig_qmatch_rule(r, res->qual, is_call, &m)) {
                 flag_use(c, u, &m);
@@ -300,8 +294,7 @@ void mig_pass_names(mig_ctx *c)
             }
         }
         mig_qmatch best;
-        if (best_rename_of(&rl, cand, ncand, res->qual, is_call, &best))
+        if (best_rename_of(rl, cand, ncand, res->qual, is_call, &best))
             rename_use(c, u, &best, flagged);
     }
-    nfy_vec_free(&rl);
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "migrate/ctxmatch.h"
+#include "migrate/run.h"
 #include "migrate/valset.h"
 
 /* Does s[i..] start with the lowercase ASCII word w, ignoring case? (|0x20
@@ -310,12 +311,78 @@ static bool string_rule(const nfy_rule *r)
  * (so custom_fwd(device_type=...) beats the generic device_type= keyword).
  * Whether it is rewritten is decided for its whole value set.
  */
-typedef struct {
-    const nfy_rule *r;
-    nfy_str pat; /* r->pattern, measured once per file */
-} str_rule;
+typedef mig_str_rule_list rule_list;
 
-typedef NFY_VEC(str_rule) rule_list;
+/* a == b for C strings, NULL counting as "" */
+static bool mig_str_is_cstr(const char *a, const char *b)
+{
+    return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+/* Contexts that mig_expr_in_ctx cannot tell apart. */
+static bool same_ctx(const nfy_rule_ctx *a, const nfy_rule_ctx *b)
+{
+    return a->kind == b->kind && a->pos == b->pos &&
+           (a->name == NULL) == (b->name == NULL) &&
+           (a->kw == NULL) == (b->kw == NULL) &&
+           mig_str_is_cstr(a->name, b->name) && mig_str_is_cstr(a->kw, b->kw);
+}
+
+static bool is_strong(const nfy_rule_ctx *x);
+
+static void strong_ctxs(mig_str_rules *out, nfy_arena *arena)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < out->all.len; i++)
+        n += out->all.items[i].r->nctx;
+    out->strong = nfy_arena_alloc(arena, (n + 1) * sizeof *out->strong);
+    for (size_t i = 0; i < out->all.len; i++) {
+        const nfy_rule *r = out->all.items[i].r;
+        for (size_t k = 0; r->kind != NFY_RULE_FLAG && k < r->nctx; k++) {
+            const nfy_rule_ctx *x = &r->ctx[k];
+            bool seen = !is_strong(x);
+            for (uint32_t j = 0; !seen && j < out->nstrong; j++)
+                seen = same_ctx(out->strong[j], x);
+            if (!seen)
+                out->strong[out->nstrong++] = x;
+        }
+    }
+}
+
+/* Could rule k fit a literal starting with byte b? (value_fits's first
+ * test, asked once per run) */
+static bool may_start(const mig_str_rule *k, unsigned char b)
+{
+    return (k->r->flags & NFY_RULE_F_SUBSTRING) || k->pat.len == 0 ||
+           (unsigned char)k->pat.ptr[0] == b;
+}
+
+void mig_str_rules_build(const nfy_rule_set *set, const nfy_rule_env *env,
+                         nfy_arena *arena, mig_str_rules *out)
+{
+    memset(out, 0, sizeof *out);
+    nfy_rule_iter it;
+    nfy_rule_iter_init(&it, set, -1, NFY_MATCH_STRING);
+    for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));) {
+        if (string_rule(r) && nfy_rule_activity_in(r, env) != NFY_RULE_INACTIVE)
+            nfy_vec_push(&out->all,
+                         ((mig_str_rule){r, nfy_str_from_cstr(r->pattern)}));
+    }
+    size_t total = 0;
+    for (unsigned b = 0; b < 256; b++)
+        for (size_t i = 0; i < out->all.len; i++)
+            total += may_start(&out->all.items[i], (unsigned char)b);
+    out->by_byte = nfy_arena_alloc(arena, (total + 1) * sizeof *out->by_byte);
+    uint32_t n = 0;
+    for (unsigned b = 0; b < 256; b++) {
+        out->first[b] = n;
+        for (size_t i = 0; i < out->all.len; i++)
+            if (may_start(&out->all.items[i], (unsigned char)b))
+                out->by_byte[n++] = (uint32_t)i;
+    }
+    out->first[256] = n;
+    strong_ctxs(out, arena);
+}
 
 /* What the pass knows of one literal before deciding its value set. */
 typedef struct lit_info_s {
@@ -339,6 +406,13 @@ typedef struct lit_info_s {
     uint32_t next; /* next member of that set, or NFY_NONE */
 } lit_info;
 
+/* A device argument or keyword context (not `default=`). */
+static bool is_strong(const nfy_rule_ctx *x)
+{
+    return x->kind == NFY_CTX_ARG ||
+           (x->kind == NFY_CTX_KEYWORD && !mig_str_is_cstr(x->name, "default"));
+}
+
 /* A literal directly in a device argument or keyword (not `default=`):
  * proof that the value set it belongs to is a device. */
 static bool strong_ctx(const mig_ctx *c, uint32_t head, uint32_t end,
@@ -346,11 +420,7 @@ static bool strong_ctx(const mig_ctx *c, uint32_t head, uint32_t end,
 {
     for (size_t i = 0; i < r->nctx; i++) {
         const nfy_rule_ctx *x = &r->ctx[i];
-        if ((x->kind == NFY_CTX_ARG ||
-             (x->kind == NFY_CTX_KEYWORD &&
-              !mig_str_is(nfy_str_from_cstr(x->name ? x->name : ""),
-                          "default"))) &&
-            mig_expr_in_ctx(c, head, end, lit, x))
+        if (is_strong(x) && mig_expr_in_ctx(c, head, end, lit, x))
             return true;
     }
     return false;
@@ -389,11 +459,14 @@ static bool other_device_word(nfy_str body)
     return false;
 }
 
-static void scan_literal(mig_ctx *c, const rule_list *rl, uint32_t lit,
+static void scan_literal(mig_ctx *c, const mig_str_rules *sr, uint32_t lit,
                          lit_info *li)
 {
     const nfy_strlit *s = &c->m->strings[lit];
-    for (size_t i = 0; i < rl->len; i++) {
+    const rule_list *rl = &sr->all;
+    unsigned char b0 = (unsigned char)li->body.ptr[0];
+    for (uint32_t k = sr->first[b0]; k < sr->first[b0 + 1]; k++) {
+        size_t i = sr->by_byte[k];
         const nfy_rule *r = rl->items[i].r;
         if (!value_fits(r, rl->items[i].pat, li->body))
             continue;
@@ -449,7 +522,7 @@ static nfy_str chain_last(const mig_ctx *c, uint32_t vf, uint32_t ve)
     return none;
 }
 
-static void device_arg_names(const mig_ctx *c, const rule_list *rl,
+static void device_arg_names(const mig_ctx *c, const mig_str_rules *sr,
                              name_list *out)
 {
     for (uint32_t a = 0; a < c->m->nargs; a++) {
@@ -459,10 +532,10 @@ static void device_arg_names(const mig_ctx *c, const rule_list *rl,
         nfy_str last = chain_last(c, arg->value_first, arg->value_end);
         if (last.len == 0)
             continue;
-        for (size_t i = 0; i < rl->len; i++) {
-            if (rl->items[i].r->kind != NFY_RULE_FLAG &&
-                strong_ctx(c, arg->value_first, arg->value_end, NFY_NONE,
-                           rl->items[i].r)) {
+        /* some rewrite rule's device context: each distinct one asked */
+        for (uint32_t i = 0; i < sr->nstrong; i++) {
+            if (mig_expr_in_ctx(c, arg->value_first, arg->value_end, NFY_NONE,
+                                sr->strong[i])) {
                 nfy_vec_push(out, last);
                 break;
             }
@@ -477,11 +550,10 @@ typedef struct {
     bool found;
 } dev_names;
 
-static bool listed(const mig_ctx *c, const rule_list *rl, dev_names *dev,
-                   nfy_str name)
+static bool listed(const mig_ctx *c, dev_names *dev, nfy_str name)
 {
     if (!dev->found) {
-        device_arg_names(c, rl, &dev->names);
+        device_arg_names(c, &c->p->run->strings, &dev->names);
         dev->found = true;
     }
     for (size_t i = 0; i < dev->names.len; i++) {
@@ -662,7 +734,7 @@ static void decide_set(mig_ctx *c, const rule_list *rl, mig_guard *g,
                        lit_info *info, uint32_t s, dev_names *dev)
 {
     bool device =
-        mig_name_is_device(info[s].name) || listed(c, rl, dev, info[s].name);
+        mig_name_is_device(info[s].name) || listed(c, dev, info[s].name);
     /* text rewrites ("torch.cuda.FloatTensor") select no device */
     device |= info[s].best != NULL &&
               (info[s].best->flags & NFY_RULE_F_SUBSTRING) != 0;
@@ -731,13 +803,8 @@ static void group_sets(mig_ctx *c, lit_info *info)
 
 void mig_pass_strings(mig_ctx *c)
 {
-    rule_list rl = {0};
-    nfy_rule_iter it;
-    nfy_rule_iter_init(&it, c->rules, -1, NFY_MATCH_STRING);
-    for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));) {
-        if (string_rule(r) && mig_rule_on(c, r))
-            nfy_vec_push(&rl, ((str_rule){r, nfy_str_from_cstr(r->pattern)}));
-    }
+    const mig_str_rules *sr = &c->p->run->strings;
+    const rule_list *rl = &sr->all;
     uint32_t n = c->m->nstrings;
     mig_guard g = {0};
     lit_info *info = nfy_arena_calloc(c->arena, n + 1, sizeof *info);
@@ -748,7 +815,7 @@ void mig_pass_strings(mig_ctx *c)
         info[i].spec = -1;
         info[i].body = mig_string_body(c, c->m->strings[i].first, &info[i].off);
         if (info[i].body.len > 0)
-            scan_literal(c, &rl, i, &info[i]);
+            scan_literal(c, sr, i, &info[i]);
     }
     for (uint32_t i = 0; i < n; i++) {
         if (info[i].other_device)
@@ -758,7 +825,7 @@ void mig_pass_strings(mig_ctx *c)
     dev_names dev = {0};
     for (uint32_t i = 0; i < n; i++) {
         if (info[i].set == i)
-            decide_set(c, &rl, &g, info, i, &dev);
+            decide_set(c, rl, &g, info, i, &dev);
         else if (info[i].set == NFY_NONE && info[i].best != NULL &&
                  c->m->strings[i].end == c->m->strings[i].first + 1 &&
                  !(c->m->strings[i].flags & NFY_TOKF_BYTES))
@@ -774,7 +841,6 @@ void mig_pass_strings(mig_ctx *c)
     }
     mig_guard_free(&g);
     nfy_vec_free(&dev.names);
-    nfy_vec_free(&rl);
 }
 
 void mig_pass_comments(mig_ctx *c)

@@ -46,10 +46,12 @@ nfy_str mig_concat_tail(nfy_arena *a, const char *to, nfy_str q, uint32_t k);
 /* ---- shared by the name and import passes (p_names.c) ---- */
 typedef NFY_VEC(const nfy_rule *) mig_rule_list;
 
-/** Enabled RENAME/FLAG rules matching NAME/MODULE/CALL (no fallbacks). */
-void mig_rules_collect(const mig_ctx *c, mig_rule_list *out);
-/** The most specific rename rule of rl fitting q. */
-bool mig_best_rename(const mig_rule_list *rl, nfy_str q, bool is_call,
+/** Rules of set active in env: RENAME/FLAG matching NAME/MODULE/CALL (no
+ * fallbacks). The passes read the run's list (run.h). */
+void mig_rules_collect(const nfy_rule_set *set, const nfy_rule_env *env,
+                       mig_rule_list *out);
+/** The most specific of the run's name rules (run.h) renaming q. */
+bool mig_best_rename(const mig_ctx *c, nfy_str q, bool is_call,
                      mig_qmatch *best);
 /*
  * An index of a rule list by its `from` strings (patterns and map rows), so

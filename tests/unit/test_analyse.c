@@ -241,6 +241,88 @@ static void analyse_py(const char *text, const char *ver,
     nfy_diags_release(&dg);
 }
 
+/* One file through a run's project (state kept across files) or alone:
+ * the findings (rule, line, api, message) and edits must be the same. */
+static void migrate_one(nfy_migrate_project *proj, const nfy_migrate_opts *mo,
+                        const char *text, nfy_report *rep, nfy_buf *out)
+{
+    nfy_diags dg;
+    nfy_diags_init(&dg);
+    nfy_source src;
+    assert_int_equal(nfy_source_from_mem(&src, "t.py", text, strlen(text)),
+                     NFY_OK);
+    nfy_edit_set es;
+    nfy_edit_set_init(&es, &src);
+    nfy_migrate_info info;
+    assert_int_equal(
+        proj ? nfy_migrate_project_file(proj, mo, &src, "t.py", &es, rep, &dg)
+             : nfy_migrate_file(mo, &src, "t.py", &es, rep, &info, &dg),
+        NFY_OK);
+    assert_int_equal(nfy_edit_set_apply(&es, &dg, out), NFY_OK);
+    nfy_edit_set_release(&es);
+    nfy_source_release(&src);
+    nfy_diags_release(&dg);
+}
+
+static void same_findings(const nfy_report *a, const nfy_report *b)
+{
+    assert_int_equal(a->open_findings.len, b->open_findings.len);
+    for (size_t i = 0; i < a->open_findings.len; i++) {
+        const nfy_finding *x = &a->open_findings.items[i],
+                          *y = &b->open_findings.items[i];
+        assert_string_equal(x->rule, y->rule);
+        assert_int_equal(x->start_line, y->start_line);
+        assert_string_equal(x->api ? x->api : "", y->api ? y->api : "");
+        assert_string_equal(x->message ? x->message : "",
+                            y->message ? y->message : "");
+    }
+}
+
+static void test_run_state_kept(void **state)
+{
+    (void)state;
+    static const char *const files[] = {
+        "import torch\nimport torch.nn as nn\nx = torch.cdist(a, b)\n"
+        "torch.cuda.synchronize()\nm = nn.Module()\n",
+        "import torch\nfrom torch.cuda import amp\ny = torch.cdist(a, b)\n"
+        "d = torch.device('cuda:0')\nz = torch.zeros(2).cuda()\n"
+        "torch.cuda.synchronize()\n",
+        "import torch as th\nth.cuda.empty_cache()\nq = th.cdist(a, b)\n"};
+    nfy_diags dg;
+    nfy_diags_init(&dg);
+    nfy_rule_set *rules = nfy_rule_set_new(&dg);
+    assert_non_null(rules);
+    nfy_analyse_opts ao = {rules, NULL, NFY_ANALYSE_ALL, NULL};
+    nfy_migrate_observer obs = {nfy_analyse_python, &ao};
+    nfy_migrate_opts mo = {.rules = rules, .observer = &obs};
+    nfy_migrate_project proj;
+    nfy_migrate_project_init(&proj);
+    size_t nonempty = 0;
+    for (int pass = 0; pass < 2; pass++) { /* the second: all kept */
+        for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+            nfy_report kept, alone;
+            nfy_report_init(&kept);
+            nfy_report_init(&alone);
+            nfy_buf ko = NFY_BUF_INIT, ao_out = NFY_BUF_INIT;
+            migrate_one(&proj, &mo, files[i], &kept, &ko);
+            migrate_one(NULL, &mo, files[i], &alone, &ao_out);
+            same_findings(&kept, &alone);
+            nonempty += kept.open_findings.len > 0;
+            assert_string_equal(nfy_buf_cstr(&ko), nfy_buf_cstr(&ao_out));
+            nfy_buf_release(&ko);
+            nfy_buf_release(&ao_out);
+            nfy_report_release(&kept);
+            nfy_report_release(&alone);
+        }
+    }
+    assert_int_equal(nonempty, 2 * (sizeof files / sizeof files[0]));
+    assert_non_null(proj.run);
+    assert_int_equal(proj.files, 6);
+    nfy_migrate_project_release(&proj);
+    nfy_rule_set_free(rules);
+    nfy_diags_release(&dg);
+}
+
 /* Number of findings of rule on line with api. */
 static size_t count(const nfy_report *rep, const char *rule, uint32_t line,
                     const char *api)
@@ -441,6 +523,7 @@ int main(void)
         cmocka_unit_test(test_modes),
         cmocka_unit_test(test_exts_scan),
         cmocka_unit_test(test_observer_torch_apis),
+        cmocka_unit_test(test_run_state_kept),
         cmocka_unit_test(test_observer_custom_ops),
         cmocka_unit_test(test_text_files),
         cmocka_unit_test(test_effort),

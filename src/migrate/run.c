@@ -1,0 +1,57 @@
+/*
+ * The run state of nfy_migrate_file (run.h): the canonical version, the
+ * rule environment, the name rules with their index and each dedicated
+ * pass's active rule depend on the options only, so a driver of many files
+ * builds them once instead of once a file.
+ */
+#include "migrate/run.h"
+
+#include <stdlib.h>
+
+static void find_pass_rules(nfy_migrate_run *run)
+{
+    for (int i = 0; i < NFY_PASS_COUNT; i++)
+        run->pass_rule[i] =
+            mig_pass_rule_in(run->opts.rules, &run->env, (nfy_pass_id)i);
+}
+
+nfy_status nfy_migrate_run_new(const nfy_migrate_opts *opts,
+                               nfy_migrate_run **out)
+{
+    *out = NULL;
+    nfy_status st = NFY_OK;
+    const char *ver =
+        opts != NULL ? mig_version_canon(opts->torch_version, &st) : NULL;
+    if (opts == NULL || opts->rules == NULL || ver == NULL)
+        return NFY_EUSAGE;
+    nfy_migrate_run *run = calloc(1, sizeof *run);
+    if (run == NULL)
+        abort(); /* as every allocation of the library */
+    run->opts = *opts;
+    run->version = ver;
+    mig_rule_env(opts->flags, ver, &run->env);
+    nfy_arena_init(&run->arena);
+    mig_rules_collect(opts->rules, &run->env, &run->names);
+    mig_rindex_build(&run->names_ix, &run->names, &run->arena);
+    run->cand =
+        nfy_arena_alloc(&run->arena, (run->names.len + 1) * sizeof *run->cand);
+    find_pass_rules(run);
+    mig_str_rules_build(opts->rules, &run->env, &run->arena, &run->strings);
+    mig_imp_rules_build(opts->rules, &run->env, &run->arena, &run->imports);
+    *out = run;
+    return NFY_OK;
+}
+
+void nfy_migrate_run_free(nfy_migrate_run *run)
+{
+    if (run == NULL)
+        return;
+    if (run->keep.free_fn != NULL)
+        run->keep.free_fn(run->keep.state);
+    nfy_vec_free(&run->names);
+    nfy_vec_free(&run->strings.all);
+    nfy_vec_free(&run->imports.all);
+    nfy_vec_free(&run->imports.rules);
+    nfy_arena_release(&run->arena);
+    free(run);
+}

@@ -1,0 +1,90 @@
+/*
+ * Internal to src/migrate: what nfy_migrate_file decides from its options
+ * alone, once per run instead of once per file (run.c). One nfy_migrate_run
+ * serves one thread: the name index keeps scratch marks, and the observer's
+ * kept state is its own.
+ */
+#ifndef NPUIFY_MIGRATE_RUN_H
+#define NPUIFY_MIGRATE_RUN_H
+
+#include "migrate/qmatch.h"
+
+/* A string rule (match STRING, rewrite or flag) with its pattern measured. */
+typedef struct {
+    const nfy_rule *r;
+    nfy_str pat;
+} mig_str_rule;
+
+typedef NFY_VEC(mig_str_rule) mig_str_rule_list;
+
+/*
+ * The active string rules in set order, and for each first byte of a
+ * literal the rules that can fit one starting with it (ascending indices
+ * into all, at by_byte[first[b] .. first[b + 1])): a whole-value pattern
+ * must start the literal, only substring and empty patterns fit any.
+ */
+typedef struct {
+    mig_str_rule_list all;
+    uint32_t first[257];
+    uint32_t *by_byte;
+    /* the distinct device contexts (an argument, or a keyword other than
+     * `default=`) of the rewrite rules: what makes an argument a device */
+    const nfy_rule_ctx **strong;
+    uint32_t nstrong;
+} mig_str_rules;
+
+/** Build the string rules of set active in env (p_strings.c). */
+void mig_str_rules_build(const nfy_rule_set *set, const nfy_rule_env *env,
+                         nfy_arena *arena, mig_str_rules *out);
+
+/* An IMPORT rule's pattern or map row, measured once. */
+typedef struct {
+    const char *text;
+    size_t len;
+    bool glob; /* has '*' or '?' */
+} mig_imp_pat;
+
+/* An active IMPORT rule with its patterns: the pattern when it has no
+ * map, else one per map row. */
+typedef struct {
+    const nfy_rule *r;
+    mig_imp_pat *pats;
+    size_t npats;
+} mig_imp_rule;
+
+typedef NFY_VEC(mig_imp_rule) mig_imp_rule_list;
+
+/*
+ * The active IMPORT rules in set order, indexed: a module fits a plain
+ * pattern only when the pattern is it or a dotted prefix of it (rows), so
+ * only the rules found there and those with a glob (globbed, ascending)
+ * are tried.
+ */
+typedef struct {
+    mig_imp_rule_list all;
+    mig_rule_list rules; /* all's rules, for rows */
+    mig_rule_index rows;
+    uint32_t *globbed;
+    uint32_t nglobbed;
+    uint32_t *cand; /* scratch: room for 3 * all.len */
+} mig_imp_rules;
+
+/** Build the import rules of set active in env (p_imports.c). */
+void mig_imp_rules_build(const nfy_rule_set *set, const nfy_rule_env *env,
+                         nfy_arena *arena, mig_imp_rules *out);
+
+struct nfy_migrate_run {
+    nfy_migrate_opts opts;
+    const char *version; /* canonical apidb version name */
+    nfy_rule_env env;
+    nfy_arena arena;
+    mig_rule_list names;     /* mig_rules_collect */
+    mig_rule_index names_ix; /* over names */
+    uint32_t *cand;          /* scratch of mig_rindex_find over names */
+    const nfy_rule *pass_rule[NFY_PASS_COUNT]; /* mig_pass_rule_in each */
+    mig_str_rules strings;                     /* the string pass's rules */
+    mig_imp_rules imports;                     /* the import pass's rules */
+    nfy_migrate_keep keep; /* the observer's, across files */
+};
+
+#endif
