@@ -596,6 +596,61 @@ static void test_seal_keeps_everything(void **state)
     nfy_report_release(&sealed);
 }
 
+/* Findings drawn from tiny value sets, so most keys tie: the sealed rows'
+ * order (compared on ids first) must be the open findings' order. */
+static void random_finding(uint32_t *seed, nfy_finding *f)
+{
+    static const char *const files[] = {NULL, "a.py", "b/c.py"};
+    static const char *const rules[] = {"NPU101", "NPU201", "NPU701"};
+    static const char *const texts[] = {NULL, "x", "y"};
+    uint32_t r[12];
+    for (size_t i = 0; i < 12; i++) {
+        *seed = *seed * 1103515245u + 12345u;
+        r[i] = (*seed >> 16) % 3;
+    }
+    *f = (nfy_finding){.file = files[r[0]],
+                       .start_line = r[1],
+                       .start_col = r[2],
+                       .end_line = r[1],
+                       .end_col = r[2] + 1,
+                       .rule = rules[r[3]],
+                       .op = (nfy_op_type)(r[4] % 2),
+                       .safety = (nfy_safety)r[5],
+                       .cat = (nfy_finding_cat)r[6],
+                       .message = texts[r[7]],
+                       .api = texts[r[8]],
+                       .before = texts[r[9]],
+                       .after = texts[r[10]],
+                       .npu_api = texts[r[11]],
+                       .api_type = texts[(r[11] + r[10]) % 3]};
+}
+
+static void test_sealed_order_is_open_order(void **state)
+{
+    (void)state;
+    nfy_report open, sealed;
+    nfy_report_init(&open);
+    nfy_report_init(&sealed);
+    uint32_t seed = 7;
+    for (size_t i = 0; i < 600; i++) {
+        nfy_finding f;
+        random_finding(&seed, &f);
+        nfy_report_add_finding(&open, &f);
+        nfy_report_add_finding(&sealed, &f);
+        if (i % 7 == 6)
+            nfy_report_seal(&sealed); /* sealed in batches, as per file */
+    }
+    nfy_report_seal(&sealed);
+    assert_int_equal(sealed.open_findings.len, 0);
+    assert_int_equal(open.open_findings.len, 600);
+    char *a = render_all(&open), *b = render_all(&sealed);
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+    nfy_report_release(&open);
+    nfy_report_release(&sealed);
+}
+
 static void test_empty_report(void **state)
 {
     (void)state;
@@ -631,6 +686,7 @@ int main(void)
         cmocka_unit_test(test_formats_parse),
         cmocka_unit_test(test_write_all_files),
         cmocka_unit_test(test_seal_keeps_everything),
+        cmocka_unit_test(test_sealed_order_is_open_order),
         cmocka_unit_test(test_empty_report),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
