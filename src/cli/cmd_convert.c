@@ -27,8 +27,7 @@ typedef struct {
     const char *decisions; /* --decisions FILE */
     const char *rule_files[16];
     size_t nrule_files;
-    const char *main_files[65]; /* --main, NULL-terminated */
-    size_t nmain_files;
+    nfy_cli_main_list mains; /* --main */
     bool quiet;
     bool verbose;
     bool color;
@@ -243,11 +242,7 @@ static int take_option(convert_args *a, int id, const char *val)
         a->rule_files[a->nrule_files++] = val;
         break;
     case OPT_MAIN:
-        if (a->nmain_files + 1 == sizeof a->main_files / sizeof(char *))
-            return nfy_cli_usage_error("convert", "too many --main");
-        a->main_files[a->nmain_files++] = val;
-        a->conv.main_files = a->main_files;
-        break;
+        return nfy_cli_add_main("convert", &a->mains, val, &a->conv.main_files);
     case OPT_MODE:
         if (strcmp(val, "auto") && strcmp(val, "manual"))
             return nfy_cli_usage_error("convert",

@@ -70,8 +70,7 @@ typedef struct {
     nfy_convert_opts conv;
     const char *out;
     const char *rules_file;
-    const char *main_files[65]; /* --main, NULL-terminated */
-    size_t nmain_files;
+    nfy_cli_main_list mains; /* --main */
     bool quiet, verbose;
 } review_args;
 
@@ -110,12 +109,13 @@ static int parse(int argc, char **argv, review_args *a)
         case OPT_DISTRIBUTED:
             a->conv.distributed = true;
             break;
-        case OPT_MAIN:
-            if (a->nmain_files + 1 == sizeof a->main_files / sizeof(char *))
-                return nfy_cli_usage_error("review", "too many --main");
-            a->main_files[a->nmain_files++] = val;
-            a->conv.main_files = a->main_files;
+        case OPT_MAIN: {
+            int rc =
+                nfy_cli_add_main("review", &a->mains, val, &a->conv.main_files);
+            if (rc >= 0)
+                return rc;
             break;
+        }
         case OPT_MODEL:
             a->conv.model = val;
             break;
