@@ -11,6 +11,7 @@
  * and a logical line break is recorded there, so one missing ')' does not
  * swallow the rest of the file.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -209,44 +210,84 @@ static void end_of_line(syn *s, pass1 *st, uint32_t p)
     st->recovering = false;
 }
 
+/* One position with a hint (see syn_pass1). */
+static void visit(syn *s, pass1 *st, uint32_t p)
+{
+    const syn_pos *pos = s->pos;
+    unsigned h = pos[p].hints;
+    uint32_t i = pos[p].tok;
+    if (h & TP_LINE) {
+        unsigned prev_kind = p ? pos[p - 1].kind : NFY_TOK_ENDMARKER;
+        uint8_t fl = line_start_flags(s, st, &s->toks[i], prev_kind);
+        s->pflags[p] = fl;
+        if (fl)
+            line_break(s, st, p);
+    }
+    if (!(h & TP_EVENT))
+        return;
+    unsigned kind = pos[p].kind, o = pos[p].op;
+    if (kind == NFY_TOK_OP) {
+        unsigned b = bracket_of[o & 63];
+        if (b)
+            bracket(s, st, b, p, i);
+        else if (o == NFY_OP_SEMI)
+            st->semi = true;
+    } else if (kind == NFY_TOK_ERRORTOKEN) {
+        s->any_bad = true;
+    } else { /* NEWLINE, INDENT, DEDENT, ENDMARKER */
+        end_of_line(s, st, p);
+    }
+}
+
+/* Bit i of the result: position a + i (i < n <= 64) has a hint. With
+   SSE2, two records a step: adding 0x7F to the hints byte (the last of
+   each 8-byte record) sets its sign bit when it is nonzero (hints < 0x80),
+   and movmskpd gathers the sign bits of both. */
+#if defined(__SSE2__) && defined(__GNUC__) && defined(__BYTE_ORDER__) &&       \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+static inline unsigned two_hinted(const __m128i *v)
+{
+    __m128i x = _mm_add_epi8(_mm_loadu_si128(v), _mm_set1_epi8(0x7F));
+    return (unsigned)_mm_movemask_pd(_mm_castsi128_pd(x));
+}
+#endif
+
+static uint64_t hinted_mask(const syn_pos *pos, uint32_t a, uint32_t n)
+{
+    uint64_t m = 0;
+    uint32_t i = 0;
+#if defined(__SSE2__) && defined(__GNUC__) && defined(__BYTE_ORDER__) &&       \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    _Static_assert(sizeof(syn_pos) == 8 && offsetof(syn_pos, hints) == 7,
+                   "hints is the last byte of an 8-byte record");
+    const __m128i *v = (const __m128i *)(const void *)(pos + a);
+    for (; i + 8 <= n; i += 8, v += 4) /* eight records a step */
+        m |= (uint64_t)(two_hinted(v) | two_hinted(v + 1) << 2 |
+                        two_hinted(v + 2) << 4 | two_hinted(v + 3) << 6)
+             << i;
+#endif
+    for (; i < n; i++)
+        m |= (uint64_t)(pos[a + i].hints != 0) << i;
+    return m;
+}
+
 /*
  * Only positions with a hint from pylex's summary need a look: those that
  * start a physical line (a logical line may end before them) and the
  * events (brackets, ';', line ends, error tokens). Every other position
- * keeps its initial PF_* flags 0 and no partner.
+ * keeps its initial PF_* flags 0 and no partner. The hinted positions are
+ * found 64 at a time as a bit mask, not one branch each (whether a
+ * position has a hint follows no pattern a branch predictor could learn).
  */
 void syn_pass1(syn *s)
 {
     pass1 st = {{{0}, {0, 0, 0}}, false, false};
-    const syn_pos *pos = s->pos;
     uint32_t n = s->nsig;
     nfy_vec_reserve(&s->breaks, n / 4 + 16); /* about one per 8 positions */
-    for (uint32_t p = 0; p < n; p++) {
-        unsigned h = pos[p].hints;
-        if (!h)
-            continue;
-        uint32_t i = pos[p].tok;
-        if (h & TP_LINE) {
-            unsigned prev_kind = p ? pos[p - 1].kind : NFY_TOK_ENDMARKER;
-            uint8_t fl = line_start_flags(s, &st, &s->toks[i], prev_kind);
-            s->pflags[p] = fl;
-            if (fl)
-                line_break(s, &st, p);
-        }
-        if (!(h & TP_EVENT))
-            continue;
-        unsigned kind = pos[p].kind, o = pos[p].op;
-        if (kind == NFY_TOK_OP) {
-            unsigned b = bracket_of[o & 63];
-            if (b)
-                bracket(s, &st, b, p, i);
-            else if (o == NFY_OP_SEMI)
-                st.semi = true;
-        } else if (kind == NFY_TOK_ERRORTOKEN) {
-            s->any_bad = true;
-        } else { /* NEWLINE, INDENT, DEDENT, ENDMARKER */
-            end_of_line(s, &st, p);
-        }
+    for (uint32_t a = 0; a < n; a += 64) {
+        uint64_t m = hinted_mask(s->pos, a, n - a < 64 ? n - a : 64);
+        for (; m; m &= m - 1)
+            visit(s, &st, a + (uint32_t)__builtin_ctzll(m));
     }
     nfy_vec_free(&st.stack.v);
 }
