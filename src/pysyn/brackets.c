@@ -146,14 +146,15 @@ typedef struct {
     bool semi; /* a ';' since the last line end */
 } pass1;
 
-/* Flags of a position that starts a new physical line, after a position
-   of kind prev_kind. */
-static uint8_t line_start_flags(syn *s, pass1 *st, const nfy_token *t,
+/* Flags of position p, which starts a new physical line, after a
+   position of kind prev_kind. (The token itself is read only for a
+   backslash: the tokens are far bigger than the positions.) */
+static uint8_t line_start_flags(syn *s, pass1 *st, uint32_t p,
                                 unsigned prev_kind)
 {
     uint8_t fl = 0;
-    if (t->kind == NFY_TOK_NAME && st->stack.v.len && t->op < 256 &&
-        stmt_only_kw((uint8_t)t->op)) {
+    const syn_pos *r = &s->pos[p]; /* kw: the keyword id of a NAME, else 0 */
+    if (r->kind == NFY_TOK_NAME && st->stack.v.len && stmt_only_kw(r->kw)) {
         report_unclosed(s, &st->stack, 0);
         fl = PF_BREAK;
         st->recovering = true;
@@ -163,7 +164,7 @@ static uint8_t line_start_flags(syn *s, pass1 *st, const nfy_token *t,
                          prev_kind == NFY_TOK_INDENT ||
                          prev_kind == NFY_TOK_DEDENT;
     if (!st->stack.v.len && !after_newline &&
-        (st->recovering || !continued(s, t)))
+        (st->recovering || !continued(s, &s->toks[r->tok])))
         fl |= PF_BREAK;
     return fl;
 }
@@ -218,7 +219,7 @@ static void visit(syn *s, pass1 *st, uint32_t p)
     uint32_t i = pos[p].tok;
     if (h & TP_LINE) {
         unsigned prev_kind = p ? pos[p - 1].kind : NFY_TOK_ENDMARKER;
-        uint8_t fl = line_start_flags(s, st, &s->toks[i], prev_kind);
+        uint8_t fl = line_start_flags(s, st, p, prev_kind);
         s->pflags[p] = fl;
         if (fl)
             line_break(s, st, p);
