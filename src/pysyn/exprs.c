@@ -117,23 +117,22 @@ static void new_call(syn *s, frame *f, uint32_t p, uint32_t callee_pos,
                      uint32_t flags)
 {
     const frame *outer = &s->frames.items[s->frames.len - 2];
-    nfy_call c;
-    memset(&c, 0, sizeof c);
-    c.callee_first = s->pos[callee_pos].tok;
-    c.lpar = s->pos[p].tok;
-    c.rpar = s->pmatch[p] != NFY_NONE ? s->pos[s->pmatch[p]].tok : NFY_NONE;
-    c.use = c.attr_tok = c.recv_call = NFY_NONE;
-    c.parent_call = c.parent_arg = NFY_NONE;
+    nfy_call *c = RES_SLOT(&s->calls);
+    memset(c, 0, sizeof *c);
+    c->callee_first = s->pos[callee_pos].tok;
+    c->lpar = s->pos[p].tok;
+    c->rpar = s->pmatch[p] != NFY_NONE ? s->pos[s->pmatch[p]].tok : NFY_NONE;
+    c->use = c->attr_tok = c->recv_call = NFY_NONE;
+    c->parent_call = c->parent_arg = NFY_NONE;
     if (outer->callf != NFY_NONE) {
-        c.parent_call = s->frames.items[outer->callf].call;
-        c.parent_arg = s->frames.items[outer->callf].arg;
+        c->parent_call = s->frames.items[outer->callf].call;
+        c->parent_arg = s->frames.items[outer->callf].arg;
     }
-    c.stmt = s->cur_stmt;
-    c.scope = outer->scope;
-    c.flags = flags | (c.rpar == NFY_NONE ? NFY_CALLF_UNCLOSED : 0);
+    c->stmt = s->cur_stmt;
+    c->scope = outer->scope;
+    c->flags = flags | (c->rpar == NFY_NONE ? NFY_CALLF_UNCLOSED : 0);
     uint32_t endp = s->pmatch[p] != NFY_NONE ? s->pmatch[p] : p;
-    c.span = syn_span(s, callee_pos, endp + 1);
-    RES_PUSH(s, &s->calls, c);
+    c->span = syn_span(s, callee_pos, endp + 1);
     f->call = (uint32_t)s->calls.len - 1;
     f->callf = (uint32_t)s->frames.len - 1;
 }
@@ -184,25 +183,24 @@ static uint32_t arg_step(syn *s, frame *f, uint32_t p, uint32_t e)
     }
     if (f->arg != NFY_NONE || p == s->pmatch[f->open])
         return 0;
-    nfy_arg a;
-    memset(&a, 0, sizeof a);
-    a.kind = NFY_ARG_POS;
-    a.call = f->call;
-    a.pos = p;       /* first position, until finish_arg */
-    a.value_end = p; /* value position, until finish_arg */
-    a.name_tok = NFY_NONE;
+    nfy_arg *a = RES_SLOT(&s->args);
+    memset(a, 0, sizeof *a);
+    a->kind = NFY_ARG_POS;
+    a->call = f->call;
+    a->pos = p;       /* first position, until finish_arg */
+    a->value_end = p; /* value position, until finish_arg */
+    a->name_tok = NFY_NONE;
     uint32_t used = 0;
     if (syn_is_op(s, p, NFY_OP_STAR) || syn_is_op(s, p, NFY_OP_DOUBLESTAR)) {
-        a.kind = syn_is_op(s, p, NFY_OP_STAR) ? NFY_ARG_STAR : NFY_ARG_DSTAR;
-        a.value_end = p + 1;
+        a->kind = syn_is_op(s, p, NFY_OP_STAR) ? NFY_ARG_STAR : NFY_ARG_DSTAR;
+        a->value_end = p + 1;
     } else if (p + 1 < e && syn_is_ident(s, p) &&
                syn_is_op(s, p + 1, NFY_OP_EQUAL)) {
-        a.kind = NFY_ARG_KEYWORD;
-        a.name_tok = s->pos[p].tok;
-        a.value_end = p + 2;
+        a->kind = NFY_ARG_KEYWORD;
+        a->name_tok = s->pos[p].tok;
+        a->value_end = p + 2;
         used = 2;
     }
-    RES_PUSH(s, &s->args, a);
     f->arg = (uint32_t)s->args.len - 1;
     return used;
 }
@@ -390,49 +388,54 @@ static bool trailer_follows(const syn *s, uint32_t p, uint32_t e)
 
 static void attribute(syn *s, uint32_t p)
 {
-    nfy_attr a = {s->pos[p].tok, s->pos[s->pstart].tok, NFY_NONE, NFY_NONE,
-                  s->cur_stmt};
-    if (syn_is_op(s, p - 2, NFY_OP_RPAR))
-        a.base_call = s->pcall;
+    nfy_attr *a = RES_SLOT(&s->attrs);
+    a->name_tok = s->pos[p].tok;
+    a->base_first = s->pos[s->pstart].tok;
+    a->base_call = syn_is_op(s, p - 2, NFY_OP_RPAR) ? s->pcall : NFY_NONE;
+    a->use = NFY_NONE;
+    a->stmt = s->cur_stmt;
     if (s->puse != NFY_NONE &&
         s->uses.items[s->puse].chain_end == s->pos[p - 2].tok) {
         nfy_name_use *u = &s->uses.items[s->puse];
         u->chain_end = s->pos[p].tok;
         if (u->nparts < UINT16_MAX)
             u->nparts++;
-        a.use = s->puse;
+        a->use = s->puse;
     } else {
         s->puse = NFY_NONE;
     }
-    RES_PUSH(s, &s->attrs, a);
     s->pcall = NFY_NONE;
 }
 
 static void name_use(syn *s, uint32_t p, uint32_t e)
 {
     frame *f = top(s);
-    nfy_name_use u = {s->pos[p].tok, s->pos[p].tok, 1,       NFY_CTX_LOAD,
-                      f->scope,      s->cur_stmt,   NFY_NONE};
     uint32_t idx = (uint32_t)s->uses.len;
+    nfy_name_use *u = RES_SLOT(&s->uses); /* nothing else adds uses here */
+    u->tok = u->chain_end = s->pos[p].tok;
+    u->nparts = 1;
+    u->ctx = NFY_CTX_LOAD;
+    u->scope = f->scope;
+    u->stmt = s->cur_stmt;
+    u->binding = NFY_NONE;
     s->pstart = p;
     s->puse = idx;
     s->pcall = NFY_NONE;
     if (p + 1 < e && syn_is_op(s, p + 1, NFY_OP_COLONEQUAL)) {
         uint32_t sc = nearest_non_comp(s, f->scope);
-        u.binding = syn_bind(s, NFY_BIND_WALRUS, p, sc);
-        u.ctx = NFY_CTX_STORE;
-        u.scope = sc;
+        u->binding = syn_bind(s, NFY_BIND_WALRUS, p, sc);
+        u->ctx = NFY_CTX_STORE;
+        u->scope = sc;
     } else if (!trailer_follows(s, p, e)) {
         frame *b = &s->frames.items[f->ubase];
         if (b->kind != FR_STMT && b->cstate == CS_TARGETS) {
-            u.binding = syn_bind(s, NFY_BIND_FOR, p, b->inner);
-            u.ctx = NFY_CTX_STORE;
+            u->binding = syn_bind(s, NFY_BIND_FOR, p, b->inner);
+            u->ctx = NFY_CTX_STORE;
         } else {
             target_cand c = {idx, p, f->ubase};
             SYN_PUSH(&s->cands, c);
         }
     }
-    RES_PUSH(s, &s->uses, u);
 }
 
 static void keyword(syn *s, uint32_t p)

@@ -33,9 +33,13 @@ uint32_t syn_scope_push(syn *s, nfy_scope_kind kind, uint32_t parent,
 
 uint32_t syn_bind(syn *s, nfy_bind_kind kind, uint32_t pos, uint32_t scope)
 {
-    nfy_binding b = {(uint16_t)kind, 0,        s->pos[pos].tok, scope,
-                     s->cur_stmt,    NFY_NONE, NFY_NONE,        NFY_NONE};
-    RES_PUSH(s, &s->bindings, b);
+    nfy_binding *b = RES_SLOT(&s->bindings);
+    b->kind = (uint16_t)kind;
+    b->pad = 0;
+    b->tok = s->pos[pos].tok;
+    b->scope = scope;
+    b->stmt = s->cur_stmt;
+    b->import_name = b->value_first = b->value_end = NFY_NONE;
     return (uint32_t)s->bindings.len - 1;
 }
 

@@ -228,6 +228,15 @@ void syn_res_grow(void **items, size_t *cap, size_t elem);
          : (syn_res_grow((void **)&(v)->items, &(v)->cap, sizeof *(v)->items), \
             (void)((v)->items[(v)->len++] = (x))))
 
+/* The next element of a result vector, for building in place: a record
+   built on the stack field by field and then copied as a whole makes the
+   copy's wide loads wait for the narrow stores. */
+#define RES_SLOT(v)                                                            \
+    ((v)->len < (v)->cap                                                       \
+         ? &(v)->items[(v)->len++]                                             \
+         : (syn_res_grow((void **)&(v)->items, &(v)->cap, sizeof *(v)->items), \
+            &(v)->items[(v)->len++]))
+
 /* Token at position p. */
 static inline const nfy_token *syn_tok(const syn *s, uint32_t p)
 {
