@@ -439,8 +439,15 @@ NFY_NODISCARD nfy_status nfy_pysyn_parse(const nfy_source *src,
 
 /* ---- Queries ------------------------------------------------------------- */
 
-/** Text of token t (a view into the source). */
-nfy_str nfy_pysyn_tok_text(const nfy_pysyn *m, uint32_t t);
+/** Text of token t (a view into the source; "" when t is out of range).
+    Inline: the passes after pysyn ask for it about once a token. */
+static inline nfy_str nfy_pysyn_tok_text(const nfy_pysyn *m, uint32_t t)
+{
+    if (t >= m->ntoks)
+        return (nfy_str){"", 0};
+    const nfy_token *k = &m->toks[t];
+    return (nfy_str){m->src->data + k->start, k->end - k->start};
+}
 /** Bytes from the start of token first to the end of token end-1. */
 nfy_span nfy_pysyn_range_span(const nfy_pysyn *m, uint32_t first, uint32_t end);
 /** Source text of a span. */

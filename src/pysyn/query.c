@@ -7,14 +7,6 @@
 
 #include "pysyn/syn_internal.h"
 
-nfy_str nfy_pysyn_tok_text(const nfy_pysyn *m, uint32_t t)
-{
-    if (t >= m->ntoks)
-        return (nfy_str){"", 0};
-    const nfy_token *k = &m->toks[t];
-    return (nfy_str){m->src->data + k->start, k->end - k->start};
-}
-
 nfy_span nfy_pysyn_range_span(const nfy_pysyn *m, uint32_t first, uint32_t end)
 {
     if (first >= m->ntoks || end <= first || end > m->ntoks)
