@@ -62,28 +62,40 @@ nfy_str nfy_pysyn_dotted(const nfy_pysyn *m, nfy_arena *arena,
     return (nfy_str){buf, at};
 }
 
+/* The uint32_t key at key_off inside the element at e. */
+static inline uint32_t key_at(const unsigned char *e, size_t key_off)
+{
+    uint32_t k;
+    memcpy(&k, e + key_off, sizeof k);
+    return k;
+}
+
 /*
  * Index of the element of a token-ordered array whose uint32_t key (at
- * key_off inside each stride-byte element) equals key, or NFY_NONE.
+ * key_off inside each stride-byte element) equals key, or NFY_NONE. A
+ * lower bound without branches in its loop (the halving step is a
+ * conditional move: lookups come in no order a predictor could follow);
+ * inline, so that each caller's stride and offset are constants.
  */
-static uint32_t find_by_key(const void *base, uint32_t n, size_t stride,
-                            size_t key_off, uint32_t key)
+static inline uint32_t find_by_key(const void *base, uint32_t n, size_t stride,
+                                   size_t key_off, uint32_t key)
 {
-    const unsigned char *p = base;
-    uint32_t lo = 0, hi = n;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        uint32_t k;
-        memcpy(&k, p + (size_t)mid * stride + key_off, sizeof k);
-        if (k < key)
-            lo = mid + 1;
-        else
-            hi = mid;
+    if (!n)
+        return NFY_NONE;
+    const unsigned char *b = base;
+    for (uint32_t len = n; len > 1;) {
+        uint32_t half = len / 2;
+        const unsigned char *mid = b + (size_t)half * stride;
+        b = key_at(mid, key_off) < key ? mid : b;
+        len -= half;
     }
-    uint32_t k = 0;
-    if (lo < n)
-        memcpy(&k, p + (size_t)lo * stride + key_off, sizeof k);
-    return lo < n && k == key ? lo : NFY_NONE;
+    uint32_t i = (uint32_t)((size_t)(b - (const unsigned char *)base) / stride);
+    if (key_at(b, key_off) < key)
+        i++;
+    return i < n && key_at((const unsigned char *)base + (size_t)i * stride,
+                           key_off) == key
+               ? i
+               : NFY_NONE;
 }
 
 uint32_t nfy_pysyn_use_at(const nfy_pysyn *m, uint32_t t)
