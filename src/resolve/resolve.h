@@ -89,8 +89,13 @@ typedef struct {
 NFY_NODISCARD nfy_status nfy_resolve(const nfy_pysyn *syn, nfy_arena *arena,
                                      nfy_resolution **out);
 
-/** The resolution of name use u (u < syn->nuses). */
-const nfy_res *nfy_resolve_use(const nfy_resolution *r, uint32_t u);
+/** The resolution of name use u (u < syn->nuses). Inline: callers ask it
+ * for every use. */
+static inline const nfy_res *nfy_resolve_use(const nfy_resolution *r,
+                                             uint32_t u)
+{
+    return &r->uses[u];
+}
 
 /**
  * The binding that `name` refers to when looked up from scope at token tok,
