@@ -247,6 +247,7 @@ void nfy__resolve_index_build(const nfy_pysyn *m, nfy__res_index *ix)
     uint32_t nb = m->nbindings;
     ix->order = nfy_arena_alloc(ix->arena, (nb ? nb : 1) * sizeof *ix->order);
     uint32_t *gof = nfy_arena_alloc(ix->arena, (nb ? nb : 1) * sizeof *gof);
+    ix->group_of = gof;
     group_bindings(m, ix, gof);
     place_runs(m, ix, gof);
     build_attr_index(m, ix);

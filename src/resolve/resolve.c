@@ -238,6 +238,15 @@ nfy_status nfy_resolve(const nfy_pysyn *syn, nfy_arena *arena,
     return NFY_OK;
 }
 
+const uint32_t *nfy_resolve_same_name(const nfy_resolution *r, uint32_t b,
+                                      uint32_t *n)
+{
+    const res_index *ix = r->index;
+    const nfy__res_group *g = &ix->groups[ix->group_of[b]];
+    *n = g->hi - g->lo;
+    return ix->order + g->lo;
+}
+
 nfy_str nfy_resolve_prefix(const nfy_resolution *r, uint32_t u, uint32_t nparts)
 {
     const nfy_res *res = &r->uses[u];

@@ -105,6 +105,13 @@ uint32_t nfy_resolve_lookup(const nfy_resolution *r, uint32_t scope,
                             uint32_t tok, nfy_str name);
 
 /**
+ * The bindings of binding b's name in b's scope, b among them, in token
+ * order: *n of them (a view into r; b < syn->nbindings).
+ */
+const uint32_t *nfy_resolve_same_name(const nfy_resolution *r, uint32_t b,
+                                      uint32_t *n);
+
+/**
  * Qualified name of the first nparts names of use u's chain (nparts >=1,
  * <= the chain's parts); empty when unknown. A view into qual.
  */

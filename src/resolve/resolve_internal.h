@@ -18,6 +18,7 @@ typedef struct {
     uint32_t *order;        /* binding indices, grouped by (scope, name) */
     nfy__res_group *groups; /* the runs of order[] */
     uint32_t ngroups;
+    uint32_t *group_of; /* per binding: its group */
     uint32_t *slots;    /* open addressing: group index + 1, 0 when empty */
     uint32_t mask;      /* slots has mask + 1 entries (a power of two) */
     uint8_t *state;     /* per binding: enum bind_state (resolve.c) */
