@@ -193,6 +193,34 @@ bool nfy_apidb_native_api(const nfy_apidb_version *v, nfy_str qualname,
 bool nfy_apidb_torch_api_namespace(const nfy_apidb_version *v,
                                    nfy_str qualname);
 
+/**
+ * The three torch API lists serving v (msFmkTransplt's two, Huawei's
+ * native one), their files chosen once, for a caller that asks about many
+ * names (nfy_apidb_api_ask).
+ */
+typedef struct {
+    const nfy_apidb_version *v;         /* never NULL */
+    int unsupported, supported, native; /* the files' labels (-1: none) */
+} nfy_apidb_api_lists;
+
+/** The lists serving v (v NULL: the default). */
+void nfy_apidb_api_lists_init(nfy_apidb_api_lists *l,
+                              const nfy_apidb_version *v);
+
+/** What the three lists say about one name, each list searched once. */
+typedef struct {
+    nfy_api_info msft;     /* nfy_apidb_torch_api's answer */
+    bool native_found;     /* nfy_apidb_native_api's answer ... */
+    nfy_native_api native; /* ... and its out */
+    bool has_members;      /* nfy_apidb_torch_api_namespace's answer
+                              (asked only with members set, else false) */
+} nfy_apidb_api_answer;
+
+/** The answers of the three functions above for qualname, in one pass
+ * over each list; members: also ask whether it has members. */
+void nfy_apidb_api_ask(const nfy_apidb_api_lists *l, nfy_str qualname,
+                       bool members, nfy_apidb_api_answer *out);
+
 /* ---- Whole data sets (db stats / db diff) ------------------------------ */
 
 typedef enum {
