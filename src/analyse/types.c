@@ -51,17 +51,21 @@ static bool is_torch_class(nfy_str q)
 
 nfy_str an_value_call(const an_ctx *c, uint32_t first, uint32_t end)
 {
+    const nfy_pysyn *m = c->m;
     nfy_str none = {NULL, 0};
-    if (end == 0 || end > c->m->ntoks ||
-        !nfy_str_eq_cstr(nfy_pysyn_tok_text(c->m, end - 1), ")"))
+    if (first >= end || end > m->ntoks || !AN_TOK_IS(m, end - 1, ")"))
         return none; /* a call ends the value: most values are not one */
-    uint32_t u = nfy_pysyn_use_at(c->m, first);
-    if (u == NFY_NONE || first >= end)
+    uint32_t lpar = m->match[end - 1]; /* the call's '(' when it is one */
+    if (lpar == NFY_NONE || lpar <= first ||
+        m->toks[first].kind != NFY_TOK_NAME ||
+        m->toks[lpar - 1].kind != NFY_TOK_NAME)
+        return none; /* not NAME ... NAME ( ... ) */
+    uint32_t u = nfy_pysyn_use_at(m, first);
+    if (u == NFY_NONE || m->uses[u].chain_end + 1 != lpar)
         return none;
-    uint32_t lpar = c->m->uses[u].chain_end + 1;
-    uint32_t k = lpar < c->m->ntoks ? nfy_pysyn_call_at(c->m, lpar) : NFY_NONE;
-    if (k == NFY_NONE || c->m->calls[k].rpar == NFY_NONE ||
-        c->m->calls[k].rpar + 1 != end)
+    uint32_t k = nfy_pysyn_call_at(m, lpar);
+    if (k == NFY_NONE || m->calls[k].rpar == NFY_NONE ||
+        m->calls[k].rpar + 1 != end)
         return none;
     const nfy_res *res = nfy_resolve_use(c->r, u);
     if (res->kind != NFY_RES_IMPORT && res->kind != NFY_RES_ALIAS)
@@ -69,26 +73,21 @@ nfy_str an_value_call(const an_ctx *c, uint32_t first, uint32_t end)
     return res->qual;
 }
 
-static bool next_tok_is(const nfy_pysyn *m, uint32_t t, const char *text)
-{
-    return t + 1 < m->ntoks && nfy_pysyn_tok_is(m, t + 1, text);
-}
-
 /* A parameter annotated exactly `torch.Tensor` (`x: torch.Tensor`). */
 static bool tensor_param(const an_ctx *c, const nfy_binding *b)
 {
+    const nfy_pysyn *m = c->m;
     uint32_t t = b->tok;
-    if (!next_tok_is(c->m, t, ":"))
+    if (t + 1 >= m->ntoks || !AN_TOK_IS(m, t + 1, ":"))
         return false;
-    uint32_t u = nfy_pysyn_use_at(c->m, t + 2);
+    uint32_t u = nfy_pysyn_use_at(m, t + 2);
     if (u == NFY_NONE)
         return false;
     const nfy_res *res = nfy_resolve_use(c->r, u);
-    uint32_t after = c->m->uses[u].chain_end + 1;
-    return nfy_str_eq_cstr(res->qual, "torch.Tensor") && after < c->m->ntoks &&
-           (nfy_pysyn_tok_is(c->m, after, ",") ||
-            nfy_pysyn_tok_is(c->m, after, ")") ||
-            nfy_pysyn_tok_is(c->m, after, "="));
+    uint32_t after = m->uses[u].chain_end + 1;
+    return nfy_str_eq_cstr(res->qual, "torch.Tensor") && after < m->ntoks &&
+           (AN_TOK_IS(m, after, ",") || AN_TOK_IS(m, after, ")") ||
+            AN_TOK_IS(m, after, "="));
 }
 
 /* The type one binding gives its name ("" when none is sure). */

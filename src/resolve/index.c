@@ -320,9 +320,11 @@ static uint32_t lookup_global_decl(const nfy_pysyn *m, const nfy__res_index *ix,
     return best;
 }
 
-uint32_t nfy__resolve_lookup(const nfy_pysyn *m, const nfy__res_index *ix,
-                             uint32_t scope, uint32_t tok, nfy_str name,
-                             uint32_t hash)
+/* The scope walk; the rare `global` case goes through nfy__resolve_lookup
+ * again, from the module. */
+static inline uint32_t lookup_in(const nfy_pysyn *m, const nfy__res_index *ix,
+                                 uint32_t scope, uint32_t tok, nfy_str name,
+                                 uint32_t hash)
 {
     bool first = true;
     for (uint32_t s = scope; s != NFY_NONE && s < m->nscopes;) {
@@ -350,4 +352,26 @@ uint32_t nfy__resolve_lookup(const nfy_pysyn *m, const nfy__res_index *ix,
         s = m->scopes[s].parent;
     }
     return ix->nglobals ? lookup_global_decl(m, ix, tok, name) : NFY_NONE;
+}
+
+uint32_t nfy__resolve_lookup(const nfy_pysyn *m, const nfy__res_index *ix,
+                             uint32_t scope, uint32_t tok, nfy_str name,
+                             uint32_t hash)
+{
+    return lookup_in(m, ix, scope, tok, name, hash);
+}
+
+void nfy__resolve_bind_uses(const nfy_pysyn *m, const nfy__res_index *ix,
+                            uint32_t *out)
+{
+    for (uint32_t u = 0; u < m->nuses; u++) {
+        const nfy_name_use *use = &m->uses[u];
+        if (use->ctx != NFY_CTX_LOAD && use->binding != NFY_NONE) {
+            out[u] = use->binding;
+            continue;
+        }
+        nfy_str name = tok_text(m, use->tok);
+        out[u] = lookup_in(m, ix, use->scope, use->tok, name,
+                           nfy__resolve_name_hash(name));
+    }
 }

@@ -86,8 +86,12 @@ static void resolve_use_at(nfy_resolution *r, uint32_t u, unsigned depth);
 /* The single name use that makes up a binding's whole value, or NONE. */
 static uint32_t value_chain_use(const nfy_pysyn *m, const nfy_binding *b)
 {
-    if (b->value_first == NFY_NONE || b->value_end <= b->value_first)
+    if (b->value_first == NFY_NONE || b->value_end <= b->value_first ||
+        b->value_end > m->ntoks)
         return NFY_NONE;
+    if (m->toks[b->value_first].kind != NFY_TOK_NAME ||
+        m->toks[b->value_end - 1].kind != NFY_TOK_NAME)
+        return NFY_NONE; /* a chain starts and ends with a NAME */
     uint32_t u = nfy_pysyn_use_at(m, b->value_first);
     if (u == NFY_NONE || m->uses[u].ctx != NFY_CTX_LOAD)
         return NFY_NONE;
@@ -139,9 +143,6 @@ static nfy_str join_rest(nfy_arena *a, nfy_str base, nfy_str chain)
     return (nfy_str){p, base.len + rest.len};
 }
 
-/* Sentinel for "being resolved" on uses: head_parts is never this high. */
-#define USE_BUSY UINT16_MAX
-
 /*
  * `from nerf.utils import *` then `torch.cuda.amp.autocast()`: an unbound
  * `torch` in a file with a star import is the torch module the star import
@@ -170,18 +171,10 @@ static void resolve_use_at(nfy_resolution *r, uint32_t u, unsigned depth)
     const nfy_pysyn *m = r->syn;
     res_index *ix = r->index;
     nfy_res *res = &r->uses[u];
-    if (res->binding != NFY_NONE || res->kind != NFY_RES_UNBOUND ||
-        res->head_parts == USE_BUSY)
+    if (res->binding != NFY_NONE || res->kind != NFY_RES_UNBOUND)
         return;
     const nfy_name_use *use = &m->uses[u];
-    res->head_parts = USE_BUSY;
-    uint32_t b = use->binding;
-    if (use->ctx == NFY_CTX_LOAD || b == NFY_NONE) {
-        nfy_str name = tok_text(m, use->tok);
-        b = nfy__resolve_lookup(m, ix, use->scope, use->tok, name,
-                                nfy__resolve_name_hash(name));
-    }
-    res->head_parts = 0;
+    uint32_t b = ix->use_binding[u];
     if (b == NFY_NONE) {
         star_torch(r, ix, u);
         return;
@@ -225,6 +218,8 @@ nfy_status nfy_resolve(const nfy_pysyn *syn, nfy_arena *arena,
         r->bind_qual[i] = empty;
     }
     nfy__resolve_index_build(syn, ix);
+    ix->use_binding = nfy_arena_alloc(arena, (nu ? nu : 1) * sizeof(uint32_t));
+    nfy__resolve_bind_uses(syn, ix, ix->use_binding);
     for (uint32_t u = 0; u < nu; u++)
         r->uses[u] =
             (nfy_res){NFY_RES_UNBOUND, 0, NFY_NONE, NFY_NONE, false, empty};

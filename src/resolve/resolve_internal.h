@@ -27,6 +27,7 @@ typedef struct {
                            binary search finds them) */
     uint32_t *globals;  /* value bindings made under a `global` declaration */
     uint32_t nglobals;
+    uint32_t *use_binding; /* per use: nfy__resolve_bind_uses's answer */
     nfy_arena *arena;
 } nfy__res_index;
 
@@ -43,6 +44,11 @@ void nfy__resolve_index_build(const nfy_pysyn *m, nfy__res_index *ix);
 uint32_t nfy__resolve_lookup(const nfy_pysyn *m, const nfy__res_index *ix,
                              uint32_t scope, uint32_t tok, nfy_str name,
                              uint32_t hash);
+
+/** For every use of m, the binding it refers to (a store's: its own), or
+ * NFY_NONE, into out (m->nuses entries). */
+void nfy__resolve_bind_uses(const nfy_pysyn *m, const nfy__res_index *ix,
+                            uint32_t *out);
 
 /** The attr whose name token is t, or NFY_NONE. */
 uint32_t nfy__resolve_attr_at(const nfy_pysyn *m, const nfy__res_index *ix,
