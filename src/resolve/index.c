@@ -320,8 +320,9 @@ static uint32_t lookup_global_decl(const nfy_pysyn *m, const nfy__res_index *ix,
     return best;
 }
 
-/* The scope walk; the rare `global` case goes through nfy__resolve_lookup
- * again, from the module. */
+/* The scope walk. A `global` declaration restarts it at the module (which
+ * no `global` sends further); a name bound nowhere may still be a module
+ * name bound inside a function under `global`. */
 static inline uint32_t lookup_in(const nfy_pysyn *m, const nfy__res_index *ix,
                                  uint32_t scope, uint32_t tok, nfy_str name,
                                  uint32_t hash)
@@ -339,8 +340,8 @@ static inline uint32_t lookup_in(const nfy_pysyn *m, const nfy__res_index *ix,
             continue;
         }
         if (h->global && s != 0) {
-            uint32_t b = nfy__resolve_lookup(m, ix, 0, tok, name, hash);
-            return b != NFY_NONE ? b : lookup_global_decl(m, ix, tok, name);
+            s = 0;
+            continue;
         }
         if (h->nonlocal) {
             s = enclosing_function(m, s);
