@@ -24,7 +24,8 @@ typedef struct {
 struct an_memo {
     nfy_arena arena; /* keys and the entries' texts */
     const nfy_apidb_version *v;
-    nfy_apidb_api_lists lists; /* v's */
+    nfy_apidb_api_lists lists; /* v's, indexed once much is asked */
+    size_t judged;             /* judgements made */
     const nfy_analyse_opts *o; /* the rules and version the texts are for */
     memo_slot *slots;
     size_t cap, len; /* cap: a power of two */
@@ -33,6 +34,10 @@ struct an_memo {
 /* A run memo stops growing here: memory stays bounded on any tree, and
  * names past it are judged each time (the same answers). */
 #define MEMO_MAX_NAMES (1u << 14)
+
+/* After this many judgements the lists are hashed (their index costs about
+ * as much as a few hundred searches). */
+#define MEMO_INDEX_AFTER 256
 
 static inline uint64_t load8(const char *p)
 {
@@ -89,6 +94,7 @@ static void grow(struct an_memo *m)
 static void memo_free(void *state)
 {
     struct an_memo *m = state;
+    nfy_apidb_api_lists_release(&m->lists);
     nfy_arena_release(&m->arena);
     free(m->slots);
     free(m);
@@ -164,7 +170,10 @@ an_named *an_name(an_ctx *c, nfy_str qual)
 const an_judgement *an_named_judgement(an_ctx *c, an_named *n)
 {
     if (!n->judged) {
-        nfy__analyse_judge_in(&memo_of(c)->lists, n->key, &n->j);
+        struct an_memo *m = memo_of(c);
+        if (++m->judged == MEMO_INDEX_AFTER)
+            nfy_apidb_api_lists_index(&m->lists);
+        nfy__analyse_judge_in(&m->lists, n->key, &n->j);
         n->judged = true;
     }
     return &n->j;

@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "apidb/apidb_data.h"
+#include "apidb/apidb_index.h"
 
 void nfy_apidb_api_lists_init(nfy_apidb_api_lists *l,
                               const nfy_apidb_version *v)
@@ -20,6 +20,7 @@ void nfy_apidb_api_lists_init(nfy_apidb_api_lists *l,
         nfy__apidb_label_nearest(nfy__apidb_fam(NFY__FAM_API_SUPPORTED), l->v);
     l->native =
         nfy__apidb_label_nearest(nfy__apidb_fam(NFY__FAM_NATIVE_API), l->v);
+    l->index = NULL;
 }
 
 static const nfy__apidb_row *row_at(const nfy__apidb_family *f, uint32_t i)
@@ -43,11 +44,17 @@ static bool members_from(const nfy__apidb_family *f, uint32_t i, nfy_str key,
 }
 
 /* The first row of fam equal to key with label (NULL: none); *members (when
- * not NULL) whether key has members there. */
-static const nfy__apidb_row *ask_one(nfy__apidb_fam_id fam, nfy_str key,
+ * not NULL) whether key has members there. From the index when the lists
+ * have one (idx: the list's table), else by search. */
+static const nfy__apidb_row *ask_one(const nfy_apidb_api_lists *l, int idx,
+                                     nfy__apidb_fam_id fam, nfy_str key,
                                      int label, bool *members)
 {
     const nfy__apidb_family *f = nfy__apidb_fam(fam);
+    const nfy__apidb_row *row;
+    if (l->index != NULL &&
+        nfy__apidb_index_find(&l->index->t[idx], f, key, &row, members))
+        return row;
     uint32_t i, end;
     nfy__apidb_find(f, key, &i, &end);
     const nfy__apidb_row *hit = NULL;
@@ -73,17 +80,19 @@ static void ask_msft(const nfy_apidb_api_lists *l, nfy_str q, bool *members,
 {
     memset(info, 0, sizeof *info);
     bool m_unsup = false, m_sup = false;
-    const nfy__apidb_row *r = ask_one(
-        NFY__FAM_API_UNSUPPORTED, q, l->unsupported, members ? &m_unsup : NULL);
+    const nfy__apidb_row *r =
+        ask_one(l, NFY__IDX_UNSUPPORTED, NFY__FAM_API_UNSUPPORTED, q,
+                l->unsupported, members ? &m_unsup : NULL);
     if (r) {
         info->data_version =
             label_name(NFY__FAM_API_UNSUPPORTED, l->unsupported);
         info->status = NFY_API_UNSUPPORTED;
         if (members)
-            (void)ask_one(NFY__FAM_API_SUPPORTED, q, l->supported, &m_sup);
+            (void)ask_one(l, NFY__IDX_SUPPORTED, NFY__FAM_API_SUPPORTED, q,
+                          l->supported, &m_sup);
     } else {
-        r = ask_one(NFY__FAM_API_SUPPORTED, q, l->supported,
-                    members ? &m_sup : NULL);
+        r = ask_one(l, NFY__IDX_SUPPORTED, NFY__FAM_API_SUPPORTED, q,
+                    l->supported, members ? &m_sup : NULL);
         info->data_version = label_name(NFY__FAM_API_SUPPORTED, l->supported);
         info->status = r ? NFY_API_SUPPORTED : NFY_API_UNKNOWN;
         info->note = r ? nfy__apidb_field_opt(r, 0) : NULL;
@@ -97,8 +106,9 @@ void nfy_apidb_api_ask(const nfy_apidb_api_lists *l, nfy_str qualname,
 {
     bool m_msft = false, m_native = false;
     ask_msft(l, qualname, members ? &m_msft : NULL, &out->msft);
-    const nfy__apidb_row *r = ask_one(NFY__FAM_NATIVE_API, qualname, l->native,
-                                      members ? &m_native : NULL);
+    const nfy__apidb_row *r =
+        ask_one(l, NFY__IDX_NATIVE, NFY__FAM_NATIVE_API, qualname, l->native,
+                members ? &m_native : NULL);
     out->native_found = nfy__apidb_native_of(
         r, label_name(NFY__FAM_NATIVE_API, l->native), &out->native);
     out->has_members = members && qualname.len > 0 && (m_msft || m_native);

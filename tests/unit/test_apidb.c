@@ -334,6 +334,16 @@ static void test_api_ask_matches_lookups(void **state)
         check_ask(v, &l, S("torch"));
         check_ask(v, &l, S("torch.nn"));
         check_ask(v, &l, S("torch.no_such_thing"));
+        nfy_apidb_api_lists_index(&l); /* the same answers from the hash */
+        assert_non_null(l.index);
+        for (size_t k = 0; k < sizeof sets / sizeof sets[0]; k++)
+            (void)nfy_apidb_set_each(v, sets[k], ask_row, &w, NULL);
+        check_ask(v, &l, S(""));
+        check_ask(v, &l, S("torch"));
+        check_ask(v, &l, S("torch.nn"));
+        check_ask(v, &l, S("torch.no_such_thing"));
+        nfy_apidb_api_lists_release(&l);
+        assert_null(l.index);
     }
     nfy_apidb_api_lists l;
     nfy_apidb_api_lists_init(&l, NULL);
