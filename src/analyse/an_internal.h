@@ -86,6 +86,10 @@ typedef struct {
 an_named *an_name(an_ctx *c, nfy_str qual);
 /** The judgement of n's name for c, made once. */
 const an_judgement *an_named_judgement(an_ctx *c, an_named *n);
+/** The versions of the run memo kept for c's options (made from the same
+ * options: the same versions), when there is one. */
+bool an_memo_versions(const an_ctx *c, const nfy_apidb_version **v,
+                      const nfy_apidb_version **judge_v);
 /** Free the file's memo (not the run's). */
 void an_memo_release(an_ctx *c);
 

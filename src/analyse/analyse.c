@@ -130,7 +130,6 @@ void nfy_analyse_python(void *ctx, const nfy_source *src, const char *relpath,
     nfy_arena arena;
     nfy_arena_init(&arena);
     an_ctx c = {.o = o,
-                .v = version_of(o->torch_version),
                 .src = src,
                 .rel = relpath,
                 .m = syn,
@@ -139,7 +138,10 @@ void nfy_analyse_python(void *ctx, const nfy_source *src, const char *relpath,
                 .arena = &arena,
                 .env = an_env(o),
                 .keep = keep};
-    c.judge_v = version_of(c.v->name);
+    if (!an_memo_versions(&c, &c.v, &c.judge_v)) { /* parsed once a run */
+        c.v = version_of(o->torch_version);
+        c.judge_v = version_of(c.v->name);
+    }
     c.btype = nfy_arena_calloc(&arena, syn->nbindings + 1, sizeof *c.btype);
     if (o->modes & NFY_ANALYSE_TORCH_APIS) {
         an_torch_apis(&c);

@@ -22,10 +22,11 @@ typedef struct {
 } memo_slot;
 
 struct an_memo {
-    nfy_arena arena; /* keys and the entries' texts */
-    const nfy_apidb_version *v;
-    nfy_apidb_api_lists lists; /* v's, indexed once much is asked */
-    size_t judged;             /* judgements made */
+    nfy_arena arena;                 /* keys and the entries' texts */
+    const nfy_apidb_version *v;      /* the judged version */
+    const nfy_apidb_version *target; /* the target (an_ctx's v) */
+    nfy_apidb_api_lists lists;       /* v's, indexed once much is asked */
+    size_t judged;                   /* judgements made */
     const nfy_analyse_opts *o; /* the rules and version the texts are for */
     memo_slot *slots;
     size_t cap, len; /* cap: a power of two */
@@ -51,13 +52,15 @@ static inline uint64_t load8(const char *p)
 static uint64_t name_hash(nfy_str s)
 {
     const uint64_t k = 0x9E3779B97F4A7C15ull;
-    uint64_t h = s.len * k;
-    size_t i = 0;
-    for (; i + 8 <= s.len; i += 8)
-        h = (h ^ load8(s.ptr + i)) * k, h ^= h >> 29;
-    uint64_t w = 0;
-    for (size_t j = 0; i + j < s.len; j++)
-        w |= (uint64_t)(unsigned char)s.ptr[i + j] << (8 * j);
+    uint64_t h = s.len * k, w = 0;
+    if (s.len >= 8) { /* whole words, the last one overlapping */
+        for (size_t i = 0; i + 8 < s.len; i += 8)
+            h = (h ^ load8(s.ptr + i)) * k, h ^= h >> 29;
+        w = load8(s.ptr + s.len - 8);
+    } else {
+        for (size_t j = 0; j < s.len; j++)
+            w |= (uint64_t)(unsigned char)s.ptr[j] << (8 * j);
+    }
     h = (h ^ w) * k;
     return h ^ (h >> 32);
 }
@@ -107,6 +110,7 @@ static struct an_memo *memo_new(const an_ctx *c)
         abort(); /* out of memory, as the arena does */
     nfy_arena_init(&m->arena);
     m->v = c->judge_v;
+    m->target = c->v;
     nfy_apidb_api_lists_init(&m->lists, m->v);
     m->o = c->o;
     return m;
@@ -130,6 +134,19 @@ static struct an_memo *memo_of(an_ctx *c)
     c->memo = memo_new(c);
     c->memo_owned = true;
     return c->memo;
+}
+
+bool an_memo_versions(const an_ctx *c, const nfy_apidb_version **v,
+                      const nfy_apidb_version **judge_v)
+{
+    const nfy_migrate_keep *k = c->keep;
+    if (k == NULL || k->free_fn != memo_free ||
+        ((const struct an_memo *)k->state)->o != c->o)
+        return false;
+    const struct an_memo *m = k->state;
+    *v = m->target;
+    *judge_v = m->v;
+    return true;
 }
 
 void an_memo_release(an_ctx *c)

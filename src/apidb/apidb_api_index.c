@@ -26,13 +26,15 @@ static inline uint64_t load8(const char *p)
 static uint64_t name_hash(const char *p, size_t n)
 {
     const uint64_t k = 0x9E3779B97F4A7C15ull;
-    uint64_t h = n * k;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8)
-        h = (h ^ load8(p + i)) * k, h ^= h >> 29;
-    uint64_t w = 0;
-    for (size_t j = 0; i + j < n; j++)
-        w |= (uint64_t)(unsigned char)p[i + j] << (8 * j);
+    uint64_t h = n * k, w = 0;
+    if (n >= 8) { /* whole words, the last one overlapping */
+        for (size_t i = 0; i + 8 < n; i += 8)
+            h = (h ^ load8(p + i)) * k, h ^= h >> 29;
+        w = load8(p + n - 8);
+    } else {
+        for (size_t j = 0; j < n; j++)
+            w |= (uint64_t)(unsigned char)p[j] << (8 * j);
+    }
     h = (h ^ w) * k;
     return h ^ (h >> 32);
 }
