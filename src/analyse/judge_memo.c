@@ -17,8 +17,8 @@
 
 typedef struct {
     uint64_t hash;
-    an_named n; /* n.j.api is a head of n.key */
-    bool used;
+    an_named *n; /* in the memo's arena (n->j.api is a head of n->key);
+                    NULL: a free slot */
 } memo_slot;
 
 struct an_memo {
@@ -73,8 +73,8 @@ static bool key_eq(nfy_str a, nfy_str b)
 static memo_slot *slot_of(struct an_memo *m, nfy_str key, uint64_t h)
 {
     size_t i = (size_t)h & (m->cap - 1);
-    while (m->slots[i].used &&
-           !(m->slots[i].hash == h && key_eq(m->slots[i].n.key, key)))
+    while (m->slots[i].n != NULL &&
+           !(m->slots[i].hash == h && key_eq(m->slots[i].n->key, key)))
         i = (i + 1) & (m->cap - 1);
     return &m->slots[i];
 }
@@ -88,8 +88,8 @@ static void grow(struct an_memo *m)
     if (m->slots == NULL)
         abort(); /* out of memory, as the arena does */
     for (size_t i = 0; i < n; i++) {
-        if (old[i].used)
-            *slot_of(m, old[i].n.key, old[i].hash) = old[i];
+        if (old[i].n != NULL)
+            *slot_of(m, old[i].n->key, old[i].hash) = old[i];
     }
     free(old); /* a run memo lives long: no table left behind per growth */
 }
@@ -163,8 +163,8 @@ an_named *an_name(an_ctx *c, nfy_str qual)
     uint64_t h = name_hash(qual);
     if (m->len >= MEMO_MAX_NAMES) {
         memo_slot *s = slot_of(m, qual, h);
-        if (s->used)
-            return &s->n;
+        if (s->n != NULL)
+            return s->n;
         an_named *n = nfy_arena_calloc(c->arena, 1, sizeof *n);
         n->key = qual;
         n->arena = c->arena;
@@ -173,15 +173,14 @@ an_named *an_name(an_ctx *c, nfy_str qual)
     if (2 * (m->len + 1) > m->cap)
         grow(m);
     memo_slot *s = slot_of(m, qual, h);
-    if (!s->used) {
-        memset(s, 0, sizeof *s);
-        s->used = true;
+    if (s->n == NULL) {
         s->hash = h;
-        s->n.key = nfy_arena_str(&m->arena, qual);
-        s->n.arena = &m->arena;
+        s->n = nfy_arena_calloc(&m->arena, 1, sizeof *s->n);
+        s->n->key = nfy_arena_str(&m->arena, qual);
+        s->n->arena = &m->arena;
         m->len++;
     }
-    return &s->n;
+    return s->n;
 }
 
 const an_judgement *an_named_judgement(an_ctx *c, an_named *n)

@@ -98,7 +98,7 @@ static void build(nfy__apidb_api_table *t, nfy__apidb_fam_id fam, int label)
     size_t rows = 0;
     for (uint32_t i = 0; i < f->nrows; i++)
         rows += nfy__apidb_has_label(&nfy__apidb_rows[f->first_row + i], label);
-    grow(t, 2 * rows); /* the names and about as many heads */
+    grow(t, rows + rows / 2); /* the names and their (shared) heads */
     for (uint32_t i = 0; i < f->nrows; i++) {
         const nfy__apidb_row *r = &nfy__apidb_rows[f->first_row + i];
         if (!nfy__apidb_has_label(r, label))
