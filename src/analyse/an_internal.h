@@ -41,6 +41,19 @@ static inline bool an_tok_eq(const nfy_pysyn *m, uint32_t t, const char *s,
 /* an_tok_eq with a string literal. */
 #define AN_TOK_IS(m, t, lit) an_tok_eq((m), (t), (lit), sizeof(lit) - 1)
 
+/* nfy_str_eq_cstr and nfy_str_starts_with for a string literal, inline
+ * (asked of every resolved name). */
+static inline bool an_str_eq(nfy_str s, const char *lit, size_t n)
+{
+    return s.len == n && memcmp(s.ptr, lit, n) == 0;
+}
+static inline bool an_str_starts(nfy_str s, const char *lit, size_t n)
+{
+    return s.len >= n && memcmp(s.ptr, lit, n) == 0;
+}
+#define AN_STR_IS(s, lit) an_str_eq((s), (lit), sizeof(lit) - 1)
+#define AN_STARTS(s, lit) an_str_starts((s), (lit), sizeof(lit) - 1)
+
 /* The list a verdict comes from. */
 typedef enum { AN_LIST_MSFT, AN_LIST_NATIVE } an_list;
 

@@ -27,10 +27,6 @@ static bool is_data_sized(nfy_str name)
     return false;
 }
 
-/* q equal to the literal lit. */
-#define QUAL_IS(q, lit)                                                        \
-    ((q).len == sizeof(lit) - 1 && memcmp((q).ptr, (lit), sizeof(lit) - 1) == 0)
-
 static nfy_str last_part(nfy_str q)
 {
     size_t i = q.len;
@@ -46,10 +42,8 @@ static void data_sized_call(an_ctx *c, const nfy_call *k)
     nfy_str q = res->qual;
     bool torch_fn =
         (res->kind == NFY_RES_IMPORT || res->kind == NFY_RES_ALIAS) &&
-        nfy_str_starts_with(q, NFY_STR_LIT("torch.")) &&
-        is_data_sized(last_part(q)) &&
-        (nfy_dotted_count(q) == 2 ||
-         nfy_str_starts_with(q, NFY_STR_LIT("torch.Tensor.")));
+        AN_STARTS(q, "torch.") && is_data_sized(last_part(q)) &&
+        (nfy_dotted_count(q) == 2 || AN_STARTS(q, "torch.Tensor."));
     bool tensor_method =
         res->kind == NFY_RES_LOCAL && res->binding != NFY_NONE &&
         u->nparts == 2 &&
@@ -68,8 +62,8 @@ static void data_sized_call(an_ctx *c, const nfy_call *k)
 static void loader_call(an_ctx *c, uint32_t ki, const nfy_call *k)
 {
     const nfy_res *res = nfy_resolve_use(c->r, k->use);
-    if (!QUAL_IS(res->qual, "torch.utils.data.DataLoader") &&
-        !QUAL_IS(res->qual, "torch.utils.data.dataloader.DataLoader"))
+    if (!AN_STR_IS(res->qual, "torch.utils.data.DataLoader") &&
+        !AN_STR_IS(res->qual, "torch.utils.data.dataloader.DataLoader"))
         return;
     uint32_t a = nfy_pysyn_kwarg(c->m, ki, "drop_last");
     if (a != NFY_NONE) {

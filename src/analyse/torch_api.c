@@ -58,7 +58,7 @@ static bool is_dtype(nfy_str q)
                                          "sparse_coo",
                                          "sparse_csr",
                                          "jagged"};
-    if (!nfy_str_starts_with(q, NFY_STR_LIT("torch.")))
+    if (!AN_STARTS(q, "torch."))
         return false;
     nfy_str tail = {q.ptr + 6, q.len - 6};
     if (memchr(tail.ptr, '.', tail.len) != NULL)
@@ -80,10 +80,8 @@ static bool is_private(nfy_str q)
 
 static bool owned_elsewhere(nfy_str q)
 {
-    return nfy_str_starts_with(q, NFY_STR_LIT("torch.ops.")) ||
-           nfy_str_starts_with(q, NFY_STR_LIT("torch.cuda.")) ||
-           nfy_str_eq_cstr(q, "torch.cuda") ||
-           nfy_str_starts_with(q, NFY_STR_LIT("torch.backends.cudnn"));
+    return AN_STARTS(q, "torch.ops.") || AN_STARTS(q, "torch.cuda.") ||
+           AN_STR_IS(q, "torch.cuda") || AN_STARTS(q, "torch.backends.cudnn");
 }
 
 /* The aten operator named like a function API ("cdist", "_cdist" for
@@ -239,8 +237,8 @@ static uint8_t *type_tests(an_ctx *c)
     for (uint32_t i = 0; i < m->ncalls; i++) {
         const nfy_call *k = &m->calls[i];
         if (k->use == NFY_NONE ||
-            (!nfy_str_eq_cstr(k->dotted, "isinstance") &&
-             !nfy_str_eq_cstr(k->dotted, "issubclass")) ||
+            (!AN_STR_IS(k->dotted, "isinstance") &&
+             !AN_STR_IS(k->dotted, "issubclass")) ||
             nfy_resolve_use(c->r, k->use)->kind != NFY_RES_UNBOUND)
             continue;
         uint32_t a = nfy_pysyn_posarg(m, i, 1);
@@ -264,7 +262,7 @@ void an_torch_apis(an_ctx *c)
         const nfy_res *res = nfy_resolve_use(c->r, i);
         if ((res->kind == NFY_RES_IMPORT || res->kind == NFY_RES_ALIAS) &&
             !res->relative) {
-            if (nfy_str_starts_with(res->qual, NFY_STR_LIT("torch.")))
+            if (AN_STARTS(res->qual, "torch."))
                 judge_at(c, res->qual, tok_span(c, u->tok, u->chain_end),
                          false);
             continue;

@@ -28,7 +28,7 @@ static bool str_is(nfy_str s, const char *w)
 
 static bool is_factory(nfy_str q)
 {
-    if (!nfy_str_starts_with(q, NFY_STR_LIT("torch.")) || q.len == 6)
+    if (!AN_STARTS(q, "torch.") || q.len == 6)
         return false; /* every factory is one */
     nfy_str tail = {q.ptr + 6, q.len - 6};
     for (size_t i = 0; i < sizeof factories / sizeof factories[0]; i++)
@@ -40,13 +40,13 @@ static bool is_factory(nfy_str q)
 /* A torch class: the last component starts with an upper-case letter. */
 static bool is_torch_class(nfy_str q)
 {
-    if (!nfy_str_starts_with(q, NFY_STR_LIT("torch.")))
+    if (!AN_STARTS(q, "torch."))
         return false;
     size_t i = q.len;
     while (i > 0 && q.ptr[i - 1] != '.')
         i--;
     return i < q.len && q.ptr[i] >= 'A' && q.ptr[i] <= 'Z' &&
-           !nfy_str_eq_cstr(q, "torch.Tensor");
+           !AN_STR_IS(q, "torch.Tensor");
 }
 
 nfy_str an_value_call(const an_ctx *c, uint32_t first, uint32_t end)
@@ -85,7 +85,7 @@ static bool tensor_param(const an_ctx *c, const nfy_binding *b)
         return false;
     const nfy_res *res = nfy_resolve_use(c->r, u);
     uint32_t after = m->uses[u].chain_end + 1;
-    return nfy_str_eq_cstr(res->qual, "torch.Tensor") && after < m->ntoks &&
+    return AN_STR_IS(res->qual, "torch.Tensor") && after < m->ntoks &&
            (AN_TOK_IS(m, after, ",") || AN_TOK_IS(m, after, ")") ||
             AN_TOK_IS(m, after, "="));
 }
