@@ -223,8 +223,18 @@ nfy_status nfy_resolve(const nfy_pysyn *syn, nfy_arena *arena,
     for (uint32_t u = 0; u < nu; u++)
         r->uses[u] =
             (nfy_res){NFY_RES_UNBOUND, 0, NFY_NONE, NFY_NONE, false, empty};
-    for (uint32_t u = 0; u < nu; u++)
+    for (uint32_t u = 0; u < nu; u++) {
+        nfy_res *res = &r->uses[u];
+        uint32_t b = ix->use_binding[u];
+        if (b != NFY_NONE && ix->state[b] == BS_DONE &&
+            r->bind_qual[b].len == 0 && res->binding == NFY_NONE &&
+            res->kind == NFY_RES_UNBOUND) { /* a local seen before */
+            res->binding = b;
+            res->kind = NFY_RES_LOCAL;
+            continue;
+        }
         resolve_use_at(r, u, 0);
+    }
     for (uint32_t b = 0; b < nb; b++) /* also bindings no use reached */
         if (ix->state[b] == BS_TODO)
             bind_compute(r, b, 0);
