@@ -82,9 +82,15 @@ void an_emit(an_ctx *c, const char *rule, nfy_span span, const char *api,
 
 void an_emit_as(an_ctx *c, const char *rule, nfy_span span, an_extra x)
 {
-    const char *api = x.api, *detail = x.detail, *npu_api = x.npu_api;
     const nfy_rule *r = an_rule(c, rule);
-    if (r == NULL || c->rep == NULL)
+    if (r != NULL)
+        an_emit_rule(c, r, span, x);
+}
+
+void an_emit_rule(an_ctx *c, const nfy_rule *r, nfy_span span, an_extra x)
+{
+    const char *api = x.api, *detail = x.detail, *npu_api = x.npu_api;
+    if (c->rep == NULL)
         return;
     nfy_finding f = {0};
     f.file = c->rel;
@@ -123,16 +129,19 @@ void nfy_analyse_python(void *ctx, const nfy_source *src, const char *relpath,
         return;
     nfy_arena arena;
     nfy_arena_init(&arena);
-    an_ctx c = {o,      version_of(o->torch_version),
-                src,    relpath,
-                syn,    res,
-                report, &arena,
-                NULL,   NULL,
-                NULL,   an_env(o),
-                NULL,   NULL,
-                false,  NULL};
-    c.judge_v = version_of(c.v->name);
-    c.keep = keep;
+    an_ctx c = {.o = o,
+                .src = src,
+                .rel = relpath,
+                .m = syn,
+                .r = res,
+                .rep = report,
+                .arena = &arena,
+                .env = an_env(o),
+                .keep = keep};
+    if (!an_memo_versions(&c, &c.v, &c.judge_v)) { /* parsed once a run */
+        c.v = version_of(o->torch_version);
+        c.judge_v = version_of(c.v->name);
+    }
     c.btype = nfy_arena_calloc(&arena, syn->nbindings + 1, sizeof *c.btype);
     if (o->modes & NFY_ANALYSE_TORCH_APIS) {
         an_torch_apis(&c);
@@ -193,14 +202,13 @@ void nfy_analyse_text(const nfy_analyse_opts *o, const nfy_source *src,
         return;
     nfy_arena arena;
     nfy_arena_init(&arena);
-    an_ctx c = {o,      version_of(o->torch_version),
-                src,    relpath,
-                NULL,   NULL,
-                report, &arena,
-                NULL,   NULL,
-                NULL,   an_env(o),
-                NULL,   NULL,
-                false,  NULL};
+    an_ctx c = {.o = o,
+                .v = version_of(o->torch_version),
+                .src = src,
+                .rel = relpath,
+                .rep = report,
+                .arena = &arena,
+                .env = an_env(o)};
     c.judge_v = version_of(c.v->name);
     if ((o->modes & NFY_ANALYSE_EXTENSIONS) && is_cpp_source(relpath))
         an_cpp_cuda(&c);

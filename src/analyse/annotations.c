@@ -6,10 +6,7 @@
  */
 #include "analyse/an_internal.h"
 
-static bool tok_is(const an_ctx *c, uint32_t t, const char *text)
-{
-    return t < c->m->ntoks && nfy_pysyn_tok_is(c->m, t, text);
-}
+#define tok_is(c, t, lit) AN_TOK_IS((c)->m, (t), lit)
 
 /* The partner of an opening bracket at t, or NFY_NONE. */
 static uint32_t closer(const an_ctx *c, uint32_t t)
@@ -20,10 +17,12 @@ static uint32_t closer(const an_ctx *c, uint32_t t)
 
 /* Mark [t, end) up to the first stop token outside brackets; returns it. */
 static uint32_t mark_until(const an_ctx *c, uint8_t *ann, uint32_t t,
-                           uint32_t end, const char *stop1, const char *stop2)
+                           uint32_t end, char stop1, char stop2)
 {
     for (; t < end; t++) {
-        if (tok_is(c, t, stop1) || (stop2 && tok_is(c, t, stop2)))
+        const nfy_token *tk = &c->m->toks[t];
+        char ch = c->m->src->data[tk->start];
+        if (tk->end - tk->start == 1 && (ch == stop1 || (stop2 && ch == stop2)))
             return t;
         uint32_t p = closer(c, t);
         uint32_t last = p != NFY_NONE && p < end ? p : t;
@@ -44,7 +43,7 @@ static void def_header(const an_ctx *c, const nfy_stmt *s, uint8_t *ann)
         return;
     for (uint32_t k = t + 1; k < rpar; k++) {
         if (tok_is(c, k, ":")) {
-            k = mark_until(c, ann, k + 1, rpar, ",", "=");
+            k = mark_until(c, ann, k + 1, rpar, ',', '=');
             continue;
         }
         uint32_t p = closer(c, k); /* a default's brackets: skip them */
@@ -52,7 +51,7 @@ static void def_header(const an_ctx *c, const nfy_stmt *s, uint8_t *ann)
             k = p;
     }
     if (tok_is(c, rpar + 1, "->"))
-        (void)mark_until(c, ann, rpar + 2, s->end, ":", NULL);
+        (void)mark_until(c, ann, rpar + 2, s->end, ':', 0);
 }
 
 uint8_t *an_annotation_tokens(an_ctx *c)
@@ -70,7 +69,7 @@ uint8_t *an_annotation_tokens(an_ctx *c)
                 t = (p != NFY_NONE && p < s->end ? p : t) + 1;
             }
             if (t < s->end)
-                (void)mark_until(c, ann, t + 1, s->end, "=", NULL);
+                (void)mark_until(c, ann, t + 1, s->end, '=', 0);
         }
     }
     return ann;

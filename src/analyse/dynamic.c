@@ -18,6 +18,9 @@ static const char *const data_sized[] = {
 
 static bool is_data_sized(nfy_str name)
 {
+    if (name.len == 0 || (name.ptr[0] != 'n' && name.ptr[0] != 'u' &&
+                          name.ptr[0] != 'm' && name.ptr[0] != 'a'))
+        return false; /* no such first letter: most names end here */
     for (size_t i = 0; i < sizeof data_sized / sizeof data_sized[0]; i++)
         if (nfy_str_eq_cstr(name, data_sized[i]))
             return true;
@@ -39,10 +42,8 @@ static void data_sized_call(an_ctx *c, const nfy_call *k)
     nfy_str q = res->qual;
     bool torch_fn =
         (res->kind == NFY_RES_IMPORT || res->kind == NFY_RES_ALIAS) &&
-        (nfy_dotted_count(q) == 2 ||
-         nfy_str_starts_with(q, NFY_STR_LIT("torch.Tensor."))) &&
-        nfy_str_starts_with(q, NFY_STR_LIT("torch.")) &&
-        is_data_sized(last_part(q));
+        AN_STARTS(q, "torch.") && is_data_sized(last_part(q)) &&
+        (nfy_dotted_count(q) == 2 || AN_STARTS(q, "torch.Tensor."));
     bool tensor_method =
         res->kind == NFY_RES_LOCAL && res->binding != NFY_NONE &&
         u->nparts == 2 &&
@@ -61,8 +62,8 @@ static void data_sized_call(an_ctx *c, const nfy_call *k)
 static void loader_call(an_ctx *c, uint32_t ki, const nfy_call *k)
 {
     const nfy_res *res = nfy_resolve_use(c->r, k->use);
-    if (!nfy_str_eq_cstr(res->qual, "torch.utils.data.DataLoader") &&
-        !nfy_str_eq_cstr(res->qual, "torch.utils.data.dataloader.DataLoader"))
+    if (!AN_STR_IS(res->qual, "torch.utils.data.DataLoader") &&
+        !AN_STR_IS(res->qual, "torch.utils.data.dataloader.DataLoader"))
         return;
     uint32_t a = nfy_pysyn_kwarg(c->m, ki, "drop_last");
     if (a != NFY_NONE) {
@@ -85,11 +86,13 @@ static void loader_call(an_ctx *c, uint32_t ki, const nfy_call *k)
 
 static bool is_compare(const an_ctx *c, uint32_t t)
 {
-    static const char *const ops[] = {">", "<", ">=", "<=", "==", "!="};
-    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-        if (nfy_pysyn_tok_is(c->m, t, ops[i]))
-            return true;
-    return false;
+    const nfy_token *k = &c->m->toks[t];
+    const char *p = c->m->src->data + k->start;
+    uint32_t n = k->end - k->start;
+    if (n == 1)
+        return p[0] == '>' || p[0] == '<';
+    return n == 2 && p[1] == '=' &&
+           (p[0] == '>' || p[0] == '<' || p[0] == '=' || p[0] == '!');
 }
 
 /* x[... cmp ...] with the comparison outside any inner bracket. */
@@ -103,9 +106,8 @@ static void mask_index(an_ctx *c, const nfy_subscript *s)
             t = partner; /* skip an inner bracket */
             continue;
         }
-        if (nfy_pysyn_tok_is(c->m, t, ",") || nfy_pysyn_tok_is(c->m, t, ":") ||
-            nfy_pysyn_tok_is(c->m, t, "lambda") ||
-            nfy_pysyn_tok_is(c->m, t, "for"))
+        if (AN_TOK_IS(c->m, t, ",") || AN_TOK_IS(c->m, t, ":") ||
+            AN_TOK_IS(c->m, t, "lambda") || AN_TOK_IS(c->m, t, "for"))
             return; /* a tuple, a slice, a lambda, a comprehension */
         if (is_compare(c, t)) {
             nfy_span sp =

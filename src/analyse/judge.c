@@ -30,53 +30,55 @@ typedef struct {
     bool exact;
 } verdict;
 
-static verdict from_msft(const nfy_apidb_version *v, nfy_str q)
+static verdict from_msft(const nfy_apidb_api_lists *l, const nfy_api_info *info)
 {
-    nfy_api_info info;
-    nfy_api_status st = nfy_apidb_torch_api(v, q, &info);
-    verdict out = {st != NFY_API_UNKNOWN,
-                   st,
-                   info.note,
+    verdict out = {info->status != NFY_API_UNKNOWN,
+                   info->status,
+                   info->note,
                    NULL,
                    AN_LIST_MSFT,
-                   info.data_version,
-                   label_is(info.data_version, v)};
+                   info->data_version,
+                   label_is(info->data_version, l->v)};
     return out;
 }
 
-static verdict from_native(const nfy_apidb_version *v, nfy_str q)
+static verdict from_native(const nfy_apidb_api_lists *l, bool found,
+                           const nfy_native_api *n)
 {
-    nfy_native_api n;
     verdict out = {false, NFY_API_UNKNOWN, NULL, NULL, AN_LIST_NATIVE, NULL,
                    false};
-    bool found = nfy_apidb_native_api(v, q, &n);
-    out.exact = label_is(n.data_version, v);
-    out.label = n.data_version;
-    if (!found || n.supported == '?')
+    out.exact = label_is(n->data_version, l->v);
+    out.label = n->data_version;
+    if (!found || n->supported == '?')
         return out;
     out.listed = true;
-    out.st = n.supported == 'Y' ? NFY_API_SUPPORTED : NFY_API_UNSUPPORTED;
-    if (n.products && n.note)
-        out.note = n.products, out.note2 = n.note;
+    out.st = n->supported == 'Y' ? NFY_API_SUPPORTED : NFY_API_UNSUPPORTED;
+    if (n->products && n->note)
+        out.note = n->products, out.note2 = n->note;
     else
-        out.note = n.products ? n.products : n.note;
+        out.note = n->products ? n->products : n->note;
     return out;
 }
 
-/* Both lists' verdicts on one name, as far as judge_exact asked them. */
+/* Both lists' verdicts on one name (and whether it has members, when
+ * asked). */
 typedef struct {
     verdict m, n;
-    bool asked_n;
+    bool has_members;
 } asked;
 
-static verdict judge_exact(const nfy_apidb_version *v, nfy_str q, asked *a)
+/* The verdict on q: a list made for the target itself first (msFmkTransplt
+ * before the native list), else msFmkTransplt's. */
+static verdict judge_exact(const nfy_apidb_api_lists *l, nfy_str q,
+                           bool members, asked *a)
 {
-    a->m = from_msft(v, q);
-    a->asked_n = false;
+    nfy_apidb_api_answer ans;
+    nfy_apidb_api_ask(l, q, members, &ans);
+    a->m = from_msft(l, &ans.msft);
+    a->n = from_native(l, ans.native_found, &ans.native);
+    a->has_members = ans.has_members;
     if (a->m.listed && a->m.exact)
-        return a->m; /* the native list is not asked */
-    a->n = from_native(v, q);
-    a->asked_n = true;
+        return a->m;
     if (a->n.listed && a->n.exact)
         return a->n;
     return a->m;
@@ -89,7 +91,7 @@ static void take_source(an_judgement *out, const verdict *d)
     out->nsources++;
 }
 
-void nfy__analyse_judge_in(const nfy_apidb_version *v, nfy_str qual,
+void nfy__analyse_judge_in(const nfy_apidb_api_lists *l, nfy_str qual,
                            an_judgement *out)
 {
     memset(out, 0, sizeof *out);
@@ -97,18 +99,15 @@ void nfy__analyse_judge_in(const nfy_apidb_version *v, nfy_str qual,
     if (!nfy_str_starts_with(qual, NFY_STR_LIT("torch.")))
         return;
     uint32_t parts = nfy_dotted_count(qual);
-    asked whole = {0}; /* the lists on qual itself, kept for an unknown */
-    bool have_whole = false;
+    asked whole = {0}; /* the lists on qual itself (n == parts comes first) */
     for (uint32_t n = parts; n >= 2; n--) {
         nfy_str head = nfy_dotted_head(qual, n);
         if (n < parts && head.ptr[head.len + 1] != '_')
             break; /* only dunder/private tails go to their owner */
         asked a;
-        verdict d = judge_exact(v, head, &a);
-        if (head.len == qual.len && !have_whole) {
+        verdict d = judge_exact(l, head, n == parts, &a);
+        if (n == parts)
             whole = a;
-            have_whole = true;
-        }
         if (!d.listed)
             continue;
         out->judged = true;
@@ -119,14 +118,12 @@ void nfy__analyse_judge_in(const nfy_apidb_version *v, nfy_str qual,
         out->status = d.st;
         return;
     }
-    if (nfy_apidb_torch_api_namespace(v, qual))
+    if (whole.has_members)
         return; /* a module or class: its members count */
-    verdict m = have_whole ? whole.m : from_msft(v, qual);
-    verdict n = have_whole && whole.asked_n ? whole.n : from_native(v, qual);
     out->judged = true;
     out->api = qual;
-    take_source(out, &m);
-    take_source(out, &n);
+    take_source(out, &whole.m);
+    take_source(out, &whole.n);
 }
 
 static const char *source_text(an_list list, const char *label, nfy_arena *a)
@@ -163,8 +160,10 @@ int nfy_analyse_judge(const char *torch_version, nfy_str qual, nfy_arena *arena,
     if (torch_version == NULL ||
         nfy_apidb_version_parse(nfy_str_from_cstr(torch_version), &v) != NFY_OK)
         v = nfy_apidb_version_default();
+    nfy_apidb_api_lists l;
+    nfy_apidb_api_lists_init(&l, v);
     an_judgement j;
-    nfy__analyse_judge_in(v, qual, &j);
+    nfy__analyse_judge_in(&l, qual, &j);
     nfy__analyse_verdict_of(&j, arena, out);
     return out->status;
 }

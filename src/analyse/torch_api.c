@@ -58,7 +58,7 @@ static bool is_dtype(nfy_str q)
                                          "sparse_coo",
                                          "sparse_csr",
                                          "jagged"};
-    if (!nfy_str_starts_with(q, NFY_STR_LIT("torch.")))
+    if (!AN_STARTS(q, "torch."))
         return false;
     nfy_str tail = {q.ptr + 6, q.len - 6};
     if (memchr(tail.ptr, '.', tail.len) != NULL)
@@ -80,10 +80,8 @@ static bool is_private(nfy_str q)
 
 static bool owned_elsewhere(nfy_str q)
 {
-    return nfy_str_starts_with(q, NFY_STR_LIT("torch.ops.")) ||
-           nfy_str_starts_with(q, NFY_STR_LIT("torch.cuda.")) ||
-           nfy_str_eq_cstr(q, "torch.cuda") ||
-           nfy_str_starts_with(q, NFY_STR_LIT("torch.backends.cudnn"));
+    return AN_STARTS(q, "torch.ops.") || AN_STARTS(q, "torch.cuda.") ||
+           AN_STR_IS(q, "torch.cuda") || AN_STARTS(q, "torch.backends.cudnn");
 }
 
 /* The aten operator named like a function API ("cdist", "_cdist" for
@@ -129,23 +127,47 @@ static const char *detail_of(an_ctx *c, const nfy_analyse_verdict *d)
               : base;
 }
 
+/* The finding of name n (rule and texts), made once for the entry. */
+static void make_finding(an_ctx *c, an_named *n, const an_judgement *j)
+{
+    nfy_analyse_verdict d;
+    nfy_arena *keep = c->arena;
+    c->arena = n->arena; /* the texts live as long as the entry */
+    nfy__analyse_verdict_of(j, c->arena, &d);
+    n->rule =
+        an_rule(c, j->status == NFY_API_UNSUPPORTED ? "NPU701" : "NPU702");
+    n->emit = 1;
+    if (n->rule != NULL) {
+        n->api = d.api;
+        n->message = nfy_arena_fmt(c->arena, "%s: %s", n->rule->message,
+                                   detail_of(c, &d));
+        n->emit = 2;
+    }
+    c->arena = keep;
+}
+
 /* Judge qual and emit at span; only_listed: stay silent on unknown. */
 static void judge_at(an_ctx *c, nfy_str qual, nfy_span span, bool only_listed)
 {
-    if (owned_elsewhere(qual) || is_private(qual))
-        only_listed = true;
-    if (is_dtype(qual))
+    an_named *n = an_name(c, qual);
+    if (!n->tested) {
+        n->dtype = is_dtype(qual);
+        n->only_listed = owned_elsewhere(qual) || is_private(qual);
+        n->tested = true;
+    }
+    if (n->dtype)
         return;
-    const an_judgement *j = an_judge(c, qual);
+    const an_judgement *j = an_named_judgement(c, n);
     int st = j->status;
     if (!j->judged || st == NFY_API_SUPPORTED)
         return;
-    if (st == NFY_API_UNKNOWN && only_listed)
+    if (st == NFY_API_UNKNOWN && (only_listed || n->only_listed))
         return;
-    nfy_analyse_verdict d;
-    nfy__analyse_verdict_of(j, c->arena, &d);
-    an_emit(c, st == NFY_API_UNSUPPORTED ? "NPU701" : "NPU702", span, d.api,
-            detail_of(c, &d), NULL);
+    if (n->emit == 0)
+        make_finding(c, n, j);
+    if (n->emit == 2)
+        an_emit_rule(c, n->rule, span,
+                     (an_extra){n->api, NULL, NULL, NULL, NULL, n->message});
 }
 
 static nfy_span tok_span(const an_ctx *c, uint32_t first, uint32_t last)
@@ -215,8 +237,8 @@ static uint8_t *type_tests(an_ctx *c)
     for (uint32_t i = 0; i < m->ncalls; i++) {
         const nfy_call *k = &m->calls[i];
         if (k->use == NFY_NONE ||
-            (!nfy_str_eq_cstr(k->dotted, "isinstance") &&
-             !nfy_str_eq_cstr(k->dotted, "issubclass")) ||
+            (!AN_STR_IS(k->dotted, "isinstance") &&
+             !AN_STR_IS(k->dotted, "issubclass")) ||
             nfy_resolve_use(c->r, k->use)->kind != NFY_RES_UNBOUND)
             continue;
         uint32_t a = nfy_pysyn_posarg(m, i, 1);
@@ -240,7 +262,7 @@ void an_torch_apis(an_ctx *c)
         const nfy_res *res = nfy_resolve_use(c->r, i);
         if ((res->kind == NFY_RES_IMPORT || res->kind == NFY_RES_ALIAS) &&
             !res->relative) {
-            if (nfy_str_starts_with(res->qual, NFY_STR_LIT("torch.")))
+            if (AN_STARTS(res->qual, "torch."))
                 judge_at(c, res->qual, tok_span(c, u->tok, u->chain_end),
                          false);
             continue;

@@ -8,16 +8,13 @@
 
 #include "analyse/an_internal.h"
 
-/* torch functions whose result is always a tensor. */
+/* torch functions whose result is always a tensor (after "torch."). */
 static const char *const factories[] = {
-    "torch.arange",     "torch.as_tensor",  "torch.cat",
-    "torch.empty",      "torch.empty_like", "torch.eye",
-    "torch.from_numpy", "torch.full",       "torch.full_like",
-    "torch.linspace",   "torch.ones",       "torch.ones_like",
-    "torch.rand",       "torch.rand_like",  "torch.randint",
-    "torch.randn",      "torch.randn_like", "torch.randperm",
-    "torch.stack",      "torch.tensor",     "torch.zeros",
-    "torch.zeros_like",
+    "arange", "as_tensor",  "cat",      "empty",     "empty_like",
+    "eye",    "from_numpy", "full",     "full_like", "linspace",
+    "ones",   "ones_like",  "rand",     "rand_like", "randint",
+    "randn",  "randn_like", "randperm", "stack",     "tensor",
+    "zeros",  "zeros_like",
 };
 
 /* s equal to the C string w, without its strlen (most differ early). */
@@ -31,10 +28,11 @@ static bool str_is(nfy_str s, const char *w)
 
 static bool is_factory(nfy_str q)
 {
-    if (!nfy_str_starts_with(q, NFY_STR_LIT("torch.")))
+    if (!AN_STARTS(q, "torch.") || q.len == 6)
         return false; /* every factory is one */
+    nfy_str tail = {q.ptr + 6, q.len - 6};
     for (size_t i = 0; i < sizeof factories / sizeof factories[0]; i++)
-        if (str_is(q, factories[i]))
+        if (factories[i][0] == tail.ptr[0] && str_is(tail, factories[i]))
             return true;
     return false;
 }
@@ -42,25 +40,32 @@ static bool is_factory(nfy_str q)
 /* A torch class: the last component starts with an upper-case letter. */
 static bool is_torch_class(nfy_str q)
 {
-    if (!nfy_str_starts_with(q, NFY_STR_LIT("torch.")))
+    if (!AN_STARTS(q, "torch."))
         return false;
     size_t i = q.len;
     while (i > 0 && q.ptr[i - 1] != '.')
         i--;
     return i < q.len && q.ptr[i] >= 'A' && q.ptr[i] <= 'Z' &&
-           !nfy_str_eq_cstr(q, "torch.Tensor");
+           !AN_STR_IS(q, "torch.Tensor");
 }
 
 nfy_str an_value_call(const an_ctx *c, uint32_t first, uint32_t end)
 {
+    const nfy_pysyn *m = c->m;
     nfy_str none = {NULL, 0};
-    uint32_t u = nfy_pysyn_use_at(c->m, first);
-    if (u == NFY_NONE || first >= end)
+    if (first >= end || end > m->ntoks || !AN_TOK_IS(m, end - 1, ")"))
+        return none; /* a call ends the value: most values are not one */
+    uint32_t lpar = m->match[end - 1]; /* the call's '(' when it is one */
+    if (lpar == NFY_NONE || lpar <= first ||
+        m->toks[first].kind != NFY_TOK_NAME ||
+        m->toks[lpar - 1].kind != NFY_TOK_NAME)
+        return none; /* not NAME ... NAME ( ... ) */
+    uint32_t u = nfy_pysyn_use_at(m, first);
+    if (u == NFY_NONE || m->uses[u].chain_end + 1 != lpar)
         return none;
-    uint32_t lpar = c->m->uses[u].chain_end + 1;
-    uint32_t k = lpar < c->m->ntoks ? nfy_pysyn_call_at(c->m, lpar) : NFY_NONE;
-    if (k == NFY_NONE || c->m->calls[k].rpar == NFY_NONE ||
-        c->m->calls[k].rpar + 1 != end)
+    uint32_t k = nfy_pysyn_call_at(m, lpar);
+    if (k == NFY_NONE || m->calls[k].rpar == NFY_NONE ||
+        m->calls[k].rpar + 1 != end)
         return none;
     const nfy_res *res = nfy_resolve_use(c->r, u);
     if (res->kind != NFY_RES_IMPORT && res->kind != NFY_RES_ALIAS)
@@ -68,26 +73,21 @@ nfy_str an_value_call(const an_ctx *c, uint32_t first, uint32_t end)
     return res->qual;
 }
 
-static bool next_tok_is(const nfy_pysyn *m, uint32_t t, const char *text)
-{
-    return t + 1 < m->ntoks && nfy_pysyn_tok_is(m, t + 1, text);
-}
-
 /* A parameter annotated exactly `torch.Tensor` (`x: torch.Tensor`). */
 static bool tensor_param(const an_ctx *c, const nfy_binding *b)
 {
+    const nfy_pysyn *m = c->m;
     uint32_t t = b->tok;
-    if (!next_tok_is(c->m, t, ":"))
+    if (t + 1 >= m->ntoks || !AN_TOK_IS(m, t + 1, ":"))
         return false;
-    uint32_t u = nfy_pysyn_use_at(c->m, t + 2);
+    uint32_t u = nfy_pysyn_use_at(m, t + 2);
     if (u == NFY_NONE)
         return false;
     const nfy_res *res = nfy_resolve_use(c->r, u);
-    uint32_t after = c->m->uses[u].chain_end + 1;
-    return nfy_str_eq_cstr(res->qual, "torch.Tensor") && after < c->m->ntoks &&
-           (nfy_pysyn_tok_is(c->m, after, ",") ||
-            nfy_pysyn_tok_is(c->m, after, ")") ||
-            nfy_pysyn_tok_is(c->m, after, "="));
+    uint32_t after = m->uses[u].chain_end + 1;
+    return AN_STR_IS(res->qual, "torch.Tensor") && after < m->ntoks &&
+           (AN_TOK_IS(m, after, ",") || AN_TOK_IS(m, after, ")") ||
+            AN_TOK_IS(m, after, "="));
 }
 
 /* The type one binding gives its name ("" when none is sure). */
@@ -117,42 +117,6 @@ static const char *own_type(an_ctx *c, uint32_t i)
     return c->bown[i];
 }
 
-/* Per binding, the bindings of its name in its scope as a list in index
- * order: next[i] after i (NFY_NONE: the last), next[n + 1 + i] the first
- * of i's list. Built on first use, with one hash table pass. */
-static const uint32_t *same_name_lists(an_ctx *c)
-{
-    if (c->bsame != NULL)
-        return c->bsame;
-    uint32_t n = c->m->nbindings, cap = 16;
-    while (cap < 2 * n + 2)
-        cap *= 2;
-    uint32_t *next = nfy_arena_alloc(c->arena, (2 * n + 2) * sizeof *next);
-    uint32_t *head = next + n + 1;
-    uint32_t *last = nfy_arena_alloc(c->arena, cap * sizeof *last);
-    for (uint32_t i = 0; i < cap; i++)
-        last[i] = NFY_NONE;
-    for (uint32_t i = 0; i < n; i++) {
-        const nfy_binding *b = &c->m->bindings[i];
-        nfy_str name = nfy_pysyn_tok_text(c->m, b->tok);
-        uint32_t h = (uint32_t)(nfy_str_hash(name) ^ b->scope * 0x9E3779B1u);
-        uint32_t k = h & (cap - 1);
-        for (; last[k] != NFY_NONE; k = (k + 1) & (cap - 1)) {
-            const nfy_binding *o = &c->m->bindings[last[k]];
-            if (o->scope == b->scope &&
-                nfy_str_eq(nfy_pysyn_tok_text(c->m, o->tok), name))
-                break;
-        }
-        next[i] = NFY_NONE;
-        head[i] = last[k] != NFY_NONE ? head[last[k]] : i;
-        if (last[k] != NFY_NONE)
-            next[last[k]] = i;
-        last[k] = i;
-    }
-    c->bsame = next;
-    return next;
-}
-
 const char *an_binding_type(an_ctx *c, uint32_t bi)
 {
     if (bi >= c->m->nbindings)
@@ -161,11 +125,10 @@ const char *an_binding_type(an_ctx *c, uint32_t bi)
         return c->btype[bi];
     const char *t = own_type(c, bi);
     if (t[0] != '\0') { /* every binding of the name in its scope agrees */
-        const uint32_t *next = same_name_lists(c);
-        const uint32_t *head = next + c->m->nbindings + 1;
-        for (uint32_t i = head[bi]; t[0] != '\0' && i != NFY_NONE;
-             i = next[i]) {
-            if (i != bi && strcmp(own_type(c, i), t) != 0)
+        uint32_t n;
+        const uint32_t *same = nfy_resolve_same_name(c->r, bi, &n);
+        for (uint32_t k = 0; k < n && t[0] != '\0'; k++) {
+            if (same[k] != bi && strcmp(own_type(c, same[k]), t) != 0)
                 t = "";
         }
     }

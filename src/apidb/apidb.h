@@ -4,8 +4,9 @@
  * The data are the text files under data/ (each with a '#' source header:
  * repository, path, commit), turned into sorted C tables at build time by
  * tools/gendata.c. Every function here is a pure lookup over static const
- * tables: no allocation, no global state, safe from any thread. Returned
- * strings point into those tables and live for the whole program.
+ * tables: no allocation (but nfy_apidb_api_lists_index's caller-owned
+ * index), no global state, safe from any thread. Returned strings point
+ * into those tables and live for the whole program.
  *
  * Versions. A "version" is a torch_npu release line named by the PyTorch
  * minor it targets ("1.11", "2.0", "2.1", ..., "2.13"), oldest first. Each
@@ -192,6 +193,42 @@ bool nfy_apidb_native_api(const nfy_apidb_version *v, nfy_str qualname,
  */
 bool nfy_apidb_torch_api_namespace(const nfy_apidb_version *v,
                                    nfy_str qualname);
+
+/**
+ * The three torch API lists serving v (msFmkTransplt's two, Huawei's
+ * native one), their files chosen once, for a caller that asks about many
+ * names (nfy_apidb_api_ask).
+ */
+typedef struct {
+    const nfy_apidb_version *v;         /* never NULL */
+    int unsupported, supported, native; /* the files' labels (-1: none) */
+    struct nfy__apidb_api_index *index; /* NULL until indexed */
+} nfy_apidb_api_lists;
+
+/** The lists serving v (v NULL: the default); nothing allocated. */
+void nfy_apidb_api_lists_init(nfy_apidb_api_lists *l,
+                              const nfy_apidb_version *v);
+/**
+ * Hash the lists' names (malloc'd; for a caller about to ask thousands of
+ * names): nfy_apidb_api_ask then answers the same without searching.
+ */
+void nfy_apidb_api_lists_index(nfy_apidb_api_lists *l);
+/** Free what nfy_apidb_api_lists_index made (l stays usable, unindexed). */
+void nfy_apidb_api_lists_release(nfy_apidb_api_lists *l);
+
+/** What the three lists say about one name, each list searched once. */
+typedef struct {
+    nfy_api_info msft;     /* nfy_apidb_torch_api's answer */
+    bool native_found;     /* nfy_apidb_native_api's answer ... */
+    nfy_native_api native; /* ... and its out */
+    bool has_members;      /* nfy_apidb_torch_api_namespace's answer
+                              (asked only with members set, else false) */
+} nfy_apidb_api_answer;
+
+/** The answers of the three functions above for qualname, in one pass
+ * over each list; members: also ask whether it has members. */
+void nfy_apidb_api_ask(const nfy_apidb_api_lists *l, nfy_str qualname,
+                       bool members, nfy_apidb_api_answer *out);
 
 /* ---- Whole data sets (db stats / db diff) ------------------------------ */
 

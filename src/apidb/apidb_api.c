@@ -61,14 +61,9 @@ nfy_api_status nfy_apidb_torch_api(const nfy_apidb_version *v, nfy_str qualname,
     return info->status = NFY_API_SUPPORTED;
 }
 
-bool nfy_apidb_native_api(const nfy_apidb_version *v, nfy_str qualname,
+bool nfy__apidb_native_of(const nfy__apidb_row *r, const char *label,
                           nfy_native_api *out)
 {
-    const char *label;
-    const nfy__apidb_row *r =
-        find_nearest(NFY__FAM_NATIVE_API, v, qualname, &label);
-    if (!out)
-        return r != NULL;
     memset(out, 0, sizeof *out);
     out->data_version = label;
     if (!r)
@@ -81,6 +76,17 @@ bool nfy_apidb_native_api(const nfy_apidb_version *v, nfy_str qualname,
     out->note = nfy__apidb_field_opt(r, NFY__NATIVE_NOTE);
     out->is_class = nfy__apidb_field_opt(r, NFY__NATIVE_IS_CLASS) != NULL;
     return true;
+}
+
+bool nfy_apidb_native_api(const nfy_apidb_version *v, nfy_str qualname,
+                          nfy_native_api *out)
+{
+    const char *label;
+    const nfy__apidb_row *r =
+        find_nearest(NFY__FAM_NATIVE_API, v, qualname, &label);
+    if (!out)
+        return r != NULL;
+    return nfy__apidb_native_of(r, label, out);
 }
 
 bool nfy_apidb_npu_api_documented(nfy_str qualname, bool *beta)

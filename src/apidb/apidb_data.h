@@ -125,6 +125,11 @@ const nfy__apidb_row *nfy__apidb_find_in(const nfy__apidb_family *f,
 const nfy__apidb_row *nfy__apidb_find_base(const nfy__apidb_family *f,
                                            nfy_str base, int label);
 
+/** nfy_apidb_native_api's out for native-API row r (NULL: not listed) of
+ * the file named label; returns whether listed. */
+bool nfy__apidb_native_of(const nfy__apidb_row *r, const char *label,
+                          nfy_native_api *out);
+
 /** The version to use when the caller passed NULL. */
 const nfy_apidb_version *nfy__apidb_or_default(const nfy_apidb_version *v);
 

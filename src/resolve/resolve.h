@@ -89,8 +89,13 @@ typedef struct {
 NFY_NODISCARD nfy_status nfy_resolve(const nfy_pysyn *syn, nfy_arena *arena,
                                      nfy_resolution **out);
 
-/** The resolution of name use u (u < syn->nuses). */
-const nfy_res *nfy_resolve_use(const nfy_resolution *r, uint32_t u);
+/** The resolution of name use u (u < syn->nuses). Inline: callers ask it
+ * for every use. */
+static inline const nfy_res *nfy_resolve_use(const nfy_resolution *r,
+                                             uint32_t u)
+{
+    return &r->uses[u];
+}
 
 /**
  * The binding that `name` refers to when looked up from scope at token tok,
@@ -98,6 +103,13 @@ const nfy_res *nfy_resolve_use(const nfy_resolution *r, uint32_t u);
  */
 uint32_t nfy_resolve_lookup(const nfy_resolution *r, uint32_t scope,
                             uint32_t tok, nfy_str name);
+
+/**
+ * The bindings of binding b's name in b's scope, b among them, in token
+ * order: *n of them (a view into r; b < syn->nbindings).
+ */
+const uint32_t *nfy_resolve_same_name(const nfy_resolution *r, uint32_t b,
+                                      uint32_t *n);
 
 /**
  * Qualified name of the first nparts names of use u's chain (nparts >=1,

@@ -372,6 +372,42 @@ static void test_observer_torch_apis(void **state)
     nfy_report_release(&rep);
 }
 
+/* More distinct names than a memo keeps (16384): the names past it are
+ * judged each time, with the same findings as the ones before. */
+static void test_memo_limit(void **state)
+{
+    (void)state;
+    enum { NAMES = 17000 };
+    nfy_buf text = NFY_BUF_INIT;
+    (void)nfy_buf_addstr(&text, "import torch\n");
+    for (int i = 0; i < NAMES; i++)
+        (void)nfy_buf_addf(&text, "torch.zq%05d()\n", i);
+    (void)nfy_buf_addstr(&text, "torch.zq00000()\ntorch.cdist(a, b)\n");
+    nfy_report rep;
+    nfy_report_init(&rep);
+    analyse_py(nfy_buf_cstr(&text), "2.1", NULL, &rep);
+    size_t unknown = 0;
+    const char *first = NULL, *last = NULL;
+    for (size_t i = 0; i < rep.open_findings.len; i++) {
+        const nfy_finding *f = &rep.open_findings.items[i];
+        if (strcmp(f->rule, "NPU702") != 0)
+            continue;
+        unknown++;
+        if (f->start_line == 2)
+            first = f->message;
+        if (f->start_line == NAMES + 1)
+            last = f->message;
+    }
+    assert_int_equal(unknown, NAMES + 1);
+    assert_non_null(first);
+    assert_non_null(last);
+    assert_string_equal(first, last); /* the texts do not name the API */
+    assert_int_equal(count(&rep, "NPU702", NAMES + 2, "torch.zq00000"), 1);
+    assert_int_equal(count(&rep, "NPU701", NAMES + 3, "torch.cdist"), 1);
+    nfy_report_release(&rep);
+    nfy_buf_release(&text);
+}
+
 static void test_observer_custom_ops(void **state)
 {
     (void)state;
@@ -523,6 +559,7 @@ int main(void)
         cmocka_unit_test(test_modes),
         cmocka_unit_test(test_exts_scan),
         cmocka_unit_test(test_observer_torch_apis),
+        cmocka_unit_test(test_memo_limit),
         cmocka_unit_test(test_run_state_kept),
         cmocka_unit_test(test_observer_custom_ops),
         cmocka_unit_test(test_text_files),

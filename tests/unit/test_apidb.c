@@ -266,6 +266,90 @@ static void test_cuda_only_kernels(void **state)
     assert_null(info.npu_counterpart);
 }
 
+/* ---- The API lists asked together --------------------------------------- */
+
+static bool str_same(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* nfy_apidb_api_ask says what the three single lookups say. */
+static void check_ask(const nfy_apidb_version *v, const nfy_apidb_api_lists *l,
+                      nfy_str q)
+{
+    nfy_apidb_api_answer a;
+    nfy_apidb_api_ask(l, q, true, &a);
+    nfy_api_info info;
+    assert_int_equal(a.msft.status, nfy_apidb_torch_api(v, q, &info));
+    assert_true(str_same(a.msft.note, info.note));
+    assert_true(str_same(a.msft.data_version, info.data_version));
+    nfy_native_api n;
+    assert_int_equal(a.native_found, nfy_apidb_native_api(v, q, &n));
+    assert_true(str_same(a.native.data_version, n.data_version));
+    assert_true(str_same(a.native.api, n.api));
+    assert_true(str_same(a.native.note, n.note));
+    assert_true(str_same(a.native.products, n.products));
+    assert_int_equal(a.native.supported, n.supported);
+    assert_int_equal(a.has_members, nfy_apidb_torch_api_namespace(v, q));
+    nfy_apidb_api_ask(l, q, false, &a);
+    assert_false(a.has_members);
+    assert_int_equal(a.msft.status, info.status);
+}
+
+typedef struct {
+    const nfy_apidb_version *v;
+    const nfy_apidb_api_lists *l;
+    size_t n;
+} ask_walk;
+
+/* Every listed name, its owner (a module or class) and a near miss. */
+static void ask_row(void *ctx, const char *name, const char *note)
+{
+    (void)note;
+    ask_walk *w = ctx;
+    w->n++;
+    nfy_str q = S(name);
+    check_ask(w->v, w->l, q);
+    const char *dot = strrchr(name, '.');
+    if (dot)
+        check_ask(w->v, w->l, (nfy_str){name, (size_t)(dot - name)});
+    check_ask(w->v, w->l, (nfy_str){name, q.len > 1 ? q.len - 1 : q.len});
+}
+
+static void test_api_ask_matches_lookups(void **state)
+{
+    (void)state;
+    static const nfy_apidb_set sets[] = {NFY_APIDB_SET_API_SUPPORTED,
+                                         NFY_APIDB_SET_API_UNSUPPORTED,
+                                         NFY_APIDB_SET_NATIVE_API};
+    for (size_t i = 0; i < nfy_apidb_version_count(); i++) {
+        const nfy_apidb_version *v = nfy_apidb_version_at(i);
+        nfy_apidb_api_lists l;
+        nfy_apidb_api_lists_init(&l, v);
+        assert_ptr_equal(l.v, v);
+        ask_walk w = {v, &l, 0};
+        for (size_t k = 0; k < sizeof sets / sizeof sets[0]; k++)
+            (void)nfy_apidb_set_each(v, sets[k], ask_row, &w, NULL);
+        check_ask(v, &l, S(""));
+        check_ask(v, &l, S("torch"));
+        check_ask(v, &l, S("torch.nn"));
+        check_ask(v, &l, S("torch.no_such_thing"));
+        nfy_apidb_api_lists_index(&l); /* the same answers from the hash */
+        assert_non_null(l.index);
+        for (size_t k = 0; k < sizeof sets / sizeof sets[0]; k++)
+            (void)nfy_apidb_set_each(v, sets[k], ask_row, &w, NULL);
+        check_ask(v, &l, S(""));
+        check_ask(v, &l, S("torch"));
+        check_ask(v, &l, S("torch.nn"));
+        check_ask(v, &l, S("torch.no_such_thing"));
+        nfy_apidb_api_lists_release(&l);
+        assert_null(l.index);
+    }
+    nfy_apidb_api_lists l;
+    nfy_apidb_api_lists_init(&l, NULL);
+    assert_ptr_equal(l.v, nfy_apidb_version_default());
+}
+
 static void test_composite_explicit(void **state)
 {
     (void)state;
@@ -718,6 +802,7 @@ int main(void)
         cmocka_unit_test(test_family_order_matches_generator),
         cmocka_unit_test(test_cuda_only_kernels),
         cmocka_unit_test(test_composite_explicit),
+        cmocka_unit_test(test_api_ask_matches_lookups),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 /* clang-format on */
@@ -385,6 +386,137 @@ static void test_self_attr_conflict(void **state)
                 "self.m.cuda.x", 0, "torch.cuda.x", 0);
 }
 
+/* The same-name lists: every binding of a name in its scope, in token
+ * order, whatever order pysyn made them in; other scopes apart. */
+static void test_same_name(void **state)
+{
+    (void)state;
+    fixture f;
+    setup_text(&f, "x = 1\n"
+                   "def g(x):\n"
+                   "    x = [x for x in x]\n"
+                   "    return x\n"
+                   "for x in y:\n"
+                   "    pass\n"
+                   "x = 2\n"
+                   "y = 3\n");
+    uint32_t seen = 0;
+    for (uint32_t b = 0; b < f.m->nbindings; b++) {
+        const nfy_binding *bd = &f.m->bindings[b];
+        uint32_t n = 0;
+        const uint32_t *same = nfy_resolve_same_name(f.r, b, &n);
+        bool self = false;
+        for (uint32_t k = 0; k < n; k++) {
+            const nfy_binding *o = &f.m->bindings[same[k]];
+            assert_int_equal(o->scope, bd->scope);
+            assert_true(nfy_str_eq(nfy_pysyn_tok_text(f.m, o->tok),
+                                   nfy_pysyn_tok_text(f.m, bd->tok)));
+            if (k > 0)
+                assert_true(f.m->bindings[same[k - 1]].tok < o->tok ||
+                            (f.m->bindings[same[k - 1]].tok == o->tok &&
+                             same[k - 1] < same[k]));
+            self |= same[k] == b;
+        }
+        assert_true(self);
+        uint32_t count = 0; /* as many as a plain scan finds */
+        for (uint32_t o = 0; o < f.m->nbindings; o++)
+            count += f.m->bindings[o].scope == bd->scope &&
+                     nfy_str_eq(nfy_pysyn_tok_text(f.m, f.m->bindings[o].tok),
+                                nfy_pysyn_tok_text(f.m, bd->tok));
+        assert_int_equal(n, count);
+        if (bd->scope == 0 && nfy_pysyn_tok_is(f.m, bd->tok, "x"))
+            seen = n;
+    }
+    assert_int_equal(seen, 3); /* x = 1, for x, x = 2 */
+    teardown_fx(&f);
+}
+
+/* Many names in many scopes (the tables grow past their first size), and
+ * a module name shadowed late: the last binding before a use wins. */
+static void test_many_names(void **state)
+{
+    (void)state;
+    char text[16384];
+    size_t at = 0;
+    at += (size_t)snprintf(text + at, sizeof text - at, "import torch as t0\n");
+    for (int i = 0; i < 200; i++)
+        at += (size_t)snprintf(text + at, sizeof text - at,
+                               "def f%d(a%d):\n    v%d = a%d\n    return "
+                               "t0.cuda.x%d(v%d)\n",
+                               i, i, i, i, i, i);
+    at += (size_t)snprintf(text + at, sizeof text - at, "t0 = None\nt0.z()\n");
+    assert_true(at < sizeof text);
+    expect_qual(text, "t0.cuda.x0", 0, "torch.cuda.x0", 1);
+    expect_qual(text, "t0.cuda.x199", 0, "torch.cuda.x199", 1);
+    expect_qual(text, "t0.z", 0, "torch.z", 1); /* `= None` hides no import */
+    expect_kind(text, "v57", 0, NFY_RES_LOCAL);
+}
+
+/* Bindings in any creation order resolve alike: the same file with its
+ * bindings reversed (every reference renumbered) gives the same answers. */
+static void test_binding_order(void **state)
+{
+    (void)state;
+    fixture f;
+    setup_text(&f, "import torch\n"
+                   "x = (x := torch.cuda)\n"
+                   "x.synchronize()\n"
+                   "def g(a, x=x):\n"
+                   "    y = (y := torch)\n"
+                   "    return y.cuda, x.current_device, a\n"
+                   "class C:\n"
+                   "    t = torch\n"
+                   "    def m(self):\n"
+                   "        self.t = torch\n"
+                   "        return self.t.cuda.is_available()\n");
+    const nfy_pysyn *m0 = f.m;
+    uint32_t nb = m0->nbindings;
+    nfy_resolution *r0 = f.r;
+#define COPY(arr, n)                                                           \
+    memcpy(nfy_arena_alloc(&f.arena, (n) * sizeof *m0->arr + 1), m0->arr,      \
+           (n) * sizeof *m0->arr)
+    nfy_binding *bind = COPY(bindings, nb);
+    nfy_name_use *uses = COPY(uses, m0->nuses);
+    nfy_import_name *names = COPY(import_names, m0->nimport_names);
+    nfy_strlit *strs = COPY(strings, m0->nstrings);
+#undef COPY
+#define FLIP(x) ((x) = (x) == NFY_NONE ? NFY_NONE : nb - 1 - (x))
+    for (uint32_t b = 0; b < nb; b++)
+        bind[b] = m0->bindings[nb - 1 - b];
+    for (uint32_t u = 0; u < m0->nuses; u++)
+        FLIP(uses[u].binding);
+    for (uint32_t i = 0; i < m0->nimport_names; i++)
+        FLIP(names[i].binding);
+    for (uint32_t i = 0; i < m0->nstrings; i++)
+        FLIP(strs[i].binding);
+    nfy_pysyn copy = *m0, *m = &copy;
+    copy.bindings = bind;
+    copy.uses = uses;
+    copy.import_names = names;
+    copy.strings = strs;
+    nfy_resolution *r1 = NULL;
+    assert_int_equal(nfy_resolve(m, &f.arena, &r1), NFY_OK);
+    for (uint32_t u = 0; u < m->nuses; u++) {
+        const nfy_res *a = nfy_resolve_use(r0, u), *b = nfy_resolve_use(r1, u);
+        uint32_t want = a->binding;
+        FLIP(want);
+        assert_int_equal(a->kind, b->kind);
+        assert_int_equal(a->head_parts, b->head_parts);
+        assert_int_equal(want, b->binding);
+        assert_int_equal(a->import_name, b->import_name);
+        assert_true(nfy_str_eq(a->qual, b->qual));
+    }
+#undef FLIP
+    /* the target is bound after the walrus in its value, yet comes first:
+     * the use sees the assignment (a value that is no plain chain) */
+    expect_kind("import torch\nx = (x := torch.cuda)\nx.synchronize()\n",
+                "x.synchronize", 0, NFY_RES_LOCAL);
+    expect_qual("import torch\nx = (x := torch.cuda)\nprint(x)\nx = "
+                "torch.npu\n",
+                "x", 3, "torch.npu", 2);
+    teardown_fx(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -405,6 +537,9 @@ int main(void)
         cmocka_unit_test(test_relative_import),
         cmocka_unit_test(test_self_module_attr),
         cmocka_unit_test(test_self_attr_conflict),
+        cmocka_unit_test(test_same_name),
+        cmocka_unit_test(test_many_names),
+        cmocka_unit_test(test_binding_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
