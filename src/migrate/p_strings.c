@@ -37,39 +37,13 @@ static bool cuda_word_at(nfy_str s, size_t i)
     return ch == 'n' && ci_at(s, i, "nccl", 4);
 }
 
-/* Does a word start in the 8 bytes at p (p[0..9) readable)? Only "cu" or
- * "nc" (any case) can start one: the zero-byte test on x ^ 'c' | y ^ 'u',
- * y being the bytes one further, finds a byte pair that is both, exactly
- * as to whether there is one. */
-static inline bool word_has_start(const char *p)
-{
-    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
-    const uint64_t fold = 0x2020202020202020ull;
-    uint64_t x, y;
-    memcpy(&x, p, sizeof x);
-    memcpy(&y, p + 1, sizeof y);
-    x |= fold;
-    y |= fold;
-    uint64_t a = (x ^ 0x6363636363636363ull) | (y ^ 0x7575757575757575ull);
-    uint64_t b = (x ^ 0x6e6e6e6e6e6e6e6eull) | (y ^ 0x6363636363636363ull);
-    return (((a - ones) & ~a) | ((b - ones) & ~b)) & highs;
-}
-
 /* CUDA-stack text worth listing when left alone: cuda, cuDNN, NCCL,
- * cuBLAS (any case). Skips 8 bytes at a time while no "cu" or "nc"
- * starts there. */
-static bool cuda_text(nfy_str s)
+ * cuBLAS (any case). Only "cu" or "nc" (any case) can start one. */
+static bool cuda_text(const mig_ctx *c, nfy_str s)
 {
-    size_t i = 0;
-    for (; i + 9 <= s.len; i += 8) {
-        if (!word_has_start(s.ptr + i))
-            continue;
-        for (size_t k = i; k < i + 8; k++) {
-            if (cuda_word_at(s, k))
-                return true;
-        }
-    }
-    for (; i < s.len; i++) {
+    const mig_bigrams *starts = &c->p->run->strings.cuda_starts;
+    for (size_t i = mig_bigram_find(starts, s.ptr, s.len, 0); i < s.len;
+         i = mig_bigram_find(starts, s.ptr, s.len, i + 1)) {
         if (cuda_word_at(s, i))
             return true;
     }
@@ -270,8 +244,9 @@ static bool fstring_literal_cuda(const mig_ctx *c, uint32_t t)
     bool found = false;
     if (nfy_fstring_split(c->src, &c->m->toks[t], &parts)) {
         for (size_t i = 0; i < parts.len && !found; i++) {
-            found = !parts.items[i].is_expr &&
-                    cuda_text(nfy_pysyn_span_text(c->m, parts.items[i].span));
+            found =
+                !parts.items[i].is_expr &&
+                cuda_text(c, nfy_pysyn_span_text(c->m, parts.items[i].span));
         }
     }
     nfy_vec_free(&parts);
@@ -284,7 +259,7 @@ static bool fstring_literal_cuda(const mig_ctx *c, uint32_t t)
 static bool unchanged_cuda_text(const mig_ctx *c, const nfy_strlit *s)
 {
     if (c->claimed[s->first] == CLAIM_NONE)
-        return cuda_text(nfy_pysyn_span_text(c->m, s->span));
+        return cuda_text(c, nfy_pysyn_span_text(c->m, s->span));
     return c->claimed[s->first] == CLAIM_INSIDE &&
            fstring_literal_cuda(c, s->first);
 }
@@ -357,6 +332,42 @@ static bool may_start(const mig_str_rule *k, unsigned char b)
            (unsigned char)k->pat.ptr[0] == b;
 }
 
+static void substring_scan_build(mig_str_rules *out)
+{
+    for (size_t i = 0; i < out->all.len && out->nsub < 32; i++) {
+        mig_str_rule *k = &out->all.items[i];
+        if (!(k->r->flags & NFY_RULE_F_SUBSTRING) || k->pat.len < 2 ||
+            !mig_bigrams_add(&out->sub_pairs, (unsigned char)k->pat.ptr[0],
+                             (unsigned char)k->pat.ptr[1]))
+            continue;
+        uint32_t bit = out->nsub++;
+        k->sub = (int)bit;
+        out->sub_rule[bit] = (uint32_t)i;
+        out->sub_first[(unsigned char)k->pat.ptr[0]] |= 1u << bit;
+        out->sub_second[(unsigned char)k->pat.ptr[1]] |= 1u << bit;
+    }
+}
+
+/* The substring rules (bits, see mig_str_rules) whose pattern body holds:
+ * one pass over body for all of them. */
+static uint32_t substring_hits(const mig_str_rules *sr, nfy_str body)
+{
+    uint32_t hits = 0;
+    const unsigned char *b = (const unsigned char *)body.ptr;
+    for (size_t i = mig_bigram_find(&sr->sub_pairs, body.ptr, body.len, 0);
+         i < body.len;
+         i = mig_bigram_find(&sr->sub_pairs, body.ptr, body.len, i + 1)) {
+        uint32_t m = sr->sub_first[b[i]] & sr->sub_second[b[i + 1]] & ~hits;
+        for (; m; m &= m - 1) {
+            int bit = __builtin_ctz(m);
+            nfy_str pat = sr->all.items[sr->sub_rule[bit]].pat;
+            if (pat.len <= body.len - i && !memcmp(b + i, pat.ptr, pat.len))
+                hits |= 1u << bit;
+        }
+    }
+    return hits;
+}
+
 void mig_str_rules_build(const nfy_rule_set *set, const nfy_rule_env *env,
                          nfy_arena *arena, mig_str_rules *out)
 {
@@ -365,9 +376,13 @@ void mig_str_rules_build(const nfy_rule_set *set, const nfy_rule_env *env,
     nfy_rule_iter_init(&it, set, -1, NFY_MATCH_STRING);
     for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));) {
         if (string_rule(r) && nfy_rule_activity_in(r, env) != NFY_RULE_INACTIVE)
-            nfy_vec_push(&out->all,
-                         ((mig_str_rule){r, nfy_str_from_cstr(r->pattern)}));
+            nfy_vec_push(&out->all, ((mig_str_rule){
+                                        r, nfy_str_from_cstr(r->pattern), -1}));
     }
+    substring_scan_build(out);
+    mig_bigrams_fold(&out->cuda_starts);
+    (void)mig_bigrams_add(&out->cuda_starts, 'c', 'u');
+    (void)mig_bigrams_add(&out->cuda_starts, 'n', 'c');
     size_t total = 0;
     for (unsigned b = 0; b < 256; b++)
         for (size_t i = 0; i < out->all.len; i++)
@@ -465,10 +480,13 @@ static void scan_literal(mig_ctx *c, const mig_str_rules *sr, uint32_t lit,
     const nfy_strlit *s = &c->m->strings[lit];
     const rule_list *rl = &sr->all;
     unsigned char b0 = (unsigned char)li->body.ptr[0];
+    uint32_t hits = substring_hits(sr, li->body);
     for (uint32_t k = sr->first[b0]; k < sr->first[b0 + 1]; k++) {
         size_t i = sr->by_byte[k];
         const nfy_rule *r = rl->items[i].r;
-        if (!value_fits(r, rl->items[i].pat, li->body))
+        int sub = rl->items[i].sub;
+        if (sub >= 0 ? !((hits >> sub) & 1)
+                     : !value_fits(r, rl->items[i].pat, li->body))
             continue;
         li->device_like |= (r->flags & NFY_RULE_F_DEVICE_FORM) != 0;
         if (r->kind != NFY_RULE_FLAG)
@@ -846,7 +864,8 @@ void mig_pass_strings(mig_ctx *c)
 void mig_pass_comments(mig_ctx *c)
 {
     for (uint32_t t = 0; t < c->m->ntoks; t++) {
-        if (c->m->toks[t].kind == NFY_TOK_COMMENT && cuda_text(mig_tok(c, t)))
+        if (c->m->toks[t].kind == NFY_TOK_COMMENT &&
+            cuda_text(c, mig_tok(c, t)))
             note_unchanged(c, mig_tok_span(c, t), "comment", NULL);
     }
 }

@@ -7,12 +7,14 @@
 #ifndef NPUIFY_MIGRATE_RUN_H
 #define NPUIFY_MIGRATE_RUN_H
 
+#include "migrate/bigram.h"
 #include "migrate/qmatch.h"
 
 /* A string rule (match STRING, rewrite or flag) with its pattern measured. */
 typedef struct {
     const nfy_rule *r;
     nfy_str pat;
+    int sub; /* its bit in the substring scan (mig_str_rules), or -1 */
 } mig_str_rule;
 
 typedef NFY_VEC(mig_str_rule) mig_str_rule_list;
@@ -31,6 +33,15 @@ typedef struct {
      * `default=`) of the rewrite rules: what makes an argument a device */
     const nfy_rule_ctx **strong;
     uint32_t nstrong;
+    /* substring rules (pattern of 2 bytes or more, up to 32) found in a
+     * literal by one scan: a pattern may start only where one of the
+     * pairs does, and that of bit k only at a byte i with bit k set in
+     * sub_first[body[i]] and sub_second[body[i+1]] */
+    mig_bigrams sub_pairs;
+    mig_bigrams cuda_starts; /* where cuda_text's words may start */
+    uint32_t sub_first[256], sub_second[256];
+    uint32_t sub_rule[32]; /* bit -> index into all */
+    uint32_t nsub;
 } mig_str_rules;
 
 /** Build the string rules of set active in env (p_strings.c). */
