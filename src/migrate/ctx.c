@@ -293,7 +293,7 @@ nfy_str mig_string_body(const mig_ctx *c, uint32_t t, uint32_t *body_off)
 {
     const nfy_token *tk = &c->m->toks[t];
     nfy_str s = mig_tok(c, t);
-    nfy_str none = nfy_str_slice(s, 0, 0);
+    nfy_str none = {s.ptr, 0};
     if (tk->kind != NFY_TOK_STRING || (tk->flags & NFY_TOKF_UNTERMINATED))
         return none;
     size_t i = 0;
@@ -303,7 +303,7 @@ nfy_str mig_string_body(const mig_ctx *c, uint32_t t, uint32_t *body_off)
     if (s.len < i + 2 * q)
         return none;
     *body_off = tk->start + (uint32_t)(i + q);
-    return nfy_str_slice(s, i + q, s.len - q);
+    return (nfy_str){s.ptr + i + q, s.len - i - 2 * q};
 }
 
 nfy_str mig_callee_qual(const mig_ctx *c, uint32_t k)

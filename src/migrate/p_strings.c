@@ -447,10 +447,9 @@ static void mark_hccl_branches(mig_ctx *c, lit_info *info)
 {
     for (uint32_t i = 0; i < c->m->nstrings; i++) {
         const nfy_strlit *s = &c->m->strings[i];
-        uint32_t off, a, b;
+        uint32_t a, b;
         mig_lit_key key;
-        if (!mig_str_is(mig_string_body(c, s->first, &off), "nccl") ||
-            !mig_lit_compared(c, i) ||
+        if (!mig_str_is(info[i].body, "nccl") || !mig_lit_compared(c, i) ||
             !mig_name_is_device(mig_lit_name(c, i, &key)) ||
             !mig_guarded_tokens(c, s->first, s->end, &a, &b))
             continue;
@@ -522,10 +521,8 @@ static void scan_literal(mig_ctx *c, const mig_str_rules *sr, uint32_t lit,
 /* ---- value sets ------------------------------------------------------------
  */
 
-/* Last names of plain chains (`device`, `args.device`) that are the whole
- * value of a device or backend argument somewhere in the file. */
-typedef NFY_VEC(nfy_str) name_list;
-
+/* The last name of a plain chain (`device`, `args.device`) from vf to ve,
+ * else empty. */
 static nfy_str chain_last(const mig_ctx *c, uint32_t vf, uint32_t ve)
 {
     nfy_str none = nfy_str_slice(NFY_STR_LIT(""), 0, 0);
@@ -540,42 +537,48 @@ static nfy_str chain_last(const mig_ctx *c, uint32_t vf, uint32_t ve)
     return none;
 }
 
-static void device_arg_names(const mig_ctx *c, const mig_str_rules *sr,
-                             name_list *out)
+/* Is argument a's value a device: some rewrite rule's device context
+ * (each distinct one asked)? */
+static bool device_arg(const mig_ctx *c, const mig_str_rules *sr,
+                       const nfy_arg *arg)
 {
-    for (uint32_t a = 0; a < c->m->nargs; a++) {
-        const nfy_arg *arg = &c->m->args[a];
-        if (arg->value_first == NFY_NONE || arg->value_end > c->m->ntoks)
-            continue;
-        nfy_str last = chain_last(c, arg->value_first, arg->value_end);
-        if (last.len == 0)
-            continue;
-        /* some rewrite rule's device context: each distinct one asked */
-        for (uint32_t i = 0; i < sr->nstrong; i++) {
-            if (mig_expr_in_ctx(c, arg->value_first, arg->value_end, NFY_NONE,
-                                sr->strong[i])) {
-                nfy_vec_push(out, last);
-                break;
-            }
-        }
+    for (uint32_t i = 0; i < sr->nstrong; i++) {
+        if (mig_expr_in_ctx(c, arg->value_first, arg->value_end, NFY_NONE,
+                            sr->strong[i]))
+            return true;
     }
+    return false;
 }
 
-/* The device argument names, found on first use: most files have no
- * value set that asks. */
+/* Per argument, the last name of its value when that is a plain chain
+ * (`device`, `args.device`), and whether it is a device argument (asked
+ * only of arguments whose last name is looked up), found on first use:
+ * most files have no value set that asks. */
 typedef struct {
-    name_list names;
-    bool found;
+    nfy_str *last;
+    uint8_t *device; /* 0: not asked, 1: no, 2: yes */
 } dev_names;
 
 static bool listed(const mig_ctx *c, dev_names *dev, nfy_str name)
 {
-    if (!dev->found) {
-        device_arg_names(c, &c->p->run->strings, &dev->names);
-        dev->found = true;
+    uint32_t n = c->m->nargs;
+    if (dev->last == NULL) {
+        dev->last = nfy_arena_alloc(c->arena, (n + 1) * sizeof *dev->last);
+        dev->device = nfy_arena_calloc(c->arena, n + 1, 1);
+        for (uint32_t a = 0; a < n; a++) {
+            const nfy_arg *arg = &c->m->args[a];
+            dev->last[a] = (nfy_str){NULL, 0};
+            if (arg->value_first != NFY_NONE && arg->value_end <= c->m->ntoks)
+                dev->last[a] = chain_last(c, arg->value_first, arg->value_end);
+        }
     }
-    for (size_t i = 0; i < dev->names.len; i++) {
-        if (nfy_str_eq(dev->names.items[i], name))
+    for (uint32_t a = 0; a < n; a++) {
+        if (dev->last[a].len == 0 || !nfy_str_eq(dev->last[a], name))
+            continue;
+        if (dev->device[a] == 0)
+            dev->device[a] =
+                device_arg(c, &c->p->run->strings, &c->m->args[a]) ? 2 : 1;
+        if (dev->device[a] == 2)
             return true;
     }
     return false;
@@ -826,12 +829,14 @@ void mig_pass_strings(mig_ctx *c)
     uint32_t n = c->m->nstrings;
     mig_guard g = {0};
     lit_info *info = nfy_arena_calloc(c->arena, n + 1, sizeof *info);
-    mark_hccl_branches(c, info);
     for (uint32_t i = 0; i < n; i++) {
         info[i].set = NFY_NONE;
         info[i].lit = i;
         info[i].spec = -1;
         info[i].body = mig_string_body(c, c->m->strings[i].first, &info[i].off);
+    }
+    mark_hccl_branches(c, info);
+    for (uint32_t i = 0; i < n; i++) {
         if (info[i].body.len > 0)
             scan_literal(c, sr, i, &info[i]);
     }
@@ -858,7 +863,6 @@ void mig_pass_strings(mig_ctx *c)
                     info[i].set);
     }
     mig_guard_free(&g);
-    nfy_vec_free(&dev.names);
 }
 
 void mig_pass_comments(mig_ctx *c)
