@@ -208,13 +208,6 @@ void mig_flag(mig_ctx *c, const nfy_rule *r, nfy_span span, const char *api,
 /* ---- tokens ----------------------------------------------------------------
  */
 
-nfy_str mig_tok(const mig_ctx *c, uint32_t t)
-{
-    if (t >= c->m->ntoks)
-        return nfy_str_slice(NFY_STR_LIT(""), 0, 0);
-    return nfy_pysyn_tok_text(c->m, t);
-}
-
 nfy_str mig_stmt_indent(const mig_ctx *c, uint32_t s)
 {
     const nfy_token *first = &c->m->toks[c->m->stmts[s].first];
@@ -306,7 +299,7 @@ nfy_str mig_string_body(const mig_ctx *c, uint32_t t, uint32_t *body_off)
     return (nfy_str){s.ptr + i + q, s.len - i - 2 * q};
 }
 
-nfy_str mig_callee_qual(const mig_ctx *c, uint32_t k)
+nfy_str mig_callee_qual_of(const mig_ctx *c, uint32_t k)
 {
     const nfy_call *call = &c->m->calls[k];
     if (call->dotted.len == 0 || call->use == NFY_NONE)
@@ -399,6 +392,11 @@ nfy_status mig_python(const mig_params *p, const nfy_source *src,
         c.withhold = info->syntax_error && !(p->flags & MIG_F_FORCE);
         c.claimed = nfy_arena_calloc(arena, m->ntoks + 1, 1);
         build_tok_arg(&c);
+        nfy_str *quals =
+            nfy_arena_alloc(arena, (m->ncalls + 1) * sizeof *quals);
+        for (uint32_t k = 0; k < m->ncalls; k++)
+            quals[k] = mig_callee_qual_of(&c, k);
+        c.callee_q = quals;
         fill_info(&c);
         size_t edits0 = edits->edits.len, notes0 = notes->len;
         mig_run_passes(&c);

@@ -91,15 +91,20 @@ void mig_pass_members(mig_ctx *c)
     }
     mig_guard g = {0};
     kept_list kept = {0};
+    /* each pattern's length and first byte, the cheap first test */
+    size_t *plen = nfy_arena_alloc(c->arena, (rl.len + 1) * sizeof *plen);
+    for (size_t k = 0; k < rl.len; k++)
+        plen[k] = rl.items[k]->pattern ? strlen(rl.items[k]->pattern) : 0;
     for (int phase = 0; phase < 2; phase++) {
         for (uint32_t i = 0; i < c->m->nattrs && rl.len > 0; i++) {
             uint32_t tok = c->m->attrs[i].name_tok;
             nfy_str name = mig_tok(c, tok);
-            bool called = mig_tok_op(c, mig_next_sig(c, tok), NFY_OP_LPAR);
             bool checked = false, on_module = false;
             for (size_t k = 0; k < rl.len; k++) {
                 const nfy_rule *r = rl.items[k];
-                if (!mig_str_is(name, r->pattern))
+                if (name.len != plen[k] ||
+                    (name.len > 0 && name.ptr[0] != r->pattern[0]) ||
+                    !mig_str_is(name, r->pattern))
                     continue;
                 if (!checked) {
                     on_module = mig_attr_on_module(c, tok);
@@ -110,7 +115,9 @@ void mig_pass_members(mig_ctx *c)
                 if (phase == 0)
                     find_kept(c, r, tok, &g, &kept);
                 else
-                    member_rule(c, &kept, r, tok, called);
+                    member_rule(
+                        c, &kept, r, tok,
+                        mig_tok_op(c, mig_next_sig(c, tok), NFY_OP_LPAR));
             }
         }
     }
@@ -262,12 +269,19 @@ static void arg_rule(mig_ctx *c, const nfy_rule *r, uint32_t k)
              arg->value_span.end, rep, NULL);
 }
 
-static void keyword_flag(mig_ctx *c, const nfy_rule *r, uint32_t k)
+static bool call_may_fit(const mig_ctx *c, uint32_t k, const char *callee,
+                         size_t len);
+
+/* lens: the length of each context's callee name */
+static void keyword_flag(mig_ctx *c, const nfy_rule *r, const size_t *lens,
+                         uint32_t k)
 {
     const nfy_call *call = &c->m->calls[k];
     bool fits = r->nctx == 0;
     for (size_t i = 0; i < r->nctx && !fits; i++)
         fits = r->ctx[i].kind == NFY_CTX_ARG &&
+               (r->ctx[i].name == NULL ||
+                call_may_fit(c, k, r->ctx[i].name, lens[i])) &&
                mig_call_fits(c, k, r->ctx[i].name);
     if (!fits)
         return;
@@ -277,6 +291,21 @@ static void keyword_flag(mig_ctx *c, const nfy_rule *r, uint32_t k)
             mig_tok_is(c, arg->name_tok, r->pattern))
             mig_flag(c, r, arg->span, mig_fmt(c, "%s=", r->pattern), NULL);
     }
+}
+
+/* False only where mig_call_fits(c, k, callee) is (callee of len bytes):
+ * a name of another length cannot be it. */
+static bool call_may_fit(const mig_ctx *c, uint32_t k, const char *callee,
+                         size_t len)
+{
+    if (len == 0)
+        return true;
+    if (callee[0] == '.') {
+        uint32_t t = c->m->calls[k].attr_tok;
+        return t != NFY_NONE && mig_tok(c, t).len + 1 == len;
+    }
+    size_t n = mig_callee_qual(c, k).len;
+    return n == len || n + 1 == len; /* torch.npu.X for torch.cuda.X */
 }
 
 void mig_pass_args(mig_ctx *c)
@@ -290,9 +319,15 @@ void mig_pass_args(mig_ctx *c)
         bool kwflag = r->kind == NFY_RULE_FLAG && r->match == NFY_MATCH_KEYWORD;
         if ((!rewrite && !kwflag) || !mig_rule_on(c, r))
             continue;
+        size_t *lens = NULL;
+        if (kwflag) {
+            lens = nfy_arena_alloc(c->arena, (r->nctx + 1) * sizeof *lens);
+            for (size_t i = 0; i < r->nctx; i++)
+                lens[i] = r->ctx[i].name ? strlen(r->ctx[i].name) : 0;
+        }
         for (uint32_t k = 0; k < c->m->ncalls; k++) {
             if (kwflag) {
-                keyword_flag(c, r, k);
+                keyword_flag(c, r, lens, k);
                 continue;
             }
             const char *callee = r->pattern;
@@ -305,7 +340,8 @@ void mig_pass_args(mig_ctx *c)
                 buf[n + 1] = '\0';
                 callee = buf;
             }
-            if (mig_call_fits(c, k, callee))
+            if (call_may_fit(c, k, callee, strlen(callee)) &&
+                mig_call_fits(c, k, callee))
                 arg_rule(c, r, k);
         }
     }

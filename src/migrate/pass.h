@@ -34,6 +34,7 @@ typedef struct {
     bool withhold;     /* syntax errors: record, do not edit */
     bool lu_looked;    /* lu_rule was looked up */
     const nfy_rule *lu_rule; /* the "left-unchanged" rule, or NULL */
+    nfy_str *callee_q;       /* per call: mig_callee_qual, found once a file */
 } mig_ctx;
 
 /* ---- rules ---- */
@@ -94,7 +95,14 @@ static inline bool mig_str_is(nfy_str a, const char *b)
 }
 
 /* ---- tokens ---- */
-nfy_str mig_tok(const mig_ctx *c, uint32_t t);
+/** Token t's text (nfy_pysyn_tok_text, inline: the passes' most asked). */
+static inline nfy_str mig_tok(const mig_ctx *c, uint32_t t)
+{
+    if (t >= c->m->ntoks)
+        return (nfy_str){"", 0};
+    const nfy_token *k = &c->m->toks[t];
+    return (nfy_str){c->m->src->data + k->start, k->end - k->start};
+}
 nfy_span mig_tok_span(const mig_ctx *c, uint32_t t);
 bool mig_tok_is(const mig_ctx *c, uint32_t t, const char *text);
 bool mig_tok_op(const mig_ctx *c, uint32_t t, int op);
@@ -117,7 +125,11 @@ bool mig_is_indent(nfy_str s);
  */
 nfy_str mig_string_body(const mig_ctx *c, uint32_t t, uint32_t *body_off);
 /** Qualified callee name of call k ("" unknown), and its method name. */
-nfy_str mig_callee_qual(const mig_ctx *c, uint32_t k);
+nfy_str mig_callee_qual_of(const mig_ctx *c, uint32_t k);
+static inline nfy_str mig_callee_qual(const mig_ctx *c, uint32_t k)
+{
+    return c->callee_q ? c->callee_q[k] : mig_callee_qual_of(c, k);
+}
 nfy_str mig_callee_attr(const mig_ctx *c, uint32_t k);
 /** Whether the receiver of an attribute token is a torch module. */
 bool mig_attr_on_module(const mig_ctx *c, uint32_t attr_tok);

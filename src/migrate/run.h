@@ -7,6 +7,8 @@
 #ifndef NPUIFY_MIGRATE_RUN_H
 #define NPUIFY_MIGRATE_RUN_H
 
+#include <regex.h>
+
 #include "migrate/bigram.h"
 #include "migrate/qmatch.h"
 
@@ -84,6 +86,20 @@ typedef struct {
 void mig_imp_rules_build(const nfy_rule_set *set, const nfy_rule_env *env,
                          nfy_arena *arena, mig_imp_rules *out);
 
+/* A shell line rule (context "shell") with its pattern compiled once. */
+typedef struct {
+    const nfy_rule *r;
+    regex_t rx;
+} mig_shell_rule;
+
+typedef NFY_VEC(mig_shell_rule) mig_shell_rule_list;
+
+/** The active shell line rules of set in set order, those whose pattern
+ *  compiles (p_shell_cmd.c); free with mig_shell_rules_free. */
+void mig_shell_rules_build(const nfy_rule_set *set, const nfy_rule_env *env,
+                           mig_shell_rule_list *out);
+void mig_shell_rules_free(mig_shell_rule_list *l);
+
 struct nfy_migrate_run {
     nfy_migrate_opts opts;
     const char *version; /* canonical apidb version name */
@@ -95,6 +111,7 @@ struct nfy_migrate_run {
     const nfy_rule *pass_rule[NFY_PASS_COUNT]; /* mig_pass_rule_in each */
     mig_str_rules strings;                     /* the string pass's rules */
     mig_imp_rules imports;                     /* the import pass's rules */
+    mig_shell_rule_list shell;                 /* the shell pass's rules */
     nfy_migrate_keep keep; /* the observer's, across files */
 };
 
