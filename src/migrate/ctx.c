@@ -319,7 +319,7 @@ bool mig_attr_on_module(const mig_ctx *c, uint32_t attr_tok)
 {
     nfy_str q = nfy_resolve_attr_receiver(c->r, attr_tok);
     nfy_str root = nfy_dotted_head(q, 1);
-    return mig_str_is(root, "torch") || mig_str_is(root, "torch_npu");
+    return MIG_IS_LIT(root, "torch") || MIG_IS_LIT(root, "torch_npu");
 }
 
 /* ---- driver ----------------------------------------------------------------

@@ -229,8 +229,8 @@ static void ddp_args(intdev *ix, uint32_t k)
 {
     mig_ctx *c = ix->c;
     nfy_str q = mig_callee_qual(c, k);
-    if (!mig_str_is(q, "torch.nn.parallel.DistributedDataParallel") &&
-        !mig_str_is(q, "torch.nn.parallel.distributed."
+    if (!MIG_IS_LIT(q, "torch.nn.parallel.DistributedDataParallel") &&
+        !MIG_IS_LIT(q, "torch.nn.parallel.distributed."
                        "DistributedDataParallel"))
         return;
     uint32_t a = nfy_pysyn_kwarg(c->m, k, "output_device");
@@ -265,9 +265,9 @@ static void extra_args(intdev *ix, uint32_t k)
     mig_ctx *c = ix->c;
     nfy_str q = mig_callee_qual(c, k);
     uint32_t a = NFY_NONE;
-    if (mig_str_is(q, "torch.load"))
+    if (MIG_IS_LIT(q, "torch.load"))
         a = nfy_pysyn_kwarg(c->m, k, "map_location");
-    else if (mig_str_is(q, "torch.device") && c->m->calls[k].nargs == 1)
+    else if (MIG_IS_LIT(q, "torch.device") && c->m->calls[k].nargs == 1)
         a = nfy_pysyn_posarg(c->m, k, 0);
     if (a != NFY_NONE)
         rewrite_value(ix, c->m->args[a].value_first, c->m->args[a].value_end);

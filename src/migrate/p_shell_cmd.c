@@ -12,19 +12,16 @@
 
 static bool runs_shell(nfy_str q)
 {
-    static const char *const callees[] = {"os.system",
-                                          "os.popen",
-                                          "subprocess.run",
-                                          "subprocess.call",
-                                          "subprocess.check_call",
-                                          "subprocess.check_output",
-                                          "subprocess.Popen",
-                                          "subprocess.getoutput",
-                                          "subprocess.getstatusoutput"};
-    for (size_t i = 0; i < sizeof callees / sizeof callees[0]; i++)
-        if (mig_str_is(q, callees[i]))
-            return true;
-    return false;
+    static const mig_word callees[] = {MIG_WORD("os.system"),
+                                       MIG_WORD("os.popen"),
+                                       MIG_WORD("subprocess.run"),
+                                       MIG_WORD("subprocess.call"),
+                                       MIG_WORD("subprocess.check_call"),
+                                       MIG_WORD("subprocess.check_output"),
+                                       MIG_WORD("subprocess.Popen"),
+                                       MIG_WORD("subprocess.getoutput"),
+                                       MIG_WORD("subprocess.getstatusoutput")};
+    return mig_str_in(q, callees, sizeof callees / sizeof callees[0]);
 }
 
 /* The literal text of the command argument, NUL-terminated in the arena. */

@@ -93,10 +93,10 @@ void mig_pass_nccl_compare(mig_ctx *c)
 static bool is_cuda_api(nfy_str q, const char *tail)
 {
     size_t n = strlen(tail);
-    return (nfy_str_starts_with(q, NFY_STR_LIT("torch.cuda.")) ||
-            nfy_str_starts_with(q, NFY_STR_LIT("torch.npu."))) &&
-           q.len > n && memcmp(q.ptr + q.len - n, tail, n) == 0 &&
-           q.ptr[q.len - n - 1] == '.';
+    return q.len > n && q.ptr[q.len - n - 1] == '.' &&
+           memcmp(q.ptr + q.len - n, tail, n) == 0 &&
+           (nfy_str_starts_with(q, NFY_STR_LIT("torch.cuda.")) ||
+            nfy_str_starts_with(q, NFY_STR_LIT("torch.npu.")));
 }
 
 /* Source text of tokens [a, b]. */
@@ -192,8 +192,8 @@ static bool props_receiver(const mig_ctx *c, uint32_t i, const holder_list *h)
     return held(h, mig_receiver_text(c, at->name_tok));
 }
 
-static const char *const capability_attrs[] = {"major", "minor",
-                                               "multi_processor_count"};
+static const mig_word capability_attrs[] = {
+    MIG_WORD("major"), MIG_WORD("minor"), MIG_WORD("multi_processor_count")};
 
 /* f"{props.major}.{props.minor}": a holder's attribute in an f-string. */
 static void fstring_capability(mig_ctx *c, const nfy_rule *r,
@@ -208,7 +208,7 @@ static void fstring_capability(mig_ctx *c, const nfy_rule *r,
         for (size_t i = 0; i < h->len && !hit; i++) {
             for (size_t a = 0; a < 3 && !hit; a++) {
                 char *pat = mig_fmt(c, "{%.*s.%s", NFY_STR_FMT(h->items[i]),
-                                    capability_attrs[a]);
+                                    capability_attrs[a].s);
                 hit = nfy_str_contains(tok, nfy_str_from_cstr(pat));
             }
         }
@@ -232,10 +232,7 @@ void mig_pass_capability(mig_ctx *c)
     props_holders(c, &h);
     for (uint32_t i = 0; i < c->m->nattrs; i++) {
         nfy_str name = mig_tok(c, c->m->attrs[i].name_tok);
-        bool cap = false;
-        for (size_t a = 0; a < 3; a++)
-            cap |= mig_str_is(name, capability_attrs[a]);
-        if (cap && props_receiver(c, i, &h))
+        if (mig_str_in(name, capability_attrs, 3) && props_receiver(c, i, &h))
             mig_flag(c, r, mig_tok_span(c, c->m->attrs[i].name_tok),
                      mig_fmt(c, "torch.cuda.get_device_properties().%.*s",
                              NFY_STR_FMT(name)),
@@ -253,8 +250,8 @@ void mig_pass_pin_memory(mig_ctx *c)
     const nfy_rule *r = mig_pass_rule_of(c, NFY_PASS_PIN_MEMORY);
     for (uint32_t k = 0; r != NULL && k < c->m->ncalls; k++) {
         nfy_str q = mig_callee_qual(c, k);
-        if (!mig_str_is(q, "torch.utils.data.DataLoader") &&
-            !mig_str_is(q, "torch.utils.data.dataloader.DataLoader"))
+        if (!MIG_IS_LIT(q, "torch.utils.data.DataLoader") &&
+            !MIG_IS_LIT(q, "torch.utils.data.dataloader.DataLoader"))
             continue;
         uint32_t a = nfy_pysyn_kwarg(c->m, k, "pin_memory");
         if (a == NFY_NONE || !mig_tok_is(c, c->m->args[a].value_first, "True"))

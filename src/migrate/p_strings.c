@@ -165,34 +165,30 @@ static void rewrite_literal(mig_ctx *c, const nfy_rule *r, uint32_t t,
 
 static bool callee_is_message(const mig_ctx *c, uint32_t k)
 {
-    static const char *const words[] = {"print",
-                                        "info",
-                                        "warning",
-                                        "warn",
-                                        "debug",
-                                        "error",
-                                        "critical",
-                                        "exception",
-                                        "log",
-                                        "write",
-                                        "fatal",
-                                        "echo",
-                                        "RuntimeError",
-                                        "ValueError",
-                                        "NotImplementedError",
-                                        "AssertionError",
-                                        "Exception",
-                                        "TypeError",
-                                        "UserWarning",
-                                        "DeprecationWarning"};
+    static const mig_word words[] = {MIG_WORD("print"),
+                                     MIG_WORD("info"),
+                                     MIG_WORD("warning"),
+                                     MIG_WORD("warn"),
+                                     MIG_WORD("debug"),
+                                     MIG_WORD("error"),
+                                     MIG_WORD("critical"),
+                                     MIG_WORD("exception"),
+                                     MIG_WORD("log"),
+                                     MIG_WORD("write"),
+                                     MIG_WORD("fatal"),
+                                     MIG_WORD("echo"),
+                                     MIG_WORD("RuntimeError"),
+                                     MIG_WORD("ValueError"),
+                                     MIG_WORD("NotImplementedError"),
+                                     MIG_WORD("AssertionError"),
+                                     MIG_WORD("Exception"),
+                                     MIG_WORD("TypeError"),
+                                     MIG_WORD("UserWarning"),
+                                     MIG_WORD("DeprecationWarning")};
     nfy_str name = mig_callee_attr(c, k);
     if (name.len == 0)
         name = c->m->calls[k].dotted;
-    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
-        if (mig_str_is(name, words[i]))
-            return true;
-    }
-    return false;
+    return mig_str_in(name, words, sizeof words / sizeof words[0]);
 }
 
 static const char *unchanged_reason(const mig_ctx *c, uint32_t lit,
@@ -464,13 +460,10 @@ static void mark_hccl_branches(mig_ctx *c, lit_info *info)
 /* Another device type: a value set holding it holds devices. */
 static bool other_device_word(nfy_str body)
 {
-    static const char *const words[] = {"cpu", "mps", "xpu", "meta",
-                                        "hpu", "xla", "npu", "cpu:0"};
-    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
-        if (mig_str_is(body, words[i]))
-            return true;
-    }
-    return false;
+    static const mig_word words[] = {
+        MIG_WORD("cpu"), MIG_WORD("mps"), MIG_WORD("xpu"), MIG_WORD("meta"),
+        MIG_WORD("hpu"), MIG_WORD("xla"), MIG_WORD("npu"), MIG_WORD("cpu:0")};
+    return mig_str_in(body, words, sizeof words / sizeof words[0]);
 }
 
 static void scan_literal(mig_ctx *c, const mig_str_rules *sr, uint32_t lit,

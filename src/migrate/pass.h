@@ -8,6 +8,8 @@
 #ifndef NPUIFY_MIGRATE_PASS_H
 #define NPUIFY_MIGRATE_PASS_H
 
+#include <string.h>
+
 #include "migrate/mig.h"
 #include "pysyn/pysyn.h"
 #include "resolve/resolve.h"
@@ -92,6 +94,35 @@ static inline bool mig_str_is(nfy_str a, const char *b)
             return false;
     }
     return b[a.len] == '\0';
+}
+
+/** mig_str_is(a, lit) for a string literal lit: its length is known, so
+ * most names fail on their length. */
+#define MIG_IS_LIT(a, lit) mig_str_eq_n((a), "" lit, sizeof(lit) - 1)
+static inline bool mig_str_eq_n(nfy_str a, const char *b, size_t n)
+{
+    return a.len == n && (n == 0 || memcmp(a.ptr, b, n) == 0);
+}
+
+/* A word of a table, measured where it is written (MIG_WORD("cpu")). */
+typedef struct {
+    const char *s;
+    size_t n;
+} mig_word;
+
+#define MIG_WORD(lit)                                                          \
+    {                                                                          \
+        "" lit, sizeof(lit) - 1                                                \
+    }
+
+/** Is a one of the n words? */
+static inline bool mig_str_in(nfy_str a, const mig_word *w, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (mig_str_eq_n(a, w[i].s, w[i].n))
+            return true;
+    }
+    return false;
 }
 
 /* ---- tokens ---- */

@@ -55,6 +55,10 @@ typedef struct {
     const char *text;
     size_t len;
     bool glob; /* has '*' or '?' */
+    /* a glob without '|': its longest run of plain bytes, which every
+     * name it fits holds (lit_len 0: none known) */
+    const char *lit;
+    size_t lit_len;
 } mig_imp_pat;
 
 /* An active IMPORT rule with its patterns: the pattern when it has no
