@@ -104,6 +104,18 @@ void mig_shell_rules_build(const nfy_rule_set *set, const nfy_rule_env *env,
                            mig_shell_rule_list *out);
 void mig_shell_rules_free(mig_shell_rule_list *l);
 
+/* The int-device rule's ARG contexts by the last component of their
+ * callee (p_intdev.c), built on first use: chained by a hash of it, each
+ * chain in context order. */
+enum { MIG_TAIL_BUCKETS = 64 }; /* a power of two */
+
+typedef struct {
+    const nfy_rule *rule; /* the rule they are of, NULL: not built */
+    nfy_str *tails;       /* per context: the last component of its callee */
+    uint32_t bucket[MIG_TAIL_BUCKETS]; /* first context, or NFY_NONE */
+    uint32_t *next;                    /* per context: next in its chain */
+} mig_ctx_tails;
+
 struct nfy_migrate_run {
     nfy_migrate_opts opts;
     const char *version; /* canonical apidb version name */
@@ -116,6 +128,7 @@ struct nfy_migrate_run {
     mig_str_rules strings;                     /* the string pass's rules */
     mig_imp_rules imports;                     /* the import pass's rules */
     mig_shell_rule_list shell;                 /* the shell pass's rules */
+    mig_ctx_tails intdev;                      /* the int-device pass's */
     nfy_migrate_keep keep; /* the observer's, across files */
 };
 
