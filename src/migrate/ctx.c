@@ -307,14 +307,6 @@ nfy_str mig_callee_qual_of(const mig_ctx *c, uint32_t k)
     return nfy_resolve_use(c->r, call->use)->qual;
 }
 
-nfy_str mig_callee_attr(const mig_ctx *c, uint32_t k)
-{
-    const nfy_call *call = &c->m->calls[k];
-    if (call->attr_tok == NFY_NONE)
-        return nfy_str_slice(NFY_STR_LIT(""), 0, 0);
-    return mig_tok(c, call->attr_tok);
-}
-
 bool mig_attr_on_module(const mig_ctx *c, uint32_t attr_tok)
 {
     nfy_str q = nfy_resolve_attr_receiver(c->r, attr_tok);
@@ -329,8 +321,8 @@ static void build_tok_arg(mig_ctx *c)
 {
     const nfy_pysyn *m = c->m;
     c->tok_arg = nfy_arena_alloc(c->arena, (m->ntoks + 1) * sizeof(uint32_t));
-    for (uint32_t t = 0; t <= m->ntoks; t++)
-        c->tok_arg[t] = NFY_NONE;
+    _Static_assert(NFY_NONE == UINT32_MAX, "NFY_NONE is all one bits");
+    memset(c->tok_arg, 0xff, (m->ntoks + 1) * sizeof(uint32_t));
     for (uint32_t a = 0; a < m->nargs; a++) {
         for (uint32_t t = m->args[a].value_first;
              t < m->args[a].value_end && t < m->ntoks; t++)

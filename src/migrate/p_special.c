@@ -15,6 +15,7 @@
 
 #include "migrate/ctxmatch.h"
 #include "migrate/qmatch.h"
+#include "migrate/run.h"
 #include "migrate/valset.h"
 
 /* ---- AMP --------------------------------------------------------------------
@@ -44,14 +45,18 @@ void mig_pass_amp_used(mig_ctx *c)
         return;
     /* a use is an AMP use when a map row is its qual or a dotted prefix of
      * it: the rows hashed, the quals' prefixes looked up */
-    const nfy_rule *one[1] = {r};
-    mig_rule_list rl = {.items = one, .len = 1, .cap = 1};
-    mig_rule_index rows;
+    mig_amp_rows *ar = &c->p->run->amp;
+    if (ar->rule != r) { /* once a run */
+        ar->one[0] = r;
+        ar->rl = (mig_rule_list){.items = ar->one, .len = 1, .cap = 1};
+        mig_rindex_build_rows(&ar->rows, &ar->rl, &c->p->run->arena);
+        ar->rule = r;
+    }
     uint32_t hit[1];
-    mig_rindex_build_rows(&rows, &rl, c->arena);
     for (uint32_t u = 0; u < c->m->nuses; u++) {
         nfy_str q = nfy_resolve_use(c->r, u)->qual;
-        if (q.len == 0 || r->nmap == 0 || mig_rindex_find(&rows, q, hit) == 0)
+        if (q.len == 0 || r->nmap == 0 ||
+            mig_rindex_find(&ar->rows, q, hit) == 0)
             continue;
         const nfy_name_use *use = &c->m->uses[u];
         if (amp_disabled(c, u))

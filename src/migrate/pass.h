@@ -161,7 +161,11 @@ static inline nfy_str mig_callee_qual(const mig_ctx *c, uint32_t k)
 {
     return c->callee_q ? c->callee_q[k] : mig_callee_qual_of(c, k);
 }
-nfy_str mig_callee_attr(const mig_ctx *c, uint32_t k);
+static inline nfy_str mig_callee_attr(const mig_ctx *c, uint32_t k)
+{
+    uint32_t t = c->m->calls[k].attr_tok;
+    return t == NFY_NONE ? (nfy_str){"", 0} : mig_tok(c, t);
+}
 /** Whether the receiver of an attribute token is a torch module. */
 bool mig_attr_on_module(const mig_ctx *c, uint32_t attr_tok);
 

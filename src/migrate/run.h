@@ -116,6 +116,14 @@ typedef struct {
     uint32_t *next;                    /* per context: next in its chain */
 } mig_ctx_tails;
 
+/* The AMP pass's rule with its map rows indexed, built on first use. */
+typedef struct {
+    const nfy_rule *rule; /* NULL: not built */
+    const nfy_rule *one[1];
+    mig_rule_list rl; /* over one */
+    mig_rule_index rows;
+} mig_amp_rows;
+
 struct nfy_migrate_run {
     nfy_migrate_opts opts;
     const char *version; /* canonical apidb version name */
@@ -129,6 +137,7 @@ struct nfy_migrate_run {
     mig_imp_rules imports;                     /* the import pass's rules */
     mig_shell_rule_list shell;                 /* the shell pass's rules */
     mig_ctx_tails intdev;                      /* the int-device pass's */
+    mig_amp_rows amp;                          /* the AMP pass's */
     nfy_migrate_keep keep; /* the observer's, across files */
 };
 
