@@ -183,6 +183,8 @@ static void rindex_add(mig_rule_index *ix, uint32_t rule, const char *from)
         h = fnv_step(h, (unsigned char)from[n]);
     }
     prefix_set(ix, h);
+    unsigned char b0 = (unsigned char)from[0];
+    ix->first_byte[b0 / 64] |= 1ull << (b0 % 64);
     uint32_t i = h & ix->mask;
     while (ix->slots[i].from != NULL)
         i = (i + 1) & ix->mask;
@@ -222,6 +224,7 @@ static void rindex_build(mig_rule_index *ix, const mig_rule_list *rl,
         bits *= 2;
     ix->prefix_mask = (uint32_t)bits - 1;
     ix->prefix_bits = nfy_arena_calloc(arena, bits / 64, sizeof(uint64_t));
+    memset(ix->first_byte, 0, sizeof ix->first_byte);
     for (size_t i = 0; i < rl->len; i++) {
         const nfy_rule *r = rl->items[i];
         if (!any_match && r->match != NFY_MATCH_NAME &&
@@ -264,6 +267,9 @@ uint32_t mig_rindex_find(const mig_rule_index *ix, nfy_str q, uint32_t *out)
             out[n++] = (uint32_t)i;
         return n;
     }
+    unsigned char b0 = (unsigned char)q.ptr[0];
+    if (!((ix->first_byte[b0 / 64] >> (b0 % 64)) & 1))
+        return 0; /* no indexed string starts as q does */
     /* no indexed string is longer than max_len: no longer prefix fits */
     size_t upto = q.len < ix->max_len ? q.len : ix->max_len;
     uint32_t h = FNV_SEED;

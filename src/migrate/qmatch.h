@@ -76,6 +76,7 @@ typedef struct {
      * prefixes has its bit can have no longer prefix indexed either */
     uint64_t *prefix_bits;
     uint32_t prefix_mask;
+    uint64_t first_byte[4]; /* the first bytes of the indexed strings */
 } mig_rule_index;
 
 /** Build the index in arena (nothing to free). */
