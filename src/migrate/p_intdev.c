@@ -303,12 +303,15 @@ static inline bool same_text(nfy_str a, nfy_str b)
     return a.len == b.len && (a.len == 0 || !memcmp(a.ptr, b.ptr, a.len));
 }
 
+/* A cheap spread of tails over the buckets (the chains are compared in
+ * full): length, first and last byte. */
 static uint32_t tail_bucket(nfy_str s)
 {
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < s.len; i++)
-        h = (h ^ (unsigned char)s.ptr[i]) * 16777619u;
-    return h & (MIG_TAIL_BUCKETS - 1);
+    if (s.len == 0)
+        return 0;
+    uint32_t h = (uint32_t)s.len * 7u + (unsigned char)s.ptr[0] * 3u +
+                 (unsigned char)s.ptr[s.len - 1];
+    return (h ^ (h >> 6)) & (MIG_TAIL_BUCKETS - 1);
 }
 
 /* Rule r's contexts by tail, once a run: chained backwards, so each chain
