@@ -389,6 +389,12 @@ nfy_status mig_python(const mig_params *p, const nfy_source *src,
         for (uint32_t k = 0; k < m->ncalls; k++)
             quals[k] = mig_callee_qual_of(&c, k);
         c.callee_q = quals;
+        c.lit_body =
+            nfy_arena_alloc(arena, (m->nstrings + 1) * sizeof *c.lit_body);
+        c.lit_off = nfy_arena_calloc(arena, m->nstrings + 1, sizeof *c.lit_off);
+        for (uint32_t i = 0; i < m->nstrings; i++)
+            c.lit_body[i] =
+                mig_string_body(&c, m->strings[i].first, &c.lit_off[i]);
         fill_info(&c);
         size_t edits0 = edits->edits.len, notes0 = notes->len;
         mig_run_passes(&c);

@@ -82,8 +82,7 @@ void mig_pass_nccl_compare(mig_ctx *c)
     nfy_rule_ctx cmp = {NFY_CTX_COMPARE, NULL, -1, NULL};
     for (uint32_t i = 0; r != NULL && i < c->m->nstrings; i++) {
         const nfy_strlit *s = &c->m->strings[i];
-        uint32_t off;
-        nfy_str body = mig_string_body(c, s->first, &off);
+        nfy_str body = c->lit_body[i];
         mig_lit_key key;
         if ((mig_str_is(body, "nccl") || mig_str_is(body, "NCCL")) &&
             mig_expr_in_ctx(c, s->first, s->end, i, &cmp) &&

@@ -826,7 +826,8 @@ void mig_pass_strings(mig_ctx *c)
         info[i].set = NFY_NONE;
         info[i].lit = i;
         info[i].spec = -1;
-        info[i].body = mig_string_body(c, c->m->strings[i].first, &info[i].off);
+        info[i].body = c->lit_body[i];
+        info[i].off = c->lit_off[i];
     }
     mark_hccl_branches(c, info);
     for (uint32_t i = 0; i < n; i++) {

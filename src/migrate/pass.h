@@ -37,7 +37,11 @@ typedef struct {
     bool lu_looked;    /* lu_rule was looked up */
     const nfy_rule *lu_rule; /* the "left-unchanged" rule, or NULL */
     nfy_str *callee_q;       /* per call: mig_callee_qual, found once a file */
-    uint32_t *bind_at;       /* per token: its first binding, or NONE (NULL: not
+    /* per string literal: mig_string_body of its first token and its
+     * offset (0 when there is no body), found once a file */
+    nfy_str *lit_body;
+    uint32_t *lit_off;
+    uint32_t *bind_at; /* per token: its first binding, or NONE (NULL: not
                                 built yet; ctxvalset.c) */
 } mig_ctx;
 
