@@ -272,14 +272,19 @@ uint32_t mig_rindex_find(const mig_rule_index *ix, nfy_str q, uint32_t *out)
         return 0; /* no indexed string starts as q does */
     /* no indexed string is longer than max_len: no longer prefix fits */
     size_t upto = q.len < ix->max_len ? q.len : ix->max_len;
+    /* a component at a time: i is the length hashed, and each length up
+     * to upto that is q's or before a '.' is looked up */
     uint32_t h = FNV_SEED;
-    for (size_t i = 0; i < upto; i++) {
-        h = fnv_step(h, (unsigned char)q.ptr[i]);
-        if (i + 1 == q.len || q.ptr[i + 1] == '.') {
-            if (!prefix_has(ix, h))
-                break;
-            n = rindex_mark(ix, q, i + 1, h, out, n);
-        }
+    const unsigned char *p = (const unsigned char *)q.ptr;
+    for (size_t i = 0; i < upto;) {
+        h = fnv_step(h, p[i++]);
+        while (i < upto && p[i] != '.')
+            h = fnv_step(h, p[i++]);
+        if (i < q.len && p[i] != '.')
+            break; /* i == upto: no longer prefix is indexed */
+        if (!prefix_has(ix, h))
+            break;
+        n = rindex_mark(ix, q, i, h, out, n);
     }
     /* list order (a handful of rules: insertion sort); marks cleared */
     for (uint32_t i = 0; i < n; i++) {
