@@ -821,14 +821,15 @@ void mig_pass_strings(mig_ctx *c)
     const rule_list *rl = &sr->all;
     uint32_t n = c->m->nstrings;
     mig_guard g = {0};
-    lit_info *info = nfy_arena_calloc(c->arena, n + 1, sizeof *info);
-    for (uint32_t i = 0; i < n; i++) {
-        info[i].set = NFY_NONE;
-        info[i].lit = i;
-        info[i].spec = -1;
-        info[i].body = c->lit_body[i];
-        info[i].off = c->lit_off[i];
-    }
+    /* each entry written whole (no calloc: most files hold many) */
+    lit_info *info = nfy_arena_alloc(c->arena, (n + 1) * sizeof *info);
+    for (uint32_t i = 0; i < n; i++)
+        info[i] = (lit_info){.body = c->lit_body[i],
+                             .off = c->lit_off[i],
+                             .spec = -1,
+                             .lit = i,
+                             .set = NFY_NONE};
+    info[n] = (lit_info){0};
     mark_hccl_branches(c, info);
     for (uint32_t i = 0; i < n; i++) {
         if (info[i].body.len > 0)
