@@ -33,8 +33,8 @@ static bool is_cuda_loader(const mig_ctx *c, uint32_t k)
     for (uint32_t i = 0; i < call->nargs; i++) {
         const nfy_arg *a = &c->m->args[call->args_first + i];
         if (a->kind == NFY_ARG_KEYWORD &&
-            (mig_tok_is(c, a->name_tok, "extra_cuda_cflags") ||
-             mig_tok_is(c, a->name_tok, "cuda_sources")))
+            (MIG_IS_LIT(mig_tok(c, a->name_tok), "extra_cuda_cflags") ||
+             MIG_IS_LIT(mig_tok(c, a->name_tok), "cuda_sources")))
             return true;
         for (uint32_t t = a->value_first; t < a->value_end; t++) {
             uint32_t off;
