@@ -229,11 +229,6 @@ nfy_span mig_tok_span(const mig_ctx *c, uint32_t t)
     return span_of(c->m->toks[t].start, c->m->toks[t].end);
 }
 
-bool mig_tok_is(const mig_ctx *c, uint32_t t, const char *text)
-{
-    return t < c->m->ntoks && mig_str_is(mig_tok(c, t), text);
-}
-
 bool mig_tok_op(const mig_ctx *c, uint32_t t, int op)
 {
     return t < c->m->ntoks && c->m->toks[t].kind == NFY_TOK_OP &&

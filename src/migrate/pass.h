@@ -141,7 +141,10 @@ static inline nfy_str mig_tok(const mig_ctx *c, uint32_t t)
     return (nfy_str){c->m->src->data + k->start, k->end - k->start};
 }
 nfy_span mig_tok_span(const mig_ctx *c, uint32_t t);
-bool mig_tok_is(const mig_ctx *c, uint32_t t, const char *text);
+static inline bool mig_tok_is(const mig_ctx *c, uint32_t t, const char *text)
+{
+    return t < c->m->ntoks && mig_str_is(mig_tok(c, t), text);
+}
 bool mig_tok_op(const mig_ctx *c, uint32_t t, int op);
 /** Previous/next token that is not NL, COMMENT, INDENT or DEDENT. */
 uint32_t mig_prev_sig(const mig_ctx *c, uint32_t t);
