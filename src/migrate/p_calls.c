@@ -269,8 +269,8 @@ static void arg_rule(mig_ctx *c, const nfy_rule *r, uint32_t k)
              arg->value_span.end, rep, NULL);
 }
 
-static bool call_may_fit(const mig_ctx *c, uint32_t k, const char *callee,
-                         size_t len);
+static inline bool call_may_fit(const mig_ctx *c, uint32_t k,
+                                const char *callee, size_t len);
 
 /* lens: the length of each context's callee name */
 static void keyword_flag(mig_ctx *c, const nfy_rule *r, const size_t *lens,
@@ -295,8 +295,8 @@ static void keyword_flag(mig_ctx *c, const nfy_rule *r, const size_t *lens,
 
 /* False only where mig_call_fits(c, k, callee) is (callee of len bytes):
  * a name of another length cannot be it. */
-static bool call_may_fit(const mig_ctx *c, uint32_t k, const char *callee,
-                         size_t len)
+static inline bool call_may_fit(const mig_ctx *c, uint32_t k,
+                                const char *callee, size_t len)
 {
     if (len == 0)
         return true;
@@ -325,23 +325,25 @@ void mig_pass_args(mig_ctx *c)
             for (size_t i = 0; i < r->nctx; i++)
                 lens[i] = r->ctx[i].name ? strlen(r->ctx[i].name) : 0;
         }
-        for (uint32_t k = 0; k < c->m->ncalls; k++) {
-            if (kwflag) {
+        if (kwflag) {
+            for (uint32_t k = 0; k < c->m->ncalls; k++)
                 keyword_flag(c, r, lens, k);
-                continue;
-            }
-            const char *callee = r->pattern;
-            char buf[256];
-            if (r->match == NFY_MATCH_METHOD) {
-                buf[0] = '.';
-                size_t n = strlen(r->pattern);
-                n = n < sizeof buf - 2 ? n : sizeof buf - 2;
-                memcpy(buf + 1, r->pattern, n);
-                buf[n + 1] = '\0';
-                callee = buf;
-            }
-            if (call_may_fit(c, k, callee, strlen(callee)) &&
-                mig_call_fits(c, k, callee))
+            continue;
+        }
+        /* the callee a call must have: the pattern, or .pattern */
+        const char *callee = r->pattern;
+        char buf[256];
+        if (r->match == NFY_MATCH_METHOD) {
+            buf[0] = '.';
+            size_t n = strlen(r->pattern);
+            n = n < sizeof buf - 2 ? n : sizeof buf - 2;
+            memcpy(buf + 1, r->pattern, n);
+            buf[n + 1] = '\0';
+            callee = buf;
+        }
+        size_t clen = strlen(callee);
+        for (uint32_t k = 0; k < c->m->ncalls; k++) {
+            if (call_may_fit(c, k, callee, clen) && mig_call_fits(c, k, callee))
                 arg_rule(c, r, k);
         }
     }
