@@ -13,6 +13,7 @@
 
 #include "migrate/ctxmatch.h"
 #include "migrate/qmatch.h"
+#include "migrate/run.h"
 #include "migrate/valset.h"
 
 /* ---- members ----------------------------------------------------------------
@@ -79,30 +80,49 @@ static void member_rule(mig_ctx *c, const kept_list *k, const nfy_rule *r,
              mig_fmt(c, ".%s -> .%s", r->pattern, r->replacement));
 }
 
-void mig_pass_members(mig_ctx *c)
+static bool member_match(const nfy_rule *r)
 {
-    NFY_VEC(const nfy_rule *) rl = {0};
+    return r->match == NFY_MATCH_METHOD || r->match == NFY_MATCH_ATTR;
+}
+
+/* The run's member rules, listed once a run. */
+static const mig_member_rules *member_rules(mig_ctx *c)
+{
+    mig_member_rules *mr = &c->p->run->members;
+    if (mr->built)
+        return mr;
+    nfy_arena *a = &c->p->run->arena;
+    size_t n = 0;
     nfy_rule_iter it;
     nfy_rule_iter_init(&it, c->rules, -1, -1);
+    for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));)
+        n += member_match(r) && mig_rule_on(c, r);
+    mr->rules = nfy_arena_alloc(a, (n + 1) * sizeof *mr->rules);
+    mr->plen = nfy_arena_alloc(a, (n + 1) * sizeof *mr->plen);
+    nfy_rule_iter_init(&it, c->rules, -1, -1);
     for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));) {
-        if ((r->match == NFY_MATCH_METHOD || r->match == NFY_MATCH_ATTR) &&
-            mig_rule_on(c, r))
-            nfy_vec_push(&rl, r);
+        if (!member_match(r) || !mig_rule_on(c, r))
+            continue;
+        mr->rules[mr->len] = r;
+        mr->plen[mr->len++] = r->pattern ? strlen(r->pattern) : 0;
     }
+    mr->built = true;
+    return mr;
+}
+
+void mig_pass_members(mig_ctx *c)
+{
+    const mig_member_rules *mr = member_rules(c);
     mig_guard g = {0};
     kept_list kept = {0};
-    /* each pattern's length and first byte, the cheap first test */
-    size_t *plen = nfy_arena_alloc(c->arena, (rl.len + 1) * sizeof *plen);
-    for (size_t k = 0; k < rl.len; k++)
-        plen[k] = rl.items[k]->pattern ? strlen(rl.items[k]->pattern) : 0;
     for (int phase = 0; phase < 2; phase++) {
-        for (uint32_t i = 0; i < c->m->nattrs && rl.len > 0; i++) {
+        for (uint32_t i = 0; i < c->m->nattrs && mr->len > 0; i++) {
             uint32_t tok = c->m->attrs[i].name_tok;
             nfy_str name = mig_tok(c, tok);
             bool checked = false, on_module = false;
-            for (size_t k = 0; k < rl.len; k++) {
-                const nfy_rule *r = rl.items[k];
-                if (name.len != plen[k] ||
+            for (size_t k = 0; k < mr->len; k++) {
+                const nfy_rule *r = mr->rules[k];
+                if (name.len != mr->plen[k] ||
                     (name.len > 0 && name.ptr[0] != r->pattern[0]) ||
                     !mig_str_is(name, r->pattern))
                     continue;
@@ -123,7 +143,6 @@ void mig_pass_members(mig_ctx *c)
     }
     nfy_vec_free(&kept);
     mig_guard_free(&g);
-    nfy_vec_free(&rl);
 }
 
 /* ---- contexts

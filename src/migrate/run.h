@@ -124,6 +124,15 @@ typedef struct {
     mig_rule_index rows;
 } mig_amp_rows;
 
+/* The member pass's rules (METHOD or ATTR, active) in set order with
+ * their patterns' lengths, found on first use (p_calls.c). */
+typedef struct {
+    bool built;
+    const nfy_rule **rules;
+    size_t *plen;
+    size_t len;
+} mig_member_rules;
+
 struct nfy_migrate_run {
     nfy_migrate_opts opts;
     const char *version; /* canonical apidb version name */
@@ -138,6 +147,7 @@ struct nfy_migrate_run {
     mig_shell_rule_list shell;                 /* the shell pass's rules */
     mig_ctx_tails intdev;                      /* the int-device pass's */
     mig_amp_rows amp;                          /* the AMP pass's */
+    mig_member_rules members;                  /* the member pass's */
     nfy_migrate_keep keep; /* the observer's, across files */
 };
 
