@@ -67,6 +67,9 @@ bool nfy_str_contains_ci(nfy_str s, const char *lower_word);
 int nfy_str_cmp(nfy_str a, nfy_str b);
 /** FNV-1a hash of the bytes. */
 uint64_t nfy_str_hash(nfy_str s);
+/** Another hash of s, eight bytes a step: for tables whose order nothing
+ *  reads (its values differ from nfy_str_hash's). */
+uint64_t nfy_str_hash_words(nfy_str s);
 
 /** Byte range [start, end) into an nfy_source; valid while the source lives. */
 typedef struct {

@@ -116,6 +116,51 @@ uint64_t nfy_str_hash(nfy_str s)
     return h;
 }
 
+static uint64_t load64(const char *p)
+{
+    uint64_t w;
+    memcpy(&w, p, sizeof w);
+    return w;
+}
+
+static uint64_t load32(const char *p)
+{
+    uint32_t w;
+    memcpy(&w, p, sizeof w);
+    return w;
+}
+
+static uint64_t mix(uint64_t h, uint64_t w)
+{
+    h = (h ^ w) * 0xff51afd7ed558ccdull;
+    return h ^ (h >> 32);
+}
+
+/* The tail (under 8 bytes) as one word: overlapping loads, not a loop. */
+static uint64_t tail_word(const char *p, size_t n)
+{
+    if (n >= 4)
+        return load32(p) | (load32(p + n - 4) << 32);
+    if (n > 0)
+        return (uint64_t)(unsigned char)p[0] |
+               ((uint64_t)(unsigned char)p[n / 2] << 8) |
+               ((uint64_t)(unsigned char)p[n - 1] << 16);
+    return 0;
+}
+
+uint64_t nfy_str_hash_words(nfy_str s)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ s.len;
+    size_t i = 0;
+    for (; i + 8 <= s.len; i += 8)
+        h = mix(h, load64(s.ptr + i));
+    if (i < s.len)
+        h = mix(h, s.len >= 8 ? load64(s.ptr + s.len - 8)
+                              : tail_word(s.ptr, s.len));
+    h *= 0xc4ceb9fe1a85ec53ull;
+    return h ^ (h >> 29);
+}
+
 /* Continuation byte check: 10xxxxxx. */
 static bool is_cont(unsigned char c)
 {

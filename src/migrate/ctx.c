@@ -208,13 +208,6 @@ void mig_flag(mig_ctx *c, const nfy_rule *r, nfy_span span, const char *api,
 /* ---- tokens ----------------------------------------------------------------
  */
 
-nfy_str mig_tok(const mig_ctx *c, uint32_t t)
-{
-    if (t >= c->m->ntoks)
-        return nfy_str_slice(NFY_STR_LIT(""), 0, 0);
-    return nfy_pysyn_tok_text(c->m, t);
-}
-
 nfy_str mig_stmt_indent(const mig_ctx *c, uint32_t s)
 {
     const nfy_token *first = &c->m->toks[c->m->stmts[s].first];
@@ -234,11 +227,6 @@ bool mig_is_indent(nfy_str s)
 nfy_span mig_tok_span(const mig_ctx *c, uint32_t t)
 {
     return span_of(c->m->toks[t].start, c->m->toks[t].end);
-}
-
-bool mig_tok_is(const mig_ctx *c, uint32_t t, const char *text)
-{
-    return t < c->m->ntoks && mig_str_is(mig_tok(c, t), text);
 }
 
 bool mig_tok_op(const mig_ctx *c, uint32_t t, int op)
@@ -293,7 +281,7 @@ nfy_str mig_string_body(const mig_ctx *c, uint32_t t, uint32_t *body_off)
 {
     const nfy_token *tk = &c->m->toks[t];
     nfy_str s = mig_tok(c, t);
-    nfy_str none = nfy_str_slice(s, 0, 0);
+    nfy_str none = {s.ptr, 0};
     if (tk->kind != NFY_TOK_STRING || (tk->flags & NFY_TOKF_UNTERMINATED))
         return none;
     size_t i = 0;
@@ -303,10 +291,10 @@ nfy_str mig_string_body(const mig_ctx *c, uint32_t t, uint32_t *body_off)
     if (s.len < i + 2 * q)
         return none;
     *body_off = tk->start + (uint32_t)(i + q);
-    return nfy_str_slice(s, i + q, s.len - q);
+    return (nfy_str){s.ptr + i + q, s.len - i - 2 * q};
 }
 
-nfy_str mig_callee_qual(const mig_ctx *c, uint32_t k)
+nfy_str mig_callee_qual_of(const mig_ctx *c, uint32_t k)
 {
     const nfy_call *call = &c->m->calls[k];
     if (call->dotted.len == 0 || call->use == NFY_NONE)
@@ -314,19 +302,11 @@ nfy_str mig_callee_qual(const mig_ctx *c, uint32_t k)
     return nfy_resolve_use(c->r, call->use)->qual;
 }
 
-nfy_str mig_callee_attr(const mig_ctx *c, uint32_t k)
-{
-    const nfy_call *call = &c->m->calls[k];
-    if (call->attr_tok == NFY_NONE)
-        return nfy_str_slice(NFY_STR_LIT(""), 0, 0);
-    return mig_tok(c, call->attr_tok);
-}
-
 bool mig_attr_on_module(const mig_ctx *c, uint32_t attr_tok)
 {
     nfy_str q = nfy_resolve_attr_receiver(c->r, attr_tok);
     nfy_str root = nfy_dotted_head(q, 1);
-    return mig_str_is(root, "torch") || mig_str_is(root, "torch_npu");
+    return MIG_IS_LIT(root, "torch") || MIG_IS_LIT(root, "torch_npu");
 }
 
 /* ---- driver ----------------------------------------------------------------
@@ -336,8 +316,8 @@ static void build_tok_arg(mig_ctx *c)
 {
     const nfy_pysyn *m = c->m;
     c->tok_arg = nfy_arena_alloc(c->arena, (m->ntoks + 1) * sizeof(uint32_t));
-    for (uint32_t t = 0; t <= m->ntoks; t++)
-        c->tok_arg[t] = NFY_NONE;
+    _Static_assert(NFY_NONE == UINT32_MAX, "NFY_NONE is all one bits");
+    memset(c->tok_arg, 0xff, (m->ntoks + 1) * sizeof(uint32_t));
     for (uint32_t a = 0; a < m->nargs; a++) {
         for (uint32_t t = m->args[a].value_first;
              t < m->args[a].value_end && t < m->ntoks; t++)
@@ -399,6 +379,17 @@ nfy_status mig_python(const mig_params *p, const nfy_source *src,
         c.withhold = info->syntax_error && !(p->flags & MIG_F_FORCE);
         c.claimed = nfy_arena_calloc(arena, m->ntoks + 1, 1);
         build_tok_arg(&c);
+        nfy_str *quals =
+            nfy_arena_alloc(arena, (m->ncalls + 1) * sizeof *quals);
+        for (uint32_t k = 0; k < m->ncalls; k++)
+            quals[k] = mig_callee_qual_of(&c, k);
+        c.callee_q = quals;
+        c.lit_body =
+            nfy_arena_alloc(arena, (m->nstrings + 1) * sizeof *c.lit_body);
+        c.lit_off = nfy_arena_calloc(arena, m->nstrings + 1, sizeof *c.lit_off);
+        for (uint32_t i = 0; i < m->nstrings; i++)
+            c.lit_body[i] =
+                mig_string_body(&c, m->strings[i].first, &c.lit_off[i]);
         fill_info(&c);
         size_t edits0 = edits->edits.len, notes0 = notes->len;
         mig_run_passes(&c);

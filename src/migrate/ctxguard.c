@@ -33,8 +33,8 @@ static bool is_cuda_loader(const mig_ctx *c, uint32_t k)
     for (uint32_t i = 0; i < call->nargs; i++) {
         const nfy_arg *a = &c->m->args[call->args_first + i];
         if (a->kind == NFY_ARG_KEYWORD &&
-            (mig_tok_is(c, a->name_tok, "extra_cuda_cflags") ||
-             mig_tok_is(c, a->name_tok, "cuda_sources")))
+            (MIG_IS_LIT(mig_tok(c, a->name_tok), "extra_cuda_cflags") ||
+             MIG_IS_LIT(mig_tok(c, a->name_tok), "cuda_sources")))
             return true;
         for (uint32_t t = a->value_first; t < a->value_end; t++) {
             uint32_t off;
@@ -65,7 +65,8 @@ static bool cuda_only_qual(nfy_str q)
     return false;
 }
 
-/* Names bound to a JIT loader's result: `_plugin = load(...)`. */
+/* Names bound to a JIT loader's result: `_plugin = load(...)` (the
+ * loaders are marked at their callee by then). */
 static void collect_plugins(mig_ctx *c, mig_guard *g)
 {
     for (uint32_t k = 0; k < c->m->ncalls; k++) {
@@ -73,7 +74,9 @@ static void collect_plugins(mig_ctx *c, mig_guard *g)
         uint32_t s = call->stmt;
         if (s == NFY_NONE || c->m->stmts[s].kind != NFY_STMT_ASSIGN ||
             c->m->stmts[s].value_first != call->callee_first ||
-            !is_cuda_loader(c, k))
+            !(call->callee_first < c->m->ntoks
+                  ? g->loader_at[call->callee_first] != 0
+                  : is_cuda_loader(c, k)))
             continue;
         uint32_t eq = mig_prev_sig(c, c->m->stmts[s].value_first);
         uint32_t tgt = mig_prev_sig(c, eq);

@@ -308,7 +308,25 @@ static nfy_str dict_name(mig_ctx *c, uint32_t head, uint32_t end, uint32_t *at)
 
 /* The binding behind a plain variable name at token t (a use, a store or
  * a parameter), or NONE for an attribute, a keyword or a dict key. */
-static uint32_t variable_binding(const mig_ctx *c, uint32_t t)
+/* The first binding whose token is t, or NONE: a table built on first use. */
+static uint32_t binding_at(mig_ctx *c, uint32_t t)
+{
+    if (t >= c->m->ntoks)
+        return NFY_NONE;
+    if (c->bind_at == NULL) {
+        uint32_t *at =
+            nfy_arena_alloc(c->arena, (c->m->ntoks + 1) * sizeof *at);
+        memset(at, 0xff, (c->m->ntoks + 1) * sizeof *at); /* NFY_NONE */
+        for (uint32_t b = c->m->nbindings; b-- > 0;) {
+            if (c->m->bindings[b].tok < c->m->ntoks)
+                at[c->m->bindings[b].tok] = b;
+        }
+        c->bind_at = at;
+    }
+    return c->bind_at[t];
+}
+
+static uint32_t variable_binding(mig_ctx *c, uint32_t t)
 {
     if (!is_name(c, t) || mig_tok_op(c, mig_prev_sig(c, t), NFY_OP_DOT) ||
         mig_tok_op(c, mig_next_sig(c, t), NFY_OP_DOT))
@@ -318,11 +336,7 @@ static uint32_t variable_binding(const mig_ctx *c, uint32_t t)
         return c->m->uses[u].ctx == NFY_CTX_LOAD
                    ? nfy_resolve_use(c->r, u)->binding
                    : c->m->uses[u].binding;
-    for (uint32_t b = 0; b < c->m->nbindings; b++) { /* a parameter */
-        if (c->m->bindings[b].tok == t)
-            return b;
-    }
-    return NFY_NONE;
+    return binding_at(c, t); /* a parameter */
 }
 
 nfy_str mig_lit_name(mig_ctx *c, uint32_t lit, mig_lit_key *key)

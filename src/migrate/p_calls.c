@@ -13,6 +13,7 @@
 
 #include "migrate/ctxmatch.h"
 #include "migrate/qmatch.h"
+#include "migrate/run.h"
 #include "migrate/valset.h"
 
 /* ---- members ----------------------------------------------------------------
@@ -79,27 +80,51 @@ static void member_rule(mig_ctx *c, const kept_list *k, const nfy_rule *r,
              mig_fmt(c, ".%s -> .%s", r->pattern, r->replacement));
 }
 
-void mig_pass_members(mig_ctx *c)
+static bool member_match(const nfy_rule *r)
 {
-    NFY_VEC(const nfy_rule *) rl = {0};
+    return r->match == NFY_MATCH_METHOD || r->match == NFY_MATCH_ATTR;
+}
+
+/* The run's member rules, listed once a run. */
+static const mig_member_rules *member_rules(mig_ctx *c)
+{
+    mig_member_rules *mr = &c->p->run->members;
+    if (mr->built)
+        return mr;
+    nfy_arena *a = &c->p->run->arena;
+    size_t n = 0;
     nfy_rule_iter it;
     nfy_rule_iter_init(&it, c->rules, -1, -1);
+    for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));)
+        n += member_match(r) && mig_rule_on(c, r);
+    mr->rules = nfy_arena_alloc(a, (n + 1) * sizeof *mr->rules);
+    mr->plen = nfy_arena_alloc(a, (n + 1) * sizeof *mr->plen);
+    nfy_rule_iter_init(&it, c->rules, -1, -1);
     for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));) {
-        if ((r->match == NFY_MATCH_METHOD || r->match == NFY_MATCH_ATTR) &&
-            mig_rule_on(c, r))
-            nfy_vec_push(&rl, r);
+        if (!member_match(r) || !mig_rule_on(c, r))
+            continue;
+        mr->rules[mr->len] = r;
+        mr->plen[mr->len++] = r->pattern ? strlen(r->pattern) : 0;
     }
+    mr->built = true;
+    return mr;
+}
+
+void mig_pass_members(mig_ctx *c)
+{
+    const mig_member_rules *mr = member_rules(c);
     mig_guard g = {0};
     kept_list kept = {0};
     for (int phase = 0; phase < 2; phase++) {
-        for (uint32_t i = 0; i < c->m->nattrs && rl.len > 0; i++) {
+        for (uint32_t i = 0; i < c->m->nattrs && mr->len > 0; i++) {
             uint32_t tok = c->m->attrs[i].name_tok;
             nfy_str name = mig_tok(c, tok);
-            bool called = mig_tok_op(c, mig_next_sig(c, tok), NFY_OP_LPAR);
             bool checked = false, on_module = false;
-            for (size_t k = 0; k < rl.len; k++) {
-                const nfy_rule *r = rl.items[k];
-                if (!mig_str_is(name, r->pattern))
+            for (size_t k = 0; k < mr->len; k++) {
+                const nfy_rule *r = mr->rules[k];
+                if (name.len != mr->plen[k] ||
+                    (name.len > 0 && name.ptr[0] != r->pattern[0]) ||
+                    !mig_str_is(name, r->pattern))
                     continue;
                 if (!checked) {
                     on_module = mig_attr_on_module(c, tok);
@@ -110,13 +135,14 @@ void mig_pass_members(mig_ctx *c)
                 if (phase == 0)
                     find_kept(c, r, tok, &g, &kept);
                 else
-                    member_rule(c, &kept, r, tok, called);
+                    member_rule(
+                        c, &kept, r, tok,
+                        mig_tok_op(c, mig_next_sig(c, tok), NFY_OP_LPAR));
             }
         }
     }
     nfy_vec_free(&kept);
     mig_guard_free(&g);
-    nfy_vec_free(&rl);
 }
 
 /* ---- contexts
@@ -262,12 +288,19 @@ static void arg_rule(mig_ctx *c, const nfy_rule *r, uint32_t k)
              arg->value_span.end, rep, NULL);
 }
 
-static void keyword_flag(mig_ctx *c, const nfy_rule *r, uint32_t k)
+static inline bool call_may_fit(const mig_ctx *c, uint32_t k,
+                                const char *callee, size_t len);
+
+/* lens: the length of each context's callee name */
+static void keyword_flag(mig_ctx *c, const nfy_rule *r, const size_t *lens,
+                         uint32_t k)
 {
     const nfy_call *call = &c->m->calls[k];
     bool fits = r->nctx == 0;
     for (size_t i = 0; i < r->nctx && !fits; i++)
         fits = r->ctx[i].kind == NFY_CTX_ARG &&
+               (r->ctx[i].name == NULL ||
+                call_may_fit(c, k, r->ctx[i].name, lens[i])) &&
                mig_call_fits(c, k, r->ctx[i].name);
     if (!fits)
         return;
@@ -277,6 +310,21 @@ static void keyword_flag(mig_ctx *c, const nfy_rule *r, uint32_t k)
             mig_tok_is(c, arg->name_tok, r->pattern))
             mig_flag(c, r, arg->span, mig_fmt(c, "%s=", r->pattern), NULL);
     }
+}
+
+/* False only where mig_call_fits(c, k, callee) is (callee of len bytes):
+ * a name of another length cannot be it. */
+static inline bool call_may_fit(const mig_ctx *c, uint32_t k,
+                                const char *callee, size_t len)
+{
+    if (len == 0)
+        return true;
+    if (callee[0] == '.') {
+        uint32_t t = c->m->calls[k].attr_tok;
+        return t != NFY_NONE && mig_tok(c, t).len + 1 == len;
+    }
+    size_t n = mig_callee_qual(c, k).len;
+    return n == len || n + 1 == len; /* torch.npu.X for torch.cuda.X */
 }
 
 void mig_pass_args(mig_ctx *c)
@@ -290,22 +338,31 @@ void mig_pass_args(mig_ctx *c)
         bool kwflag = r->kind == NFY_RULE_FLAG && r->match == NFY_MATCH_KEYWORD;
         if ((!rewrite && !kwflag) || !mig_rule_on(c, r))
             continue;
+        size_t *lens = NULL;
+        if (kwflag) {
+            lens = nfy_arena_alloc(c->arena, (r->nctx + 1) * sizeof *lens);
+            for (size_t i = 0; i < r->nctx; i++)
+                lens[i] = r->ctx[i].name ? strlen(r->ctx[i].name) : 0;
+        }
+        if (kwflag) {
+            for (uint32_t k = 0; k < c->m->ncalls; k++)
+                keyword_flag(c, r, lens, k);
+            continue;
+        }
+        /* the callee a call must have: the pattern, or .pattern */
+        const char *callee = r->pattern;
+        char buf[256];
+        if (r->match == NFY_MATCH_METHOD) {
+            buf[0] = '.';
+            size_t n = strlen(r->pattern);
+            n = n < sizeof buf - 2 ? n : sizeof buf - 2;
+            memcpy(buf + 1, r->pattern, n);
+            buf[n + 1] = '\0';
+            callee = buf;
+        }
+        size_t clen = strlen(callee);
         for (uint32_t k = 0; k < c->m->ncalls; k++) {
-            if (kwflag) {
-                keyword_flag(c, r, k);
-                continue;
-            }
-            const char *callee = r->pattern;
-            char buf[256];
-            if (r->match == NFY_MATCH_METHOD) {
-                buf[0] = '.';
-                size_t n = strlen(r->pattern);
-                n = n < sizeof buf - 2 ? n : sizeof buf - 2;
-                memcpy(buf + 1, r->pattern, n);
-                buf[n + 1] = '\0';
-                callee = buf;
-            }
-            if (mig_call_fits(c, k, callee))
+            if (call_may_fit(c, k, callee, clen) && mig_call_fits(c, k, callee))
                 arg_rule(c, r, k);
         }
     }

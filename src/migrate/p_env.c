@@ -127,15 +127,14 @@ void mig_pass_env(mig_ctx *c)
             continue;
         for (uint32_t i = 0; i < c->m->nstrings; i++) {
             const nfy_strlit *s = &c->m->strings[i];
-            uint32_t off;
             if (s->end != s->first + 1 ||
                 (s->flags & (NFY_TOKF_FSTRING | NFY_TOKF_BYTES)) ||
                 mig_claimed(c, s->first, s->end))
                 continue;
-            nfy_str body = mig_string_body(c, s->first, &off);
+            nfy_str body = c->lit_body[i];
             if (body.len > 0 && env_shaped(body) &&
                 nfy_rule_glob(r->pattern, body))
-                env_literal(c, i, r, body, off);
+                env_literal(c, i, r, body, c->lit_off[i]);
         }
     }
 }

@@ -58,13 +58,22 @@ static bool is_half_call(const mig_ctx *c, uint32_t k)
            !mig_attr_on_module(c, call->attr_tok);
 }
 
+/* Is q apex.fp16_utils or below it, or does it end in FP16_Optimizer?
+ * (mig_q_under_cstr and nfy_str_ends_with, the lengths known here) */
+static bool apex_fp16_qual(nfy_str q)
+{
+    static const char head[] = "apex.fp16_utils", tail[] = "FP16_Optimizer";
+    const size_t h = sizeof head - 1, t = sizeof tail - 1;
+    return (q.len >= h && memcmp(q.ptr, head, h) == 0 &&
+            (q.len == h || q.ptr[h] == '.')) ||
+           (q.len >= t && memcmp(q.ptr + q.len - t, tail, t) == 0);
+}
+
 /* The first apex.fp16_utils / FP16_Optimizer use, else NFY_NONE. */
 static uint32_t apex_fp16_use(const mig_ctx *c)
 {
     for (uint32_t u = 0; u < c->m->nuses; u++) {
-        nfy_str q = nfy_resolve_use(c->r, u)->qual;
-        if (mig_q_under_cstr(q, "apex.fp16_utils") ||
-            nfy_str_ends_with(q, NFY_STR_LIT("FP16_Optimizer")))
+        if (apex_fp16_qual(nfy_resolve_use(c->r, u)->qual))
             return u;
     }
     return NFY_NONE;

@@ -247,6 +247,10 @@ static bool module_fits(nfy_str q, const imp_pat *pat)
         return pat->len > 0 && q.len >= pat->len &&
                memcmp(q.ptr, pat->text, pat->len) == 0 &&
                (q.len == pat->len || q.ptr[pat->len] == '.');
+    /* a component fitting it holds its plain run, and so would q */
+    if (pat->lit_len > 0 &&
+        nfy_str_find(q, (nfy_str){pat->lit, pat->lit_len}) < 0)
+        return false;
     for (uint32_t k = 0, n = nfy_dotted_count(q); k < n; k++) {
         if (nfy_rule_glob(pat->text, mig_comp(q, k)))
             return true;
@@ -284,7 +288,16 @@ static bool import_fits(const nfy_import *imp, const nfy_import_name *in,
 
 static imp_pat measure_pat(const char *text)
 {
-    return (imp_pat){text, strlen(text), strpbrk(text, "*?") != NULL};
+    imp_pat p = {text, strlen(text), strpbrk(text, "*?") != NULL, NULL, 0};
+    if (!p.glob || strchr(text, '|') != NULL)
+        return p;
+    for (const char *t = text; *t;) {
+        size_t n = strcspn(t, "*?");
+        if (n > p.lit_len)
+            p.lit = t, p.lit_len = n;
+        t += n + (t[n] != '\0');
+    }
+    return p;
 }
 
 static bool has_glob(const imp_rule *ir)

@@ -14,20 +14,16 @@
 #include <string.h>
 
 #include "migrate/ctxmatch.h"
+#include "migrate/run.h"
 
 typedef NFY_VEC(nfy_str) str_vec;
-
-#define TAIL_BUCKETS 64 /* a power of two */
 
 typedef struct {
     mig_ctx *c;
     const nfy_rule *rule;     /* int-device */
     const nfy_rule *doubtful; /* int-device-runtime, may be NULL */
     str_vec int_opts;         /* argparse dests declared type=int */
-    nfy_str *tails;           /* per rule context: callee_tail of its name */
-    /* the ARG contexts chained by tail hash, each chain in context order */
-    uint32_t bucket[TAIL_BUCKETS]; /* first context, or NFY_NONE */
-    uint32_t *next;                /* per context: next in its chain */
+    const mig_ctx_tails *tx;  /* the rule's contexts by callee tail */
 } intdev;
 
 /* ---- argparse type=int options ---------------------------------------------
@@ -229,8 +225,8 @@ static void ddp_args(intdev *ix, uint32_t k)
 {
     mig_ctx *c = ix->c;
     nfy_str q = mig_callee_qual(c, k);
-    if (!mig_str_is(q, "torch.nn.parallel.DistributedDataParallel") &&
-        !mig_str_is(q, "torch.nn.parallel.distributed."
+    if (!MIG_IS_LIT(q, "torch.nn.parallel.DistributedDataParallel") &&
+        !MIG_IS_LIT(q, "torch.nn.parallel.distributed."
                        "DistributedDataParallel"))
         return;
     uint32_t a = nfy_pysyn_kwarg(c->m, k, "output_device");
@@ -265,9 +261,9 @@ static void extra_args(intdev *ix, uint32_t k)
     mig_ctx *c = ix->c;
     nfy_str q = mig_callee_qual(c, k);
     uint32_t a = NFY_NONE;
-    if (mig_str_is(q, "torch.load"))
+    if (MIG_IS_LIT(q, "torch.load"))
         a = nfy_pysyn_kwarg(c->m, k, "map_location");
-    else if (mig_str_is(q, "torch.device") && c->m->calls[k].nargs == 1)
+    else if (MIG_IS_LIT(q, "torch.device") && c->m->calls[k].nargs == 1)
         a = nfy_pysyn_posarg(c->m, k, 0);
     if (a != NFY_NONE)
         rewrite_value(ix, c->m->args[a].value_first, c->m->args[a].value_end);
@@ -307,29 +303,41 @@ static inline bool same_text(nfy_str a, nfy_str b)
     return a.len == b.len && (a.len == 0 || !memcmp(a.ptr, b.ptr, a.len));
 }
 
+/* A cheap spread of tails over the buckets (the chains are compared in
+ * full): length, first and last byte. */
 static uint32_t tail_bucket(nfy_str s)
 {
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < s.len; i++)
-        h = (h ^ (unsigned char)s.ptr[i]) * 16777619u;
-    return h & (TAIL_BUCKETS - 1);
+    if (s.len == 0)
+        return 0;
+    uint32_t h = (uint32_t)s.len * 7u + (unsigned char)s.ptr[0] * 3u +
+                 (unsigned char)s.ptr[s.len - 1];
+    return (h ^ (h >> 6)) & (MIG_TAIL_BUCKETS - 1);
 }
 
-/* Chain the ARG contexts by tail; built backwards so each chain runs in
- * context order (the first context that fits a call wins). */
-static void chain_tails(intdev *ix)
+/* Rule r's contexts by tail, once a run: chained backwards, so each chain
+ * runs in context order (the first context that fits a call wins). */
+static const mig_ctx_tails *ctx_tails(mig_ctx *c, const nfy_rule *r)
 {
-    size_t n = ix->rule->nctx;
-    ix->next = nfy_arena_alloc(ix->c->arena, (n + 1) * sizeof *ix->next);
-    for (size_t b = 0; b < TAIL_BUCKETS; b++)
-        ix->bucket[b] = NFY_NONE;
+    mig_ctx_tails *tx = &c->p->run->intdev;
+    if (tx->rule == r)
+        return tx;
+    nfy_arena *a = &c->p->run->arena;
+    size_t n = r->nctx;
+    tx->tails = nfy_arena_calloc(a, n + 1, sizeof *tx->tails);
+    tx->next = nfy_arena_alloc(a, (n + 1) * sizeof *tx->next);
+    for (size_t i = 0; i < n; i++)
+        tx->tails[i] = callee_tail(r->ctx[i].name);
+    for (size_t b = 0; b < MIG_TAIL_BUCKETS; b++)
+        tx->bucket[b] = NFY_NONE;
     for (size_t i = n; i-- > 0;) {
-        if (ix->rule->ctx[i].kind != NFY_CTX_ARG)
+        if (r->ctx[i].kind != NFY_CTX_ARG)
             continue;
-        uint32_t b = tail_bucket(ix->tails[i]);
-        ix->next[i] = ix->bucket[b];
-        ix->bucket[b] = (uint32_t)i;
+        uint32_t b = tail_bucket(tx->tails[i]);
+        tx->next[i] = tx->bucket[b];
+        tx->bucket[b] = (uint32_t)i;
     }
+    tx->rule = r;
+    return tx;
 }
 
 static void ctx_args(intdev *ix, uint32_t k)
@@ -340,10 +348,10 @@ static void ctx_args(intdev *ix, uint32_t k)
         tail = call_tail(c, k);
     if (tail.len == 0)
         return;
-    for (uint32_t i = ix->bucket[tail_bucket(tail)]; i != NFY_NONE;
-         i = ix->next[i]) {
+    for (uint32_t i = ix->tx->bucket[tail_bucket(tail)]; i != NFY_NONE;
+         i = ix->tx->next[i]) {
         const nfy_rule_ctx *x = &ix->rule->ctx[i];
-        if (x->kind != NFY_CTX_ARG || !same_text(ix->tails[i], tail) ||
+        if (x->kind != NFY_CTX_ARG || !same_text(ix->tx->tails[i], tail) ||
             !mig_call_fits(c, k, x->name))
             continue;
         uint32_t a = x->kw ? nfy_pysyn_kwarg(c->m, k, x->kw) : NFY_NONE;
@@ -362,15 +370,10 @@ void mig_pass_int_device(mig_ctx *c)
                  mig_pass_rule_of(c, NFY_PASS_INT_DEVICE),
                  mig_pass_rule_of(c, NFY_PASS_INT_DEVICE_RUNTIME),
                  {0},
-                 NULL,
-                 {0},
                  NULL};
     if (ix.rule == NULL)
         return;
-    ix.tails = nfy_arena_calloc(c->arena, ix.rule->nctx + 1, sizeof(nfy_str));
-    for (size_t i = 0; i < ix.rule->nctx; i++)
-        ix.tails[i] = callee_tail(ix.rule->ctx[i].name);
-    chain_tails(&ix);
+    ix.tx = ctx_tails(c, ix.rule);
     collect_int_opts(&ix);
     for (uint32_t k = 0; k < c->m->ncalls; k++) {
         ctx_args(&ix, k);

@@ -8,23 +8,20 @@
 #include <regex.h>
 #include <string.h>
 
-#include "migrate/pass.h"
+#include "migrate/run.h"
 
 static bool runs_shell(nfy_str q)
 {
-    static const char *const callees[] = {"os.system",
-                                          "os.popen",
-                                          "subprocess.run",
-                                          "subprocess.call",
-                                          "subprocess.check_call",
-                                          "subprocess.check_output",
-                                          "subprocess.Popen",
-                                          "subprocess.getoutput",
-                                          "subprocess.getstatusoutput"};
-    for (size_t i = 0; i < sizeof callees / sizeof callees[0]; i++)
-        if (mig_str_is(q, callees[i]))
-            return true;
-    return false;
+    static const mig_word callees[] = {MIG_WORD("os.system"),
+                                       MIG_WORD("os.popen"),
+                                       MIG_WORD("subprocess.run"),
+                                       MIG_WORD("subprocess.call"),
+                                       MIG_WORD("subprocess.check_call"),
+                                       MIG_WORD("subprocess.check_output"),
+                                       MIG_WORD("subprocess.Popen"),
+                                       MIG_WORD("subprocess.getoutput"),
+                                       MIG_WORD("subprocess.getstatusoutput")};
+    return mig_str_in(q, callees, sizeof callees / sizeof callees[0]);
 }
 
 /* The literal text of the command argument, NUL-terminated in the arena. */
@@ -64,33 +61,49 @@ static bool shell_line_rule(const nfy_rule *r)
     return r->nctx == 0;
 }
 
-static void check_rule(mig_ctx *c, const nfy_rule *r, uint32_t a,
+static void check_rule(mig_ctx *c, const mig_shell_rule *sr, uint32_t a,
                        const char *cmd)
 {
-    regex_t rx;
     regmatch_t m[1];
-    if (regcomp(&rx, r->pattern, REG_EXTENDED | REG_ICASE) != 0)
-        return; /* the loader rejects bad patterns */
-    if (regexec(&rx, cmd, 1, m, 0) == 0 && m[0].rm_eo > m[0].rm_so) {
+    if (regexec(&sr->rx, cmd, 1, m, 0) == 0 && m[0].rm_eo > m[0].rm_so) {
         nfy_str hit = {cmd + m[0].rm_so, (size_t)(m[0].rm_eo - m[0].rm_so)};
-        mig_flag(c, r, c->m->args[a].value_span, mig_strdup(c, hit), NULL);
+        mig_flag(c, sr->r, c->m->args[a].value_span, mig_strdup(c, hit), NULL);
     }
-    regfree(&rx);
+}
+
+void mig_shell_rules_build(const nfy_rule_set *set, const nfy_rule_env *env,
+                           mig_shell_rule_list *out)
+{
+    for (size_t i = 0; i < nfy_rule_set_count(set); i++) {
+        const nfy_rule *r = nfy_rule_set_at(set, i);
+        if (!shell_line_rule(r) ||
+            nfy_rule_activity_in(r, env) == NFY_RULE_INACTIVE)
+            continue;
+        mig_shell_rule sr = {.r = r};
+        if (regcomp(&sr.rx, r->pattern, REG_EXTENDED | REG_ICASE) != 0)
+            continue; /* the loader rejects bad patterns */
+        nfy_vec_push(out, sr);
+    }
+}
+
+void mig_shell_rules_free(mig_shell_rule_list *l)
+{
+    for (size_t i = 0; i < l->len; i++)
+        regfree(&l->items[i].rx);
+    nfy_vec_free(l);
 }
 
 void mig_pass_shell_commands(mig_ctx *c)
 {
-    for (uint32_t k = 0; k < c->m->ncalls; k++) {
+    const mig_shell_rule_list *rules = &c->p->run->shell;
+    for (uint32_t k = 0; k < c->m->ncalls && rules->len > 0; k++) {
         if (!runs_shell(mig_callee_qual(c, k)) || c->m->calls[k].nargs == 0)
             continue;
         uint32_t a = NFY_NONE;
         const char *cmd = command_text(c, k, &a);
         if (cmd == NULL)
             continue;
-        for (size_t i = 0; i < nfy_rule_set_count(c->rules); i++) {
-            const nfy_rule *r = nfy_rule_set_at(c->rules, i);
-            if (shell_line_rule(r) && mig_rule_on(c, r))
-                check_rule(c, r, a, cmd);
-        }
+        for (size_t i = 0; i < rules->len; i++)
+            check_rule(c, &rules->items[i], a, cmd);
     }
 }

@@ -15,6 +15,7 @@
 
 #include "migrate/ctxmatch.h"
 #include "migrate/qmatch.h"
+#include "migrate/run.h"
 #include "migrate/valset.h"
 
 /* ---- AMP --------------------------------------------------------------------
@@ -44,14 +45,18 @@ void mig_pass_amp_used(mig_ctx *c)
         return;
     /* a use is an AMP use when a map row is its qual or a dotted prefix of
      * it: the rows hashed, the quals' prefixes looked up */
-    const nfy_rule *one[1] = {r};
-    mig_rule_list rl = {.items = one, .len = 1, .cap = 1};
-    mig_rule_index rows;
+    mig_amp_rows *ar = &c->p->run->amp;
+    if (ar->rule != r) { /* once a run */
+        ar->one[0] = r;
+        ar->rl = (mig_rule_list){.items = ar->one, .len = 1, .cap = 1};
+        mig_rindex_build_rows(&ar->rows, &ar->rl, &c->p->run->arena);
+        ar->rule = r;
+    }
     uint32_t hit[1];
-    mig_rindex_build_rows(&rows, &rl, c->arena);
     for (uint32_t u = 0; u < c->m->nuses; u++) {
         nfy_str q = nfy_resolve_use(c->r, u)->qual;
-        if (q.len == 0 || r->nmap == 0 || mig_rindex_find(&rows, q, hit) == 0)
+        if (q.len == 0 || r->nmap == 0 ||
+            mig_rindex_find(&ar->rows, q, hit) == 0)
             continue;
         const nfy_name_use *use = &c->m->uses[u];
         if (amp_disabled(c, u))
@@ -77,8 +82,7 @@ void mig_pass_nccl_compare(mig_ctx *c)
     nfy_rule_ctx cmp = {NFY_CTX_COMPARE, NULL, -1, NULL};
     for (uint32_t i = 0; r != NULL && i < c->m->nstrings; i++) {
         const nfy_strlit *s = &c->m->strings[i];
-        uint32_t off;
-        nfy_str body = mig_string_body(c, s->first, &off);
+        nfy_str body = c->lit_body[i];
         mig_lit_key key;
         if ((mig_str_is(body, "nccl") || mig_str_is(body, "NCCL")) &&
             mig_expr_in_ctx(c, s->first, s->end, i, &cmp) &&
@@ -93,10 +97,10 @@ void mig_pass_nccl_compare(mig_ctx *c)
 static bool is_cuda_api(nfy_str q, const char *tail)
 {
     size_t n = strlen(tail);
-    return (nfy_str_starts_with(q, NFY_STR_LIT("torch.cuda.")) ||
-            nfy_str_starts_with(q, NFY_STR_LIT("torch.npu."))) &&
-           q.len > n && memcmp(q.ptr + q.len - n, tail, n) == 0 &&
-           q.ptr[q.len - n - 1] == '.';
+    return q.len > n && q.ptr[q.len - n - 1] == '.' &&
+           memcmp(q.ptr + q.len - n, tail, n) == 0 &&
+           (nfy_str_starts_with(q, NFY_STR_LIT("torch.cuda.")) ||
+            nfy_str_starts_with(q, NFY_STR_LIT("torch.npu.")));
 }
 
 /* Source text of tokens [a, b]. */
@@ -192,8 +196,8 @@ static bool props_receiver(const mig_ctx *c, uint32_t i, const holder_list *h)
     return held(h, mig_receiver_text(c, at->name_tok));
 }
 
-static const char *const capability_attrs[] = {"major", "minor",
-                                               "multi_processor_count"};
+static const mig_word capability_attrs[] = {
+    MIG_WORD("major"), MIG_WORD("minor"), MIG_WORD("multi_processor_count")};
 
 /* f"{props.major}.{props.minor}": a holder's attribute in an f-string. */
 static void fstring_capability(mig_ctx *c, const nfy_rule *r,
@@ -208,7 +212,7 @@ static void fstring_capability(mig_ctx *c, const nfy_rule *r,
         for (size_t i = 0; i < h->len && !hit; i++) {
             for (size_t a = 0; a < 3 && !hit; a++) {
                 char *pat = mig_fmt(c, "{%.*s.%s", NFY_STR_FMT(h->items[i]),
-                                    capability_attrs[a]);
+                                    capability_attrs[a].s);
                 hit = nfy_str_contains(tok, nfy_str_from_cstr(pat));
             }
         }
@@ -232,10 +236,7 @@ void mig_pass_capability(mig_ctx *c)
     props_holders(c, &h);
     for (uint32_t i = 0; i < c->m->nattrs; i++) {
         nfy_str name = mig_tok(c, c->m->attrs[i].name_tok);
-        bool cap = false;
-        for (size_t a = 0; a < 3; a++)
-            cap |= mig_str_is(name, capability_attrs[a]);
-        if (cap && props_receiver(c, i, &h))
+        if (mig_str_in(name, capability_attrs, 3) && props_receiver(c, i, &h))
             mig_flag(c, r, mig_tok_span(c, c->m->attrs[i].name_tok),
                      mig_fmt(c, "torch.cuda.get_device_properties().%.*s",
                              NFY_STR_FMT(name)),
@@ -253,8 +254,8 @@ void mig_pass_pin_memory(mig_ctx *c)
     const nfy_rule *r = mig_pass_rule_of(c, NFY_PASS_PIN_MEMORY);
     for (uint32_t k = 0; r != NULL && k < c->m->ncalls; k++) {
         nfy_str q = mig_callee_qual(c, k);
-        if (!mig_str_is(q, "torch.utils.data.DataLoader") &&
-            !mig_str_is(q, "torch.utils.data.dataloader.DataLoader"))
+        if (!MIG_IS_LIT(q, "torch.utils.data.DataLoader") &&
+            !MIG_IS_LIT(q, "torch.utils.data.dataloader.DataLoader"))
             continue;
         uint32_t a = nfy_pysyn_kwarg(c->m, k, "pin_memory");
         if (a == NFY_NONE || !mig_tok_is(c, c->m->args[a].value_first, "True"))

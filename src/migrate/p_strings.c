@@ -37,39 +37,13 @@ static bool cuda_word_at(nfy_str s, size_t i)
     return ch == 'n' && ci_at(s, i, "nccl", 4);
 }
 
-/* Does a word start in the 8 bytes at p (p[0..9) readable)? Only "cu" or
- * "nc" (any case) can start one: the zero-byte test on x ^ 'c' | y ^ 'u',
- * y being the bytes one further, finds a byte pair that is both, exactly
- * as to whether there is one. */
-static inline bool word_has_start(const char *p)
-{
-    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
-    const uint64_t fold = 0x2020202020202020ull;
-    uint64_t x, y;
-    memcpy(&x, p, sizeof x);
-    memcpy(&y, p + 1, sizeof y);
-    x |= fold;
-    y |= fold;
-    uint64_t a = (x ^ 0x6363636363636363ull) | (y ^ 0x7575757575757575ull);
-    uint64_t b = (x ^ 0x6e6e6e6e6e6e6e6eull) | (y ^ 0x6363636363636363ull);
-    return (((a - ones) & ~a) | ((b - ones) & ~b)) & highs;
-}
-
 /* CUDA-stack text worth listing when left alone: cuda, cuDNN, NCCL,
- * cuBLAS (any case). Skips 8 bytes at a time while no "cu" or "nc"
- * starts there. */
-static bool cuda_text(nfy_str s)
+ * cuBLAS (any case). Only "cu" or "nc" (any case) can start one. */
+static bool cuda_text(const mig_ctx *c, nfy_str s)
 {
-    size_t i = 0;
-    for (; i + 9 <= s.len; i += 8) {
-        if (!word_has_start(s.ptr + i))
-            continue;
-        for (size_t k = i; k < i + 8; k++) {
-            if (cuda_word_at(s, k))
-                return true;
-        }
-    }
-    for (; i < s.len; i++) {
+    const mig_bigrams *starts = &c->p->run->strings.cuda_starts;
+    for (size_t i = mig_bigram_find(starts, s.ptr, s.len, 0); i < s.len;
+         i = mig_bigram_find(starts, s.ptr, s.len, i + 1)) {
         if (cuda_word_at(s, i))
             return true;
     }
@@ -191,34 +165,30 @@ static void rewrite_literal(mig_ctx *c, const nfy_rule *r, uint32_t t,
 
 static bool callee_is_message(const mig_ctx *c, uint32_t k)
 {
-    static const char *const words[] = {"print",
-                                        "info",
-                                        "warning",
-                                        "warn",
-                                        "debug",
-                                        "error",
-                                        "critical",
-                                        "exception",
-                                        "log",
-                                        "write",
-                                        "fatal",
-                                        "echo",
-                                        "RuntimeError",
-                                        "ValueError",
-                                        "NotImplementedError",
-                                        "AssertionError",
-                                        "Exception",
-                                        "TypeError",
-                                        "UserWarning",
-                                        "DeprecationWarning"};
+    static const mig_word words[] = {MIG_WORD("print"),
+                                     MIG_WORD("info"),
+                                     MIG_WORD("warning"),
+                                     MIG_WORD("warn"),
+                                     MIG_WORD("debug"),
+                                     MIG_WORD("error"),
+                                     MIG_WORD("critical"),
+                                     MIG_WORD("exception"),
+                                     MIG_WORD("log"),
+                                     MIG_WORD("write"),
+                                     MIG_WORD("fatal"),
+                                     MIG_WORD("echo"),
+                                     MIG_WORD("RuntimeError"),
+                                     MIG_WORD("ValueError"),
+                                     MIG_WORD("NotImplementedError"),
+                                     MIG_WORD("AssertionError"),
+                                     MIG_WORD("Exception"),
+                                     MIG_WORD("TypeError"),
+                                     MIG_WORD("UserWarning"),
+                                     MIG_WORD("DeprecationWarning")};
     nfy_str name = mig_callee_attr(c, k);
     if (name.len == 0)
         name = c->m->calls[k].dotted;
-    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
-        if (mig_str_is(name, words[i]))
-            return true;
-    }
-    return false;
+    return mig_str_in(name, words, sizeof words / sizeof words[0]);
 }
 
 static const char *unchanged_reason(const mig_ctx *c, uint32_t lit,
@@ -270,8 +240,9 @@ static bool fstring_literal_cuda(const mig_ctx *c, uint32_t t)
     bool found = false;
     if (nfy_fstring_split(c->src, &c->m->toks[t], &parts)) {
         for (size_t i = 0; i < parts.len && !found; i++) {
-            found = !parts.items[i].is_expr &&
-                    cuda_text(nfy_pysyn_span_text(c->m, parts.items[i].span));
+            found =
+                !parts.items[i].is_expr &&
+                cuda_text(c, nfy_pysyn_span_text(c->m, parts.items[i].span));
         }
     }
     nfy_vec_free(&parts);
@@ -284,7 +255,7 @@ static bool fstring_literal_cuda(const mig_ctx *c, uint32_t t)
 static bool unchanged_cuda_text(const mig_ctx *c, const nfy_strlit *s)
 {
     if (c->claimed[s->first] == CLAIM_NONE)
-        return cuda_text(nfy_pysyn_span_text(c->m, s->span));
+        return cuda_text(c, nfy_pysyn_span_text(c->m, s->span));
     return c->claimed[s->first] == CLAIM_INSIDE &&
            fstring_literal_cuda(c, s->first);
 }
@@ -357,6 +328,42 @@ static bool may_start(const mig_str_rule *k, unsigned char b)
            (unsigned char)k->pat.ptr[0] == b;
 }
 
+static void substring_scan_build(mig_str_rules *out)
+{
+    for (size_t i = 0; i < out->all.len && out->nsub < 32; i++) {
+        mig_str_rule *k = &out->all.items[i];
+        if (!(k->r->flags & NFY_RULE_F_SUBSTRING) || k->pat.len < 2 ||
+            !mig_bigrams_add(&out->sub_pairs, (unsigned char)k->pat.ptr[0],
+                             (unsigned char)k->pat.ptr[1]))
+            continue;
+        uint32_t bit = out->nsub++;
+        k->sub = (int)bit;
+        out->sub_rule[bit] = (uint32_t)i;
+        out->sub_first[(unsigned char)k->pat.ptr[0]] |= 1u << bit;
+        out->sub_second[(unsigned char)k->pat.ptr[1]] |= 1u << bit;
+    }
+}
+
+/* The substring rules (bits, see mig_str_rules) whose pattern body holds:
+ * one pass over body for all of them. */
+static uint32_t substring_hits(const mig_str_rules *sr, nfy_str body)
+{
+    uint32_t hits = 0;
+    const unsigned char *b = (const unsigned char *)body.ptr;
+    for (size_t i = mig_bigram_find(&sr->sub_pairs, body.ptr, body.len, 0);
+         i < body.len;
+         i = mig_bigram_find(&sr->sub_pairs, body.ptr, body.len, i + 1)) {
+        uint32_t m = sr->sub_first[b[i]] & sr->sub_second[b[i + 1]] & ~hits;
+        for (; m; m &= m - 1) {
+            int bit = __builtin_ctz(m);
+            nfy_str pat = sr->all.items[sr->sub_rule[bit]].pat;
+            if (pat.len <= body.len - i && !memcmp(b + i, pat.ptr, pat.len))
+                hits |= 1u << bit;
+        }
+    }
+    return hits;
+}
+
 void mig_str_rules_build(const nfy_rule_set *set, const nfy_rule_env *env,
                          nfy_arena *arena, mig_str_rules *out)
 {
@@ -365,9 +372,13 @@ void mig_str_rules_build(const nfy_rule_set *set, const nfy_rule_env *env,
     nfy_rule_iter_init(&it, set, -1, NFY_MATCH_STRING);
     for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));) {
         if (string_rule(r) && nfy_rule_activity_in(r, env) != NFY_RULE_INACTIVE)
-            nfy_vec_push(&out->all,
-                         ((mig_str_rule){r, nfy_str_from_cstr(r->pattern)}));
+            nfy_vec_push(&out->all, ((mig_str_rule){
+                                        r, nfy_str_from_cstr(r->pattern), -1}));
     }
+    substring_scan_build(out);
+    mig_bigrams_fold(&out->cuda_starts);
+    (void)mig_bigrams_add(&out->cuda_starts, 'c', 'u');
+    (void)mig_bigrams_add(&out->cuda_starts, 'n', 'c');
     size_t total = 0;
     for (unsigned b = 0; b < 256; b++)
         for (size_t i = 0; i < out->all.len; i++)
@@ -432,10 +443,9 @@ static void mark_hccl_branches(mig_ctx *c, lit_info *info)
 {
     for (uint32_t i = 0; i < c->m->nstrings; i++) {
         const nfy_strlit *s = &c->m->strings[i];
-        uint32_t off, a, b;
+        uint32_t a, b;
         mig_lit_key key;
-        if (!mig_str_is(mig_string_body(c, s->first, &off), "nccl") ||
-            !mig_lit_compared(c, i) ||
+        if (!mig_str_is(info[i].body, "nccl") || !mig_lit_compared(c, i) ||
             !mig_name_is_device(mig_lit_name(c, i, &key)) ||
             !mig_guarded_tokens(c, s->first, s->end, &a, &b))
             continue;
@@ -450,13 +460,10 @@ static void mark_hccl_branches(mig_ctx *c, lit_info *info)
 /* Another device type: a value set holding it holds devices. */
 static bool other_device_word(nfy_str body)
 {
-    static const char *const words[] = {"cpu", "mps", "xpu", "meta",
-                                        "hpu", "xla", "npu", "cpu:0"};
-    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
-        if (mig_str_is(body, words[i]))
-            return true;
-    }
-    return false;
+    static const mig_word words[] = {
+        MIG_WORD("cpu"), MIG_WORD("mps"), MIG_WORD("xpu"), MIG_WORD("meta"),
+        MIG_WORD("hpu"), MIG_WORD("xla"), MIG_WORD("npu"), MIG_WORD("cpu:0")};
+    return mig_str_in(body, words, sizeof words / sizeof words[0]);
 }
 
 static void scan_literal(mig_ctx *c, const mig_str_rules *sr, uint32_t lit,
@@ -465,10 +472,13 @@ static void scan_literal(mig_ctx *c, const mig_str_rules *sr, uint32_t lit,
     const nfy_strlit *s = &c->m->strings[lit];
     const rule_list *rl = &sr->all;
     unsigned char b0 = (unsigned char)li->body.ptr[0];
+    uint32_t hits = substring_hits(sr, li->body);
     for (uint32_t k = sr->first[b0]; k < sr->first[b0 + 1]; k++) {
         size_t i = sr->by_byte[k];
         const nfy_rule *r = rl->items[i].r;
-        if (!value_fits(r, rl->items[i].pat, li->body))
+        int sub = rl->items[i].sub;
+        if (sub >= 0 ? !((hits >> sub) & 1)
+                     : !value_fits(r, rl->items[i].pat, li->body))
             continue;
         li->device_like |= (r->flags & NFY_RULE_F_DEVICE_FORM) != 0;
         if (r->kind != NFY_RULE_FLAG)
@@ -504,10 +514,8 @@ static void scan_literal(mig_ctx *c, const mig_str_rules *sr, uint32_t lit,
 /* ---- value sets ------------------------------------------------------------
  */
 
-/* Last names of plain chains (`device`, `args.device`) that are the whole
- * value of a device or backend argument somewhere in the file. */
-typedef NFY_VEC(nfy_str) name_list;
-
+/* The last name of a plain chain (`device`, `args.device`) from vf to ve,
+ * else empty. */
 static nfy_str chain_last(const mig_ctx *c, uint32_t vf, uint32_t ve)
 {
     nfy_str none = nfy_str_slice(NFY_STR_LIT(""), 0, 0);
@@ -522,42 +530,48 @@ static nfy_str chain_last(const mig_ctx *c, uint32_t vf, uint32_t ve)
     return none;
 }
 
-static void device_arg_names(const mig_ctx *c, const mig_str_rules *sr,
-                             name_list *out)
+/* Is argument a's value a device: some rewrite rule's device context
+ * (each distinct one asked)? */
+static bool device_arg(const mig_ctx *c, const mig_str_rules *sr,
+                       const nfy_arg *arg)
 {
-    for (uint32_t a = 0; a < c->m->nargs; a++) {
-        const nfy_arg *arg = &c->m->args[a];
-        if (arg->value_first == NFY_NONE || arg->value_end > c->m->ntoks)
-            continue;
-        nfy_str last = chain_last(c, arg->value_first, arg->value_end);
-        if (last.len == 0)
-            continue;
-        /* some rewrite rule's device context: each distinct one asked */
-        for (uint32_t i = 0; i < sr->nstrong; i++) {
-            if (mig_expr_in_ctx(c, arg->value_first, arg->value_end, NFY_NONE,
-                                sr->strong[i])) {
-                nfy_vec_push(out, last);
-                break;
-            }
-        }
+    for (uint32_t i = 0; i < sr->nstrong; i++) {
+        if (mig_expr_in_ctx(c, arg->value_first, arg->value_end, NFY_NONE,
+                            sr->strong[i]))
+            return true;
     }
+    return false;
 }
 
-/* The device argument names, found on first use: most files have no
- * value set that asks. */
+/* Per argument, the last name of its value when that is a plain chain
+ * (`device`, `args.device`), and whether it is a device argument (asked
+ * only of arguments whose last name is looked up), found on first use:
+ * most files have no value set that asks. */
 typedef struct {
-    name_list names;
-    bool found;
+    nfy_str *last;
+    uint8_t *device; /* 0: not asked, 1: no, 2: yes */
 } dev_names;
 
 static bool listed(const mig_ctx *c, dev_names *dev, nfy_str name)
 {
-    if (!dev->found) {
-        device_arg_names(c, &c->p->run->strings, &dev->names);
-        dev->found = true;
+    uint32_t n = c->m->nargs;
+    if (dev->last == NULL) {
+        dev->last = nfy_arena_alloc(c->arena, (n + 1) * sizeof *dev->last);
+        dev->device = nfy_arena_calloc(c->arena, n + 1, 1);
+        for (uint32_t a = 0; a < n; a++) {
+            const nfy_arg *arg = &c->m->args[a];
+            dev->last[a] = (nfy_str){NULL, 0};
+            if (arg->value_first != NFY_NONE && arg->value_end <= c->m->ntoks)
+                dev->last[a] = chain_last(c, arg->value_first, arg->value_end);
+        }
     }
-    for (size_t i = 0; i < dev->names.len; i++) {
-        if (nfy_str_eq(dev->names.items[i], name))
+    for (uint32_t a = 0; a < n; a++) {
+        if (dev->last[a].len == 0 || !nfy_str_eq(dev->last[a], name))
+            continue;
+        if (dev->device[a] == 0)
+            dev->device[a] =
+                device_arg(c, &c->p->run->strings, &c->m->args[a]) ? 2 : 1;
+        if (dev->device[a] == 2)
             return true;
     }
     return false;
@@ -807,13 +821,17 @@ void mig_pass_strings(mig_ctx *c)
     const rule_list *rl = &sr->all;
     uint32_t n = c->m->nstrings;
     mig_guard g = {0};
-    lit_info *info = nfy_arena_calloc(c->arena, n + 1, sizeof *info);
+    /* each entry written whole (no calloc: most files hold many) */
+    lit_info *info = nfy_arena_alloc(c->arena, (n + 1) * sizeof *info);
+    for (uint32_t i = 0; i < n; i++)
+        info[i] = (lit_info){.body = c->lit_body[i],
+                             .off = c->lit_off[i],
+                             .spec = -1,
+                             .lit = i,
+                             .set = NFY_NONE};
+    info[n] = (lit_info){0};
     mark_hccl_branches(c, info);
     for (uint32_t i = 0; i < n; i++) {
-        info[i].set = NFY_NONE;
-        info[i].lit = i;
-        info[i].spec = -1;
-        info[i].body = mig_string_body(c, c->m->strings[i].first, &info[i].off);
         if (info[i].body.len > 0)
             scan_literal(c, sr, i, &info[i]);
     }
@@ -840,13 +858,13 @@ void mig_pass_strings(mig_ctx *c)
                     info[i].set);
     }
     mig_guard_free(&g);
-    nfy_vec_free(&dev.names);
 }
 
 void mig_pass_comments(mig_ctx *c)
 {
     for (uint32_t t = 0; t < c->m->ntoks; t++) {
-        if (c->m->toks[t].kind == NFY_TOK_COMMENT && cuda_text(mig_tok(c, t)))
+        if (c->m->toks[t].kind == NFY_TOK_COMMENT &&
+            cuda_text(c, mig_tok(c, t)))
             note_unchanged(c, mig_tok_span(c, t), "comment", NULL);
     }
 }

@@ -8,6 +8,8 @@
 #ifndef NPUIFY_MIGRATE_PASS_H
 #define NPUIFY_MIGRATE_PASS_H
 
+#include <string.h>
+
 #include "migrate/mig.h"
 #include "pysyn/pysyn.h"
 #include "resolve/resolve.h"
@@ -34,6 +36,13 @@ typedef struct {
     bool withhold;     /* syntax errors: record, do not edit */
     bool lu_looked;    /* lu_rule was looked up */
     const nfy_rule *lu_rule; /* the "left-unchanged" rule, or NULL */
+    nfy_str *callee_q;       /* per call: mig_callee_qual, found once a file */
+    /* per string literal: mig_string_body of its first token and its
+     * offset (0 when there is no body), found once a file */
+    nfy_str *lit_body;
+    uint32_t *lit_off;
+    uint32_t *bind_at; /* per token: its first binding, or NONE (NULL: not
+                                built yet; ctxvalset.c) */
 } mig_ctx;
 
 /* ---- rules ---- */
@@ -93,10 +102,49 @@ static inline bool mig_str_is(nfy_str a, const char *b)
     return b[a.len] == '\0';
 }
 
+/** mig_str_is(a, lit) for a string literal lit: its length is known, so
+ * most names fail on their length. */
+#define MIG_IS_LIT(a, lit) mig_str_eq_n((a), "" lit, sizeof(lit) - 1)
+static inline bool mig_str_eq_n(nfy_str a, const char *b, size_t n)
+{
+    return a.len == n && (n == 0 || memcmp(a.ptr, b, n) == 0);
+}
+
+/* A word of a table, measured where it is written (MIG_WORD("cpu")). */
+typedef struct {
+    const char *s;
+    size_t n;
+} mig_word;
+
+#define MIG_WORD(lit)                                                          \
+    {                                                                          \
+        "" lit, sizeof(lit) - 1                                                \
+    }
+
+/** Is a one of the n words? */
+static inline bool mig_str_in(nfy_str a, const mig_word *w, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (mig_str_eq_n(a, w[i].s, w[i].n))
+            return true;
+    }
+    return false;
+}
+
 /* ---- tokens ---- */
-nfy_str mig_tok(const mig_ctx *c, uint32_t t);
+/** Token t's text (nfy_pysyn_tok_text, inline: the passes' most asked). */
+static inline nfy_str mig_tok(const mig_ctx *c, uint32_t t)
+{
+    if (t >= c->m->ntoks)
+        return (nfy_str){"", 0};
+    const nfy_token *k = &c->m->toks[t];
+    return (nfy_str){c->m->src->data + k->start, k->end - k->start};
+}
 nfy_span mig_tok_span(const mig_ctx *c, uint32_t t);
-bool mig_tok_is(const mig_ctx *c, uint32_t t, const char *text);
+static inline bool mig_tok_is(const mig_ctx *c, uint32_t t, const char *text)
+{
+    return t < c->m->ntoks && mig_str_is(mig_tok(c, t), text);
+}
 bool mig_tok_op(const mig_ctx *c, uint32_t t, int op);
 /** Previous/next token that is not NL, COMMENT, INDENT or DEDENT. */
 uint32_t mig_prev_sig(const mig_ctx *c, uint32_t t);
@@ -117,8 +165,16 @@ bool mig_is_indent(nfy_str s);
  */
 nfy_str mig_string_body(const mig_ctx *c, uint32_t t, uint32_t *body_off);
 /** Qualified callee name of call k ("" unknown), and its method name. */
-nfy_str mig_callee_qual(const mig_ctx *c, uint32_t k);
-nfy_str mig_callee_attr(const mig_ctx *c, uint32_t k);
+nfy_str mig_callee_qual_of(const mig_ctx *c, uint32_t k);
+static inline nfy_str mig_callee_qual(const mig_ctx *c, uint32_t k)
+{
+    return c->callee_q ? c->callee_q[k] : mig_callee_qual_of(c, k);
+}
+static inline nfy_str mig_callee_attr(const mig_ctx *c, uint32_t k)
+{
+    uint32_t t = c->m->calls[k].attr_tok;
+    return t == NFY_NONE ? (nfy_str){"", 0} : mig_tok(c, t);
+}
 /** Whether the receiver of an attribute token is a torch module. */
 bool mig_attr_on_module(const mig_ctx *c, uint32_t attr_tok);
 

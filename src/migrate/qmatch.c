@@ -159,14 +159,32 @@ static inline uint32_t fnv_step(uint32_t h, unsigned char ch)
 static void rindex_build(mig_rule_index *ix, const mig_rule_list *rl,
                          nfy_arena *arena, bool any_match);
 
+static void prefix_set(mig_rule_index *ix, uint32_t h)
+{
+    uint32_t b = h & ix->prefix_mask;
+    ix->prefix_bits[b / 64] |= 1ull << (b % 64);
+}
+
+static bool prefix_has(const mig_rule_index *ix, uint32_t h)
+{
+    uint32_t b = h & ix->prefix_mask;
+    return (ix->prefix_bits[b / 64] >> (b % 64)) & 1;
+}
+
 static void rindex_add(mig_rule_index *ix, uint32_t rule, const char *from)
 {
     if (from == NULL || from[0] == '\0')
         return; /* fits no non-empty name; empty names scan everything */
     uint32_t h = FNV_SEED;
     size_t n = 0;
-    for (; from[n]; n++)
+    for (; from[n]; n++) {
+        if (from[n] == '.')
+            prefix_set(ix, h);
         h = fnv_step(h, (unsigned char)from[n]);
+    }
+    prefix_set(ix, h);
+    unsigned char b0 = (unsigned char)from[0];
+    ix->first_byte[b0 / 64] |= 1ull << (b0 % 64);
     uint32_t i = h & ix->mask;
     while (ix->slots[i].from != NULL)
         i = (i + 1) & ix->mask;
@@ -201,6 +219,12 @@ static void rindex_build(mig_rule_index *ix, const mig_rule_list *rl,
     ix->mask = (uint32_t)cap - 1;
     ix->slots = nfy_arena_calloc(arena, cap, sizeof *ix->slots);
     ix->mark = nfy_arena_calloc(arena, rl->len + 1, 1);
+    size_t bits = 64;
+    while (bits < 16 * n)
+        bits *= 2;
+    ix->prefix_mask = (uint32_t)bits - 1;
+    ix->prefix_bits = nfy_arena_calloc(arena, bits / 64, sizeof(uint64_t));
+    memset(ix->first_byte, 0, sizeof ix->first_byte);
     for (size_t i = 0; i < rl->len; i++) {
         const nfy_rule *r = rl->items[i];
         if (!any_match && r->match != NFY_MATCH_NAME &&
@@ -243,13 +267,24 @@ uint32_t mig_rindex_find(const mig_rule_index *ix, nfy_str q, uint32_t *out)
             out[n++] = (uint32_t)i;
         return n;
     }
+    unsigned char b0 = (unsigned char)q.ptr[0];
+    if (!((ix->first_byte[b0 / 64] >> (b0 % 64)) & 1))
+        return 0; /* no indexed string starts as q does */
     /* no indexed string is longer than max_len: no longer prefix fits */
     size_t upto = q.len < ix->max_len ? q.len : ix->max_len;
+    /* a component at a time: i is the length hashed, and each length up
+     * to upto that is q's or before a '.' is looked up */
     uint32_t h = FNV_SEED;
-    for (size_t i = 0; i < upto; i++) {
-        h = fnv_step(h, (unsigned char)q.ptr[i]);
-        if (i + 1 == q.len || q.ptr[i + 1] == '.')
-            n = rindex_mark(ix, q, i + 1, h, out, n);
+    const unsigned char *p = (const unsigned char *)q.ptr;
+    for (size_t i = 0; i < upto;) {
+        h = fnv_step(h, p[i++]);
+        while (i < upto && p[i] != '.')
+            h = fnv_step(h, p[i++]);
+        if (i < q.len && p[i] != '.')
+            break; /* i == upto: no longer prefix is indexed */
+        if (!prefix_has(ix, h))
+            break;
+        n = rindex_mark(ix, q, i, h, out, n);
     }
     /* list order (a handful of rules: insertion sort); marks cleared */
     for (uint32_t i = 0; i < n; i++) {

@@ -71,6 +71,12 @@ typedef struct {
     uint32_t mask;           /* slots has mask + 1 entries */
     size_t max_len;          /* of the longest indexed string */
     uint8_t *mark;           /* per rule, scratch for mig_rindex_find */
+    /* the hashes of every indexed string and of each of its dotted
+     * prefixes, as bits (hash & prefix_mask): a name none of whose
+     * prefixes has its bit can have no longer prefix indexed either */
+    uint64_t *prefix_bits;
+    uint32_t prefix_mask;
+    uint64_t first_byte[4]; /* the first bytes of the indexed strings */
 } mig_rule_index;
 
 /** Build the index in arena (nothing to free). */

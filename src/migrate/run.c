@@ -38,6 +38,7 @@ nfy_status nfy_migrate_run_new(const nfy_migrate_opts *opts,
     find_pass_rules(run);
     mig_str_rules_build(opts->rules, &run->env, &run->arena, &run->strings);
     mig_imp_rules_build(opts->rules, &run->env, &run->arena, &run->imports);
+    mig_shell_rules_build(opts->rules, &run->env, &run->shell);
     *out = run;
     return NFY_OK;
 }
@@ -52,6 +53,7 @@ void nfy_migrate_run_free(nfy_migrate_run *run)
     nfy_vec_free(&run->strings.all);
     nfy_vec_free(&run->imports.all);
     nfy_vec_free(&run->imports.rules);
+    mig_shell_rules_free(&run->shell);
     nfy_arena_release(&run->arena);
     free(run);
 }

@@ -7,12 +7,16 @@
 #ifndef NPUIFY_MIGRATE_RUN_H
 #define NPUIFY_MIGRATE_RUN_H
 
+#include <regex.h>
+
+#include "migrate/bigram.h"
 #include "migrate/qmatch.h"
 
 /* A string rule (match STRING, rewrite or flag) with its pattern measured. */
 typedef struct {
     const nfy_rule *r;
     nfy_str pat;
+    int sub; /* its bit in the substring scan (mig_str_rules), or -1 */
 } mig_str_rule;
 
 typedef NFY_VEC(mig_str_rule) mig_str_rule_list;
@@ -31,6 +35,15 @@ typedef struct {
      * `default=`) of the rewrite rules: what makes an argument a device */
     const nfy_rule_ctx **strong;
     uint32_t nstrong;
+    /* substring rules (pattern of 2 bytes or more, up to 32) found in a
+     * literal by one scan: a pattern may start only where one of the
+     * pairs does, and that of bit k only at a byte i with bit k set in
+     * sub_first[body[i]] and sub_second[body[i+1]] */
+    mig_bigrams sub_pairs;
+    mig_bigrams cuda_starts; /* where cuda_text's words may start */
+    uint32_t sub_first[256], sub_second[256];
+    uint32_t sub_rule[32]; /* bit -> index into all */
+    uint32_t nsub;
 } mig_str_rules;
 
 /** Build the string rules of set active in env (p_strings.c). */
@@ -42,6 +55,10 @@ typedef struct {
     const char *text;
     size_t len;
     bool glob; /* has '*' or '?' */
+    /* a glob without '|': its longest run of plain bytes, which every
+     * name it fits holds (lit_len 0: none known) */
+    const char *lit;
+    size_t lit_len;
 } mig_imp_pat;
 
 /* An active IMPORT rule with its patterns: the pattern when it has no
@@ -73,6 +90,49 @@ typedef struct {
 void mig_imp_rules_build(const nfy_rule_set *set, const nfy_rule_env *env,
                          nfy_arena *arena, mig_imp_rules *out);
 
+/* A shell line rule (context "shell") with its pattern compiled once. */
+typedef struct {
+    const nfy_rule *r;
+    regex_t rx;
+} mig_shell_rule;
+
+typedef NFY_VEC(mig_shell_rule) mig_shell_rule_list;
+
+/** The active shell line rules of set in set order, those whose pattern
+ *  compiles (p_shell_cmd.c); free with mig_shell_rules_free. */
+void mig_shell_rules_build(const nfy_rule_set *set, const nfy_rule_env *env,
+                           mig_shell_rule_list *out);
+void mig_shell_rules_free(mig_shell_rule_list *l);
+
+/* The int-device rule's ARG contexts by the last component of their
+ * callee (p_intdev.c), built on first use: chained by a hash of it, each
+ * chain in context order. */
+enum { MIG_TAIL_BUCKETS = 64 }; /* a power of two */
+
+typedef struct {
+    const nfy_rule *rule; /* the rule they are of, NULL: not built */
+    nfy_str *tails;       /* per context: the last component of its callee */
+    uint32_t bucket[MIG_TAIL_BUCKETS]; /* first context, or NFY_NONE */
+    uint32_t *next;                    /* per context: next in its chain */
+} mig_ctx_tails;
+
+/* The AMP pass's rule with its map rows indexed, built on first use. */
+typedef struct {
+    const nfy_rule *rule; /* NULL: not built */
+    const nfy_rule *one[1];
+    mig_rule_list rl; /* over one */
+    mig_rule_index rows;
+} mig_amp_rows;
+
+/* The member pass's rules (METHOD or ATTR, active) in set order with
+ * their patterns' lengths, found on first use (p_calls.c). */
+typedef struct {
+    bool built;
+    const nfy_rule **rules;
+    size_t *plen;
+    size_t len;
+} mig_member_rules;
+
 struct nfy_migrate_run {
     nfy_migrate_opts opts;
     const char *version; /* canonical apidb version name */
@@ -84,6 +144,10 @@ struct nfy_migrate_run {
     const nfy_rule *pass_rule[NFY_PASS_COUNT]; /* mig_pass_rule_in each */
     mig_str_rules strings;                     /* the string pass's rules */
     mig_imp_rules imports;                     /* the import pass's rules */
+    mig_shell_rule_list shell;                 /* the shell pass's rules */
+    mig_ctx_tails intdev;                      /* the int-device pass's */
+    mig_amp_rows amp;                          /* the AMP pass's */
+    mig_member_rules members;                  /* the member pass's */
     nfy_migrate_keep keep; /* the observer's, across files */
 };
 

@@ -179,6 +179,9 @@ struct nfy_report {
     NFY_VEC(nfy_report_string) by_id; /* those strings; id - 1 -> string */
     uint32_t *strings; /* open-addressing set of their ids (0: free) */
     size_t strings_cap;
+    /* the same ids keyed by their strings' addresses (as many slots):
+     * sealing a finding whose strings are the report's own hashes none */
+    uint32_t *by_ptr;
     nfy_report_meta meta;
     nfy_report_file_vec files;
     /* Findings 0 .. nrows - 1 are sealed, the rest are still open (and

@@ -21,6 +21,19 @@ void nfy_edit_id(const char *rel, const nfy_edit_set *set, const nfy_edit *e,
     char hex[2 * NFY_SHA256_BYTES + 1];
     nfy_sha256_hex(digest, hex);
     hex[ID_HASH_HEX] = '\0';
-    nfy_buf_addf(out, "%s:%u:%s:%s", rel ? rel : "", (unsigned)e->span.start,
-                 e->rule, hex);
+    /* "rel:start:rule:hash", put together without printf (one an edit);
+     * a NULL rule reads as glibc's printf writes it */
+    char num[16];
+    size_t k = sizeof num;
+    unsigned v = (unsigned)e->span.start;
+    do
+        num[--k] = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    (void)nfy_buf_addstr(out, rel ? rel : "");
+    (void)nfy_buf_addch(out, ':');
+    (void)nfy_buf_add(out, num + k, sizeof num - k);
+    (void)nfy_buf_addch(out, ':');
+    (void)nfy_buf_addstr(out, e->rule ? e->rule : "(null)");
+    (void)nfy_buf_addch(out, ':');
+    (void)nfy_buf_addstr(out, hex);
 }
