@@ -174,7 +174,9 @@ typedef struct {
     nfy_tokens spare; /* empty, with the capacity of an earlier file */
 } nfy_lex_scratch;
 
-#define NFY_LEX_SCRATCH_KEEP ((size_t)4 << 20)
+/* (1 MiB: a bigger limit kept blocks that glibc would otherwise have freed,
+   raising its mmap threshold, and faulted more pages in a convert run) */
+#define NFY_LEX_SCRATCH_KEEP ((size_t)1 << 20)
 
 void nfy_lex_scratch_init(nfy_lex_scratch *sc);
 void nfy_lex_scratch_release(nfy_lex_scratch *sc);
