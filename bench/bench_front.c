@@ -74,30 +74,39 @@ static void run_scan(const source_vec *v, sink *k)
     }
 }
 
+/* Both keep the front end's buffers between files in one scratch, as a
+   converter thread does. */
 static void run_lex(const source_vec *v, sink *k)
 {
+    nfy_lex_scratch sc;
+    nfy_lex_scratch_init(&sc);
     nfy_tokens toks;
     nfy_tokens_init(&toks);
     for (size_t i = 0; i < v->len; i++) {
-        if (nfy_lex(&v->items[i], &toks, NULL) == NFY_OK)
+        if (nfy_lex_reuse(&v->items[i], &toks, NULL, &sc) == NFY_OK)
             k->value += toks.toks.len;
+        nfy_tokens_recycle(&toks, &sc);
     }
-    nfy_tokens_release(&toks);
+    nfy_lex_scratch_release(&sc);
 }
 
 static void run_syn(const source_vec *v, sink *k)
 {
+    nfy_front_scratch sc;
+    nfy_front_scratch_init(&sc);
     nfy_tokens toks;
     nfy_tokens_init(&toks);
     nfy_arena arena = NFY_ARENA_INIT;
     for (size_t i = 0; i < v->len; i++) {
         nfy_pysyn *m = NULL;
-        if (nfy_lex(&v->items[i], &toks, NULL) == NFY_OK &&
-            nfy_pysyn_parse(&v->items[i], &toks, &arena, NULL, &m) == NFY_OK)
+        if (nfy_lex_reuse(&v->items[i], &toks, NULL, &sc.lex) == NFY_OK &&
+            nfy_pysyn_parse_reuse(&v->items[i], &toks, &arena, NULL, &sc,
+                                  &m) == NFY_OK)
             k->value += m->nstmts + m->ncalls;
         nfy_arena_release(&arena);
+        nfy_tokens_recycle(&toks, &sc.lex);
     }
-    nfy_tokens_release(&toks);
+    nfy_front_scratch_release(&sc);
 }
 
 typedef NFY_VEC(nfy_tokens) tokens_vec;

@@ -21,6 +21,7 @@ typedef struct {
     bool uses, stats, quiet, many;
     size_t files, bytes, errors;
     double seconds;
+    nfy_front_scratch scratch; /* buffers kept from file to file */
 } syntax_run;
 
 enum syntax_opt { OPT_USES, OPT_STATS, OPT_QUIET };
@@ -306,9 +307,10 @@ static bool one_file(syntax_run *run, const char *path, nfy_buf *out)
     nfy_arena arena = NFY_ARENA_INIT;
     nfy_pysyn *m = NULL;
     double t0 = now_seconds();
-    st = nfy_lex(&src, &toks, &diags);
+    st = nfy_lex_reuse(&src, &toks, &diags, &run->scratch.lex);
     if (!st)
-        st = nfy_pysyn_parse(&src, &toks, &arena, &diags, &m);
+        st = nfy_pysyn_parse_reuse(&src, &toks, &arena, &diags, &run->scratch,
+                                   &m);
     run->seconds += now_seconds() - t0;
     run->files++;
     run->bytes += src.len;
@@ -329,7 +331,7 @@ static bool one_file(syntax_run *run, const char *path, nfy_buf *out)
     if (!run->quiet && !run->stats)
         nfy_cli_print_diags(&diags, false, false);
     nfy_arena_release(&arena);
-    nfy_tokens_release(&toks);
+    nfy_tokens_recycle(&toks, &run->scratch.lex);
     nfy_diags_release(&diags);
     nfy_source_release(&src);
     return !st && !nerr;
@@ -380,6 +382,7 @@ int nfy_cmd_syntax(int argc, char **argv)
         return rc;
     }
     run.many = nfiles > 1;
+    nfy_front_scratch_init(&run.scratch);
     nfy_buf out = NFY_BUF_INIT;
     bool bad = false;
     for (int i = 0; i < nfiles; i++) {
@@ -392,6 +395,7 @@ int nfy_cmd_syntax(int argc, char **argv)
     }
     free(files);
     nfy_buf_release(&out);
+    nfy_front_scratch_release(&run.scratch);
     if (run.stats)
         printf("%zu files, %zu bytes, %zu errors, %.3f s, %.1f MB/s\n",
                run.files, run.bytes, run.errors, run.seconds,

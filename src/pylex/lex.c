@@ -199,7 +199,10 @@ static void trim(nfy_tokens *out)
     resize_exact((void **)&c->items, &c->cap, c->len, sizeof *c->items);
 }
 
-nfy_status nfy_lex(const nfy_source *src, nfy_tokens *out, nfy_diags *diags)
+/* keep: the arrays go back to a scratch after the file, so their spare
+   room is kept for the next one rather than trimmed. */
+static nfy_status lex_into(const nfy_source *src, nfy_tokens *out,
+                           nfy_diags *diags, bool keep)
 {
     out->toks.len = 0;
     if (!out->tokpos) {
@@ -237,8 +240,24 @@ nfy_status nfy_lex(const nfy_source *src, nfy_tokens *out, nfy_diags *diags)
     nfy__lex_check_cookie(&lx);
     nfy__lex_lines(&lx);
     nfy__tokpos_build(out->tokpos, out->toks.items, out->toks.len);
-    trim(out);
+    if (!keep)
+        trim(out);
     out->tokpos->of = out->toks.items; /* the array may have moved */
     nfy_vec_free(&lx.indents);
     return NFY_OK;
+}
+
+nfy_status nfy_lex(const nfy_source *src, nfy_tokens *out, nfy_diags *diags)
+{
+    return lex_into(src, out, diags, false);
+}
+
+nfy_status nfy_lex_reuse(const nfy_source *src, nfy_tokens *out,
+                         nfy_diags *diags, nfy_lex_scratch *sc)
+{
+    if (!out->toks.items && !out->tokpos) { /* empty: take the spare */
+        *out = sc->spare;
+        nfy_tokens_init(&sc->spare);
+    }
+    return lex_into(src, out, diags, true);
 }

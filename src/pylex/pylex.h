@@ -162,6 +162,34 @@ void nfy_tokens_release(nfy_tokens *t);
 nfy_status nfy_lex(const nfy_source *src, nfy_tokens *out, nfy_diags *diags);
 
 /**
+ * Token arrays kept between files (one per thread, owned by the caller) so
+ * that each file reuses the pages of the last instead of faulting in fresh
+ * ones. nfy_lex_reuse lexes into an empty out (nfy_tokens_init'ed or
+ * recycled) with the scratch's arrays, and nfy_tokens_recycle gives them
+ * back when the tokens (and any nfy_pysyn made from them) are no longer
+ * used. Arrays over NFY_LEX_SCRATCH_KEEP bytes are freed instead, so one
+ * huge file does not pin its memory for the whole run.
+ */
+typedef struct {
+    nfy_tokens spare; /* empty, with the capacity of an earlier file */
+} nfy_lex_scratch;
+
+/* (1 MiB: a bigger limit kept blocks that glibc would otherwise have freed,
+   raising its mmap threshold, and faulted more pages in a convert run) */
+#define NFY_LEX_SCRATCH_KEEP ((size_t)1 << 20)
+
+void nfy_lex_scratch_init(nfy_lex_scratch *sc);
+void nfy_lex_scratch_release(nfy_lex_scratch *sc);
+
+/** nfy_lex with the scratch's arrays; the tokens are the same. */
+nfy_status nfy_lex_reuse(const nfy_source *src, nfy_tokens *out,
+                         nfy_diags *diags, nfy_lex_scratch *sc);
+
+/** Release t (as nfy_tokens_release), keeping its arrays in sc when they
+    are small enough; t is left empty and may be lexed into again. */
+void nfy_tokens_recycle(nfy_tokens *t, nfy_lex_scratch *sc);
+
+/**
  * Check the lossless invariant: the tokens' [trivia_start, end) ranges are
  * contiguous, ordered, cover exactly [0, src->len) and the last token is
  * ENDMARKER. Returns true when it holds; otherwise *bad_offset (may be NULL)

@@ -129,6 +129,38 @@ void nfy_tokens_release(nfy_tokens *t)
     }
 }
 
+void nfy_lex_scratch_init(nfy_lex_scratch *sc)
+{
+    nfy_tokens_init(&sc->spare);
+}
+
+void nfy_lex_scratch_release(nfy_lex_scratch *sc)
+{
+    nfy_tokens_release(&sc->spare);
+}
+
+static size_t tokens_bytes(const nfy_tokens *t)
+{
+    size_t b = t->toks.cap * sizeof *t->toks.items;
+    if (t->tokpos)
+        b += t->tokpos->cap * sizeof *t->tokpos->items;
+    return b;
+}
+
+void nfy_tokens_recycle(nfy_tokens *t, nfy_lex_scratch *sc)
+{
+    bool spare_empty = !sc->spare.toks.items && !sc->spare.tokpos;
+    if (spare_empty && tokens_bytes(t) <= NFY_LEX_SCRATCH_KEEP) {
+        sc->spare = *t;
+        sc->spare.toks.len = 0;
+        if (sc->spare.tokpos)
+            nfy__tokpos_reset(sc->spare.tokpos, NULL);
+    } else {
+        nfy_tokens_release(t);
+    }
+    nfy_tokens_init(t);
+}
+
 nfy_str nfy_token_text(const nfy_source *src, const nfy_token *tok)
 {
     nfy_str s = {src->data + tok->start, tok->end - tok->start};

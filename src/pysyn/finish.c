@@ -184,9 +184,28 @@ static void copy_out(syn *s, nfy_pysyn *m)
     m->nerrors = s->nerrors;
 }
 
+/* Scratch blocks go back to the caller's scratch when small enough. */
+static void give_back(syn *s)
+{
+    nfy_pysyn_scratch *sc = s->scratch;
+    if (sc && sc->pmatch_bytes <= NFY_LEX_SCRATCH_KEEP) {
+        sc->pmatch = (uint8_t *)s->pmatch;
+        s->pmatch = NULL;
+    } else if (sc) {
+        sc->pmatch_bytes = 0; /* freed below */
+    }
+    size_t bbytes = s->breaks.cap * sizeof *s->breaks.items;
+    if (sc && !sc->breaks && bbytes <= NFY_LEX_SCRATCH_KEEP) {
+        sc->breaks = s->breaks.items;
+        sc->breaks_cap = s->breaks.cap;
+        s->breaks.items = NULL;
+    }
+}
+
 static void release(syn *s)
 {
     nfy__tokpos_free(&s->own_pos);
+    give_back(s);
     free(s->pmatch);
     nfy_vec_free(&s->breaks);
     /* the result vectors belong to the arena */
@@ -240,13 +259,48 @@ static void reserve_results(syn *s)
     }
 }
 
-nfy_status nfy_pysyn_parse(const nfy_source *src, const nfy_tokens *toks,
-                           nfy_arena *arena, nfy_diags *diags, nfy_pysyn **out)
+/* The bracket partners and flags: 5 bytes a position (one more position,
+   unused, so that neither array is empty); the scratch's block when it is
+   big enough. */
+static void alloc_pmatch(syn *s)
+{
+    nfy_pysyn_scratch *sc = s->scratch;
+    size_t bytes = ((size_t)s->nsig + 1) * 5;
+    if (sc && sc->pmatch && sc->pmatch_bytes >= bytes) {
+        s->pmatch = (uint32_t *)(void *)sc->pmatch;
+        sc->pmatch = NULL;
+        return;
+    }
+    if (sc) { /* too small or none: a new block replaces it */
+        free(sc->pmatch);
+        sc->pmatch = NULL;
+        sc->pmatch_bytes = bytes; /* the block out with this parse */
+    }
+    s->pmatch = malloc(bytes);
+    if (!s->pmatch)
+        abort();
+}
+
+static void take_breaks(syn *s)
+{
+    nfy_pysyn_scratch *sc = s->scratch;
+    if (!sc || !sc->breaks)
+        return;
+    s->breaks.items = sc->breaks;
+    s->breaks.cap = sc->breaks_cap;
+    sc->breaks = NULL;
+    sc->breaks_cap = 0;
+}
+
+static nfy_status parse(const nfy_source *src, const nfy_tokens *toks,
+                        nfy_arena *arena, nfy_diags *diags,
+                        nfy_pysyn_scratch *scratch, nfy_pysyn **out)
 {
     if (toks->toks.len >= (size_t)UINT32_MAX - 2)
         return NFY_ELIMIT;
     syn s;
     memset(&s, 0, sizeof s);
+    s.scratch = scratch;
     s.src = src;
     s.toks = toks->toks.items;
     s.ntoks = (uint32_t)toks->toks.len;
@@ -262,11 +316,8 @@ nfy_status nfy_pysyn_parse(const nfy_source *src, const nfy_tokens *toks,
     }
     s.pos = sum->items;
     s.nsig = (uint32_t)sum->len;
-    /* partners then flags in one block: 5 bytes a position (one more
-       position, unused, so that neither array is empty) */
-    s.pmatch = malloc(((size_t)s.nsig + 1) * 5);
-    if (!s.pmatch)
-        abort();
+    alloc_pmatch(&s); /* partners then flags in one block */
+    take_breaks(&s);
     s.pflags = (uint8_t *)(s.pmatch + s.nsig + 1);
     syn_fill_u32(s.pmatch, 0, s.nsig + 1, NFY_NONE);
     memset(s.pflags, 0, (size_t)s.nsig + 1);
@@ -288,4 +339,31 @@ nfy_status nfy_pysyn_parse(const nfy_source *src, const nfy_tokens *toks,
     release(&s);
     *out = m;
     return NFY_OK;
+}
+
+nfy_status nfy_pysyn_parse(const nfy_source *src, const nfy_tokens *toks,
+                           nfy_arena *arena, nfy_diags *diags, nfy_pysyn **out)
+{
+    return parse(src, toks, arena, diags, NULL, out);
+}
+
+nfy_status nfy_pysyn_parse_reuse(const nfy_source *src, const nfy_tokens *toks,
+                                 nfy_arena *arena, nfy_diags *diags,
+                                 nfy_front_scratch *sc, nfy_pysyn **out)
+{
+    return parse(src, toks, arena, diags, &sc->syn, out);
+}
+
+void nfy_front_scratch_init(nfy_front_scratch *sc)
+{
+    nfy_lex_scratch_init(&sc->lex);
+    memset(&sc->syn, 0, sizeof sc->syn);
+}
+
+void nfy_front_scratch_release(nfy_front_scratch *sc)
+{
+    nfy_lex_scratch_release(&sc->lex);
+    free(sc->syn.pmatch);
+    free(sc->syn.breaks);
+    memset(&sc->syn, 0, sizeof sc->syn);
 }

@@ -437,6 +437,32 @@ NFY_NODISCARD nfy_status nfy_pysyn_parse(const nfy_source *src,
                                          nfy_arena *arena, nfy_diags *diags,
                                          nfy_pysyn **out);
 
+/**
+ * Buffers the front end keeps between files (one per thread, owned by the
+ * caller; see nfy_lex_scratch): the token arrays and pysyn's own scratch.
+ * Blocks over NFY_LEX_SCRATCH_KEEP bytes are freed after their file.
+ */
+typedef struct {
+    uint8_t *pmatch; /* bracket partners and flags: pmatch_bytes, the
+                        block's size (also while a parse has it) */
+    size_t pmatch_bytes;
+    uint32_t *breaks; /* line ends, breaks_cap long */
+    size_t breaks_cap;
+} nfy_pysyn_scratch;
+
+typedef struct {
+    nfy_lex_scratch lex;
+    nfy_pysyn_scratch syn;
+} nfy_front_scratch;
+
+void nfy_front_scratch_init(nfy_front_scratch *sc);
+void nfy_front_scratch_release(nfy_front_scratch *sc);
+
+/** nfy_pysyn_parse with sc's scratch arrays; the result is the same. */
+NFY_NODISCARD nfy_status nfy_pysyn_parse_reuse(
+    const nfy_source *src, const nfy_tokens *toks, nfy_arena *arena,
+    nfy_diags *diags, nfy_front_scratch *sc, nfy_pysyn **out);
+
 /* ---- Queries ------------------------------------------------------------- */
 
 /** Text of token t (a view into the source; "" when t is out of range).

@@ -155,6 +155,7 @@ typedef struct {
     const nfy_token *toks;
     uint32_t ntoks;
     nfy_arena *arena;
+    nfy_pysyn_scratch *scratch; /* NULL: scratch is freed after the file */
     nfy_diags *diags;
     uint32_t nerrors;
 

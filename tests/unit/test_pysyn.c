@@ -806,6 +806,22 @@ static void same_record(const void *pa, const void *pb, size_t size,
     assert_memory_equal(a, b, size);
 }
 
+static void same_structure(const nfy_pysyn *m, const nfy_pysyn *ref)
+{
+    assert_int_equal(m->ntoks, ref->ntoks);
+#define SAME_ARRAY(T, name)                                                    \
+    assert_int_equal(m->n##name, ref->n##name);                                \
+    for (uint32_t i = 0; i < m->n##name; i++)                                  \
+        same_record(&m->name[i], &ref->name[i], sizeof(T), #T);
+    NFY_PYSYN_ARRAYS(SAME_ARRAY)
+#undef SAME_ARRAY
+    assert_memory_equal(m->match, ref->match, m->ntoks * sizeof *m->match);
+    assert_memory_equal(m->tok_stmt, ref->tok_stmt,
+                        m->ntoks * sizeof *m->tok_stmt);
+    assert_int_equal(m->main_guard, ref->main_guard);
+    assert_int_equal(m->nerrors, ref->nerrors);
+}
+
 /* nfy_lex leaves a token summary for pysyn's first pass; tokens that did
  * not come from nfy_lex (here: copied into a fresh array) have none, and
  * pysyn builds its own. Both ways must give the same structure. */
@@ -820,18 +836,7 @@ static void check_same_without_summary(const char *text)
     nfy_arena_init(&arena);
     nfy_pysyn *m = NULL;
     assert_int_equal(nfy_pysyn_parse(&f->src, &copy, &arena, NULL, &m), NFY_OK);
-    assert_int_equal(m->ntoks, f->m->ntoks);
-#define SAME_ARRAY(T, name)                                                    \
-    assert_int_equal(m->n##name, f->m->n##name);                               \
-    for (uint32_t i = 0; i < m->n##name; i++)                                  \
-        same_record(&m->name[i], &f->m->name[i], sizeof(T), #T);
-    NFY_PYSYN_ARRAYS(SAME_ARRAY)
-#undef SAME_ARRAY
-    assert_memory_equal(m->match, f->m->match, m->ntoks * sizeof *m->match);
-    assert_memory_equal(m->tok_stmt, f->m->tok_stmt,
-                        m->ntoks * sizeof *m->tok_stmt);
-    assert_int_equal(m->main_guard, f->m->main_guard);
-    assert_int_equal(m->nerrors, f->m->nerrors);
+    same_structure(m, f->m);
     nfy_arena_release(&arena);
     nfy_tokens_release(&copy);
     done(f);
@@ -846,6 +851,74 @@ static void test_same_without_lexer_summary(void **state)
     char *deep = nested(300, "([{", ")]}");
     check_same_without_summary(deep);
     free(deep);
+}
+
+/* One file through the scratch: the same tokens, diagnostics and structure
+ * as fresh calls. */
+static void check_reuse_one(const char *text, nfy_front_scratch *sc,
+                            nfy_tokens *toks)
+{
+    fixture *f = parse(text);
+    nfy_source src;
+    assert_int_equal(nfy_source_from_mem(&src, "t.py", text, strlen(text)),
+                     NFY_OK);
+    nfy_arena arena;
+    nfy_arena_init(&arena);
+    nfy_diags diags;
+    nfy_diags_init(&diags);
+    assert_int_equal(nfy_lex_reuse(&src, toks, &diags, &sc->lex), NFY_OK);
+    assert_int_equal(toks->toks.len, f->toks.toks.len);
+    assert_memory_equal(toks->toks.items, f->toks.toks.items,
+                        toks->toks.len * sizeof *toks->toks.items);
+    nfy_pysyn *m = NULL;
+    assert_int_equal(nfy_pysyn_parse_reuse(&src, toks, &arena, &diags, sc, &m),
+                     NFY_OK);
+    assert_int_equal(nfy_diags_count(&diags, NFY_SEV_NOTE),
+                     nfy_diags_count(&f->diags, NFY_SEV_NOTE));
+    same_structure(m, f->m);
+    nfy_tokens_recycle(toks, &sc->lex); /* m is not used after this */
+    if (strlen(text) > 100000)          /* too big to keep */
+        assert_null(sc->lex.spare.toks.items);
+    else
+        assert_non_null(sc->lex.spare.toks.items);
+    nfy_diags_release(&diags);
+    nfy_arena_release(&arena);
+    nfy_source_release(&src);
+    done(f);
+}
+
+/* Files of mixed sizes through one scratch, growing and shrinking its
+ * buffers; the big one (over NFY_LEX_SCRATCH_KEEP of tokens) is not kept. */
+static void test_scratch_reuse(void **state)
+{
+    (void)state;
+    size_t nbig = 150000;
+    char *big = malloc(2 * nbig + 2);
+    assert_non_null(big);
+    for (size_t i = 0; i < nbig; i++)
+        memcpy(big + 2 * i, i % 64 == 63 ? "\n" : "x,", 2);
+    memcpy(big + 2 * nbig, "\n", 2);
+    char *deep = nested(300, "([{", ")]}");
+    const char *texts[] = {
+        "import torch\nx = torch.cuda.is_available()\n",
+        deep,
+        "def f(a, (b\n  x = [1,\n\n2]; y = f(*a)\n",
+        big,
+        "if x:\n\tpass\n  else: )]}\nclass C: ...\n",
+        "s = f'{a!r:>{w}}' + \"\"\"doc\"\"\"\nprint(s)\n",
+        "",
+    };
+    nfy_front_scratch sc;
+    nfy_front_scratch_init(&sc);
+    nfy_tokens toks;
+    nfy_tokens_init(&toks);
+    for (int round = 0; round < 2; round++)
+        for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
+            check_reuse_one(texts[i], &sc, &toks);
+    nfy_tokens_release(&toks);
+    nfy_front_scratch_release(&sc);
+    free(deep);
+    free(big);
 }
 
 int main(void)
@@ -868,6 +941,7 @@ int main(void)
         cmocka_unit_test(test_real_world_train),
         cmocka_unit_test(test_real_world_model),
         cmocka_unit_test(test_same_without_lexer_summary),
+        cmocka_unit_test(test_scratch_reuse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
