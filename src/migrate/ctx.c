@@ -355,10 +355,11 @@ nfy_status mig_python(const mig_params *p, const nfy_source *src,
     size_t errs0 = nfy_diags_count(dg, NFY_SEV_ERROR);
     nfy_tokens toks;
     nfy_tokens_init(&toks);
-    nfy_status st = nfy_lex(src, &toks, dg);
+    nfy_front_scratch *fs = &p->run->front;
+    nfy_status st = nfy_lex_reuse(src, &toks, dg, &fs->lex);
     nfy_pysyn *m = NULL;
     if (st == NFY_OK)
-        st = nfy_pysyn_parse(src, &toks, arena, dg, &m);
+        st = nfy_pysyn_parse_reuse(src, &toks, arena, dg, fs, &m);
     nfy_resolution *r = NULL;
     if (st == NFY_OK)
         st = nfy_resolve(m, arena, &r);
@@ -401,7 +402,7 @@ nfy_status mig_python(const mig_params *p, const nfy_source *src,
             info->uses_cuda = notes->items[i].cat != MIG_CAT_LEFT_UNCHANGED &&
                               notes->items[i].cat != MIG_CAT_PERFORMANCE;
     }
-    nfy_tokens_release(&toks);
+    nfy_tokens_recycle(&toks, &fs->lex);
     nfy_diags_release(&local);
     return st;
 }

@@ -31,6 +31,7 @@ nfy_status nfy_migrate_run_new(const nfy_migrate_opts *opts,
     run->version = ver;
     mig_rule_env(opts->flags, ver, &run->env);
     nfy_arena_init(&run->arena);
+    nfy_front_scratch_init(&run->front);
     mig_rules_collect(opts->rules, &run->env, &run->names);
     mig_rindex_build(&run->names_ix, &run->names, &run->arena);
     run->cand =
@@ -55,5 +56,6 @@ void nfy_migrate_run_free(nfy_migrate_run *run)
     nfy_vec_free(&run->imports.rules);
     mig_shell_rules_free(&run->shell);
     nfy_arena_release(&run->arena);
+    nfy_front_scratch_release(&run->front);
     free(run);
 }

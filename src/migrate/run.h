@@ -148,7 +148,8 @@ struct nfy_migrate_run {
     mig_ctx_tails intdev;                      /* the int-device pass's */
     mig_amp_rows amp;                          /* the AMP pass's */
     mig_member_rules members;                  /* the member pass's */
-    nfy_migrate_keep keep; /* the observer's, across files */
+    nfy_migrate_keep keep;   /* the observer's, across files */
+    nfy_front_scratch front; /* lexer and parser buffers, across files */
 };
 
 #endif
