@@ -33,6 +33,12 @@ enum { AHEAD_PER_JOB = 64 };
  * each trim makes every thread fault its free pages in again, so smaller
  * ones would cost more than they return. */
 enum { TRIM_AFTER_BYTES = 1 << 20 };
+/* A script this large is converted by the calling thread only. Its
+ * front-end state is some 17 times its size, and a thread's freed memory
+ * stays with that thread: on a worker it would stay the worker's for the
+ * rest of the run, on the calling thread it holds the report as it grows.
+ * So two large files are never converted at once either. */
+enum { LARGE_BYTES = 128 << 10 };
 /* Entries are kept in chunks, so an entry never moves once listed; a chunk
  * is freed once all its entries are merged, so the run holds only the
  * window's entries, not the whole tree's. */
@@ -47,7 +53,8 @@ typedef struct {
     nfy_buf diff;
     nfy_convert_stats stats;
     nfy_status write_rc;
-    bool done; /* under mu once listed */
+    bool large; /* a script for the calling thread only */
+    bool done;  /* under mu once listed */
 } job_item;
 
 typedef struct {
@@ -141,6 +148,18 @@ static job_item *new_slot(job_list *jl)
 
 static void drain(job_list *jl, size_t keep);
 
+/* A file that may be a script (by its name) and is large. */
+static bool is_large(const nfy_walk_entry *e)
+{
+    if (e->kind != NFY_WALK_FILE || e->size < LARGE_BYTES ||
+        e->size > NFY__MAX_SCRIPT_BYTES)
+        return false;
+    const char *slash = strrchr(e->rel, '/');
+    const char *base = slash ? slash + 1 : e->rel;
+    return nfy__convert_kind_needs_head(base) ||
+           nfy__convert_classify(base, "", 0) != NFY_FILE_KIND_OTHER;
+}
+
 static int list_entry(void *ctx, const nfy_walk_entry *e)
 {
     job_list *jl = ctx;
@@ -154,6 +173,7 @@ static int list_entry(void *ctx, const nfy_walk_entry *e)
     it->e.path = nfy_arena_strdup(names, e->path);
     it->e.rel = nfy_arena_strdup(names, e->rel);
     it->walk_diags = jl->walk_diags.items.len;
+    it->large = is_large(e);
     nfy_report_init(&it->rep);
     nfy_diags_init(&it->diags);
     nfy_buf_init(&it->diff, jl->main->diff_out ? jl->main->diff_out->max : 0);
@@ -173,15 +193,17 @@ static int list_entry(void *ctx, const nfy_walk_entry *e)
     return 0;
 }
 
-/* Whether entry next may be taken now, past directories (converted, and
- * perhaps merged and freed, during the walk). Under mu. */
-static bool next_ready(job_list *jl)
+/* Whether entry next may be taken now by the calling thread (caller) or
+ * a worker, past directories (converted, and perhaps merged and freed,
+ * during the walk). Under mu. */
+static bool next_ready(job_list *jl, bool caller)
 {
     if (jl->next < jl->merged)
         jl->next = jl->merged;
     while (jl->next < jl->listed && jl->next < jl->merged + jl->ahead) {
-        if (item_at(jl, jl->next)->e.kind != NFY_WALK_DIR)
-            return true;
+        const job_item *it = item_at(jl, jl->next);
+        if (it->e.kind != NFY_WALK_DIR)
+            return caller || !it->large;
         jl->next++;
     }
     return false;
@@ -202,7 +224,7 @@ static job_item *swap_item(job_list *jl, job_item *finished)
     if (finished)
         finish_item(jl, finished);
     for (;;) {
-        if (next_ready(jl))
+        if (next_ready(jl, false))
             break;
         if (jl->walk_done && jl->next >= jl->listed) {
             pthread_mutex_unlock(&jl->mu);
@@ -314,7 +336,10 @@ static void merge_run(job_list *jl, size_t n)
 static job_item *try_take(job_list *jl)
 {
     pthread_mutex_lock(&jl->mu);
-    job_item *it = next_ready(jl) ? item_at(jl, jl->next++) : NULL;
+    job_item *it = next_ready(jl, true) ? item_at(jl, jl->next++) : NULL;
+    /* The workers that wait for it may go on past it. */
+    if (it && it->large)
+        pthread_cond_broadcast(&jl->work_cv);
     pthread_mutex_unlock(&jl->mu);
     return it;
 }

@@ -17,7 +17,10 @@ struct nfy_arena_block {
     max_align_t data[];
 };
 
-enum { ARENA_MIN_BLOCK = 64 * 1024 };
+/* Blocks start small and double up to the full size, so the many arenas
+ * that hold a few strings (one file's report, one entry's notes) take a
+ * page, not the full size each. */
+enum { ARENA_FIRST_BLOCK = 4 * 1024, ARENA_MAX_BLOCK = 64 * 1024 };
 
 void nfy_arena_init(nfy_arena *a)
 {
@@ -44,9 +47,10 @@ static size_t align_up(size_t n)
     return (n + al - 1) & ~(al - 1);
 }
 
-static nfy_arena_block *new_block(size_t need)
+static nfy_arena_block *new_block(size_t size)
 {
-    size_t size = need > ARENA_MIN_BLOCK ? need : ARENA_MIN_BLOCK;
+    if (size > SIZE_MAX - sizeof(nfy_arena_block))
+        nfy__fatal("arena: allocation size overflow");
     nfy_arena_block *b = malloc(sizeof *b + size);
     if (!b)
         nfy__fatal("out of memory");
@@ -56,15 +60,26 @@ static nfy_arena_block *new_block(size_t need)
     return b;
 }
 
-void *nfy_arena_alloc(nfy_arena *a, size_t size)
+/* The size of the next regular block: twice the head's, within bounds. */
+static size_t next_size(const nfy_arena_block *head)
 {
-    size = align_up(size ? size : 1);
+    if (!head || head->size < ARENA_FIRST_BLOCK / 2)
+        return ARENA_FIRST_BLOCK;
+    return head->size >= ARENA_MAX_BLOCK / 2 ? ARENA_MAX_BLOCK : head->size * 2;
+}
+
+/* size bytes at offset align_up(used) (aligned) or used (bytes) of a block
+ * that has room for them: the head, or a new one. */
+static void *take(nfy_arena *a, size_t size, bool aligned)
+{
     nfy_arena_block *b = a->head;
-    if (!b || b->size - b->used < size) {
-        nfy_arena_block *nb = new_block(size);
+    size_t at = b ? (aligned ? align_up(b->used) : b->used) : 0;
+    if (!b || at > b->size || b->size - at < size) {
+        size_t regular = next_size(b);
+        nfy_arena_block *nb = new_block(size > regular ? size : regular);
         /* Keep a partly used head in front when the new block is a big
          * one-off, so its free space is not wasted. */
-        if (b && size > ARENA_MIN_BLOCK) {
+        if (b && size > regular) {
             nb->next = b->next;
             b->next = nb;
         } else {
@@ -72,11 +87,16 @@ void *nfy_arena_alloc(nfy_arena *a, size_t size)
             a->head = nb;
         }
         b = nb;
+        at = 0;
     }
-    void *p = (char *)b->data + b->used;
-    b->used += size;
+    b->used = at + size;
     a->used_total += size;
-    return p;
+    return (char *)b->data + at;
+}
+
+void *nfy_arena_alloc(nfy_arena *a, size_t size)
+{
+    return take(a, size ? size : 1, true);
 }
 
 static nfy_arena_block *block_of(void *items)
@@ -139,7 +159,7 @@ char *nfy_arena_strndup(nfy_arena *a, const char *s, size_t n)
 {
     if (n == SIZE_MAX)
         nfy__fatal("arena: allocation size overflow");
-    char *p = nfy_arena_alloc(a, n + 1);
+    char *p = take(a, n + 1, false); /* bytes: no alignment, no padding */
     if (n)
         memcpy(p, s, n);
     p[n] = '\0';
@@ -169,7 +189,7 @@ char *nfy_arena_vfmt(nfy_arena *a, const char *fmt, va_list ap)
         return nfy_arena_strndup(a, "", 0);
     if ((size_t)n < sizeof small)
         return nfy_arena_strndup(a, small, (size_t)n);
-    char *p = nfy_arena_alloc(a, (size_t)n + 1);
+    char *p = take(a, (size_t)n + 1, false);
     vsnprintf(p, (size_t)n + 1, fmt, ap);
     return p;
 }

@@ -23,7 +23,7 @@
 
 #include "convert/convert.h"
 
-enum { NFILES = 60 };
+enum { NFILES = 60, NLARGE = 4 };
 
 typedef struct {
     char dir[64];
@@ -66,6 +66,23 @@ static void file_text(size_t i, char *buf, size_t cap)
     }
 }
 
+/* A script large enough for the calling thread only (parallel.c): mostly
+ * comments, with a change every few hundred lines. */
+static void write_large(const char *path, size_t i)
+{
+    size_t cap = 200 << 10, len = 0;
+    char *text = malloc(cap);
+    assert_non_null(text);
+    for (size_t line = 0; len + 128 < cap; line++)
+        len +=
+            (size_t)snprintf(text + len, cap - len,
+                             line % 300 ? "# padding line %zu of a large file\n"
+                                        : "y%zu = torch.ones(2).cuda()\n",
+                             line + i);
+    write_file(path, text);
+    free(text);
+}
+
 static void tree_make(tmp_tree *t)
 {
     snprintf(t->dir, sizeof t->dir, "/tmp/npuify_jobs_XXXXXX");
@@ -80,6 +97,16 @@ static void tree_make(tmp_tree *t)
         snprintf(path, sizeof path, "src/%s/f%02zu.py", i % 2 ? "a" : "b", i);
         file_text(i, text, sizeof text);
         write_file(path, text);
+        if (i % 25 == 7) { /* between small ones, and two in a row */
+            snprintf(path, sizeof path, "src/%s/g%02zu.py", i % 2 ? "a" : "b",
+                     i);
+            write_large(path, i);
+            if (i < 25) {
+                snprintf(path, sizeof path, "src/%s/g%02zu_2.py",
+                         i % 2 ? "a" : "b", i);
+                write_large(path, i + 1);
+            }
+        }
     }
     write_file("src/run.sh", "export NCCL_DEBUG=INFO\nCUDA_VISIBLE_DEVICES=0 "
                              "python a/f01.py\n");
@@ -214,7 +241,7 @@ static void check_action(nfy_convert_action action, const char *dst)
     run_out one;
     run(rules, action, dst, 1, &one);
     /* Not vacuous: the tree has work, findings and errors. */
-    assert_int_equal(one.stats.files_scanned, NFILES + 1);
+    assert_int_equal(one.stats.files_scanned, NFILES + NLARGE + 1);
     assert_true(one.stats.files_changed > 0);
     assert_true(one.stats.files_error > 0);
     assert_true(nfy_report_finding_count(&one.rep) > NFILES / 2);

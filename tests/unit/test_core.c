@@ -98,6 +98,37 @@ static void test_arena(void **state)
     assert_null(a.head);
 }
 
+/* Strings are packed (no padding between them), aligned allocations still
+ * aligned after them, and blocks grow from small to the full size. */
+static void test_arena_packing(void **state)
+{
+    (void)state;
+    nfy_arena a = NFY_ARENA_INIT;
+    const char *x = nfy_arena_strndup(&a, "abc", 3);
+    const char *y = nfy_arena_strdup(&a, "de");
+    assert_ptr_equal(y, x + 4);
+    char *f = nfy_arena_fmt(&a, "%d", 7);
+    assert_ptr_equal(f, y + 3);
+    double *d = nfy_arena_alloc(&a, sizeof *d);
+    assert_int_equal((uintptr_t)d % _Alignof(max_align_t), 0);
+    *d = 1.5;
+    /* Tens of thousands of strings over growing blocks, all intact. */
+    char **keep = malloc(40000 * sizeof *keep);
+    assert_non_null(keep);
+    for (int i = 0; i < 40000; i++)
+        keep[i] = nfy_arena_fmt(&a, "s%d", i);
+    for (int i = 0; i < 40000; i += 997) {
+        char want[16];
+        snprintf(want, sizeof want, "s%d", i);
+        assert_string_equal(keep[i], want);
+    }
+    free(keep);
+    assert_string_equal(x, "abc");
+    assert_string_equal(y, "de");
+    assert_true(*d == 1.5);
+    nfy_arena_release(&a);
+}
+
 static void test_buf(void **state)
 {
     (void)state;
@@ -602,6 +633,7 @@ int main(void)
         cmocka_unit_test(test_str_ops),
         cmocka_unit_test(test_utf8),
         cmocka_unit_test(test_arena),
+        cmocka_unit_test(test_arena_packing),
         cmocka_unit_test(test_buf),
         cmocka_unit_test(test_vec),
         cmocka_unit_test(test_source_columns_exact),
