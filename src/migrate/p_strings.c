@@ -330,6 +330,7 @@ static bool may_start(const mig_str_rule *k, unsigned char b)
 
 static void substring_scan_build(mig_str_rules *out)
 {
+    out->sub_min = SIZE_MAX;
     for (size_t i = 0; i < out->all.len && out->nsub < 32; i++) {
         mig_str_rule *k = &out->all.items[i];
         if (!(k->r->flags & NFY_RULE_F_SUBSTRING) || k->pat.len < 2 ||
@@ -337,6 +338,8 @@ static void substring_scan_build(mig_str_rules *out)
                              (unsigned char)k->pat.ptr[1]))
             continue;
         uint32_t bit = out->nsub++;
+        if (k->pat.len < out->sub_min)
+            out->sub_min = k->pat.len;
         k->sub = (int)bit;
         out->sub_rule[bit] = (uint32_t)i;
         out->sub_first[(unsigned char)k->pat.ptr[0]] |= 1u << bit;
@@ -350,6 +353,8 @@ static uint32_t substring_hits(const mig_str_rules *sr, nfy_str body)
 {
     uint32_t hits = 0;
     const unsigned char *b = (const unsigned char *)body.ptr;
+    if (body.len < sr->sub_min)
+        return 0; /* too short to hold any of their patterns */
     for (size_t i = mig_bigram_find(&sr->sub_pairs, body.ptr, body.len, 0);
          i < body.len;
          i = mig_bigram_find(&sr->sub_pairs, body.ptr, body.len, i + 1)) {
