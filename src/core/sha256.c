@@ -38,20 +38,32 @@ static void compress(uint32_t h[8], const uint8_t block[64])
             rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
         w[i] = w[i - 16] + s0 + w[i - 7] + s1;
     }
-    uint32_t v[8];
-    memcpy(v, h, sizeof v);
+    /* the eight working variables named, so they stay in registers */
+    uint32_t a = h[0], b = h[1], c = h[2], d = h[3];
+    uint32_t e = h[4], f = h[5], g = h[6], k = h[7];
     for (unsigned i = 0; i < 64; i++) {
-        uint32_t s1 = rotr(v[4], 6) ^ rotr(v[4], 11) ^ rotr(v[4], 25);
-        uint32_t ch = (v[4] & v[5]) ^ (~v[4] & v[6]);
-        uint32_t t1 = v[7] + s1 + ch + round_k[i] + w[i];
-        uint32_t s0 = rotr(v[0], 2) ^ rotr(v[0], 13) ^ rotr(v[0], 22);
-        uint32_t maj = (v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]);
-        memmove(v + 1, v, 7 * sizeof v[0]);
-        v[4] += t1;
-        v[0] = t1 + s0 + maj;
+        uint32_t s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25);
+        uint32_t ch = (e & f) ^ (~e & g);
+        uint32_t t1 = k + s1 + ch + round_k[i] + w[i];
+        uint32_t s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22);
+        uint32_t maj = (a & b) ^ (a & c) ^ (b & c);
+        k = g;
+        g = f;
+        f = e;
+        e = d + t1;
+        d = c;
+        c = b;
+        b = a;
+        a = t1 + s0 + maj;
     }
-    for (unsigned i = 0; i < 8; i++)
-        h[i] += v[i];
+    h[0] += a;
+    h[1] += b;
+    h[2] += c;
+    h[3] += d;
+    h[4] += e;
+    h[5] += f;
+    h[6] += g;
+    h[7] += k;
 }
 
 void nfy_sha256_init(nfy_sha256 *s)
@@ -86,15 +98,19 @@ void nfy_sha256_add(nfy_sha256 *s, const void *data, size_t n)
 void nfy_sha256_finish(nfy_sha256 *s, uint8_t digest[NFY_SHA256_BYTES])
 {
     uint64_t bits = s->len * 8;
-    uint8_t pad = 0x80;
-    nfy_sha256_add(s, &pad, 1);
-    pad = 0;
-    while (s->fill != 56)
-        nfy_sha256_add(s, &pad, 1);
-    uint8_t tail[8];
+    /* 0x80, zeros up to 56 mod 64, the bit length: written in place */
+    s->len += (s->fill < 56 ? 64 : 128) - s->fill;
+    s->block[s->fill++] = 0x80;
+    if (s->fill > 56) {
+        memset(s->block + s->fill, 0, 64 - s->fill);
+        compress(s->h, s->block);
+        s->fill = 0;
+    }
+    memset(s->block + s->fill, 0, 56 - s->fill);
     for (unsigned i = 0; i < 8; i++)
-        tail[i] = (uint8_t)(bits >> (56 - 8 * i));
-    nfy_sha256_add(s, tail, 8);
+        s->block[56 + i] = (uint8_t)(bits >> (56 - 8 * i));
+    compress(s->h, s->block);
+    s->fill = 0;
     for (unsigned i = 0; i < 8; i++)
         for (unsigned j = 0; j < 4; j++)
             digest[4 * i + j] = (uint8_t)(s->h[i] >> (24 - 8 * j));

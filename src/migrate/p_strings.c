@@ -330,6 +330,7 @@ static bool may_start(const mig_str_rule *k, unsigned char b)
 
 static void substring_scan_build(mig_str_rules *out)
 {
+    out->sub_min = SIZE_MAX;
     for (size_t i = 0; i < out->all.len && out->nsub < 32; i++) {
         mig_str_rule *k = &out->all.items[i];
         if (!(k->r->flags & NFY_RULE_F_SUBSTRING) || k->pat.len < 2 ||
@@ -337,6 +338,8 @@ static void substring_scan_build(mig_str_rules *out)
                              (unsigned char)k->pat.ptr[1]))
             continue;
         uint32_t bit = out->nsub++;
+        if (k->pat.len < out->sub_min)
+            out->sub_min = k->pat.len;
         k->sub = (int)bit;
         out->sub_rule[bit] = (uint32_t)i;
         out->sub_first[(unsigned char)k->pat.ptr[0]] |= 1u << bit;
@@ -350,6 +353,8 @@ static uint32_t substring_hits(const mig_str_rules *sr, nfy_str body)
 {
     uint32_t hits = 0;
     const unsigned char *b = (const unsigned char *)body.ptr;
+    if (body.len < sr->sub_min)
+        return 0; /* too short to hold any of their patterns */
     for (size_t i = mig_bigram_find(&sr->sub_pairs, body.ptr, body.len, 0);
          i < body.len;
          i = mig_bigram_find(&sr->sub_pairs, body.ptr, body.len, i + 1)) {
@@ -860,11 +865,52 @@ void mig_pass_strings(mig_ctx *c)
     mig_guard_free(&g);
 }
 
+/* The token in [lo, ntoks) whose text holds byte pos, or NFY_NONE. */
+static uint32_t token_at(const mig_ctx *c, uint32_t lo, uint32_t pos)
+{
+    uint32_t lo0 = lo, n = c->m->ntoks, step = 1;
+    /* galloping from lo: the next '#' is most often a few tokens on */
+    for (; lo + step < n && c->m->toks[lo + step].start <= pos; step *= 2)
+        lo += step;
+    uint32_t hi = step < n - lo ? lo + step + 1 : n; /* toks[lo+step] > pos */
+    while (hi - lo > 1) { /* toks[lo].start <= pos once lo is a match */
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (c->m->toks[mid].start <= pos)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    /* an empty token (DEDENT) starting at pos may sort after its holder */
+    while (lo > lo0 && lo < c->m->ntoks && c->m->toks[lo].end <= pos &&
+           c->m->toks[lo - 1].start == c->m->toks[lo].start)
+        lo--;
+    if (lo >= c->m->ntoks || c->m->toks[lo].start > pos ||
+        c->m->toks[lo].end <= pos)
+        return NFY_NONE;
+    return lo;
+}
+
+/* Every comment starts with '#': the '#'s found in the text, each looked
+ * up among the tokens, cost far less than a walk of every token. */
 void mig_pass_comments(mig_ctx *c)
 {
-    for (uint32_t t = 0; t < c->m->ntoks; t++) {
+    const char *text = c->m->src->data;
+    size_t len = c->m->src->len;
+    uint32_t lo = 0;
+    for (size_t pos = 0; pos < len;) {
+        const char *h = memchr(text + pos, '#', len - pos);
+        if (h == NULL)
+            break;
+        uint32_t at = (uint32_t)(h - text);
+        uint32_t t = token_at(c, lo, at);
+        if (t == NFY_NONE) {
+            pos = at + 1;
+            continue;
+        }
         if (c->m->toks[t].kind == NFY_TOK_COMMENT &&
             cuda_text(c, mig_tok(c, t)))
             note_unchanged(c, mig_tok_span(c, t), "comment", NULL);
+        pos = c->m->toks[t].end;
+        lo = t + 1;
     }
 }

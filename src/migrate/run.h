@@ -44,6 +44,7 @@ typedef struct {
     uint32_t sub_first[256], sub_second[256];
     uint32_t sub_rule[32]; /* bit -> index into all */
     uint32_t nsub;
+    size_t sub_min; /* the shortest of their patterns (SIZE_MAX: none) */
 } mig_str_rules;
 
 /** Build the string rules of set active in env (p_strings.c). */

@@ -18,8 +18,13 @@ void nfy_edit_id(const char *rel, const nfy_edit_set *set, const nfy_edit *e,
     nfy_sha256_add(&h, e->text.ptr, e->text.len);
     uint8_t digest[NFY_SHA256_BYTES];
     nfy_sha256_finish(&h, digest);
-    char hex[2 * NFY_SHA256_BYTES + 1];
-    nfy_sha256_hex(digest, hex);
+    /* the first ID_HASH_HEX hex digits only: the rest would be cut */
+    static const char digits[] = "0123456789abcdef";
+    char hex[ID_HASH_HEX + 1];
+    for (unsigned i = 0; i < ID_HASH_HEX / 2; i++) {
+        hex[2 * i] = digits[digest[i] >> 4];
+        hex[2 * i + 1] = digits[digest[i] & 15];
+    }
     hex[ID_HASH_HEX] = '\0';
     /* "rel:start:rule:hash", put together without printf (one an edit);
      * a NULL rule reads as glibc's printf writes it */

@@ -135,6 +135,34 @@ static void build_slots(nfy_rule_set *set)
     }
 }
 
+/* The per-kind chains of set's rules (see nfy_rule_set); none when the
+ * set is too large for 32-bit positions. */
+static void build_kind_chains(nfy_rule_set *set)
+{
+    size_t n = set->rules.len;
+    free(set->kind_next);
+    set->kind_next = NULL;
+    set->kind_count = 0;
+    if (n >= UINT32_MAX)
+        return;
+    set->kind_next = malloc((n + 1) * sizeof *set->kind_next);
+    if (set->kind_next == NULL)
+        return; /* iteration scans every rule instead */
+    for (int k = 0; k < NFY_RULE_KIND_COUNT; k++)
+        set->kind_first[k] = (uint32_t)n;
+    for (size_t i = n; i-- > 0;) {
+        unsigned k = (unsigned)set->rules.items[i]->kind;
+        if (k >= NFY_RULE_KIND_COUNT) {
+            free(set->kind_next);
+            set->kind_next = NULL;
+            return;
+        }
+        set->kind_next[i] = set->kind_first[k];
+        set->kind_first[k] = (uint32_t)i;
+    }
+    set->kind_count = n;
+}
+
 void nfy__rules_reindex(nfy_rule_set *set)
 {
     set->index.len = 0;
@@ -146,6 +174,7 @@ void nfy__rules_reindex(nfy_rule_set *set)
               entry_cmp);
     build_slots(set);
     nfy__rules_ids_build(set);
+    build_kind_chains(set);
 }
 
 void nfy__rules_index_free(nfy_rule_set *set)
@@ -155,6 +184,9 @@ void nfy__rules_index_free(nfy_rule_set *set)
     set->slots = NULL;
     set->nslots = 0;
     nfy__rules_ids_free(set);
+    free(set->kind_next);
+    set->kind_next = NULL;
+    set->kind_count = 0;
 }
 
 /* ---- Ranking ------------------------------------------------------------- */

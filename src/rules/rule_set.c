@@ -88,10 +88,34 @@ void nfy_rule_iter_init(nfy_rule_iter *it, const nfy_rule_set *set, int kind,
     it->kind = kind;
     it->match = match;
     it->include_disabled = false;
+    it->chained = set != NULL && kind >= 0 && kind < NFY_RULE_KIND_COUNT &&
+                  set->kind_next != NULL && set->kind_count == set->rules.len;
+    if (it->chained)
+        it->next = set->kind_first[kind];
+}
+
+/* The next rule of it's kind by its kind's chain (see nfy_rule_set). */
+static const nfy_rule *iter_chained(nfy_rule_iter *it)
+{
+    const nfy_rule_set *set = it->set;
+    while (it->next < set->rules.len) {
+        const nfy_rule *r = set->rules.items[it->next];
+        it->next = set->kind_next[it->next];
+        if ((int)r->kind != it->kind)
+            continue;
+        if (it->match >= 0 && (int)r->match != it->match)
+            continue;
+        if (!r->enabled && !it->include_disabled)
+            continue;
+        return r;
+    }
+    return NULL;
 }
 
 const nfy_rule *nfy_rule_iter_next(nfy_rule_iter *it)
 {
+    if (it->chained)
+        return iter_chained(it);
     while (it->set && it->next < it->set->rules.len) {
         const nfy_rule *r = it->set->rules.items[it->next++];
         if (it->kind >= 0 && (int)r->kind != it->kind)

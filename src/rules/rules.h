@@ -445,6 +445,7 @@ typedef struct {
     int kind;
     int match;
     bool include_disabled;
+    bool chained; /* next walks the kind's chain (set at init) */
 } nfy_rule_iter;
 
 void nfy_rule_iter_init(nfy_rule_iter *it, const nfy_rule_set *set, int kind,

@@ -39,6 +39,12 @@ struct nfy_rule_set {
     const nfy_rule **id_slots; /* rules by ID (rule_ids.c), NULL: none */
     size_t nid_slots;          /* a power of two, or 0 */
     size_t id_count;           /* rules.len when id_slots was built */
+    /* each kind's rules in load order, as a chain: kind_first[k] is the
+     * first's position, kind_next[i] the next after position i of the
+     * same kind (rules.len: none); current while kind_count == rules.len */
+    uint32_t *kind_next;
+    uint32_t kind_first[NFY_RULE_KIND_COUNT];
+    size_t kind_count;
 };
 
 /* The ID table of set's rules as they are now (rule_ids.c). */

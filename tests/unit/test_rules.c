@@ -127,6 +127,43 @@ static void test_iterate(void **state)
     nfy_rule_set_free(set);
 }
 
+/* Iterating one kind (by its chain) yields what a scan of every rule
+ * filtered the same way does, in the same order, for every kind and match,
+ * disabled rules in or out. */
+static void test_iterate_kinds(void **state)
+{
+    (void)state;
+    nfy_rule_set *set = builtin();
+    for (int kind = 0; kind < NFY_RULE_KIND_COUNT; kind++) {
+        for (int match = -1; match < NFY_MATCH_COUNT; match++) {
+            for (int off = 0; off < 2; off++) {
+                nfy_rule_iter it;
+                nfy_rule_iter_init(&it, set, kind, match);
+                it.include_disabled = off;
+                size_t i = 0;
+                for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));) {
+                    const nfy_rule *want = NULL;
+                    for (; i < nfy_rule_set_count(set) && want == NULL; i++) {
+                        const nfy_rule *x = nfy_rule_set_at(set, i);
+                        if ((int)x->kind == kind &&
+                            (match < 0 || (int)x->match == match) &&
+                            (x->enabled || off))
+                            want = x;
+                    }
+                    assert_ptr_equal(r, want);
+                }
+                for (; i < nfy_rule_set_count(set); i++) {
+                    const nfy_rule *x = nfy_rule_set_at(set, i);
+                    assert_false((int)x->kind == kind &&
+                                 (match < 0 || (int)x->match == match) &&
+                                 (x->enabled || off));
+                }
+            }
+        }
+    }
+    nfy_rule_set_free(set);
+}
+
 /* ---- Lookup
  * -------------------------------------------------------------------- */
 
@@ -774,6 +811,7 @@ int main(void)
         cmocka_unit_test(test_render_text),
         cmocka_unit_test(test_activity),
         cmocka_unit_test(test_pass_registry),
+        cmocka_unit_test(test_iterate_kinds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
