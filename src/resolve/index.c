@@ -184,21 +184,30 @@ static void place_runs(const nfy_pysyn *m, nfy__res_index *ix,
     }
 }
 
+/* Each group is listed once, however many `global` declarations name it
+ * (so the list never holds more than every binding once). */
 static void collect_globals(const nfy_pysyn *m, nfy__res_index *ix)
 {
     uint32_t n = 0;
+    uint8_t *listed = NULL; /* per group */
     ix->globals = NULL;
     for (uint32_t g = 0; g < m->nbindings; g++) {
         const nfy_binding *gb = &m->bindings[g];
         if (gb->kind != NFY_BIND_GLOBAL || gb->scope == 0)
             continue;
-        if (ix->globals == NULL)
+        if (ix->globals == NULL) {
             ix->globals =
                 nfy_arena_alloc(ix->arena, m->nbindings * sizeof(uint32_t));
+            listed =
+                nfy_arena_calloc(ix->arena, ix->ngroups ? ix->ngroups : 1, 1);
+        }
         nfy_str name = tok_text(m, gb->tok);
         const nfy__res_group *h =
             group_find(ix, gb->scope, name, nfy__resolve_name_hash(name));
-        for (uint32_t i = h ? h->lo : 0; h && i < h->hi; i++) {
+        if (h == NULL || listed[h - ix->groups])
+            continue;
+        listed[h - ix->groups] = 1;
+        for (uint32_t i = h->lo; i < h->hi; i++) {
             if (is_value_binding(&m->bindings[ix->order[i]]))
                 ix->globals[n++] = ix->order[i];
         }

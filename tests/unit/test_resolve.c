@@ -433,6 +433,27 @@ static void test_same_name(void **state)
 
 /* Many names in many scopes (the tables grow past their first size), and
  * a module name shadowed late: the last binding before a use wins. */
+/* Many `global` declarations of one name, each over many bindings of it:
+ * the module-level candidates are listed once, not once a declaration
+ * (fuzz_migrate found the list written past its end). */
+static void test_global_declared_many_times(void **state)
+{
+    (void)state;
+    char text[16384];
+    size_t at = 0;
+    at += (size_t)snprintf(text + at, sizeof text - at, "def f():\n");
+    for (int i = 0; i < 60; i++)
+        at +=
+            (size_t)snprintf(text + at, sizeof text - at, "    global x, x\n");
+    for (int i = 0; i < 60; i++)
+        at += (size_t)snprintf(text + at, sizeof text - at,
+                               "    from torch import cuda as x\n");
+    at += (size_t)snprintf(text + at, sizeof text - at,
+                           "def g():\n    x.synchronize()\n");
+    assert_true(at < sizeof text);
+    expect_qual(text, "x.synchronize", 0, "torch.cuda.synchronize", 2);
+}
+
 static void test_many_names(void **state)
 {
     (void)state;
@@ -529,6 +550,7 @@ int main(void)
         cmocka_unit_test(test_shadowing),
         cmocka_unit_test(test_local_named_cuda),
         cmocka_unit_test(test_global),
+        cmocka_unit_test(test_global_declared_many_times),
         cmocka_unit_test(test_class_scope_invisible),
         cmocka_unit_test(test_unknown_receiver),
         cmocka_unit_test(test_dotted_alias),
