@@ -393,6 +393,47 @@ static void test_hostile_inputs_stay_fast(void **state)
     free(buf);
 }
 
+/* Indentation runs of every length around the 16-byte steps of the
+   space scanner, with the line (and the file) ending right after them:
+   INDENT spans the spaces, a tab after them rounds the column up, a
+   whitespace-only last line ends the file, a non-ASCII byte may follow. */
+static void test_indent_runs_at_block_edges(void **state)
+{
+    (void)state;
+    static const char *const tails[] = {"y\n", "y", "\t",        "\tz\n",
+                                        "",    "#", "\xc3\xa9\n"};
+    char buf[128], want[64];
+    for (size_t k = 1; k <= 40; k++) {
+        for (size_t t = 0; t < sizeof tails / sizeof tails[0]; t++) {
+            size_t len = 0, tl = strlen(tails[t]);
+            memcpy(buf, "if x:\n", 6);
+            len = 6;
+            memset(buf + len, ' ', k);
+            len += k;
+            memcpy(buf + len, tails[t], tl);
+            len += tl;
+            lexed l;
+            lex_mem(&l, buf, len);
+            if (t < 2 || t == 3) { /* a statement: INDENT then NAME */
+                snprintf(want, sizeof want, "INDENT %.*s%s 2,0-2,%zu", (int)k,
+                         "                                        ",
+                         t == 3 ? "\\t" : "", k + (t == 3));
+                assert_tok(&l, 4, want);
+                snprintf(want, sizeof want, "NAME %c 2,%zu-2,%zu",
+                         t == 3 ? 'z' : 'y', k + (t == 3), k + 1 + (t == 3));
+                assert_tok(&l, 5, want);
+            } else if (t == 6) { /* a non-ASCII name: columns in code points */
+                snprintf(want, sizeof want, "NAME \xc3\xa9 2,%zu-2,%zu", k,
+                         k + 1);
+                assert_tok(&l, 5, want);
+            }
+            assert_int_equal(l.toks.toks.items[l.toks.toks.len - 1].kind,
+                             NFY_TOK_ENDMARKER);
+            lexed_release(&l);
+        }
+    }
+}
+
 static void test_lossless_check_can_fail(void **state)
 {
     (void)state;
@@ -422,6 +463,7 @@ int main(void)
         cmocka_unit_test(test_fstring_split_nested_and_plain),
         cmocka_unit_test(test_random_bytes_roundtrip),
         cmocka_unit_test(test_hostile_inputs_stay_fast),
+        cmocka_unit_test(test_indent_runs_at_block_edges),
         cmocka_unit_test(test_lossless_check_can_fail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
