@@ -108,7 +108,8 @@ static void reviewable(nfy_report *rep, nfy_finding *f, const char *id,
 {
     if (!f || !id)
         return;
-    f->edit_id = nfy_arena_strdup(&rep->arena, id);
+    f->edit_id = nfy_arena_strdup(&rep->arena, id); /* whole: no file */
+    f->edit_id_in_file = false;
     f->code_after = nfy_arena_strdup(&rep->arena, text);
 }
 

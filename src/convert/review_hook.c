@@ -24,6 +24,15 @@ static size_t change_findings(nfy_report *rep, const char *rel, size_t first,
     return n;
 }
 
+/* f's edit id id, without its first part rel and ':' (f->file is rel). */
+static void set_edit_id(nfy_report *rep, nfy_finding *f, const char *rel,
+                        const nfy_buf *id)
+{
+    size_t skip = strlen(rel) + 1;
+    f->edit_id = nfy_report_strndup(rep, id->data + skip, id->len - skip);
+    f->edit_id_in_file = true;
+}
+
 /* A change the review did not accept stays, named with the reason. */
 static void mark_not_accepted(nfy_finding *f, bool reviewed)
 {
@@ -101,8 +110,8 @@ void nfy__convert_review(const nfy_convert_opts *o, const nfy_source *src,
     for (size_t k = 0; k < n; k++) {
         nfy_buf_reset(&id);
         nfy_edit_id(rel, set, &set->edits.items[k], &id);
-        if (paired)
-            fs[k]->edit_id = nfy_report_strndup(rep, nfy_buf_cstr(&id), id.len);
+        if (paired) /* the file is the finding's own: kept once, there */
+            set_edit_id(rep, fs[k], rel, &id);
         bool keep =
             !o->decisions ||
             (paired && nfy_decisions_accepts(o->decisions, nfy_buf_cstr(&id)));

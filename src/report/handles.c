@@ -6,6 +6,7 @@
  */
 #include "core/fatal.h"
 #include "report/report.h"
+#include "report/report_internal.h"
 
 nfy_report *nfy_report_new(void)
 {
@@ -22,6 +23,21 @@ void nfy_report_free(nfy_report *rep)
         return;
     nfy_report_release(rep);
     free(rep);
+}
+
+/* The whole edit id of f as one of the report's strings: the report keeps
+ * only its part after the file, so the whole one is made when a caller
+ * first reads it (the report owns it from then on, as it owns the rest;
+ * a handle is one thread's at a time, so the const read may add it). */
+static const char *public_edit_id(const nfy_report *rep, const nfy_finding *f)
+{
+    if (!f->edit_id_in_file)
+        return f->edit_id;
+    nfy_buf id = NFY_BUF_INIT;
+    const char *s = nfy_finding_edit_id(f, &id);
+    s = nfy__report_intern((nfy_report *)rep, s, id.len);
+    nfy_buf_release(&id);
+    return s;
 }
 
 bool nfy_report_finding_get(const nfy_report *rep, size_t i,
@@ -44,6 +60,6 @@ bool nfy_report_finding_get(const nfy_report *rep, size_t i,
                               .message = f->message,
                               .before = f->before,
                               .after = f->after,
-                              .edit_id = f->edit_id};
+                              .edit_id = public_edit_id(rep, f)};
     return true;
 }

@@ -107,6 +107,17 @@ void nfy_report_add_finding(nfy_report *rep, const nfy_finding *f)
     nfy_vec_push(&rep->open_findings, c);
 }
 
+const char *nfy_finding_edit_id(const nfy_finding *f, nfy_buf *buf)
+{
+    if (!f->edit_id || !f->edit_id_in_file)
+        return f->edit_id;
+    nfy_buf_reset(buf);
+    (void)nfy_buf_addstr(buf, f->file ? f->file : "");
+    (void)nfy_buf_addch(buf, ':');
+    (void)nfy_buf_addstr(buf, f->edit_id);
+    return nfy_buf_cstr(buf);
+}
+
 void nfy_finding_locate(nfy_finding *f, const nfy_source *src, nfy_span sp)
 {
     nfy_source_linecol(src, sp.start, &f->start_line, &f->start_col);

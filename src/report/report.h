@@ -104,9 +104,15 @@ typedef struct {
                                    it, or NULL */
     nfy_severity rule_severity; /* the rule's severity, filled in by a report
                                    with rules (nfy_report_use_rules) */
+    bool edit_id_in_file;       /* edit_id leaves out its first part, the
+                                   file and ':' (nfy_finding_edit_id) */
 } nfy_finding;
 
 typedef NFY_VEC(nfy_finding) nfy_finding_vec;
+
+/** The whole edit id of f, or NULL: f->edit_id itself, or put together in
+ * *buf (valid until buf changes). */
+const char *nfy_finding_edit_id(const nfy_finding *f, nfy_buf *buf);
 
 /** Set start/end line and column of f from a byte span of src. */
 void nfy_finding_locate(nfy_finding *f, const nfy_source *src, nfy_span sp);

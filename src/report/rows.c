@@ -2,7 +2,8 @@
  * Sealed findings: a finding whose file is done is kept as a 32-byte row of
  * string ids instead of a 136-byte nfy_finding, so the report of a large
  * tree stays small. The strings other than file and rule go into one
- * interned tuple of ids, shared by every finding with the same text.
+ * interned tuple of ids, shared by every finding with the same text (an
+ * edit id is kept without its file, so copies of a file share theirs).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@ enum {
     X_VALUE_SET_ID,
     X_VALUE_SET,
     X_EDIT_ID,
+    X_EDIT_ID_IN_FILE, /* 1: the edit id leaves out "file:" */
     X_CODE_BEFORE,
     X_CODE_AFTER,
     X_COUNT
@@ -44,6 +46,7 @@ static uint32_t extra_of(nfy_report *rep, const nfy_finding *f)
     uint32_t ids[X_COUNT];
     for (int k = 0; k < X_COUNT; k++)
         ids[k] = nfy__report_intern_cstr_id(rep, s[k]);
+    ids[X_EDIT_ID_IN_FILE] = f->edit_id_in_file;
     return nfy__report_intern_id(rep, (const char *)ids, sizeof ids);
 }
 
@@ -78,6 +81,7 @@ void nfy__report_row_extra(const nfy_report *rep, const nfy_report_row *r,
     f->value_set_id = nfy__report_string(rep, ids[X_VALUE_SET_ID]);
     f->value_set = nfy__report_string(rep, ids[X_VALUE_SET]);
     f->edit_id = nfy__report_string(rep, ids[X_EDIT_ID]);
+    f->edit_id_in_file = ids[X_EDIT_ID_IN_FILE] != 0;
     f->code_before = nfy__report_string(rep, ids[X_CODE_BEFORE]);
     f->code_after = nfy__report_string(rep, ids[X_CODE_AFTER]);
 }

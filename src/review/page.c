@@ -133,7 +133,9 @@ static void created_file(nfy_buf *out, const nfy_finding *f)
                         "\"after\":");
     lines_array(out, text, text + strlen(text));
     nfy_buf_addstr(out, ",\"start\":0,\"end\":0");
-    js_key(out, "id", f->edit_id);
+    nfy_buf id = NFY_BUF_INIT;
+    js_key(out, "id", nfy_finding_edit_id(f, &id));
+    nfy_buf_release(&id);
     js_key(out, "old", "");
 }
 
@@ -161,7 +163,9 @@ static void item(nfy_buf *out, const nfy_finding *f, const nfy_source *src,
     if (created) {
         created_file(out, f);
     } else if (edit) {
-        js_key(out, "id", f->edit_id);
+        nfy_buf id = NFY_BUF_INIT;
+        js_key(out, "id", nfy_finding_edit_id(f, &id));
+        nfy_buf_release(&id);
         js_key(out, "old", f->before);
         js_key(out, "new", f->after);
     }

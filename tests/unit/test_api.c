@@ -107,6 +107,11 @@ static void test_findings(void **state)
         assert_int_equal(f.start_line, 2);
         assert_string_equal(f.after, "npu");
         assert_non_null(f.edit_id);
+        /* the whole id, the same string on every read */
+        assert_true(strncmp(f.edit_id, "train.py:", 9) == 0);
+        nfy_finding_info again;
+        assert_true(nfy_report_finding_get(rep, i, &again));
+        assert_ptr_equal(again.edit_id, f.edit_id);
     }
     assert_int_equal(changes, 1);
     assert_true(t.edits >= 1);

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "report/report_internal.h"
 
 static nfy_finding mk(const char *file, uint32_t line, uint32_t col,
                       const char *rule, nfy_finding_cat cat, nfy_op_type op,
@@ -583,6 +584,7 @@ static void test_seal_keeps_everything(void **state)
     assert_string_equal(last.value_set_id, "vs1.2");
     assert_string_equal(last.value_set, "impl");
     assert_string_equal(last.edit_id, "e-1");
+    assert_false(last.edit_id_in_file);
     assert_string_equal(last.code_before, "x.cuda()");
     assert_string_equal(last.code_after, "x.npu()");
     assert_int_equal(last.rule_severity, NFY_SEV_WARNING);
@@ -623,6 +625,46 @@ static void random_finding(uint32_t *seed, nfy_finding *f)
                        .after = texts[r[10]],
                        .npu_api = texts[r[11]],
                        .api_type = texts[(r[11] + r[10]) % 3]};
+}
+
+/* An edit id kept without its file reads back whole, sealed or open, and
+ * copies of a file share one tuple. */
+static void test_edit_id_in_file(void **state)
+{
+    (void)state;
+    nfy_report rep;
+    nfy_report_init(&rep);
+    const char *files[] = {"a/x.py", "b/x.py"};
+    for (int k = 0; k < 2; k++) {
+        nfy_finding f = mk(files[k], 3, 1, "NPU201", NFY_CAT_CHANGE,
+                           NFY_OPTYPE_MODIFY, "m");
+        f.edit_id = "17:NPU201:0123abcd";
+        f.edit_id_in_file = true;
+        nfy_report_add_finding(&rep, &f);
+        if (k == 0)
+            nfy_report_seal(&rep);
+    }
+    nfy_buf b = NFY_BUF_INIT;
+    nfy_finding f;
+    nfy_report_finding_read(&rep, 0, &f);
+    assert_true(f.edit_id_in_file);
+    assert_string_equal(nfy_finding_edit_id(&f, &b),
+                        "a/x.py:17:NPU201:0123abcd");
+    nfy_report_finding_read(&rep, 1, &f);
+    assert_string_equal(nfy_finding_edit_id(&f, &b),
+                        "b/x.py:17:NPU201:0123abcd");
+    nfy_report_seal(&rep);
+    assert_int_equal(nfy__report_row(&rep, 0)->extra,
+                     nfy__report_row(&rep, 1)->extra);
+    nfy_finding_info i0, i1;
+    assert_true(nfy_report_finding_get(&rep, 0, &i0));
+    assert_true(nfy_report_finding_get(&rep, 1, &i1));
+    assert_string_equal(i0.edit_id, "a/x.py:17:NPU201:0123abcd");
+    assert_string_equal(i1.edit_id, "b/x.py:17:NPU201:0123abcd");
+    f.edit_id = NULL;
+    assert_null(nfy_finding_edit_id(&f, &b));
+    nfy_buf_release(&b);
+    nfy_report_release(&rep);
 }
 
 static void test_sealed_order_is_open_order(void **state)
@@ -686,6 +728,7 @@ int main(void)
         cmocka_unit_test(test_formats_parse),
         cmocka_unit_test(test_write_all_files),
         cmocka_unit_test(test_seal_keeps_everything),
+        cmocka_unit_test(test_edit_id_in_file),
         cmocka_unit_test(test_sealed_order_is_open_order),
         cmocka_unit_test(test_empty_report),
     };
