@@ -16,7 +16,8 @@
  * (always at the end) keeps its default for old callers.
  * Allocation failure aborts; every other error comes back as nfy_status.
  * Nothing keeps global state: separate handles may be used from separate
- * threads.
+ * threads; one handle is one thread's at a time, reads included (reading a
+ * finding's edit id may add that id to its report).
  */
 #ifndef NPUIFY_NPUIFY_H
 #define NPUIFY_NPUIFY_H
