@@ -38,7 +38,7 @@ enum { TRIM_AFTER_BYTES = 1 << 20 };
  * stays with that thread: on a worker it would stay the worker's for the
  * rest of the run, on the calling thread it holds the report as it grows.
  * So two large files are never converted at once either. */
-enum { LARGE_BYTES = 128 << 10 };
+enum { LARGE_BYTES = 256 << 10 };
 /* Entries are kept in chunks, so an entry never moves once listed; a chunk
  * is freed once all its entries are merged, so the run holds only the
  * window's entries, not the whole tree's. */

@@ -70,7 +70,7 @@ static void file_text(size_t i, char *buf, size_t cap)
  * comments, with a change every few hundred lines. */
 static void write_large(const char *path, size_t i)
 {
-    size_t cap = 200 << 10, len = 0;
+    size_t cap = 300 << 10, len = 0;
     char *text = malloc(cap);
     assert_non_null(text);
     for (size_t line = 0; len + 128 < cap; line++)
