@@ -94,20 +94,25 @@ void nfy_rule_iter_init(nfy_rule_iter *it, const nfy_rule_set *set, int kind,
         it->next = set->kind_first[kind];
 }
 
-/* The next rule of it's kind by its kind's chain (see nfy_rule_set). */
+/* Whether r is one the iterator asks for. */
+static bool iter_wants(const nfy_rule_iter *it, const nfy_rule *r)
+{
+    if (it->kind >= 0 && (int)r->kind != it->kind)
+        return false;
+    if (it->match >= 0 && (int)r->match != it->match)
+        return false;
+    return r->enabled || it->include_disabled;
+}
+
+/* The next rule of its kind by its kind's chain (see nfy_rule_set). */
 static const nfy_rule *iter_chained(nfy_rule_iter *it)
 {
     const nfy_rule_set *set = it->set;
     while (it->next < set->rules.len) {
         const nfy_rule *r = set->rules.items[it->next];
         it->next = set->kind_next[it->next];
-        if ((int)r->kind != it->kind)
-            continue;
-        if (it->match >= 0 && (int)r->match != it->match)
-            continue;
-        if (!r->enabled && !it->include_disabled)
-            continue;
-        return r;
+        if (iter_wants(it, r))
+            return r;
     }
     return NULL;
 }
@@ -118,13 +123,8 @@ const nfy_rule *nfy_rule_iter_next(nfy_rule_iter *it)
         return iter_chained(it);
     while (it->set && it->next < it->set->rules.len) {
         const nfy_rule *r = it->set->rules.items[it->next++];
-        if (it->kind >= 0 && (int)r->kind != it->kind)
-            continue;
-        if (it->match >= 0 && (int)r->match != it->match)
-            continue;
-        if (!r->enabled && !it->include_disabled)
-            continue;
-        return r;
+        if (iter_wants(it, r))
+            return r;
     }
     return NULL;
 }
