@@ -69,7 +69,7 @@ nfy_status nfy_buf_reserve(nfy_buf *b, size_t extra)
     return NFY_OK;
 }
 
-nfy_status nfy_buf_add(nfy_buf *b, const void *data, size_t len)
+nfy_status nfy__buf_add_slow(nfy_buf *b, const void *data, size_t len)
 {
     if (nfy_buf_reserve(b, len))
         return b->status;
@@ -80,27 +80,36 @@ nfy_status nfy_buf_add(nfy_buf *b, const void *data, size_t len)
     return NFY_OK;
 }
 
-nfy_status nfy_buf_addstr(nfy_buf *b, const char *s)
+nfy_status nfy_buf_addu(nfy_buf *b, unsigned long long v)
 {
-    return nfy_buf_add(b, s, strlen(s));
+    char digits[24];
+    char *p = digits + sizeof digits;
+    do {
+        *--p = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    return nfy_buf_add(b, p, (size_t)(digits + sizeof digits - p));
 }
 
-nfy_status nfy_buf_addch(nfy_buf *b, char c)
-{
-    return nfy_buf_add(b, &c, 1);
-}
-
-nfy_status nfy_buf_addview(nfy_buf *b, nfy_str s)
-{
-    return nfy_buf_add(b, s.ptr, s.len);
-}
-
+/*
+ * Formats straight into the spare room when it is large enough, which is
+ * the common case: one vsnprintf instead of a measuring one and a writing
+ * one. When it is not (or a flush or an error is due), the partial text
+ * is undone and the bytes go in as reserve decides.
+ */
 nfy_status nfy_buf_vaddf(nfy_buf *b, const char *fmt, va_list ap)
 {
+    size_t room = b->data ? b->cap - b->len : 0;
     va_list ap2;
     va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap2);
+    int n = vsnprintf(room ? b->data + b->len : NULL, room, fmt, ap2);
     va_end(ap2);
+    if (n >= 0 && nfy__buf_fits(b, (size_t)n)) {
+        b->len += (size_t)n;
+        return NFY_OK;
+    }
+    if (room)
+        b->data[b->len] = '\0';
     if (n < 0)
         return NFY_OK;
     if (nfy_buf_reserve(b, (size_t)n))

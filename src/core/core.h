@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/types.h>
 
 #include "npuify/npuify.h"
@@ -171,10 +172,56 @@ nfy_status nfy_buf_flush(nfy_buf *b);
 void nfy_buf_release(nfy_buf *b);
 /** Forget the content, keep the memory; also clears a sticky error. */
 void nfy_buf_reset(nfy_buf *b);
-nfy_status nfy_buf_add(nfy_buf *b, const void *data, size_t len);
-nfy_status nfy_buf_addstr(nfy_buf *b, const char *s);
-nfy_status nfy_buf_addch(nfy_buf *b, char c);
-nfy_status nfy_buf_addview(nfy_buf *b, nfy_str s);
+
+/*
+ * Can n more bytes go in as they are: no sticky error, no flush due, within
+ * the cap and the memory held? Report writers append millions of short
+ * pieces, so that case is inline; everything else (growing, flushing,
+ * failing) is nfy__buf_add_slow's.
+ */
+static inline bool nfy__buf_fits(const nfy_buf *b, size_t n)
+{
+    if (n >= b->cap - b->len) /* cap is 0 or above len */
+        return false;
+    size_t end = b->len + n;
+    return end <= (b->max ? b->max : NFY_BUF_DEFAULT_MAX) && !b->status &&
+           (!b->sink || end < NFY_BUF_SINK_AT);
+}
+
+nfy_status nfy__buf_add_slow(nfy_buf *b, const void *data, size_t len);
+
+static inline nfy_status nfy_buf_add(nfy_buf *b, const void *data, size_t len)
+{
+    if (!nfy__buf_fits(b, len))
+        return nfy__buf_add_slow(b, data, len);
+    if (len)
+        memcpy(b->data + b->len, data, len);
+    b->len += len;
+    b->data[b->len] = '\0';
+    return NFY_OK;
+}
+
+static inline nfy_status nfy_buf_addch(nfy_buf *b, char c)
+{
+    if (!nfy__buf_fits(b, 1))
+        return nfy__buf_add_slow(b, &c, 1);
+    b->data[b->len++] = c;
+    b->data[b->len] = '\0';
+    return NFY_OK;
+}
+
+static inline nfy_status nfy_buf_addstr(nfy_buf *b, const char *s)
+{
+    return nfy_buf_add(b, s, strlen(s));
+}
+
+static inline nfy_status nfy_buf_addview(nfy_buf *b, nfy_str s)
+{
+    return nfy_buf_add(b, s.ptr, s.len);
+}
+
+/** v in decimal, as "%llu" prints it (without a format to parse). */
+nfy_status nfy_buf_addu(nfy_buf *b, unsigned long long v);
 nfy_status nfy_buf_addf(nfy_buf *b, const char *fmt, ...) NFY_PRINTF(2, 3);
 nfy_status nfy_buf_vaddf(nfy_buf *b, const char *fmt, va_list ap);
 /** Make room for at least extra more bytes (plus the NUL). */

@@ -1,103 +1,139 @@
 /*
- * Escaping shared by every report writer: JSON string literals and RFC 4180
- * CSV fields. Invalid UTF-8 is replaced by U+FFFD in JSON so the output is
- * always valid JSON; CSV keeps bytes as they are.
+ * Escaping shared by every report writer: JSON string literals, RFC 4180
+ * CSV fields and HTML text. Invalid UTF-8 is replaced by U+FFFD in JSON so
+ * the output is always valid JSON; CSV and HTML keep bytes as they are.
+ * Each escaper copies the runs of bytes that need nothing in one append
+ * (reports are mostly such runs) and spells out only the rest.
  */
 #include <string.h>
 
 #include "core/core.h"
 
+/* Non-zero for the ASCII bytes a JSON string cannot hold as they are. */
+static const unsigned char json_special[128] = {
+    [0x00] = 1, [0x01] = 1, [0x02] = 1, [0x03] = 1, [0x04] = 1, [0x05] = 1,
+    [0x06] = 1, [0x07] = 1, [0x08] = 1, [0x09] = 1, [0x0a] = 1, [0x0b] = 1,
+    [0x0c] = 1, [0x0d] = 1, [0x0e] = 1, [0x0f] = 1, [0x10] = 1, [0x11] = 1,
+    [0x12] = 1, [0x13] = 1, [0x14] = 1, [0x15] = 1, [0x16] = 1, [0x17] = 1,
+    [0x18] = 1, [0x19] = 1, [0x1a] = 1, [0x1b] = 1, [0x1c] = 1, [0x1d] = 1,
+    [0x1e] = 1, [0x1f] = 1, ['"'] = 1,  ['\\'] = 1,
+};
+
+/* The escape of one special ASCII byte c. */
+static void json_escape_byte(nfy_buf *out, unsigned char c)
+{
+    static const char hex[] = "0123456789abcdef";
+    const char *rep = c == '"'    ? "\\\""
+                      : c == '\\' ? "\\\\"
+                      : c == '\n' ? "\\n"
+                      : c == '\r' ? "\\r"
+                      : c == '\t' ? "\\t"
+                      : c == '\b' ? "\\b"
+                      : c == '\f' ? "\\f"
+                                  : NULL;
+    if (rep) {
+        nfy_buf_add(out, rep, 2);
+        return;
+    }
+    char u[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+    nfy_buf_add(out, u, sizeof u);
+}
+
 void nfy_json_escape(nfy_buf *out, const char *s, size_t n)
 {
     nfy_buf_addch(out, '"');
-    size_t i = 0;
+    size_t i = 0, run = 0;
     while (i < n) {
         unsigned char c = (unsigned char)s[i];
-        if (c >= 0x80) {
-            uint32_t cp;
-            size_t k = nfy_utf8_decode(s + i, n - i, &cp);
-            if (k) {
-                nfy_buf_add(out, s + i, k);
-                i += k;
-            } else {
-                nfy_buf_addstr(out, "\xEF\xBF\xBD");
-                i++;
-            }
+        if (c < 0x80 && !json_special[c]) {
+            i++;
             continue;
         }
-        switch (c) {
-        case '"':
-            nfy_buf_addstr(out, "\\\"");
-            break;
-        case '\\':
-            nfy_buf_addstr(out, "\\\\");
-            break;
-        case '\n':
-            nfy_buf_addstr(out, "\\n");
-            break;
-        case '\r':
-            nfy_buf_addstr(out, "\\r");
-            break;
-        case '\t':
-            nfy_buf_addstr(out, "\\t");
-            break;
-        case '\b':
-            nfy_buf_addstr(out, "\\b");
-            break;
-        case '\f':
-            nfy_buf_addstr(out, "\\f");
-            break;
-        default:
-            if (c < 0x20)
-                nfy_buf_addf(out, "\\u%04x", c);
-            else
-                nfy_buf_addch(out, (char)c);
+        uint32_t cp;
+        size_t k = c < 0x80 ? 0 : nfy_utf8_decode(s + i, n - i, &cp);
+        if (k) { /* valid UTF-8 stays in the run */
+            i += k;
+            continue;
         }
-        i++;
+        if (i > run)
+            nfy_buf_add(out, s + run, i - run);
+        if (c < 0x80)
+            json_escape_byte(out, c);
+        else
+            nfy_buf_add(out, "\xEF\xBF\xBD", 3);
+        run = ++i;
     }
+    if (n > run)
+        nfy_buf_add(out, s + run, n - run);
     nfy_buf_addch(out, '"');
 }
 
+/* Bytes that make a CSV field quoted. */
+static const unsigned char csv_special[256] = {
+    [','] = 1,
+    ['"'] = 1,
+    ['\n'] = 1,
+    ['\r'] = 1,
+};
+
 void nfy_csv_escape(nfy_buf *out, const char *s, size_t n)
 {
-    bool quote = false;
+    const unsigned char *u = (const unsigned char *)s;
+    bool quote = n && (s[0] == ' ' || s[n - 1] == ' ');
     for (size_t i = 0; i < n && !quote; i++)
-        quote = s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r';
-    if (n && (s[0] == ' ' || s[n - 1] == ' '))
-        quote = true;
+        quote = csv_special[u[i]];
     if (!quote) {
         nfy_buf_add(out, s, n);
         return;
     }
     nfy_buf_addch(out, '"');
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] == '"')
-            nfy_buf_addch(out, '"');
-        nfy_buf_addch(out, s[i]);
+    const char *end = s + n, *q;
+    /* each '"' is doubled: the run up to it includes it, then one more */
+    while ((q = memchr(s, '"', (size_t)(end - s))) != NULL) {
+        nfy_buf_add(out, s, (size_t)(q - s) + 1);
+        nfy_buf_addch(out, '"');
+        s = q + 1;
     }
+    nfy_buf_add(out, s, (size_t)(end - s));
     nfy_buf_addch(out, '"');
 }
 
+/* Which entity replaces a byte in HTML (index into html_entity), or 0. */
+enum { H_AMP = 1, H_LT, H_GT, H_QUOT, H_APOS, H_BAD };
+
+static const unsigned char html_special[256] = {
+    ['&'] = H_AMP,   ['<'] = H_LT,   ['>'] = H_GT,   ['"'] = H_QUOT,
+    ['\''] = H_APOS, [0x00] = H_BAD, [0x01] = H_BAD, [0x02] = H_BAD,
+    [0x03] = H_BAD,  [0x04] = H_BAD, [0x05] = H_BAD, [0x06] = H_BAD,
+    [0x07] = H_BAD,  [0x08] = H_BAD, [0x0b] = H_BAD, [0x0c] = H_BAD,
+    [0x0e] = H_BAD,  [0x0f] = H_BAD, [0x10] = H_BAD, [0x11] = H_BAD,
+    [0x12] = H_BAD,  [0x13] = H_BAD, [0x14] = H_BAD, [0x15] = H_BAD,
+    [0x16] = H_BAD,  [0x17] = H_BAD, [0x18] = H_BAD, [0x19] = H_BAD,
+    [0x1a] = H_BAD,  [0x1b] = H_BAD, [0x1c] = H_BAD, [0x1d] = H_BAD,
+    [0x1e] = H_BAD,  [0x1f] = H_BAD, [0x7f] = H_BAD,
+};
+
 void nfy_html_escape(nfy_buf *out, const char *s, size_t n)
 {
+    static const struct {
+        char text[9];
+        unsigned char len;
+    } entity[] = {
+        [H_AMP] = {"&amp;", 5},  [H_LT] = {"&lt;", 4},
+        [H_GT] = {"&gt;", 4},    [H_QUOT] = {"&quot;", 6},
+        [H_APOS] = {"&#39;", 5}, [H_BAD] = {"&#xFFFD;", 8},
+    };
+    const unsigned char *u = (const unsigned char *)s;
     size_t run = 0;
     for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        const char *rep =
-            c == '&'    ? "&amp;"
-            : c == '<'  ? "&lt;"
-            : c == '>'  ? "&gt;"
-            : c == '"'  ? "&quot;"
-            : c == '\'' ? "&#39;"
-            : (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f
-                ? "&#xFFFD;"
-                : NULL;
-        if (!rep)
+        unsigned k = html_special[u[i]];
+        if (!k)
             continue;
-        (void)nfy_buf_add(out, s + run, i - run);
-        (void)nfy_buf_addstr(out, rep);
+        if (i > run)
+            nfy_buf_add(out, s + run, i - run);
+        nfy_buf_add(out, entity[k].text, entity[k].len);
         run = i + 1;
     }
     if (n > run)
-        (void)nfy_buf_add(out, s + run, n - run);
+        nfy_buf_add(out, s + run, n - run);
 }

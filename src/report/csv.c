@@ -135,20 +135,27 @@ static void row(nfy_buf *out, nfy_csv_kind kind, const nfy_finding *f)
     }
 }
 
-void nfy_report_render_csv(const nfy_report *rep, nfy_csv_kind kind,
-                           nfy_buf *out)
+void nfy__render_csv(const nfy__sorted *v, nfy_csv_kind kind, nfy_buf *out)
 {
     if ((unsigned)kind >= NFY_CSV_COUNT)
         return;
     nfy_buf_addstr(out, csv_table[kind].header);
     nfy_buf_addch(out, '\n');
-    nfy__sorted v;
-    nfy__sorted_init(&v, rep);
-    for (size_t i = 0; i < v.n; i++) {
+    for (size_t i = 0; i < v->n; i++) {
         nfy_finding buf;
-        const nfy_finding *f = nfy__sorted_at(&v, i, &buf);
+        const nfy_finding *f = nfy__sorted_at(v, i, &buf);
         if (in_csv(kind, f))
             row(out, kind, f);
     }
+}
+
+void nfy_report_render_csv(const nfy_report *rep, nfy_csv_kind kind,
+                           nfy_buf *out)
+{
+    if ((unsigned)kind >= NFY_CSV_COUNT)
+        return;
+    nfy__sorted v;
+    nfy__sorted_init(&v, rep);
+    nfy__render_csv(&v, kind, out);
     nfy__sorted_release(&v);
 }

@@ -75,24 +75,31 @@ nfy_effort nfy__effort_range(const nfy__sorted *v, size_t first, size_t end,
     return nfy_effort_of(&c);
 }
 
+nfy_effort nfy__report_effort(const nfy__sorted *v, const char *file,
+                              nfy_effort_counts *counts)
+{
+    size_t n = v->n, first = 0, end = n;
+    if (file != NULL)
+        nfy__file_range(v, file, &first, &end);
+    nfy_effort e = nfy__effort_range(v, first, end, counts);
+    /* the project: never below its worst file (findings sort by file) */
+    for (size_t i = 0; file == NULL && i < n; i = end) {
+        const char *fi = nfy__sorted_file(v, i);
+        for (end = i + 1;
+             end < n && nfy__report_strcmp(nfy__sorted_file(v, end), fi) == 0;)
+            end++;
+        nfy_effort fe = nfy__effort_range(v, i, end, NULL);
+        e = fe > e ? fe : e;
+    }
+    return e;
+}
+
 nfy_effort nfy_report_effort(const nfy_report *rep, const char *file,
                              nfy_effort_counts *counts)
 {
     nfy__sorted v;
     nfy__sorted_init(&v, rep);
-    size_t n = v.n, first = 0, end = n;
-    if (file != NULL)
-        nfy__file_range(&v, file, &first, &end);
-    nfy_effort e = nfy__effort_range(&v, first, end, counts);
-    /* the project: never below its worst file (findings sort by file) */
-    for (size_t i = 0; file == NULL && i < n; i = end) {
-        const char *fi = nfy__sorted_file(&v, i);
-        for (end = i + 1;
-             end < n && nfy__report_strcmp(nfy__sorted_file(&v, end), fi) == 0;)
-            end++;
-        nfy_effort fe = nfy__effort_range(&v, i, end, NULL);
-        e = fe > e ? fe : e;
-    }
+    nfy_effort e = nfy__report_effort(&v, file, counts);
     nfy__sorted_release(&v);
     return e;
 }

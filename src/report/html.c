@@ -237,23 +237,29 @@ static void files_table(nfy_buf *out, const nfy_report *rep,
     free(files);
 }
 
-void nfy_report_render_html(const nfy_report *rep, nfy_buf *out)
+void nfy__render_html(const nfy__sorted *v, nfy_buf *out)
 {
+    const nfy_report *rep = v->rep;
     nfy_report_totals t;
     nfy_report_totals_get(rep, &t);
-    nfy__sorted v;
-    nfy__sorted_init(&v, rep);
     nfy__html_open(out, "npuify migration report", "npuify migration report");
     meta_line(out, rep);
     cards(out, &t);
-    where(out, &v);
-    table(out, &v, nfy__is_manual_finding, "manual", "Needs manual work");
+    where(out, v);
+    table(out, v, nfy__is_manual_finding, "manual", "Needs manual work");
     charts(out, rep, &t);
-    table(out, &v, nfy__is_change, "changes", "Changes");
-    table(out, &v, nfy__is_other_finding, "other", "Other findings and advice");
-    table(out, &v, nfy__is_left_unchanged, "left",
+    table(out, v, nfy__is_change, "changes", "Changes");
+    table(out, v, nfy__is_other_finding, "other", "Other findings and advice");
+    table(out, v, nfy__is_left_unchanged, "left",
           "Left unchanged (with the reason)");
-    files_table(out, rep, &v);
+    files_table(out, rep, v);
     nfy__html_close(out);
+}
+
+void nfy_report_render_html(const nfy_report *rep, nfy_buf *out)
+{
+    nfy__sorted v;
+    nfy__sorted_init(&v, rep);
+    nfy__render_html(&v, out);
     nfy__sorted_release(&v);
 }

@@ -168,15 +168,21 @@ static void write_findings(nfy_buf *out, const char *key, const nfy__sorted *v,
     nfy_buf_addstr(out, last ? "\n" : ",\n");
 }
 
+void nfy__render_json(const nfy__sorted *v, nfy_buf *out)
+{
+    const nfy_report *rep = v->rep;
+    write_head(out, rep);
+    write_summary(out, rep);
+    write_files(out, rep, v);
+    write_findings(out, "findings", v, false, false);
+    write_findings(out, "left_unchanged", v, true, true);
+    nfy_buf_addstr(out, "}\n");
+}
+
 void nfy_report_render_json(const nfy_report *rep, nfy_buf *out)
 {
     nfy__sorted v;
     nfy__sorted_init(&v, rep);
-    write_head(out, rep);
-    write_summary(out, rep);
-    write_files(out, rep, &v);
-    write_findings(out, "findings", &v, false, false);
-    write_findings(out, "left_unchanged", &v, true, true);
-    nfy_buf_addstr(out, "}\n");
+    nfy__render_json(&v, out);
     nfy__sorted_release(&v);
 }

@@ -27,14 +27,21 @@ static void cell(nfy_buf *out, const char *s, bool code)
     }
     bool tick = code && n && !memchr(s, '`', n);
     nfy_buf_addstr(out, tick ? " `" : " ");
+    size_t run = 0;
     for (size_t i = 0; i < n; i++) {
-        if (s[i] == '|')
+        char c = s[i];
+        if (c != '|' && ((unsigned char)c > '\r' || (c != '\n' && c != '\r')))
+            continue;
+        if (i > run)
+            nfy_buf_add(out, s + run, i - run);
+        run = i + 1;
+        if (c == '|')
             nfy_buf_addstr(out, "\\|");
-        else if (s[i] == '\n')
+        else if (c == '\n')
             nfy_buf_addstr(out, tick ? "\\n" : " ");
-        else if (s[i] != '\r')
-            nfy_buf_addch(out, s[i]);
     }
+    if (n > run)
+        nfy_buf_add(out, s + run, n - run);
     if (cut)
         nfy_buf_addstr(out, "\xE2\x80\xA6");
     nfy_buf_addstr(out, tick ? "` |" : " |");
@@ -109,7 +116,7 @@ static void md_effort(nfy_buf *out, const nfy_report *rep,
 {
     enum { SHOWN_BLOCKING = 40 };
     nfy_effort_counts c;
-    nfy_effort e = nfy_report_effort(rep, NULL, &c);
+    nfy_effort e = nfy__report_effort(v, NULL, &c);
     nfy_buf_addf(out, "## Effort: %s\n\n", nfy_effort_name(e));
     nfy_buf_addf(out,
                  "%zu blocking (%zu custom kernels), %zu other manual, "
@@ -227,23 +234,29 @@ static void md_files(nfy_buf *out, const nfy_report *rep, const nfy__sorted *v)
     free(files);
 }
 
-void nfy_report_render_md(const nfy_report *rep, nfy_buf *out)
+void nfy__render_md(const nfy__sorted *v, nfy_buf *out)
 {
+    const nfy_report *rep = v->rep;
     nfy_report_totals t;
     nfy_report_totals_get(rep, &t);
+    md_head(out, rep, &t);
+    md_effort(out, rep, &t, v);
+    md_rules(out, rep);
+    md_table(out, v, nfy__is_manual_finding, "Needs manual work",
+             "Nothing needs manual work.\n");
+    md_table(out, v, nfy__is_change, "Changes", "No changes.\n");
+    md_table(out, v, nfy__is_other_finding, "Other findings and advice",
+             "None.\n");
+    md_table(out, v, nfy__is_left_unchanged, "Left unchanged (with the reason)",
+             "None.\n");
+    md_files(out, rep, v);
+}
+
+void nfy_report_render_md(const nfy_report *rep, nfy_buf *out)
+{
     nfy__sorted v;
     nfy__sorted_init(&v, rep);
-    md_head(out, rep, &t);
-    md_effort(out, rep, &t, &v);
-    md_rules(out, rep);
-    md_table(out, &v, nfy__is_manual_finding, "Needs manual work",
-             "Nothing needs manual work.\n");
-    md_table(out, &v, nfy__is_change, "Changes", "No changes.\n");
-    md_table(out, &v, nfy__is_other_finding, "Other findings and advice",
-             "None.\n");
-    md_table(out, &v, nfy__is_left_unchanged,
-             "Left unchanged (with the reason)", "None.\n");
-    md_files(out, rep, &v);
+    nfy__render_md(&v, out);
     nfy__sorted_release(&v);
 }
 

@@ -82,6 +82,18 @@ const char *nfy__or_empty(const char *s);
 void nfy__file_range(const nfy__sorted *v, const char *file, size_t *first,
                      size_t *end);
 
+/* The writers over an order already made: nfy_report_write sorts once for
+ * every file it writes (each nfy_report_render_* sorts for itself). */
+void nfy__render_log(const nfy__sorted *v, nfy_buf *out);
+void nfy__render_json(const nfy__sorted *v, nfy_buf *out);
+void nfy__render_md(const nfy__sorted *v, nfy_buf *out);
+void nfy__render_sarif(const nfy__sorted *v, nfy_buf *out);
+void nfy__render_html(const nfy__sorted *v, nfy_buf *out);
+void nfy__render_csv(const nfy__sorted *v, nfy_csv_kind kind, nfy_buf *out);
+/* nfy_report_effort over the order v. */
+nfy_effort nfy__report_effort(const nfy__sorted *v, const char *file,
+                              nfy_effort_counts *counts);
+
 /* Effort of the findings [first, end) of the sorted order. */
 nfy_effort nfy__effort_range(const nfy__sorted *v, size_t first, size_t end,
                              nfy_effort_counts *counts);

@@ -20,20 +20,30 @@ static void jstr(nfy_buf *out, const char *s)
     nfy_json_escape(out, s, strlen(s));
 }
 
+/* Bytes a URI keeps as they are: unreserved ones and '/'. */
+static bool uri_plain(unsigned char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' ||
+           c == '~' || c == '/';
+}
+
 /* Percent-encode a path into u; '/' stays. */
 static void uri_encode(nfy_buf *u, const char *path)
 {
     static const char hex[] = "0123456789ABCDEF";
-    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
-        bool plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-                     (*p >= '0' && *p <= '9') || strchr("-._~/", *p);
-        if (plain) {
-            nfy_buf_addch(u, (char)*p);
-        } else {
-            nfy_buf_addch(u, '%');
-            nfy_buf_addch(u, hex[*p >> 4]);
-            nfy_buf_addch(u, hex[*p & 15]);
-        }
+    const unsigned char *p = (const unsigned char *)path;
+    for (;;) {
+        const unsigned char *run = p;
+        while (*p && uri_plain(*p))
+            p++;
+        if (p > run)
+            nfy_buf_add(u, run, (size_t)(p - run));
+        if (!*p)
+            return;
+        char esc[3] = {'%', hex[*p >> 4], hex[*p & 15]};
+        nfy_buf_add(u, esc, sizeof esc);
+        p++;
     }
 }
 
@@ -182,8 +192,9 @@ static void write_base_ids(nfy_buf *out, const char *source)
     nfy_buf_addstr(out, "}}");
 }
 
-void nfy_report_render_sarif(const nfy_report *rep, nfy_buf *out)
+void nfy__render_sarif(const nfy__sorted *v, nfy_buf *out)
 {
+    const nfy_report *rep = v->rep;
     nfy__rule_count_vec rules = {0};
     nfy__rule_counts(rep, nfy__any_finding, &rules);
     nfy_buf_addstr(out, "{\n  \"$schema\": "
@@ -198,14 +209,19 @@ void nfy_report_render_sarif(const nfy_report *rep, nfy_buf *out)
     write_base_ids(out, rep->meta.source);
     nfy_buf_addstr(out, ",\n    \"columnKind\": \"unicodeCodePoints\",\n"
                         "    \"results\": [");
-    nfy__sorted v;
-    nfy__sorted_init(&v, rep);
-    for (size_t i = 0; i < v.n; i++) {
+    for (size_t i = 0; i < v->n; i++) {
         nfy_finding buf;
         nfy_buf_addstr(out, i ? ",\n      " : "\n      ");
-        write_result(out, nfy__sorted_at(&v, i, &buf), &rules);
+        write_result(out, nfy__sorted_at(v, i, &buf), &rules);
     }
-    nfy_buf_addstr(out, v.n ? "\n    ]\n  }]\n}\n" : "]\n  }]\n}\n");
-    nfy__sorted_release(&v);
+    nfy_buf_addstr(out, v->n ? "\n    ]\n  }]\n}\n" : "]\n  }]\n}\n");
     nfy_vec_free(&rules);
+}
+
+void nfy_report_render_sarif(const nfy_report *rep, nfy_buf *out)
+{
+    nfy__sorted v;
+    nfy__sorted_init(&v, rep);
+    nfy__render_sarif(&v, out);
+    nfy__sorted_release(&v);
 }

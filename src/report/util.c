@@ -39,12 +39,27 @@ const char *nfy__or_empty(const char *s)
     return s ? s : "";
 }
 
+/* Does c end a run of nfy__add_oneline (a line break or the NUL)? */
+static bool ends_line_run(char c)
+{
+    return (unsigned char)c <= '\r' && (c == '\0' || c == '\n' || c == '\r');
+}
+
 void nfy__add_oneline(nfy_buf *out, const char *s)
 {
-    for (s = nfy__or_empty(s); *s; s++) {
-        if (*s == '\r' && s[1] == '\n')
-            continue;
-        nfy_buf_addch(out, *s == '\n' || *s == '\r' ? ' ' : *s);
+    s = nfy__or_empty(s);
+    for (;;) {
+        const char *run = s;
+        while (!ends_line_run(*s))
+            s++;
+        if (s > run)
+            nfy_buf_add(out, run, (size_t)(s - run));
+        if (!*s)
+            return;
+        if (*s == '\r' && s[1] == '\n') /* CRLF is one break */
+            s++;
+        nfy_buf_addch(out, ' ');
+        s++;
     }
 }
 

@@ -133,10 +133,9 @@ static void log_head(nfy_buf *out, const nfy_report *rep)
                  t.files_skipped, t.files_error, t.edits, t.manual);
 }
 
-void nfy_report_render_log(const nfy_report *rep, nfy_buf *out)
+void nfy__render_log(const nfy__sorted *v, nfy_buf *out)
 {
-    nfy__sorted v;
-    nfy__sorted_init(&v, rep);
+    const nfy_report *rep = v->rep;
     size_t nl = rep->log.len;
     const nfy_report_log_line **lines = calloc(nl + 1, sizeof *lines);
     if (!lines)
@@ -148,22 +147,28 @@ void nfy_report_render_log(const nfy_report *rep, nfy_buf *out)
     const nfy_report_file **files;
     size_t nf = nfy__report_sorted_files(rep, &files);
     const char **names;
-    size_t nn = all_files(rep, &v, lines, nl, &names);
+    size_t nn = all_files(rep, v, lines, nl, &names);
     log_head(out, rep);
-    log_file(out, NULL, NULL, &v, lines, nl);
+    log_file(out, NULL, NULL, v, lines, nl);
     for (size_t i = 0; i < nn; i++)
-        log_file(out, names[i], find_status(files, nf, names[i]), &v, lines,
-                 nl);
+        log_file(out, names[i], find_status(files, nf, names[i]), v, lines, nl);
     free(names);
     free(files);
     free(lines);
+}
+
+void nfy_report_render_log(const nfy_report *rep, nfy_buf *out)
+{
+    nfy__sorted v;
+    nfy__sorted_init(&v, rep);
+    nfy__render_log(&v, out);
     nfy__sorted_release(&v);
 }
 
 /* ---- writing ------------------------------------------------------------ */
 
-typedef void (*render_fn)(const nfy_report *rep, nfy_buf *out);
-typedef void (*render_csv_fn)(const nfy_report *rep, nfy_csv_kind k,
+typedef void (*render_fn)(const nfy__sorted *v, nfy_buf *out);
+typedef void (*render_csv_fn)(const nfy__sorted *v, nfy_csv_kind k,
                               nfy_buf *out);
 
 static nfy_status to_stream(void *ctx, const char *data, size_t len)
@@ -176,7 +181,7 @@ static nfy_status to_stream(void *ctx, const char *data, size_t len)
  * so a report of a huge tree is never held whole; it replaces the old
  * file only once complete.
  */
-static nfy_status render_and_write(const nfy_report *rep, const char *dir,
+static nfy_status render_and_write(const nfy__sorted *v, const char *dir,
                                    const char *name, render_fn fn,
                                    render_csv_fn csv, nfy_csv_kind k,
                                    nfy_diags *diags)
@@ -191,9 +196,9 @@ static nfy_status render_and_write(const nfy_report *rep, const char *dir,
         b.sink = to_stream;
         b.sink_ctx = &fs;
         if (csv)
-            csv(rep, k, &b);
+            csv(v, k, &b);
         else
-            fn(rep, &b);
+            fn(v, &b);
         st = nfy_buf_flush(&b);
         nfy_buf_release(&b);
         if (st)
@@ -208,14 +213,14 @@ static nfy_status render_and_write(const nfy_report *rep, const char *dir,
     return st;
 }
 
-static nfy_status write_csvs(const nfy_report *rep, const char *dir,
+static nfy_status write_csvs(const nfy__sorted *v, const char *dir,
                              nfy_diags *diags)
 {
     nfy_status first = NFY_OK;
     for (int k = 0; k < NFY_CSV_COUNT; k++) {
         nfy_status st =
-            render_and_write(rep, dir, nfy_csv_file_name((nfy_csv_kind)k), NULL,
-                             nfy_report_render_csv, (nfy_csv_kind)k, diags);
+            render_and_write(v, dir, nfy_csv_file_name((nfy_csv_kind)k), NULL,
+                             nfy__render_csv, (nfy_csv_kind)k, diags);
         if (st && !first)
             first = st;
     }
@@ -229,11 +234,11 @@ nfy_status nfy_report_write(const nfy_report *rep, const char *dir,
         unsigned bit;
         const char *name;
         render_fn fn;
-    } table[] = {{NFY_REPORT_LOG, "npuify.log", nfy_report_render_log},
-                 {NFY_REPORT_JSON, "report.json", nfy_report_render_json},
-                 {NFY_REPORT_MD, "summary.md", nfy_report_render_md},
-                 {NFY_REPORT_SARIF, "report.sarif", nfy_report_render_sarif},
-                 {NFY_REPORT_HTML, "report.html", nfy_report_render_html}};
+    } table[] = {{NFY_REPORT_LOG, "npuify.log", nfy__render_log},
+                 {NFY_REPORT_JSON, "report.json", nfy__render_json},
+                 {NFY_REPORT_MD, "summary.md", nfy__render_md},
+                 {NFY_REPORT_SARIF, "report.sarif", nfy__render_sarif},
+                 {NFY_REPORT_HTML, "report.html", nfy__render_html}};
     nfy_status first = nfy_mkdirs(dir, 0755);
     if (first) {
         if (diags)
@@ -242,15 +247,19 @@ nfy_status nfy_report_write(const nfy_report *rep, const char *dir,
                             nfy_status_str(first));
         return first;
     }
+    /* one order for every file written */
+    nfy__sorted v;
+    nfy__sorted_init(&v, rep);
     if (formats & NFY_REPORT_CSV)
-        first = write_csvs(rep, dir, diags);
+        first = write_csvs(&v, dir, diags);
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
         if (!(formats & table[i].bit))
             continue;
-        nfy_status st = render_and_write(rep, dir, table[i].name, table[i].fn,
+        nfy_status st = render_and_write(&v, dir, table[i].name, table[i].fn,
                                          NULL, 0, diags);
         if (st && !first)
             first = st;
     }
+    nfy__sorted_release(&v);
     return first;
 }

@@ -294,6 +294,117 @@ static void test_buf_sink(void **state)
     nfy_buf_release(&all);
 }
 
+/* The inline fast path of the appends decides exactly as the slow one:
+ * at the memory held, at the cap (also when the memory held is above it or
+ * the cap is lowered later), on a sticky error; the text stays
+ * NUL-terminated through all of it. */
+static void test_buf_fast_edges(void **state)
+{
+    (void)state;
+    nfy_buf b = NFY_BUF_INIT;
+    for (int i = 0; i < 63; i++)
+        assert_int_equal(nfy_buf_addch(&b, 'a'), NFY_OK);
+    assert_int_equal(b.cap, 64); /* full: the next byte grows it */
+    assert_int_equal(nfy_buf_addch(&b, 'b'), NFY_OK);
+    assert_int_equal(b.len, 64);
+    assert_true(b.cap > 65);
+    assert_int_equal(b.data[64], '\0');
+    assert_int_equal(b.data[63], 'b');
+    nfy_buf_release(&b);
+
+    nfy_buf capped;
+    nfy_buf_init(&capped, 100);
+    char block[70];
+    memset(block, 'x', sizeof block);
+    assert_int_equal(nfy_buf_add(&capped, block, 70), NFY_OK);
+    assert_true(capped.cap > 101); /* room past the cap */
+    assert_int_equal(nfy_buf_add(&capped, block, 30), NFY_OK);
+    assert_int_equal(capped.len, 100);
+    assert_int_equal(nfy_buf_addch(&capped, 'y'), NFY_ELIMIT);
+    assert_int_equal(capped.len, 100);
+    assert_int_equal(capped.data[100], '\0');
+    /* sticky: every kind of append now fails and adds nothing */
+    assert_int_equal(nfy_buf_addstr(&capped, ""), NFY_ELIMIT);
+    assert_int_equal(nfy_buf_addview(&capped, NFY_STR_LIT("z")), NFY_ELIMIT);
+    assert_int_equal(nfy_buf_addu(&capped, 5), NFY_ELIMIT);
+    assert_int_equal(nfy_buf_addf(&capped, "%d", 5), NFY_ELIMIT);
+    assert_int_equal(capped.len, 100);
+    assert_int_equal(strlen(nfy_buf_cstr(&capped)), 100);
+    nfy_buf_reset(&capped);
+    assert_int_equal(nfy_buf_add(&capped, block, 50), NFY_OK);
+    capped.max = 50; /* lowered below the memory held */
+    assert_int_equal(nfy_buf_addch(&capped, 'y'), NFY_ELIMIT);
+    assert_int_equal(capped.len, 50);
+    nfy_buf_release(&capped);
+}
+
+static void test_buf_addu_addf(void **state)
+{
+    (void)state;
+    nfy_buf b = NFY_BUF_INIT;
+    assert_int_equal(nfy_buf_addu(&b, 0), NFY_OK);
+    nfy_buf_addch(&b, ',');
+    nfy_buf_addu(&b, 7);
+    nfy_buf_addch(&b, ',');
+    nfy_buf_addu(&b, 10);
+    nfy_buf_addch(&b, ',');
+    nfy_buf_addu(&b, 18446744073709551615ull);
+    assert_string_equal(nfy_buf_cstr(&b), "0,7,10,18446744073709551615");
+    nfy_buf_release(&b);
+
+    /* formatted text that just fits the room, and text that does not */
+    for (size_t fill = 56; fill < 64; fill++) {
+        nfy_buf f = NFY_BUF_INIT;
+        char pre[64];
+        memset(pre, 'p', fill);
+        nfy_buf_add(&f, pre, fill);
+        assert_int_equal(f.cap, 64);
+        assert_int_equal(nfy_buf_addf(&f, "<%s:%d>", "abc", 42), NFY_OK);
+        assert_int_equal(f.len, fill + 8);
+        assert_memory_equal(f.data + fill, "<abc:42>", 9); /* with the NUL */
+        nfy_buf_release(&f);
+    }
+    /* a format past the cap fails and leaves the text as it was */
+    nfy_buf c;
+    nfy_buf_init(&c, 10);
+    nfy_buf_addstr(&c, "12345678");
+    assert_int_equal(nfy_buf_addf(&c, "%s", "abc"), NFY_ELIMIT);
+    assert_string_equal(nfy_buf_cstr(&c), "12345678");
+    assert_int_equal(c.len, 8);
+    nfy_buf_release(&c);
+}
+
+/* A flush happens when a byte would fill the block, before it is added,
+ * whichever append brings it (the fast path included). */
+static void test_buf_sink_boundary(void **state)
+{
+    (void)state;
+    for (int how = 0; how < 3; how++) {
+        nfy_buf all = NFY_BUF_INIT, b = NFY_BUF_INIT;
+        b.sink = collect;
+        b.sink_ctx = &all;
+        /* memory past the block: only the sink rule stops the fast path */
+        assert_int_equal(nfy_buf_reserve(&b, NFY_BUF_SINK_AT + 64), NFY_OK);
+        for (size_t i = 0; i + 1 < NFY_BUF_SINK_AT; i++)
+            assert_int_equal(nfy_buf_addch(&b, (char)('a' + i % 26)), NFY_OK);
+        assert_int_equal(all.len, 0);
+        assert_int_equal(b.len, NFY_BUF_SINK_AT - 1);
+        if (how == 0)
+            assert_int_equal(nfy_buf_addch(&b, '!'), NFY_OK);
+        else if (how == 1)
+            assert_int_equal(nfy_buf_add(&b, "!", 1), NFY_OK);
+        else
+            assert_int_equal(nfy_buf_addf(&b, "%c", '!'), NFY_OK);
+        assert_int_equal(all.len, NFY_BUF_SINK_AT - 1);
+        assert_string_equal(nfy_buf_cstr(&b), "!");
+        assert_int_equal(nfy_buf_flush(&b), NFY_OK);
+        assert_int_equal(all.len, NFY_BUF_SINK_AT);
+        assert_int_equal(all.data[all.len - 1], '!');
+        nfy_buf_release(&b);
+        nfy_buf_release(&all);
+    }
+}
+
 static void test_diag_render(void **state)
 {
     (void)state;
@@ -380,6 +491,157 @@ static void test_escape(void **state)
                         "&lt;a href=&#39;x&#39;&gt;&amp;&quot;\t\n"
                         "&#xFFFD;&#xFFFD;&#xFFFD;\xC3\xA9");
     nfy_buf_release(&b);
+}
+
+/* The escapers as first written, a byte at a time: what the run-copying
+ * ones must match byte for byte. */
+static void ref_json(nfy_buf *out, const char *s, size_t n)
+{
+    nfy_buf_addch(out, '"');
+    for (size_t i = 0; i < n;) {
+        unsigned char c = (unsigned char)s[i];
+        uint32_t cp;
+        size_t k = c >= 0x80 ? nfy_utf8_decode(s + i, n - i, &cp) : 0;
+        if (k) {
+            nfy_buf_add(out, s + i, k);
+            i += k;
+            continue;
+        }
+        if (c >= 0x80)
+            nfy_buf_addstr(out, "\xEF\xBF\xBD");
+        else if (c == '"' || c == '\\')
+            nfy_buf_addf(out, "\\%c", c);
+        else if (c == '\n' || c == '\r' || c == '\t' || c == '\b' || c == '\f')
+            nfy_buf_addf(out, "\\%c",
+                         c == '\n'   ? 'n'
+                         : c == '\r' ? 'r'
+                         : c == '\t' ? 't'
+                         : c == '\b' ? 'b'
+                                     : 'f');
+        else if (c < 0x20)
+            nfy_buf_addf(out, "\\u%04x", c);
+        else
+            nfy_buf_addch(out, (char)c);
+        i++;
+    }
+    nfy_buf_addch(out, '"');
+}
+
+static void ref_csv(nfy_buf *out, const char *s, size_t n)
+{
+    bool quote = n && (s[0] == ' ' || s[n - 1] == ' ');
+    for (size_t i = 0; i < n; i++)
+        quote |= s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r';
+    if (quote)
+        nfy_buf_addch(out, '"');
+    for (size_t i = 0; i < n; i++) {
+        if (quote && s[i] == '"')
+            nfy_buf_addch(out, '"');
+        nfy_buf_addch(out, s[i]);
+    }
+    if (quote)
+        nfy_buf_addch(out, '"');
+}
+
+static void ref_html(nfy_buf *out, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        const char *rep =
+            c == '&'    ? "&amp;"
+            : c == '<'  ? "&lt;"
+            : c == '>'  ? "&gt;"
+            : c == '"'  ? "&quot;"
+            : c == '\'' ? "&#39;"
+            : (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f
+                ? "&#xFFFD;"
+                : NULL;
+        if (rep)
+            nfy_buf_addstr(out, rep);
+        else
+            nfy_buf_addch(out, (char)c);
+    }
+}
+
+typedef void (*escape_fn)(nfy_buf *out, const char *s, size_t n);
+
+/* Random text rich in what the escapers treat specially. */
+static size_t random_text(char *t, size_t cap, unsigned *seed)
+{
+    static const char *const pieces[] = {"a",
+                                         "plain words",
+                                         "\"",
+                                         "\\",
+                                         "\n",
+                                         "\r\n",
+                                         "\r",
+                                         ",",
+                                         " ",
+                                         "|",
+                                         "<",
+                                         ">",
+                                         "&",
+                                         "'",
+                                         "\t",
+                                         "\x01",
+                                         "\x1f",
+                                         "\x7f",
+                                         "\b",
+                                         "\f",
+                                         "\0",
+                                         "\xC3\xA9",
+                                         "\xE2\x80\xA6",
+                                         "\xF0\x9F\x98\x80",
+                                         "\xE2\x80",
+                                         "\xFF",
+                                         "\xC0\x80",
+                                         "\xED\xA0\x80",
+                                         "`"};
+    size_t n = 0, np = sizeof pieces / sizeof pieces[0];
+    size_t want = (*seed = *seed * 1103515245u + 12345u) >> 16 & 63;
+    while (want--) {
+        *seed = *seed * 1103515245u + 12345u;
+        const char *p = pieces[(*seed >> 16) % np];
+        size_t k = *p ? strlen(p) : 1; /* "\0" is one NUL byte */
+        if (n + k > cap)
+            break;
+        memcpy(t + n, p, k);
+        n += k;
+    }
+    return n;
+}
+
+static void test_escape_matches_reference(void **state)
+{
+    (void)state;
+    static const escape_fn fast[] = {nfy_json_escape, nfy_csv_escape,
+                                     nfy_html_escape};
+    static const escape_fn ref[] = {ref_json, ref_csv, ref_html};
+    unsigned seed = 7;
+    char text[512];
+    for (int round = 0; round < 3000; round++) {
+        size_t n = random_text(text, sizeof text, &seed);
+        for (int e = 0; e < 3; e++) {
+            nfy_buf want = NFY_BUF_INIT, got = NFY_BUF_INIT;
+            ref[e](&want, text, n);
+            fast[e](&got, text, n);
+            assert_int_equal(got.len, want.len);
+            assert_memory_equal(nfy_buf_cstr(&got), nfy_buf_cstr(&want),
+                                want.len + 1);
+            /* under a cap: the same verdict, and a prefix of the text */
+            nfy_buf capped;
+            nfy_buf_init(&capped, want.len / 2 + 1);
+            fast[e](&capped, text, n);
+            assert_int_equal(capped.status,
+                             want.len > capped.max ? NFY_ELIMIT : NFY_OK);
+            assert_true(capped.len <= want.len);
+            assert_memory_equal(nfy_buf_cstr(&capped), want.data, capped.len);
+            assert_int_equal(nfy_buf_cstr(&capped)[capped.len], '\0');
+            nfy_buf_release(&capped);
+            nfy_buf_release(&want);
+            nfy_buf_release(&got);
+        }
+    }
 }
 
 static void test_atomic_write(void **state)
@@ -638,12 +900,16 @@ int main(void)
         cmocka_unit_test(test_vec),
         cmocka_unit_test(test_source_columns_exact),
         cmocka_unit_test(test_buf_sink),
+        cmocka_unit_test(test_buf_fast_edges),
+        cmocka_unit_test(test_buf_addu_addf),
+        cmocka_unit_test(test_buf_sink_boundary),
         cmocka_unit_test(test_source_columns_linear),
         cmocka_unit_test(test_source_lines),
         cmocka_unit_test(test_diag_render),
         cmocka_unit_test(test_diag_cap),
         cmocka_unit_test(test_diags_append),
         cmocka_unit_test(test_escape),
+        cmocka_unit_test(test_escape_matches_reference),
         cmocka_unit_test(test_atomic_write),
         cmocka_unit_test(test_write_at_guards),
         cmocka_unit_test(test_write_new),
