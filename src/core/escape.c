@@ -39,29 +39,60 @@ static void json_escape_byte(nfy_buf *out, unsigned char c)
     nfy_buf_add(out, u, sizeof u);
 }
 
+/* Bytes a word at a time: any byte of x below n (n <= 128), equal to 0. */
+#define ONES  0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+
+static uint64_t any_below(uint64_t x, unsigned n)
+{
+    return (x - ONES * n) & ~x & HIGHS;
+}
+
+static uint64_t any_zero(uint64_t x)
+{
+    return (x - ONES) & ~x & HIGHS;
+}
+
+/* Are the 8 bytes at s all plain ASCII that JSON keeps as they are? */
+static bool json_plain8(const char *s)
+{
+    uint64_t x;
+    memcpy(&x, s, sizeof x);
+    return !((x & HIGHS) | any_below(x, 0x20) | any_zero(x ^ (ONES * '"')) |
+             any_zero(x ^ (ONES * '\\')));
+}
+
 void nfy_json_escape(nfy_buf *out, const char *s, size_t n)
 {
     nfy_buf_addch(out, '"');
     size_t i = 0, run = 0;
     while (i < n) {
-        unsigned char c = (unsigned char)s[i];
-        if (c < 0x80 && !json_special[c]) {
-            i++;
+        if (n - i >= 8 && json_plain8(s + i)) {
+            i += 8;
             continue;
         }
-        uint32_t cp;
-        size_t k = c < 0x80 ? 0 : nfy_utf8_decode(s + i, n - i, &cp);
-        if (k) { /* valid UTF-8 stays in the run */
-            i += k;
-            continue;
+        /* a word with something in it: byte by byte */
+        size_t stop = n - i >= 8 ? i + 8 : n;
+        while (i < stop) {
+            unsigned char c = (unsigned char)s[i];
+            if (c < 0x80 && !json_special[c]) {
+                i++;
+                continue;
+            }
+            uint32_t cp;
+            size_t k = c < 0x80 ? 0 : nfy_utf8_decode(s + i, n - i, &cp);
+            if (k) { /* valid UTF-8 stays in the run */
+                i += k;
+                continue;
+            }
+            if (i > run)
+                nfy_buf_add(out, s + run, i - run);
+            if (c < 0x80)
+                json_escape_byte(out, c);
+            else
+                nfy_buf_add(out, "\xEF\xBF\xBD", 3);
+            run = ++i;
         }
-        if (i > run)
-            nfy_buf_add(out, s + run, i - run);
-        if (c < 0x80)
-            json_escape_byte(out, c);
-        else
-            nfy_buf_add(out, "\xEF\xBF\xBD", 3);
-        run = ++i;
     }
     if (n > run)
         nfy_buf_add(out, s + run, n - run);

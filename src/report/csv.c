@@ -73,8 +73,10 @@ static void num_field(nfy_buf *out, const nfy_finding *f, uint32_t v)
 {
     if (!f->file || !f->start_line)
         nfy_buf_addstr(out, "NA,");
-    else
-        nfy_buf_addf(out, "%u,", v);
+    else {
+        nfy_buf_addu(out, v);
+        nfy_buf_addch(out, ',');
+    }
 }
 
 static void file_and_lines(nfy_buf *out, const nfy_finding *f)
@@ -143,9 +145,8 @@ void nfy__render_csv(const nfy__sorted *v, nfy_csv_kind kind, nfy_buf *out)
     nfy_buf_addch(out, '\n');
     for (size_t i = 0; i < v->n; i++) {
         nfy_finding buf;
-        const nfy_finding *f = nfy__sorted_at(v, i, &buf);
-        if (in_csv(kind, f))
-            row(out, kind, f);
+        if (in_csv(kind, nfy__sorted_head(v, i, &buf)))
+            row(out, kind, nfy__sorted_at(v, i, &buf));
     }
 }
 

@@ -69,7 +69,7 @@ nfy_effort nfy__effort_range(const nfy__sorted *v, size_t first, size_t end,
     nfy_effort_counts c = {0};
     nfy_finding buf;
     for (size_t i = first; i < end; i++)
-        nfy_effort_add(&c, nfy__sorted_at(v, i, &buf));
+        nfy_effort_add(&c, nfy__sorted_head(v, i, &buf));
     if (counts)
         *counts = c;
     return nfy_effort_of(&c);

@@ -66,7 +66,7 @@ static void where(nfy_buf *out, const nfy__sorted *v)
     size_t nr = 0;
     for (size_t i = 0; rows && i < n; i++) {
         nfy_finding buf;
-        const nfy_finding *f = nfy__sorted_at(v, i, &buf);
+        const nfy_finding *f = nfy__sorted_head(v, i, &buf);
         const char *file = f->file ? f->file : "(project)";
         if (!nr || strcmp(rows[nr - 1].file, file))
             rows[nr++].file = file;
@@ -193,9 +193,8 @@ static void table(nfy_buf *out, const nfy__sorted *v, nfy__finding_pred pred,
     size_t rows = 0;
     for (size_t i = 0; i < v->n; i++) {
         nfy_finding buf;
-        const nfy_finding *f = nfy__sorted_at(v, i, &buf);
-        if (pred(f)) {
-            finding_row(out, f);
+        if (pred(nfy__sorted_head(v, i, &buf))) {
+            finding_row(out, nfy__sorted_at(v, i, &buf));
             rows++;
         }
     }
@@ -221,7 +220,7 @@ static void files_table(nfy_buf *out, const nfy_report *rep,
         nfy__file_range(v, files[i]->file, &first, &end);
         for (size_t k = first; k < end; k++) {
             nfy_finding buf;
-            edits += nfy__sorted_at(v, k, &buf)->cat == NFY_CAT_CHANGE;
+            edits += nfy__sorted_head(v, k, &buf)->cat == NFY_CAT_CHANGE;
         }
         nfy_buf_addstr(out, "<tr>");
         nfy__html_td(out, files[i]->file, false);

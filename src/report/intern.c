@@ -124,11 +124,6 @@ const char *nfy__report_intern_cstr(nfy_report *rep, const char *s)
     return nfy__report_string(rep, nfy__report_intern_cstr_id(rep, s));
 }
 
-const char *nfy__report_string(const nfy_report *rep, uint32_t id)
-{
-    return id ? entry(rep, id)->s : NULL;
-}
-
 void nfy__report_strings_release(nfy_report *rep)
 {
     free(rep->strings);

@@ -100,7 +100,7 @@ static void write_files(nfy_buf *out, const nfy_report *rep,
         nfy__file_range(v, files[i]->file, &first, &end);
         for (size_t k = first; k < end; k++) {
             nfy_finding buf;
-            edits += nfy__sorted_at(v, k, &buf)->cat == NFY_CAT_CHANGE;
+            edits += nfy__sorted_head(v, k, &buf)->cat == NFY_CAT_CHANGE;
         }
         nfy_buf_addstr(out, i ? ",\n    {" : "\n    {");
         jkv_str(out, "path", files[i]->file, true);
@@ -118,7 +118,11 @@ static void write_pos(nfy_buf *out, const char *key, uint32_t line,
                       uint32_t col)
 {
     jkey(out, key);
-    nfy_buf_addf(out, "{\"line\": %u, \"col\": %u}, ", line, col);
+    nfy_buf_addstr(out, "{\"line\": ");
+    nfy_buf_addu(out, line);
+    nfy_buf_addstr(out, ", \"col\": ");
+    nfy_buf_addu(out, col);
+    nfy_buf_addstr(out, "}, ");
 }
 
 static void write_finding(nfy_buf *out, const nfy_finding *f)
@@ -158,11 +162,11 @@ static void write_findings(nfy_buf *out, const char *key, const nfy__sorted *v,
     size_t written = 0;
     for (size_t i = 0; i < v->n; i++) {
         nfy_finding buf;
-        const nfy_finding *f = nfy__sorted_at(v, i, &buf);
-        if ((f->cat == NFY_CAT_LEFT_UNCHANGED) != left)
+        if ((nfy__sorted_head(v, i, &buf)->cat == NFY_CAT_LEFT_UNCHANGED) !=
+            left)
             continue;
         nfy_buf_addstr(out, written++ ? ",\n    " : "\n    ");
-        write_finding(out, f);
+        write_finding(out, nfy__sorted_at(v, i, &buf));
     }
     nfy_buf_addstr(out, written ? "\n  ]" : "]");
     nfy_buf_addstr(out, last ? "\n" : ",\n");

@@ -134,9 +134,10 @@ static void md_effort(nfy_buf *out, const nfy_report *rep,
     size_t rows = 0;
     for (size_t i = 0; i < v->n; i++) {
         nfy_finding buf;
-        const nfy_finding *f = nfy__sorted_at(v, i, &buf);
+        const nfy_finding *f = nfy__sorted_head(v, i, &buf);
         if (!nfy_finding_is_blocking(f) || rows++ >= SHOWN_BLOCKING)
             continue;
+        f = nfy__sorted_at(v, i, &buf);
         nfy_buf_addstr(out, "- ");
         nfy__add_location(out, f);
         nfy_buf_addf(out, " %s `%s`: ", nfy__or_empty(f->rule),
@@ -184,9 +185,10 @@ static void md_table(nfy_buf *out, const nfy__sorted *v, nfy__finding_pred pred,
     size_t rows = 0;
     for (size_t i = 0; i < v->n; i++) {
         nfy_finding buf;
-        const nfy_finding *f = nfy__sorted_at(v, i, &buf);
+        const nfy_finding *f = nfy__sorted_head(v, i, &buf);
         if (!pred(f))
             continue;
+        f = nfy__sorted_at(v, i, &buf);
         if (!rows++)
             nfy_buf_addstr(out, "| Location | Rule | Kind | Safety | API "
                                 "| Message | Before | After |\n"
@@ -221,7 +223,7 @@ static void md_files(nfy_buf *out, const nfy_report *rep, const nfy__sorted *v)
         nfy__file_range(v, files[i]->file, &first, &end);
         for (size_t k = first; k < end; k++) {
             nfy_finding buf;
-            edits += nfy__sorted_at(v, k, &buf)->cat == NFY_CAT_CHANGE;
+            edits += nfy__sorted_head(v, k, &buf)->cat == NFY_CAT_CHANGE;
         }
         nfy_buf_addch(out, '|');
         cell(out, files[i]->file, false);
@@ -300,9 +302,10 @@ void nfy_report_render_console(const nfy_report *rep, size_t top, bool color,
     size_t shown = 0;
     for (size_t i = 0; i < v.n && shown < top; i++) {
         nfy_finding buf;
-        const nfy_finding *f = nfy__sorted_at(&v, i, &buf);
+        const nfy_finding *f = nfy__sorted_head(&v, i, &buf);
         if (!nfy__is_manual_finding(f))
             continue;
+        f = nfy__sorted_at(&v, i, &buf);
         shown++;
         nfy_buf_addstr(out, "  ");
         nfy__add_location(out, f);

@@ -231,13 +231,13 @@ void nfy_report_totals_get(const nfy_report *rep, nfy_report_totals *t)
         }
     }
     for (size_t i = 0; i < nfy_report_finding_count(rep); i++) {
-        nfy_finding f;
-        nfy_report_finding_read(rep, i, &f);
-        if ((unsigned)f.cat < NFY_CAT_COUNT)
-            t->by_cat[f.cat]++;
-        if (f.cat == NFY_CAT_CHANGE)
+        nfy_finding buf;
+        const nfy_finding *f = nfy__report_finding_head(rep, i, &buf);
+        if ((unsigned)f->cat < NFY_CAT_COUNT)
+            t->by_cat[f->cat]++;
+        if (f->cat == NFY_CAT_CHANGE)
             t->edits++;
-        else if (nfy_finding_is_manual(&f))
+        else if (nfy_finding_is_manual(f))
             t->manual++;
     }
 }

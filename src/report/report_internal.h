@@ -14,10 +14,23 @@ void nfy__report_strings_release(nfy_report *rep);
 /* The id of the report's copy of s (0 for NULL), and the string of an id. */
 uint32_t nfy__report_intern_id(nfy_report *rep, const char *s, size_t n);
 uint32_t nfy__report_intern_cstr_id(nfy_report *rep, const char *s);
-const char *nfy__report_string(const nfy_report *rep, uint32_t id);
+static inline const char *nfy__report_string(const nfy_report *rep, uint32_t id)
+{
+    return id ? rep->by_id.items[id - 1].s : NULL;
+}
 /* Sealed finding i, and freeing them all. */
-const nfy_report_row *nfy__report_row(const nfy_report *rep, size_t i);
+static inline const nfy_report_row *nfy__report_row(const nfy_report *rep,
+                                                    size_t i)
+{
+    return &rep->row_chunks
+                .items[i / NFY_REPORT_ROW_CHUNK][i % NFY_REPORT_ROW_CHUNK];
+}
 void nfy__report_rows_release(nfy_report *rep);
+/* Finding i with only what its row holds itself (file, rule, position,
+ * category, operation, safety, rule severity; the other strings NULL):
+ * enough for every filter, and cheap. An open finding comes whole. */
+const nfy_finding *nfy__report_finding_head(const nfy_report *rep, size_t i,
+                                            nfy_finding *buf);
 /* The strings of r other than file and rule, into f. */
 void nfy__report_row_extra(const nfy_report *rep, const nfy_report_row *r,
                            nfy_finding *f);
@@ -36,6 +49,9 @@ void nfy__sorted_release(nfy__sorted *v);
  * into *buf (valid until buf is reused). */
 const nfy_finding *nfy__sorted_at(const nfy__sorted *v, size_t k,
                                   nfy_finding *buf);
+/* Finding k of the order as nfy__report_finding_head gives it. */
+const nfy_finding *nfy__sorted_head(const nfy__sorted *v, size_t k,
+                                    nfy_finding *buf);
 /* The file of finding k (NULL: project-wide), without decoding the rest. */
 const char *nfy__sorted_file(const nfy__sorted *v, size_t k);
 
@@ -55,7 +71,8 @@ typedef struct {
 
 typedef NFY_VEC(nfy__rule_count) nfy__rule_count_vec;
 
-/* Which findings a count or listing covers. */
+/* Which findings a count or listing covers (given a finding as
+ * nfy__report_finding_head decodes it: the row's own fields only). */
 typedef bool (*nfy__finding_pred)(const nfy_finding *f);
 
 bool nfy__is_change(const nfy_finding *f);

@@ -86,8 +86,9 @@ void nfy__report_row_extra(const nfy_report *rep, const nfy_report_row *r,
     f->code_after = nfy__report_string(rep, ids[X_CODE_AFTER]);
 }
 
-static void row_decode(const nfy_report *rep, const nfy_report_row *r,
-                       nfy_finding *f)
+/* The fields of r itself; its other strings stay NULL. */
+static void row_head(const nfy_report *rep, const nfy_report_row *r,
+                     nfy_finding *f)
 {
     memset(f, 0, sizeof *f);
     f->file = nfy__report_string(rep, r->file);
@@ -100,17 +101,17 @@ static void row_decode(const nfy_report *rep, const nfy_report_row *r,
     f->safety = (nfy_safety)r->safety;
     f->cat = (nfy_finding_cat)r->cat;
     f->rule_severity = (nfy_severity)r->rule_severity;
+}
+
+static void row_decode(const nfy_report *rep, const nfy_report_row *r,
+                       nfy_finding *f)
+{
+    row_head(rep, r, f);
     nfy__report_row_extra(rep, r, f);
 }
 
 /* Open findings of a file are few; a huge file's array is not kept. */
 enum { KEEP_OPEN_CAP = 4096 };
-
-const nfy_report_row *nfy__report_row(const nfy_report *rep, size_t i)
-{
-    return &rep->row_chunks
-                .items[i / NFY_REPORT_ROW_CHUNK][i % NFY_REPORT_ROW_CHUNK];
-}
 
 static void add_row(nfy_report *rep, nfy_report_row r)
 {
@@ -153,4 +154,13 @@ void nfy_report_finding_read(const nfy_report *rep, size_t i, nfy_finding *out)
         row_decode(rep, nfy__report_row(rep, i), out);
     else
         *out = rep->open_findings.items[i - rep->nrows];
+}
+
+const nfy_finding *nfy__report_finding_head(const nfy_report *rep, size_t i,
+                                            nfy_finding *buf)
+{
+    if (i >= rep->nrows)
+        return &rep->open_findings.items[i - rep->nrows];
+    row_head(rep, nfy__report_row(rep, i), buf);
+    return buf;
 }

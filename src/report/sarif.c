@@ -67,11 +67,15 @@ static const char *level_of(const nfy_finding *f)
 
 static void write_region(nfy_buf *out, const nfy_finding *f)
 {
-    nfy_buf_addf(out,
-                 "{\"startLine\": %u, \"startColumn\": %u, \"endLine\": %u, "
-                 "\"endColumn\": %u}",
-                 f->start_line, f->start_col + 1,
-                 f->end_line ? f->end_line : f->start_line, f->end_col + 1);
+    nfy_buf_addstr(out, "{\"startLine\": ");
+    nfy_buf_addu(out, f->start_line);
+    nfy_buf_addstr(out, ", \"startColumn\": ");
+    nfy_buf_addu(out, (unsigned)(f->start_col + 1));
+    nfy_buf_addstr(out, ", \"endLine\": ");
+    nfy_buf_addu(out, f->end_line ? f->end_line : f->start_line);
+    nfy_buf_addstr(out, ", \"endColumn\": ");
+    nfy_buf_addu(out, (unsigned)(f->end_col + 1));
+    nfy_buf_addch(out, '}');
 }
 
 static void write_artifact(nfy_buf *out, const nfy_finding *f)
@@ -125,8 +129,11 @@ static void write_result(nfy_buf *out, const nfy_finding *f,
     const char *rule = nfy__or_empty(f->rule);
     nfy_buf_addstr(out, "{\"ruleId\": ");
     jstr(out, rule);
-    nfy_buf_addf(out, ", \"ruleIndex\": %zu, \"level\": \"%s\"",
-                 rule_index(rules, rule), level_of(f));
+    nfy_buf_addstr(out, ", \"ruleIndex\": ");
+    nfy_buf_addu(out, rule_index(rules, rule));
+    nfy_buf_addstr(out, ", \"level\": \"");
+    nfy_buf_addstr(out, level_of(f));
+    nfy_buf_addch(out, '"');
     nfy_buf_addstr(out, ", \"message\": {\"text\": ");
     jstr(out, f->message && *f->message ? f->message : f->api);
     nfy_buf_addch(out, '}');

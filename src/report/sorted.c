@@ -111,6 +111,12 @@ const nfy_finding *nfy__sorted_at(const nfy__sorted *v, size_t k,
     return buf;
 }
 
+const nfy_finding *nfy__sorted_head(const nfy__sorted *v, size_t k,
+                                    nfy_finding *buf)
+{
+    return nfy__report_finding_head(v->rep, v->order[k], buf);
+}
+
 const char *nfy__sorted_file(const nfy__sorted *v, size_t k)
 {
     size_t i = v->order[k], sealed = v->rep->nrows;

@@ -79,10 +79,10 @@ void nfy__rule_counts(const nfy_report *rep, nfy__finding_pred pred,
     if (!ids)
         abort();
     for (size_t i = 0; i < count; i++) {
-        nfy_finding f;
-        nfy_report_finding_read(rep, i, &f);
-        if (pred(&f))
-            ids[n++] = nfy__or_empty(f.rule);
+        nfy_finding buf;
+        const nfy_finding *f = nfy__report_finding_head(rep, i, &buf);
+        if (pred(f))
+            ids[n++] = nfy__or_empty(f->rule);
     }
     if (n > 1)
         qsort(ids, n, sizeof *ids, cmp_rule_name);
@@ -119,8 +119,12 @@ void nfy__add_location(nfy_buf *out, const nfy_finding *f)
         return;
     }
     nfy_buf_addstr(out, f->file);
-    if (f->start_line)
-        nfy_buf_addf(out, ":%u:%u", f->start_line, f->start_col + 1);
+    if (f->start_line) {
+        nfy_buf_addch(out, ':');
+        nfy_buf_addu(out, f->start_line);
+        nfy_buf_addch(out, ':');
+        nfy_buf_addu(out, (unsigned)(f->start_col + 1));
+    }
 }
 
 void nfy__file_range(const nfy__sorted *v, const char *file, size_t *first,

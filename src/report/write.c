@@ -24,22 +24,31 @@ static int cmp_log(const void *pa, const void *pb)
 static void log_finding(nfy_buf *out, const nfy_finding *f)
 {
     if (f->cat == NFY_CAT_CHANGE || f->op == NFY_OPTYPE_UNSUPPORTED) {
-        nfy_buf_addf(out, "line: %u ~ %u   Operation Type: %s   Message: ",
-                     f->start_line, f->end_line,
-                     f->op == NFY_OPTYPE_NONE ? "UNSUPPORTED"
-                                              : nfy_op_type_name(f->op));
-    } else if (!f->file || !f->start_line) {
-        nfy_buf_addf(out, "project   %s   ", nfy_finding_cat_name(f->cat));
-        nfy__add_oneline(out, f->api);
-        nfy_buf_addstr(out, ": ");
+        nfy_buf_addstr(out, "line: ");
+        nfy_buf_addu(out, f->start_line);
+        nfy_buf_addstr(out, " ~ ");
+        nfy_buf_addu(out, f->end_line);
+        nfy_buf_addstr(out, "   Operation Type: ");
+        nfy_buf_addstr(out, f->op == NFY_OPTYPE_NONE ? "UNSUPPORTED"
+                                                     : nfy_op_type_name(f->op));
+        nfy_buf_addstr(out, "   Message: ");
     } else {
-        nfy_buf_addf(out, "line: %u   %s   ", f->start_line,
-                     nfy_finding_cat_name(f->cat));
+        if (!f->file || !f->start_line) {
+            nfy_buf_addstr(out, "project   ");
+        } else {
+            nfy_buf_addstr(out, "line: ");
+            nfy_buf_addu(out, f->start_line);
+            nfy_buf_addstr(out, "   ");
+        }
+        nfy_buf_addstr(out, nfy_finding_cat_name(f->cat));
+        nfy_buf_addstr(out, "   ");
         nfy__add_oneline(out, f->api);
         nfy_buf_addstr(out, ": ");
     }
     nfy__add_oneline(out, f->message);
-    nfy_buf_addf(out, "   [%s]\n", f->rule);
+    nfy_buf_addstr(out, "   [");
+    nfy_buf_addstr(out, f->rule ? f->rule : "(null)");
+    nfy_buf_addstr(out, "]\n");
 }
 
 /* Everything about one file (NULL: the run as a whole). */

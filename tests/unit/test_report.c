@@ -693,6 +693,73 @@ static void test_sealed_order_is_open_order(void **state)
     nfy_report_release(&sealed);
 }
 
+/* nfy_report_write sorts once for every file; each file is still what its
+ * renderer (which sorts for itself) makes, over sealed and open findings,
+ * and the heads the filters see are the rows' own fields. */
+static void test_write_matches_renderers(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name;
+        void (*fn)(const nfy_report *, nfy_buf *);
+    } files[] = {{"npuify.log", nfy_report_render_log},
+                 {"report.json", nfy_report_render_json},
+                 {"summary.md", nfy_report_render_md},
+                 {"report.sarif", nfy_report_render_sarif},
+                 {"report.html", nfy_report_render_html}};
+    nfy_report rep;
+    nfy_report_init(&rep);
+    uint32_t seed = 11;
+    for (size_t i = 0; i < 400; i++) {
+        nfy_finding f;
+        random_finding(&seed, &f);
+        nfy_report_add_finding(&rep, &f);
+        if (i % 9 == 8)
+            nfy_report_seal(&rep);
+    }
+    assert_true(rep.nrows > 0 && rep.open_findings.len > 0);
+    for (size_t i = 0; i < nfy_report_finding_count(&rep); i++) {
+        nfy_finding whole, buf;
+        nfy_report_finding_read(&rep, i, &whole);
+        const nfy_finding *h = nfy__report_finding_head(&rep, i, &buf);
+        assert_ptr_equal(h->file, whole.file);
+        assert_ptr_equal(h->rule, whole.rule);
+        assert_int_equal(h->start_line, whole.start_line);
+        assert_int_equal(h->end_col, whole.end_col);
+        assert_int_equal(h->cat, whole.cat);
+        assert_int_equal(h->op, whole.op);
+        assert_int_equal(h->safety, whole.safety);
+        if (i < rep.nrows)
+            assert_null(h->message);
+        else
+            assert_ptr_equal(h->message, whole.message);
+    }
+    char tmp[] = "/tmp/nfy_test_report_XXXXXX";
+    assert_non_null(mkdtemp(tmp));
+    nfy_diags d;
+    nfy_diags_init(&d);
+    assert_int_equal(nfy_report_write(&rep, tmp, NFY_REPORT_ALL, &d), NFY_OK);
+    nfy_buf got = NFY_BUF_INIT;
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        read_all(tmp, files[i].name, &got);
+        char *want = render(&rep, files[i].fn);
+        assert_string_equal(nfy_buf_cstr(&got), want);
+        free(want);
+    }
+    for (int k = 0; k < NFY_CSV_COUNT; k++) {
+        read_all(tmp, nfy_csv_file_name((nfy_csv_kind)k), &got);
+        char *want = render_csv(&rep, (nfy_csv_kind)k);
+        assert_string_equal(nfy_buf_cstr(&got), want);
+        free(want);
+    }
+    nfy_buf_release(&got);
+    nfy_diags_release(&d);
+    nfy_report_release(&rep);
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+    assert_int_equal(system(cmd), 0);
+}
+
 static void test_empty_report(void **state)
 {
     (void)state;
@@ -730,6 +797,7 @@ int main(void)
         cmocka_unit_test(test_seal_keeps_everything),
         cmocka_unit_test(test_edit_id_in_file),
         cmocka_unit_test(test_sealed_order_is_open_order),
+        cmocka_unit_test(test_write_matches_renderers),
         cmocka_unit_test(test_empty_report),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
