@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "core/swar.h"
 
 /* Non-zero for the ASCII bytes a JSON string cannot hold as they are. */
 static const unsigned char json_special[128] = {
@@ -39,27 +40,12 @@ static void json_escape_byte(nfy_buf *out, unsigned char c)
     nfy_buf_add(out, u, sizeof u);
 }
 
-/* Bytes a word at a time: any byte of x below n (n <= 128), equal to 0. */
-#define ONES  0x0101010101010101ull
-#define HIGHS 0x8080808080808080ull
-
-static uint64_t any_below(uint64_t x, unsigned n)
-{
-    return (x - ONES * n) & ~x & HIGHS;
-}
-
-static uint64_t any_zero(uint64_t x)
-{
-    return (x - ONES) & ~x & HIGHS;
-}
-
 /* Are the 8 bytes at s all plain ASCII that JSON keeps as they are? */
 static bool json_plain8(const char *s)
 {
-    uint64_t x;
-    memcpy(&x, s, sizeof x);
-    return !((x & HIGHS) | any_below(x, 0x20) | any_zero(x ^ (ONES * '"')) |
-             any_zero(x ^ (ONES * '\\')));
+    uint64_t x = nfy__swar_load(s);
+    return !(nfy__swar_high(x) | nfy__swar_below(x, 0x20) |
+             nfy__swar_has(x, '"') | nfy__swar_has(x, '\\'));
 }
 
 void nfy_json_escape(nfy_buf *out, const char *s, size_t n)
@@ -144,6 +130,17 @@ static const unsigned char html_special[256] = {
     [0x1e] = H_BAD,  [0x1f] = H_BAD, [0x7f] = H_BAD,
 };
 
+/* Are the 8 bytes at s all bytes HTML keeps as they are? (Tab and line
+ * ends count as special here; the byte loop lets them through.) */
+static bool html_plain8(const char *s)
+{
+    uint64_t x = nfy__swar_load(s);
+    return !(nfy__swar_below(x, 0x20) | nfy__swar_has(x, '&') |
+             nfy__swar_has(x, '<') | nfy__swar_has(x, '>') |
+             nfy__swar_has(x, '"') | nfy__swar_has(x, '\'') |
+             nfy__swar_has(x, 0x7f));
+}
+
 void nfy_html_escape(nfy_buf *out, const char *s, size_t n)
 {
     static const struct {
@@ -155,15 +152,21 @@ void nfy_html_escape(nfy_buf *out, const char *s, size_t n)
         [H_APOS] = {"&#39;", 5}, [H_BAD] = {"&#xFFFD;", 8},
     };
     const unsigned char *u = (const unsigned char *)s;
-    size_t run = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned k = html_special[u[i]];
-        if (!k)
+    size_t i = 0, run = 0;
+    while (i < n) {
+        if (n - i >= 8 && html_plain8(s + i)) {
+            i += 8;
             continue;
-        if (i > run)
-            nfy_buf_add(out, s + run, i - run);
-        nfy_buf_add(out, entity[k].text, entity[k].len);
-        run = i + 1;
+        }
+        for (size_t stop = n - i >= 8 ? i + 8 : n; i < stop; i++) {
+            unsigned k = html_special[u[i]];
+            if (!k)
+                continue;
+            if (i > run)
+                nfy_buf_add(out, s + run, i - run);
+            nfy_buf_add(out, entity[k].text, entity[k].len);
+            run = i + 1;
+        }
     }
     if (n > run)
         nfy_buf_add(out, s + run, n - run);

@@ -24,9 +24,13 @@ static void jkey(nfy_buf *out, const char *key)
     nfy_buf_addstr(out, ": ");
 }
 
-static void jkv_str(nfy_buf *out, const char *key, const char *v, bool comma)
+/* A key that needs no escaping, quoted and with its colon, for the keys
+ * written for every finding. */
+#define QKEY(k) "\"" k "\": "
+
+static void jkv_str(nfy_buf *out, const char *qkey, const char *v, bool comma)
 {
-    jkey(out, key);
+    nfy_buf_addstr(out, qkey);
     jstr(out, v);
     if (comma)
         nfy_buf_addstr(out, ", ");
@@ -45,12 +49,12 @@ static void write_head(nfy_buf *out, const nfy_report *rep)
     const nfy_report_meta *m = &rep->meta;
     nfy_buf_addstr(out, "{\n  \"schema\": \"npuify-report/1\",\n  ");
     nfy_buf_addstr(out, "\"tool\": {\"name\": \"npuify\", ");
-    jkv_str(out, "version", m->tool_version, false);
+    jkv_str(out, QKEY("version"), m->tool_version, false);
     nfy_buf_addstr(out, "},\n  \"run\": {");
-    jkv_str(out, "command", m->command, true);
-    jkv_str(out, "source", m->source, true);
-    jkv_str(out, "torch_version", m->torch_version, true);
-    jkv_str(out, "mode", m->mode, false);
+    jkv_str(out, QKEY("command"), m->command, true);
+    jkv_str(out, QKEY("source"), m->source, true);
+    jkv_str(out, QKEY("torch_version"), m->torch_version, true);
+    jkv_str(out, QKEY("mode"), m->mode, false);
     nfy_buf_addstr(out, "},\n");
 }
 
@@ -103,21 +107,22 @@ static void write_files(nfy_buf *out, const nfy_report *rep,
             edits += nfy__sorted_head(v, k, &buf)->cat == NFY_CAT_CHANGE;
         }
         nfy_buf_addstr(out, i ? ",\n    {" : "\n    {");
-        jkv_str(out, "path", files[i]->file, true);
-        jkv_str(out, "status", nfy_file_status_name(files[i]->status), true);
+        jkv_str(out, QKEY("path"), files[i]->file, true);
+        jkv_str(out, QKEY("status"), nfy_file_status_name(files[i]->status),
+                true);
         jkv_num(out, "edits", edits, true);
         jkv_num(out, "findings", end - first - edits, true);
-        jkv_str(out, "note", files[i]->note, false);
+        jkv_str(out, QKEY("note"), files[i]->note, false);
         nfy_buf_addch(out, '}');
     }
     nfy_buf_addstr(out, nf ? "\n  ],\n" : "],\n");
     free(files);
 }
 
-static void write_pos(nfy_buf *out, const char *key, uint32_t line,
+static void write_pos(nfy_buf *out, const char *qkey, uint32_t line,
                       uint32_t col)
 {
-    jkey(out, key);
+    nfy_buf_addstr(out, qkey);
     nfy_buf_addstr(out, "{\"line\": ");
     nfy_buf_addu(out, line);
     nfy_buf_addstr(out, ", \"col\": ");
@@ -128,26 +133,26 @@ static void write_pos(nfy_buf *out, const char *key, uint32_t line,
 static void write_finding(nfy_buf *out, const nfy_finding *f)
 {
     nfy_buf_addch(out, '{');
-    jkv_str(out, "file", f->file, true);
-    write_pos(out, "start", f->start_line, f->start_col);
-    write_pos(out, "end", f->end_line, f->end_col);
-    jkv_str(out, "rule", f->rule, true);
-    jkv_str(out, "category", nfy_finding_cat_name(f->cat), true);
-    jkv_str(out, "op",
+    jkv_str(out, QKEY("file"), f->file, true);
+    write_pos(out, QKEY("start"), f->start_line, f->start_col);
+    write_pos(out, QKEY("end"), f->end_line, f->end_col);
+    jkv_str(out, QKEY("rule"), f->rule, true);
+    jkv_str(out, QKEY("category"), nfy_finding_cat_name(f->cat), true);
+    jkv_str(out, QKEY("op"),
             f->op == NFY_OPTYPE_NONE ? NULL : nfy_op_type_name(f->op), true);
-    jkv_str(out, "safety", nfy_safety_name(f->safety), true);
-    jkv_str(out, "api", f->api, true);
-    jkv_str(out, "message", f->message, true);
-    jkv_str(out, "before", f->before, true);
-    jkv_str(out, "after", f->after, true);
-    jkv_str(out, "api_type", f->api_type, true);
-    jkv_str(out, "npu_api", f->npu_api, false);
+    jkv_str(out, QKEY("safety"), nfy_safety_name(f->safety), true);
+    jkv_str(out, QKEY("api"), f->api, true);
+    jkv_str(out, QKEY("message"), f->message, true);
+    jkv_str(out, QKEY("before"), f->before, true);
+    jkv_str(out, QKEY("after"), f->after, true);
+    jkv_str(out, QKEY("api_type"), f->api_type, true);
+    jkv_str(out, QKEY("npu_api"), f->npu_api, false);
     if (f->value_set_id != NULL) { /* only string literals have one */
         nfy_buf_addstr(out, ", ");
         jkey(out, "value_set");
         nfy_buf_addch(out, '{');
-        jkv_str(out, "id", f->value_set_id, true);
-        jkv_str(out, "name", f->value_set, false);
+        jkv_str(out, QKEY("id"), f->value_set_id, true);
+        jkv_str(out, QKEY("name"), f->value_set, false);
         nfy_buf_addch(out, '}');
     }
     nfy_buf_addch(out, '}');
