@@ -30,10 +30,16 @@ bool nfy_finding_is_kernel(const nfy_finding *f)
     return false;
 }
 
+/* nfy_finding_is_blocking, given whether f is a kernel. */
+static bool blocking_as(const nfy_finding *f, bool kernel)
+{
+    return kernel || f->cat == NFY_CAT_UNSUPPORTED_API ||
+           f->op == NFY_OPTYPE_UNSUPPORTED;
+}
+
 bool nfy_finding_is_blocking(const nfy_finding *f)
 {
-    return nfy_finding_is_kernel(f) || f->cat == NFY_CAT_UNSUPPORTED_API ||
-           f->op == NFY_OPTYPE_UNSUPPORTED;
+    return blocking_as(f, nfy_finding_is_kernel(f));
 }
 
 const char *nfy_effort_name(nfy_effort e)
@@ -46,9 +52,11 @@ void nfy_effort_add(nfy_effort_counts *c, const nfy_finding *f)
 {
     if (f->cat == NFY_CAT_LEFT_UNCHANGED)
         return;
-    c->kernels += nfy_finding_is_kernel(f);
-    c->blocking += nfy_finding_is_blocking(f);
-    c->manual += nfy_finding_is_manual(f) && !nfy_finding_is_blocking(f);
+    bool kernel = nfy_finding_is_kernel(f);
+    bool blocking = blocking_as(f, kernel);
+    c->kernels += kernel;
+    c->blocking += blocking;
+    c->manual += nfy_finding_is_manual(f) && !blocking;
     c->edits += f->cat == NFY_CAT_CHANGE;
 }
 

@@ -90,17 +90,18 @@ void nfy__report_row_extra(const nfy_report *rep, const nfy_report_row *r,
 static void row_head(const nfy_report *rep, const nfy_report_row *r,
                      nfy_finding *f)
 {
-    memset(f, 0, sizeof *f);
-    f->file = nfy__report_string(rep, r->file);
-    f->rule = nfy__report_string(rep, r->rule);
-    f->start_line = r->start_line;
-    f->start_col = r->start_col;
-    f->end_line = r->end_line;
-    f->end_col = r->end_col;
-    f->op = (nfy_op_type)r->op;
-    f->safety = (nfy_safety)r->safety;
-    f->cat = (nfy_finding_cat)r->cat;
-    f->rule_severity = (nfy_severity)r->rule_severity;
+    *f = (nfy_finding){
+        .file = nfy__report_string(rep, r->file),
+        .rule = nfy__report_string(rep, r->rule),
+        .start_line = r->start_line,
+        .start_col = r->start_col,
+        .end_line = r->end_line,
+        .end_col = r->end_col,
+        .op = (nfy_op_type)r->op,
+        .safety = (nfy_safety)r->safety,
+        .cat = (nfy_finding_cat)r->cat,
+        .rule_severity = (nfy_severity)r->rule_severity,
+    };
 }
 
 static void row_decode(const nfy_report *rep, const nfy_report_row *r,

@@ -2,6 +2,7 @@
  * Small helpers for the report writers: counting findings per rule,
  * locating a file's findings in the sorted order and printing locations.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,38 +64,76 @@ void nfy__add_oneline(nfy_buf *out, const char *s)
     }
 }
 
-static int cmp_rule_name(const void *pa, const void *pb)
+/* Count per rule string pointer: findings share their report's interned
+ * rules, so a few slots hold them all; equal strings behind different
+ * pointers (open findings) are merged after sorting. */
+typedef struct {
+    nfy__rule_count *slots;
+    size_t cap, used;
+} rule_table;
+
+static nfy__rule_count *rule_slot(nfy__rule_count *slots, size_t cap,
+                                  const char *rule)
 {
-    const char *const *a = pa;
-    const char *const *b = pb;
-    return strcmp(*a, *b);
+    uint64_t h = (uint64_t)(uintptr_t)rule * 0x9e3779b97f4a7c15ull;
+    size_t i = (size_t)(h >> 32) & (cap - 1);
+    while (slots[i].rule && slots[i].rule != rule)
+        i = (i + 1) & (cap - 1);
+    return &slots[i];
+}
+
+static void rule_table_count(rule_table *t, const char *rule)
+{
+    if ((t->used + 1) * 2 > t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 64;
+        nfy__rule_count *slots = calloc(cap, sizeof *slots);
+        if (!slots)
+            abort();
+        for (size_t i = 0; i < t->cap; i++)
+            if (t->slots[i].rule)
+                *rule_slot(slots, cap, t->slots[i].rule) = t->slots[i];
+        free(t->slots);
+        t->slots = slots;
+        t->cap = cap;
+    }
+    nfy__rule_count *s = rule_slot(t->slots, t->cap, rule);
+    if (!s->rule) {
+        s->rule = rule;
+        t->used++;
+    }
+    s->count++;
+}
+
+static int cmp_rule_count(const void *pa, const void *pb)
+{
+    const nfy__rule_count *a = pa, *b = pb;
+    return strcmp(a->rule, b->rule);
 }
 
 void nfy__rule_counts(const nfy_report *rep, nfy__finding_pred pred,
                       nfy__rule_count_vec *out)
 {
-    size_t n = 0;
+    rule_table t = {0};
     size_t count = nfy_report_finding_count(rep);
-    const char **ids = calloc(count + 1, sizeof *ids);
-    if (!ids)
-        abort();
     for (size_t i = 0; i < count; i++) {
         nfy_finding buf;
         const nfy_finding *f = nfy__report_finding_head(rep, i, &buf);
         if (pred(f))
-            ids[n++] = nfy__or_empty(f->rule);
+            rule_table_count(&t, nfy__or_empty(f->rule));
     }
+    size_t n = 0;
+    for (size_t i = 0; i < t.cap; i++)
+        if (t.slots[i].rule)
+            t.slots[n++] = t.slots[i];
     if (n > 1)
-        qsort(ids, n, sizeof *ids, cmp_rule_name);
+        qsort(t.slots, n, sizeof *t.slots, cmp_rule_count);
     for (size_t i = 0; i < n; i++) {
-        if (out->len && !strcmp(nfy_vec_last(out)->rule, ids[i])) {
-            nfy_vec_last(out)->count++;
-        } else {
-            nfy__rule_count rc = {ids[i], 1};
-            nfy_vec_push(out, rc);
-        }
+        if (out->len && !strcmp(nfy_vec_last(out)->rule, t.slots[i].rule))
+            nfy_vec_last(out)->count += t.slots[i].count;
+        else
+            nfy_vec_push(out, t.slots[i]);
     }
-    free(ids);
+    free(t.slots);
 }
 
 static int cmp_by_count(const void *pa, const void *pb)

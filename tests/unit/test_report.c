@@ -760,6 +760,34 @@ static void test_write_matches_renderers(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* Rule counts are per rule text, sorted by it, even when equal texts sit
+ * behind different pointers. */
+static void test_rule_counts_by_text(void **state)
+{
+    (void)state;
+    nfy_report rep;
+    nfy_report_init(&rep);
+    char a[] = "NPU201", b[] = "NPU201", c[] = "NPU101";
+    const char *rules[] = {a, c, b, "NPU301", b, a, ""};
+    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
+        nfy_finding f = mk("x.py", (uint32_t)i + 1, 0, rules[i], NFY_CAT_CHANGE,
+                           NFY_OPTYPE_MODIFY, "m");
+        nfy_vec_push(&rep.open_findings, f); /* not interned */
+    }
+    nfy__rule_count_vec rc = {0};
+    nfy__rule_counts(&rep, nfy__any_finding, &rc);
+    assert_int_equal(rc.len, 4);
+    assert_string_equal(rc.items[0].rule, "");
+    assert_int_equal(rc.items[0].count, 1);
+    assert_string_equal(rc.items[1].rule, "NPU101");
+    assert_int_equal(rc.items[1].count, 1);
+    assert_string_equal(rc.items[2].rule, "NPU201");
+    assert_int_equal(rc.items[2].count, 4);
+    assert_string_equal(rc.items[3].rule, "NPU301");
+    nfy_vec_free(&rc);
+    nfy_report_release(&rep);
+}
+
 static void test_empty_report(void **state)
 {
     (void)state;
@@ -798,6 +826,7 @@ int main(void)
         cmocka_unit_test(test_edit_id_in_file),
         cmocka_unit_test(test_sealed_order_is_open_order),
         cmocka_unit_test(test_write_matches_renderers),
+        cmocka_unit_test(test_rule_counts_by_text),
         cmocka_unit_test(test_empty_report),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
