@@ -53,11 +53,12 @@ static void scan_bytes(line_scan *ls, const char *s, char *dst, size_t from,
  * none or one), their top bits folded into one vector, and when dst is not
  * NULL the copy, so a file's bytes are read once to copy and index them.
  */
-static size_t scan_blocks(line_scan *ls, const char *s, char *dst, size_t n)
+static size_t scan_blocks(line_scan *ls, const char *s, char *dst, size_t from,
+                          size_t n)
 {
     const __m128i nl = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
     __m128i high = _mm_setzero_si128();
-    size_t i = 0;
+    size_t i = from;
     for (; i + 32 <= n; i += 32) {
         __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
         __m128i b =
@@ -77,8 +78,61 @@ static size_t scan_blocks(line_scan *ls, const char *s, char *dst, size_t n)
     ls->high |= _mm_movemask_epi8(high) ? 0x80 : 0;
     return i;
 }
+
+#    if defined(__x86_64__)
+#        include <immintrin.h>
+
+/* scan_blocks 64 bytes a step, where the CPU has AVX2. */
+__attribute__((target("avx2"))) static size_t
+scan_blocks_avx2(line_scan *ls, const char *s, char *dst, size_t n)
+{
+    const __m256i nl = _mm256_set1_epi8('\n'), cr = _mm256_set1_epi8('\r');
+    __m256i high = _mm256_setzero_si256();
+    size_t i = 0;
+    for (; i + 64 <= n; i += 64) {
+        __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(s + i));
+        __m256i b =
+            _mm256_loadu_si256((const __m256i *)(const void *)(s + i + 32));
+        if (dst) {
+            _mm256_storeu_si256((__m256i *)(void *)(dst + i), a);
+            _mm256_storeu_si256((__m256i *)(void *)(dst + i + 32), b);
+        }
+        high = _mm256_or_si256(high, _mm256_or_si256(a, b));
+        uint64_t ma = (uint32_t)_mm256_movemask_epi8(_mm256_or_si256(
+            _mm256_cmpeq_epi8(a, nl), _mm256_cmpeq_epi8(a, cr)));
+        uint64_t mb = (uint32_t)_mm256_movemask_epi8(_mm256_or_si256(
+            _mm256_cmpeq_epi8(b, nl), _mm256_cmpeq_epi8(b, cr)));
+        for (uint64_t m = ma | mb << 32; m; m &= m - 1)
+            line_end_at(ls, s, n, i + (size_t)__builtin_ctzll(m));
+    }
+    ls->high |= _mm256_movemask_epi8(high) ? 0x80 : 0;
+    return i;
+}
+
+/* The widest block scan this CPU runs, up to where it stopped; the rest
+ * goes to scan_blocks and scan_bytes. */
+static size_t scan_wide(line_scan *ls, const char *s, char *dst, size_t n)
+{
+    if (n < 64 || !__builtin_cpu_supports("avx2"))
+        return 0;
+    return scan_blocks_avx2(ls, s, dst, n);
+}
+#    else
+static size_t scan_wide(line_scan *ls, const char *s, char *dst, size_t n)
+{
+    (void)ls, (void)s, (void)dst, (void)n;
+    return 0;
+}
+#    endif
 #else
-static size_t scan_blocks(line_scan *ls, const char *s, char *dst, size_t n)
+static size_t scan_blocks(line_scan *ls, const char *s, char *dst, size_t from,
+                          size_t n)
+{
+    (void)ls, (void)s, (void)dst, (void)n;
+    return from;
+}
+
+static size_t scan_wide(line_scan *ls, const char *s, char *dst, size_t n)
 {
     (void)ls, (void)s, (void)dst, (void)n;
     return 0;
@@ -142,7 +196,8 @@ static nfy_status index_source(nfy_source *src, const char *from)
     line_scan ls = {NULL, 0, 0, 0};
     nfy__vec_grow((void **)&ls.items, &ls.cap, n / 32 + 16, sizeof *ls.items);
     ls.items[ls.len++] = 0;
-    size_t done = scan_blocks(&ls, from, dst, n);
+    size_t done = scan_wide(&ls, from, dst, n);
+    done = scan_blocks(&ls, from, dst, done, n);
     scan_bytes(&ls, from, dst, done, n);
     src->line_starts = ls.items;
     src->nlines = ls.len;
