@@ -106,8 +106,35 @@ static const mig_member_rules *member_rules(mig_ctx *c)
         mr->rules[mr->len] = r;
         mr->plen[mr->len++] = r->pattern ? strlen(r->pattern) : 0;
     }
+    mr->bucketed = mr->len <= 64;
+    for (size_t k = 0; mr->bucketed && k < mr->len; k++) {
+        if (mr->plen[k] < MIG_MEMBER_LENS)
+            mr->by_len[mr->plen[k]] |= 1ull << k;
+        else
+            mr->long_rules |= 1ull << k;
+    }
     mr->built = true;
     return mr;
+}
+
+/* The rules (as bits k) a member name of length len may fit, when the
+ * list is bucketed. */
+static uint64_t member_candidates(const mig_member_rules *mr, size_t len)
+{
+    if (!mr->bucketed)
+        return 0;
+    return len < MIG_MEMBER_LENS ? mr->by_len[len] : mr->long_rules;
+}
+
+/* The first rule from k on to compare with the name: the next candidate,
+ * or k itself when the list is not bucketed (mr->len: none left). */
+static size_t next_candidate(const mig_member_rules *mr, uint64_t cand,
+                             size_t k)
+{
+    if (!mr->bucketed)
+        return k;
+    uint64_t rest = k < 64 ? cand & (~0ull << k) : 0;
+    return rest ? (size_t)__builtin_ctzll(rest) : mr->len;
 }
 
 void mig_pass_members(mig_ctx *c)
@@ -120,7 +147,9 @@ void mig_pass_members(mig_ctx *c)
             uint32_t tok = c->m->attrs[i].name_tok;
             nfy_str name = mig_tok(c, tok);
             bool checked = false, on_module = false;
-            for (size_t k = 0; k < mr->len; k++) {
+            uint64_t cand = member_candidates(mr, name.len);
+            for (size_t k = next_candidate(mr, cand, 0); k < mr->len;
+                 k = next_candidate(mr, cand, k + 1)) {
                 const nfy_rule *r = mr->rules[k];
                 if (name.len != mr->plen[k] ||
                     (name.len > 0 && name.ptr[0] != r->pattern[0]) ||
