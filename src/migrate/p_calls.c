@@ -356,17 +356,45 @@ static inline bool call_may_fit(const mig_ctx *c, uint32_t k,
     return n == len || n + 1 == len; /* torch.npu.X for torch.cuda.X */
 }
 
-void mig_pass_args(mig_ctx *c)
+static bool is_arg_rewrite(const nfy_rule *r)
 {
+    return r->kind == NFY_RULE_REWRITE_ARG &&
+           (r->match == NFY_MATCH_CALL || r->match == NFY_MATCH_METHOD);
+}
+
+static bool is_keyword_flag(const nfy_rule *r)
+{
+    return r->kind == NFY_RULE_FLAG && r->match == NFY_MATCH_KEYWORD;
+}
+
+/* The run's argument rules, listed once a run (not a walk over the whole
+ * rule set per file). */
+static const mig_arg_rules *arg_rules(mig_ctx *c)
+{
+    mig_arg_rules *ar = &c->p->run->args;
+    if (ar->built)
+        return ar;
+    size_t n = 0;
     nfy_rule_iter it;
     nfy_rule_iter_init(&it, c->rules, -1, -1);
+    for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));)
+        n += (is_arg_rewrite(r) || is_keyword_flag(r)) && mig_rule_on(c, r);
+    ar->rules = nfy_arena_alloc(&c->p->run->arena, (n + 1) * sizeof *ar->rules);
+    nfy_rule_iter_init(&it, c->rules, -1, -1);
     for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));) {
-        bool rewrite =
-            r->kind == NFY_RULE_REWRITE_ARG &&
-            (r->match == NFY_MATCH_CALL || r->match == NFY_MATCH_METHOD);
-        bool kwflag = r->kind == NFY_RULE_FLAG && r->match == NFY_MATCH_KEYWORD;
-        if ((!rewrite && !kwflag) || !mig_rule_on(c, r))
-            continue;
+        if ((is_arg_rewrite(r) || is_keyword_flag(r)) && mig_rule_on(c, r))
+            ar->rules[ar->len++] = r;
+    }
+    ar->built = true;
+    return ar;
+}
+
+void mig_pass_args(mig_ctx *c)
+{
+    const mig_arg_rules *ar = arg_rules(c);
+    for (size_t ri = 0; ri < ar->len; ri++) {
+        const nfy_rule *r = ar->rules[ri];
+        bool kwflag = is_keyword_flag(r);
         size_t *lens = NULL;
         if (kwflag) {
             lens = nfy_arena_alloc(c->arena, (r->nctx + 1) * sizeof *lens);

@@ -143,6 +143,14 @@ typedef struct {
     uint64_t long_rules;
 } mig_member_rules;
 
+/* The argument pass's rules (REWRITE_ARG on a call or a method, FLAG on a
+ * keyword; active) in set order, found on first use (p_calls.c). */
+typedef struct {
+    bool built;
+    const nfy_rule **rules;
+    size_t len;
+} mig_arg_rules;
+
 struct nfy_migrate_run {
     nfy_migrate_opts opts;
     const char *version; /* canonical apidb version name */
@@ -158,6 +166,7 @@ struct nfy_migrate_run {
     mig_ctx_tails intdev;                      /* the int-device pass's */
     mig_amp_rows amp;                          /* the AMP pass's */
     mig_member_rules members;                  /* the member pass's */
+    mig_arg_rules args;                        /* the argument pass's */
     nfy_migrate_keep keep;   /* the observer's, across files */
     nfy_front_scratch front; /* lexer and parser buffers, across files */
 };
