@@ -516,6 +516,8 @@ static bool other_device_word(nfy_str body)
     static const mig_word words[] = {
         MIG_WORD("cpu"), MIG_WORD("mps"), MIG_WORD("xpu"), MIG_WORD("meta"),
         MIG_WORD("hpu"), MIG_WORD("xla"), MIG_WORD("npu"), MIG_WORD("cpu:0")};
+    if (body.len < 3 || body.len > 5)
+        return false; /* the lengths of the words above */
     return mig_str_in(body, words, sizeof words / sizeof words[0]);
 }
 
