@@ -50,6 +50,9 @@ enum { CODE_MAX = 240 }; /* bytes of a code line kept in the report */
 static uint32_t offset_of(const nfy_source *src, uint32_t line, uint32_t col)
 {
     uint32_t off = src->line_starts[line - 1];
+    if (src->cp_counts == NULL) /* an ASCII file: a code point is a byte */
+        return (uint32_t)((uint64_t)off + col < src->len ? off + col
+                                                         : src->len);
     while (col-- && off < src->len) {
         uint32_t cp;
         size_t k = nfy_utf8_decode(src->data + off, src->len - off, &cp);

@@ -8,61 +8,143 @@
 #include "core/core.h"
 #include "core/fatal.h"
 
-/* Append one line start, growing the table only when it is full. */
-static void push_line(uint32_t **items, size_t *len, size_t *cap, size_t at)
-{
-    if (*len == *cap)
-        nfy__vec_grow((void **)items, cap, *len + 1, sizeof **items);
-    (*items)[(*len)++] = (uint32_t)at;
-}
+#if defined(__SSE2__) && defined(__GNUC__)
+#    include <emmintrin.h>
+#endif
+
+/* The line table being built and what the scan learnt on the way. */
+typedef struct {
+    uint32_t *items;
+    size_t len, cap;
+    uint8_t high; /* OR of every byte's top bit: 0 when the file is ASCII */
+} line_scan;
 
 /*
- * Python ends a line at "\n", "\r\n" or a lone "\r". memchr finds the next
- * '\n' and the next '\r' (each search redone only once passed), so the
- * cost per byte is memchr's, not a loop's; files without '\r' pay one
- * memchr for it.
+ * Python ends a line at "\n", "\r\n" or a lone "\r": a '\r' followed by
+ * '\n' is left to that '\n'. A line start is kept only when a byte follows.
  */
-static nfy_status build_lines(nfy_source *src)
+static void line_end_at(line_scan *ls, const char *s, size_t n, size_t p)
 {
-    const char *s = src->data, *end = s + src->len;
-    uint32_t *items = NULL;
-    size_t len = 0, cap = 0;
-    nfy__vec_grow((void **)&items, &cap, src->len / 32 + 16, sizeof *items);
-    items[len++] = 0;
-    const char *nl = src->len ? memchr(s, '\n', src->len) : NULL;
-    const char *cr = src->len ? memchr(s, '\r', src->len) : NULL;
-    while (nl || cr) {
-        const char *e; /* last byte of the line ending */
-        if (cr && (!nl || cr < nl))
-            e = (cr + 1 < end && cr[1] == '\n') ? cr + 1 : cr;
-        else
-            e = nl;
-        if (e + 1 < end)
-            push_line(&items, &len, &cap, (size_t)(e + 1 - s));
-        else
-            break;
-        if (nl && nl <= e)
-            nl = memchr(e + 1, '\n', (size_t)(end - e - 1));
-        if (cr && cr <= e)
-            cr = memchr(e + 1, '\r', (size_t)(end - e - 1));
-    }
-    src->line_starts = items;
-    src->nlines = len;
-    return NFY_OK;
+    if (p + 1 >= n || (s[p] == '\r' && s[p + 1] == '\n'))
+        return;
+    if (ls->len == ls->cap)
+        nfy__vec_grow((void **)&ls->items, &ls->cap, ls->len + 1,
+                      sizeof *ls->items);
+    ls->items[ls->len++] = (uint32_t)(p + 1);
 }
 
-static bool all_ascii(const char *s, size_t n)
+/* Bytes [from, n) one by one: the tail of the block scan, or all of it. */
+static void scan_bytes(line_scan *ls, const char *s, char *dst, size_t from,
+                       size_t n)
 {
-    uint64_t acc = 0;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, s + i, sizeof w);
-        acc |= w;
+    for (size_t i = from; i < n; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if (dst)
+            dst[i] = (char)ch;
+        ls->high |= ch & 0x80;
+        if (ch == '\n' || ch == '\r')
+            line_end_at(ls, s, n, i);
     }
-    for (; i < n; i++)
-        acc |= (unsigned char)s[i];
-    return !(acc & 0x8080808080808080ull);
+}
+
+#if defined(__SSE2__) && defined(__GNUC__)
+/*
+ * 32 bytes a step: one mask of their '\n' and '\r' bytes (most steps have
+ * none or one), their top bits folded into one vector, and when dst is not
+ * NULL the copy, so a file's bytes are read once to copy and index them.
+ */
+static size_t scan_blocks(line_scan *ls, const char *s, char *dst, size_t from,
+                          size_t n)
+{
+    const __m128i nl = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
+    __m128i high = _mm_setzero_si128();
+    size_t i = from;
+    for (; i + 32 <= n; i += 32) {
+        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+        __m128i b =
+            _mm_loadu_si128((const __m128i *)(const void *)(s + i + 16));
+        if (dst) {
+            _mm_storeu_si128((__m128i *)(void *)(dst + i), a);
+            _mm_storeu_si128((__m128i *)(void *)(dst + i + 16), b);
+        }
+        high = _mm_or_si128(high, _mm_or_si128(a, b));
+        unsigned ma = (unsigned)_mm_movemask_epi8(
+            _mm_or_si128(_mm_cmpeq_epi8(a, nl), _mm_cmpeq_epi8(a, cr)));
+        unsigned mb = (unsigned)_mm_movemask_epi8(
+            _mm_or_si128(_mm_cmpeq_epi8(b, nl), _mm_cmpeq_epi8(b, cr)));
+        for (uint32_t m = ma | mb << 16; m; m &= m - 1)
+            line_end_at(ls, s, n, i + (size_t)__builtin_ctz(m));
+    }
+    ls->high |= _mm_movemask_epi8(high) ? 0x80 : 0;
+    return i;
+}
+
+#    if defined(__x86_64__)
+#        include <immintrin.h>
+
+/* scan_blocks 64 bytes a step, where the CPU has AVX2. */
+__attribute__((target("avx2"))) static size_t
+scan_blocks_avx2(line_scan *ls, const char *s, char *dst, size_t n)
+{
+    const __m256i nl = _mm256_set1_epi8('\n'), cr = _mm256_set1_epi8('\r');
+    __m256i high = _mm256_setzero_si256();
+    size_t i = 0;
+    for (; i + 64 <= n; i += 64) {
+        __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(s + i));
+        __m256i b =
+            _mm256_loadu_si256((const __m256i *)(const void *)(s + i + 32));
+        if (dst) {
+            _mm256_storeu_si256((__m256i *)(void *)(dst + i), a);
+            _mm256_storeu_si256((__m256i *)(void *)(dst + i + 32), b);
+        }
+        high = _mm256_or_si256(high, _mm256_or_si256(a, b));
+        uint64_t ma = (uint32_t)_mm256_movemask_epi8(_mm256_or_si256(
+            _mm256_cmpeq_epi8(a, nl), _mm256_cmpeq_epi8(a, cr)));
+        uint64_t mb = (uint32_t)_mm256_movemask_epi8(_mm256_or_si256(
+            _mm256_cmpeq_epi8(b, nl), _mm256_cmpeq_epi8(b, cr)));
+        for (uint64_t m = ma | mb << 32; m; m &= m - 1)
+            line_end_at(ls, s, n, i + (size_t)__builtin_ctzll(m));
+    }
+    ls->high |= _mm256_movemask_epi8(high) ? 0x80 : 0;
+    return i;
+}
+
+/* The widest block scan this CPU runs, up to where it stopped; the rest
+ * goes to scan_blocks and scan_bytes. */
+static size_t scan_wide(line_scan *ls, const char *s, char *dst, size_t n)
+{
+    if (n < 64 || !__builtin_cpu_supports("avx2"))
+        return 0;
+    return scan_blocks_avx2(ls, s, dst, n);
+}
+#    else
+static size_t scan_wide(line_scan *ls, const char *s, char *dst, size_t n)
+{
+    (void)ls, (void)s, (void)dst, (void)n;
+    return 0;
+}
+#    endif
+#else
+static size_t scan_blocks(line_scan *ls, const char *s, char *dst, size_t from,
+                          size_t n)
+{
+    (void)ls, (void)s, (void)dst, (void)n;
+    return from;
+}
+
+static size_t scan_wide(line_scan *ls, const char *s, char *dst, size_t n)
+{
+    (void)ls, (void)s, (void)dst, (void)n;
+    return 0;
+}
+#endif
+
+/* 8 bytes from p, all below 0x80. */
+static bool ascii8(const char *p)
+{
+    uint64_t w;
+    memcpy(&w, p, sizeof w);
+    return !(w & 0x8080808080808080ull);
 }
 
 /*
@@ -70,12 +152,10 @@ static bool all_ascii(const char *s, size_t n)
  * the file start reaches in each block. That walk lands on every ASCII
  * byte (no UTF-8 sequence holds one), so on every line start too, and a
  * column becomes a difference of two counts, each finished by a scan of
- * under two blocks.
+ * under two blocks. Runs of 8 ASCII bytes are one step of that walk.
  */
 static void build_codepoints(nfy_source *src)
 {
-    if (all_ascii(src->data, src->len))
-        return;
     const size_t block = NFY_SOURCE_CP_BLOCK;
     size_t nb = src->len / block + 1;
     src->cp_counts = malloc(nb * sizeof *src->cp_counts);
@@ -87,6 +167,11 @@ static void build_codepoints(nfy_source *src)
     for (size_t b = 0; b < nb; b++) {
         size_t target = b * block;
         while (i < target) {
+            if (target - i >= 8 && ascii8(s + i)) {
+                i += 8;
+                count += 8;
+                continue;
+            }
             uint32_t cp;
             size_t k = (unsigned char)s[i] < 0x80
                            ? 1
@@ -100,12 +185,25 @@ static void build_codepoints(nfy_source *src)
     src->ncp = nb;
 }
 
-static nfy_status index_source(nfy_source *src)
+/*
+ * Line table and code point table of src's bytes, read from `from` (and
+ * copied into src->data on the way when from is not src->data).
+ */
+static nfy_status index_source(nfy_source *src, const char *from)
 {
-    nfy_status st = build_lines(src);
-    if (!st)
+    size_t n = src->len;
+    char *dst = from == src->data ? NULL : src->data;
+    line_scan ls = {NULL, 0, 0, 0};
+    nfy__vec_grow((void **)&ls.items, &ls.cap, n / 32 + 16, sizeof *ls.items);
+    ls.items[ls.len++] = 0;
+    size_t done = scan_wide(&ls, from, dst, n);
+    done = scan_blocks(&ls, from, dst, done, n);
+    scan_bytes(&ls, from, dst, done, n);
+    src->line_starts = ls.items;
+    src->nlines = ls.len;
+    if (ls.high)
         build_codepoints(src);
-    return st;
+    return NFY_OK;
 }
 
 static char *dup_path(const char *path)
@@ -127,12 +225,10 @@ nfy_status nfy_source_from_mem(nfy_source *src, const char *path,
     src->data = malloc(len + 1);
     if (!src->data)
         nfy__fatal("out of memory");
-    if (len)
-        memcpy(src->data, data, len);
     src->data[len] = '\0';
     src->len = len;
     src->path = dup_path(path);
-    return index_source(src);
+    return index_source(src, len ? data : src->data);
 }
 
 nfy_status nfy_source_load(nfy_source *src, const char *path, size_t max)
@@ -149,7 +245,7 @@ nfy_status nfy_source_load(nfy_source *src, const char *path, size_t max)
     src->data = nfy_buf_take(&b, &len);
     src->len = len;
     src->path = dup_path(path);
-    return index_source(src);
+    return index_source(src, src->data);
 }
 
 void nfy_source_release(nfy_source *src)

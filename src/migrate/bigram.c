@@ -68,6 +68,29 @@ __attribute__((target("avx2"))) static bool find_avx2(const mig_bigrams *bg,
         fv[k] = _mm256_set1_epi8((char)bg->first[k][0]);
         sv[k] = _mm256_set1_epi8((char)bg->second[k][0]);
     }
+    if (bg->n <= 2) { /* cuda_text's two pairs: the loop over k unrolled */
+        const __m256i f0 = fv[0], s0 = sv[0];
+        const __m256i f1 = fv[bg->n - 1], s1 = sv[bg->n - 1];
+        for (; i + 33 <= len; i += 32) {
+            __m256i a = _mm256_or_si256(
+                _mm256_loadu_si256((const __m256i *)(const void *)(u + i)), f);
+            __m256i b = _mm256_or_si256(
+                _mm256_loadu_si256((const __m256i *)(const void *)(u + i + 1)),
+                f);
+            __m256i acc =
+                _mm256_or_si256(_mm256_and_si256(_mm256_cmpeq_epi8(a, f0),
+                                                 _mm256_cmpeq_epi8(b, s0)),
+                                _mm256_and_si256(_mm256_cmpeq_epi8(a, f1),
+                                                 _mm256_cmpeq_epi8(b, s1)));
+            unsigned m = (unsigned)_mm256_movemask_epi8(acc);
+            if (m) {
+                *at = i + (size_t)__builtin_ctz(m);
+                return true;
+            }
+        }
+        *at = i;
+        return false;
+    }
     for (; i + 33 <= len; i += 32) {
         __m256i a = _mm256_or_si256(
             _mm256_loadu_si256((const __m256i *)(const void *)(u + i)), f);

@@ -48,12 +48,22 @@ static bool is_cuda_loader(const mig_ctx *c, uint32_t k)
 
 static bool cuda_only_qual(nfy_str q)
 {
-    static const char *const heads[] = {
-        "triton",         "cupy",         "numba.cuda",
-        "pycuda",         "torch.cudnn_", "torch._C._cudnn",
-        "torch.ops.cuda", "cuda_ext",     "torch.utils.cpp_extension"};
+#define HEAD(lit)                                                              \
+    {                                                                          \
+        (lit), sizeof(lit) - 1                                                 \
+    }
+    static const nfy_str heads[] = {HEAD("triton"),
+                                    HEAD("cupy"),
+                                    HEAD("numba.cuda"),
+                                    HEAD("pycuda"),
+                                    HEAD("torch.cudnn_"),
+                                    HEAD("torch._C._cudnn"),
+                                    HEAD("torch.ops.cuda"),
+                                    HEAD("cuda_ext"),
+                                    HEAD("torch.utils.cpp_extension")};
+#undef HEAD
     for (size_t i = 0; i < sizeof heads / sizeof heads[0]; i++) {
-        if (nfy_str_starts_with(q, nfy_str_from_cstr(heads[i])))
+        if (nfy_str_starts_with(q, heads[i]))
             return true;
     }
     /* a module imported as *_cuda (upfirdn2d_cuda.forward(...)) */

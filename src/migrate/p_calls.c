@@ -106,8 +106,35 @@ static const mig_member_rules *member_rules(mig_ctx *c)
         mr->rules[mr->len] = r;
         mr->plen[mr->len++] = r->pattern ? strlen(r->pattern) : 0;
     }
+    mr->bucketed = mr->len <= 64;
+    for (size_t k = 0; mr->bucketed && k < mr->len; k++) {
+        if (mr->plen[k] < MIG_MEMBER_LENS)
+            mr->by_len[mr->plen[k]] |= 1ull << k;
+        else
+            mr->long_rules |= 1ull << k;
+    }
     mr->built = true;
     return mr;
+}
+
+/* The rules (as bits k) a member name of length len may fit, when the
+ * list is bucketed. */
+static uint64_t member_candidates(const mig_member_rules *mr, size_t len)
+{
+    if (!mr->bucketed)
+        return 0;
+    return len < MIG_MEMBER_LENS ? mr->by_len[len] : mr->long_rules;
+}
+
+/* The first rule from k on to compare with the name: the next candidate,
+ * or k itself when the list is not bucketed (mr->len: none left). */
+static size_t next_candidate(const mig_member_rules *mr, uint64_t cand,
+                             size_t k)
+{
+    if (!mr->bucketed)
+        return k;
+    uint64_t rest = k < 64 ? cand & (~0ull << k) : 0;
+    return rest ? (size_t)__builtin_ctzll(rest) : mr->len;
 }
 
 void mig_pass_members(mig_ctx *c)
@@ -120,7 +147,9 @@ void mig_pass_members(mig_ctx *c)
             uint32_t tok = c->m->attrs[i].name_tok;
             nfy_str name = mig_tok(c, tok);
             bool checked = false, on_module = false;
-            for (size_t k = 0; k < mr->len; k++) {
+            uint64_t cand = member_candidates(mr, name.len);
+            for (size_t k = next_candidate(mr, cand, 0); k < mr->len;
+                 k = next_candidate(mr, cand, k + 1)) {
                 const nfy_rule *r = mr->rules[k];
                 if (name.len != mr->plen[k] ||
                     (name.len > 0 && name.ptr[0] != r->pattern[0]) ||
@@ -327,17 +356,45 @@ static inline bool call_may_fit(const mig_ctx *c, uint32_t k,
     return n == len || n + 1 == len; /* torch.npu.X for torch.cuda.X */
 }
 
-void mig_pass_args(mig_ctx *c)
+static bool is_arg_rewrite(const nfy_rule *r)
 {
+    return r->kind == NFY_RULE_REWRITE_ARG &&
+           (r->match == NFY_MATCH_CALL || r->match == NFY_MATCH_METHOD);
+}
+
+static bool is_keyword_flag(const nfy_rule *r)
+{
+    return r->kind == NFY_RULE_FLAG && r->match == NFY_MATCH_KEYWORD;
+}
+
+/* The run's argument rules, listed once a run (not a walk over the whole
+ * rule set per file). */
+static const mig_arg_rules *arg_rules(mig_ctx *c)
+{
+    mig_arg_rules *ar = &c->p->run->args;
+    if (ar->built)
+        return ar;
+    size_t n = 0;
     nfy_rule_iter it;
     nfy_rule_iter_init(&it, c->rules, -1, -1);
+    for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));)
+        n += (is_arg_rewrite(r) || is_keyword_flag(r)) && mig_rule_on(c, r);
+    ar->rules = nfy_arena_alloc(&c->p->run->arena, (n + 1) * sizeof *ar->rules);
+    nfy_rule_iter_init(&it, c->rules, -1, -1);
     for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));) {
-        bool rewrite =
-            r->kind == NFY_RULE_REWRITE_ARG &&
-            (r->match == NFY_MATCH_CALL || r->match == NFY_MATCH_METHOD);
-        bool kwflag = r->kind == NFY_RULE_FLAG && r->match == NFY_MATCH_KEYWORD;
-        if ((!rewrite && !kwflag) || !mig_rule_on(c, r))
-            continue;
+        if ((is_arg_rewrite(r) || is_keyword_flag(r)) && mig_rule_on(c, r))
+            ar->rules[ar->len++] = r;
+    }
+    ar->built = true;
+    return ar;
+}
+
+void mig_pass_args(mig_ctx *c)
+{
+    const mig_arg_rules *ar = arg_rules(c);
+    for (size_t ri = 0; ri < ar->len; ri++) {
+        const nfy_rule *r = ar->rules[ri];
+        bool kwflag = is_keyword_flag(r);
         size_t *lens = NULL;
         if (kwflag) {
             lens = nfy_arena_alloc(c->arena, (r->nctx + 1) * sizeof *lens);

@@ -94,9 +94,9 @@ void mig_pass_nccl_compare(mig_ctx *c)
 /* ---- device capability
  * ---------------------------------------------------------- */
 
-static bool is_cuda_api(nfy_str q, const char *tail)
+static inline bool is_cuda_api(nfy_str q, const char *tail)
 {
-    size_t n = strlen(tail);
+    size_t n = strlen(tail); /* inlined: a literal's length, no call */
     return q.len > n && q.ptr[q.len - n - 1] == '.' &&
            memcmp(q.ptr + q.len - n, tail, n) == 0 &&
            (nfy_str_starts_with(q, NFY_STR_LIT("torch.cuda.")) ||

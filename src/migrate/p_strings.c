@@ -270,6 +270,54 @@ static bool noted(const mig_ctx *c, nfy_span sp)
     return false;
 }
 
+/*
+ * noted() for the closing loop over every literal, which asks once a
+ * literal and adds notes as it goes: the note starts in a hash set (a
+ * file with many CUDA literals has as many notes), topped up with the
+ * notes appended since the last question (notes are only appended).
+ * Built on the first question: most files never ask.
+ */
+typedef struct {
+    uint32_t *slots; /* span starts; NOTE_FREE: empty */
+    size_t cap, len, seen;
+} note_starts;
+
+#define NOTE_FREE UINT32_MAX /* no span starts there (offsets < 2^30) */
+
+static uint32_t *note_slot(const note_starts *ns, uint32_t start)
+{
+    size_t i = (start * 0x9E3779B1u) & (ns->cap - 1);
+    while (ns->slots[i] != NOTE_FREE && ns->slots[i] != start)
+        i = (i + 1) & (ns->cap - 1);
+    return &ns->slots[i];
+}
+
+static void note_starts_add(mig_ctx *c, note_starts *ns, uint32_t start)
+{
+    if (2 * (ns->len + 1) > ns->cap) {
+        note_starts old = *ns;
+        ns->cap = old.cap ? 2 * old.cap : 64;
+        ns->slots = nfy_arena_alloc(c->arena, ns->cap * sizeof *ns->slots);
+        for (size_t i = 0; i < ns->cap; i++)
+            ns->slots[i] = NOTE_FREE;
+        for (size_t i = 0; i < old.cap; i++)
+            if (old.slots[i] != NOTE_FREE)
+                *note_slot(ns, old.slots[i]) = old.slots[i];
+    }
+    uint32_t *s = note_slot(ns, start);
+    if (*s == NOTE_FREE) {
+        *s = start;
+        ns->len++;
+    }
+}
+
+static bool noted_in(mig_ctx *c, note_starts *ns, nfy_span sp)
+{
+    for (; ns->seen < c->notes->len; ns->seen++)
+        note_starts_add(c, ns, c->notes->items[ns->seen].span.start);
+    return ns->cap > 0 && *note_slot(ns, sp.start) == sp.start;
+}
+
 static bool string_rule(const nfy_rule *r)
 {
     return r->match == NFY_MATCH_STRING &&
@@ -468,6 +516,8 @@ static bool other_device_word(nfy_str body)
     static const mig_word words[] = {
         MIG_WORD("cpu"), MIG_WORD("mps"), MIG_WORD("xpu"), MIG_WORD("meta"),
         MIG_WORD("hpu"), MIG_WORD("xla"), MIG_WORD("npu"), MIG_WORD("cpu:0")};
+    if (body.len < 3 || body.len > 5)
+        return false; /* the lengths of the words above */
     return mig_str_in(body, words, sizeof words / sizeof words[0]);
 }
 
@@ -854,10 +904,11 @@ void mig_pass_strings(mig_ctx *c)
                  !(c->m->strings[i].flags & NFY_TOKF_BYTES))
             rewrite_member(c, &g, i, &info[i], info[i].best);
     }
+    note_starts ns = {0};
     for (uint32_t i = 0; i < n; i++) {
         const nfy_strlit *s = &c->m->strings[i];
         if (info[i].body.len == 0 || info[i].done ||
-            !unchanged_cuda_text(c, s) || noted(c, s->span))
+            !unchanged_cuda_text(c, s) || noted_in(c, &ns, s->span))
             continue;
         note_in_set(c, i, unchanged_reason(c, i, info[i].device_like), &info[i],
                     info[i].set);

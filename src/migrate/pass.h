@@ -95,6 +95,14 @@ static inline bool mig_str_is(nfy_str a, const char *b)
 {
     if (b == NULL)
         return a.len == 0;
+#if defined(__GNUC__)
+    /* a literal's length is known here once inlined: most quals differ in
+     * length, so they fail on one compare, not after the shared "torch." */
+    if (__builtin_constant_p(__builtin_strlen(b))) {
+        size_t n = __builtin_strlen(b);
+        return a.len == n && (n == 0 || memcmp(a.ptr, b, n) == 0);
+    }
+#endif
     for (size_t i = 0; i < a.len; i++) {
         if (b[i] == '\0' || b[i] != a.ptr[i])
             return false;

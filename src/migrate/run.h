@@ -125,14 +125,31 @@ typedef struct {
     mig_rule_index rows;
 } mig_amp_rows;
 
+/* Pattern lengths the member pass buckets its rules by. */
+enum { MIG_MEMBER_LENS = 48 };
+
 /* The member pass's rules (METHOD or ATTR, active) in set order with
- * their patterns' lengths, found on first use (p_calls.c). */
+ * their patterns' lengths, found on first use (p_calls.c). When there are
+ * at most 64, by_len[n] has bit k for each rule k of pattern length n
+ * (long_rules: those of MIG_MEMBER_LENS or more), so a name is compared
+ * with the rules of its own length only. */
 typedef struct {
     bool built;
     const nfy_rule **rules;
     size_t *plen;
     size_t len;
+    bool bucketed;
+    uint64_t by_len[MIG_MEMBER_LENS];
+    uint64_t long_rules;
 } mig_member_rules;
+
+/* The argument pass's rules (REWRITE_ARG on a call or a method, FLAG on a
+ * keyword; active) in set order, found on first use (p_calls.c). */
+typedef struct {
+    bool built;
+    const nfy_rule **rules;
+    size_t len;
+} mig_arg_rules;
 
 struct nfy_migrate_run {
     nfy_migrate_opts opts;
@@ -149,6 +166,7 @@ struct nfy_migrate_run {
     mig_ctx_tails intdev;                      /* the int-device pass's */
     mig_amp_rows amp;                          /* the AMP pass's */
     mig_member_rules members;                  /* the member pass's */
+    mig_arg_rules args;                        /* the argument pass's */
     nfy_migrate_keep keep;   /* the observer's, across files */
     nfy_front_scratch front; /* lexer and parser buffers, across files */
 };

@@ -53,8 +53,9 @@ static inline bool name_eq(nfy_str a, nfy_str b)
     return true;
 }
 
-/* From the length and the first and last bytes, in overlapping loads. */
-uint32_t nfy__resolve_name_hash(nfy_str s)
+/* From the length and the first and last bytes, in overlapping loads
+ * (inline: every binding and every use is hashed). */
+static inline uint32_t name_hash(nfy_str s)
 {
     const char *p = s.ptr;
     size_t n = s.len;
@@ -71,6 +72,11 @@ uint32_t nfy__resolve_name_hash(nfy_str s)
     }
     uint64_t h = (a ^ (b << 29 | b >> 35) ^ n) * 0x9E3779B97F4A7C15ull;
     return (uint32_t)(h >> 32);
+}
+
+uint32_t nfy__resolve_name_hash(nfy_str s)
+{
+    return name_hash(s);
 }
 
 static inline uint32_t slot_of(uint32_t hash, uint32_t scope, uint32_t mask)
@@ -134,7 +140,7 @@ static void group_bindings(const nfy_pysyn *m, nfy__res_index *ix,
     for (uint32_t i = 0; i < nb; i++) {
         const nfy_binding *b = &m->bindings[i];
         nfy_str name = tok_text(m, b->tok);
-        uint32_t hash = nfy__resolve_name_hash(name);
+        uint32_t hash = name_hash(name);
         uint32_t s = slot_of(hash, b->scope, ix->mask);
         nfy__res_group *g = NULL;
         for (;; s = (s + 1) & ix->mask) {
@@ -203,7 +209,7 @@ static void collect_globals(const nfy_pysyn *m, nfy__res_index *ix)
         }
         nfy_str name = tok_text(m, gb->tok);
         const nfy__res_group *h =
-            group_find(ix, gb->scope, name, nfy__resolve_name_hash(name));
+            group_find(ix, gb->scope, name, name_hash(name));
         if (h == NULL || listed[h - ix->groups])
             continue;
         listed[h - ix->groups] = 1;
@@ -381,7 +387,6 @@ void nfy__resolve_bind_uses(const nfy_pysyn *m, const nfy__res_index *ix,
             continue;
         }
         nfy_str name = tok_text(m, use->tok);
-        out[u] = lookup_in(m, ix, use->scope, use->tok, name,
-                           nfy__resolve_name_hash(name));
+        out[u] = lookup_in(m, ix, use->scope, use->tok, name, name_hash(name));
     }
 }

@@ -75,6 +75,16 @@ static void test_one_pair(void **state)
     check_set(pairs, 1, true);
 }
 
+/* Two pairs, shaped like cuda_text's "cu" and "nc" (in fill's alphabet),
+ * which the AVX2 scan tests without its loop over pairs. */
+static void test_two_pairs(void **state)
+{
+    (void)state;
+    static const unsigned char pairs[][2] = {{'c', 'u'}, {'x', 'c'}};
+    check_set(pairs, 2, false);
+    check_set(pairs, 2, true);
+}
+
 static void test_pairs_with_pad_bytes(void **state)
 {
     (void)state;
@@ -117,6 +127,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_pair),
+        cmocka_unit_test(test_two_pairs),
         cmocka_unit_test(test_pairs_with_pad_bytes),
         cmocka_unit_test(test_full_set),
         cmocka_unit_test(test_empty_set_finds_nothing),

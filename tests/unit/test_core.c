@@ -194,6 +194,57 @@ static void test_source_lines(void **state)
     nfy_source_release(&src);
 }
 
+/* Line starts the slow way: Python's "\n", "\r\n" and lone "\r". */
+static size_t naive_line_starts(const char *s, size_t n, uint32_t *out)
+{
+    size_t k = 0;
+    out[k++] = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '\r' && i + 1 < n && s[i + 1] == '\n')
+            i++;
+        else if (s[i] != '\n' && s[i] != '\r')
+            continue;
+        if (i + 1 < n)
+            out[k++] = (uint32_t)(i + 1);
+    }
+    return k;
+}
+
+/* Line ends of every kind at every offset of the scan's 32-byte steps
+ * (a "\r\n" split across two steps included): the copy and the line table
+ * match a byte-by-byte reading, for every length up to a few steps. */
+static void test_source_line_table_blocks(void **state)
+{
+    (void)state;
+    static const char *const pieces[] = {"\n", "\r",       "\r\n", "ab",
+                                         "c",  "\xC3\xA9", "\r\r", "\n\n"};
+    char text[200];
+    uint32_t expect[201];
+    uint32_t r = 777;
+    for (size_t n = 0; n < sizeof text; n++) {
+        for (int round = 0; round < 8; round++) {
+            size_t len = 0;
+            while (len < n) {
+                r = r * 1103515245u + 12345u;
+                const char *p = pieces[(r >> 16) % 8];
+                size_t k = strlen(p);
+                for (size_t j = 0; j < k && len < n; j++)
+                    text[len++] = p[j];
+            }
+            nfy_source src;
+            assert_int_equal(nfy_source_from_mem(&src, "l.py", text, n),
+                             NFY_OK);
+            size_t want = naive_line_starts(text, n, expect);
+            assert_int_equal(src.nlines, want);
+            assert_memory_equal(src.line_starts, expect, want * sizeof *expect);
+            assert_int_equal(src.data[n], '\0');
+            if (n)
+                assert_memory_equal(src.data, text, n);
+            nfy_source_release(&src);
+        }
+    }
+}
+
 /* One line of mixed ASCII, valid UTF-8 and stray bytes, built by an LCG. */
 static char *mixed_line(size_t n)
 {
@@ -905,6 +956,7 @@ int main(void)
         cmocka_unit_test(test_buf_sink_boundary),
         cmocka_unit_test(test_source_columns_linear),
         cmocka_unit_test(test_source_lines),
+        cmocka_unit_test(test_source_line_table_blocks),
         cmocka_unit_test(test_diag_render),
         cmocka_unit_test(test_diag_cap),
         cmocka_unit_test(test_diags_append),
