@@ -97,7 +97,7 @@ static job_chunk *chunk_of(const job_list *jl, size_t i)
 }
 
 /* A thread's converter for the whole run: the main one's output root and
- * umask (modes given at creation), and its own kept output directory. */
+ * umask (modes given at creation), and its own kept output directories. */
 static void thread_converter(const nfy__converter *m, nfy_convert_passes *p,
                              nfy__converter *tc)
 {
@@ -107,8 +107,7 @@ static void thread_converter(const nfy__converter *m, nfy_convert_passes *p,
                            .root_fd = m->root_fd,
                            .umask_known = m->umask_known,
                            .umask = m->umask,
-                           .cache_dirs = true,
-                           .out_dir_fd = -1};
+                           .cache_dirs = true};
 }
 
 /* Convert one entry with the thread's converter into its own results. */
