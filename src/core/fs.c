@@ -304,8 +304,9 @@ static nfy_status stream_finish(nfy_file_stream *fs, const struct stat *like,
 }
 
 /* in's bytes from offset off on, through a buffer (in's own offset is
- * not used, so the copy can be tried again from 0). */
-static nfy_status copy_by_buffer(int in, off_t off, int out)
+ * not used, so the copy can be tried again from 0). size as in copy_fd:
+ * a short read that ends there is the end. */
+static nfy_status copy_by_buffer(int in, off_t off, off_t size, int out)
 {
     char block[65536];
     for (;;) {
@@ -316,7 +317,7 @@ static nfy_status copy_by_buffer(int in, off_t off, int out)
             return n < 0 ? nfy_status_from_errno(errno) : NFY_OK;
         off += n;
         nfy_status rc = write_all(out, block, (size_t)n);
-        if (rc)
+        if (rc || ((size_t)n < sizeof block && off == size))
             return rc;
     }
 }
@@ -351,7 +352,7 @@ static nfy_status copy_fd(int in, off_t size, int out)
             return nfy_status_from_errno(errno);
         /* Refused, or nothing at offset 0: an empty file, or one whose
          * size says nothing (procfs); the buffer copy tells them apart. */
-        return copy_by_buffer(in, off, out);
+        return copy_by_buffer(in, off, size, out);
     }
 }
 
