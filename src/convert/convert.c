@@ -116,12 +116,14 @@ static void load_failed(nfy__converter *c, const nfy_walk_entry *e, int in,
                         nfy__convert_note(a, "cannot read", st));
 }
 
-/* The source read from in, named by its relative path (as diagnostics
- * show it). */
-static nfy_status load_script(nfy_source *src, const nfy_walk_entry *e, int in)
+/* The source read from in (sst its stat), named by its relative path (as
+ * diagnostics show it). */
+static nfy_status load_script(nfy_source *src, const nfy_walk_entry *e, int in,
+                              const struct stat *sst)
 {
     nfy_buf b = NFY_BUF_INIT;
-    nfy_status st = nfy_file_read_fd(in, NFY__MAX_SCRIPT_BYTES, &b);
+    nfy_status st =
+        nfy_file_read_sized(in, sst->st_size, NFY__MAX_SCRIPT_BYTES, &b);
     if (!st)
         st = nfy_source_from_mem(src, e->rel, b.data, b.len);
     nfy_buf_release(&b);
@@ -133,7 +135,7 @@ static void convert_script(nfy__converter *c, const nfy_walk_entry *e,
                            nfy_arena *a)
 {
     nfy_source src;
-    nfy_status st = load_script(&src, e, fd);
+    nfy_status st = load_script(&src, e, fd, sst);
     if (st) {
         load_failed(c, e, fd, sst, a, st);
         return;

@@ -106,6 +106,17 @@ void nfy__dockerfile_findings(const nfy_convert_passes *ps,
                               const nfy_source *src, const char *rel,
                               nfy_report *rep);
 
+/* An output directory kept open: its descriptor and its path below the
+ * output root (malloc). */
+typedef struct {
+    int fd;
+    char *rel;
+} nfy__kept_dir;
+
+/* How deep the kept directories go; below, directories are opened from
+ * the deepest kept one for each entry. */
+enum { NFY__KEPT_DIRS = 16 };
+
 /*
  * One conversion's state. The sequential walk uses one for the whole run;
  * parallel workers use one per file, pointing at that file's own report,
@@ -125,11 +136,12 @@ typedef struct {
     int root_fd;         /* the output root (DST, or SRC in place), or -1 */
     bool umask_known;    /* umask is the process's (mode given at creation) */
     mode_t umask;
-    /* One converter for the whole run (the sequential walk): the last
-     * output directory stays open for the next entry in it. */
+    /* One converter for the whole run (the walk, or one -j thread): the
+     * output directories along the path last written stay open, so the
+     * entries after a subdirectory find their own still open. */
     bool cache_dirs;
-    int out_dir_fd;
-    char *out_dir_rel; /* its path below the root (malloc), or NULL */
+    nfy__kept_dir kept[NFY__KEPT_DIRS]; /* outermost first */
+    size_t kept_len;
 } nfy__converter;
 
 /* ---- Output (output.c); each failure said once, on its path. ---- */
@@ -145,7 +157,7 @@ const char *nfy__convert_note(nfy_arena *a, const char *what, nfy_status st);
 nfy_status nfy__convert_write_out(nfy__converter *c, const nfy_walk_entry *e,
                                   nfy_arena *a, const char *data, size_t len,
                                   const char **note);
-/* Close the output directory kept open by cache_dirs. */
+/* Close the output directories kept open by cache_dirs. */
 void nfy__convert_forget_dir(nfy__converter *c);
 /* Copy e byte for byte to its output, from in (open, its stat st) or, when
  * in is -1, from e->path; false (said, *note) on failure. */

@@ -38,27 +38,65 @@ typedef struct {
     bool kept;         /* dirfd is the converter's kept directory */
 } out_target;
 
-void nfy__convert_forget_dir(nfy__converter *c)
+static void drop_kept(nfy__converter *c)
 {
-    if (c->out_dir_rel)
-        close(c->out_dir_fd);
-    free(c->out_dir_rel);
-    c->out_dir_rel = NULL;
+    nfy__kept_dir *k = &c->kept[--c->kept_len];
+    close(k->fd);
+    free(k->rel);
 }
 
-/* The walk lists a directory's entries together: keep its descriptor for
- * the next one (opened beneath the root once, as any other). */
-static void keep_dir(nfy__converter *c, const char *dir, out_target *t)
+void nfy__convert_forget_dir(nfy__converter *c)
 {
-    size_t n = strlen(dir);
+    while (c->kept_len)
+        drop_kept(c);
+}
+
+/* kept is dir or a directory above it ("" is the root, above all). */
+static bool kept_covers(const char *kept, const char *dir)
+{
+    size_t n = strlen(kept);
+    return !n || (!strncmp(kept, dir, n) && (!dir[n] || dir[n] == '/'));
+}
+
+/* Keep dirfd open as rel's for the entries after this one, where there is
+ * room (else it is closed after its entry). */
+static void keep_dir(nfy__converter *c, const char *rel, out_target *t)
+{
+    if (c->kept_len == NFY__KEPT_DIRS)
+        return;
+    size_t n = strlen(rel);
     char *copy = malloc(n + 1);
     if (!copy)
         return;
-    memcpy(copy, dir, n + 1);
-    nfy__convert_forget_dir(c);
-    c->out_dir_rel = copy;
-    c->out_dir_fd = t->dirfd;
+    memcpy(copy, rel, n + 1);
+    c->kept[c->kept_len++] = (nfy__kept_dir){t->dirfd, copy};
     t->kept = true;
+}
+
+/*
+ * The output directory dir from the kept ones: those not on its path are
+ * closed; it is the deepest kept one, or is opened beneath that one (the
+ * walk is depth-first, so a directory's later entries find it still open
+ * after its subdirectories). Beneath a directory reached without links,
+ * as from the root, no link is followed.
+ */
+static nfy_status open_kept(nfy__converter *c, const char *dir, out_target *t)
+{
+    while (c->kept_len && !kept_covers(c->kept[c->kept_len - 1].rel, dir))
+        drop_kept(c);
+    const nfy__kept_dir *top = c->kept_len ? &c->kept[c->kept_len - 1] : NULL;
+    if (top && !strcmp(top->rel, dir)) {
+        t->dirfd = top->fd;
+        t->kept = true;
+        return NFY_OK;
+    }
+    size_t n = top ? strlen(top->rel) : 0;
+    const char *below = dir + n + (n > 0);
+    nfy_status st =
+        nfy_dir_open_beneath_fd(top ? top->fd : c->root_fd, below, &t->dirfd);
+    if (!st)
+        keep_dir(c, dir, t);
+    return st;
 }
 
 /*
@@ -81,17 +119,10 @@ static nfy_status out_open(nfy__converter *c, nfy_arena *a,
     t->name = slash ? slash + 1 : e->rel;
     const char *dir =
         slash ? nfy_arena_strndup(a, e->rel, (size_t)(slash - e->rel)) : "";
-    if (c->cache_dirs && c->out_dir_rel && !strcmp(c->out_dir_rel, dir)) {
-        t->dirfd = c->out_dir_fd;
-        t->kept = true;
-        return NFY_OK;
-    }
-    nfy_status st = c->root_fd >= 0
-                        ? nfy_dir_open_beneath_fd(c->root_fd, dir, &t->dirfd)
-                        : nfy_dir_open_beneath(root, dir, &t->dirfd);
-    if (!st && c->cache_dirs)
-        keep_dir(c, dir, t);
-    return st;
+    if (c->cache_dirs && c->root_fd >= 0)
+        return open_kept(c, dir, t);
+    return c->root_fd >= 0 ? nfy_dir_open_beneath_fd(c->root_fd, dir, &t->dirfd)
+                           : nfy_dir_open_beneath(root, dir, &t->dirfd);
 }
 
 static void out_close(out_target *t)

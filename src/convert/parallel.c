@@ -12,10 +12,13 @@
  * wait, so N threads stay busy on N cores. The merged report, the
  * diagnostics (walk diagnostics included, at the place where the walk
  * issued them), the diff and the stats are exactly those of the sequential
- * walk. Each thread keeps one converter for the run (the umask, the last
- * output directory open); merged chunks of entries are freed, so memory
- * holds a window of entries, not the tree. Nothing here is global: the
- * shared state is one job_list under one mutex.
+ * walk. Scripts of LARGE_BYTES or more are the calling thread's: a worker
+ * goes on past one, and while the calling thread converts it (the merge
+ * and the walk waiting for it) the workers may take all that is listed.
+ * Each thread keeps one converter for the run (the umask, the output
+ * directories along its path open); merged chunks of entries are freed,
+ * so memory holds a window of entries, not the tree. Nothing here is
+ * global: the shared state is one job_list under one mutex.
  */
 #include <pthread.h>
 #ifdef __GLIBC__
@@ -54,6 +57,7 @@ typedef struct {
     nfy_convert_stats stats;
     nfy_status write_rc;
     bool large; /* a script for the calling thread only */
+    bool taken; /* large: the calling thread has it (under mu) */
     bool done;  /* under mu once listed */
 } job_item;
 
@@ -75,6 +79,8 @@ typedef struct {
     size_t next;            /* next entry to take */
     size_t merged;          /* entries merged so far */
     size_t ahead;           /* how far next may run past merged */
+    bool large_busy;        /* the calling thread converts a large one */
+    size_t large_left;      /* large ones the workers went past, not taken */
     nfy__converter self;    /* the calling thread's, over main's passes */
 } job_list;
 
@@ -97,7 +103,7 @@ static job_chunk *chunk_of(const job_list *jl, size_t i)
 }
 
 /* A thread's converter for the whole run: the main one's output root and
- * umask (modes given at creation), and its own kept output directory. */
+ * umask (modes given at creation), and its own kept output directories. */
 static void thread_converter(const nfy__converter *m, nfy_convert_passes *p,
                              nfy__converter *tc)
 {
@@ -107,8 +113,7 @@ static void thread_converter(const nfy__converter *m, nfy_convert_passes *p,
                            .root_fd = m->root_fd,
                            .umask_known = m->umask_known,
                            .umask = m->umask,
-                           .cache_dirs = true,
-                           .out_dir_fd = -1};
+                           .cache_dirs = true};
 }
 
 /* Convert one entry with the thread's converter into its own results. */
@@ -200,13 +205,33 @@ static bool next_ready(job_list *jl, bool caller)
 {
     if (jl->next < jl->merged)
         jl->next = jl->merged;
-    while (jl->next < jl->listed && jl->next < jl->merged + jl->ahead) {
+    /* While the calling thread converts a large script, neither the merge
+     * nor the walk goes on: the workers may take all that is listed (the
+     * walk's window bounds it), rather than wait at the merge's. */
+    size_t limit = jl->large_busy ? jl->listed : jl->merged + jl->ahead;
+    while (jl->next < jl->listed && jl->next < limit) {
         const job_item *it = item_at(jl, jl->next);
-        if (it->e.kind != NFY_WALK_DIR)
-            return caller || !it->large;
+        if (it->e.kind != NFY_WALK_DIR && (caller || !it->large))
+            return true;
+        /* A large one is left for the calling thread (try_take): a worker
+         * goes on past it rather than wait. */
+        jl->large_left += it->e.kind != NFY_WALK_DIR;
         jl->next++;
     }
     return false;
+}
+
+/* The first large entry the workers went past, not yet taken. Under mu. */
+static job_item *left_large(job_list *jl)
+{
+    for (size_t i = jl->merged; jl->large_left && i < jl->next; i++) {
+        job_item *it = item_at(jl, i);
+        if (it->large && !it->taken) {
+            jl->large_left--;
+            return it;
+        }
+    }
+    return NULL;
 }
 
 /* Mark the entry a thread converted as finished. Under mu. */
@@ -336,10 +361,16 @@ static void merge_run(job_list *jl, size_t n)
 static job_item *try_take(job_list *jl)
 {
     pthread_mutex_lock(&jl->mu);
-    job_item *it = next_ready(jl, true) ? item_at(jl, jl->next++) : NULL;
-    /* The workers that wait for it may go on past it. */
-    if (it && it->large)
+    /* A large one the workers went past first: the merge waits for it. */
+    job_item *it = left_large(jl);
+    if (!it && next_ready(jl, true))
+        it = item_at(jl, jl->next++);
+    /* The workers may go on through all that is listed meanwhile. */
+    if (it && it->large) {
+        it->taken = true;
+        jl->large_busy = true;
         pthread_cond_broadcast(&jl->work_cv);
+    }
     pthread_mutex_unlock(&jl->mu);
     return it;
 }
@@ -363,6 +394,7 @@ static void drain(job_list *jl, size_t keep)
             run_item(jl, &jl->self, it);
             pthread_mutex_lock(&jl->mu);
             it->done = true;
+            jl->large_busy = false;
             pthread_mutex_unlock(&jl->mu);
         } else {
             merge_run(jl, finished_run(jl, true));

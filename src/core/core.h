@@ -403,6 +403,9 @@ NFY_NODISCARD nfy_status nfy_file_open_read(const char *path, int *fd,
                                             struct stat *st);
 /** nfy_file_read from an open descriptor (from its offset on). */
 NFY_NODISCARD nfy_status nfy_file_read_fd(int fd, size_t max, nfy_buf *out);
+/** nfy_file_read_fd of a file fstat said is size bytes: read in one call. */
+NFY_NODISCARD nfy_status nfy_file_read_sized(int fd, off_t size, size_t max,
+                                             nfy_buf *out);
 /** The first bytes of an open file, by offset (fd's offset unchanged). */
 NFY_NODISCARD nfy_status nfy_file_head_fd(int fd, char *buf, size_t cap,
                                           size_t *got);

@@ -81,13 +81,21 @@ nfy_status nfy_file_open_read(const char *path, int *fd, struct stat *st)
     return *fd < 0 ? nfy_status_from_errno(errno) : NFY_OK;
 }
 
-nfy_status nfy_file_read_fd(int fd, size_t max, nfy_buf *out)
+/* Read until the end: size is what fstat said (-1: unknown). The first
+ * read asks for one byte more than that; a read that stops short exactly
+ * at size is the end (a regular file's read is short only there), so a
+ * whole file costs one read, not a second one that returns 0. A file that
+ * grew is read on to its new end. */
+static nfy_status read_to_end(int fd, off_t size, size_t max, nfy_buf *out)
 {
     size_t start = out->len;
+    size_t want = 65536;
+    if (size >= 0 && max < SIZE_MAX)
+        want = ((uintmax_t)size < max ? (size_t)size : max) + 1;
     for (;;) {
-        if (nfy_buf_reserve(out, 65536))
+        if (nfy_buf_reserve(out, want))
             return out->status;
-        ssize_t n = read(fd, out->data + out->len, 65536);
+        ssize_t n = read(fd, out->data + out->len, want);
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0)
@@ -98,7 +106,20 @@ nfy_status nfy_file_read_fd(int fd, size_t max, nfy_buf *out)
         out->data[out->len] = '\0';
         if (out->len - start > max)
             return NFY_ELIMIT;
+        if ((size_t)n < want && size >= 0 && out->len - start == (size_t)size)
+            return NFY_OK;
+        want = 65536;
     }
+}
+
+nfy_status nfy_file_read_fd(int fd, size_t max, nfy_buf *out)
+{
+    return read_to_end(fd, -1, max, out);
+}
+
+nfy_status nfy_file_read_sized(int fd, off_t size, size_t max, nfy_buf *out)
+{
+    return read_to_end(fd, size, max, out);
 }
 
 nfy_status nfy_file_read(const char *path, size_t max, nfy_buf *out)
@@ -108,7 +129,7 @@ nfy_status nfy_file_read(const char *path, size_t max, nfy_buf *out)
     nfy_status rc = nfy_file_open_read(path, &fd, &st);
     if (rc)
         return rc;
-    rc = nfy_file_read_fd(fd, max, out);
+    rc = read_to_end(fd, st.st_size, max, out);
     close(fd);
     return rc;
 }
@@ -283,8 +304,9 @@ static nfy_status stream_finish(nfy_file_stream *fs, const struct stat *like,
 }
 
 /* in's bytes from offset off on, through a buffer (in's own offset is
- * not used, so the copy can be tried again from 0). */
-static nfy_status copy_by_buffer(int in, off_t off, int out)
+ * not used, so the copy can be tried again from 0). size as in copy_fd:
+ * a short read that ends there is the end. */
+static nfy_status copy_by_buffer(int in, off_t off, off_t size, int out)
 {
     char block[65536];
     for (;;) {
@@ -295,7 +317,7 @@ static nfy_status copy_by_buffer(int in, off_t off, int out)
             return n < 0 ? nfy_status_from_errno(errno) : NFY_OK;
         off += n;
         nfy_status rc = write_all(out, block, (size_t)n);
-        if (rc)
+        if (rc || ((size_t)n < sizeof block && off == size))
             return rc;
     }
 }
@@ -309,12 +331,17 @@ static bool copy_range_refused(int err)
 }
 
 /* All of in (from offset 0) appended to out: in the kernel (a reflink or
- * an in-kernel copy, no bytes through user space) where it can be. */
-static nfy_status copy_fd(int in, int out)
+ * an in-kernel copy, no bytes through user space) where it can be. size
+ * is what fstat said (-1: unknown); a copy that stops short exactly there
+ * is the end, as in read_to_end, so no last call that copies nothing. */
+static nfy_status copy_fd(int in, off_t size, int out)
 {
     off_t off = 0;
     for (;;) {
-        ssize_t n = copy_file_range(in, &off, out, NULL, 1u << 30, 0);
+        size_t want = size > off ? (size_t)(size - off) + 1 : 1u << 30;
+        ssize_t n = copy_file_range(in, &off, out, NULL, want, 0);
+        if (n > 0 && (size_t)n < want && off == size)
+            return NFY_OK;
         if (n > 0)
             continue;
         if (n == 0 && off > 0)
@@ -325,8 +352,14 @@ static nfy_status copy_fd(int in, int out)
             return nfy_status_from_errno(errno);
         /* Refused, or nothing at offset 0: an empty file, or one whose
          * size says nothing (procfs); the buffer copy tells them apart. */
-        return copy_by_buffer(in, off, out);
+        return copy_by_buffer(in, off, size, out);
     }
+}
+
+/* The size fstat gave for the copied file, or -1. */
+static off_t known_size(const struct stat *like)
+{
+    return like && S_ISREG(like->st_mode) ? like->st_size : -1;
 }
 
 /* Fill a fresh temporary (from data, or copied from in), then rename it
@@ -339,23 +372,25 @@ static nfy_status finish_temp(int dirfd, const char *name, int in,
     nfy_status rc = stream_start(&fs, dirfd, name, *w);
     if (rc)
         return rc;
-    rc = in < 0 ? write_all(fs.fd, data, len) : copy_fd(in, fs.fd);
+    rc = in < 0 ? write_all(fs.fd, data, len)
+                : copy_fd(in, known_size(like), fs.fd);
     rc = stream_finish(&fs, like, rc);
     *w = fs.w;
     return rc;
 }
 
-/* Link the unnamed (O_TMPFILE) file fd as dirfd/name: through /proc, which
- * any user may, else by the descriptor itself (root, or Linux 6.10+). */
+/* Link the unnamed (O_TMPFILE) file fd as dirfd/name: by the descriptor
+ * itself (root, or any user on Linux 6.10+: no path lookup), else through
+ * /proc, which any user may. */
 static int link_unnamed(int fd, int dirfd, const char *name)
 {
-    char proc[32];
-    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
-    if (linkat(AT_FDCWD, proc, dirfd, name, AT_SYMLINK_FOLLOW) == 0)
+    if (linkat(fd, "", dirfd, name, AT_EMPTY_PATH) == 0)
         return 0;
     if (errno != ENOENT)
         return -1;
-    return linkat(fd, "", dirfd, name, AT_EMPTY_PATH);
+    char proc[32];
+    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+    return linkat(AT_FDCWD, proc, dirfd, name, AT_SYMLINK_FOLLOW);
 }
 
 /* The name is taken (a file of an earlier run, a planted link): the file
@@ -438,7 +473,7 @@ static bool write_new(int dirfd, const char *name, int in, const void *data,
         *rc = nfy_status_from_errno(errno);
         return !unnamed_refused(errno);
     }
-    *rc = in < 0 ? write_all(fd, data, len) : copy_fd(in, fd);
+    *rc = in < 0 ? write_all(fd, data, len) : copy_fd(in, known_size(like), fd);
     bool done = *rc || link_new(fd, dirfd, name, mode, like, w, rc);
     if (close(fd) != 0 && done && !*rc) {
         /* The data may not all have reached the file: take it back. */

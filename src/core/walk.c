@@ -5,11 +5,15 @@
  * are reported as such (never opened here). An entry that cannot be
  * examined or listed is reported as an error entry and the walk goes on.
  */
+/* getdents64 is a GNU name. */
+#define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/core.h"
 
@@ -26,7 +30,10 @@ typedef struct {
     struct stat skip_st;
     bool have_skip;
     bool stopped;
+    char *dents; /* getdents64's buffer, one for the walk */
 } walker;
+
+enum { DENTS_BYTES = 32768 };
 
 typedef NFY_VEC(char *) name_vec;
 
@@ -62,28 +69,46 @@ static void report_error(walker *w, const char *path, const char *rel, int err)
         w->stopped = true;
 }
 
+/* One directory's names, by getdents64 on a plain descriptor: opendir
+ * would also fstat it, and the walk's lstat already said what it is. */
+static bool list_names(walker *w, int fd, name_vec *names)
+{
+    if (!w->dents && !(w->dents = malloc(DENTS_BYTES)))
+        abort();
+    for (;;) {
+        ssize_t n = getdents64(fd, w->dents, DENTS_BYTES);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return n == 0;
+        for (ssize_t at = 0; at < n;) {
+            const struct dirent64 *de = (const void *)(w->dents + at);
+            at += de->d_reclen;
+            if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
+                skipped_name(w, de->d_name))
+                continue;
+            size_t len = strlen(de->d_name);
+            char *copy = malloc(len + 1);
+            if (!copy)
+                abort();
+            memcpy(copy, de->d_name, len + 1);
+            nfy_vec_push(names, copy);
+        }
+    }
+}
+
 static bool read_names(walker *w, const char *path, const char *rel,
                        name_vec *names)
 {
-    DIR *d = opendir(path);
-    if (!d) {
-        report_error(w, path, rel, errno);
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0 || !list_names(w, fd, names)) {
+        int err = errno;
+        if (fd >= 0)
+            close(fd);
+        report_error(w, path, rel, err);
         return false;
     }
-    struct dirent *de;
-    while ((de = readdir(d)) != NULL) {
-        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-            continue;
-        if (skipped_name(w, de->d_name))
-            continue;
-        size_t n = strlen(de->d_name);
-        char *copy = malloc(n + 1);
-        if (!copy)
-            abort();
-        memcpy(copy, de->d_name, n + 1);
-        nfy_vec_push(names, copy);
-    }
-    closedir(d);
+    close(fd);
     if (names->len > 1)
         qsort(names->items, names->len, sizeof(char *), cmp_names);
     return true;
@@ -157,5 +182,6 @@ nfy_status nfy_walk(const char *root, const nfy_walk_opts *opts, nfy_walk_fn fn,
         fn(ctx, &e);
     }
     nfy_vec_free(&w.seen);
+    free(w.dents);
     return NFY_OK;
 }
