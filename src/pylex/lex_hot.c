@@ -21,6 +21,10 @@
 
 enum { TABSIZE = 8 };
 
+_Static_assert(NFY_TOK_INDENT == NFY_TOK_NEWLINE + 1 &&
+                   NFY_TOK_DEDENT == NFY_TOK_NEWLINE + 2,
+               "hot_store tests the three kinds as one range");
+
 /* ---- Lines -------------------------------------------------------------- */
 
 /* End of the line lnum starting at ls: from the source's line table when
@@ -198,9 +202,14 @@ static void hot_store(const hot_state *h, nfy__lexer *lx)
     lx->prev_end = h->prev_end;
     lx->parenlev = h->parenlev;
     if (h->tp > h->tp0) {
-        if (h->lnum > c->prev_end_line &&
-            !nfy__tokpos_after_end(c->items, h->tp0))
-            h->tp0->hints |= TP_LINE;
+        /* nfy__tokpos_after_end without branches (which kind came before
+           is hard to guess); at the first record no line is after
+           prev_end_line, so reading the record itself there is harmless */
+        const nfy__tokpos *before = h->tp0 - (h->tp0 != c->items);
+        /* NEWLINE, INDENT or DEDENT */
+        unsigned ended = (unsigned)before->kind - NFY_TOK_NEWLINE <= 2u;
+        unsigned line = (h->lnum > c->prev_end_line) & !ended;
+        h->tp0->hints |= (uint8_t)(line * TP_LINE);
         c->prev_end_line = h->lnum;
     }
     c->len = (size_t)(h->tp - c->items);
