@@ -9,6 +9,7 @@
  * general per-token code of lex_line.c. The lexer driver (lex.c) calls
  * nfy__lex_lines once per file.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "pylex/lex_internal.h"
@@ -21,6 +22,10 @@
 
 enum { TABSIZE = 8 };
 
+_Static_assert(offsetof(nfy_token, flags) == offsetof(nfy_token, kind) + 1 &&
+                   offsetof(nfy_token, op) == offsetof(nfy_token, kind) + 2 &&
+                   sizeof(nfy_token) == offsetof(nfy_token, kind) + 4,
+               "hot_emit writes kind, flags and op as one word");
 _Static_assert(NFY_TOK_INDENT == NFY_TOK_NEWLINE + 1 &&
                    NFY_TOK_DEDENT == NFY_TOK_NEWLINE + 2,
                "hot_store tests the three kinds as one range");
@@ -251,9 +256,16 @@ static inline nfy_token *hot_emit(hot_state *h, unsigned kind, uint32_t a,
     t->col = a - h->ls;
     t->end_line = h->lnum;
     t->end_col = b - h->ls;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* kind, flags (0) and op in one store (they fill the record's last
+       word) */
+    uint32_t tail = kind | op << 16;
+    memcpy(&t->kind, &tail, sizeof tail);
+#else
     t->kind = (uint8_t)kind;
     t->flags = 0;
     t->op = (uint16_t)op;
+#endif
     h->prev_end = b;
     if (kind != NFY_TOK_COMMENT && kind != NFY_TOK_NL)
         hot_record(h, kind, op);
