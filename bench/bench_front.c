@@ -7,7 +7,7 @@
  *   structure  nfy_lex + nfy_pysyn_parse on every file (arena per file)
  *   pysyn      nfy_pysyn_parse alone, on tokens made beforehand (nfy_lex
  *              also makes the token summary pysyn's first pass reads)
- * (-p: only pysyn, -s: only structure; for profilers)
+ * (-p: only pysyn, -s: only structure, -t: only tokenize; for profilers)
  * and prints one line per measurement:
  *   "NAME FILES BYTES CPU_SECONDS CPU_MB/S WALL_SECONDS WALL_MB/S"
  * Single-threaded, so the numbers are per core; CPU time (this process's)
@@ -169,6 +169,7 @@ int main(int argc, char **argv)
     int rounds = 3;
     bool only_pysyn = false; /* -p: only the pysyn measurement (profiling) */
     bool only_structure = false; /* -s: only tokenize+structure (profiling) */
+    bool only_tokenize = false;  /* -t: only tokenize (profiling) */
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-l") && i + 1 < argc)
             load_list(&v, argv[++i], &bytes);
@@ -176,6 +177,8 @@ int main(int argc, char **argv)
             only_pysyn = true;
         else if (!strcmp(argv[i], "-s"))
             only_structure = true;
+        else if (!strcmp(argv[i], "-t"))
+            only_tokenize = true;
         else if (!strcmp(argv[i], "-n") && i + 1 < argc)
             rounds = (int)strtol(argv[++i], NULL, 10);
         else
@@ -183,8 +186,15 @@ int main(int argc, char **argv)
     }
     if (!v.len || rounds < 1) {
         fprintf(stderr,
-                "usage: bench_front [-p|-s] [-n ROUNDS] [-l LIST] FILE...\n");
+                "usage: bench_front [-p|-s|-t] [-n ROUNDS] [-l LIST] FILE...\n");
         return 2;
+    }
+    if (only_tokenize) {
+        measure("tokenize", (work){run_lex, NULL, NULL}, &v, bytes, rounds);
+        for (size_t i = 0; i < v.len; i++)
+            nfy_source_release(&v.items[i]);
+        nfy_vec_free(&v);
+        return 0;
     }
     if (only_structure)
         measure("structure", (work){run_syn, NULL, NULL}, &v, bytes, rounds);

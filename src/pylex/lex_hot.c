@@ -9,6 +9,7 @@
  * general per-token code of lex_line.c. The lexer driver (lex.c) calls
  * nfy__lex_lines once per file.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "pylex/lex_internal.h"
@@ -20,6 +21,14 @@
 #endif
 
 enum { TABSIZE = 8 };
+
+_Static_assert(offsetof(nfy_token, flags) == offsetof(nfy_token, kind) + 1 &&
+                   offsetof(nfy_token, op) == offsetof(nfy_token, kind) + 2 &&
+                   sizeof(nfy_token) == offsetof(nfy_token, kind) + 4,
+               "hot_emit writes kind, flags and op as one word");
+_Static_assert(NFY_TOK_INDENT == NFY_TOK_NEWLINE + 1 &&
+                   NFY_TOK_DEDENT == NFY_TOK_NEWLINE + 2,
+               "hot_store tests the three kinds as one range");
 
 /* ---- Lines -------------------------------------------------------------- */
 
@@ -198,9 +207,14 @@ static void hot_store(const hot_state *h, nfy__lexer *lx)
     lx->prev_end = h->prev_end;
     lx->parenlev = h->parenlev;
     if (h->tp > h->tp0) {
-        if (h->lnum > c->prev_end_line &&
-            !nfy__tokpos_after_end(c->items, h->tp0))
-            h->tp0->hints |= TP_LINE;
+        /* nfy__tokpos_after_end without branches (which kind came before
+           is hard to guess); at the first record no line is after
+           prev_end_line, so reading the record itself there is harmless */
+        const nfy__tokpos *before = h->tp0 - (h->tp0 != c->items);
+        /* NEWLINE, INDENT or DEDENT */
+        unsigned ended = (unsigned)before->kind - NFY_TOK_NEWLINE <= 2u;
+        unsigned line = (h->lnum > c->prev_end_line) & !ended;
+        h->tp0->hints |= (uint8_t)(line * TP_LINE);
         c->prev_end_line = h->lnum;
     }
     c->len = (size_t)(h->tp - c->items);
@@ -242,9 +256,16 @@ static inline nfy_token *hot_emit(hot_state *h, unsigned kind, uint32_t a,
     t->col = a - h->ls;
     t->end_line = h->lnum;
     t->end_col = b - h->ls;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* kind, flags (0) and op in one store (they fill the record's last
+       word) */
+    uint32_t tail = kind | op << 16;
+    memcpy(&t->kind, &tail, sizeof tail);
+#else
     t->kind = (uint8_t)kind;
     t->flags = 0;
     t->op = (uint16_t)op;
+#endif
     h->prev_end = b;
     if (kind != NFY_TOK_COMMENT && kind != NFY_TOK_NL)
         hot_record(h, kind, op);
@@ -399,75 +420,104 @@ static uint32_t hot_other(hot_state *h, uint32_t q, unsigned cls)
     }
 }
 
-/*
- * Each operator byte: its one-character operator id in the low 6 bits (0
- * for '!', which is none alone), OPI_SIMPLE when it never combines with
- * what follows (brackets, ',' ';' '~'), and for brackets the change to
- * parenlev plus one in bits 8-9: one table load for the common case.
- */
-enum {
-    OPI_ID = 63,
-    OPI_SIMPLE = 64,
-    OPI_OPEN = 2 << 8,
-    OPI_CLOSE = 0 << 8,
-    OPI_FLAT = 1 << 8
+/* Each operator byte's one-character operator id (0 for '!', which is
+   none alone) and the bracket's change to parenlev. */
+static const uint8_t op_one[128] = {
+    ['('] = NFY_OP_LPAR,       [')'] = NFY_OP_RPAR,   ['['] = NFY_OP_LSQB,
+    [']'] = NFY_OP_RSQB,       ['{'] = NFY_OP_LBRACE, ['}'] = NFY_OP_RBRACE,
+    [','] = NFY_OP_COMMA,      [';'] = NFY_OP_SEMI,   ['~'] = NFY_OP_TILDE,
+    [':'] = NFY_OP_COLON,      ['+'] = NFY_OP_PLUS,   ['-'] = NFY_OP_MINUS,
+    ['*'] = NFY_OP_STAR,       ['/'] = NFY_OP_SLASH,  ['|'] = NFY_OP_VBAR,
+    ['&'] = NFY_OP_AMPER,      ['<'] = NFY_OP_LESS,   ['>'] = NFY_OP_GREATER,
+    ['='] = NFY_OP_EQUAL,      ['.'] = NFY_OP_DOT,    ['%'] = NFY_OP_PERCENT,
+    ['^'] = NFY_OP_CIRCUMFLEX, ['@'] = NFY_OP_AT,
 };
-static const uint16_t op_info[256] = {
-    ['('] = NFY_OP_LPAR | OPI_SIMPLE | OPI_OPEN,
-    [')'] = NFY_OP_RPAR | OPI_SIMPLE | OPI_CLOSE,
-    ['['] = NFY_OP_LSQB | OPI_SIMPLE | OPI_OPEN,
-    [']'] = NFY_OP_RSQB | OPI_SIMPLE | OPI_CLOSE,
-    ['{'] = NFY_OP_LBRACE | OPI_SIMPLE | OPI_OPEN,
-    ['}'] = NFY_OP_RBRACE | OPI_SIMPLE | OPI_CLOSE,
-    [','] = NFY_OP_COMMA | OPI_SIMPLE | OPI_FLAT,
-    [';'] = NFY_OP_SEMI | OPI_SIMPLE | OPI_FLAT,
-    ['~'] = NFY_OP_TILDE | OPI_SIMPLE | OPI_FLAT,
-    [':'] = NFY_OP_COLON,
-    ['+'] = NFY_OP_PLUS,
-    ['-'] = NFY_OP_MINUS,
-    ['*'] = NFY_OP_STAR,
-    ['/'] = NFY_OP_SLASH,
-    ['|'] = NFY_OP_VBAR,
-    ['&'] = NFY_OP_AMPER,
-    ['<'] = NFY_OP_LESS,
-    ['>'] = NFY_OP_GREATER,
-    ['='] = NFY_OP_EQUAL,
-    ['.'] = NFY_OP_DOT,
-    ['%'] = NFY_OP_PERCENT,
-    ['^'] = NFY_OP_CIRCUMFLEX,
-    ['@'] = NFY_OP_AT,
+static const int8_t op_depth[128] = {
+    ['('] = 1, [')'] = -1, ['['] = 1, [']'] = -1, ['{'] = 1, ['}'] = -1};
+
+/* The bytes that can be second in an operator, as the column of op_two. */
+enum { SEC_NONE, SEC_EQ, SEC_GT, SEC_LT, SEC_STAR, SEC_SLASH, SEC_DOT };
+static const uint8_t op_second[256] = {
+    ['='] = SEC_EQ,   ['>'] = SEC_GT,    ['<'] = SEC_LT,
+    ['*'] = SEC_STAR, ['/'] = SEC_SLASH, ['.'] = SEC_DOT,
 };
+
+/* The two-character operator of a first and a second byte, 0 if none.
+   ".." is none, but the ELLIPSIS id here marks where "..." may be; the
+   doubles "**" "//" "<<" ">>" may go on with '=' (op_three). */
+static const uint8_t op_two[128][8] = {
+    ['+'] = {[SEC_EQ] = NFY_OP_PLUSEQUAL},
+    ['-'] = {[SEC_EQ] = NFY_OP_MINEQUAL, [SEC_GT] = NFY_OP_RARROW},
+    ['*'] = {[SEC_EQ] = NFY_OP_STAREQUAL, [SEC_STAR] = NFY_OP_DOUBLESTAR},
+    ['/'] = {[SEC_EQ] = NFY_OP_SLASHEQUAL, [SEC_SLASH] = NFY_OP_DOUBLESLASH},
+    ['<'] = {[SEC_EQ] = NFY_OP_LESSEQUAL, [SEC_LT] = NFY_OP_LEFTSHIFT},
+    ['>'] = {[SEC_EQ] = NFY_OP_GREATEREQUAL, [SEC_GT] = NFY_OP_RIGHTSHIFT},
+    ['='] = {[SEC_EQ] = NFY_OP_EQEQUAL},
+    ['!'] = {[SEC_EQ] = NFY_OP_NOTEQUAL},
+    [':'] = {[SEC_EQ] = NFY_OP_COLONEQUAL},
+    ['%'] = {[SEC_EQ] = NFY_OP_PERCENTEQUAL},
+    ['&'] = {[SEC_EQ] = NFY_OP_AMPEREQUAL},
+    ['|'] = {[SEC_EQ] = NFY_OP_VBAREQUAL},
+    ['^'] = {[SEC_EQ] = NFY_OP_CIRCUMFLEXEQUAL},
+    ['@'] = {[SEC_EQ] = NFY_OP_ATEQUAL},
+    ['.'] = {[SEC_DOT] = NFY_OP_ELLIPSIS},
+};
+
+/* 1 for the two-byte ids that op_three looks on from. */
+static const uint8_t op_may_go_on[64] = {[NFY_OP_ELLIPSIS] = 1,
+                                         [NFY_OP_DOUBLESTAR] = 1,
+                                         [NFY_OP_DOUBLESLASH] = 1,
+                                         [NFY_OP_LEFTSHIFT] = 1,
+                                         [NFY_OP_RIGHTSHIFT] = 1};
+
+/* The rare two-byte starts that may take a third byte: the operator and
+   its length from the third byte. */
+static uint32_t op_three(unsigned two, char third, unsigned *op)
+{
+    switch (two) {
+    case NFY_OP_ELLIPSIS:
+        if (third == '.')
+            return *op = NFY_OP_ELLIPSIS, 3;
+        return *op = NFY_OP_DOT, 1; /* ".." is two dots */
+    case NFY_OP_DOUBLESTAR:
+    case NFY_OP_DOUBLESLASH:
+    case NFY_OP_LEFTSHIFT:
+    case NFY_OP_RIGHTSHIFT:
+        if (third == '=')
+            return *op = two == NFY_OP_DOUBLESTAR    ? NFY_OP_DOUBLESTAREQUAL
+                         : two == NFY_OP_DOUBLESLASH ? NFY_OP_DOUBLESLASHEQUAL
+                         : two == NFY_OP_LEFTSHIFT   ? NFY_OP_LEFTSHIFTEQUAL
+                                                     : NFY_OP_RIGHTSHIFTEQUAL,
+                   3;
+        return *op = two, 2;
+    default:
+        return *op = two, 2;
+    }
+}
 
 /*
  * An operator (or a number starting with '.') at q; 0 for a byte that
- * starts none (a lone '!'). Longer operators continue with '=' '>' '*'
- * '/' '<' or '.', all LC_OP or LC_DOT bytes: after any other byte the
- * operator is the single character.
+ * starts none (a lone '!'). By table lookups on the byte and the next
+ * rather than tests on each: which operator comes next is hard to
+ * predict. The bytes read lie before the line's end or are the source's
+ * final NUL: an operator byte is never the line's last, its '\n'.
  */
 static inline uint32_t hot_op(hot_state *h, uint32_t q)
 {
-    const char *s = h->s;
-    unsigned char c = (unsigned char)s[q];
-    unsigned info = op_info[c], op = info & OPI_ID;
-    if (info & OPI_SIMPLE) {
-        h->parenlev += (int32_t)(info >> 8) - 1;
-        hot_emit(h, NFY_TOK_OP, q, q + 1, op);
-        return q + 1;
-    }
-    unsigned next = nfy__lex_class((unsigned char)s[q + 1]);
-    uint32_t len = 1;
-    if (c == '.' && next == LC_DIGIT) {
-        uint32_t e = nfy__lex_number(s, q, h->le);
+    const unsigned char *u = (const unsigned char *)h->s + q;
+    unsigned c = u[0] & 0x7F, c1 = u[1]; /* c: an LC_OP or LC_DOT byte */
+    if ((c == '.') & nfy__lex_is_digit((char)c1)) {
+        uint32_t e = nfy__lex_number(h->s, q, h->le);
         hot_emit(h, NFY_TOK_NUMBER, q, e, 0);
         return e;
     }
-    if (next == LC_OP || next == LC_DOT) {
-        len = nfy__lex_op(s, q, h->le, &op);
-        if (!len)
-            return 0;
-    } else if (op == NFY_OP_NONE) {
+    unsigned two = op_two[c][op_second[c1]], op = two ? two : op_one[c];
+    uint32_t len = two ? 2 : 1;
+    if (__builtin_expect(op_may_go_on[two], 0))
+        len = op_three(two, (char)u[2], &op);
+    if (!op)
         return 0;
-    }
+    h->parenlev += op_depth[c];
     hot_emit(h, NFY_TOK_OP, q, q + len, op);
     return q + len;
 }

@@ -55,40 +55,46 @@ static inline bool nfy__lex_is_digit(char c)
 }
 
 /* Keyword tables (tokens.c): the id in each hash slot (0: none), texts
-   and lengths by id. */
+   (zero-padded to 9 bytes) and lengths by id. */
 extern const unsigned char nfy__lex_kw_slot[128];
 extern const char nfy__lex_kw_text[][9];
 extern const unsigned char nfy__lex_kw_len[];
-/* Bit n of [c]: some keyword has n bytes and starts with c (a filter that
-   turns most names away before the hash). */
-extern const uint16_t nfy__lex_kw_first_len[128];
+#define NFY__LEX_KW_MUL 0xae658f33fe3b890bull
+
+/* Keyword id of s[0, n) when fewer than 8 bytes are readable from s
+   (tokens.c). */
+unsigned nfy__lex_keyword_short(const char *s, size_t n);
+
+/* A little-endian word of the 8 bytes at s. */
+static inline uint64_t nfy__lex_load_le64(const char *s)
+{
+    uint64_t a;
+    memcpy(&a, s, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    a = __builtin_bswap64(a);
+#endif
+    return a;
+}
 
 /**
  * Keyword id of the name s[0, n), 0 (NFY_KW_NONE) if it is none. avail:
- * bytes readable from s (at least n); with 8 or more the compare is one
- * masked 8-byte load instead of a memcmp call.
+ * bytes readable from s (at least n); with 8 or more, one 8-byte load.
+ * No branch on the name itself: whether a name is a keyword is too
+ * irregular to predict, and a filter in front would cost every name its
+ * mispredicts. Names over 8 bytes are hashed on their first 8 and fail.
  */
 static inline unsigned nfy__lex_keyword(const char *s, size_t n, size_t avail)
 {
-    static const unsigned char ones[16] = {255, 255, 255, 255,
-                                           255, 255, 255, 255};
-    if (n > 8 ||
-        !((nfy__lex_kw_first_len[(unsigned char)s[0] & 0x7F] >> n) & 1))
-        return 0; /* keywords have 2 to 8 bytes */
-    unsigned h =
-        ((unsigned)(unsigned char)s[0] * 3u +
-         (unsigned)(unsigned char)s[n - 1] * 24u + (unsigned)(n << 4)) &
-        127u;
-    unsigned id = nfy__lex_kw_slot[h];
-    if (!id || nfy__lex_kw_len[id] != n)
-        return 0;
-    if (avail < 8)
-        return memcmp(s, nfy__lex_kw_text[id], n) ? 0 : id;
-    uint64_t a, b, m; /* the text is zero-padded to 9 bytes */
-    memcpy(&a, s, 8);
-    memcpy(&b, nfy__lex_kw_text[id], 8);
-    memcpy(&m, ones + 8 - n, 8); /* 0xFF on the first n bytes */
-    return ((a ^ b) & m) ? 0 : id;
+    if (__builtin_expect(avail < 8, 0))
+        return nfy__lex_keyword_short(s, n);
+    /* the first n bytes (all 8 from n = 8 to 15); two shifts, each under
+       64, and no compare the compiler could make a branch of: n over 15
+       gives a wrong mask, but such names fail the length test anyway */
+    unsigned half = 4 * ((unsigned)n & 15);
+    uint64_t a = nfy__lex_load_le64(s) & ~((~0ull << half) << half);
+    unsigned id = nfy__lex_kw_slot[(a * NFY__LEX_KW_MUL) >> 57];
+    unsigned hit = (a == nfy__lex_load_le64(nfy__lex_kw_text[id])) & (n <= 8);
+    return id & -hit;
 }
 
 /** tokenize's "\w" and str.isidentifier() on one code point >= 0x80. */

@@ -48,51 +48,27 @@ const char *nfy_kw_text(unsigned kw)
 }
 
 /*
- * Keyword lookup by a perfect hash of (first byte, last byte, length): the
- * slot holds the only keyword id that can match, and one length check and
- * compare confirm it. The multipliers were found by a search over
+ * Keyword lookup by a perfect hash of a name's first 8 bytes (zero-filled
+ * past its end, read as a little-endian word) times NFY__LEX_KW_MUL, top 7
+ * bits: the slot holds the only keyword id that can match, one word
+ * compare confirms it. The multiplier was found by a search over
  * NFY_KW_MAP's texts; test_pylex checks that every keyword is found.
  */
 const unsigned char nfy__lex_kw_slot[128] = {
-    [6] = NFY_KW_RETURN,      [11] = NFY_KW_AS,      [18] = NFY_KW_FOR,
-    [20] = NFY_KW_TYPE,       [26] = NFY_KW_FALSE,   [27] = NFY_KW_YIELD,
-    [29] = NFY_KW_OR,         [30] = NFY_KW_RAISE,   [33] = NFY_KW_CONTINUE,
-    [34] = NFY_KW_NONE_VALUE, [35] = NFY_KW_IS,      [42] = NFY_KW_FROM,
-    [43] = NFY_KW_IN,         [45] = NFY_KW_WHILE,   [51] = NFY_KW_AND,
-    [52] = NFY_KW_TRUE,       [53] = NFY_KW_GLOBAL,  [59] = NFY_KW_ASYNC,
-    [60] = NFY_KW_LAMBDA,     [65] = NFY_KW_CLASS,   [83] = NFY_KW_AWAIT,
-    [87] = NFY_KW_MATCH,      [88] = NFY_KW_PASS,    [90] = NFY_KW_NOT,
-    [97] = NFY_KW_CASE,       [99] = NFY_KW_ASSERT,  [100] = NFY_KW_TRY,
-    [101] = NFY_KW_WITH,      [103] = NFY_KW_ELSE,   [106] = NFY_KW_NONLOCAL,
-    [107] = NFY_KW_IF,        [108] = NFY_KW_DEF,    [111] = NFY_KW_EXCEPT,
-    [122] = NFY_KW_FINALLY,   [123] = NFY_KW_IMPORT, [124] = NFY_KW_DEL,
-    [126] = NFY_KW_BREAK,     [127] = NFY_KW_ELIF,
+    [1] = NFY_KW_MATCH,   [5] = NFY_KW_ASYNC,       [9] = NFY_KW_AWAIT,
+    [13] = NFY_KW_ELIF,   [14] = NFY_KW_CLASS,      [19] = NFY_KW_IS,
+    [20] = NFY_KW_IMPORT, [21] = NFY_KW_IN,         [22] = NFY_KW_RETURN,
+    [24] = NFY_KW_TYPE,   [27] = NFY_KW_NONE_VALUE, [30] = NFY_KW_FALSE,
+    [31] = NFY_KW_DEF,    [33] = NFY_KW_NONLOCAL,   [37] = NFY_KW_FOR,
+    [38] = NFY_KW_WHILE,  [51] = NFY_KW_CONTINUE,   [52] = NFY_KW_TRUE,
+    [57] = NFY_KW_BREAK,  [58] = NFY_KW_GLOBAL,     [59] = NFY_KW_PASS,
+    [63] = NFY_KW_ELSE,   [64] = NFY_KW_EXCEPT,     [66] = NFY_KW_FINALLY,
+    [68] = NFY_KW_RAISE,  [77] = NFY_KW_DEL,        [84] = NFY_KW_AND,
+    [89] = NFY_KW_AS,     [93] = NFY_KW_WITH,       [94] = NFY_KW_ASSERT,
+    [98] = NFY_KW_CASE,   [102] = NFY_KW_LAMBDA,    [105] = NFY_KW_YIELD,
+    [107] = NFY_KW_OR,    [110] = NFY_KW_NOT,       [119] = NFY_KW_TRY,
+    [120] = NFY_KW_FROM,  [127] = NFY_KW_IF,
 };
-
-#define KL(n) (1u << (n))
-const uint16_t nfy__lex_kw_first_len[128] = {
-    ['F'] = KL(5),
-    ['N'] = KL(4),
-    ['T'] = KL(4),
-    ['a'] = KL(2) | KL(3) | KL(5) | KL(6),
-    ['b'] = KL(5),
-    ['c'] = KL(4) | KL(5) | KL(8),
-    ['d'] = KL(3),
-    ['e'] = KL(4) | KL(6),
-    ['f'] = KL(3) | KL(4) | KL(7),
-    ['g'] = KL(6),
-    ['i'] = KL(2) | KL(6),
-    ['l'] = KL(6),
-    ['m'] = KL(5),
-    ['n'] = KL(3) | KL(8),
-    ['o'] = KL(2),
-    ['p'] = KL(4),
-    ['r'] = KL(5) | KL(6),
-    ['t'] = KL(3) | KL(4),
-    ['w'] = KL(4) | KL(5),
-    ['y'] = KL(5),
-};
-#undef KL
 
 const char nfy__lex_kw_text[][9] = {
 #define NFY_KW_TEXT9(name, text) text,
@@ -105,6 +81,15 @@ const unsigned char nfy__lex_kw_len[] = {
     NFY_KW_MAP(NFY_KW_LEN)
 #undef NFY_KW_LEN
 };
+
+unsigned nfy__lex_keyword_short(const char *s, size_t n)
+{
+    char pad[8] = {0};
+    if (!n || n > 8)
+        return 0;
+    memcpy(pad, s, n);
+    return nfy__lex_keyword(pad, n, 8);
+}
 
 nfy_kw nfy_keyword_lookup(const char *s, size_t n)
 {

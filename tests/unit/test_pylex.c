@@ -272,6 +272,68 @@ static void test_keyword_and_op_ids(void **state)
     lexed_release(&l);
 }
 
+/* Every operator between names and before a third operator byte that
+   must stay out of it, plus the prefixes of the long ones (".." is two
+   dots, "!" alone no operator). */
+static void test_operator_ids_in_source(void **state)
+{
+    (void)state;
+    for (unsigned op = 1; op <= NFY_OP_EXCLAMATION; op++) {
+        const char *text = nfy_op_text(op);
+        if (op == NFY_OP_EXCLAMATION)
+            continue; /* 3.12's, tokenize 3.11 has no '!' */
+        char src[64];
+        snprintf(src, sizeof src, "(a%sb %s-\n", text, text);
+        lexed l;
+        lex_str(&l, src);
+        assert_int_equal(tok_at(&l, 2)->kind, NFY_TOK_OP);
+        assert_int_equal(tok_at(&l, 2)->op, op);
+        assert_int_equal(tok_at(&l, 2)->end - tok_at(&l, 2)->start,
+                         strlen(text));
+        assert_int_equal(tok_at(&l, 4)->op, op);
+        lexed_release(&l);
+    }
+    lexed l;
+    lex_str(&l, "a..b **=// <<>>= !=.5\n");
+    const unsigned want[] = {0,
+                             NFY_OP_DOT,
+                             NFY_OP_DOT,
+                             0,
+                             NFY_OP_DOUBLESTAREQUAL,
+                             NFY_OP_DOUBLESLASH,
+                             NFY_OP_LEFTSHIFT,
+                             NFY_OP_RIGHTSHIFTEQUAL,
+                             NFY_OP_NOTEQUAL};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+        assert_int_equal(tok_at(&l, i)->op, want[i]);
+    assert_int_equal(tok_at(&l, 9)->kind, NFY_TOK_NUMBER);
+    lexed_release(&l);
+}
+
+/* Every keyword as the lexer meets it: alone, then as the prefix of a
+   longer name and after an extra first letter (never keywords), with 8 or
+   more bytes after each name (the one-load lookup) and at the very end of
+   the file (fewer readable bytes). */
+static void test_keyword_ids_in_source(void **state)
+{
+    (void)state;
+    for (unsigned k = 1; k <= NFY_KW_TYPE; k++) {
+        const char *kw = nfy_kw_text(k);
+        char text[160];
+        snprintf(text, sizeof text,
+                 "%s %s_ %sxxxxxxxxxxxxxxxxx x%s _%s %s1 %s\\\n%s", kw, kw, kw,
+                 kw, kw, kw, kw, kw);
+        lexed l;
+        lex_str(&l, text);
+        const unsigned want[] = {k, 0, 0, 0, 0, 0, k, k};
+        for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+            assert_int_equal(tok_at(&l, i)->kind, NFY_TOK_NAME);
+            assert_int_equal(tok_at(&l, i)->op, want[i]);
+        }
+        lexed_release(&l);
+    }
+}
+
 /* ---- nfy_fstring_split -------------------------------------------------- */
 
 static nfy_str span_text(const lexed *l, nfy_span s)
@@ -459,6 +521,8 @@ int main(void)
         cmocka_unit_test(test_continuation_at_eof),
         cmocka_unit_test(test_string_flags),
         cmocka_unit_test(test_keyword_and_op_ids),
+        cmocka_unit_test(test_keyword_ids_in_source),
+        cmocka_unit_test(test_operator_ids_in_source),
         cmocka_unit_test(test_fstring_split_parts),
         cmocka_unit_test(test_fstring_split_nested_and_plain),
         cmocka_unit_test(test_random_bytes_roundtrip),
