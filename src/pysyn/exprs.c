@@ -381,8 +381,8 @@ static uint32_t nearest_non_comp(const syn *s, uint32_t sc)
 /* Operators that continue a primary after a NAME (ids below 64). */
 #define TRAILER_OPS                                                            \
     (1ull << NFY_OP_DOT | 1ull << NFY_OP_LPAR | 1ull << NFY_OP_LSQB)
-_Static_assert(NFY_OP_DOT < 64 && NFY_OP_LPAR < 64 && NFY_OP_LSQB < 64,
-               "TRAILER_OPS holds the trailer operators");
+/* operator ids (EXCLAMATION is the last) fit this file's 64-bit masks */
+_Static_assert(NFY_OP_EXCLAMATION < 64, "operator ids fit 64 bits");
 
 static void attribute(syn *s, uint32_t p)
 {
@@ -563,62 +563,54 @@ static void close_bracket(syn *s, uint32_t p)
     }
 }
 
+/* The augmented assignment operators as bits of their ids (all below 64). */
+#define AUGOP_BIT(name) (1ull << NFY_OP_##name)
+#define AUGOPS                                                                 \
+    (AUGOP_BIT(PLUSEQUAL) | AUGOP_BIT(MINEQUAL) | AUGOP_BIT(STAREQUAL) |       \
+     AUGOP_BIT(SLASHEQUAL) | AUGOP_BIT(PERCENTEQUAL) | AUGOP_BIT(AMPEREQUAL) | \
+     AUGOP_BIT(VBAREQUAL) | AUGOP_BIT(CIRCUMFLEXEQUAL) |                       \
+     AUGOP_BIT(LEFTSHIFTEQUAL) | AUGOP_BIT(RIGHTSHIFTEQUAL) |                  \
+     AUGOP_BIT(DOUBLESTAREQUAL) | AUGOP_BIT(DOUBLESLASHEQUAL) |                \
+     AUGOP_BIT(ATEQUAL))
+
 static bool is_augop(uint32_t op)
 {
-    switch (op) {
-    case NFY_OP_PLUSEQUAL:
-    case NFY_OP_MINEQUAL:
-    case NFY_OP_STAREQUAL:
-    case NFY_OP_SLASHEQUAL:
-    case NFY_OP_PERCENTEQUAL:
-    case NFY_OP_AMPEREQUAL:
-    case NFY_OP_VBAREQUAL:
-    case NFY_OP_CIRCUMFLEXEQUAL:
-    case NFY_OP_LEFTSHIFTEQUAL:
-    case NFY_OP_RIGHTSHIFTEQUAL:
-    case NFY_OP_DOUBLESTAREQUAL:
-    case NFY_OP_DOUBLESLASHEQUAL:
-    case NFY_OP_ATEQUAL:
-        return true;
-    default:
-        return false;
-    }
+    return op < 64 && (AUGOPS >> op & 1);
 }
+
+/* The statement-level facts an operator at depth 0 gives. */
+static void stmt_level_op(syn *s, uint32_t p, uint32_t op)
+{
+    if (op == NFY_OP_EQUAL)
+        SYN_PUSH(&s->eqs, p);
+    else if (op == NFY_OP_COLON) {
+        if (s->anncolon == NFY_NONE && !s->eqs.len && s->augop == NFY_NONE)
+            s->anncolon = p;
+    } else if (is_augop(op) && s->augop == NFY_NONE)
+        s->augop = p;
+}
+
+/* The brackets are operators 1 to 6, openers odd, closers even. */
+_Static_assert(NFY_OP_LPAR == 1 && NFY_OP_RPAR == 2 && NFY_OP_LSQB == 3 &&
+                   NFY_OP_RSQB == 4 && NFY_OP_LBRACE == 5 && NFY_OP_RBRACE == 6,
+               "bracket operator ids");
 
 static void scan_op(syn *s, uint32_t p)
 {
     uint32_t op = syn_op(s, p);
-    frame *f = top(s);
-    switch (op) {
-    case NFY_OP_LPAR:
-    case NFY_OP_LSQB:
-    case NFY_OP_LBRACE:
-        open_bracket(s, p);
-        return;
-    case NFY_OP_RPAR:
-    case NFY_OP_RSQB:
-    case NFY_OP_RBRACE:
-        if (s->pmatch[p] != NFY_NONE)
+    if (op - NFY_OP_LPAR < 6) {
+        if (op & 1)
+            open_bracket(s, p);
+        else if (s->pmatch[p] != NFY_NONE)
             close_bracket(s, p);
         else
             reset_primary(s);
         return;
-    case NFY_OP_DOT:
-        return; /* the primary continues */
-    case NFY_OP_EQUAL:
-        if (f->kind == FR_STMT)
-            SYN_PUSH(&s->eqs, p);
-        break;
-    case NFY_OP_COLON:
-        if (f->kind == FR_STMT && s->anncolon == NFY_NONE && !s->eqs.len &&
-            s->augop == NFY_NONE)
-            s->anncolon = p;
-        break;
-    default:
-        if (f->kind == FR_STMT && is_augop(op) && s->augop == NFY_NONE)
-            s->augop = p;
-        break;
     }
+    if (op == NFY_OP_DOT)
+        return; /* the primary continues */
+    if (top(s)->kind == FR_STMT)
+        stmt_level_op(s, p, op);
     reset_primary(s);
 }
 
