@@ -378,13 +378,11 @@ static uint32_t nearest_non_comp(const syn *s, uint32_t sc)
     return sc;
 }
 
-static bool trailer_follows(const syn *s, uint32_t p, uint32_t e)
-{
-    if (p + 1 >= e)
-        return false;
-    return syn_is_op(s, p + 1, NFY_OP_DOT) ||
-           syn_is_op(s, p + 1, NFY_OP_LPAR) || syn_is_op(s, p + 1, NFY_OP_LSQB);
-}
+/* Operators that continue a primary after a NAME (ids below 64). */
+#define TRAILER_OPS                                                            \
+    (1ull << NFY_OP_DOT | 1ull << NFY_OP_LPAR | 1ull << NFY_OP_LSQB)
+/* operator ids (EXCLAMATION is the last) fit this file's 64-bit masks */
+_Static_assert(NFY_OP_EXCLAMATION < 64, "operator ids fit 64 bits");
 
 static void attribute(syn *s, uint32_t p)
 {
@@ -421,21 +419,28 @@ static void name_use(syn *s, uint32_t p, uint32_t e)
     s->pstart = p;
     s->puse = idx;
     s->pcall = NFY_NONE;
-    if (p + 1 < e && syn_is_op(s, p + 1, NFY_OP_COLONEQUAL)) {
+    unsigned next = p + 1 < e ? syn_op(s, p + 1) : NFY_OP_NONE;
+    if (next == NFY_OP_COLONEQUAL) {
         uint32_t sc = nearest_non_comp(s, f->scope);
         u->binding = syn_bind(s, NFY_BIND_WALRUS, p, sc);
         u->ctx = NFY_CTX_STORE;
         u->scope = sc;
-    } else if (!trailer_follows(s, p, e)) {
-        frame *b = &s->frames.items[f->ubase];
-        if (b->kind != FR_STMT && b->cstate == CS_TARGETS) {
-            u->binding = syn_bind(s, NFY_BIND_FOR, p, b->inner);
-            u->ctx = NFY_CTX_STORE;
-        } else {
-            target_cand c = {idx, p, f->ubase};
-            SYN_PUSH(&s->cands, c);
-        }
+        return;
     }
+    /* a NAME with a trailer is no target */
+    bool target = !(1ull << (next & 63) & TRAILER_OPS);
+    const frame *b = &s->frames.items[f->ubase];
+    if (b->kind != FR_STMT && b->cstate == CS_TARGETS && target) {
+        u->binding = syn_bind(s, NFY_BIND_FOR, p, b->inner);
+        u->ctx = NFY_CTX_STORE;
+        return;
+    }
+    /* the candidate is written either way and kept only for a target
+       (whether a trailer follows is no pattern a branch predictor learns) */
+    if (s->cands.len == s->cands.cap)
+        nfy_vec_reserve(&s->cands, 1);
+    s->cands.items[s->cands.len] = (target_cand){idx, p, f->ubase};
+    s->cands.len += target;
 }
 
 static void keyword(syn *s, uint32_t p)
@@ -479,8 +484,9 @@ static uint32_t scan_name(syn *s, uint32_t p, uint32_t e)
         keyword(s, p);
         return p + 1;
     }
-    if (p > s->st_first && s->pstart != NFY_NONE &&
-        syn_is_op(s, p - 1, NFY_OP_DOT) && p >= 2)
+    /* a '.' before a NAME nearly always follows a primary: test it first */
+    if (p > s->st_first && syn_is_op(s, p - 1, NFY_OP_DOT) &&
+        s->pstart != NFY_NONE && p >= 2)
         attribute(s, p);
     else
         name_use(s, p, e);
@@ -557,89 +563,91 @@ static void close_bracket(syn *s, uint32_t p)
     }
 }
 
+/* The augmented assignment operators as bits of their ids (all below 64). */
+#define AUGOP_BIT(name) (1ull << NFY_OP_##name)
+#define AUGOPS                                                                 \
+    (AUGOP_BIT(PLUSEQUAL) | AUGOP_BIT(MINEQUAL) | AUGOP_BIT(STAREQUAL) |       \
+     AUGOP_BIT(SLASHEQUAL) | AUGOP_BIT(PERCENTEQUAL) | AUGOP_BIT(AMPEREQUAL) | \
+     AUGOP_BIT(VBAREQUAL) | AUGOP_BIT(CIRCUMFLEXEQUAL) |                       \
+     AUGOP_BIT(LEFTSHIFTEQUAL) | AUGOP_BIT(RIGHTSHIFTEQUAL) |                  \
+     AUGOP_BIT(DOUBLESTAREQUAL) | AUGOP_BIT(DOUBLESLASHEQUAL) |                \
+     AUGOP_BIT(ATEQUAL))
+
 static bool is_augop(uint32_t op)
 {
-    switch (op) {
-    case NFY_OP_PLUSEQUAL:
-    case NFY_OP_MINEQUAL:
-    case NFY_OP_STAREQUAL:
-    case NFY_OP_SLASHEQUAL:
-    case NFY_OP_PERCENTEQUAL:
-    case NFY_OP_AMPEREQUAL:
-    case NFY_OP_VBAREQUAL:
-    case NFY_OP_CIRCUMFLEXEQUAL:
-    case NFY_OP_LEFTSHIFTEQUAL:
-    case NFY_OP_RIGHTSHIFTEQUAL:
-    case NFY_OP_DOUBLESTAREQUAL:
-    case NFY_OP_DOUBLESLASHEQUAL:
-    case NFY_OP_ATEQUAL:
-        return true;
-    default:
-        return false;
-    }
+    return op < 64 && (AUGOPS >> op & 1);
 }
+
+/* The statement-level facts an operator at depth 0 gives. */
+static void stmt_level_op(syn *s, uint32_t p, uint32_t op)
+{
+    if (op == NFY_OP_EQUAL)
+        SYN_PUSH(&s->eqs, p);
+    else if (op == NFY_OP_COLON) {
+        if (s->anncolon == NFY_NONE && !s->eqs.len && s->augop == NFY_NONE)
+            s->anncolon = p;
+    } else if (is_augop(op) && s->augop == NFY_NONE)
+        s->augop = p;
+}
+
+/* The brackets are operators 1 to 6, openers odd, closers even. */
+_Static_assert(NFY_OP_LPAR == 1 && NFY_OP_RPAR == 2 && NFY_OP_LSQB == 3 &&
+                   NFY_OP_RSQB == 4 && NFY_OP_LBRACE == 5 && NFY_OP_RBRACE == 6,
+               "bracket operator ids");
 
 static void scan_op(syn *s, uint32_t p)
 {
     uint32_t op = syn_op(s, p);
-    frame *f = top(s);
-    switch (op) {
-    case NFY_OP_LPAR:
-    case NFY_OP_LSQB:
-    case NFY_OP_LBRACE:
-        open_bracket(s, p);
-        return;
-    case NFY_OP_RPAR:
-    case NFY_OP_RSQB:
-    case NFY_OP_RBRACE:
-        if (s->pmatch[p] != NFY_NONE)
+    if (op - NFY_OP_LPAR < 6) {
+        if (op & 1)
+            open_bracket(s, p);
+        else if (s->pmatch[p] != NFY_NONE)
             close_bracket(s, p);
         else
             reset_primary(s);
         return;
-    case NFY_OP_DOT:
-        return; /* the primary continues */
-    case NFY_OP_EQUAL:
-        if (f->kind == FR_STMT)
-            SYN_PUSH(&s->eqs, p);
-        break;
-    case NFY_OP_COLON:
-        if (f->kind == FR_STMT && s->anncolon == NFY_NONE && !s->eqs.len &&
-            s->augop == NFY_NONE)
-            s->anncolon = p;
-        break;
-    default:
-        if (f->kind == FR_STMT && is_augop(op) && s->augop == NFY_NONE)
-            s->augop = p;
-        break;
     }
+    if (op == NFY_OP_DOT)
+        return; /* the primary continues */
+    if (top(s)->kind == FR_STMT)
+        stmt_level_op(s, p, op);
     reset_primary(s);
 }
 
 /* ---- Driver ----------------------------------------------------------------
  */
 
+/* Token p directly inside a CALL, PARAMS or LAMBDA frame: ends the
+   lambdas it closes and keeps the argument or parameter books; returns
+   how many positions that consumed. */
+static uint32_t frame_step(syn *s, uint32_t p, uint32_t e)
+{
+    frame *f = top(s);
+    if (f->kind == FR_LAMBDA) {
+        end_lambdas(s, p);
+        f = top(s);
+    }
+    if (f->kind == FR_CALL) /* inside an argument only ',' matters */
+        return f->arg == NFY_NONE || syn_is_op(s, p, NFY_OP_COMMA)
+                   ? arg_step(s, f, p, e)
+                   : 0;
+    if ((f->kind == FR_PARAMS ||
+         (f->kind == FR_LAMBDA && f->pstate != PS_BODY)) &&
+        param_step(s, f, p))
+        return 1;
+    return 0;
+}
+
 void syn_scan(syn *s, uint32_t p, uint32_t e)
 {
     while (p < e) {
-        frame *f = top(s);
-        if (f->kind == FR_LAMBDA) {
-            end_lambdas(s, p);
-            f = top(s);
-        }
-        if (f->kind == FR_CALL) {
-            uint32_t used = arg_step(s, f, p, e);
+        if (top(s)->kind >= FR_CALL) {
+            uint32_t used = frame_step(s, p, e);
             if (used) {
                 reset_primary(s);
                 p += used;
                 continue;
             }
-        } else if ((f->kind == FR_PARAMS ||
-                    (f->kind == FR_LAMBDA && f->pstate != PS_BODY)) &&
-                   param_step(s, f, p)) {
-            reset_primary(s);
-            p++;
-            continue;
         }
         switch (syn_kind(s, p)) {
         case NFY_TOK_NAME:

@@ -140,22 +140,50 @@ static void import_guards(syn *s)
     }
 }
 
-/* tok_stmt: NONE everywhere (one long fill), then each statement's
-   tokens in one sweep (statements are in token order; should two
-   overlap, the earlier one keeps the shared tokens). */
+/* Slack at the end of tok_stmt for fill_run. */
+#define RUN_SLACK 8
+
+/* out[a, b) = v (a < b), RUN_SLACK at a time, so writing up to
+   RUN_SLACK - 1 past b: fill_tok_stmt's runs come in increasing order, and
+   each next run overwrites that. (Runs are a dozen tokens: the tail loops
+   of a general fill would cost a mispredicted exit or two each.) */
+static void fill_run(uint32_t *out, uint32_t a, uint32_t b, uint32_t v)
+{
+#if defined(__SSE2__) && defined(__GNUC__)
+    __m128i x = _mm_set1_epi32((int)v);
+    do {
+        _mm_storeu_si128((__m128i *)(void *)(out + a), x);
+        _mm_storeu_si128((__m128i *)(void *)(out + a + 4), x);
+        a += RUN_SLACK;
+    } while (a < b);
+#else
+    do {
+        for (uint32_t i = 0; i < RUN_SLACK; i++)
+            out[a + i] = v;
+        a += RUN_SLACK;
+    } while (a < b);
+#endif
+}
+
+/* tok_stmt in one sweep: each statement's tokens, NONE between them
+   (statements are in token order; should two overlap, the earlier one
+   keeps the shared tokens). */
 static void fill_tok_stmt(syn *s)
 {
     uint32_t t = 0, *out = s->tok_stmt;
-    syn_fill_u32(out, 0, s->ntoks, NFY_NONE);
     for (uint32_t i = 0; i < s->stmts.len; i++) {
         uint32_t first = s->stmts.items[i].first, end = s->stmts.items[i].end;
         if (first < t)
             first = t;
         if (first < end) {
-            syn_fill_u32(out, first, end, i);
+            if (t < first)
+                fill_run(out, t, first, NFY_NONE);
+            fill_run(out, first, end, i);
             t = end;
         }
     }
+    if (t < s->ntoks)
+        fill_run(out, t, s->ntoks, NFY_NONE);
 }
 
 /* Each result vector goes to the arena trimmed to its length. */
@@ -321,7 +349,7 @@ static nfy_status parse(const nfy_source *src, const nfy_tokens *toks,
     s.pflags = (uint8_t *)(s.pmatch + s.nsig + 1);
     syn_fill_u32(s.pmatch, 0, s.nsig + 1, NFY_NONE);
     memset(s.pflags, 0, (size_t)s.nsig + 1);
-    s.tok_stmt = nfy_arena_alloc(arena, n * sizeof *s.tok_stmt);
+    s.tok_stmt = nfy_arena_alloc(arena, (n + RUN_SLACK) * sizeof *s.tok_stmt);
     s.match = nfy_arena_alloc(arena, n * sizeof *s.match);
     syn_fill_u32(s.match, 0, s.ntoks, NFY_NONE);
     nfy_pysyn *m = nfy_arena_calloc(arena, 1, sizeof *m);

@@ -158,44 +158,38 @@ static bool soft_header(const syn *s, uint32_t p, uint32_t q)
     return parent != NFY_NONE && s->stmts.items[parent].kind == NFY_STMT_MATCH;
 }
 
+/* Statement kinds by keyword id, from tables rather than switches (a
+   jump table's one indirect branch per statement predicts badly). */
+#define KIND_TABLE_SIZE 64
+_Static_assert(NFY_KW_TYPE < KIND_TABLE_SIZE, "keyword ids fit the tables");
+
+/* Compound header kinds plus one (0: none); async, match and case
+   (COMPOUND_LOOK) are decided by what follows them. */
+#define COMPOUND_LOOK 0xFF
+static const uint8_t compound_of[KIND_TABLE_SIZE] = {
+    [KW_ASYNC] = COMPOUND_LOOK,        [KW_MATCH] = COMPOUND_LOOK,
+    [KW_CASE] = COMPOUND_LOOK,         [KW_IF] = NFY_STMT_IF + 1,
+    [KW_ELIF] = NFY_STMT_ELIF + 1,     [KW_ELSE] = NFY_STMT_ELSE + 1,
+    [KW_FOR] = NFY_STMT_FOR + 1,       [KW_WHILE] = NFY_STMT_WHILE + 1,
+    [KW_WITH] = NFY_STMT_WITH + 1,     [KW_TRY] = NFY_STMT_TRY + 1,
+    [KW_EXCEPT] = NFY_STMT_EXCEPT + 1, [KW_FINALLY] = NFY_STMT_FINALLY + 1,
+    [KW_DEF] = NFY_STMT_DEF + 1,       [KW_CLASS] = NFY_STMT_CLASS + 1};
+
 static int compound_kind(const syn *s, uint32_t p, uint32_t q)
 {
-    switch (s->pos[p].kw) {
-    case KW_IF:
-        return NFY_STMT_IF;
-    case KW_ELIF:
-        return NFY_STMT_ELIF;
-    case KW_ELSE:
-        return NFY_STMT_ELSE;
-    case KW_FOR:
-        return NFY_STMT_FOR;
-    case KW_WHILE:
-        return NFY_STMT_WHILE;
-    case KW_WITH:
-        return NFY_STMT_WITH;
-    case KW_TRY:
-        return NFY_STMT_TRY;
-    case KW_EXCEPT:
-        return NFY_STMT_EXCEPT;
-    case KW_FINALLY:
-        return NFY_STMT_FINALLY;
-    case KW_DEF:
-        return NFY_STMT_DEF;
-    case KW_CLASS:
-        return NFY_STMT_CLASS;
-    case KW_ASYNC:
+    unsigned kw = s->pos[p].kw, k = compound_of[kw % KIND_TABLE_SIZE];
+    if (k != COMPOUND_LOOK)
+        return (int)k - 1;
+    if (kw == KW_ASYNC) {
         if (p + 1 < q &&
             (s->pos[p + 1].kw == KW_DEF || s->pos[p + 1].kw == KW_FOR ||
              s->pos[p + 1].kw == KW_WITH))
             return compound_kind(s, p + 1, q);
         return -1;
-    case KW_MATCH:
-        return soft_header(s, p, q) ? NFY_STMT_MATCH : -1;
-    case KW_CASE:
-        return soft_header(s, p, q) ? NFY_STMT_CASE : -1;
-    default:
-        return -1;
     }
+    if (!soft_header(s, p, q))
+        return -1;
+    return kw == KW_MATCH ? NFY_STMT_MATCH : NFY_STMT_CASE;
 }
 
 static void set_clause_of(syn *s, uint32_t idx, uint32_t parent)
@@ -344,40 +338,29 @@ static uint32_t parse_compound(syn *s, int kind, uint32_t p, uint32_t q,
     return e;
 }
 
+/* Simple statement kinds (0, NFY_STMT_EXPR, for the other keywords and
+   for names); type aliases are decided by what follows. */
+static const uint8_t simple_of[KIND_TABLE_SIZE] = {
+    [KW_IMPORT] = NFY_STMT_IMPORT, [KW_FROM] = NFY_STMT_FROM_IMPORT,
+    [KW_RETURN] = NFY_STMT_RETURN, [KW_PASS] = NFY_STMT_PASS,
+    [KW_BREAK] = NFY_STMT_BREAK,   [KW_CONTINUE] = NFY_STMT_CONTINUE,
+    [KW_RAISE] = NFY_STMT_RAISE,   [KW_DEL] = NFY_STMT_DEL,
+    [KW_GLOBAL] = NFY_STMT_GLOBAL, [KW_NONLOCAL] = NFY_STMT_NONLOCAL,
+    [KW_ASSERT] = NFY_STMT_ASSERT};
+_Static_assert(NFY_STMT_EXPR == 0, "simple_of's default is EXPR");
+
 static int simple_kind(const syn *s, uint32_t p, uint32_t e)
 {
-    switch (s->pos[p].kw) {
-    case KW_IMPORT:
-        return NFY_STMT_IMPORT;
-    case KW_FROM:
-        return NFY_STMT_FROM_IMPORT;
-    case KW_RETURN:
-        return NFY_STMT_RETURN;
-    case KW_PASS:
-        return NFY_STMT_PASS;
-    case KW_BREAK:
-        return NFY_STMT_BREAK;
-    case KW_CONTINUE:
-        return NFY_STMT_CONTINUE;
-    case KW_RAISE:
-        return NFY_STMT_RAISE;
-    case KW_DEL:
-        return NFY_STMT_DEL;
-    case KW_GLOBAL:
-        return NFY_STMT_GLOBAL;
-    case KW_NONLOCAL:
-        return NFY_STMT_NONLOCAL;
-    case KW_ASSERT:
-        return NFY_STMT_ASSERT;
-    case KW_TYPE:
-        if (p + 2 < e && syn_is_ident(s, p + 1) &&
-            (syn_is_op(s, p + 2, NFY_OP_EQUAL) ||
-             syn_is_op(s, p + 2, NFY_OP_LSQB)))
-            return NFY_STMT_TYPE_ALIAS;
-        return NFY_STMT_EXPR;
-    default:
-        return syn_is_op(s, p, NFY_OP_AT) ? NFY_STMT_DECORATOR : NFY_STMT_EXPR;
-    }
+    unsigned kw = s->pos[p].kw;
+    if (kw == KW_TYPE)
+        return p + 2 < e && syn_is_ident(s, p + 1) &&
+                       (syn_is_op(s, p + 2, NFY_OP_EQUAL) ||
+                        syn_is_op(s, p + 2, NFY_OP_LSQB))
+                   ? NFY_STMT_TYPE_ALIAS
+                   : NFY_STMT_EXPR;
+    if (syn_is_op(s, p, NFY_OP_AT))
+        return NFY_STMT_DECORATOR;
+    return simple_of[kw % KIND_TABLE_SIZE];
 }
 
 static void global_names(syn *s, uint32_t p, uint32_t e, nfy_bind_kind k)

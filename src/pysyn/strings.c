@@ -102,7 +102,7 @@ static nfy_str_ctx string_ctx(syn *s, nfy_strlit *str, uint32_t p,
     if (f->kind == FR_STMT && next == NFY_NONE && prev != NFY_NONE &&
         (syn_is_op(s, prev, NFY_OP_EQUAL) || s->augop == prev ||
          s->pos[prev].kw == KW_RETURN)) {
-        s->assign_str = (uint32_t)s->strings.len;
+        s->assign_str = (uint32_t)s->strings.len - 1; /* str, in place */
         return NFY_STR_ASSIGN;
     }
     return str->call != NFY_NONE ? NFY_STR_IN_ARG : NFY_STR_OTHER;
@@ -115,29 +115,28 @@ uint32_t syn_string(syn *s, uint32_t p, uint32_t e)
     while (q < e && syn_kind(s, q) == NFY_TOK_STRING)
         flags |= syn_tok(s, q++)->flags;
     const frame *f = nfy_vec_last(&s->frames);
-    nfy_strlit str;
-    str.first = s->pos[p].tok;
-    str.end = s->pos[q - 1].tok + 1;
-    str.ctx = NFY_STR_OTHER;
-    str.flags = flags;
-    str.call = str.arg = NFY_NONE;
+    nfy_strlit *str = RES_SLOT(&s->strings); /* built in place */
+    str->first = s->pos[p].tok;
+    str->end = s->pos[q - 1].tok + 1;
+    str->ctx = NFY_STR_OTHER;
+    str->flags = flags;
+    str->call = str->arg = NFY_NONE;
     if (f->callf != NFY_NONE) {
-        str.call = s->frames.items[f->callf].call;
-        str.arg = s->frames.items[f->callf].arg;
+        str->call = s->frames.items[f->callf].call;
+        str->arg = s->frames.items[f->callf].arg;
     }
     uint32_t prev = p > s->st_first ? p - 1 : NFY_NONE;
     uint32_t next = q < s->st_end ? q : NFY_NONE;
     /* the ':' closing a compound header is no neighbour */
     if (next != NFY_NONE && next >= e)
         next = NFY_NONE;
-    str.prev_tok = prev != NFY_NONE ? s->pos[prev].tok : NFY_NONE;
-    str.next_tok = next != NFY_NONE ? s->pos[next].tok : NFY_NONE;
-    str.binding = str.param_tok = NFY_NONE;
-    str.stmt = s->cur_stmt;
-    str.scope = f->scope;
-    str.span = syn_span(s, p, q);
-    str.ctx = (uint16_t)string_ctx(s, &str, p, prev, next);
-    RES_PUSH(s, &s->strings, str);
+    str->prev_tok = prev != NFY_NONE ? s->pos[prev].tok : NFY_NONE;
+    str->next_tok = next != NFY_NONE ? s->pos[next].tok : NFY_NONE;
+    str->binding = str->param_tok = NFY_NONE;
+    str->stmt = s->cur_stmt;
+    str->scope = f->scope;
+    str->span = syn_span(s, p, q);
+    str->ctx = (uint16_t)string_ctx(s, str, p, prev, next);
     s->pstart = p;
     s->puse = s->pcall = NFY_NONE;
     return q;

@@ -84,13 +84,16 @@ typedef NFY_VEC(nfy_with_item) with_vec;
 typedef NFY_VEC(nfy_strlit) str_vec;
 
 /* Expression frames: brackets and lambdas, innermost last. */
+/* The kinds from FR_CALL on need a look at the tokens directly inside
+   them (arguments, parameters, a lambda's end); the scanner tells them
+   from the others with one comparison. */
 enum frame_kind {
     FR_STMT,   /* the statement level (always frames[0]) */
     FR_PAREN,  /* ( ) that is not a call */
     FR_LIST,   /* [ ] that is not a subscript */
     FR_DICT,   /* { } */
-    FR_CALL,   /* call parentheses (also class bases) */
     FR_SUB,    /* subscript brackets */
+    FR_CALL,   /* call parentheses (also class bases) */
     FR_PARAMS, /* def parameters */
     FR_LAMBDA  /* lambda params and body (no bracket) */
 };

@@ -148,12 +148,13 @@ void syn_targets(syn *s, uint32_t idx)
     uint32_t c = s->st_end; /* the header ':' is at c - 1 */
     if (st->flags & NFY_STMTF_COMPOUND && syn_is_op(s, c - 1, NFY_OP_COLON))
         c--;
-    switch (st->kind) {
-    case NFY_STMT_EXPR:
+    if (st->kind == NFY_STMT_EXPR) { /* most statements: no jump table */
         expr_targets(s, idx);
         if (st->kind == NFY_STMT_EXPR)
             docstring(s, idx);
-        break;
+        return;
+    }
+    switch (st->kind) {
     case NFY_STMT_RETURN:
         if (kwp + 1 < s->st_end) {
             st->value_first = s->pos[kwp + 1].tok;
