@@ -234,6 +234,16 @@ NFY_NODISCARD NFY_API nfy_status nfy_report_write(const nfy_report *rep,
                                                   const char *dir,
                                                   unsigned formats,
                                                   nfy_diags *diags);
+/**
+ * nfy_report_write with the files rendered on up to `jobs` threads (the
+ * calling one included; 0 or 1: all in the calling thread). The files and
+ * the diagnostics are the same for any jobs; rep must not change meanwhile.
+ */
+NFY_NODISCARD NFY_API nfy_status nfy_report_write_jobs(const nfy_report *rep,
+                                                       const char *dir,
+                                                       unsigned formats,
+                                                       unsigned jobs,
+                                                       nfy_diags *diags);
 
 /* ---- Convert ----------------------------------------------------------- */
 

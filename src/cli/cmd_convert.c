@@ -487,7 +487,7 @@ static int finish(convert_args *a, nfy_report *rep, nfy_buf *diff,
         st = NFY_EIO;
         dir = NULL; /* not written: not named in the summary */
     } else if (dir && st != NFY_EUSAGE &&
-               nfy_report_write(rep, dir, formats, diags)) {
+               nfy_report_write_jobs(rep, dir, formats, a->conv.jobs, diags)) {
         st = NFY_EIO;
     }
     fwrite(diff->data ? diff->data : "", 1, diff->len, stdout);

@@ -3,8 +3,6 @@
  * (sorted), each file's status, then its changes in msFmkTransplt's console
  * format ("line: a ~ b   Operation Type: X   Message: ..."), then its other
  * findings, then the caller's log lines in the order they were added.
- * nfy_report_write renders every selected file into memory and writes each
- * atomically, so an interrupted run never leaves a half-written report.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -172,103 +170,4 @@ void nfy_report_render_log(const nfy_report *rep, nfy_buf *out)
     nfy__sorted_init(&v, rep);
     nfy__render_log(&v, out);
     nfy__sorted_release(&v);
-}
-
-/* ---- writing ------------------------------------------------------------ */
-
-typedef void (*render_fn)(const nfy__sorted *v, nfy_buf *out);
-typedef void (*render_csv_fn)(const nfy__sorted *v, nfy_csv_kind k,
-                              nfy_buf *out);
-
-static nfy_status to_stream(void *ctx, const char *data, size_t len)
-{
-    return nfy_file_stream_write(ctx, data, len);
-}
-
-/*
- * Render one report file straight into its temporary, a block at a time,
- * so a report of a huge tree is never held whole; it replaces the old
- * file only once complete.
- */
-static nfy_status render_and_write(const nfy__sorted *v, const char *dir,
-                                   const char *name, render_fn fn,
-                                   render_csv_fn csv, nfy_csv_kind k,
-                                   nfy_diags *diags)
-{
-    nfy_arena a = NFY_ARENA_INIT;
-    const char *path = nfy_path_join(&a, dir, name);
-    nfy_file_stream fs;
-    nfy_status st = nfy_file_stream_open(
-        &fs, path, (nfy_write_opts){.mode = 0644, .flags = NFY_WRITE_SYNC});
-    if (!st) {
-        nfy_buf b = NFY_BUF_INIT;
-        b.sink = to_stream;
-        b.sink_ctx = &fs;
-        if (csv)
-            csv(v, k, &b);
-        else
-            fn(v, &b);
-        st = nfy_buf_flush(&b);
-        nfy_buf_release(&b);
-        if (st)
-            nfy_file_stream_abort(&fs);
-        else
-            st = nfy_file_stream_commit(&fs);
-    }
-    if (st && diags)
-        nfy_diag_add_at(diags, NFY_SEV_ERROR, "E-REPORT-WRITE", path, 0, 0,
-                        "cannot write report file: %s", nfy_status_str(st));
-    nfy_arena_release(&a);
-    return st;
-}
-
-static nfy_status write_csvs(const nfy__sorted *v, const char *dir,
-                             nfy_diags *diags)
-{
-    nfy_status first = NFY_OK;
-    for (int k = 0; k < NFY_CSV_COUNT; k++) {
-        nfy_status st =
-            render_and_write(v, dir, nfy_csv_file_name((nfy_csv_kind)k), NULL,
-                             nfy__render_csv, (nfy_csv_kind)k, diags);
-        if (st && !first)
-            first = st;
-    }
-    return first;
-}
-
-nfy_status nfy_report_write(const nfy_report *rep, const char *dir,
-                            unsigned formats, nfy_diags *diags)
-{
-    static const struct {
-        unsigned bit;
-        const char *name;
-        render_fn fn;
-    } table[] = {{NFY_REPORT_LOG, "npuify.log", nfy__render_log},
-                 {NFY_REPORT_JSON, "report.json", nfy__render_json},
-                 {NFY_REPORT_MD, "summary.md", nfy__render_md},
-                 {NFY_REPORT_SARIF, "report.sarif", nfy__render_sarif},
-                 {NFY_REPORT_HTML, "report.html", nfy__render_html}};
-    nfy_status first = nfy_mkdirs(dir, 0755);
-    if (first) {
-        if (diags)
-            nfy_diag_add_at(diags, NFY_SEV_ERROR, "E-REPORT-WRITE", dir, 0, 0,
-                            "cannot create the report directory: %s",
-                            nfy_status_str(first));
-        return first;
-    }
-    /* one order for every file written */
-    nfy__sorted v;
-    nfy__sorted_init(&v, rep);
-    if (formats & NFY_REPORT_CSV)
-        first = write_csvs(&v, dir, diags);
-    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
-        if (!(formats & table[i].bit))
-            continue;
-        nfy_status st = render_and_write(&v, dir, table[i].name, table[i].fn,
-                                         NULL, 0, diags);
-        if (st && !first)
-            first = st;
-    }
-    nfy__sorted_release(&v);
-    return first;
 }

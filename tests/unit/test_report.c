@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "report/report.h"
 #include "report/report_internal.h"
@@ -734,30 +735,86 @@ static void test_write_matches_renderers(void **state)
         else
             assert_ptr_equal(h->message, whole.message);
     }
-    char tmp[] = "/tmp/nfy_test_report_XXXXXX";
-    assert_non_null(mkdtemp(tmp));
-    nfy_diags d;
-    nfy_diags_init(&d);
-    assert_int_equal(nfy_report_write(&rep, tmp, NFY_REPORT_ALL, &d), NFY_OK);
-    nfy_buf got = NFY_BUF_INIT;
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        read_all(tmp, files[i].name, &got);
-        char *want = render(&rep, files[i].fn);
-        assert_string_equal(nfy_buf_cstr(&got), want);
-        free(want);
+    static const unsigned jobs[] = {1, 4}; /* one thread, and threads */
+    for (size_t j = 0; j < sizeof jobs / sizeof jobs[0]; j++) {
+        char tmp[] = "/tmp/nfy_test_report_XXXXXX";
+        assert_non_null(mkdtemp(tmp));
+        nfy_diags d;
+        nfy_diags_init(&d);
+        assert_int_equal(
+            nfy_report_write_jobs(&rep, tmp, NFY_REPORT_ALL, jobs[j], &d),
+            NFY_OK);
+        assert_int_equal(d.items.len, 0);
+        nfy_buf got = NFY_BUF_INIT;
+        for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+            read_all(tmp, files[i].name, &got);
+            char *want = render(&rep, files[i].fn);
+            assert_string_equal(nfy_buf_cstr(&got), want);
+            free(want);
+        }
+        for (int k = 0; k < NFY_CSV_COUNT; k++) {
+            read_all(tmp, nfy_csv_file_name((nfy_csv_kind)k), &got);
+            char *want = render_csv(&rep, (nfy_csv_kind)k);
+            assert_string_equal(nfy_buf_cstr(&got), want);
+            free(want);
+        }
+        nfy_buf_release(&got);
+        nfy_diags_release(&d);
+        char cmd[64];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+        assert_int_equal(system(cmd), 0);
     }
-    for (int k = 0; k < NFY_CSV_COUNT; k++) {
-        read_all(tmp, nfy_csv_file_name((nfy_csv_kind)k), &got);
-        char *want = render_csv(&rep, (nfy_csv_kind)k);
-        assert_string_equal(nfy_buf_cstr(&got), want);
-        free(want);
-    }
-    nfy_buf_release(&got);
-    nfy_diags_release(&d);
     nfy_report_release(&rep);
-    char cmd[64];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
-    assert_int_equal(system(cmd), 0);
+}
+
+/* Files that cannot be written are reported in the same order, with the
+ * same first status, whether the files are rendered on one thread or on
+ * several: CSVs, then log, JSON, md, SARIF, HTML. */
+static void test_write_jobs_diag_order(void **state)
+{
+    (void)state;
+    nfy_report rep;
+    nfy_report_init(&rep);
+    nfy_finding f =
+        mk("a.py", 1, 0, "NPU101", NFY_CAT_CHANGE, NFY_OPTYPE_MODIFY, "m");
+    nfy_report_add_finding(&rep, &f);
+    const char *blocked[] = {"report.html", "summary.md",
+                             nfy_csv_file_name((nfy_csv_kind)1), "report.json"};
+    const char *want[] = {nfy_csv_file_name((nfy_csv_kind)1), "report.json",
+                          "summary.md", "report.html"};
+    static const unsigned jobs[] = {1, 2, 8};
+    for (size_t j = 0; j < sizeof jobs / sizeof jobs[0]; j++) {
+        char tmp[] = "/tmp/nfy_test_report_XXXXXX";
+        assert_non_null(mkdtemp(tmp));
+        char path[256];
+        for (size_t i = 0; i < 4; i++) { /* a directory in a file's place */
+            snprintf(path, sizeof path, "%s/%s", tmp, blocked[i]);
+            assert_int_equal(mkdir(path, 0755), 0);
+            snprintf(path, sizeof path, "%s/%s/keep", tmp, blocked[i]);
+            FILE *fp = fopen(path, "w");
+            assert_non_null(fp);
+            fclose(fp);
+        }
+        nfy_diags d;
+        nfy_diags_init(&d);
+        assert_int_not_equal(
+            nfy_report_write_jobs(&rep, tmp, NFY_REPORT_ALL, jobs[j], &d),
+            NFY_OK);
+        assert_int_equal(d.items.len, 4);
+        for (size_t i = 0; i < 4; i++) {
+            snprintf(path, sizeof path, "%s/%s", tmp, want[i]);
+            assert_string_equal(d.items.items[i].file, path);
+        }
+        nfy_buf got = NFY_BUF_INIT;
+        read_all(tmp, "npuify.log", &got); /* the others are still written */
+        assert_true(got.len > 0);
+        nfy_buf_release(&got);
+        nfy_diags_release(&d);
+        char cmd[64];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+        assert_int_equal(system(cmd), 0);
+    }
+    nfy_report_release(&rep);
 }
 
 /* Rule counts are per rule text, sorted by it, even when equal texts sit
@@ -826,6 +883,7 @@ int main(void)
         cmocka_unit_test(test_edit_id_in_file),
         cmocka_unit_test(test_sealed_order_is_open_order),
         cmocka_unit_test(test_write_matches_renderers),
+        cmocka_unit_test(test_write_jobs_diag_order),
         cmocka_unit_test(test_rule_counts_by_text),
         cmocka_unit_test(test_empty_report),
     };
