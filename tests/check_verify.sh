@@ -380,6 +380,18 @@ case $line in
 *)  fail "test_emu_strict.py did not finish"; tail -n 20 "$tmp/strict.out" | indent ;;
 esac
 
+# DDP teardown while a collective still holds a dead tensor (see the script)
+d=$tmp/teardown; mkdir -p "$d"
+(cd "$d" && export PYTHONPATH=$EMU NPUIFY_EMU_DEVICES=2 &&
+    limited "$d/stacks" 90 $PY "$V/torchrun_lite" --nproc_per_node 2 \
+        --master_port $((port + 1)) "$V/ddp_teardown.py" >out 2>err); rc=$?
+if [ -e "$d/stacks" ]; then
+    fail "DDP teardown with a collective in flight: killed after 90 s"
+    hang_report "$d" | indent
+elif [ $rc = 0 ] && grep -qx 'teardown ok' "$d/out"; then
+    ok "DDP teardown with a collective in flight ends (the Reducer is freed first)"
+else fail "DDP teardown (exit $rc)"; tail -n 6 "$d/err" | indent; fi
+
 after=$(cd "$V" && find . -type f | sort | xargs sha256sum | sha256sum)
 [ "$before" = "$after" ] && ok "no file under tests/e2e/verify was touched" ||
     fail "a user file changed"
