@@ -26,13 +26,66 @@ V=$ROOT/tests/e2e/verify
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
-export OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 PYTHONDONTWRITEBYTECODE=1
+# PYTHONFAULTHANDLER: a run killed for hanging prints each Python
+# thread's traceback (see limited below).
+export OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONFAULTHANDLER=1
 export NPUIFY_EMU_QUIET=1 NPUIFY_EMU_AMP=off XDG_CACHE_HOME=$tmp/cache
 unset PYTHONPATH NPUIFY_EMU_DEVICES NPUIFY_EMU_LOG NPUIFY_EMU_NPU_MODULE \
     NPUIFY_EMU_TORCH_VERSION NPUIFY_EMU_DATA TORCH_TRANSFER_TO_NPU \
     LOCAL_RANK RANK WORLD_SIZE 2>/dev/null
 . tests/lib.sh
 indent() { sed 's/^/       /'; }
+
+# limited STACKS SECONDS CMD...: CMD in its own process group (timeout's).
+# Past SECONDS it is taken to hang: where each of its processes is goes to
+# the file STACKS (threads and their kernel wait channels, native stacks
+# when gdb is installed), then each gets SIGABRT, on which Python prints
+# every thread's traceback to its stderr (PYTHONFAULTHANDLER). Exit
+# status: CMD's, or 124 when it hung. No retry: a hang is a failure.
+limited() {
+    lim_stacks=$1; lim_secs=$2; shift 2
+    ulimit -c 0 2>/dev/null  # no core files from the SIGABRT below
+    timeout -k 10 $((lim_secs + 60)) "$@" &
+    lim_group=$!
+    watchdog "$lim_stacks" "$lim_secs" "$lim_group" </dev/null >/dev/null 2>&1 &
+    lim_dog=$!
+    wait "$lim_group"; lim_rc=$?
+    kill "$lim_dog" 2>/dev/null
+    wait "$lim_dog"
+    [ -e "$lim_stacks" ] && lim_rc=124
+    return "$lim_rc"
+}
+watchdog() { # stacks seconds group (see limited)
+    trap 'kill "$wd_nap" 2>/dev/null; exit 0' TERM
+    sleep "$2" & wd_nap=$!
+    wait "$wd_nap" || exit 0
+    trap '' TERM  # from here on limited waits for the whole group to go
+    wd_pids=$(ps -e -o pid= -o pgid= |
+        awk -v g="$3" '$2 == g && $1 != g { print $1 }' | sort -rn)
+    for p in $wd_pids; do
+        echo "pid $p: $(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null)"
+        ps -L -o lwp,stat,wchan:28,comm -p "$p" | sed 1d
+        command -v gdb >/dev/null &&
+            gdb -batch -nx -p "$p" -ex 'thread apply all bt 16' 2>&1 |
+            sed -n '/^Thread /p; /^#/{
+                s/^\(#[0-9]*\) *\(0x[0-9a-f]* in \)\{0,1\}/\1 /
+                s/ (.*) at [^ ]*$//; s/ from .*\// from /; p; }'
+    done >"$1.part" 2>&1
+    mv "$1.part" "$1"
+    for p in $wd_pids; do # one at a time, children first: they share stderr
+        kill -ABRT "$p" 2>/dev/null && sleep 1
+    done
+    sleep 3
+    kill -KILL -- "-$3" 2>/dev/null
+}
+# hang_report DIR: what a run killed by limited left (stacks, tracebacks)
+hang_report() {
+    echo "hung: where each process was when it was killed:"
+    cat "$1/stacks"
+    echo "Python tracebacks (stderr):"
+    grep -v '^Extension modules' "$1/err" | tail -n 80
+}
 
 if [ ! -x "$NPUIFY" ]; then
     fail "$NPUIFY is not built"; finish
@@ -70,13 +123,16 @@ start() { # id name kind script
         cd "$dir" || exit 1
         export NPUIFY_EMU_LOG=$dir/emu.jsonl E2E_PORT=$port
         export NPUIFY_EMU_DEVICES=2
+        st=$dir/stacks
         # shellcheck disable=SC2086
         case $kind in
-        orig)   timeout 90 $cmd ;;
-        as-is)  timeout 90 "$NPUIFY" verify --as-is -- $cmd ;;
-        amp)    NPUIFY_EMU_AMP=bf16 timeout 90 "$NPUIFY" verify --as-is -- $cmd ;;
-        run)    PYTHONPATH=$EMU timeout 90 "$NPUIFY" run -- $cmd ;;
-        verify) timeout 90 "$NPUIFY" verify -- $cmd ;;
+        orig)   limited "$st" 90 $cmd ;;
+        as-is)  limited "$st" 90 "$NPUIFY" verify --as-is -- $cmd ;;
+        amp)    export NPUIFY_EMU_AMP=bf16
+                limited "$st" 90 "$NPUIFY" verify --as-is -- $cmd ;;
+        run)    export PYTHONPATH=$EMU
+                limited "$st" 90 "$NPUIFY" run -- $cmd ;;
+        verify) limited "$st" 90 "$NPUIFY" verify -- $cmd ;;
         esac >out 2>err
         echo $? >rc
     ) &
@@ -101,6 +157,9 @@ npu_path() { # the run used the emulated NPU (device specs or torch.npu)
 judge() { # id reference kind
     id=$1; ref=$2; kind=$3; dir=$tmp/run/$id
     rc=$(cat "$dir/rc" 2>/dev/null || echo missing)
+    if [ -e "$dir/stacks" ]; then
+        fail "$id: killed after 90 s"; hang_report "$dir" | indent; return
+    fi
     if [ "$rc" != 0 ]; then
         fail "$id: exit $rc"; tail -n 6 "$dir/err" "$dir/out" | indent; return
     fi
@@ -138,6 +197,9 @@ wait
 for s in $SCRIPTS; do
     if [ "$(cat "$tmp/run/$s.orig/rc")" = 0 ] && [ -n "$(losses "$s.orig")" ]
     then ok "$s original: $(losses "$s.orig" | wc -l) losses on CPU"
+    elif [ -e "$tmp/run/$s.orig/stacks" ]; then
+        fail "$s original: killed after 90 s"
+        hang_report "$tmp/run/$s.orig" | indent
     else fail "$s original"; tail -n 6 "$tmp/run/$s.orig/err" | indent; fi
 done
 jobs_of() { # script -> id:kind:path list
@@ -317,6 +379,18 @@ case $line in
     echo "     emulator: $line" ;;
 *)  fail "test_emu_strict.py did not finish"; tail -n 20 "$tmp/strict.out" | indent ;;
 esac
+
+# DDP teardown while a collective still holds a dead tensor (see the script)
+d=$tmp/teardown; mkdir -p "$d"
+(cd "$d" && export PYTHONPATH=$EMU NPUIFY_EMU_DEVICES=2 &&
+    limited "$d/stacks" 90 $PY "$V/torchrun_lite" --nproc_per_node 2 \
+        --master_port $((port + 1)) "$V/ddp_teardown.py" >out 2>err); rc=$?
+if [ -e "$d/stacks" ]; then
+    fail "DDP teardown with a collective in flight: killed after 90 s"
+    hang_report "$d" | indent
+elif [ $rc = 0 ] && grep -qx 'teardown ok' "$d/out"; then
+    ok "DDP teardown with a collective in flight ends (the Reducer is freed first)"
+else fail "DDP teardown (exit $rc)"; tail -n 6 "$d/err" | indent; fi
 
 after=$(cd "$V" && find . -type f | sort | xargs sha256sum | sha256sum)
 [ "$before" = "$after" ] && ok "no file under tests/e2e/verify was touched" ||

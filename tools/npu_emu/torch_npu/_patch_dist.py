@@ -11,6 +11,15 @@ script passes device_ids=[local_rank] (or ["npu:0"], torch.device("npu")),
 so the emulator checks that they name emulated NPUs (a leftover "cuda:0"
 fails, as it would on an NPU) and then drops device_ids and output_device
 when the module's parameters are on the CPU.
+
+A DistributedDataParallel object frees its C++ Reducer before its own
+reference to the process group (see _free_reducer_first): torch 1.13's
+Reducer is destroyed holding the GIL, and when it drops the group's last
+reference, ~ProcessGroupGloo joins worker threads of which one may need the
+GIL to free a collective's tensor whose Python object is already gone, so
+the process hangs at exit (main thread in Reducer::~Reducer ->
+~ProcessGroupGloo -> thread::join, worker in runLoop -> ~TensorImpl ->
+PyEval_AcquireThread). The Python reference's destructor releases the GIL.
 """
 import functools
 
@@ -43,6 +52,15 @@ def _patch_ddp():
         init(self, module, device_ids, output_device, *args, **kwargs)
 
     DDP.__init__ = ddp_init
+    DDP.__del__ = _free_reducer_first
+
+
+def _free_reducer_first(self):
+    # The Logger holds the Reducer too. self.process_group, still in
+    # __dict__, outlives both, so a group nothing else holds dies through
+    # that Python reference, whose destructor releases the GIL.
+    for name in ("logger", "reducer"):
+        self.__dict__.pop(name, None)
 
 
 def install():

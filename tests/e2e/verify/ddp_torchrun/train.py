@@ -41,6 +41,10 @@ def main():
         if dist.get_rank() == 0:
             print(f"loss {avg.item() / dist.get_world_size():.9g}")
     dist.barrier()  # no rank tears the store down while another uses it
+    # Free DDP while the group is still registered: torch 1.13's Reducer,
+    # destroyed holding the GIL, hangs the process at exit if it drops the
+    # group's last reference while a gloo worker needs the GIL.
+    del ddp
     dist.destroy_process_group()
 
 
