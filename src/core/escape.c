@@ -53,10 +53,7 @@ void nfy_json_escape(nfy_buf *out, const char *s, size_t n)
     nfy_buf_addch(out, '"');
     size_t i = 0, run = 0;
     while (i < n) {
-        if (n - i >= 8 && json_plain8(s + i)) {
-            i += 8;
-            continue;
-        }
+        i = nfy__swar_skip_plain(s, i, n, json_plain8);
         /* a word with something in it: byte by byte */
         size_t stop = n - i >= 8 ? i + 8 : n;
         while (i < stop) {
@@ -154,10 +151,7 @@ void nfy_html_escape(nfy_buf *out, const char *s, size_t n)
     const unsigned char *u = (const unsigned char *)s;
     size_t i = 0, run = 0;
     while (i < n) {
-        if (n - i >= 8 && html_plain8(s + i)) {
-            i += 8;
-            continue;
-        }
+        i = nfy__swar_skip_plain(s, i, n, html_plain8);
         for (size_t stop = n - i >= 8 ? i + 8 : n; i < stop; i++) {
             unsigned k = html_special[u[i]];
             if (!k)

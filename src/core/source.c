@@ -7,6 +7,7 @@
 
 #include "core/core.h"
 #include "core/fatal.h"
+#include "core/swar.h"
 
 #if defined(__SSE2__) && defined(__GNUC__)
 #    include <emmintrin.h>
@@ -139,14 +140,6 @@ static size_t scan_wide(line_scan *ls, const char *s, char *dst, size_t n)
 }
 #endif
 
-/* 8 bytes from p, all below 0x80. */
-static bool ascii8(const char *p)
-{
-    uint64_t w;
-    memcpy(&w, p, sizeof w);
-    return !(w & 0x8080808080808080ull);
-}
-
 /*
  * The code point count at the first position nfy_utf8_count's walk from
  * the file start reaches in each block. That walk lands on every ASCII
@@ -167,7 +160,7 @@ static void build_codepoints(nfy_source *src)
     for (size_t b = 0; b < nb; b++) {
         size_t target = b * block;
         while (i < target) {
-            if (target - i >= 8 && ascii8(s + i)) {
+            if (target - i >= 8 && !nfy__swar_high(nfy__swar_load(s + i))) {
                 i += 8;
                 count += 8;
                 continue;

@@ -38,10 +38,7 @@ static void cell(nfy_buf *out, const char *s, bool code)
     nfy_buf_addstr(out, tick ? " `" : " ");
     size_t i = 0, run = 0;
     while (i < n) {
-        if (n - i >= 8 && cell_plain8(s + i)) {
-            i += 8;
-            continue;
-        }
+        i = nfy__swar_skip_plain(s, i, n, cell_plain8);
         for (size_t stop = n - i >= 8 ? i + 8 : n; i < stop; i++) {
             char c = s[i];
             if (c != '|' && c != '\n' && c != '\r')
