@@ -257,8 +257,5 @@ void nfy__render_html(const nfy__sorted *v, nfy_buf *out)
 
 void nfy_report_render_html(const nfy_report *rep, nfy_buf *out)
 {
-    nfy__sorted v;
-    nfy__sorted_init(&v, rep);
-    nfy__render_html(&v, out);
-    nfy__sorted_release(&v);
+    nfy__render_sorted(rep, nfy__render_html, out);
 }

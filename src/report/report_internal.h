@@ -100,7 +100,11 @@ void nfy__file_range(const nfy__sorted *v, const char *file, size_t *first,
                      size_t *end);
 
 /* The writers over an order already made: nfy_report_write sorts once for
- * every file it writes (each nfy_report_render_* sorts for itself). */
+ * every file it writes (each nfy_report_render_* sorts for itself, through
+ * nfy__render_sorted). */
+typedef void (*nfy__render_fn)(const nfy__sorted *v, nfy_buf *out);
+/* fn over rep's findings in the report order, made for this call. */
+void nfy__render_sorted(const nfy_report *rep, nfy__render_fn fn, nfy_buf *out);
 void nfy__render_log(const nfy__sorted *v, nfy_buf *out);
 void nfy__render_json(const nfy__sorted *v, nfy_buf *out);
 void nfy__render_md(const nfy__sorted *v, nfy_buf *out);

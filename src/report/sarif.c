@@ -227,8 +227,5 @@ void nfy__render_sarif(const nfy__sorted *v, nfy_buf *out)
 
 void nfy_report_render_sarif(const nfy_report *rep, nfy_buf *out)
 {
-    nfy__sorted v;
-    nfy__sorted_init(&v, rep);
-    nfy__render_sarif(&v, out);
-    nfy__sorted_release(&v);
+    nfy__render_sorted(rep, nfy__render_sarif, out);
 }

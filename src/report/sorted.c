@@ -111,6 +111,14 @@ const nfy_finding *nfy__sorted_at(const nfy__sorted *v, size_t k,
     return buf;
 }
 
+void nfy__render_sorted(const nfy_report *rep, nfy__render_fn fn, nfy_buf *out)
+{
+    nfy__sorted v;
+    nfy__sorted_init(&v, rep);
+    fn(&v, out);
+    nfy__sorted_release(&v);
+}
+
 const nfy_finding *nfy__sorted_head(const nfy__sorted *v, size_t k,
                                     nfy_finding *buf)
 {

@@ -13,13 +13,11 @@
 
 #include "report/report_internal.h"
 
-typedef void (*render_fn)(const nfy__sorted *v, nfy_buf *out);
-
 typedef struct {
     const char *name;
-    render_fn fn;   /* NULL for a CSV file */
-    nfy_csv_kind k; /* the CSV file's kind */
-    int rank;       /* where its diagnostics go among the others' */
+    nfy__render_fn fn; /* NULL for a CSV file */
+    nfy_csv_kind k;    /* the CSV file's kind */
+    int rank;          /* where its diagnostics go among the others' */
     nfy_status st;
     nfy_diags diags; /* this file's, appended to the caller's in order */
 } report_task;
@@ -109,7 +107,7 @@ static size_t select_tasks(unsigned formats, report_task *tasks)
     static const struct {
         unsigned bit;
         const char *name;
-        render_fn fn;
+        nfy__render_fn fn;
         int rank;
     } table[] = {{NFY_REPORT_MD, "summary.md", nfy__render_md, 2},
                  {NFY_REPORT_HTML, "report.html", nfy__render_html, 4},
