@@ -13,6 +13,9 @@
 
 #include "report/report_internal.h"
 
+/* The report's text files (log, JSON, md, SARIF, HTML), then the CSVs. */
+enum { TEXT_FILES = 5, MAX_TASKS = TEXT_FILES + NFY_CSV_COUNT };
+
 typedef struct {
     const char *name;
     nfy__render_fn fn; /* NULL for a CSV file */
@@ -109,11 +112,12 @@ static size_t select_tasks(unsigned formats, report_task *tasks)
         const char *name;
         nfy__render_fn fn;
         int rank;
-    } table[] = {{NFY_REPORT_MD, "summary.md", nfy__render_md, 2},
-                 {NFY_REPORT_HTML, "report.html", nfy__render_html, 4},
-                 {NFY_REPORT_JSON, "report.json", nfy__render_json, 1},
-                 {NFY_REPORT_SARIF, "report.sarif", nfy__render_sarif, 3},
-                 {NFY_REPORT_LOG, "npuify.log", nfy__render_log, 0}};
+    } table[TEXT_FILES] = {
+        {NFY_REPORT_MD, "summary.md", nfy__render_md, 2},
+        {NFY_REPORT_HTML, "report.html", nfy__render_html, 4},
+        {NFY_REPORT_JSON, "report.json", nfy__render_json, 1},
+        {NFY_REPORT_SARIF, "report.sarif", nfy__render_sarif, 3},
+        {NFY_REPORT_LOG, "npuify.log", nfy__render_log, 0}};
     size_t n = 0;
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
         if (formats & table[i].bit)
@@ -133,17 +137,19 @@ static size_t select_tasks(unsigned formats, report_task *tasks)
 
 static nfy_status gather(report_task *tasks, size_t n, nfy_diags *diags)
 {
+    const report_task *by_rank[MAX_TASKS] = {0};
+    for (size_t i = 0; i < n; i++)
+        by_rank[tasks[i].rank] = &tasks[i];
     nfy_status first = NFY_OK;
-    for (int rank = 0; rank < NFY_CSV_COUNT + 5; rank++)
-        for (size_t i = 0; i < n; i++) {
-            if (tasks[i].rank != rank)
-                continue;
-            if (tasks[i].st && !first)
-                first = tasks[i].st;
-            if (diags)
-                nfy_diags_append(diags, &tasks[i].diags, 0,
-                                 tasks[i].diags.items.len);
-        }
+    for (int rank = 0; rank < MAX_TASKS; rank++) {
+        const report_task *t = by_rank[rank];
+        if (!t)
+            continue;
+        if (t->st && !first)
+            first = t->st;
+        if (diags)
+            nfy_diags_append(diags, &t->diags, 0, t->diags.items.len);
+    }
     for (size_t i = 0; i < n; i++)
         nfy_diags_release(&tasks[i].diags);
     return first;
@@ -161,7 +167,7 @@ nfy_status nfy_report_write_jobs(const nfy_report *rep, const char *dir,
                             nfy_status_str(st));
         return st;
     }
-    report_task tasks[5 + NFY_CSV_COUNT];
+    report_task tasks[MAX_TASKS];
     size_t n = select_tasks(formats, tasks);
     nfy__sorted v; /* one order for every file written */
     nfy__sorted_init(&v, rep);
