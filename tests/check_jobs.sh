@@ -173,6 +173,24 @@ if command -v strace >/dev/null && strace -f -qq -o /dev/null true 2>/dev/null; 
     done
 fi
 
+# Many threads under a low descriptor limit, in a deep tree: the output
+# directories each thread keeps open stay within its share of the limit,
+# so every file is still written.
+deep=$tmp/deep/src
+for lvl in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
+    deep=$deep/l$lvl && mkdir -p "$deep"
+    i=0
+    while [ $i -lt 400 ]; do
+        i=$((i + 1)) && echo "x = torch.ones(2).cuda()" >"$deep/f$i.py"
+    done
+done
+if (ulimit -n 1024 && "$NPUIFY" convert "$tmp/deep/src" -o "$tmp/deep/out" \
+    -q -j 256 >"$tmp/deep.log" 2>&1) &&
+    [ "$(find "$tmp/deep/out" -name '*.py' | wc -l)" -eq 6000 ]; then ok
+else fail "-j 256 under ulimit -n 1024 lost files"; head -n 5 "$tmp/deep.log"
+fi
+rm -rf "$tmp/deep"
+
 # ASan+UBSan build: the small trees.
 ASAN=$ROOT/build/asan/npuify
 if [ -x "$ASAN" ]; then

@@ -344,6 +344,7 @@ nfy_status nfy_convert_run(const nfy_convert_opts *opts, nfy_report *rep,
      * differently per file (see parallel.c). */
     bool parallel = opts->jobs > 1 && !c.single_file && !diags->max;
     c.cache_dirs = !parallel && !c.single_file;
+    c.kept_max = nfy__kept_budget(parallel ? opts->jobs : 1);
     if (opts->action == NFY_CONVERT_WRITE)
         c.umask_known = nfy_umask_get(&c.umask);
     if (!c.write_rc) {

@@ -142,7 +142,14 @@ typedef struct {
     bool cache_dirs;
     nfy__kept_dir kept[NFY__KEPT_DIRS]; /* outermost first */
     size_t kept_len;
+    size_t kept_max; /* this converter's share of the descriptor limit */
 } nfy__converter;
+
+/* How many output directories each of `threads` converters may keep open:
+ * NFY__KEPT_DIRS, or less, so that with the few each converter opens for
+ * an entry (input, output, a directory) all of them stay within half the
+ * process's descriptor limit; none when even that is tight. */
+size_t nfy__kept_budget(unsigned threads);
 
 /* ---- Output (output.c); each failure said once, on its path. ---- */
 /* An error on one side of one file ("what: reason"). */

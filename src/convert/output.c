@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -60,9 +61,22 @@ static bool kept_covers(const char *kept, const char *dir)
 
 /* Keep dirfd open as rel's for the entries after this one, where there is
  * room (else it is closed after its entry). */
+size_t nfy__kept_budget(unsigned threads)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY)
+        return NFY__KEPT_DIRS;
+    enum { PER_ENTRY_FDS = 4 };
+    rlim_t share = rl.rlim_cur / 2 / (threads ? threads : 1);
+    if (share <= PER_ENTRY_FDS)
+        return 0;
+    share -= PER_ENTRY_FDS;
+    return share > NFY__KEPT_DIRS ? NFY__KEPT_DIRS : (size_t)share;
+}
+
 static void keep_dir(nfy__converter *c, const char *rel, out_target *t)
 {
-    if (c->kept_len == NFY__KEPT_DIRS)
+    if (c->kept_len >= c->kept_max)
         return;
     size_t n = strlen(rel);
     char *copy = malloc(n + 1);

@@ -113,7 +113,8 @@ static void thread_converter(const nfy__converter *m, nfy_convert_passes *p,
                            .root_fd = m->root_fd,
                            .umask_known = m->umask_known,
                            .umask = m->umask,
-                           .cache_dirs = true};
+                           .cache_dirs = true,
+                           .kept_max = m->kept_max};
 }
 
 /* Convert one entry with the thread's converter into its own results. */
