@@ -30,11 +30,6 @@ void nfy_buf_reset(nfy_buf *b)
     b->status = NFY_OK;
 }
 
-static size_t buf_max(const nfy_buf *b)
-{
-    return b->max ? b->max : NFY_BUF_DEFAULT_MAX;
-}
-
 nfy_status nfy_buf_flush(nfy_buf *b)
 {
     if (b->status || !b->sink || !b->len)
@@ -51,7 +46,7 @@ nfy_status nfy_buf_reserve(nfy_buf *b, size_t extra)
         return b->status;
     if (b->sink && b->len + extra >= NFY_BUF_SINK_AT && nfy_buf_flush(b))
         return b->status;
-    if (extra > buf_max(b) || b->len > buf_max(b) - extra) {
+    if (extra > nfy__buf_max(b) || b->len > nfy__buf_max(b) - extra) {
         b->status = NFY_ELIMIT;
         return b->status;
     }

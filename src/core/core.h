@@ -179,12 +179,18 @@ void nfy_buf_reset(nfy_buf *b);
  * pieces, so that case is inline; everything else (growing, flushing,
  * failing) is nfy__buf_add_slow's.
  */
+/* The cap in force: b's own, or the default. */
+static inline size_t nfy__buf_max(const nfy_buf *b)
+{
+    return b->max ? b->max : NFY_BUF_DEFAULT_MAX;
+}
+
 static inline bool nfy__buf_fits(const nfy_buf *b, size_t n)
 {
     if (n >= b->cap - b->len) /* cap is 0 or above len */
         return false;
     size_t end = b->len + n;
-    return end <= (b->max ? b->max : NFY_BUF_DEFAULT_MAX) && !b->status &&
+    return end <= nfy__buf_max(b) && !b->status &&
            (!b->sink || end < NFY_BUF_SINK_AT);
 }
 
@@ -401,9 +407,8 @@ NFY_NODISCARD nfy_status nfy_file_read(const char *path, size_t max,
  * is refused unread, as by nfy_file_read. */
 NFY_NODISCARD nfy_status nfy_file_open_read(const char *path, int *fd,
                                             struct stat *st);
-/** nfy_file_read from an open descriptor (from its offset on). */
-NFY_NODISCARD nfy_status nfy_file_read_fd(int fd, size_t max, nfy_buf *out);
-/** nfy_file_read_fd of a file fstat said is size bytes: read in one call. */
+/** nfy_file_read from an open descriptor (from its offset on) of a file
+ * fstat said is size bytes: read in one call where it still is. */
 NFY_NODISCARD nfy_status nfy_file_read_sized(int fd, off_t size, size_t max,
                                              nfy_buf *out);
 /** The first bytes of an open file, by offset (fd's offset unchanged). */

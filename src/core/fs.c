@@ -112,11 +112,6 @@ static nfy_status read_to_end(int fd, off_t size, size_t max, nfy_buf *out)
     }
 }
 
-nfy_status nfy_file_read_fd(int fd, size_t max, nfy_buf *out)
-{
-    return read_to_end(fd, -1, max, out);
-}
-
 nfy_status nfy_file_read_sized(int fd, off_t size, size_t max, nfy_buf *out)
 {
     return read_to_end(fd, size, max, out);
