@@ -46,21 +46,6 @@ static void mark_not_accepted(nfy_finding *f, bool reviewed)
 
 enum { CODE_MAX = 240 }; /* bytes of a code line kept in the report */
 
-/* Byte offset of a 1-based line and 0-based code-point column. */
-static uint32_t offset_of(const nfy_source *src, uint32_t line, uint32_t col)
-{
-    uint32_t off = src->line_starts[line - 1];
-    if (src->cp_counts == NULL) /* an ASCII file: a code point is a byte */
-        return (uint32_t)((uint64_t)off + col < src->len ? off + col
-                                                         : src->len);
-    while (col-- && off < src->len) {
-        uint32_t cp;
-        size_t k = nfy_utf8_decode(src->data + off, src->len - off, &cp);
-        off += k ? (uint32_t)k : 1;
-    }
-    return off;
-}
-
 static const char *cut_line(nfy_report *rep, const char *s, size_t n)
 {
     return nfy_report_strndup(rep, s, n > CODE_MAX ? CODE_MAX : n);
@@ -75,8 +60,8 @@ static void add_code(nfy_report *rep, const nfy_source *src, nfy_finding *f)
     if (f->cat != NFY_CAT_CHANGE || f->end_line != f->start_line)
         return;
     uint32_t ls = src->line_starts[f->start_line - 1];
-    uint32_t s = offset_of(src, f->start_line, f->start_col);
-    uint32_t e = offset_of(src, f->end_line, f->end_col);
+    uint32_t s = nfy_source_offset(src, f->start_line, f->start_col);
+    uint32_t e = nfy_source_offset(src, f->end_line, f->end_col);
     if (s < ls || e < s || e > ls + line.len ||
         strchr(f->after ? f->after : "", '\n'))
         return;

@@ -309,6 +309,12 @@ size_t nfy_source_codepoints(const nfy_source *src, uint32_t offset,
                              size_t *scanned);
 /** The text of a 1-based line without its line ending. */
 nfy_str nfy_source_line(const nfy_source *src, uint32_t line);
+/**
+ * The byte offset of a 1-based line and 0-based code-point column (the
+ * inverse of nfy_source_linecol): 0 for line 0, the file's end for a line
+ * past it; a column is counted on past its line's end, up to the file's.
+ */
+uint32_t nfy_source_offset(const nfy_source *src, uint32_t line, uint32_t col);
 
 /* ---- Diagnostics ------------------------------------------------------- */
 

@@ -302,6 +302,22 @@ void nfy_source_linecol(const nfy_source *src, uint32_t offset, uint32_t *line,
                       nfy_source_codepoints(src, start, NULL));
 }
 
+uint32_t nfy_source_offset(const nfy_source *src, uint32_t line, uint32_t col)
+{
+    if (line == 0 || line > src->nlines)
+        return line ? (uint32_t)src->len : 0;
+    uint32_t off = src->line_starts[line - 1];
+    if (src->cp_counts == NULL) /* an ASCII file: a code point is a byte */
+        return (uint32_t)((uint64_t)off + col < src->len ? off + col
+                                                         : src->len);
+    while (col-- && off < src->len) {
+        uint32_t cp;
+        size_t k = nfy_utf8_decode(src->data + off, src->len - off, &cp);
+        off += k ? (uint32_t)k : 1;
+    }
+    return off;
+}
+
 nfy_str nfy_source_line(const nfy_source *src, uint32_t line)
 {
     if (line == 0 || line > src->nlines)

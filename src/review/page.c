@@ -44,23 +44,6 @@ static void js_key(nfy_buf *out, const char *key, const char *val)
     js_cstr(out, val);
 }
 
-/* Byte offset of 1-based line, 0-based code-point column. */
-static uint32_t offset_of(const nfy_source *src, uint32_t line, uint32_t col)
-{
-    if (line == 0 || line > src->nlines)
-        return line ? (uint32_t)src->len : 0;
-    uint32_t off = src->line_starts[line - 1];
-    if (src->cp_counts == NULL) /* an ASCII file: a code point is a byte */
-        return (uint32_t)((uint64_t)off + col < src->len ? off + col
-                                                         : src->len);
-    while (col-- && off < src->len) {
-        uint32_t cp;
-        size_t k = nfy_utf8_decode(src->data + off, src->len - off, &cp);
-        off += k ? (uint32_t)k : 1;
-    }
-    return off;
-}
-
 static uint32_t line_start(const nfy_source *src, uint32_t line)
 {
     return line <= src->nlines ? src->line_starts[line - 1]
@@ -104,7 +87,7 @@ static void context(nfy_buf *out, const nfy_source *src, const nfy_finding *f)
     lines_array(out, src->data + rs, src->data + re);
     if (f->cat != NFY_CAT_CHANGE)
         return;
-    uint32_t s = offset_of(src, f->start_line, f->start_col);
+    uint32_t s = nfy_source_offset(src, f->start_line, f->start_col);
     uint32_t e = s + (uint32_t)strlen(or_empty(f->before));
     if (e > src->len || s < rs || e > re)
         return;
