@@ -89,6 +89,11 @@ const char *mig_with_hint(mig_ctx *c, const char *msg, const char *hint);
 
 /* ---- text ---- */
 
+static inline bool mig_str_eq_n(nfy_str a, const char *b, size_t n)
+{
+    return a.len == n && (n == 0 || memcmp(a.ptr, b, n) == 0);
+}
+
 /** nfy_str_eq_cstr without the strlen: most comparisons in the passes fail
  * on the first byte. b NULL counts as "". */
 static inline bool mig_str_is(nfy_str a, const char *b)
@@ -98,10 +103,8 @@ static inline bool mig_str_is(nfy_str a, const char *b)
 #if defined(__GNUC__)
     /* a literal's length is known here once inlined: most quals differ in
      * length, so they fail on one compare, not after the shared "torch." */
-    if (__builtin_constant_p(__builtin_strlen(b))) {
-        size_t n = __builtin_strlen(b);
-        return a.len == n && (n == 0 || memcmp(a.ptr, b, n) == 0);
-    }
+    if (__builtin_constant_p(__builtin_strlen(b)))
+        return mig_str_eq_n(a, b, __builtin_strlen(b));
 #endif
     for (size_t i = 0; i < a.len; i++) {
         if (b[i] == '\0' || b[i] != a.ptr[i])
@@ -113,10 +116,6 @@ static inline bool mig_str_is(nfy_str a, const char *b)
 /** mig_str_is(a, lit) for a string literal lit: its length is known, so
  * most names fail on their length. */
 #define MIG_IS_LIT(a, lit) mig_str_eq_n((a), "" lit, sizeof(lit) - 1)
-static inline bool mig_str_eq_n(nfy_str a, const char *b, size_t n)
-{
-    return a.len == n && (n == 0 || memcmp(a.ptr, b, n) == 0);
-}
 
 /* A word of a table, measured where it is written (MIG_WORD("cpu")). */
 typedef struct {

@@ -54,11 +54,10 @@ static inline bool nfy__lex_is_digit(char c)
     return c >= '0' && c <= '9';
 }
 
-/* Keyword tables (tokens.c): the id in each hash slot (0: none), texts
-   (zero-padded to 9 bytes) and lengths by id. */
+/* Keyword tables (tokens.c): the id in each hash slot (0: none) and the
+   texts by id (zero-padded to 9 bytes). */
 extern const unsigned char nfy__lex_kw_slot[128];
 extern const char nfy__lex_kw_text[][9];
-extern const unsigned char nfy__lex_kw_len[];
 #define NFY__LEX_KW_MUL 0xae658f33fe3b890bull
 
 /* Keyword id of s[0, n) when fewer than 8 bytes are readable from s

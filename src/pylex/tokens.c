@@ -76,12 +76,6 @@ const char nfy__lex_kw_text[][9] = {
 #undef NFY_KW_TEXT9
 };
 
-const unsigned char nfy__lex_kw_len[] = {
-#define NFY_KW_LEN(name, text) sizeof(text) - 1,
-    NFY_KW_MAP(NFY_KW_LEN)
-#undef NFY_KW_LEN
-};
-
 unsigned nfy__lex_keyword_short(const char *s, size_t n)
 {
     char pad[8] = {0};
