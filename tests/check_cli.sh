@@ -136,7 +136,7 @@ grep -q '\[[0-9]*/[0-9]*\]' ttys.log && fail "progress line for a small tree" ||
 
 # every command: options from its table (--help, did you mean), a missing
 # value exits 2 before anything runs
-for c in analyse db run verify rules tokens syntax; do
+for c in analyse db run verify rules tokens syntax lsp; do
     "$NPUIFY" $c --help >out 2>&1
     rc=$?
     [ $rc -eq 0 ] && grep -q "^usage: npuify $c" out && grep -q -- "-h, --help" out && ok ||

@@ -22,7 +22,7 @@ for f in bin/npuify lib/libnpuify.a lib/libnpuify.so lib/libnpuify.so.0 \
     share/bash-completion/completions/npuify share/man/man1/npuify.1; do
     [ -e "$P/$f" ] && ok || fail "not installed: $f"
 done
-for cmd in convert review ops run verify rules tokens syntax; do
+for cmd in convert review ops run verify rules tokens syntax lsp; do
     m=$P/share/man/man1/npuify-$cmd.1
     if [ -s "$m" ] && man -l -P cat "$m" 2>"$tmp/man.err" | grep -q "usage: npuify $cmd"; then
         ok

@@ -9,7 +9,7 @@
 set -e
 pkgs="build-essential libjansson-dev zlib1g-dev"
 if [ "${1:-}" = test ]; then
-    pkgs="$pkgs libcmocka-dev valgrind python3 python3-torch python3-torchvision
+    pkgs="$pkgs libcmocka-dev valgrind python3 python3-torch python3-torchvision neovim
           clang-14 libclang-rt-14-dev patch clang-format strace chromium"
 fi
 missing=""

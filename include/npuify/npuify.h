@@ -317,6 +317,20 @@ NFY_NODISCARD NFY_API nfy_status nfy_convert_run(const nfy_convert_opts *opts,
                                                  nfy_convert_stats *stats,
                                                  nfy_diags *diags);
 
+/**
+ * Convert one file held in memory (an editor's buffer) as convert would
+ * convert it in a tree: rel (the path relative to the project, '/'
+ * separated) decides the file kind and names the file in rep and diags;
+ * opts->src, dst, action, jobs and skip_rel are not used. rep receives
+ * the file's findings and edits (with their edit ids), out (may be NULL)
+ * the converted bytes (the input itself for a file kind not migrated).
+ * Returns NFY_EUSAGE for missing arguments, NFY_ELIMIT for a buffer over
+ * the script size limit, NFY_OK otherwise (syntax errors are diagnostics).
+ */
+NFY_NODISCARD NFY_API nfy_status nfy_convert_buffer(
+    const nfy_convert_opts *opts, const char *rel, const char *bytes,
+    size_t len, nfy_report *rep, nfy_buf *out, nfy_diags *diags);
+
 #ifdef __cplusplus
 }
 #endif

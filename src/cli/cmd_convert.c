@@ -14,6 +14,7 @@
 #include "cli/commands.h"
 #include "cli/opt_table.h"
 #include "cli/progress.h"
+#include "cli/project_settings.h"
 #include "cli/verbose.h"
 #include "convert/convert.h"
 #include "report/report.h"
@@ -536,8 +537,14 @@ int nfy_cmd_convert(int argc, char **argv)
         return rc;
     nfy_diags diags;
     nfy_diags_init(&diags);
+    nfy_project_config cfg;
+    nfy_project_config_init(&cfg);
+    rc = nfy_cli_project_settings(
+        &cfg, a.conv.src, &a.conv, a.rule_files, &a.nrule_files,
+        sizeof a.rule_files / sizeof *a.rule_files, &diags);
     nfy_rule_set *rules = NULL;
-    rc = check_version(&a, &diags);
+    if (rc < 0)
+        rc = check_version(&a, &diags);
     if (rc < 0)
         rc = load_rules(&a, &rules, &diags);
     nfy_decisions *decisions = NULL;
@@ -548,6 +555,7 @@ int nfy_cmd_convert(int argc, char **argv)
         nfy_cli_print_diags(&diags, a.color, a.json_diags);
         nfy_rule_set_free(rules);
         nfy_diags_release(&diags);
+        nfy_project_config_release(&cfg);
         return rc;
     }
     a.conv.decisions = decisions;
@@ -584,6 +592,7 @@ int nfy_cmd_convert(int argc, char **argv)
     nfy_rule_set_free(rules);
     nfy_decisions_free(decisions);
     nfy_diags_release(&diags);
+    nfy_project_config_release(&cfg);
     nfy_arena_release(&ar);
     return rc;
 }

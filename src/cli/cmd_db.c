@@ -14,6 +14,7 @@
 #include "apidb/apidb.h"
 #include "cli/cli_util.h"
 #include "cli/commands.h"
+#include "cli/db_query.h"
 #include "cli/opt_table.h"
 #include "rules/rules.h"
 
@@ -266,8 +267,8 @@ static void add_alternatives(json_t *o, const nfy_apidb_version *v, nfy_str n,
     json_object_set_new(o, "npu_alternatives", alt);
 }
 
-static json_t *query_api(const nfy_apidb_version *v, const char *name,
-                         const nfy_rule_set *rules)
+json_t *nfy_cli_db_query_api(const nfy_apidb_version *v, const char *name,
+                             const nfy_rule_set *rules)
 {
     nfy_arena a = NFY_ARENA_INIT;
     nfy_str n = nfy_str_from_cstr(name);
@@ -309,8 +310,9 @@ static int cmd_query(const db_args *a)
     nfy_diags diags;
     nfy_diags_init(&diags);
     nfy_rule_set *rules = nfy_rule_set_new(&diags);
-    emit(a, is_operator_name(a->args[0]) ? query_op(v, a->args[0])
-                                         : query_api(v, a->args[0], rules));
+    emit(a, is_operator_name(a->args[0])
+                ? query_op(v, a->args[0])
+                : nfy_cli_db_query_api(v, a->args[0], rules));
     nfy_rule_set_free(rules);
     nfy_diags_release(&diags);
     return NFY_EXIT_OK;

@@ -15,5 +15,6 @@ int nfy_cmd_verify(int argc, char **argv);
 int nfy_cmd_review(int argc, char **argv);
 int nfy_cmd_analyse(int argc, char **argv);
 int nfy_cmd_db(int argc, char **argv);
+int nfy_cmd_lsp(int argc, char **argv);
 
 #endif

@@ -31,6 +31,8 @@ static const command commands[] = {
      "convert the project into a cache and run it there (no file touched)"},
     {"verify", nfy_cmd_verify,
      "run the converted project on an emulated NPU: no CUDA call left?"},
+    {"lsp", nfy_cmd_lsp,
+     "language server for editors: diagnostics, quick fixes, hover"},
     {"rules", nfy_cmd_rules, "list the migration rules, or explain one"},
     {"tokens", nfy_cmd_tokens,
      "debug: print a file's tokens as JSON lines (like python -m tokenize)"},

@@ -287,31 +287,14 @@ nfy_status nfy_convert_run(const nfy_convert_opts *opts, nfy_report *rep,
         return st;
     }
     struct stat sst;
-    nfy_convert_passes passes;
-    memset(&passes, 0, sizeof passes);
-    passes.o = opts;
-    passes.mo.rules = opts->rules;
-    passes.mo.torch_version = opts->torch_version;
-    passes.mo.flags =
-        (opts->unsafe ? NFY_MIGRATE_UNSAFE : 0) |
-        (opts->mode == NFY_CONVERT_MODE_AUTO ? NFY_MIGRATE_AUTO : 0) |
-        (opts->amp ? NFY_MIGRATE_AMP : 0) |
-        (opts->amp_apex ? NFY_MIGRATE_AMP_APEX : 0) |
-        (opts->distributed ? NFY_MIGRATE_DISTRIBUTED : 0);
-    passes.mo.model = opts->model;
-    if (nfy_migrate_rule_env(&passes.mo, &passes.env) != NFY_OK)
-        passes.env.torch_version = opts->torch_version; /* file: diagnosed */
+    nfy__convert_setup setup;
+    nfy__convert_setup_init(&setup, opts);
     if (opts->mode == NFY_CONVERT_MODE_AUTO || opts->distributed)
-        passes.mo.entries = nfy__auto_entries(opts, &a);
-    nfy_analyse_opts torch_rows = {opts->rules, opts->torch_version,
-                                   NFY_ANALYSE_TORCH_APIS, NULL};
-    nfy_migrate_observer observer = {
-        nfy_analyse_python,
-        (void *)(opts->analyse ? opts->analyse : &torch_rows)};
-    passes.mo.observer = &observer;
-    nfy_migrate_project_init(&passes.proj);
+        setup.passes.mo.entries = nfy__auto_entries(opts, &a);
+    nfy_convert_passes *passes = &setup.passes;
+    nfy_migrate_project_init(&passes->proj);
     nfy__converter c = {.o = opts,
-                        .passes = &passes,
+                        .passes = passes,
                         .rep = rep,
                         .diff_out = diff_out,
                         .stats = stats,
@@ -357,10 +340,10 @@ nfy_status nfy_convert_run(const nfy_convert_opts *opts, nfy_report *rep,
     if (c.root_fd >= 0)
         close(c.root_fd);
     if (opts->rules)
-        nfy_migrate_project_finish(&passes.proj, &passes.mo, rep);
+        nfy_migrate_project_finish(&passes->proj, &passes->mo, rep);
     if (opts->rules && opts->distributed && !c.single_file)
         nfy__write_launcher(opts, rep, diags);
-    nfy_migrate_project_release(&passes.proj);
+    nfy_migrate_project_release(&passes->proj);
     nfy_arena_release(&a);
     return c.write_rc;
 }

@@ -2,6 +2,7 @@
 #ifndef NPUIFY_CONVERT_INTERNAL_H
 #define NPUIFY_CONVERT_INTERNAL_H
 
+#include "analyse/analyse.h"
 #include "convert/convert.h"
 #include "migrate/migrate.h"
 
@@ -51,6 +52,17 @@ typedef struct {
     nfy_rule_env env; /* of mo: which rules are active, for every file kind */
     nfy_migrate_project proj;
 } nfy_convert_passes;
+
+/* The passes of a run and the observer they report API rows to (the
+ * run's analyse options, or convert's own torch-API rows). Filled in
+ * place: passes.mo points into the struct, which must not move. */
+typedef struct {
+    nfy_convert_passes passes;
+    nfy_analyse_opts torch_rows;
+    nfy_migrate_observer observer;
+} nfy__convert_setup;
+
+void nfy__convert_setup_init(nfy__convert_setup *s, const nfy_convert_opts *o);
 
 nfy_status nfy__convert_edits(nfy_convert_passes *p, nfy_file_kind kind,
                               const nfy_source *src, const char *rel,

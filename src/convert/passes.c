@@ -4,6 +4,8 @@
  * rules (findings, no edits), Python files the migration passes (which
  * record their own changes and findings).
  */
+#include <string.h>
+
 #include "convert/convert_internal.h"
 
 static nfy_status file_edits(nfy_convert_passes *p, nfy_file_kind kind,
@@ -47,4 +49,26 @@ nfy_status nfy__convert_edits(nfy_convert_passes *p, nfy_file_kind kind,
     nfy_status st = file_edits(p, kind, src, rel, set, rep, diags);
     nfy__convert_review(p->o, src, rel, set, rep, first);
     return st;
+}
+
+void nfy__convert_setup_init(nfy__convert_setup *s, const nfy_convert_opts *o)
+{
+    memset(s, 0, sizeof *s);
+    nfy_convert_passes *p = &s->passes;
+    p->o = o;
+    p->mo.rules = o->rules;
+    p->mo.torch_version = o->torch_version;
+    p->mo.flags = (o->unsafe ? NFY_MIGRATE_UNSAFE : 0) |
+                  (o->mode == NFY_CONVERT_MODE_AUTO ? NFY_MIGRATE_AUTO : 0) |
+                  (o->amp ? NFY_MIGRATE_AMP : 0) |
+                  (o->amp_apex ? NFY_MIGRATE_AMP_APEX : 0) |
+                  (o->distributed ? NFY_MIGRATE_DISTRIBUTED : 0);
+    p->mo.model = o->model;
+    if (nfy_migrate_rule_env(&p->mo, &p->env) != NFY_OK)
+        p->env.torch_version = o->torch_version; /* file: diagnosed */
+    s->torch_rows = (nfy_analyse_opts){o->rules, o->torch_version,
+                                       NFY_ANALYSE_TORCH_APIS, NULL};
+    s->observer = (nfy_migrate_observer){
+        nfy_analyse_python, (void *)(o->analyse ? o->analyse : &s->torch_rows)};
+    p->mo.observer = &s->observer;
 }
