@@ -87,6 +87,7 @@ example: $(BIN)
 # Every benchmark, each against its baselines in the same run.
 bench: $(BIN)
 	@sh bench/tree.sh $(BIN)
+	@/usr/bin/python3 bench/lsp_latency.py $(BIN)
 
 fuzz:
 	@sh fuzz/run.sh

@@ -48,26 +48,49 @@ static void keep_finding(nfy__lsp_server *s, nfy__lsp_doc *doc,
     nfy_vec_push(&doc->findings, k);
 }
 
-/* The other members of k's value set, as related locations. */
-static json_t *related(const nfy__lsp_doc *doc, size_t i)
+/* The other members of k's value set (sets: value set id -> array of
+ * finding indices), as related locations. */
+static json_t *related(const nfy__lsp_doc *doc, json_t *sets, size_t i)
 {
     const nfy__lsp_finding *k = &doc->findings.items[i];
     json_t *rel = json_array();
-    for (size_t j = 0; k->value_set_id && j < doc->findings.len; j++) {
-        const nfy__lsp_finding *o = &doc->findings.items[j];
-        if (j == i || !o->value_set_id ||
-            strcmp(o->value_set_id, k->value_set_id))
+    json_t *members =
+        k->value_set_id ? json_object_get(sets, k->value_set_id) : NULL;
+    size_t m;
+    json_t *jx;
+    json_array_foreach(members, m, jx)
+    {
+        size_t j = (size_t)json_integer_value(jx);
+        if (j == i)
             continue;
-        json_array_append_new(rel,
-                              json_pack("{s:{s:s,s:O},s:s}", "location", "uri",
-                                        doc->uri, "range", o->range, "message",
-                                        "the same value: changed together"));
+        json_array_append_new(
+            rel, json_pack("{s:{s:s,s:O},s:s}", "location", "uri", doc->uri,
+                           "range", doc->findings.items[j].range, "message",
+                           "the same value: changed together"));
     }
     return rel;
 }
 
+/* Value set id -> the indices of its findings. */
+static json_t *value_sets(const nfy__lsp_doc *doc)
+{
+    json_t *sets = json_object();
+    for (size_t i = 0; i < doc->findings.len; i++) {
+        const char *id = doc->findings.items[i].value_set_id;
+        if (!id)
+            continue;
+        json_t *members = json_object_get(sets, id);
+        if (!members) {
+            members = json_array();
+            json_object_set_new(sets, id, members);
+        }
+        json_array_append_new(members, json_integer((json_int_t)i));
+    }
+    return sets;
+}
+
 static json_t *finding_diagnostic(nfy__lsp_server *s, const nfy__lsp_doc *doc,
-                                  size_t i)
+                                  json_t *sets, size_t i)
 {
     const nfy__lsp_finding *k = &doc->findings.items[i];
     json_t *d = json_pack("{s:O,s:i,s:s,s:s,s:o}", "range", k->range,
@@ -78,7 +101,7 @@ static json_t *finding_diagnostic(nfy__lsp_server *s, const nfy__lsp_doc *doc,
         json_object_set_new(d, "codeDescription",
                             json_pack("{s:s}", "href", href));
     free(href);
-    json_t *rel = related(doc, i);
+    json_t *rel = related(doc, sets, i);
     if (json_array_size(rel))
         json_object_set(d, "relatedInformation", rel);
     json_decref(rel);
@@ -144,8 +167,10 @@ void nfy__lsp_diagnose(nfy__lsp_server *s, nfy__lsp_doc *doc)
         if (f.file && !strcmp(f.file, doc->rel) && f.start_line)
             keep_finding(s, doc, &lines, &f);
     }
+    json_t *sets = value_sets(doc);
     for (size_t i = 0; i < doc->findings.len; i++)
-        json_array_append_new(out, finding_diagnostic(s, doc, i));
+        json_array_append_new(out, finding_diagnostic(s, doc, sets, i));
+    json_decref(sets);
     for (size_t i = 0; i < d.items.len; i++)
         if (d.items.items[i].file && d.items.items[i].line)
             json_array_append_new(out,
