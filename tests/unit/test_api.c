@@ -131,9 +131,59 @@ static void test_findings(void **state)
     remove_tree(dir);
 }
 
+/* An editor's buffer: the same edits and ids as the file in a tree. */
+static void test_buffer(void **state)
+{
+    (void)state;
+    static const char text[] = "import torch\nx = torch.zeros(2).cuda()\n";
+    nfy_diags *diags = nfy_diags_new();
+    nfy_rule_set *rules = nfy_rule_set_new(diags);
+    nfy_report *rep = nfy_report_new();
+    nfy_buf *out = nfy_buf_new();
+    nfy_convert_opts o = {.rules = rules};
+    assert_int_equal(nfy_convert_buffer(&o, "pkg/train.py", text,
+                                        sizeof text - 1, rep, out, diags),
+                     NFY_OK);
+    size_t len;
+    const char *bytes = nfy_buf_bytes(out, &len);
+    char *got = strndup(bytes, len);
+    assert_string_equal(got, "import torch\nimport torch_npu\n"
+                             "x = torch.zeros(2).npu()\n");
+    free(got);
+    size_t changes = 0;
+    nfy_finding_info f;
+    for (size_t i = 0; nfy_report_finding_get(rep, i, &f); i++)
+        if (f.cat == NFY_CAT_CHANGE) {
+            changes++;
+            assert_string_equal(f.file, "pkg/train.py");
+            assert_true(strncmp(f.edit_id, "pkg/train.py:", 13) == 0);
+        }
+    assert_int_equal(changes, 2);
+    /* a kind that is not migrated comes back as it was, with no finding */
+    nfy_report *rep2 = nfy_report_new();
+    nfy_buf *out2 = nfy_buf_new();
+    assert_int_equal(nfy_convert_buffer(&o, "notes.txt", text, sizeof text - 1,
+                                        rep2, out2, diags),
+                     NFY_OK);
+    nfy_buf_bytes(out2, &len);
+    assert_int_equal(len, sizeof text - 1);
+    assert_int_equal(nfy_report_finding_count(rep2), 0);
+    assert_int_equal(nfy_convert_buffer(&o, NULL, text, 1, rep2, out2, diags),
+                     NFY_EUSAGE);
+    assert_int_equal(nfy_convert_buffer(&o, "a.py", NULL, 1, rep2, out2, diags),
+                     NFY_EUSAGE);
+    nfy_report_free(rep2);
+    nfy_buf_free(out2);
+    nfy_report_free(rep);
+    nfy_buf_free(out);
+    nfy_rule_set_free(rules);
+    nfy_diags_free(diags);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_diff_run),
-                                       cmocka_unit_test(test_findings)};
+                                       cmocka_unit_test(test_findings),
+                                       cmocka_unit_test(test_buffer)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
