@@ -37,7 +37,8 @@ static bool ranges_meet(json_t *a, json_t *b)
 
 static json_t *text_edit(const nfy__lsp_finding *k)
 {
-    return json_pack("{s:O,s:o}", "range", k->edit_range, "newText",
+    return json_pack("{s:o,s:o}", "range",
+                     nfy__lsp_range_json(k->start, k->end), "newText",
                      nfy__lsp_string(k->after));
 }
 
@@ -78,27 +79,27 @@ static bool kind_wanted(json_t *only, const char *kind)
     return false;
 }
 
-static json_t *one_diag(const nfy__lsp_doc *doc, size_t i)
+static json_t *one_diag(nfy__lsp_server *s, const nfy__lsp_doc *doc, size_t i)
 {
-    json_t *d = json_array_get(doc->diagnostics, i);
-    return d ? json_pack("[O]", d) : json_array();
+    return json_pack("[o]", nfy__lsp_finding_diagnostic(s, doc, i));
 }
 
-static json_t *finding_action(const nfy__lsp_doc *doc, size_t i)
+static json_t *finding_action(nfy__lsp_server *s, const nfy__lsp_doc *doc,
+                              size_t i)
 {
     const nfy__lsp_finding *k = &doc->findings.items[i];
     char title[200];
     if (k->change) {
         snprintf(title, sizeof title, "npuify %s: %.150s", k->rule, k->message);
         return json_pack("{s:s,s:s,s:o,s:b,s:o}", "title", title, "kind",
-                         "quickfix", "diagnostics", one_diag(doc, i),
+                         "quickfix", "diagnostics", one_diag(s, doc, i),
                          "isPreferred", k->safety == NFY_SAFETY_SAFE, "edit",
                          workspace_edit(doc, edits_for(doc, k)));
     }
     snprintf(title, sizeof title, "npuify %s (by hand): %.150s", k->rule,
              k->hint ? k->hint : k->message);
     return json_pack("{s:s,s:s,s:o}", "title", title, "kind", "quickfix",
-                     "diagnostics", one_diag(doc, i));
+                     "diagnostics", one_diag(s, doc, i));
 }
 
 static json_t *fix_all(const nfy__lsp_doc *doc)
@@ -129,8 +130,11 @@ json_t *nfy__lsp_code_actions(nfy__lsp_server *s, nfy__lsp_doc *doc,
     bool quick = kind_wanted(only, "quickfix");
     for (size_t i = 0; quick && range && i < doc->findings.len; i++) {
         const nfy__lsp_finding *k = &doc->findings.items[i];
-        if (k->severity != 4 && ranges_meet(k->range, range))
-            json_array_append_new(out, finding_action(doc, i));
+        json_t *kr = nfy__lsp_range_json(k->start, k->end);
+        bool meet = k->severity != 4 && ranges_meet(kr, range);
+        json_decref(kr);
+        if (meet)
+            json_array_append_new(out, finding_action(s, doc, i));
     }
     json_t *all =
         kind_wanted(only, "source.fixAll.npuify") ? fix_all(doc) : NULL;

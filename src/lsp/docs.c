@@ -17,10 +17,6 @@ nfy__lsp_doc *nfy__lsp_doc_find(nfy__lsp_docs *d, const char *uri)
 
 void nfy__lsp_doc_clear_findings(nfy__lsp_doc *doc)
 {
-    for (size_t i = 0; i < doc->findings.len; i++) {
-        json_decref(doc->findings.items[i].range);
-        json_decref(doc->findings.items[i].edit_range);
-    }
     doc->findings.len = 0;
     nfy_arena_release(&doc->arena);
 }
@@ -29,7 +25,6 @@ static void doc_free(nfy__lsp_doc *doc)
 {
     nfy__lsp_doc_clear_findings(doc);
     nfy_vec_free(&doc->findings);
-    json_decref(doc->diagnostics);
     nfy_buf_release(&doc->text);
     free(doc->uri);
     free(doc->rel);

@@ -1,7 +1,11 @@
 /*
  * Diagnostics of one document: convert its text in memory, keep each
- * finding (with its edit, for code actions) and publish them.
+ * finding (with its edit, for code actions) and publish them. The publish
+ * message is written as JSON text straight from the findings (thousands
+ * of diagnostics in a large file: no tree of JSON objects to build and
+ * free); code actions rebuild the few diagnostics they quote.
  */
+#define _GNU_SOURCE /* qsort_r */
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +13,8 @@
 #include "report/report.h"
 
 enum { SEV_ERROR = 1, SEV_WARNING = 2, SEV_INFO = 3, SEV_HINT = 4 };
+
+static const char related_note[] = "the same value: changed together";
 
 static int lsp_severity(const nfy_finding *f)
 {
@@ -30,13 +36,9 @@ static void keep_finding(nfy__lsp_server *s, nfy__lsp_doc *doc,
 {
     const nfy_rule *r = nfy_rule_set_find(s->rules, f->rule);
     nfy__lsp_finding k = {0};
-    k.range =
-        json_pack("{s:o,s:o}", "start",
-                  nfy__lsp_position(lines, f->start_line, f->start_col), "end",
-                  nfy__lsp_position(lines, f->end_line, f->end_col));
+    k.start = nfy__lsp_position(lines, f->start_line, f->start_col);
+    k.end = nfy__lsp_position(lines, f->end_line, f->end_col);
     k.change = f->cat == NFY_CAT_CHANGE;
-    if (k.change)
-        k.edit_range = json_deep_copy(k.range);
     k.rule = nfy_arena_strdup(&doc->arena, f->rule);
     k.message = nfy_arena_strdup(&doc->arena, f->message ? f->message : "");
     k.hint = r ? r->hint : NULL;
@@ -48,77 +50,155 @@ static void keep_finding(nfy__lsp_server *s, nfy__lsp_doc *doc,
     nfy_vec_push(&doc->findings, k);
 }
 
-/* The other members of k's value set (sets: value set id -> array of
- * finding indices), as related locations. */
-static json_t *related(const nfy__lsp_doc *doc, json_t *sets, size_t i)
+json_t *nfy__lsp_range_json(nfy__lsp_pos start, nfy__lsp_pos end)
 {
-    const nfy__lsp_finding *k = &doc->findings.items[i];
-    json_t *rel = json_array();
-    json_t *members =
-        k->value_set_id ? json_object_get(sets, k->value_set_id) : NULL;
-    size_t m;
-    json_t *jx;
-    json_array_foreach(members, m, jx)
-    {
-        size_t j = (size_t)json_integer_value(jx);
+    return json_pack(
+        "{s:{s:I,s:I},s:{s:I,s:I}}", "start", "line", (json_int_t)start.line,
+        "character", (json_int_t)start.character, "end", "line",
+        (json_int_t)end.line, "character", (json_int_t)end.character);
+}
+
+/* ---- the published text ---- */
+
+static void add_str(nfy_buf *b, const char *s)
+{
+    nfy_json_escape(b, s, strlen(s));
+}
+
+static void add_range(nfy_buf *b, nfy__lsp_pos start, nfy__lsp_pos end)
+{
+    nfy_buf_addf(b,
+                 "{\"start\":{\"line\":%u,\"character\":%u},"
+                 "\"end\":{\"line\":%u,\"character\":%u}}",
+                 start.line, start.character, end.line, end.character);
+}
+
+/* Findings of one value set are adjacent in a sorted index list. */
+typedef struct {
+    size_t *order; /* finding indices with a value set, by set id */
+    size_t n;
+    const nfy__lsp_doc *doc;
+} value_sets;
+
+static int by_set(const void *a, const void *b, void *ctx)
+{
+    const nfy__lsp_doc *doc = ctx;
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    int c = strcmp(doc->findings.items[i].value_set_id,
+                   doc->findings.items[j].value_set_id);
+    return c ? c : (i > j) - (i < j);
+}
+
+static void value_sets_build(value_sets *v, const nfy__lsp_doc *doc)
+{
+    v->doc = doc;
+    v->n = 0;
+    v->order = malloc((doc->findings.len + 1) * sizeof *v->order);
+    if (!v->order)
+        abort();
+    for (size_t i = 0; i < doc->findings.len; i++)
+        if (doc->findings.items[i].value_set_id)
+            v->order[v->n++] = i;
+    qsort_r(v->order, v->n, sizeof *v->order, by_set, (void *)doc);
+}
+
+/* [*from, *to) of v->order: the members of finding i's set. */
+static bool set_members(const value_sets *v, size_t i, size_t *from, size_t *to)
+{
+    const char *id = v->doc->findings.items[i].value_set_id;
+    if (!id)
+        return false;
+    size_t lo = 0, hi = v->n;
+    while (lo < hi) { /* the first member of the set */
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(v->doc->findings.items[v->order[mid]].value_set_id, id) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    size_t e = lo;
+    while (e < v->n &&
+           !strcmp(v->doc->findings.items[v->order[e]].value_set_id, id))
+        e++;
+    *from = lo;
+    *to = e;
+    return e - lo > 1;
+}
+
+static void add_related(nfy_buf *b, const value_sets *v, size_t i)
+{
+    size_t from, to;
+    if (!set_members(v, i, &from, &to))
+        return;
+    nfy_buf_addstr(b, ",\"relatedInformation\":[");
+    bool first = true;
+    for (size_t m = from; m < to; m++) {
+        size_t j = v->order[m];
         if (j == i)
             continue;
-        json_array_append_new(
-            rel, json_pack("{s:{s:s,s:O},s:s}", "location", "uri", doc->uri,
-                           "range", doc->findings.items[j].range, "message",
-                           "the same value: changed together"));
+        nfy_buf_addstr(b, first ? "{\"location\":{\"uri\":"
+                                : ",{\"location\":{\"uri\":");
+        first = false;
+        add_str(b, v->doc->uri);
+        nfy_buf_addstr(b, ",\"range\":");
+        add_range(b, v->doc->findings.items[j].start,
+                  v->doc->findings.items[j].end);
+        nfy_buf_addf(b, "},\"message\":\"%s\"}", related_note);
     }
-    return rel;
+    nfy_buf_addch(b, ']');
 }
 
-/* Value set id -> the indices of its findings. */
-static json_t *value_sets(const nfy__lsp_doc *doc)
+static void add_diagnostic(nfy__lsp_server *s, nfy_buf *b, const value_sets *v,
+                           size_t i)
 {
-    json_t *sets = json_object();
-    for (size_t i = 0; i < doc->findings.len; i++) {
-        const char *id = doc->findings.items[i].value_set_id;
-        if (!id)
-            continue;
-        json_t *members = json_object_get(sets, id);
-        if (!members) {
-            members = json_array();
-            json_object_set_new(sets, id, members);
-        }
-        json_array_append_new(members, json_integer((json_int_t)i));
-    }
-    return sets;
-}
-
-static json_t *finding_diagnostic(nfy__lsp_server *s, const nfy__lsp_doc *doc,
-                                  json_t *sets, size_t i)
-{
-    const nfy__lsp_finding *k = &doc->findings.items[i];
-    json_t *d = json_pack("{s:O,s:i,s:s,s:s,s:o}", "range", k->range,
-                          "severity", k->severity, "source", "npuify", "code",
-                          k->rule, "message", nfy__lsp_string(k->message));
+    const nfy__lsp_finding *k = &v->doc->findings.items[i];
+    nfy_buf_addstr(b, "{\"range\":");
+    add_range(b, k->start, k->end);
+    nfy_buf_addf(
+        b, ",\"severity\":%d,\"source\":\"npuify\",\"code\":", k->severity);
+    add_str(b, k->rule);
     char *href = nfy__lsp_explain_uri(s, k->rule);
-    if (href)
-        json_object_set_new(d, "codeDescription",
-                            json_pack("{s:s}", "href", href));
-    free(href);
-    json_t *rel = related(doc, sets, i);
-    if (json_array_size(rel))
-        json_object_set(d, "relatedInformation", rel);
-    json_decref(rel);
-    return d;
+    if (href) {
+        nfy_buf_addstr(b, ",\"codeDescription\":{\"href\":");
+        add_str(b, href);
+        nfy_buf_addch(b, '}');
+        free(href);
+    }
+    nfy_buf_addstr(b, ",\"message\":");
+    add_str(b, k->message);
+    add_related(b, v, i);
+    nfy_buf_addch(b, '}');
 }
 
-static json_t *input_diagnostic(const nfy__lsp_lines *lines, const nfy_diag *dg)
+static void add_input_diagnostic(nfy_buf *b, const nfy__lsp_lines *lines,
+                                 const nfy_diag *dg)
 {
-    json_t *start = nfy__lsp_position(lines, dg->line, dg->col);
-    json_t *end = nfy__lsp_position(lines, dg->line, dg->col + 1);
-    return json_pack("{s:{s:o,s:o},s:i,s:s,s:s,s:o}", "range", "start", start,
-                     "end", end, "severity",
-                     dg->sev == NFY_SEV_ERROR     ? SEV_ERROR
-                     : dg->sev == NFY_SEV_WARNING ? SEV_WARNING
-                                                  : SEV_INFO,
-                     "source", "npuify", "code", dg->code ? dg->code : "input",
-                     "message", nfy__lsp_string(dg->msg));
+    nfy_buf_addstr(b, "{\"range\":");
+    add_range(b, nfy__lsp_position(lines, dg->line, dg->col),
+              nfy__lsp_position(lines, dg->line, dg->col + 1));
+    nfy_buf_addf(b, ",\"severity\":%d,\"source\":\"npuify\",\"code\":",
+                 dg->sev == NFY_SEV_ERROR     ? SEV_ERROR
+                 : dg->sev == NFY_SEV_WARNING ? SEV_WARNING
+                                              : SEV_INFO);
+    add_str(b, dg->code ? dg->code : "input");
+    nfy_buf_addstr(b, ",\"message\":");
+    add_str(b, dg->msg ? dg->msg : "");
+    nfy_buf_addch(b, '}');
+}
+
+/* ---- one diagnostic as an object, for code actions ---- */
+
+json_t *nfy__lsp_finding_diagnostic(nfy__lsp_server *s, const nfy__lsp_doc *doc,
+                                    size_t i)
+{
+    value_sets v;
+    value_sets_build(&v, doc);
+    nfy_buf b = NFY_BUF_INIT;
+    add_diagnostic(s, &b, &v, i);
+    free(v.order);
+    json_t *d = json_loadb(b.data, b.len, 0, NULL);
+    nfy_buf_release(&b);
+    return d ? d : json_object();
 }
 
 static void convert_opts(const nfy__lsp_server *s, nfy_convert_opts *co)
@@ -132,15 +212,37 @@ static void convert_opts(const nfy__lsp_server *s, nfy_convert_opts *co)
     co->amp_apex = s->config.amp_apex;
 }
 
-static void publish(nfy__lsp_server *s, nfy__lsp_doc *doc, json_t *diags)
+static void publish(nfy__lsp_server *s, nfy__lsp_doc *doc,
+                    const nfy__lsp_lines *lines, const nfy_diags *d)
 {
-    json_decref(doc->diagnostics);
-    doc->diagnostics = json_incref(diags);
-    nfy__lsp_send(&s->io,
-                  json_pack("{s:s,s:{s:s,s:I,s:o}}", "method",
-                            "textDocument/publishDiagnostics", "params", "uri",
-                            doc->uri, "version", (json_int_t)doc->version,
-                            "diagnostics", diags));
+    nfy_buf b = NFY_BUF_INIT;
+    nfy_buf_addstr(&b, "{\"jsonrpc\":\"2.0\",\"method\":"
+                       "\"textDocument/publishDiagnostics\",\"params\":"
+                       "{\"uri\":");
+    add_str(&b, doc->uri);
+    nfy_buf_addf(&b, ",\"version\":%lld,\"diagnostics\":[",
+                 (long long)doc->version);
+    value_sets v;
+    value_sets_build(&v, doc);
+    bool first = true;
+    for (size_t i = 0; i < doc->findings.len; i++, first = false) {
+        if (!first)
+            nfy_buf_addch(&b, ',');
+        add_diagnostic(s, &b, &v, i);
+    }
+    free(v.order);
+    for (size_t i = 0; i < d->items.len; i++) {
+        const nfy_diag *dg = &d->items.items[i];
+        if (!dg->file || !dg->line)
+            continue;
+        if (!first)
+            nfy_buf_addch(&b, ',');
+        first = false;
+        add_input_diagnostic(&b, lines, dg);
+    }
+    nfy_buf_addstr(&b, "]}}");
+    nfy__lsp_send_text(&s->io, b.data, b.len);
+    nfy_buf_release(&b);
 }
 
 void nfy__lsp_diagnose(nfy__lsp_server *s, nfy__lsp_doc *doc)
@@ -159,7 +261,6 @@ void nfy__lsp_diagnose(nfy__lsp_server *s, nfy__lsp_doc *doc)
         nfy_convert_buffer(&co, doc->rel, text, doc->text.len, &rep, NULL, &d);
     nfy__lsp_lines lines = {0};
     nfy__lsp_lines_build(&lines, text, doc->text.len);
-    json_t *out = json_array();
     size_t n = st ? 0 : nfy_report_finding_count(&rep);
     for (size_t i = 0; i < n; i++) {
         nfy_finding f;
@@ -167,16 +268,8 @@ void nfy__lsp_diagnose(nfy__lsp_server *s, nfy__lsp_doc *doc)
         if (f.file && !strcmp(f.file, doc->rel) && f.start_line)
             keep_finding(s, doc, &lines, &f);
     }
-    json_t *sets = value_sets(doc);
-    for (size_t i = 0; i < doc->findings.len; i++)
-        json_array_append_new(out, finding_diagnostic(s, doc, sets, i));
-    json_decref(sets);
-    for (size_t i = 0; i < d.items.len; i++)
-        if (d.items.items[i].file && d.items.items[i].line)
-            json_array_append_new(out,
-                                  input_diagnostic(&lines, &d.items.items[i]));
+    publish(s, doc, &lines, &d);
     nfy__lsp_lines_release(&lines);
     nfy_diags_release(&d);
     nfy_report_release(&rep);
-    publish(s, doc, out);
 }

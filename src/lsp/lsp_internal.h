@@ -35,6 +35,8 @@ nfy__lsp_read_result nfy__lsp_read(nfy__lsp_io *io, int timeout_ms,
 bool nfy__lsp_input_pending(nfy__lsp_io *io);
 /* Send msg (consumed). */
 void nfy__lsp_send(nfy__lsp_io *io, json_t *msg);
+/* Send a message already serialised (its "jsonrpc" member included). */
+void nfy__lsp_send_text(nfy__lsp_io *io, const char *body, size_t len);
 
 /* ---- positions (text.c) ---- */
 
@@ -44,6 +46,10 @@ size_t nfy__lsp_offset(const char *text, size_t len, uint32_t line,
                        uint32_t character);
 /* UTF-16 units of the first ncp code points of the line at text[0..). */
 uint32_t nfy__lsp_utf16_col(const char *line, size_t len, uint32_t ncp);
+typedef struct {
+    uint32_t line, character;
+} nfy__lsp_pos;
+
 /* Where each line of a text starts (the text is borrowed). */
 typedef struct {
     const char *text;
@@ -53,10 +59,10 @@ typedef struct {
 
 void nfy__lsp_lines_build(nfy__lsp_lines *l, const char *text, size_t len);
 void nfy__lsp_lines_release(nfy__lsp_lines *l);
-/* {"line": l, "character": c} of a report position (1-based line,
- * 0-based code-point column). */
-json_t *nfy__lsp_position(const nfy__lsp_lines *l, uint32_t line1,
-                          uint32_t col_cp);
+/* A report position (1-based line, 0-based code-point column) as an LSP
+ * one (0-based line, UTF-16 character). */
+nfy__lsp_pos nfy__lsp_position(const nfy__lsp_lines *l, uint32_t line1,
+                               uint32_t col_cp);
 /* A JSON string of s, invalid UTF-8 bytes as U+FFFD (s NULL: json null). */
 json_t *nfy__lsp_string(const char *s);
 
@@ -64,8 +70,8 @@ json_t *nfy__lsp_string(const char *s);
 
 /* One finding of a document's last conversion, in LSP terms. */
 typedef struct {
-    json_t *range;      /* the finding's span */
-    json_t *edit_range; /* changes: the span the edit replaces, else NULL */
+    nfy__lsp_pos start, end; /* the finding's span (an edit's: what it
+                                replaces) */
     const char *rule;
     const char *message;
     const char *hint;  /* the rule's, may be NULL */
@@ -84,8 +90,7 @@ typedef struct {
     int64_t version;
     bool dirty;
     NFY_VEC(nfy__lsp_finding) findings;
-    json_t *diagnostics; /* the last ones published */
-    nfy_arena arena;     /* the findings' strings */
+    nfy_arena arena; /* the findings' strings */
 } nfy__lsp_doc;
 
 typedef struct {
@@ -118,6 +123,10 @@ typedef struct {
 
 /* Convert doc, refresh its findings and publish its diagnostics. */
 void nfy__lsp_diagnose(nfy__lsp_server *s, nfy__lsp_doc *doc);
+/* The finding's range, and its diagnostic as published (jansson). */
+json_t *nfy__lsp_range_json(nfy__lsp_pos start, nfy__lsp_pos end);
+json_t *nfy__lsp_finding_diagnostic(nfy__lsp_server *s, const nfy__lsp_doc *doc,
+                                    size_t i);
 /* textDocument/codeAction's result. */
 json_t *nfy__lsp_code_actions(nfy__lsp_server *s, nfy__lsp_doc *doc,
                               json_t *params);

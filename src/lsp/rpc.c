@@ -148,6 +148,14 @@ static void write_all(nfy__lsp_io *io, const char *p, size_t n)
     }
 }
 
+void nfy__lsp_send_text(nfy__lsp_io *io, const char *body, size_t len)
+{
+    char hdr[64];
+    int h = snprintf(hdr, sizeof hdr, "Content-Length: %zu\r\n\r\n", len);
+    write_all(io, hdr, (size_t)h);
+    write_all(io, body, len);
+}
+
 void nfy__lsp_send(nfy__lsp_io *io, json_t *msg)
 {
     json_object_set_new(msg, "jsonrpc", json_string("2.0"));
@@ -155,10 +163,6 @@ void nfy__lsp_send(nfy__lsp_io *io, json_t *msg)
     json_decref(msg);
     if (!body)
         abort();
-    char hdr[64];
-    size_t n = strlen(body);
-    int h = snprintf(hdr, sizeof hdr, "Content-Length: %zu\r\n\r\n", n);
-    write_all(io, hdr, (size_t)h);
-    write_all(io, body, n);
+    nfy__lsp_send_text(io, body, strlen(body));
     free(body);
 }

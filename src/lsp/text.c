@@ -77,16 +77,15 @@ void nfy__lsp_lines_release(nfy__lsp_lines *l)
     nfy_vec_free(&l->starts);
 }
 
-json_t *nfy__lsp_position(const nfy__lsp_lines *l, uint32_t line1,
-                          uint32_t col_cp)
+nfy__lsp_pos nfy__lsp_position(const nfy__lsp_lines *l, uint32_t line1,
+                               uint32_t col_cp)
 {
     uint32_t line = line1 ? line1 - 1 : 0;
     if (line >= l->starts.len)
         line = (uint32_t)l->starts.len - 1;
     size_t start = l->starts.items[line];
     uint32_t ch = nfy__lsp_utf16_col(l->text + start, l->len - start, col_cp);
-    return json_pack("{s:I,s:I}", "line", (json_int_t)line, "character",
-                     (json_int_t)ch);
+    return (nfy__lsp_pos){line, ch};
 }
 
 json_t *nfy__lsp_string(const char *s)

@@ -246,6 +246,21 @@ check("torch 2.1" in val, "torch-version from npuify.toml drives hover")
 c.request("shutdown", None)
 c.notify("exit", None)
 c.close()
+
+# --- value sets: the literals that must change together point at each other
+c, _ = start()
+vs = "import torch\nimpl = 'cuda'\nif impl == 'cuda':\n    pass\n"
+vuri = "file://" + os.path.join(root, "vs.py")
+open_doc(c, vuri, vs)
+vd = [d for d in c.diagnostics(vuri, 1) or [] if d["code"] == "NPU103"]
+rel = [r["location"]["range"]["start"]["line"]
+       for d in vd for r in d.get("relatedInformation", [])]
+check(len(vd) == 2 and sorted(rel) == [1, 2],
+      "a value set's literals name each other as related locations")
+c.request("shutdown", None)
+c.notify("exit", None)
+c.close()
+
 with open(os.path.join(p2, "npuify.toml"), "w") as f:
     f.write('torch-version = "2.1\n')
 c, r = start(p2)
