@@ -24,7 +24,7 @@ enum run_opt {
     OPT_CLEAN_CACHE,
     OPT_CACHE,
     OPT_QUIET,
-    OPT_AS_IS,     /* verify only: from here on */
+    OPT_AS_IS,      /* verify only: from here on */
     OPT_PRINT_PATH, /* verify only */
     OPT_TIMEOUT     /* verify only */
 };
@@ -109,9 +109,9 @@ static int parse_timeout(const char *cmd, const char *val, unsigned *out)
     errno = 0;
     unsigned long n = strtoul(val, &end, 10);
     unsigned long unit = !strcmp(end, "") || !strcmp(end, "s") ? 1
-                         : !strcmp(end, "m")                    ? 60
-                         : !strcmp(end, "h")                    ? 3600
-                                                                : 0;
+                         : !strcmp(end, "m")                   ? 60
+                         : !strcmp(end, "h")                   ? 3600
+                                                               : 0;
     if (end == val || *val == '-' || !unit || errno || n > 30UL * 86400 / unit)
         return nfy_cli_usage_error(cmd, "--timeout takes seconds (90, 90s), "
                                         "minutes (10m) or hours (1h); 0: "
@@ -228,8 +228,8 @@ static int missing_script(const char *cmd, const nfy_run_args *args)
             continue;
         struct stat st;
         int err = stat(arg, &st) != 0 ? errno : 0;
-        const char *why = err == ENOENT         ? "does not exist"
-                          : err                 ? strerror(err)
+        const char *why = err == ENOENT          ? "does not exist"
+                          : err                  ? strerror(err)
                           : S_ISFIFO(st.st_mode) ? "a FIFO, not a regular file"
                           : S_ISDIR(st.st_mode)  ? "a directory, not a script"
                                                  : "not a regular file";

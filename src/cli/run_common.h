@@ -16,7 +16,7 @@ typedef struct {
     const char *torch_version; /* --torch-version V */
     const char *cache;         /* --cache DIR (tests), else XDG */
     bool print_cache, clean_cache, print_path, quiet;
-    bool as_is; /* verify: run the files as they are, no conversion */
+    bool as_is;         /* verify: run the files as they are, no conversion */
     unsigned timeout_s; /* verify: stop the script after this; 0: never */
     char **cmd; /* after the options: python SCRIPT ARGS..., NULL-ended */
     int ncmd;

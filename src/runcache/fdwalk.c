@@ -51,15 +51,14 @@ typedef struct {
     bool stopped;
 } walker;
 
-static nfy_status walk_dir(walker *w, int dirfd, const char *prefix,
-                           int depth);
+static nfy_status walk_dir(walker *w, int dirfd, const char *prefix, int depth);
 
 static nfy_status visit(walker *w, int dirfd, const char *name,
                         const char *prefix, int depth)
 {
     char rel[PATH_MAX];
-    int n = snprintf(rel, sizeof rel, "%s%s%s", prefix, *prefix ? "/" : "",
-                     name);
+    int n =
+        snprintf(rel, sizeof rel, "%s%s%s", prefix, *prefix ? "/" : "", name);
     if (n < 0 || (size_t)n >= sizeof rel)
         return NFY_ENAMETOOLONG;
     struct stat st;
@@ -70,8 +69,8 @@ static nfy_status visit(walker *w, int dirfd, const char *name,
         w->stopped = true;
     if (r || !S_ISDIR(st.st_mode))
         return NFY_OK;
-    int fd = openat(dirfd, name,
-                    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int fd =
+        openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
         return errno == ELOOP ? NFY_ESYMLINK : nfy_status_from_errno(errno);
     nfy_status rc = walk_dir(w, fd, rel, depth + 1);
@@ -79,8 +78,7 @@ static nfy_status visit(walker *w, int dirfd, const char *name,
     return rc;
 }
 
-static nfy_status walk_dir(walker *w, int dirfd, const char *prefix,
-                           int depth)
+static nfy_status walk_dir(walker *w, int dirfd, const char *prefix, int depth)
 {
     if (depth > MAX_DEPTH)
         return NFY_ELIMIT;

@@ -69,8 +69,8 @@ static nfy_status remove_at(int dirfd, const char *name, int depth)
         return NFY_OK;
     if (errno != EISDIR && errno != EPERM)
         return nfy_status_from_errno(errno);
-    int fd = openat(dirfd, name,
-                    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int fd =
+        openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
         return errno == ENOENT ? NFY_OK : nfy_status_from_errno(errno);
     nfy_status st = rm_contents(fd, depth);

@@ -92,7 +92,8 @@ static const char *first_difference(nfy_arena *a, nfy_str x, nfy_str y)
     nfy_str rest = i < x.len ? x : y;
     const char *start = rest.ptr + line;
     const char *end = memchr(start, '\n', rest.len - line);
-    const char *tab = memchr(start, '\t', (size_t)((end ? end : rest.ptr + rest.len) - start));
+    const char *tab = memchr(
+        start, '\t', (size_t)((end ? end : rest.ptr + rest.len) - start));
     if (!tab)
         return "?";
     return nfy_arena_strndup(
@@ -108,8 +109,8 @@ static void recheck_sources(const cache *c, const char *key,
     nfy_buf live = NFY_BUF_INIT;
     nfy_diags quiet;
     nfy_diags_init(&quiet);
-    nfy_status st = nfy__runcache_key(c->opts, c->project, c->project, now,
-                                      &live, &quiet);
+    nfy_status st =
+        nfy__runcache_key(c->opts, c->project, c->project, now, &live, &quiet);
     nfy_diags_release(&quiet);
     if (!st && strcmp(now, key)) {
         const char *rel = first_difference(c->a, nfy_buf_view(converted),
@@ -161,8 +162,8 @@ static nfy_status build(const cache *c, nfy_runcache_entry *out)
         (void)flock(lockfd, LOCK_EX);
     nfy_buf manifest = NFY_BUF_INIT;
     const char *snap = nfy_path_join(c->a, tmp, "src");
-    nfy_status st = nfy__runcache_snapshot(c->project, c->opts->cache_root,
-                                           snap, c->diags);
+    nfy_status st =
+        nfy__runcache_snapshot(c->project, c->opts->cache_root, snap, c->diags);
     if (!st)
         st = nfy__runcache_key(c->opts, snap, c->project, out->key, &manifest,
                                c->diags);
@@ -190,12 +191,14 @@ static nfy_status build(const cache *c, nfy_runcache_entry *out)
 static nfy_status read_at(int dirfd, const char *name, nfy_buf *out,
                           struct stat *st)
 {
-    int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    int fd =
+        openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         return nfy_status_from_errno(errno);
-    nfy_status rc = fstat(fd, st) != 0    ? nfy_status_from_errno(errno)
-                    : !S_ISREG(st->st_mode) ? NFY_ENOTREG
-                                            : nfy_file_read_sized(fd, st->st_size, 256u << 20, out);
+    nfy_status rc = fstat(fd, st) != 0 ? nfy_status_from_errno(errno)
+                    : !S_ISREG(st->st_mode)
+                        ? NFY_ENOTREG
+                        : nfy_file_read_sized(fd, st->st_size, 256u << 20, out);
     close(fd);
     return rc;
 }
@@ -218,8 +221,8 @@ static nfy_status check_entry(const cache *c, const char *key,
     nfy_status rc = nfy__runcache_check_owned(&st, entry, c->diags);
     if (rc || !S_ISDIR(st.st_mode))
         return rc;
-    int efd = openat(c->rootfd, key,
-                     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int efd =
+        openat(c->rootfd, key, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (efd < 0)
         return NFY_OK;
     nfy_buf list = NFY_BUF_INIT;
@@ -262,8 +265,8 @@ static void discard_entry(const cache *c, const char *key)
         (void)unlinkat(c->rootfd, key, 0);
         return;
     }
-    int fd = openat(c->rootfd, key,
-                    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int fd =
+        openat(c->rootfd, key, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
         return;
     (void)flock(fd, LOCK_EX);

@@ -95,8 +95,7 @@ static nfy_status open_failed(nfy_diags *diags, const char *root,
 }
 
 nfy_status nfy__runcache_open_root(nfy_arena *a, const char *root, bool create,
-                                   int *fd, const char **real,
-                                   nfy_diags *diags)
+                                   int *fd, const char **real, nfy_diags *diags)
 {
     *fd = -1;
     if (create) {
@@ -110,7 +109,8 @@ nfy_status nfy__runcache_open_root(nfy_arena *a, const char *root, bool create,
                            nfy_status_from_errno(errno));
     char buf[PATH_MAX];
     struct stat st, named;
-    nfy_status rc = fstat(rfd, &st) == 0 ? NFY_OK : nfy_status_from_errno(errno);
+    nfy_status rc =
+        fstat(rfd, &st) == 0 ? NFY_OK : nfy_status_from_errno(errno);
     if (!rc && (!realpath(root, buf) || stat(buf, &named) != 0 ||
                 named.st_dev != st.st_dev || named.st_ino != st.st_ino))
         rc = open_failed(diags, root, "cannot resolve", NFY_ENOENT);

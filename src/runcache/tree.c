@@ -33,14 +33,15 @@ static nfy_status digest_at(int dirfd, const char *name, const struct stat *st,
         nfy_sha256_add(&s, target, (size_t)n);
         nfy_sha256_finish(&s, digest);
     } else {
-        int fd = openat(dirfd, name,
-                        O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+        int fd =
+            openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
         if (fd < 0)
             return nfy_status_from_errno(errno);
         struct stat now;
-        nfy_status rc = fstat(fd, &now) != 0   ? nfy_status_from_errno(errno)
-                        : !S_ISREG(now.st_mode) ? NFY_ENOTREG
-                                                : nfy__runcache_hash_fd(fd, digest);
+        nfy_status rc = fstat(fd, &now) != 0 ? nfy_status_from_errno(errno)
+                        : !S_ISREG(now.st_mode)
+                            ? NFY_ENOTREG
+                            : nfy__runcache_hash_fd(fd, digest);
         close(fd);
         if (rc)
             return rc;
@@ -93,11 +94,10 @@ static int record_one(void *ctx, int dirfd, const char *name, const char *rel,
     if (kind != 'd' && (r->st = digest_at(dirfd, name, &st, hex)))
         return 1;
     bool file = kind == 'f';
-    r->st = nfy_buf_addf(r->out, "%c\t%lld\t%lld\t%lld\t%" PRIuMAX "\t%s\t",
-                         kind, file ? (long long)st.st_size : 0,
-                         file ? ns_of(&st.st_mtim) : 0,
-                         file ? ns_of(&st.st_ctim) : 0,
-                         file ? (uintmax_t)st.st_ino : 0, hex);
+    r->st = nfy_buf_addf(
+        r->out, "%c\t%lld\t%lld\t%lld\t%" PRIuMAX "\t%s\t", kind,
+        file ? (long long)st.st_size : 0, file ? ns_of(&st.st_mtim) : 0,
+        file ? ns_of(&st.st_ctim) : 0, file ? (uintmax_t)st.st_ino : 0, hex);
     if (!r->st)
         r->st = add_escaped(r->out, rel);
     if (!r->st)
@@ -210,8 +210,7 @@ static nfy_status check_one(checker *c, const tree_line *t, bool *same)
         return NFY_OK;
     }
     char hex[NFY_SHA256_HEX];
-    *same = digest_at(dirfd, name, &st, hex) == NFY_OK &&
-            !strcmp(hex, t->hex);
+    *same = digest_at(dirfd, name, &st, hex) == NFY_OK && !strcmp(hex, t->hex);
     return NFY_OK;
 }
 

@@ -223,7 +223,6 @@ static void test_missing_project(void **state)
     nfy_diags_release(&d);
 }
 
-
 static void test_root_writable_by_others_refused(void **state)
 {
     fixture *fx = *state;
@@ -348,10 +347,9 @@ static void test_links_as_python_sees_them(void **state)
     write_file(outside, "X = 1\n");
     assert_int_equal(
         symlink("../lib.py", nfy_path_join(&fx->a, fx->project, "rel.py")), 0);
-    assert_int_equal(
-        symlink(nfy_path_join(&fx->a, fx->project, "train.py"),
-                nfy_path_join(&fx->a, fx->project, "abs.py")),
-        0);
+    assert_int_equal(symlink(nfy_path_join(&fx->a, fx->project, "train.py"),
+                             nfy_path_join(&fx->a, fx->project, "abs.py")),
+                     0);
     assert_int_equal(mkfifo(nfy_path_join(&fx->a, fx->project, "p.fifo"), 0600),
                      0);
     nfy_runcache_entry e;
