@@ -217,29 +217,32 @@ static int script_index(const nfy_run_args *args)
     return -1;
 }
 
-/* With no script found: the first *.py argument names one that is not
- * there or not a file; say so (exit 2) rather than guess. -1: none. */
-static int missing_script(const char *cmd, const nfy_run_args *args)
+/* With no script found: why the first *.py argument names none (not
+ * there, not a file), with *arg set to it; NULL when there is none. */
+static const char *missing_script(const nfy_run_args *args, const char **arg)
 {
     for (int i = 1; i < args->ncmd; i++) {
-        const char *arg = args->cmd[i];
-        size_t n = strlen(arg);
-        if (arg[0] == '-' || n <= 3 || strcmp(arg + n - 3, ".py"))
+        *arg = args->cmd[i];
+        size_t n = strlen(*arg);
+        if (**arg == '-' || n <= 3 || strcmp(*arg + n - 3, ".py"))
             continue;
         struct stat st;
-        int err = stat(arg, &st) != 0 ? errno : 0;
-        const char *why = err == ENOENT          ? "does not exist"
-                          : err                  ? strerror(err)
-                          : S_ISFIFO(st.st_mode) ? "a FIFO, not a regular file"
-                          : S_ISDIR(st.st_mode)  ? "a directory, not a script"
-                                                 : "not a regular file";
-        fprintf(stderr,
-                "%s: error[run-script]: cannot run this script: %s (npuify "
-                "%s)\n",
-                arg, why, cmd);
-        return NFY_EXIT_USAGE;
+        int err = stat(*arg, &st) != 0 ? errno : 0;
+        return err == ENOENT          ? "does not exist"
+               : err                  ? strerror(err)
+               : S_ISFIFO(st.st_mode) ? "a FIFO, not a regular file"
+               : S_ISDIR(st.st_mode)  ? "a directory, not a script"
+                                      : "not a regular file";
     }
-    return -1;
+    return NULL;
+}
+
+static int say_missing(const char *cmd, const char *arg, const char *why)
+{
+    fprintf(stderr,
+            "%s: error[run-script]: cannot run this script: %s (npuify %s)\n",
+            arg, why, cmd);
+    return NFY_EXIT_USAGE;
 }
 
 static const char *dir_of(nfy_arena *a, const char *real)
@@ -313,11 +316,10 @@ int nfy_run_prepare(const char *cmd, const nfy_run_args *args, nfy_arena *a,
     char script[PATH_MAX];
     if (si > 0 && !realpath(args->cmd[si], script))
         si = -1;
-    if (si < 0) {
-        int rc = missing_script(cmd, args);
-        if (rc >= 0)
-            return rc;
-    }
+    const char *arg = NULL;
+    const char *missing = si < 0 ? missing_script(args, &arg) : NULL;
+    if (missing && !args->project)
+        return say_missing(cmd, arg, missing);
     if (si < 0 && !args->project)
         return nfy_cli_usage_error(cmd, "no SCRIPT.py in the command: name "
                                         "the project with --project DIR");
@@ -328,6 +330,8 @@ int nfy_run_prepare(const char *cmd, const nfy_run_args *args, nfy_arena *a,
                 cmd);
         return NFY_EXIT_USAGE;
     }
+    if (missing)
+        return say_missing(cmd, arg, missing);
     const char *rel = si > 0 ? nfy_cli_rel_inside(a, script, project) : NULL;
     if (si > 0 && !rel) {
         fprintf(stderr,
