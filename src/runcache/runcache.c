@@ -270,8 +270,14 @@ static void discard_entry(const cache *c, const char *key)
     if (fd < 0)
         return;
     (void)flock(fd, LOCK_EX);
+    /* another run may have replaced it meanwhile: that entry is checked
+     * again, never removed under a run using it */
+    struct stat locked, now;
+    bool same = fstat(fd, &locked) == 0 &&
+                fstatat(c->rootfd, key, &now, AT_SYMLINK_NOFOLLOW) == 0 &&
+                now.st_dev == locked.st_dev && now.st_ino == locked.st_ino;
     char *tmp = nfy_arena_fmt(c->a, "%s/" NFY__RC_TMP_PREFIX "XXXXXX", c->root);
-    if (mkdtemp(tmp)) {
+    if (same && mkdtemp(tmp)) {
         const char *base = strrchr(tmp, '/') + 1;
         if (renameat(c->rootfd, key, c->rootfd, base) != 0)
             (void)unlinkat(c->rootfd, base, AT_REMOVEDIR);
@@ -301,7 +307,7 @@ static nfy_status refuse_inside(const cache *c)
 static nfy_status find_or_build(cache *c, nfy_runcache_entry *out)
 {
     bool built = false;
-    for (int round = 0; round < 3; round++) {
+    for (int round = 0; round < 4; round++) {
         entry_state state;
         const char *what;
         nfy_status st = check_entry(c, out->key, &state, &what);
@@ -320,6 +326,7 @@ static nfy_status find_or_build(cache *c, nfy_runcache_entry *out)
                             "removed and built again",
                             what);
             discard_entry(c, out->key);
+            continue; /* gone now, or replaced by another run's */
         }
         if ((st = build(c, out)))
             return st;
