@@ -47,7 +47,8 @@ static const nfy_cli_option run_opts[] = {
      "print the cache directory (with a command: the\n"
      "converted copy), run nothing"},
     {OPT_CLEAN_CACHE, NULL, "--clean-cache", NULL,
-     "remove the cache (then run the command, if any)"},
+     "remove the cache's entries, through a link too\n"
+     "(then run the command, if any)"},
     {OPT_CACHE, NULL, "--cache", "DIR",
      "cache directory (default: $XDG_CACHE_HOME/npuify,\n"
      "else ~/.cache/npuify)"},
@@ -166,12 +167,14 @@ int nfy_run_parse(int argc, char **argv, const char *synopsis,
         about,
         run_opts,
         verify ? VERIFY_NOPTS : RUN_NOPTS,
-        verify ? "Exit: 0 the script ran to its end with no problem, 1 "
-                 "otherwise (also\nwhen it ran past --timeout), 2 usage, 3 "
-                 "input errors, 4 internal,\n128+N stopped by signal N (sent "
-                 "on to the script's process group).\n"
-               : "Exit: the command's own (npuify replaces itself with it); "
-                 "2 usage,\n3 input errors, 127 the command cannot run.\n"};
+        verify
+            ? "Exit: 0 the script ran to its end with no problem, 1 "
+              "otherwise (also\nwhen it ran past --timeout), 2 usage, 3 "
+              "input errors, 4 internal,\n128+N stopped by signal N (sent "
+              "on to the script's process group).\n"
+            : "Exit: the command's own (npuify replaces itself with it); "
+              "2 usage,\n3 input errors (an unsafe cache too), 127 the command "
+              "cannot run\n(torch_npu missing for its Python).\n"};
     bool dashdash = false;
     int i = 1;
     for (; i < argc; i++) {
