@@ -21,7 +21,12 @@ static const char synopsis[] =
 static const char about[] =
     "Convert SCRIPT's project (its directory, or --project DIR) for Ascend\n"
     "NPU into a cache keyed by content (reused while no byte changes) and\n"
-    "run the command on the converted copy. No user file is touched.\n";
+    "run the command on the converted copy. No user file is touched.\n"
+    "The cache must be yours alone (owned by you, writable by no one else,\n"
+    "as ssh and git require); each entry is checked against the hashes of\n"
+    "its converted files before every run and rebuilt when it changed.\n"
+    "Links are pointed as Python would see them from the project: into\n"
+    "the converted copy when inside it, at the original file outside it.\n";
 
 int nfy_cmd_run(int argc, char **argv)
 {
@@ -50,6 +55,16 @@ int nfy_cmd_run(int argc, char **argv)
                 strerror(errno));
         nfy_arena_release(&a);
         return NFY_EXIT_INTERNAL;
+    }
+    if (nfy_run_python_lacks(plan.argv, "torch_npu")) {
+        fprintf(stderr,
+                "%s: error[run-no-torch-npu]: torch_npu is not installed for "
+                "this Python, so the converted copy cannot import it: install "
+                "Ascend's torch_npu for it, or run the same command on the "
+                "emulated NPU with `npuify verify -- %s ...`\n",
+                plan.argv[0], plan.argv[0]);
+        nfy_arena_release(&a);
+        return 127;
     }
     fflush(NULL);
     execvp(plan.argv[0], plan.argv);

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "apidb/apidb.h"
@@ -27,7 +26,10 @@ static const char about[] =
     "emulator installed with npuify (torch_npu over CPU PyTorch). Fails,\n"
     "naming the original file:line and the rule, when a CUDA call is left,\n"
     "or when the code uses a torch.npu / torch_npu name the target\n"
-    "torch_npu lacks; prints 'verify: ok' and the steps seen otherwise.\n";
+    "torch_npu lacks; prints 'verify: ok' and the steps seen otherwise.\n"
+    "The script runs in its own process group: a signal to npuify is sent\n"
+    "on to it, and past --timeout (default 1h) the group is stopped\n"
+    "(SIGTERM, SIGKILL 5 s later); no temporary is left.\n";
 
 typedef struct {
     nfy_verify_paths paths;
@@ -51,37 +53,24 @@ static bool set_env(nfy_arena *a, const verify_setup *s,
            !setenv("NPUIFY_EMU_TORCH_VERSION", s->version->name, 1);
 }
 
-/* Run argv and wait; SIGINT/SIGQUIT go to the child only (as system()). */
-static int run_child(char **argv)
+static int conclude(const nfy_verify_child *child, unsigned timeout_s,
+                    const verify_setup *s, const nfy_verify_summary *sum,
+                    bool quiet)
 {
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0)
-        return 127;
-    if (pid == 0) {
-        execvp(argv[0], argv);
-        fprintf(stderr, "%s: error[run]: cannot run: %s\n", argv[0],
-                strerror(errno));
-        _exit(127);
+    if (child->stopped_by) {
+        fprintf(stderr,
+                "verify: stopped by %s (sent on to the script's process "
+                "group)\n",
+                strsignal(child->stopped_by));
+        return 128 + child->stopped_by;
     }
-    struct sigaction ign = {0}, old_int, old_quit;
-    ign.sa_handler = SIG_IGN;
-    sigaction(SIGINT, &ign, &old_int);
-    sigaction(SIGQUIT, &ign, &old_quit);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGQUIT, &old_quit, NULL);
-    if (WIFSIGNALED(status))
-        return 128 + WTERMSIG(status);
-    return WEXITSTATUS(status);
-}
-
-static int conclude(int child, const verify_setup *s,
-                    const nfy_verify_summary *sum, bool quiet)
-{
-    if (sum->problems == 0 && child == 0) {
+    if (child->timed_out) {
+        printf("verify: FAILED (the script ran past --timeout %us and its "
+               "process group was stopped; %zu problem%s)\n",
+               timeout_s, sum->problems, sum->problems == 1 ? "" : "s");
+        return NFY_EXIT_FINDINGS;
+    }
+    if (sum->problems == 0 && child->status == 0) {
         if (quiet)
             return NFY_EXIT_OK;
         printf("verify: ok (%lu optimizer steps, %lu backward calls, %zu "
@@ -91,7 +80,7 @@ static int conclude(int child, const verify_setup *s,
         return NFY_EXIT_OK;
     }
     printf("verify: FAILED (%zu problem%s; the script exited %d)\n",
-           sum->problems, sum->problems == 1 ? "" : "s", child);
+           sum->problems, sum->problems == 1 ? "" : "s", child->status);
     return NFY_EXIT_FINDINGS;
 }
 
@@ -144,7 +133,19 @@ static int verify(const nfy_run_args *args, nfy_arena *a)
         unlink(events);
         return NFY_EXIT_INTERNAL;
     }
-    int child = run_child(plan.argv);
+    if (nfy_run_python_lacks(plan.argv, "torch")) {
+        unlink(events);
+        fprintf(stderr,
+                "%s: error[verify-no-torch]: this Python has no torch "
+                "(import torch fails): the emulated NPU runs on CPU PyTorch; "
+                "install torch for it, or name a Python that has it\n",
+                plan.argv[0]);
+        printf("verify: FAILED (%s has no torch: nothing was run)\n",
+               plan.argv[0]);
+        return NFY_EXIT_FINDINGS;
+    }
+    nfy_verify_child child;
+    nfy_verify_run_child(plan.argv, args->timeout_s, &child);
     nfy_diags diags;
     nfy_diags_init(&diags);
     nfy_rule_set *rules = nfy_rule_set_new(&diags);
@@ -153,7 +154,7 @@ static int verify(const nfy_run_args *args, nfy_arena *a)
     nfy_verify_report(events, rules, s.version->name, &sum);
     nfy_rule_set_free(rules);
     unlink(events);
-    return conclude(child, &s, &sum, args->quiet);
+    return conclude(&child, args->timeout_s, &s, &sum, args->quiet);
 }
 
 int nfy_cmd_verify(int argc, char **argv)

@@ -1,11 +1,14 @@
 /* Shared front half of `npuify run` and `npuify verify`. */
 #include "cli/run_common.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "apidb/apidb.h"
@@ -21,9 +24,14 @@ enum run_opt {
     OPT_CLEAN_CACHE,
     OPT_CACHE,
     OPT_QUIET,
-    OPT_AS_IS,     /* verify only: from here on */
-    OPT_PRINT_PATH /* verify only */
+    OPT_AS_IS,      /* verify only: from here on */
+    OPT_PRINT_PATH, /* verify only */
+    OPT_TIMEOUT     /* verify only */
 };
+
+/* verify's default --timeout: long enough for any check on the CPU, short
+ * enough that a hung script does not look like a slow one for ever. */
+enum { VERIFY_DEFAULT_TIMEOUT_S = 3600 };
 
 /* The options of run and verify: verify's table is run's plus the last
  * two, so both parse and document the shared ones alike. */
@@ -39,7 +47,8 @@ static const nfy_cli_option run_opts[] = {
      "print the cache directory (with a command: the\n"
      "converted copy), run nothing"},
     {OPT_CLEAN_CACHE, NULL, "--clean-cache", NULL,
-     "remove the cache (then run the command, if any)"},
+     "remove the cache's entries, through a link too\n"
+     "(then run the command, if any)"},
     {OPT_CACHE, NULL, "--cache", "DIR",
      "cache directory (default: $XDG_CACHE_HOME/npuify,\n"
      "else ~/.cache/npuify)"},
@@ -49,9 +58,12 @@ static const nfy_cli_option run_opts[] = {
      "converted by hand or by convert), no cache"},
     {OPT_PRINT_PATH, NULL, "--print-path", NULL,
      "print the emulator's directory"},
+    {OPT_TIMEOUT, NULL, "--timeout", "T",
+     "stop the script (its whole process group) after T\n"
+     "seconds (or Nm, Nh); 0: never (default: 1h)"},
 };
 
-enum { RUN_NOPTS = OPT_AS_IS, VERIFY_NOPTS = OPT_PRINT_PATH + 1 };
+enum { RUN_NOPTS = OPT_AS_IS, VERIFY_NOPTS = OPT_TIMEOUT + 1 };
 
 static int parse_mode(const char *cmd, const char *val, nfy_run_args *out)
 {
@@ -91,6 +103,24 @@ static int path_value(const char *cmd, const char *opt, const char *val,
     return rc;
 }
 
+/* "90", "90s", "10m", "1h"; 0 is no limit. */
+static int parse_timeout(const char *cmd, const char *val, unsigned *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long n = strtoul(val, &end, 10);
+    unsigned long unit = !strcmp(end, "") || !strcmp(end, "s") ? 1
+                         : !strcmp(end, "m")                   ? 60
+                         : !strcmp(end, "h")                   ? 3600
+                                                               : 0;
+    if (end == val || *val == '-' || !unit || errno || n > 30UL * 86400 / unit)
+        return nfy_cli_usage_error(cmd, "--timeout takes seconds (90, 90s), "
+                                        "minutes (10m) or hours (1h); 0: "
+                                        "no limit");
+    *out = (unsigned)(n * unit);
+    return -1;
+}
+
 static int take_option(const char *cmd, int id, const char *val,
                        nfy_run_args *out)
 {
@@ -119,6 +149,8 @@ static int take_option(const char *cmd, int id, const char *val,
     case OPT_PRINT_PATH:
         out->print_path = true;
         break;
+    case OPT_TIMEOUT:
+        return parse_timeout(cmd, val, &out->timeout_s);
     }
     return -1;
 }
@@ -127,6 +159,7 @@ int nfy_run_parse(int argc, char **argv, const char *synopsis,
                   const char *about, bool verify, nfy_run_args *out)
 {
     memset(out, 0, sizeof *out);
+    out->timeout_s = verify ? VERIFY_DEFAULT_TIMEOUT_S : 0;
     const char *cmd = argv[0];
     const nfy_cli_command table = {
         cmd,
@@ -134,10 +167,14 @@ int nfy_run_parse(int argc, char **argv, const char *synopsis,
         about,
         run_opts,
         verify ? VERIFY_NOPTS : RUN_NOPTS,
-        verify ? "Exit: 0 the script ran to its end with no problem, 1 "
-                 "otherwise,\n2 usage, 3 input errors, 4 internal.\n"
-               : "Exit: the command's own (npuify replaces itself with it); "
-                 "2 usage,\n3 input errors, 127 the command cannot run.\n"};
+        verify
+            ? "Exit: 0 the script ran to its end with no problem, 1 "
+              "otherwise (also\nwhen it ran past --timeout), 2 usage, 3 "
+              "input errors, 4 internal,\n128+N stopped by signal N (sent "
+              "on to the script's process group).\n"
+            : "Exit: the command's own (npuify replaces itself with it); "
+              "2 usage,\n3 input errors (an unsafe cache too), 127 the command "
+              "cannot run\n(torch_npu missing for its Python).\n"};
     bool dashdash = false;
     int i = 1;
     for (; i < argc; i++) {
@@ -183,6 +220,34 @@ static int script_index(const nfy_run_args *args)
     return -1;
 }
 
+/* With no script found: why the first *.py argument names none (not
+ * there, not a file), with *arg set to it; NULL when there is none. */
+static const char *missing_script(const nfy_run_args *args, const char **arg)
+{
+    for (int i = 1; i < args->ncmd; i++) {
+        *arg = args->cmd[i];
+        size_t n = strlen(*arg);
+        if (**arg == '-' || n <= 3 || strcmp(*arg + n - 3, ".py"))
+            continue;
+        struct stat st;
+        int err = stat(*arg, &st) != 0 ? errno : 0;
+        return err == ENOENT          ? "does not exist"
+               : err                  ? strerror(err)
+               : S_ISFIFO(st.st_mode) ? "a FIFO, not a regular file"
+               : S_ISDIR(st.st_mode)  ? "a directory, not a script"
+                                      : "not a regular file";
+    }
+    return NULL;
+}
+
+static int say_missing(const char *cmd, const char *arg, const char *why)
+{
+    fprintf(stderr,
+            "%s: error[run-script]: cannot run this script: %s (npuify %s)\n",
+            arg, why, cmd);
+    return NFY_EXIT_USAGE;
+}
+
 static const char *dir_of(nfy_arena *a, const char *real)
 {
     const char *slash = strrchr(real, '/');
@@ -196,6 +261,22 @@ static int fail(const char *cmd, nfy_diags *diags, int code)
     nfy_diags_release(diags);
     (void)cmd;
     return code;
+}
+
+/* What the cache itself says (an entry rebuilt, a FIFO left out, a file
+ * that changed during the build); convert's own findings on the copy are
+ * the report's, not this run's. */
+static void print_cache_notes(const nfy_diags *all)
+{
+    nfy_diags notes;
+    nfy_diags_init(&notes);
+    nfy_diag_info d;
+    for (size_t i = 0; nfy_diags_get(all, i, &d); i++)
+        if (d.code && !strncmp(d.code, "E-CACHE-", 8))
+            nfy_diag_add_at(&notes, d.severity, d.code, d.file, d.line, d.col,
+                            "%s", d.message);
+    nfy_cli_print_diags(&notes, isatty(STDERR_FILENO), false);
+    nfy_diags_release(&notes);
 }
 
 static int convert(const char *cmd, const nfy_run_args *args, nfy_arena *a,
@@ -217,6 +298,8 @@ static int convert(const char *cmd, const nfy_run_args *args, nfy_arena *a,
         return fail(cmd, &diags,
                     st == NFY_EUSAGE || st == NFY_ENOENT ? NFY_EXIT_USAGE
                                                          : NFY_EXIT_INPUT);
+    if (!args->quiet)
+        print_cache_notes(&diags);
     nfy_diags_release(&diags);
     return -1;
 }
@@ -236,6 +319,10 @@ int nfy_run_prepare(const char *cmd, const nfy_run_args *args, nfy_arena *a,
     char script[PATH_MAX];
     if (si > 0 && !realpath(args->cmd[si], script))
         si = -1;
+    const char *arg = NULL;
+    const char *missing = si < 0 ? missing_script(args, &arg) : NULL;
+    if (missing && !args->project)
+        return say_missing(cmd, arg, missing);
     if (si < 0 && !args->project)
         return nfy_cli_usage_error(cmd, "no SCRIPT.py in the command: name "
                                         "the project with --project DIR");
@@ -246,6 +333,8 @@ int nfy_run_prepare(const char *cmd, const nfy_run_args *args, nfy_arena *a,
                 cmd);
         return NFY_EXIT_USAGE;
     }
+    if (missing)
+        return say_missing(cmd, arg, missing);
     const char *rel = si > 0 ? nfy_cli_rel_inside(a, script, project) : NULL;
     if (si > 0 && !rel) {
         fprintf(stderr,
@@ -268,6 +357,37 @@ int nfy_run_prepare(const char *cmd, const nfy_run_args *args, nfy_arena *a,
         plan->argv[si] = nfy_path_join(a, plan->entry.tree, rel);
     plan->pythonpath = join_path_var(a, plan->entry.tree);
     return -1;
+}
+
+bool nfy_run_python_lacks(char *const *argv, const char *module)
+{
+    const char *base = strrchr(argv[0], '/');
+    base = base ? base + 1 : argv[0];
+    if (strncmp(base, "python", 6))
+        return false;
+    static const char probe[] =
+        "import importlib.util, sys\n"
+        "sys.exit(0 if importlib.util.find_spec(sys.argv[1]) else 3)\n";
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return false;
+    if (pid == 0) {
+        int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+        if (null >= 0) {
+            dup2(null, STDOUT_FILENO);
+            dup2(null, STDERR_FILENO);
+        }
+        char *const pargv[] = {argv[0], (char *)"-c", (char *)probe,
+                               (char *)module, NULL};
+        execvp(argv[0], pargv);
+        _exit(127);
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return false;
+    return WIFEXITED(status) && WEXITSTATUS(status) == 3;
 }
 
 int nfy_run_cache_only(const char *cmd, const nfy_run_args *args)

@@ -16,7 +16,8 @@ typedef struct {
     const char *torch_version; /* --torch-version V */
     const char *cache;         /* --cache DIR (tests), else XDG */
     bool print_cache, clean_cache, print_path, quiet;
-    bool as_is; /* verify: run the files as they are, no conversion */
+    bool as_is;         /* verify: run the files as they are, no conversion */
+    unsigned timeout_s; /* verify: stop the script after this; 0: never */
     char **cmd; /* after the options: python SCRIPT ARGS..., NULL-ended */
     int ncmd;
 } nfy_run_args;
@@ -46,6 +47,13 @@ typedef struct {
  */
 int nfy_run_prepare(const char *cmd, const nfy_run_args *args, nfy_arena *a,
                     nfy_run_plan *plan);
+
+/*
+ * True when argv[0] is a Python (its name starts with "python") in which
+ * `module` cannot be imported (importlib finds no such module, with the
+ * environment as it is now); false when it has it or cannot be asked.
+ */
+bool nfy_run_python_lacks(char *const *argv, const char *module);
 
 /* --print-cache / --clean-cache without a command. Returns an exit code. */
 int nfy_run_cache_only(const char *cmd, const nfy_run_args *args);

@@ -34,4 +34,19 @@ typedef struct {
 void nfy_verify_report(const char *events, const nfy_rule_set *rules,
                        const char *torch_version, nfy_verify_summary *sum);
 
+typedef struct {
+    int status;     /* the script's exit code, or 128 + its signal */
+    bool timed_out; /* it ran past the timeout and its group was stopped */
+    int stopped_by; /* the signal npuify got and sent on; 0: none */
+} nfy_verify_child;
+
+/*
+ * Run argv in its own process group and wait for it: SIGINT, SIGTERM,
+ * SIGHUP and SIGQUIT are sent on to the group; past timeout_s (0: no
+ * limit) the group gets SIGTERM, then SIGKILL 5 s later. Those signals
+ * stay blocked in npuify when it returns (the caller cleans up and exits).
+ */
+void nfy_verify_run_child(char **argv, unsigned timeout_s,
+                          nfy_verify_child *out);
+
 #endif

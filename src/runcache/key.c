@@ -3,16 +3,13 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "runcache/runcache_internal.h"
 
-nfy_status nfy__runcache_hash_file(const char *path,
-                                   uint8_t digest[NFY_SHA256_BYTES])
+nfy_status nfy__runcache_hash_fd(int fd, uint8_t digest[NFY_SHA256_BYTES])
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return nfy_status_from_errno(errno);
     nfy_sha256 s;
     nfy_sha256_init(&s);
     char chunk[65536];
@@ -20,14 +17,10 @@ nfy_status nfy__runcache_hash_file(const char *path,
     while ((n = read(fd, chunk, sizeof chunk)) != 0) {
         if (n < 0 && errno == EINTR)
             continue;
-        if (n < 0) {
-            int err = errno;
-            close(fd);
-            return nfy_status_from_errno(err);
-        }
+        if (n < 0)
+            return nfy_status_from_errno(errno);
         nfy_sha256_add(&s, chunk, (size_t)n);
     }
-    close(fd);
     nfy_sha256_finish(&s, digest);
     return NFY_OK;
 }
@@ -57,11 +50,26 @@ static void add_field(nfy_sha256 *s, const char *text, size_t n)
     nfy_sha256_add(s, text, n);
 }
 
+/* Only a regular file is opened (O_NONBLOCK + fstat): one that became a
+ * FIFO since the walk cannot block the run. */
+static nfy_status file_digest(const char *path,
+                              uint8_t digest[NFY_SHA256_BYTES])
+{
+    int fd;
+    struct stat st;
+    nfy_status rc = nfy_file_open_read(path, &fd, &st);
+    if (rc)
+        return rc;
+    rc = nfy__runcache_hash_fd(fd, digest);
+    close(fd);
+    return rc;
+}
+
 static nfy_status entry_digest(const nfy_walk_entry *e,
                                uint8_t digest[NFY_SHA256_BYTES])
 {
     if (e->kind == NFY_WALK_FILE)
-        return nfy__runcache_hash_file(e->path, digest);
+        return file_digest(e->path, digest);
     char target[PATH_MAX];
     ssize_t n = readlink(e->path, target, sizeof target);
     if (n < 0)
@@ -76,6 +84,15 @@ static nfy_status entry_digest(const nfy_walk_entry *e,
 static int on_entry(void *ctx, const nfy_walk_entry *e)
 {
     key_walk *w = ctx;
+    if (e->kind == NFY_WALK_SPECIAL)
+        return 0; /* never copied (the snapshot names it) */
+    if (e->kind == NFY_WALK_ERROR) {
+        nfy_diag_add_at(w->diags, NFY_SEV_ERROR, "E-CACHE-READ", e->path, 0, 0,
+                        "cannot read for the cache key: %s",
+                        nfy_status_str(nfy_status_from_errno(e->err)));
+        w->st = nfy_status_from_errno(e->err);
+        return 1;
+    }
     const char *kind = e->kind == NFY_WALK_DIR    ? "d"
                        : e->kind == NFY_WALK_FILE ? "f"
                                                   : "l";
@@ -112,14 +129,15 @@ static int on_entry(void *ctx, const nfy_walk_entry *e)
     return 0;
 }
 
-nfy_status nfy__runcache_key(const nfy_runcache_opts *opts, const char *project,
+nfy_status nfy__runcache_key(const nfy_runcache_opts *opts,
+                             const char *walk_root, const char *project,
                              char key[NFY_SHA256_HEX], nfy_buf *manifest,
                              nfy_diags *diags)
 {
     nfy_sha256 s;
     nfy_sha256_init(&s);
     const char *fields[] = {
-        "npuify-runcache/1", opts->tool_version ? opts->tool_version : "",
+        "npuify-runcache/2", opts->tool_version ? opts->tool_version : "",
         opts->mode == NFY_CONVERT_MODE_AUTO ? "auto" : "manual",
         opts->torch_version ? opts->torch_version : "", project};
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
@@ -127,7 +145,7 @@ nfy_status nfy__runcache_key(const nfy_runcache_opts *opts, const char *project,
     static const char *const skip_names[] = {".git", "__pycache__", NULL};
     nfy_walk_opts wo = {skip_names, opts->cache_root};
     key_walk w = {0, 0, &s, manifest, diags, NFY_OK};
-    nfy_status st = nfy_walk(project, &wo, on_entry, &w, diags);
+    nfy_status st = nfy_walk(walk_root, &wo, on_entry, &w, diags);
     if (w.st)
         return w.st;
     if (st)

@@ -1,22 +1,103 @@
-/* Recursive removal of a directory the cache owns (never followed links). */
+/* Removal inside the cache by directory descriptor: no link is followed,
+ * so nothing outside what is removed can be reached. */
+#include <dirent.h>
 #include <errno.h>
-#include <ftw.h>
-#include <stdio.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "runcache/runcache_internal.h"
 
-static int remove_entry(const char *path, const struct stat *st, int flag,
-                        struct FTW *ftw)
+/* A tree deeper than this is not one the cache made. */
+enum { MAX_DEPTH = 512 };
+
+typedef NFY_VEC(char *) name_list;
+
+static void free_names(name_list *names)
 {
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    return remove(path) && errno != ENOENT ? -1 : 0;
+    for (size_t i = 0; i < names->len; i++)
+        free(names->items[i]);
+    nfy_vec_free(names);
 }
 
-nfy_status nfy__runcache_rmtree(const char *path)
+/* The names in dirfd (read whole first: removing while reading is not
+ * defined by POSIX). */
+static nfy_status list_names(int dirfd, name_list *out)
 {
-    if (nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS) == 0)
+    int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *d = fd < 0 ? NULL : fdopendir(fd);
+    if (!d) {
+        int err = errno;
+        if (fd >= 0)
+            close(fd);
+        return nfy_status_from_errno(err);
+    }
+    for (struct dirent *e; (e = readdir(d));) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        char *copy = strdup(e->d_name);
+        if (!copy) {
+            closedir(d);
+            return NFY_ENOMEM;
+        }
+        nfy_vec_push(out, copy);
+    }
+    closedir(d);
+    return NFY_OK;
+}
+
+static nfy_status remove_at(int dirfd, const char *name, int depth);
+
+static nfy_status rm_contents(int dirfd, int depth)
+{
+    if (depth > MAX_DEPTH)
+        return NFY_ELIMIT;
+    /* ours, but maybe copied read-only from the project */
+    (void)fchmod(dirfd, S_IRWXU);
+    name_list names = {0};
+    nfy_status st = list_names(dirfd, &names);
+    for (size_t i = 0; !st && i < names.len; i++)
+        st = remove_at(dirfd, names.items[i], depth + 1);
+    free_names(&names);
+    return st;
+}
+
+static nfy_status remove_at(int dirfd, const char *name, int depth)
+{
+    if (unlinkat(dirfd, name, 0) == 0 || errno == ENOENT)
         return NFY_OK;
-    return errno == ENOENT ? NFY_OK : nfy_status_from_errno(errno);
+    if (errno != EISDIR && errno != EPERM)
+        return nfy_status_from_errno(errno);
+    int fd =
+        openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return errno == ENOENT ? NFY_OK : nfy_status_from_errno(errno);
+    nfy_status st = rm_contents(fd, depth);
+    close(fd);
+    if (!st && unlinkat(dirfd, name, AT_REMOVEDIR) != 0 && errno != ENOENT)
+        st = nfy_status_from_errno(errno);
+    return st;
+}
+
+nfy_status nfy__runcache_remove_at(int dirfd, const char *name)
+{
+    return remove_at(dirfd, name, 0);
+}
+
+nfy_status nfy__runcache_rm_contents(int dirfd)
+{
+    return rm_contents(dirfd, 0);
+}
+
+bool nfy__runcache_is_tmp_name(const char *name)
+{
+    size_t n = sizeof NFY__RC_TMP_PREFIX - 1;
+    if (strncmp(name, NFY__RC_TMP_PREFIX, n) || strlen(name) != n + 6)
+        return false;
+    for (const char *p = name + n; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+              (*p >= '0' && *p <= '9')))
+            return false;
+    return true;
 }

@@ -10,12 +10,15 @@
  * any changed byte gives a new key.
  *
  * Layout under the cache root ($XDG_CACHE_HOME/npuify, else
- * ~/.cache/npuify):
+ * ~/.cache/npuify; 0700, the user's alone: see DESIGN.md section 6):
  *   <key>/tree/          the converted project (nfy_convert_run, WRITE)
+ *   <key>/tree.tsv       the tree's manifest: stamps and SHA-256 per entry,
+ *                        checked before every run
  *   <key>/report/        report.json and summary.md of that conversion
  *   <key>/manifest.tsv   "sha256<TAB>relative path" per input file
  *   <key>/project        the project's real path (maps the copy back)
- *   .tmp-XXXXXX/         an entry being built
+ *   .tmp-XXXXXX/         an entry being built (flock held by its builder;
+ *                        src/ the snapshot of the project it converts)
  * Every diags argument must be a valid nfy_diags (failures are recorded).
  * Publishing: the entry is built in a fresh .tmp- directory and renamed to
  * <key> in one rename(2). A reader sees either no entry or a complete one,
@@ -57,16 +60,19 @@ NFY_NODISCARD nfy_status nfy_runcache_root(nfy_arena *a, const char *override,
 
 /**
  * Find or build the converted copy of opts->project. Strings of *out live
- * in arena a. NFY_OK when out->tree holds a complete converted copy;
- * NFY_EUSAGE / NFY_EIO / NFY_ENOENT with diagnostics otherwise (nothing
- * half-built is left under the key).
+ * in arena a. NFY_OK when out->tree holds a complete converted copy, just
+ * checked against its manifest (warnings in diags: an entry rebuilt, a
+ * FIFO left out, a file changed during the build); NFY_EACCES when the
+ * cache is not the user's alone; NFY_EUSAGE / NFY_EIO / NFY_ENOENT with
+ * diagnostics otherwise (nothing half-built is left under the key).
  */
 NFY_NODISCARD nfy_status nfy_runcache_prepare(const nfy_runcache_opts *opts,
                                               nfy_arena *a,
                                               nfy_runcache_entry *out,
                                               nfy_diags *diags);
 
-/** Remove the whole cache root (entries and leftovers). */
+/** Remove the entries and temporaries of the cache root (through a link
+ * too), and the root when it is a directory left empty. */
 NFY_NODISCARD nfy_status nfy_runcache_clean(const char *cache_root,
                                             nfy_diags *diags);
 

@@ -1,6 +1,10 @@
 /* Unit tests for src/runcache: root lookup, content keys, reuse, atomic
- * publish (no temporary directory left), cleaning. */
+ * publish (no temporary directory left), cleaning; whose cache it is,
+ * entries changed after their build, stale temporaries, links, FIFOs. */
+#define _GNU_SOURCE 1 /* nftw's FTW_DEPTH/FTW_PHYS */
 #include <dirent.h>
+#include <fcntl.h>
+#include <ftw.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -60,17 +65,41 @@ static int setup(void **state)
     return 0;
 }
 
+static int remove_one(const char *path, const struct stat *st, int flag,
+                      struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    chmod(path, 0700);
+    return remove(path) != 0;
+}
+
 static int teardown(void **state)
 {
     fixture *fx = *state;
-    nfy_diags d;
-    nfy_diags_init(&d);
-    assert_int_equal(nfy_runcache_clean(fx->root, &d), NFY_OK);
-    nfy_diags_release(&d);
+    assert_int_equal(nftw(fx->root, remove_one, 16, FTW_DEPTH | FTW_PHYS), 0);
     nfy_rule_set_free(fx->rules);
     nfy_arena_release(&fx->a);
     free(fx);
     return 0;
+}
+
+/* prepare, expecting want; the code of the first diagnostic (or NULL)
+ * into *code (arena). */
+static nfy_status prepare_code(fixture *fx, nfy_runcache_entry *e,
+                               const char **code)
+{
+    nfy_runcache_opts o = {fx->project, fx->cache, NFY_CONVERT_MODE_MANUAL,
+                           NULL,        fx->rules, "test"};
+    nfy_diags d;
+    nfy_diags_init(&d);
+    nfy_status st = nfy_runcache_prepare(&o, &fx->a, e, &d);
+    nfy_diag_info info;
+    *code = nfy_diags_get(&d, 0, &info) ? nfy_arena_strdup(&fx->a, info.code)
+                                        : NULL;
+    nfy_diags_release(&d);
+    return st;
 }
 
 static void prepare(fixture *fx, nfy_convert_mode mode, nfy_runcache_entry *e)
@@ -194,6 +223,154 @@ static void test_missing_project(void **state)
     nfy_diags_release(&d);
 }
 
+static void test_root_writable_by_others_refused(void **state)
+{
+    fixture *fx = *state;
+    nfy_runcache_entry e, refused;
+    const char *code;
+    prepare(fx, NFY_CONVERT_MODE_MANUAL, &e);
+    struct stat st;
+    assert_int_equal(stat(fx->cache, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0700); /* created 0700 */
+    assert_int_equal(chmod(fx->cache, 0777), 0);
+    assert_int_equal(prepare_code(fx, &refused, &code), NFY_EACCES);
+    assert_string_equal(code, "E-CACHE-UNSAFE");
+    assert_int_equal(chmod(fx->cache, 0700), 0);
+    assert_int_equal(chmod(e.tree, 0775), 0); /* an entry's directory */
+    assert_int_equal(prepare_code(fx, &refused, &code), NFY_EACCES);
+    assert_string_equal(code, "E-CACHE-UNSAFE");
+}
+
+static void test_root_of_another_user_refused(void **state)
+{
+    fixture *fx = *state;
+    if (geteuid() != 0) {
+        skip();
+        return;
+    }
+    nfy_runcache_entry e, refused;
+    const char *code;
+    prepare(fx, NFY_CONVERT_MODE_MANUAL, &e);
+    assert_int_equal(chown(fx->cache, 65534, 65534), 0);
+    assert_int_equal(prepare_code(fx, &refused, &code), NFY_EACCES);
+    assert_string_equal(code, "E-CACHE-UNSAFE");
+    assert_int_equal(chown(fx->cache, 0, 0), 0);
+    assert_int_equal(chown(e.entry, 65534, 65534), 0);
+    assert_int_equal(prepare_code(fx, &refused, &code), NFY_EACCES);
+    assert_string_equal(code, "E-CACHE-UNSAFE");
+}
+
+static void test_changed_entry_rebuilt(void **state)
+{
+    fixture *fx = *state;
+    nfy_runcache_entry e1, e2, e3;
+    const char *code;
+    prepare(fx, NFY_CONVERT_MODE_MANUAL, &e1);
+    const char *py = nfy_path_join(&fx->a, e1.tree, "train.py");
+    FILE *f = fopen(py, "a");
+    assert_non_null(f);
+    fputs("print('TAMPERED')\n", f);
+    fclose(f);
+    assert_int_equal(prepare_code(fx, &e2, &code), NFY_OK);
+    assert_false(e2.reused);
+    assert_string_equal(code, "E-CACHE-CHANGED");
+    assert_string_equal(e1.key, e2.key);
+    char *text = read_text(py);
+    assert_null(strstr(text, "TAMPERED"));
+    free(text);
+    /* new stamps, same bytes: the hash says it is as built */
+    assert_int_equal(utimensat(AT_FDCWD, py, NULL, 0), 0);
+    assert_int_equal(prepare_code(fx, &e3, &code), NFY_OK);
+    assert_true(e3.reused);
+    assert_null(code);
+    /* the tree replaced by a link to another directory */
+    const char *old = nfy_path_join(&fx->a, e3.entry, "old");
+    assert_int_equal(rename(e3.tree, old), 0);
+    assert_int_equal(symlink(fx->project, e3.tree), 0);
+    assert_int_equal(prepare_code(fx, &e3, &code), NFY_OK);
+    assert_false(e3.reused);
+    assert_string_equal(code, "E-CACHE-CHANGED");
+    struct stat st;
+    assert_int_equal(lstat(e3.tree, &st), 0);
+    assert_true(S_ISDIR(st.st_mode));
+    assert_int_equal(count_entries(fx->cache, ".tmp-"), 0);
+}
+
+static void test_stale_temporaries_removed(void **state)
+{
+    fixture *fx = *state;
+    nfy_runcache_entry e;
+    prepare(fx, NFY_CONVERT_MODE_MANUAL, &e);
+    const char *dead = nfy_path_join(&fx->a, fx->cache, ".tmp-Dead01");
+    const char *live = nfy_path_join(&fx->a, fx->cache, ".tmp-Live01");
+    const char *fresh = nfy_path_join(&fx->a, fx->cache, ".tmp-Fresh1");
+    assert_int_equal(nfy_mkdirs(nfy_path_join(&fx->a, dead, "tree/x"), 0700),
+                     NFY_OK);
+    assert_int_equal(mkdir(live, 0700), 0);
+    assert_int_equal(mkdir(fresh, 0700), 0);
+    struct timespec old[2] = {{0, UTIME_OMIT}, {1000000000, 0}};
+    assert_int_equal(utimensat(AT_FDCWD, dead, old, 0), 0);
+    assert_int_equal(utimensat(AT_FDCWD, live, old, 0), 0);
+    int held = open(live, O_RDONLY | O_DIRECTORY);
+    assert_true(held >= 0);
+    assert_int_equal(flock(held, LOCK_EX), 0); /* a builder still at work */
+    prepare(fx, NFY_CONVERT_MODE_MANUAL, &e);
+    struct stat st;
+    assert_int_not_equal(lstat(dead, &st), 0);
+    assert_int_equal(lstat(live, &st), 0);
+    assert_int_equal(lstat(fresh, &st), 0); /* may not be locked yet */
+    close(held);
+}
+
+static void test_clean_through_link(void **state)
+{
+    fixture *fx = *state;
+    nfy_runcache_entry e;
+    prepare(fx, NFY_CONVERT_MODE_MANUAL, &e);
+    const char *link = nfy_path_join(&fx->a, fx->root, "linked");
+    assert_int_equal(symlink(fx->cache, link), 0);
+    write_file(nfy_path_join(&fx->a, fx->cache, "keep.txt"), "mine\n");
+    nfy_diags d;
+    nfy_diags_init(&d);
+    assert_int_equal(nfy_runcache_clean(link, &d), NFY_OK);
+    nfy_diags_release(&d);
+    assert_int_equal(count_entries(fx->cache, ""), 1); /* keep.txt */
+    struct stat st;
+    assert_int_equal(lstat(link, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+}
+
+static void test_links_as_python_sees_them(void **state)
+{
+    fixture *fx = *state;
+    const char *outside = nfy_path_join(&fx->a, fx->root, "lib.py");
+    write_file(outside, "X = 1\n");
+    assert_int_equal(
+        symlink("../lib.py", nfy_path_join(&fx->a, fx->project, "rel.py")), 0);
+    assert_int_equal(symlink(nfy_path_join(&fx->a, fx->project, "train.py"),
+                             nfy_path_join(&fx->a, fx->project, "abs.py")),
+                     0);
+    assert_int_equal(mkfifo(nfy_path_join(&fx->a, fx->project, "p.fifo"), 0600),
+                     0);
+    nfy_runcache_entry e;
+    const char *code;
+    assert_int_equal(prepare_code(fx, &e, &code), NFY_OK);
+    assert_string_equal(code, "E-CACHE-SPECIAL"); /* the FIFO, named */
+    char target[4096];
+    ssize_t n = readlink(nfy_path_join(&fx->a, e.tree, "rel.py"), target,
+                         sizeof target - 1);
+    assert_true(n > 0);
+    target[n] = '\0';
+    char real[4096];
+    assert_non_null(realpath(outside, real));
+    assert_string_equal(target, real);
+    n = readlink(nfy_path_join(&fx->a, e.tree, "abs.py"), target,
+                 sizeof target - 1);
+    assert_true(n > 0);
+    target[n] = '\0';
+    assert_string_equal(target, "train.py"); /* the converted copy */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -202,6 +379,18 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test(test_root),
         cmocka_unit_test_setup_teardown(test_missing_project, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_root_writable_by_others_refused,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_root_of_another_user_refused,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_changed_entry_rebuilt, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_stale_temporaries_removed, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_clean_through_link, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_links_as_python_sees_them, setup,
+                                        teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
