@@ -127,6 +127,74 @@ static const char *detail_of(an_ctx *c, const nfy_analyse_verdict *d)
               : base;
 }
 
+/* The backend operators of ops ("a,b,c") without an NPU kernel in c's
+ * version, "aten::a (cpu-fallback), ..." (at most 3 named, then a count),
+ * or NULL when every one has a kernel (or decomposes); fallback_ok: an
+ * operator torch_npu runs on the CPU counts as running (the code that
+ * reaches it is read over every branch, so it may never run it). */
+static const char *ops_without_kernel(an_ctx *c, const char *ops,
+                                      bool fallback_ok)
+{
+    const char *out = NULL;
+    unsigned missing = 0;
+    for (const char *p = ops; p != NULL && *p != '\0';) {
+        const char *comma = strchr(p, ',');
+        size_t n = comma ? (size_t)(comma - p) : strlen(p);
+        nfy_op_status st = nfy_apidb_op_status(c->v, (nfy_str){p, n}, NULL);
+        if (st != NFY_OP_SUPPORTED && st != NFY_OP_COMPOSITE &&
+            !(fallback_ok && st == NFY_OP_CPU_FALLBACK)) {
+            if (++missing <= 3)
+                out = nfy_arena_fmt(c->arena, "%s%saten::%.*s (%s)",
+                                    out ? out : "", out ? ", " : "", (int)n, p,
+                                    nfy_op_status_name(st));
+        }
+        p = comma ? comma + 1 : NULL;
+    }
+    if (missing > 3)
+        out = nfy_arena_fmt(c->arena, "%s and %u more", out, missing - 3);
+    return out;
+}
+
+/* For a name no list knows: NULL when torch's own inventory shows it is
+ * device-neutral (a constant, a class or function whose code reaches no
+ * backend kernel, or only kernels torch_npu registers), else what the
+ * inventory says, for the NPU702 text. */
+static const char *inventory_detail(an_ctx *c, nfy_str api)
+{
+    nfy_torch_entry e;
+    bool found = nfy_apidb_torch_inventory(api, &e);
+    /* a member the inventory lists under another path of its class (an
+     * alias, an inherited method, an enum value) is judged by its class or
+     * value */
+    for (uint32_t n = nfy_dotted_count(api) - 1; !found && n >= 3; n--) {
+        if (!nfy_apidb_torch_inventory(nfy_dotted_head(api, n), &e))
+            continue;
+        if (e.kind != NFY_TORCH_CLASS && e.kind != NFY_TORCH_CONST)
+            break; /* a module's or function's member: not its own */
+        found = true;
+    }
+    if (!found)
+        return nfy_arena_fmt(c->arena,
+                             "not in torch %s's public API either (newer "
+                             "than it, or not public)",
+                             e.torch_version ? e.torch_version : "-");
+    if (e.kind == NFY_TORCH_MODULE)
+        return NULL;
+    const char *missing = ops_without_kernel(c, e.ops, e.kind != NFY_TORCH_OP);
+    if (missing == NULL)
+        return NULL;
+    if (e.kind == NFY_TORCH_OP) /* the operator is the API itself */
+        return nfy_arena_fmt(c->arena,
+                             "torch %s's inventory: it binds %s in "
+                             "torch_npu %s, no NPU kernel",
+                             e.torch_version, missing, c->v->name);
+    return nfy_arena_fmt(c->arena,
+                         "torch %s's inventory: a %s whose code reaches %s "
+                         "in torch_npu %s, no NPU kernel and no CPU fallback",
+                         e.torch_version, nfy_torch_kind_name(e.kind), missing,
+                         c->v->name);
+}
+
 /* The finding of name n (rule and texts), made once for the entry. */
 static void make_finding(an_ctx *c, an_named *n, const an_judgement *j)
 {
@@ -134,13 +202,22 @@ static void make_finding(an_ctx *c, an_named *n, const an_judgement *j)
     nfy_arena *keep = c->arena;
     c->arena = n->arena; /* the texts live as long as the entry */
     nfy__analyse_verdict_of(j, c->arena, &d);
+    n->emit = 1;
+    const char *inv = NULL;
+    if (j->status == NFY_API_UNKNOWN &&
+        (inv = inventory_detail(c, j->api)) == NULL) {
+        c->arena = keep; /* device-neutral: no finding */
+        return;
+    }
     n->rule =
         an_rule(c, j->status == NFY_API_UNSUPPORTED ? "NPU701" : "NPU702");
-    n->emit = 1;
     if (n->rule != NULL) {
         n->api = d.api;
-        n->message = nfy_arena_fmt(c->arena, "%s: %s", n->rule->message,
-                                   detail_of(c, &d));
+        n->message =
+            inv ? nfy_arena_fmt(c->arena, "%s: %s; %s", n->rule->message,
+                                detail_of(c, &d), inv)
+                : nfy_arena_fmt(c->arena, "%s: %s", n->rule->message,
+                                detail_of(c, &d));
         n->emit = 2;
     }
     c->arena = keep;
