@@ -112,19 +112,28 @@ static const char *kernel_of(an_ctx *c, nfy_str api)
 /* "torch 2.1, msFmkTransplt list 2.1[: note]": which list said so. */
 static const char *detail_of(an_ctx *c, const nfy_analyse_verdict *d)
 {
-    const char *base = d->note ? nfy_arena_fmt(c->arena, "torch %s, %s: %s",
-                                               c->v->name, d->source, d->note)
-                               : nfy_arena_fmt(c->arena, "torch %s, %s",
-                                               c->v->name, d->source);
+    return d->note
+               ? nfy_arena_fmt(c->arena, "torch %s, %s: %s", c->v->name,
+                               d->source, d->note)
+               : nfy_arena_fmt(c->arena, "torch %s, %s", c->v->name, d->source);
+}
+
+/* An "unsupported" entry whose same-named aten operator has an NPU kernel:
+ * the lists and the kernels disagree, so the finding is a check (NPU702's
+ * category: not blocking) with both facts, or NULL. */
+static const char *disagreement(an_ctx *c, const nfy_analyse_verdict *d)
+{
     const char *op = d->status == NFY_API_UNSUPPORTED
                          ? kernel_of(c, nfy_str_from_cstr(d->api))
                          : NULL;
-    return op ? nfy_arena_fmt(c->arena,
-                              "%s (but torch_npu %s registers an NPU kernel "
-                              "for aten::%s: the entry may concern some "
-                              "arguments or dtypes only)",
-                              base, c->v->name, op)
-              : base;
+    if (op == NULL)
+        return NULL;
+    return nfy_arena_fmt(c->arena,
+                         "check on the device: the lists and the kernels "
+                         "disagree: %s says unsupported, but torch_npu %s "
+                         "registers an NPU kernel for aten::%s (the entry may "
+                         "concern some arguments or dtypes only)",
+                         detail_of(c, d), c->v->name, op);
 }
 
 /* The backend operators of ops ("a,b,c") without an NPU kernel in c's
@@ -209,9 +218,15 @@ static void make_finding(an_ctx *c, an_named *n, const an_judgement *j)
         c->arena = keep; /* device-neutral: no finding */
         return;
     }
-    n->rule =
-        an_rule(c, j->status == NFY_API_UNSUPPORTED ? "NPU701" : "NPU702");
-    if (n->rule != NULL) {
+    const char *check = disagreement(c, &d);
+    n->rule = an_rule(c, j->status == NFY_API_UNSUPPORTED && check == NULL
+                             ? "NPU701"
+                             : "NPU702");
+    if (n->rule != NULL && check != NULL) {
+        n->api = d.api;
+        n->message = check;
+        n->emit = 2;
+    } else if (n->rule != NULL) {
         n->api = d.api;
         n->message =
             inv ? nfy_arena_fmt(c->arena, "%s: %s; %s", n->rule->message,

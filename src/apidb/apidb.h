@@ -258,6 +258,20 @@ const char *nfy_torch_kind_name(nfy_torch_kind k);
  */
 bool nfy_apidb_torch_inventory(nfy_str qualname, nfy_torch_entry *out);
 
+/**
+ * English for one of Huawei's restriction notes (the Chinese text as the
+ * lists hold it: data/npu/restriction_notes_en.tsv), or NULL when the table
+ * has none; *partial (may be NULL): some part is still in Chinese.
+ */
+const char *nfy_apidb_note_english(nfy_str note, bool *partial);
+/**
+ * "A2=Y,A3=N,950DT=N" in words ("Atlas A2 training series: yes, Atlas A3
+ * training series: no, Ascend 950DT: no"), written into out (size n);
+ * codes it does not know are kept as they are. Returns out.
+ */
+const char *nfy_apidb_products_english(const char *products, char *out,
+                                       size_t n);
+
 /* ---- Whole data sets (db stats / db diff) ------------------------------ */
 
 typedef enum {

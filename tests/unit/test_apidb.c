@@ -362,6 +362,32 @@ static void test_torch_inventory(void **state)
                         "not in torch's API");
 }
 
+/* Huawei's texts in English: the shipped translation table and the
+ * product codes in words */
+static void test_english(void **state)
+{
+    (void)state;
+    bool partial = true;
+    assert_string_equal(
+        nfy_apidb_note_english(NFY_STR_LIT("input仅支持fp32"), &partial),
+        "input: only fp32");
+    assert_false(partial);
+    assert_string_equal(
+        nfy_apidb_note_english(NFY_STR_LIT("可能回退至CPU执行"), NULL),
+        "may fall back to the CPU");
+    assert_null(nfy_apidb_note_english(NFY_STR_LIT("no such note"), NULL));
+    char buf[128];
+    assert_string_equal(
+        nfy_apidb_products_english("A2=Y,A3=N,950DT=N", buf, sizeof buf),
+        "Atlas A2 training series: yes, Atlas A3 training series: no, "
+        "Ascend 950DT: no");
+    assert_string_equal(nfy_apidb_products_english("X9=Y", buf, sizeof buf),
+                        "X9=Y");
+    char tiny[8];
+    nfy_apidb_products_english("A2=Y", tiny, sizeof tiny); /* cut, ended */
+    assert_true(strlen(tiny) < sizeof tiny);
+}
+
 static void test_api_ask_matches_lookups(void **state)
 {
     (void)state;
@@ -803,6 +829,7 @@ static void test_family_order_matches_generator(void **state)
                                                       "msft_rules",
                                                       "cpp_apis",
                                                       "backend_ops",
+                                                      "notes_en",
                                                       "torch_inventory"};
     assert_int_equal(nfy__apidb_family_count, NFY__FAM_COUNT);
     for (int f = 0; f < NFY__FAM_COUNT; f++)
@@ -815,6 +842,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_versions_listed_oldest_first),
         cmocka_unit_test(test_torch_inventory),
+        cmocka_unit_test(test_english),
         cmocka_unit_test(test_version_tags_and_default),
         cmocka_unit_test(test_version_parse_forms),
         cmocka_unit_test(test_version_parse_errors),
