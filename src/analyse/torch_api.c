@@ -238,6 +238,22 @@ static void make_finding(an_ctx *c, an_named *n, const an_judgement *j)
     c->arena = keep;
 }
 
+/* Whether an active convert rule that flags names (not advice) names q
+ * itself (NPU306 torch.nn.DataParallel): its finding, at the same site,
+ * is the one finding there, so the lists' verdict adds none. */
+static bool flagged_by_convert(const an_ctx *c, nfy_str q)
+{
+    const nfy_rule *r;
+    for (size_t i = 0; (r = nfy_rule_set_at(c->o->rules, i)) != NULL; i++)
+        if (r->kind == NFY_RULE_FLAG && r->match == NFY_MATCH_NAME &&
+            !nfy_rule_has_tag(r, "precision") &&
+            !nfy_rule_has_tag(r, "performance") &&
+            nfy_rule_map_find(r, q) != NULL &&
+            nfy_rule_activity_in(r, &c->env) != NFY_RULE_INACTIVE)
+            return true;
+    return false;
+}
+
 /* Judge qual and emit at span; only_listed: stay silent on unknown. */
 static void judge_at(an_ctx *c, nfy_str qual, nfy_span span, bool only_listed)
 {
@@ -245,9 +261,10 @@ static void judge_at(an_ctx *c, nfy_str qual, nfy_span span, bool only_listed)
     if (!n->tested) {
         n->dtype = is_dtype(qual);
         n->only_listed = owned_elsewhere(qual) || is_private(qual);
+        n->flagged = flagged_by_convert(c, qual);
         n->tested = true;
     }
-    if (n->dtype)
+    if (n->dtype || n->flagged)
         return;
     const an_judgement *j = an_named_judgement(c, n);
     int st = j->status;
