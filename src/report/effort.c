@@ -5,7 +5,8 @@
  *           with CUDA sources, a call of a project CUDA operator, a Triton
  *           kernel), or 10 or more blocking findings;
  *   medium  a blocking finding (an unsupported API, any finding whose
- *           operation is UNSUPPORTED), or 10 or more manual findings;
+ *           operation is UNSUPPORTED, unless its rule is only a warning),
+ *           or 10 or more manual findings;
  *   low     any other edit or manual finding;
  *   none    nothing to change.
  * The project takes the highest file level, and the same thresholds over
@@ -30,11 +31,14 @@ bool nfy_finding_is_kernel(const nfy_finding *f)
     return false;
 }
 
-/* nfy_finding_is_blocking, given whether f is a kernel. */
+/* nfy_finding_is_blocking, given whether f is a kernel. A rule of
+ * severity warning is work to do but runs (torch.backends.cuda flags, a
+ * CUDA-only environment variable, fp16 by hand): manual, not blocking. */
 static bool blocking_as(const nfy_finding *f, bool kernel)
 {
-    return kernel || f->cat == NFY_CAT_UNSUPPORTED_API ||
-           f->op == NFY_OPTYPE_UNSUPPORTED;
+    return kernel || ((f->cat == NFY_CAT_UNSUPPORTED_API ||
+                       f->op == NFY_OPTYPE_UNSUPPORTED) &&
+                      f->rule_severity != NFY_SEV_WARNING);
 }
 
 bool nfy_finding_is_blocking(const nfy_finding *f)
