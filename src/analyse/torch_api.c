@@ -204,6 +204,19 @@ static const char *inventory_detail(an_ctx *c, nfy_str api)
                          c->v->name);
 }
 
+/* Whether q turns a trained model into a file for another runtime: an
+ * "unsupported" verdict there does not block training on NPU (NPU714). */
+static bool export_api(nfy_str q)
+{
+    static const char *const heads[] = {"torch.utils.mobile_optimizer.",
+                                        "torch.onnx.", "torch.export.",
+                                        "torch.package."};
+    for (size_t i = 0; i < sizeof heads / sizeof heads[0]; i++)
+        if (nfy_str_starts_with(q, nfy_str_from_cstr(heads[i])))
+            return true;
+    return false;
+}
+
 /* The finding of name n (rule and texts), made once for the entry. */
 static void make_finding(an_ctx *c, an_named *n, const an_judgement *j)
 {
@@ -219,9 +232,10 @@ static void make_finding(an_ctx *c, an_named *n, const an_judgement *j)
         return;
     }
     const char *check = disagreement(c, &d);
-    n->rule = an_rule(c, j->status == NFY_API_UNSUPPORTED && check == NULL
-                             ? "NPU701"
-                             : "NPU702");
+    bool unsupported = j->status == NFY_API_UNSUPPORTED && check == NULL;
+    n->rule = an_rule(c, !unsupported         ? "NPU702"
+                         : export_api(j->api) ? "NPU714"
+                                              : "NPU701");
     if (n->rule != NULL && check != NULL) {
         n->api = d.api;
         n->message = check;
