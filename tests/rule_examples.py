@@ -26,6 +26,7 @@ SHELL_STARTS = ("python ", "python3 ", "torchrun ", "export ", "#!/bin/")
 COVERED_BY = {
     "NPU504": "tests/analyse/pybind_ext/expected/findings.txt",
     "NPU711": "tests/analyse/pybind_ext/expected/findings.txt",
+    "NPU713": "tests/analyse/optional_ext/expected/findings.txt",
 }
 # Known engine defects, owned elsewhere; each is printed as xfail and
 # removed when its fix is merged.

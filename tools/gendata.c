@@ -176,6 +176,22 @@ static const family_spec FAMILIES[] = {
      0,
      {1, 2, END},
      false},
+    {"notes_en",
+     "npu",
+     "restriction_notes_en.tsv",
+     NULL,
+     true,
+     0,
+     {1, 2, END},
+     false},
+    {"torch_inventory",
+     "torch",
+     "api_inventory_v",
+     ".tsv",
+     true,
+     0,
+     {1, 2, END},
+     false},
 };
 #define NFAMILIES (sizeof FAMILIES / sizeof FAMILIES[0])
 

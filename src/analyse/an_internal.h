@@ -26,6 +26,7 @@ typedef struct {
     struct an_memo *memo;   /* judgements (judge_memo.c), or NULL */
     bool memo_owned;        /* the file's own memo, freed with it */
     nfy_migrate_keep *keep; /* the run's, across files; may be NULL */
+    size_t first_open;      /* rep's open findings before this file's */
 } an_ctx;
 
 /* Whether token t of m is exactly the n bytes at s (nfy_pysyn_tok_is with
@@ -87,6 +88,7 @@ typedef struct {
     bool tested;      /* dtype and only_listed are set */
     bool dtype;       /* a dtype/layout constant: no verdict */
     bool only_listed; /* owned elsewhere or private: unknown stays silent */
+    bool flagged;     /* a convert name rule reports it at the same site */
     bool judged;      /* j is set */
     an_judgement j;
     uint8_t emit; /* 0: finding not made yet; 1: none; 2: rule... */

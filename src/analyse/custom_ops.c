@@ -93,10 +93,13 @@ void an_custom_ops(an_ctx *c)
             continue;
         nfy_str callee = nfy_pysyn_dotted(c->m, c->arena, u, 0);
         char *api = nfy_arena_strndup(c->arena, callee.ptr, callee.len);
-        an_emit(c, cuda ? "NPU504" : "NPU711",
+        bool optional = guarded(c, res);
+        /* a CUDA operator behind a try is an optional path: the fallback
+           runs on NPU (NPU713, not a kernel to port first) */
+        an_emit(c, cuda ? optional ? "NPU713" : "NPU504" : "NPU711",
                 nfy_pysyn_range_span(c->m, u->tok, u->chain_end + 1), api,
                 nfy_arena_fmt(c->arena, "defined at %s%s", where,
-                              guarded(c, res)
+                              optional
                                   ? "; imported inside try: the project may "
                                     "have a fallback"
                                   : ""),

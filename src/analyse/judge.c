@@ -134,6 +134,25 @@ static const char *source_text(an_list list, const char *label, nfy_arena *a)
                          label ? label : "-");
 }
 
+/* A list's note in English with the original beside it: product codes
+ * in words, restriction texts through the shipped table
+ * (data/npu/restriction_notes_en.tsv). */
+static const char *english(const char *note, nfy_arena *a)
+{
+    if (note == NULL)
+        return NULL;
+    if (strchr(note, '=') != NULL && strchr(note, ' ') == NULL) {
+        char buf[256];
+        return nfy_arena_fmt(a, "%s (%s)",
+                             nfy_apidb_products_english(note, buf, sizeof buf),
+                             note);
+    }
+    const char *en = nfy_apidb_note_english(nfy_str_from_cstr(note), NULL);
+    return en && strcmp(en, note) != 0
+               ? nfy_arena_fmt(a, "%s (original: %s)", en, note)
+               : note;
+}
+
 void nfy__analyse_verdict_of(const an_judgement *j, nfy_arena *arena,
                              nfy_analyse_verdict *out)
 {
@@ -143,8 +162,10 @@ void nfy__analyse_verdict_of(const an_judgement *j, nfy_arena *arena,
     if (!j->judged)
         return;
     out->api = nfy_arena_strndup(arena, j->api.ptr, j->api.len);
-    out->note =
-        j->note2 ? nfy_arena_fmt(arena, "%s; %s", j->note, j->note2) : j->note;
+    const char *note = english(j->note, arena);
+    out->note = j->note2 ? nfy_arena_fmt(arena, "%s; %s", note,
+                                         english(j->note2, arena))
+                         : note;
     const char *first = source_text(j->list[0], j->label[0], arena);
     out->source =
         j->nsources == 2

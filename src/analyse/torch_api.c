@@ -112,19 +112,109 @@ static const char *kernel_of(an_ctx *c, nfy_str api)
 /* "torch 2.1, msFmkTransplt list 2.1[: note]": which list said so. */
 static const char *detail_of(an_ctx *c, const nfy_analyse_verdict *d)
 {
-    const char *base = d->note ? nfy_arena_fmt(c->arena, "torch %s, %s: %s",
-                                               c->v->name, d->source, d->note)
-                               : nfy_arena_fmt(c->arena, "torch %s, %s",
-                                               c->v->name, d->source);
+    return d->note
+               ? nfy_arena_fmt(c->arena, "torch %s, %s: %s", c->v->name,
+                               d->source, d->note)
+               : nfy_arena_fmt(c->arena, "torch %s, %s", c->v->name, d->source);
+}
+
+/* An "unsupported" entry whose same-named aten operator has an NPU kernel:
+ * the lists and the kernels disagree, so the finding is a check (NPU702's
+ * category: not blocking) with both facts, or NULL. */
+static const char *disagreement(an_ctx *c, const nfy_analyse_verdict *d)
+{
     const char *op = d->status == NFY_API_UNSUPPORTED
                          ? kernel_of(c, nfy_str_from_cstr(d->api))
                          : NULL;
-    return op ? nfy_arena_fmt(c->arena,
-                              "%s (but torch_npu %s registers an NPU kernel "
-                              "for aten::%s: the entry may concern some "
-                              "arguments or dtypes only)",
-                              base, c->v->name, op)
-              : base;
+    if (op == NULL)
+        return NULL;
+    return nfy_arena_fmt(c->arena,
+                         "check on the device: the lists and the kernels "
+                         "disagree: %s says unsupported, but torch_npu %s "
+                         "registers an NPU kernel for aten::%s (the entry may "
+                         "concern some arguments or dtypes only)",
+                         detail_of(c, d), c->v->name, op);
+}
+
+/* The backend operators of ops ("a,b,c") without an NPU kernel in c's
+ * version, "aten::a (cpu-fallback), ..." (at most 3 named, then a count),
+ * or NULL when every one has a kernel (or decomposes); fallback_ok: an
+ * operator torch_npu runs on the CPU counts as running (the code that
+ * reaches it is read over every branch, so it may never run it). */
+static const char *ops_without_kernel(an_ctx *c, const char *ops,
+                                      bool fallback_ok)
+{
+    const char *out = NULL;
+    unsigned missing = 0;
+    for (const char *p = ops; p != NULL && *p != '\0';) {
+        const char *comma = strchr(p, ',');
+        size_t n = comma ? (size_t)(comma - p) : strlen(p);
+        nfy_op_status st = nfy_apidb_op_status(c->v, (nfy_str){p, n}, NULL);
+        if (st != NFY_OP_SUPPORTED && st != NFY_OP_COMPOSITE &&
+            !(fallback_ok && st == NFY_OP_CPU_FALLBACK)) {
+            if (++missing <= 3)
+                out = nfy_arena_fmt(c->arena, "%s%saten::%.*s (%s)",
+                                    out ? out : "", out ? ", " : "", (int)n, p,
+                                    nfy_op_status_name(st));
+        }
+        p = comma ? comma + 1 : NULL;
+    }
+    if (missing > 3)
+        out = nfy_arena_fmt(c->arena, "%s and %u more", out, missing - 3);
+    return out;
+}
+
+/* For a name no list knows: NULL when torch's own inventory shows it is
+ * device-neutral (a constant, a class or function whose code reaches no
+ * backend kernel, or only kernels torch_npu registers), else what the
+ * inventory says, for the NPU702 text. */
+static const char *inventory_detail(an_ctx *c, nfy_str api)
+{
+    nfy_torch_entry e;
+    bool found = nfy_apidb_torch_inventory(api, &e);
+    /* a member the inventory lists under another path of its class (an
+     * alias, an inherited method, an enum value) is judged by its class or
+     * value */
+    for (uint32_t n = nfy_dotted_count(api) - 1; !found && n >= 3; n--) {
+        if (!nfy_apidb_torch_inventory(nfy_dotted_head(api, n), &e))
+            continue;
+        if (e.kind != NFY_TORCH_CLASS && e.kind != NFY_TORCH_CONST)
+            break; /* a module's or function's member: not its own */
+        found = true;
+    }
+    if (!found)
+        return nfy_arena_fmt(c->arena,
+                             "not in torch %s's public API either (newer "
+                             "than it, or not public)",
+                             e.torch_version ? e.torch_version : "-");
+    if (e.kind == NFY_TORCH_MODULE)
+        return NULL;
+    const char *missing = ops_without_kernel(c, e.ops, e.kind != NFY_TORCH_OP);
+    if (missing == NULL)
+        return NULL;
+    if (e.kind == NFY_TORCH_OP) /* the operator is the API itself */
+        return nfy_arena_fmt(c->arena,
+                             "torch %s's inventory: it binds %s in "
+                             "torch_npu %s, no NPU kernel",
+                             e.torch_version, missing, c->v->name);
+    return nfy_arena_fmt(c->arena,
+                         "torch %s's inventory: a %s whose code reaches %s "
+                         "in torch_npu %s, no NPU kernel and no CPU fallback",
+                         e.torch_version, nfy_torch_kind_name(e.kind), missing,
+                         c->v->name);
+}
+
+/* Whether q turns a trained model into a file for another runtime: an
+ * "unsupported" verdict there does not block training on NPU (NPU714). */
+static bool export_api(nfy_str q)
+{
+    static const char *const heads[] = {"torch.utils.mobile_optimizer.",
+                                        "torch.onnx.", "torch.export.",
+                                        "torch.package."};
+    for (size_t i = 0; i < sizeof heads / sizeof heads[0]; i++)
+        if (nfy_str_starts_with(q, nfy_str_from_cstr(heads[i])))
+            return true;
+    return false;
 }
 
 /* The finding of name n (rule and texts), made once for the entry. */
@@ -134,16 +224,48 @@ static void make_finding(an_ctx *c, an_named *n, const an_judgement *j)
     nfy_arena *keep = c->arena;
     c->arena = n->arena; /* the texts live as long as the entry */
     nfy__analyse_verdict_of(j, c->arena, &d);
-    n->rule =
-        an_rule(c, j->status == NFY_API_UNSUPPORTED ? "NPU701" : "NPU702");
     n->emit = 1;
-    if (n->rule != NULL) {
+    const char *inv = NULL;
+    if (j->status == NFY_API_UNKNOWN &&
+        (inv = inventory_detail(c, j->api)) == NULL) {
+        c->arena = keep; /* device-neutral: no finding */
+        return;
+    }
+    const char *check = disagreement(c, &d);
+    bool unsupported = j->status == NFY_API_UNSUPPORTED && check == NULL;
+    n->rule = an_rule(c, !unsupported         ? "NPU702"
+                         : export_api(j->api) ? "NPU714"
+                                              : "NPU701");
+    if (n->rule != NULL && check != NULL) {
         n->api = d.api;
-        n->message = nfy_arena_fmt(c->arena, "%s: %s", n->rule->message,
-                                   detail_of(c, &d));
+        n->message = check;
+        n->emit = 2;
+    } else if (n->rule != NULL) {
+        n->api = d.api;
+        n->message =
+            inv ? nfy_arena_fmt(c->arena, "%s: %s; %s", n->rule->message,
+                                detail_of(c, &d), inv)
+                : nfy_arena_fmt(c->arena, "%s: %s", n->rule->message,
+                                detail_of(c, &d));
         n->emit = 2;
     }
     c->arena = keep;
+}
+
+/* Whether an active convert rule that flags names (not advice) names q
+ * itself (NPU306 torch.nn.DataParallel): its finding, at the same site,
+ * is the one finding there, so the lists' verdict adds none. */
+static bool flagged_by_convert(const an_ctx *c, nfy_str q)
+{
+    const nfy_rule *r;
+    for (size_t i = 0; (r = nfy_rule_set_at(c->o->rules, i)) != NULL; i++)
+        if (r->kind == NFY_RULE_FLAG && r->match == NFY_MATCH_NAME &&
+            !nfy_rule_has_tag(r, "precision") &&
+            !nfy_rule_has_tag(r, "performance") &&
+            nfy_rule_map_find(r, q) != NULL &&
+            nfy_rule_activity_in(r, &c->env) != NFY_RULE_INACTIVE)
+            return true;
+    return false;
 }
 
 /* Judge qual and emit at span; only_listed: stay silent on unknown. */
@@ -153,9 +275,10 @@ static void judge_at(an_ctx *c, nfy_str qual, nfy_span span, bool only_listed)
     if (!n->tested) {
         n->dtype = is_dtype(qual);
         n->only_listed = owned_elsewhere(qual) || is_private(qual);
+        n->flagged = flagged_by_convert(c, qual);
         n->tested = true;
     }
-    if (n->dtype)
+    if (n->dtype || n->flagged)
         return;
     const an_judgement *j = an_named_judgement(c, n);
     int st = j->status;

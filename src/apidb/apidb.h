@@ -230,6 +230,48 @@ typedef struct {
 void nfy_apidb_api_ask(const nfy_apidb_api_lists *l, nfy_str qualname,
                        bool members, nfy_apidb_api_answer *out);
 
+/* ---- torch's own API inventory ----------------------------------------- */
+
+typedef enum {
+    NFY_TORCH_NONE = 0, /* not a public torch name of the inventory */
+    NFY_TORCH_MODULE,
+    NFY_TORCH_CONST, /* a value: torch.pi, torch.channels_last */
+    NFY_TORCH_CLASS, /* torch.nn.Parameter, torch.utils.data.DataLoader */
+    NFY_TORCH_OP,    /* a C binding of an aten operator (torch.lgamma) */
+    NFY_TORCH_CFUNC, /* a C function that is no operator */
+    NFY_TORCH_FUNC   /* a Python function */
+} nfy_torch_kind;
+
+typedef struct {
+    nfy_torch_kind kind;
+    const char *ops;           /* backend aten operators its code can reach,
+                                  comma-separated ("lgamma,mode"), NULL: none */
+    const char *torch_version; /* the inventory used ("1.13") */
+} nfy_torch_entry;
+
+/** "class", "Python function", ... ("not in torch's API" for NONE). */
+const char *nfy_torch_kind_name(nfy_torch_kind k);
+/**
+ * torch's public API inventory (data/torch/api_inventory_v*.tsv) on
+ * qualname: false when it does not name it (out->torch_version still
+ * says which inventory was asked).
+ */
+bool nfy_apidb_torch_inventory(nfy_str qualname, nfy_torch_entry *out);
+
+/**
+ * English for one of Huawei's restriction notes (the Chinese text as the
+ * lists hold it: data/npu/restriction_notes_en.tsv), or NULL when the table
+ * has none; *partial (may be NULL): some part is still in Chinese.
+ */
+const char *nfy_apidb_note_english(nfy_str note, bool *partial);
+/**
+ * "A2=Y,A3=N,950DT=N" in words ("Atlas A2 training series: yes, Atlas A3
+ * training series: no, Ascend 950DT: no"), written into out (size n);
+ * codes it does not know are kept as they are. Returns out.
+ */
+const char *nfy_apidb_products_english(const char *products, char *out,
+                                       size_t n);
+
 /* ---- Whole data sets (db stats / db diff) ------------------------------ */
 
 typedef enum {

@@ -319,6 +319,7 @@ int nfy_cmd_analyse(int argc, char **argv)
     nfy_report_meta meta = {NPUIFY_VERSION, "analyse", a.src, a.torch_version,
                             a.modes ? a.modes : "all"};
     nfy_report_set_meta(&rep, &meta);
+    nfy_report_use_rules(&rep, rules); /* severities: what blocks */
     nfy_arena ar = NFY_ARENA_INIT;
     nfy_status st = run(&a, &ao, &rep, &diags, &ar);
     if (st != NFY_EUSAGE && nfy_report_write(&rep, a.out, formats, &diags))

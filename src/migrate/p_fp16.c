@@ -19,9 +19,19 @@ static bool scale_name(nfy_str t)
     return false;
 }
 
+/* `.scale(` at token t: a GradScaler scaling the loss, which is AMP. */
+static bool scaler_scale(const mig_ctx *c, uint32_t t)
+{
+    return t > 0 && t + 1 < c->m->ntoks && mig_tok_is(c, t, "scale") &&
+           mig_tok_is(c, t - 1, ".") && mig_tok_is(c, t + 1, "(");
+}
+
 /* Tokens [first, end) multiply or scale: `*`, `.mul(`, a *scale* name. */
 static bool scales(const mig_ctx *c, uint32_t first, uint32_t end)
 {
+    for (uint32_t t = first; t < end; t++)
+        if (scaler_scale(c, t))
+            return false; /* scaler.scale(loss): AMP's loss scaling */
     for (uint32_t t = first; t < end; t++) {
         if (mig_tok_op(c, t, NFY_OP_STAR) || mig_tok_is(c, t, "mul") ||
             mig_tok_is(c, t, "mul_") ||
@@ -50,12 +60,18 @@ static bool scaled_backward(const mig_ctx *c, uint32_t k)
                   c->m->bindings[b].value_end);
 }
 
+/* `.half()` that leaves the model in fp16: not `x.half().float()`, which
+ * rounds the values and goes back to fp32 (yolov5's anchor precision). */
 static bool is_half_call(const mig_ctx *c, uint32_t k)
 {
     const nfy_call *call = &c->m->calls[k];
+    uint32_t r = call->rpar;
+    bool back_to_fp32 =
+        r != NFY_NONE && r + 3 < c->m->ntoks && mig_tok_is(c, r + 1, ".") &&
+        mig_tok_is(c, r + 2, "float") && mig_tok_is(c, r + 3, "(");
     return call->attr_tok != NFY_NONE && call->nargs == 0 &&
            mig_tok_is(c, call->attr_tok, "half") &&
-           !mig_attr_on_module(c, call->attr_tok);
+           !mig_attr_on_module(c, call->attr_tok) && !back_to_fp32;
 }
 
 /* Is q apex.fp16_utils or below it, or does it end in FP16_Optimizer?

@@ -5,7 +5,8 @@
  *           with CUDA sources, a call of a project CUDA operator, a Triton
  *           kernel), or 10 or more blocking findings;
  *   medium  a blocking finding (an unsupported API, any finding whose
- *           operation is UNSUPPORTED), or 10 or more manual findings;
+ *           operation is UNSUPPORTED, unless its rule is only a warning),
+ *           or 10 or more manual findings;
  *   low     any other edit or manual finding;
  *   none    nothing to change.
  * The project takes the highest file level, and the same thresholds over
@@ -30,11 +31,14 @@ bool nfy_finding_is_kernel(const nfy_finding *f)
     return false;
 }
 
-/* nfy_finding_is_blocking, given whether f is a kernel. */
+/* nfy_finding_is_blocking, given whether f is a kernel. A rule of
+ * severity warning is work to do but runs (torch.backends.cuda flags, a
+ * CUDA-only environment variable, fp16 by hand): manual, not blocking. */
 static bool blocking_as(const nfy_finding *f, bool kernel)
 {
-    return kernel || f->cat == NFY_CAT_UNSUPPORTED_API ||
-           f->op == NFY_OPTYPE_UNSUPPORTED;
+    return kernel || ((f->cat == NFY_CAT_UNSUPPORTED_API ||
+                       f->op == NFY_OPTYPE_UNSUPPORTED) &&
+                      f->rule_severity != NFY_SEV_WARNING);
 }
 
 bool nfy_finding_is_blocking(const nfy_finding *f)
@@ -110,4 +114,76 @@ nfy_effort nfy_report_effort(const nfy_report *rep, const char *file,
     nfy_effort e = nfy__report_effort(&v, file, counts);
     nfy__sorted_release(&v);
     return e;
+}
+
+/* Non-kernel blocking findings and non-blocking manual ones: the classes
+ * the thresholds count. */
+static bool is_plain_blocking(const nfy_finding *f)
+{
+    return f->cat != NFY_CAT_LEFT_UNCHANGED && nfy_finding_is_blocking(f) &&
+           !nfy_finding_is_kernel(f);
+}
+
+static bool is_other_manual(const nfy_finding *f)
+{
+    return f->cat != NFY_CAT_LEFT_UNCHANGED && f->cat != NFY_CAT_CHANGE &&
+           nfy_finding_is_manual(f) && !nfy_finding_is_blocking(f);
+}
+
+static bool is_kernel_finding(const nfy_finding *f)
+{
+    return f->cat != NFY_CAT_LEFT_UNCHANGED && nfy_finding_is_kernel(f);
+}
+
+/* " (NPU504 x2, NPU705 x1)": the rules of the findings pred selects. */
+static void add_rules_of(nfy_buf *out, const nfy_report *rep,
+                         nfy__finding_pred pred)
+{
+    enum { SHOWN_RULES = 6 };
+    nfy__rule_count_vec rc = {0};
+    nfy__rule_counts(rep, pred, &rc);
+    nfy__rule_counts_by_count(&rc);
+    for (size_t i = 0; i < rc.len && i < SHOWN_RULES; i++)
+        nfy_buf_addf(out, "%s%s x%zu", i ? ", " : " (", rc.items[i].rule,
+                     rc.items[i].count);
+    if (rc.len > SHOWN_RULES)
+        nfy_buf_addf(out, ", %zu more rules", rc.len - SHOWN_RULES);
+    nfy_buf_addstr(out, rc.len ? ")" : "");
+    nfy_vec_free(&rc);
+}
+
+void nfy__effort_drivers(const nfy_report *rep, nfy_effort e,
+                         const nfy_effort_counts *c, nfy_buf *out)
+{
+    size_t plain = c->blocking - c->kernels;
+    nfy_buf_addf(out, "The level is %s because of ", nfy_effort_name(e));
+    if (e == NFY_EFFORT_HIGH && c->kernels > 0) {
+        nfy_buf_addf(out, "%zu custom kernel finding%s", c->kernels,
+                     c->kernels == 1 ? "" : "s");
+        add_rules_of(out, rep, is_kernel_finding);
+    } else if (e == NFY_EFFORT_HIGH || e == NFY_EFFORT_MEDIUM) {
+        if (plain > 0) {
+            nfy_buf_addf(out, "%zu blocking finding%s", plain,
+                         plain == 1 ? "" : "s");
+            add_rules_of(out, rep, is_plain_blocking);
+        } else {
+            nfy_buf_addf(out, "%zu manual findings", c->manual);
+            add_rules_of(out, rep, is_other_manual);
+        }
+    } else if (e == NFY_EFFORT_LOW) {
+        nfy_buf_addf(out, "%zu manual finding%s and %zu automatic edit%s",
+                     c->manual, c->manual == 1 ? "" : "s", c->edits,
+                     c->edits == 1 ? "" : "s");
+        if (c->manual)
+            add_rules_of(out, rep, is_other_manual);
+    } else {
+        nfy_buf_addstr(out, "nothing to change");
+    }
+    nfy_buf_addstr(out, ".");
+}
+
+bool nfy__report_is_analyse(const nfy_report *rep)
+{
+    return rep->meta.command != NULL &&
+           strcmp(rep->meta.command, "analyse") == 0;
 }

@@ -31,12 +31,16 @@ static void meta_line(nfy_buf *out, const nfy_report *rep)
     nfy_buf_addstr(out, "</p>\n");
 }
 
-static void cards(nfy_buf *out, const nfy_report_totals *t)
+static void cards(nfy_buf *out, const nfy_report *rep,
+                  const nfy_report_totals *t)
 {
+    bool a = nfy__report_is_analyse(rep); /* nothing was written */
     nfy__html_cards_open(out);
     nfy__html_card(out, "need manual work", t->manual, true);
-    nfy__html_card(out, "edits made", t->edits, false);
-    nfy__html_card(out, "files changed", t->files_changed, false);
+    nfy__html_card(out, a ? "edits convert would make" : "edits made", t->edits,
+                   false);
+    nfy__html_card(out, a ? "files convert would change" : "files changed",
+                   t->files_changed, false);
     nfy__html_card(out, "files scanned", t->files_scanned, false);
     nfy__html_card(out, "files copied", t->files_copied, false);
     nfy__html_card(out, "errors", t->files_error, true);
@@ -236,14 +240,64 @@ static void files_table(nfy_buf *out, const nfy_report *rep,
     free(files);
 }
 
+/* An assessment's first screen: the effort verdict, what drives it, the
+ * top blockers. */
+static void verdict(nfy_buf *out, const nfy__sorted *v)
+{
+    enum { TOP_BLOCKERS = 10 };
+    nfy_effort_counts c;
+    nfy_effort e = nfy__report_effort(v, NULL, &c);
+    nfy_buf_addstr(out, "<h2 id=\"effort\">Effort: ");
+    nfy__html_esc(out, nfy_effort_name(e));
+    nfy_buf_addstr(out, "</h2>\n<p>");
+    nfy_buf d = NFY_BUF_INIT;
+    nfy__effort_drivers(v->rep, e, &c, &d);
+    nfy__html_esc(out, nfy_buf_cstr(&d));
+    nfy_buf_release(&d);
+    nfy_buf_addstr(out, " Nothing was written into the source tree: edits "
+                        "and changed files below are what <code>npuify "
+                        "convert</code> would make.</p>\n");
+    size_t rows = 0;
+    for (size_t i = 0; i < v->n; i++) {
+        nfy_finding buf;
+        const nfy_finding *f = nfy__sorted_head(v, i, &buf);
+        if (!nfy_finding_is_blocking(f) || rows++ >= TOP_BLOCKERS)
+            continue;
+        f = nfy__sorted_at(v, i, &buf);
+        nfy_buf_addstr(out, rows == 1 ? "<h3>Top blockers</h3>\n<ul>\n<li>"
+                                      : "<li>");
+        nfy_buf loc = NFY_BUF_INIT;
+        nfy__add_location(&loc, f);
+        nfy_buf_addstr(out, "<code>");
+        nfy__html_esc(out, nfy_buf_cstr(&loc));
+        nfy_buf_release(&loc);
+        nfy_buf_addstr(out, "</code> ");
+        nfy__html_esc(out, nfy__or_empty(f->rule));
+        nfy_buf_addstr(out, " <code>");
+        nfy__html_esc(out, nfy__or_empty(f->api));
+        nfy_buf_addstr(out, "</code>: ");
+        nfy__html_esc(out, nfy__or_empty(f->message));
+        nfy_buf_addstr(out, "</li>\n");
+    }
+    if (rows > TOP_BLOCKERS)
+        nfy_buf_addf(out, "<li>... and %zu more (Needs manual work)</li>\n",
+                     rows - TOP_BLOCKERS);
+    nfy_buf_addstr(out, rows ? "</ul>\n" : "<p>Nothing blocks the port.</p>\n");
+}
+
 void nfy__render_html(const nfy__sorted *v, nfy_buf *out)
 {
     const nfy_report *rep = v->rep;
     nfy_report_totals t;
     nfy_report_totals_get(rep, &t);
-    nfy__html_open(out, "npuify migration report", "npuify migration report");
+    bool a = nfy__report_is_analyse(rep);
+    const char *title = a ? "npuify assessment (nothing was changed)"
+                          : "npuify migration report";
+    nfy__html_open(out, title, title);
     meta_line(out, rep);
-    cards(out, &t);
+    if (a)
+        verdict(out, v);
+    cards(out, rep, &t);
     where(out, v);
     table(out, v, nfy__is_manual_finding, "manual", "Needs manual work");
     charts(out, rep, &t);

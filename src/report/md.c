@@ -67,11 +67,12 @@ static void loc_cell(nfy_buf *out, const nfy_finding *f)
     nfy_buf_release(&loc);
 }
 
-static void md_head(nfy_buf *out, const nfy_report *rep,
-                    const nfy_report_totals *t)
+static void md_head(nfy_buf *out, const nfy_report *rep)
 {
     const nfy_report_meta *m = &rep->meta;
-    nfy_buf_addstr(out, "# npuify migration report\n\n");
+    nfy_buf_addstr(out, nfy__report_is_analyse(rep)
+                            ? "# npuify assessment (nothing was changed)\n\n"
+                            : "# npuify migration report\n\n");
     nfy_buf_addf(out, "- Command: `npuify %s`\n",
                  m->command ? m->command : "convert");
     if (m->source)
@@ -80,9 +81,24 @@ static void md_head(nfy_buf *out, const nfy_report *rep,
         nfy_buf_addf(out, "- Target torch / torch_npu: %s\n", m->torch_version);
     if (m->mode)
         nfy_buf_addf(out, "- Mode: %s\n", m->mode);
-    nfy_buf_addstr(out, "\n| Files | Scanned | Changed | Copied | Skipped "
-                        "| Errors | Edits | Manual work |\n"
-                        "|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    nfy_buf_addstr(out, "\n");
+}
+
+/* The totals; an assessment's edits and changed files are convert's. */
+static void md_totals(nfy_buf *out, const nfy_report *rep,
+                      const nfy_report_totals *t)
+{
+    bool a = nfy__report_is_analyse(rep);
+    if (a)
+        nfy_buf_addstr(out, "## Totals\n\n`npuify analyse` wrote nothing "
+                            "into the source tree: the edits and changed "
+                            "files are what `npuify convert` would make.\n");
+    nfy_buf_addstr(out, a ? "\n| Files | Scanned | convert would change "
+                            "| Copied | Skipped | Errors | convert's edits "
+                            "| Manual work |\n"
+                          : "| Files | Scanned | Changed | Copied | Skipped "
+                            "| Errors | Edits | Manual work |\n");
+    nfy_buf_addstr(out, "|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     nfy_buf_addf(out, "| %zu | %zu | %zu | %zu | %zu | %zu | %zu | %zu |\n\n",
                  t->files_total, t->files_scanned, t->files_changed,
                  t->files_copied, t->files_skipped, t->files_error, t->edits,
@@ -130,12 +146,15 @@ static void md_effort(nfy_buf *out, const nfy_report *rep,
     nfy_effort_counts c;
     nfy_effort e = nfy__report_effort(v, NULL, &c);
     nfy_buf_addf(out, "## Effort: %s\n\n", nfy_effort_name(e));
+    nfy__effort_drivers(rep, e, &c, out);
     nfy_buf_addf(out,
-                 "%zu blocking (%zu custom kernels), %zu other manual, "
-                 "%zu automatic edits. Rule: high = a custom kernel or "
+                 " %zu blocking (%zu custom kernels), %zu other manual, "
+                 "%zu automatic edits%s. Rule: high = a custom kernel or "
                  "10+ blocking; medium = a blocking item or 10+ manual; "
                  "low = anything else to do.\n\n",
-                 c.blocking, c.kernels, c.manual, c.edits);
+                 c.blocking, c.kernels, c.manual, c.edits,
+                 nfy__report_is_analyse(rep) ? " (convert would make them)"
+                                             : "");
     nfy_buf_addstr(out, "| Category | Findings |\n|---|---:|\n");
     for (int k = 0; k < NFY_CAT_COUNT; k++)
         if (t->by_cat[k])
@@ -253,8 +272,14 @@ void nfy__render_md(const nfy__sorted *v, nfy_buf *out)
     const nfy_report *rep = v->rep;
     nfy_report_totals t;
     nfy_report_totals_get(rep, &t);
-    md_head(out, rep, &t);
-    md_effort(out, rep, &t, v);
+    md_head(out, rep);
+    if (nfy__report_is_analyse(rep)) { /* the verdict is the first screen */
+        md_effort(out, rep, &t, v);
+        md_totals(out, rep, &t);
+    } else {
+        md_totals(out, rep, &t);
+        md_effort(out, rep, &t, v);
+    }
     md_rules(out, rep);
     md_table(out, v, nfy__is_manual_finding, "Needs manual work",
              "Nothing needs manual work.\n");
@@ -297,12 +322,18 @@ void nfy_report_render_console(const nfy_report *rep, size_t top, bool color,
     const char *off = color ? "\033[0m" : "";
     nfy_report_totals t;
     nfy_report_totals_get(rep, &t);
+    bool a = nfy__report_is_analyse(rep);
     nfy_buf_addf(out,
-                 "%snpuify %s:%s %zu files scanned, %zu changed, %zu copied, "
-                 "%zu skipped, %zu errors\n",
+                 a ? "%snpuify %s:%s %zu files scanned, nothing written; "
+                     "convert would change %zu, copy %zu; %zu skipped, %zu "
+                     "errors\n"
+                   : "%snpuify %s:%s %zu files scanned, %zu changed, %zu "
+                     "copied, %zu skipped, %zu errors\n",
                  bold, rep->meta.command ? rep->meta.command : "convert", off,
                  t.files_scanned, t.files_changed, t.files_copied,
                  t.files_skipped, t.files_error);
+    if (a)
+        nfy_buf_addstr(out, "convert's ");
     console_edits(out, rep, t.edits);
     nfy_buf_addf(out, "%smanual work: %zu finding%s%s\n", t.manual ? warn : "",
                  t.manual, t.manual == 1 ? "" : "s", t.manual ? off : "");

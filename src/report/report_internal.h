@@ -115,6 +115,14 @@ void nfy__render_csv(const nfy__sorted *v, nfy_csv_kind kind, nfy_buf *out);
 nfy_effort nfy__report_effort(const nfy__sorted *v, const char *file,
                               nfy_effort_counts *counts);
 
+/* "The level is high because of 3 custom kernel findings (NPU504 x2,
+ * NPU705 x1)." for level e with counts c. */
+void nfy__effort_drivers(const nfy_report *rep, nfy_effort e,
+                         const nfy_effort_counts *c, nfy_buf *out);
+/* Whether rep is an assessment (`npuify analyse`): nothing was written into
+ * SRC, so the edits are what convert would make. */
+bool nfy__report_is_analyse(const nfy_report *rep);
+
 /* Effort of the findings [first, end) of the sorted order. */
 nfy_effort nfy__effort_range(const nfy__sorted *v, size_t first, size_t end,
                              nfy_effort_counts *counts);

@@ -331,6 +331,63 @@ static void ask_every_name(const nfy_apidb_version *v,
     check_ask(v, l, S("torch.no_such_thing"));
 }
 
+/* torch's own API inventory: kinds and the backend kernels a name reaches
+ * (data/torch/api_inventory_v1.13.tsv) */
+static void test_torch_inventory(void **state)
+{
+    (void)state;
+    nfy_torch_entry e;
+    assert_true(nfy_apidb_torch_inventory(NFY_STR_LIT("torch.pi"), &e));
+    assert_int_equal(e.kind, NFY_TORCH_CONST);
+    assert_null(e.ops);
+    assert_string_equal(e.torch_version, "1.13");
+    assert_true(nfy_apidb_torch_inventory(
+        NFY_STR_LIT("torch.utils.data.DataLoader"), &e));
+    assert_int_equal(e.kind, NFY_TORCH_CLASS);
+    assert_true(nfy_apidb_torch_inventory(
+        NFY_STR_LIT("torch.distributed.destroy_process_group"), &e));
+    assert_int_equal(e.kind, NFY_TORCH_FUNC);
+    assert_null(e.ops);
+    assert_true(nfy_apidb_torch_inventory(NFY_STR_LIT("torch.lgamma"), &e));
+    assert_int_equal(e.kind, NFY_TORCH_OP);
+    assert_string_equal(e.ops, "lgamma");
+    /* a Python function reaches its aten binding through torch._VF */
+    assert_true(
+        nfy_apidb_torch_inventory(NFY_STR_LIT("torch.unique_consecutive"), &e));
+    assert_int_equal(e.kind, NFY_TORCH_FUNC);
+    assert_string_equal(e.ops, "unique_consecutive");
+    assert_false(nfy_apidb_torch_inventory(NFY_STR_LIT("torch.compile"), &e));
+    assert_int_equal(e.kind, NFY_TORCH_NONE);
+    assert_string_equal(nfy_torch_kind_name(NFY_TORCH_NONE),
+                        "not in torch's API");
+}
+
+/* Huawei's texts in English: the shipped translation table and the
+ * product codes in words */
+static void test_english(void **state)
+{
+    (void)state;
+    bool partial = true;
+    assert_string_equal(
+        nfy_apidb_note_english(NFY_STR_LIT("input仅支持fp32"), &partial),
+        "input: only fp32");
+    assert_false(partial);
+    assert_string_equal(
+        nfy_apidb_note_english(NFY_STR_LIT("可能回退至CPU执行"), NULL),
+        "may fall back to the CPU");
+    assert_null(nfy_apidb_note_english(NFY_STR_LIT("no such note"), NULL));
+    char buf[128];
+    assert_string_equal(
+        nfy_apidb_products_english("A2=Y,A3=N,950DT=N", buf, sizeof buf),
+        "Atlas A2 training series: yes, Atlas A3 training series: no, "
+        "Ascend 950DT: no");
+    assert_string_equal(nfy_apidb_products_english("X9=Y", buf, sizeof buf),
+                        "X9=Y");
+    char tiny[8];
+    nfy_apidb_products_english("A2=Y", tiny, sizeof tiny); /* cut, ended */
+    assert_true(strlen(tiny) < sizeof tiny);
+}
+
 static void test_api_ask_matches_lookups(void **state)
 {
     (void)state;
@@ -771,7 +828,9 @@ static void test_family_order_matches_generator(void **state)
                                                       "affinity",
                                                       "msft_rules",
                                                       "cpp_apis",
-                                                      "backend_ops"};
+                                                      "backend_ops",
+                                                      "notes_en",
+                                                      "torch_inventory"};
     assert_int_equal(nfy__apidb_family_count, NFY__FAM_COUNT);
     for (int f = 0; f < NFY__FAM_COUNT; f++)
         assert_string_equal(nfy__apidb_fam((nfy__apidb_fam_id)f)->name,
@@ -782,6 +841,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_versions_listed_oldest_first),
+        cmocka_unit_test(test_torch_inventory),
+        cmocka_unit_test(test_english),
         cmocka_unit_test(test_version_tags_and_default),
         cmocka_unit_test(test_version_parse_forms),
         cmocka_unit_test(test_version_parse_errors),
