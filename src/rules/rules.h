@@ -271,6 +271,7 @@ enum nfy_rule_flags {
     X(AFFINITY_USER, "affinity-user", FLAG, BUILT)           /* NPU605 */      \
     X(GLOBAL_ADVICE, "global-advice", FLAG, BUILT)           /* NPU607 */      \
     X(AUTO_UNHANDLED, "auto-unhandled", FLAG, BUILT)         /* NPU532 */      \
+    X(NOT_SCANNED, "not-scanned", FLAG, BUILT)               /* NPU533 */      \
     X(TORCH_API_UNSUPPORTED, "torch-api-unsupported", FLAG,                    \
       BUILT)                                               /* NPU701 */        \
     X(TORCH_API_UNKNOWN, "torch-api-unknown", FLAG, BUILT) /* NPU702 */        \
