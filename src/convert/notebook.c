@@ -164,12 +164,13 @@ static void cell_views(const nfy_convert_passes *p, nb_view *v,
         v->has_shell |= k == BODY_SHELL;
         if (k == BODY_NONE) {
             const nfy_nb_str *first = &v->nb.strs.items[c->first];
+            const nfy_nb_str *last = &v->nb.strs.items[c->first + c->n - 1];
             char why[160];
             snprintf(why, sizeof why,
                      "cell %u: a %.*s cell is not Python or shell: not "
                      "scanned",
                      c->index, (int)(le - i > 40 ? 40 : le - i), s + i);
-            not_scanned(p, v, first->start, first->end, why, rep);
+            not_scanned(p, v, first->start, last->end, why, rep);
         }
         if (k != BODY_PYTHON)
             return;
@@ -481,7 +482,7 @@ static void drop_broken_cell(const nfy_convert_passes *p, nb_view *v,
                  "converted",
                  c->index, e0->line, e0->msg ? e0->msg : "");
         const nfy_nb_str *st = &v->nb.strs.items[c->first];
-        not_scanned(p, v, st->start, st->end, why, rep);
+        not_scanned(p, v, st->start, st[c->n - 1].end, why, rep);
         blank(v->python, c->pos, c->pos + c->len);
     }
     nfy_diags_release(&d);
