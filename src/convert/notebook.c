@@ -9,12 +9,13 @@
  * outputs included, stays as it was. Findings name the JSON line and the
  * cell: "nb.ipynb:LINE:COL: ... cell N, line L: ...".
  */
+#include "convert/notebook.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "convert/convert_internal.h"
-#include "convert/notebook.h"
 #include "edit/edit.h"
 #include "pylex/pylex.h"
 #include "pysyn/pysyn.h"
@@ -23,9 +24,9 @@ typedef struct {
     const nfy_source *src; /* the notebook file */
     const char *rel;
     nfy_notebook nb;
-    nfy_buf text;  /* code cells' decoded text, each followed by "\n" */
-    char *python;  /* text with IPython-only lines blanked */
-    char *shell;   /* only the shell commands of text, the rest blanked */
+    nfy_buf text; /* code cells' decoded text, each followed by "\n" */
+    char *python; /* text with IPython-only lines blanked */
+    char *shell;  /* only the shell commands of text, the rest blanked */
     bool has_shell;
 } nb_view;
 
@@ -95,9 +96,8 @@ static void line_views(nb_view *v, size_t ls, size_t le)
     size_t i = ls;
     while (i < le && (s[i] == ' ' || s[i] == '\t'))
         i++;
-    size_t mark = i < le && (s[i] == '!' || s[i] == '%')
-                      ? i
-                      : assigned_magic(s, i, le);
+    size_t mark =
+        i < le && (s[i] == '!' || s[i] == '%') ? i : assigned_magic(s, i, le);
     bool help = le > ls && s[le - 1] == '?' && i < le && s[i] != '#';
     if (!mark && !(i < le && (s[i] == '!' || s[i] == '%'))) {
         if (help)
@@ -129,8 +129,8 @@ static body_kind cell_magic(const char *s, size_t ls, size_t le)
     size_t we = word_end(s, ls + 2, le);
     static const char *const shells[] = {"bash", "sh", "script", "system",
                                          NULL};
-    static const char *const pythons[] = {"time", "timeit", "capture",
-                                          "prun", NULL};
+    static const char *const pythons[] = {"time", "timeit", "capture", "prun",
+                                          NULL};
     for (size_t k = 0; shells[k]; k++)
         if (word_is(s, ls + 2, we, shells[k]))
             return BODY_SHELL;
@@ -281,8 +281,8 @@ static void relocate_findings(const nb_view *v, const nfy_source *view,
         cell_line(v, s, &cell, &line);
         nfy_source_linecol(v->src, json_offset(v, s), &f->start_line,
                            &f->start_col);
-        nfy_source_linecol(v->src, json_offset(v, e < s ? s : e),
-                           &f->end_line, &f->end_col);
+        nfy_source_linecol(v->src, json_offset(v, e < s ? s : e), &f->end_line,
+                           &f->end_col);
         nfy_buf_reset(&msg);
         nfy_buf_addf(&msg, "cell %u, line %u: %s", cell, line,
                      f->message ? f->message : "");
@@ -403,8 +403,7 @@ static int by_start(const void *x, const void *y)
 
 /* Every kept edit of the views, as edits of the JSON in set. */
 static nfy_status map_edits(const nb_view *v, nfy_edit_set *const *views,
-                            size_t nviews, nfy_edit_set *set,
-                            nfy_diags *diags)
+                            size_t nviews, nfy_edit_set *set, nfy_diags *diags)
 {
     NFY_VEC(nb_edit) all = {0};
     for (size_t s = 0; s < nviews; s++) {
@@ -513,8 +512,8 @@ static bool python_kernel(const nfy_notebook *nb)
 }
 
 /* Whether the notebook is read at all; if not, the note says why. */
-static bool readable(const nfy_convert_passes *p, nb_view *v,
-                     nfy_report *rep, nfy_diags *diags)
+static bool readable(const nfy_convert_passes *p, nb_view *v, nfy_report *rep,
+                     nfy_diags *diags)
 {
     const nfy_notebook *nb = &v->nb;
     if (nb->error) {
@@ -565,8 +564,8 @@ static nfy_status convert_views(nfy_convert_passes *p, nb_view *v,
             break;
         nfy_edit_set_init(&vsets[n], &views[n]);
         used[n] = &vsets[n];
-        nfy_status ps = view_edits(p, v, kinds[i], &views[n], &vsets[n], rep,
-                                   diags);
+        nfy_status ps =
+            view_edits(p, v, kinds[i], &views[n], &vsets[n], rep, diags);
         if (!pass_st)
             pass_st = ps;
         n++;

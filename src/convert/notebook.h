@@ -31,10 +31,10 @@ typedef struct {
 typedef struct {
     NFY_VEC(nfy_nb_str) strs;
     NFY_VEC(nfy_nb_cell) cells;
-    long nbformat;        /* 0 when absent */
-    char language[32];    /* the kernel's language ("python"), or "" */
-    uint32_t error_at;    /* the byte the JSON went wrong at */
-    const char *error;    /* NULL when the notebook parsed */
+    long nbformat;     /* 0 when absent */
+    char language[32]; /* the kernel's language ("python"), or "" */
+    uint32_t error_at; /* the byte the JSON went wrong at */
+    const char *error; /* NULL when the notebook parsed */
 } nfy_notebook;
 
 /* Parse data[0..len): the cells and their source strings; on invalid JSON

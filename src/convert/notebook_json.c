@@ -99,8 +99,8 @@ static bool read_string(reader *r, nfy_nb_str *out)
                 return fail(r, "bad \\u escape");
             t.ascii |= v >= 0x80;
             bool hi = v >= 0xD800 && v <= 0xDBFF;
-            bool pair = hi && r->i + 12 <= r->len &&
-                        r->s[r->i + 6] == '\\' && r->s[r->i + 7] == 'u' &&
+            bool pair = hi && r->i + 12 <= r->len && r->s[r->i + 6] == '\\' &&
+                        r->s[r->i + 7] == 'u' &&
                         hex4(r->s + r->i + 8) >= 0xDC00 &&
                         hex4(r->s + r->i + 8) <= 0xDFFF;
             t.lossy |= (hi && !pair) || (v >= 0xDC00 && v <= 0xDFFF);
@@ -135,8 +135,7 @@ static bool read_literal(reader *r)
     size_t start = r->i;
     if (r->i < r->len && r->s[r->i] == '-')
         r->i++;
-    while (r->i < r->len && strchr("0123456789.eE+-", r->s[r->i]) &&
-           r->s[r->i])
+    while (r->i < r->len && strchr("0123456789.eE+-", r->s[r->i]) && r->s[r->i])
         r->i++;
     return r->i > start || fail(r, "expected a value");
 }
@@ -186,8 +185,7 @@ static bool read_array(reader *r, int depth, item_fn on_item, void *ctx)
         return true;
     }
     for (;;) {
-        if (!(on_item ? on_item(r, ctx, depth + 1)
-                      : read_value(r, depth + 1)))
+        if (!(on_item ? on_item(r, ctx, depth + 1) : read_value(r, depth + 1)))
             return false;
         if (peek(r, ']')) {
             r->i++;
@@ -235,7 +233,8 @@ static int cell_key(reader *r, nfy_str key, void *ctx, int depth)
         nfy_nb_str s;
         if (!read_string(r, &s))
             return -1;
-        cell->code = s.end - s.start == 6 && !memcmp(r->s + s.start, "\"code\"", 6);
+        cell->code =
+            s.end - s.start == 6 && !memcmp(r->s + s.start, "\"code\"", 6);
         return 1;
     }
     if (!nfy_str_eq_cstr(key, "source"))
@@ -286,7 +285,7 @@ static int meta_key(reader *r, nfy_str key, void *ctx, int depth)
 {
     (void)ctx;
     const char *inner = nfy_str_eq_cstr(key, "language_info") ? "name"
-                        : nfy_str_eq_cstr(key, "kernelspec") ? "language"
+                        : nfy_str_eq_cstr(key, "kernelspec")  ? "language"
                                                               : NULL;
     if (!inner || !peek(r, '{'))
         return 0;

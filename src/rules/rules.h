@@ -267,6 +267,7 @@ enum nfy_rule_flags {
     X(CPP_EXTENSION_CU, "cpp-extension-cu", FLAG, BUILT)     /* NPU502 */      \
     X(CUDA_OPS, "cuda-ops", FLAG, BUILT)                     /* NPU504 */      \
     X(DEVICE_CAPABILITY, "device-capability", FLAG, BUILT)   /* NPU508 */      \
+    X(KERNEL_LANGUAGE, "kernel-language", FLAG, BUILT)       /* NPU509 */      \
     X(PIN_MEMORY, "dataloader-pin-memory", FLAG, BUILT)      /* NPU602 */      \
     X(AFFINITY_USER, "affinity-user", FLAG, BUILT)           /* NPU605 */      \
     X(GLOBAL_ADVICE, "global-advice", FLAG, BUILT)           /* NPU607 */      \
