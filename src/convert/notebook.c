@@ -267,6 +267,30 @@ static void cell_line(const nb_view *v, uint32_t off, uint32_t *cell,
 
 /* Findings [first, ..) of rel, located in view (the source the passes
  * saw): the JSON line and column, the cell and its line in the message. */
+/* A change inside one source string: before as the JSON bytes it
+ * replaces and after JSON-escaped (no quotes), so the review page and a
+ * decisions file, which read the notebook's own bytes, agree with it. */
+static void change_as_json(const nb_view *v, nfy_finding *f, uint32_t s,
+                           uint32_t e, nfy_report *rep)
+{
+    const nfy_nb_cell *c = cell_at(v, s);
+    size_t k = c ? str_at(v, c, s) : SIZE_MAX;
+    if (k == SIZE_MAX)
+        return;
+    const nfy_nb_str *st = &v->nb.strs.items[k];
+    if (e < s || e > st->pos + st->len)
+        return;
+    uint32_t rs = json_offset(v, s), re = json_offset(v, e);
+    f->before = nfy_report_strndup(rep, v->src->data + rs, re - rs);
+    if (!f->after)
+        return;
+    nfy_buf b = NFY_BUF_INIT;
+    nfy__nb_encode(&b, f->after, strlen(f->after), st->ascii);
+    if (!b.status && b.len >= 2)
+        f->after = nfy_report_strndup(rep, b.data + 1, b.len - 2);
+    nfy_buf_release(&b);
+}
+
 static void relocate_findings(const nb_view *v, const nfy_source *view,
                               nfy_report *rep, size_t first)
 {
@@ -279,6 +303,8 @@ static void relocate_findings(const nb_view *v, const nfy_source *view,
         uint32_t e = nfy_source_offset(view, f->end_line, f->end_col);
         uint32_t cell, line;
         cell_line(v, s, &cell, &line);
+        if (f->cat == NFY_CAT_CHANGE)
+            change_as_json(v, f, s, e, rep);
         nfy_source_linecol(v->src, json_offset(v, s), &f->start_line,
                            &f->start_col);
         nfy_source_linecol(v->src, json_offset(v, e < s ? s : e), &f->end_line,
