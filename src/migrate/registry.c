@@ -64,6 +64,7 @@ static const nfy_pass_id hosted[] = {
     NFY_PASS_AMP_STEP,           /* in amp-insert */
     NFY_PASS_GLOBAL_ADVICE,      /* project level */
     NFY_PASS_LAUNCHER,           /* convert, after the walk (launcher.c) */
+    NFY_PASS_NOT_SCANNED,        /* convert, notebooks (notebook.c) */
     /* src/analyse, run by the migrate observer (analyse, and convert's
      * torch-API rows) and on C++/dependency files */
     NFY_PASS_CUDA_OPS,
