@@ -254,6 +254,21 @@ static uint32_t json_offset(const nb_view *v, uint32_t off)
     return nfy__nb_raw_offset(v->src->data, *st, in);
 }
 
+/* json_offset for the end of a span: a span that ends where the next
+ * string starts ends in its own string, after the last byte it covers. */
+static uint32_t json_end_offset(const nb_view *v, uint32_t start, uint32_t end)
+{
+    if (end <= start)
+        return json_offset(v, start);
+    const nfy_nb_cell *c = cell_at(v, end - 1);
+    size_t k = c ? str_at(v, c, end - 1) : SIZE_MAX;
+    if (k == SIZE_MAX)
+        return json_offset(v, end);
+    const nfy_nb_str *st = &v->nb.strs.items[k];
+    uint32_t in = end - st->pos;
+    return nfy__nb_raw_offset(v->src->data, *st, in > st->len ? st->len : in);
+}
+
 /* The cell of view offset off and the line within it (1-based). */
 static void cell_line(const nb_view *v, uint32_t off, uint32_t *cell,
                       uint32_t *line)
@@ -280,7 +295,7 @@ static void change_as_json(const nb_view *v, nfy_finding *f, uint32_t s,
     const nfy_nb_str *st = &v->nb.strs.items[k];
     if (e < s || e > st->pos + st->len)
         return;
-    uint32_t rs = json_offset(v, s), re = json_offset(v, e);
+    uint32_t rs = json_offset(v, s), re = json_end_offset(v, s, e);
     f->before = nfy_report_strndup(rep, v->src->data + rs, re - rs);
     if (!f->after)
         return;
@@ -307,7 +322,7 @@ static void relocate_findings(const nb_view *v, const nfy_source *view,
             change_as_json(v, f, s, e, rep);
         nfy_source_linecol(v->src, json_offset(v, s), &f->start_line,
                            &f->start_col);
-        nfy_source_linecol(v->src, json_offset(v, e < s ? s : e), &f->end_line,
+        nfy_source_linecol(v->src, json_end_offset(v, s, e), &f->end_line,
                            &f->end_col);
         nfy_buf_reset(&msg);
         nfy_buf_addf(&msg, "cell %u, line %u: %s", cell, line,
