@@ -65,6 +65,8 @@ def fixture_name(rule):
     before = rule["before"]
     if rule["match"] == "file":
         return before.strip()
+    if rule["pattern"] == "not-scanned":  # a notebook convert cannot read
+        return "nb.ipynb"
     if rule["pattern"] == "dependency":  # a requirements file
         return "requirements.txt"
     if rule["pattern"] == "cpp-cuda":  # a CUDA source of an extension

@@ -1,11 +1,12 @@
 #!/usr/bin/python3
 """Audit a converted project: is every CUDA-ish site converted or reported?
 
-Usage: audit_cuda.py [-v|-vv] [--sh] SRC DST [SRC DST ...]
+Usage: audit_cuda.py [-v|-vv] [--sh] [--nb] SRC DST [SRC DST ...]
 
 SRC is the tree given to `npuify convert`, DST its output (report in
 DST/npuify_report/report.json). Every line of an OUTPUT Python file (and
-shell script with --sh) that still matches CUDA_RE is a site. Output lines
+shell script with --sh, notebook code-cell line with --nb) that still
+matches CUDA_RE is a site. Output lines
 are mapped back to source lines with difflib (convert inserts whole lines
 and edits inside lines). Converted sites no longer match CUDA_RE; they are
 counted from the report's change records (`edits`: category "change",
@@ -26,6 +27,10 @@ NPU001 import insertions excluded). A remaining site is
             modules outside the project, *_cuda modules), a comment naming
             cuda/cudnn/nccl/cublas, a string naming those or an apex module
             (the literal text of an f-string, not its {fields}).
+Notebooks (--nb): the lines of the code cells' "source" strings in the
+JSON as nbformat writes it (sorted keys, one source line per JSON line),
+tokenized cell by cell with IPython's !/% lines as text; a notebook that
+convert copied unchanged is audited the same way, so its sites are missed.
 Prints one row per project; -v adds every missed line, -vv also the ident
 and prose lines (before the row). Exit status 1 when anything is missed.
 """
@@ -205,7 +210,72 @@ def covered_lines(records):
     return cov
 
 
-def audit(src, dst, with_sh, verbose):
+NB_TYPE_RE = re.compile(r'^\s*"cell_type":\s*"(\w+)"')
+NB_SOURCE_RE = re.compile(r'^\s*"source":\s*(\[|")')
+
+
+def notebook_sources(lines):
+    """The code cells of a notebook's JSON lines: [[(json line, text)]]
+    (1-based JSON lines, the decoded source line with its newline)."""
+    cells, cell_type, cur = [], None, None
+    for i, line in enumerate(lines):
+        if cur is not None:
+            if line.strip().startswith("]"):
+                cells.append(cur)
+                cur = None
+                continue
+            try:
+                cur.append((i + 1, json.loads(line.strip().rstrip(","))))
+            except ValueError:
+                pass
+            continue
+        m = NB_TYPE_RE.match(line)
+        if m:
+            cell_type = m.group(1)
+            continue
+        m = NB_SOURCE_RE.match(line)
+        if m and cell_type == "code":
+            if m.group(1) == "[":
+                cur = [] if not line.rstrip().endswith("]") else None
+            else:
+                body = line.split(":", 1)[1].strip().rstrip(",")
+                try:
+                    cells.append([(i + 1, json.loads(body))])
+                except ValueError:
+                    pass
+    return cells
+
+
+def notebook_view(lines):
+    """(text, line map, hits, code): the code cells as one Python text
+    with the IPython lines (and %% cells) blanked; text line -> JSON line;
+    JSON line -> token hits (a line tokenize cannot read is text); JSON
+    line -> its code line."""
+    cells = notebook_sources(lines)
+    text_lines, tmap, hits, code_of = [], [0], {}, {}
+    for cell in cells:
+        code, owner = [], []
+        for jl, s in cell:
+            for part in s.splitlines() or [""]:
+                code.append(part)
+                owner.append(jl)
+        magic_cell = bool(code) and code[0].startswith("%%")
+        py = ["" if magic_cell or re.match(r"\s*[!%]|.*=\s*!", c) or
+              c.endswith("?") else c for c in code]
+        cls = token_classes("\n".join(py) + "\n") or {}
+        for k, c in enumerate(code):
+            if not CUDA_RE.search(c):
+                continue
+            hs = cls.get(k + 1) if py[k] else None
+            hits.setdefault(owner[k], []).extend(
+                hs if hs else [("text", c, "", "", "")])
+            code_of[owner[k]] = c
+        text_lines += py
+        tmap += owner
+    return "\n".join(text_lines) + "\n", tmap, hits, code_of
+
+
+def audit(src, dst, with_sh, verbose, with_nb=False):
     rep = json.load(open(os.path.join(dst, "npuify_report", "report.json")))
     finds = rep["findings"]
     changes = [f for f in finds if f["category"] == "change"]
@@ -213,7 +283,8 @@ def audit(src, dst, with_sh, verbose):
     reported = [f for f in finds if f["category"] != "change" and f["file"]]
     lu = rep["left_unchanged"]
     cov = covered_lines(reported + lu)
-    exts = (".py", ".sh") if with_sh else (".py",)
+    exts = (".py",) + ((".sh",) if with_sh else ()) + \
+        ((".ipynb",) if with_nb else ())
     files = [f["path"] for f in rep["files"] if f["path"].endswith(exts)]
     nrep = nmiss = nident = nprose = 0
     missed = []
@@ -222,20 +293,31 @@ def audit(src, dst, with_sh, verbose):
     for rel in sorted(files):
         project_mods = local_modules(src, rel, dircache)
         out_lines = read_lines(os.path.join(dst, rel))
-        hits = [i + 1 for i, l in enumerate(out_lines) if CUDA_RE.search(l)]
+        nb = rel.endswith(".ipynb")
+        if nb:
+            text, tmap, cls, code_of = notebook_view(out_lines)
+            hits = sorted(cls)
+            imports = {k: tmap[v] for k, v in
+                       imported_names(text, project_mods).items()}
+        else:
+            hits = [i + 1 for i, l in enumerate(out_lines)
+                    if CUDA_RE.search(l)]
         if not hits:
             continue
         m = out_to_src_map(read_lines(os.path.join(src, rel)), out_lines)
         fcov = cov.get(rel, set())
-        text = "\n".join(out_lines) + "\n"
-        cls = token_classes(text) if rel.endswith(".py") else None
-        imports = imported_names(text, project_mods)
+        if not nb:
+            text = "\n".join(out_lines) + "\n"
+            cls = token_classes(text) if rel.endswith(".py") else None
+            imports = imported_names(text, project_mods)
         apis = " ".join((f.get("api") or "") + " " + f["message"]
                         for f in reported if f["file"] == rel)
         for ol in hits:
             line = out_lines[ol - 1]
             hs = cls.get(ol, []) if cls is not None else [("text", line,
                                                             "", "", "")]
+            if nb:  # the code line, not its JSON
+                line = code_of[ol]
             need = [h for h in hs
                     if needs_record(h, line, imports, project_mods)]
             if m[ol] in fcov:
@@ -271,7 +353,8 @@ def audit(src, dst, with_sh, verbose):
 def main(argv):
     verbose = argv.count("-v") + 2 * argv.count("-vv")
     with_sh = "--sh" in argv
-    args = [a for a in argv if a not in ("-v", "-vv", "--sh")]
+    with_nb = "--nb" in argv
+    args = [a for a in argv if a not in ("-v", "-vv", "--sh", "--nb")]
     if not args or len(args) % 2:
         sys.stderr.write(__doc__)
         return 2
@@ -281,7 +364,7 @@ def main(argv):
     total = 0
     allmissed = []
     for i in range(0, len(args), 2):
-        row, missed = audit(args[i], args[i + 1], with_sh, verbose)
+        row, missed = audit(args[i], args[i + 1], with_sh, verbose, with_nb)
         print(fmt % row)
         total += row[-1]
         allmissed += missed

@@ -1,4 +1,5 @@
-/* Which files convert scans: Python sources, shell launchers, Dockerfiles. */
+/* Which files convert scans: Python sources, notebooks, shell launchers,
+ * Dockerfiles. */
 #include <string.h>
 
 #include "convert/convert_internal.h"
@@ -66,6 +67,8 @@ nfy_file_kind nfy__convert_classify(const char *name, const char *head,
         return NFY_FILE_KIND_DOCKERFILE;
     if (has_suffix(name, ".py") || has_suffix(name, ".pyw"))
         return NFY_FILE_KIND_PYTHON;
+    if (has_suffix(name, ".ipynb"))
+        return NFY_FILE_KIND_NOTEBOOK;
     if (has_suffix(name, ".sh") || has_suffix(name, ".bash"))
         return NFY_FILE_KIND_SHELL;
     if (strchr(name, '.'))

@@ -60,7 +60,8 @@ static void copy_other(nfy__converter *c, const nfy_walk_entry *e, int in,
                        const struct stat *st, nfy_arena *a)
 {
     flag_file_rules(c, e->rel);
-    const char *note = NULL;
+    /* named, never skipped silently: convert reads no such file */
+    const char *note = "not scanned: copied byte for byte";
     bool ok = c->o->action != NFY_CONVERT_WRITE ||
               nfy__convert_copy_out(c, e, in, st, a, &note);
     c->stats->files_error += !ok;

@@ -33,7 +33,8 @@ typedef enum {
     NFY_FILE_KIND_OTHER, /* copied byte for byte */
     NFY_FILE_KIND_PYTHON,
     NFY_FILE_KIND_SHELL,
-    NFY_FILE_KIND_DOCKERFILE /* scanned for findings, never edited */
+    NFY_FILE_KIND_DOCKERFILE, /* scanned for findings, never edited */
+    NFY_FILE_KIND_NOTEBOOK    /* .ipynb: code cells, edited in the JSON */
 } nfy_file_kind;
 
 /* The kind cannot be told from the name alone: the head decides. */
@@ -78,6 +79,11 @@ nfy_status nfy__convert_edits(nfy_convert_passes *p, nfy_file_kind kind,
 void nfy__convert_review(const nfy_convert_opts *o, const nfy_source *src,
                          const char *rel, nfy_edit_set *set, nfy_report *rep,
                          size_t first);
+
+/* A notebook's edits (over its JSON) and findings (notebook.c). */
+nfy_status nfy__notebook_edits(nfy_convert_passes *p, const nfy_source *src,
+                               const char *rel, nfy_edit_set *set,
+                               nfy_report *rep, nfy_diags *diags);
 
 /* Rename CUDA/NCCL environment names in a shell script (ENV rules). */
 nfy_status nfy__shell_env_edits(const nfy_convert_passes *p,

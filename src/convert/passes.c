@@ -45,6 +45,9 @@ nfy_status nfy__convert_edits(nfy_convert_passes *p, nfy_file_kind kind,
                               nfy_edit_set *set, nfy_report *rep,
                               nfy_diags *diags)
 {
+    /* a notebook's views go through this, each with its own review */
+    if (kind == NFY_FILE_KIND_NOTEBOOK)
+        return nfy__notebook_edits(p, src, rel, set, rep, diags);
     size_t first = rep->open_findings.len;
     nfy_status st = file_edits(p, kind, src, rel, set, rep, diags);
     nfy__convert_review(p->o, src, rel, set, rep, first);

@@ -196,8 +196,14 @@ static bool props_receiver(const mig_ctx *c, uint32_t i, const holder_list *h)
     return held(h, mig_receiver_text(c, at->name_tok));
 }
 
+/* CUDA's compute capability and SM count, ROCm's architecture name: none
+ * is a property of an NPU. */
 static const mig_word capability_attrs[] = {
-    MIG_WORD("major"), MIG_WORD("minor"), MIG_WORD("multi_processor_count")};
+    MIG_WORD("major"), MIG_WORD("minor"), MIG_WORD("multi_processor_count"),
+    MIG_WORD("gcnArchName")};
+enum {
+    CAPABILITY_ATTRS = sizeof capability_attrs / sizeof capability_attrs[0]
+};
 
 /* f"{props.major}.{props.minor}": a holder's attribute in an f-string. */
 static void fstring_capability(mig_ctx *c, const nfy_rule *r,
@@ -210,7 +216,7 @@ static void fstring_capability(mig_ctx *c, const nfy_rule *r,
         nfy_str tok = mig_tok(c, t);
         bool hit = false;
         for (size_t i = 0; i < h->len && !hit; i++) {
-            for (size_t a = 0; a < 3 && !hit; a++) {
+            for (size_t a = 0; a < CAPABILITY_ATTRS && !hit; a++) {
                 char *pat = mig_fmt(c, "{%.*s.%s", NFY_STR_FMT(h->items[i]),
                                     capability_attrs[a].s);
                 hit = nfy_str_contains(tok, nfy_str_from_cstr(pat));
@@ -236,7 +242,8 @@ void mig_pass_capability(mig_ctx *c)
     props_holders(c, &h);
     for (uint32_t i = 0; i < c->m->nattrs; i++) {
         nfy_str name = mig_tok(c, c->m->attrs[i].name_tok);
-        if (mig_str_in(name, capability_attrs, 3) && props_receiver(c, i, &h))
+        if (mig_str_in(name, capability_attrs, CAPABILITY_ATTRS) &&
+            props_receiver(c, i, &h))
             mig_flag(c, r, mig_tok_span(c, c->m->attrs[i].name_tok),
                      mig_fmt(c, "torch.cuda.get_device_properties().%.*s",
                              NFY_STR_FMT(name)),

@@ -222,6 +222,9 @@ void mig_pass_pin_memory(mig_ctx *c);
 void mig_pass_affinity_user(mig_ctx *c);
 /* cpp-extension-cu: JIT builds of CUDA code by any loader (p_jit_ext.c). */
 void mig_pass_jit_ext(mig_ctx *c);
+/* kernel-language: TileLang, CuTe DSL, numba.cuda, cupy, Warp, pycuda,
+ * jiterator kernels (p_kernels.c). */
+void mig_pass_kernels(mig_ctx *c);
 /* amp-manual-fp16: fp16 trained by hand, not AMP (p_fp16.c). */
 void mig_pass_fp16(mig_ctx *c);
 /* auto-unhandled: what transfer_to_npu does not patch (p_auto.c). */

@@ -37,6 +37,7 @@ static const mig_pass_row rows[] = {
     {NULL, NFY_PASS_DEVICE_CAPABILITY, mig_pass_capability, MIG_RUN_ALL},
     {NULL, NFY_PASS_AMP_MANUAL_FP16, mig_pass_fp16, MIG_RUN_ALL},
     {NULL, NFY_PASS_CPP_EXTENSION_CU, mig_pass_jit_ext, MIG_RUN_ALL},
+    {NULL, NFY_PASS_KERNEL_LANGUAGE, mig_pass_kernels, MIG_RUN_ALL},
     {"shell-commands", NFY_PASS_NONE, mig_pass_shell_commands, MIG_RUN_ALL},
     {NULL, NFY_PASS_PIN_MEMORY, mig_pass_pin_memory, MIG_RUN_ALL},
     {NULL, NFY_PASS_AFFINITY_USER, mig_pass_affinity_user, MIG_RUN_ALL},
@@ -63,6 +64,7 @@ static const nfy_pass_id hosted[] = {
     NFY_PASS_AMP_STEP,           /* in amp-insert */
     NFY_PASS_GLOBAL_ADVICE,      /* project level */
     NFY_PASS_LAUNCHER,           /* convert, after the walk (launcher.c) */
+    NFY_PASS_NOT_SCANNED,        /* convert, notebooks (notebook.c) */
     /* src/analyse, run by the migrate observer (analyse, and convert's
      * torch-API rows) and on C++/dependency files */
     NFY_PASS_CUDA_OPS,

@@ -19,9 +19,10 @@
 
 /* Rules whose findings are custom kernels to port (rules.json): the build
  * of an extension, a CUDA source, a call of a project operator, a Triton
- * kernel. The CUDA constructs inside a source (NPU708) are its detail. */
+ * kernel, a kernel in another GPU kernel language (NPU509). The CUDA constructs
+ * inside a source (NPU708) are its detail. */
 static const char *const kernel_rules[] = {"NPU501", "NPU502", "NPU503",
-                                           "NPU504", "NPU705"};
+                                           "NPU504", "NPU509", "NPU705"};
 
 bool nfy_finding_is_kernel(const nfy_finding *f)
 {

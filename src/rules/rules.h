@@ -267,10 +267,12 @@ enum nfy_rule_flags {
     X(CPP_EXTENSION_CU, "cpp-extension-cu", FLAG, BUILT)     /* NPU502 */      \
     X(CUDA_OPS, "cuda-ops", FLAG, BUILT)                     /* NPU504 */      \
     X(DEVICE_CAPABILITY, "device-capability", FLAG, BUILT)   /* NPU508 */      \
+    X(KERNEL_LANGUAGE, "kernel-language", FLAG, BUILT)       /* NPU509 */      \
     X(PIN_MEMORY, "dataloader-pin-memory", FLAG, BUILT)      /* NPU602 */      \
     X(AFFINITY_USER, "affinity-user", FLAG, BUILT)           /* NPU605 */      \
     X(GLOBAL_ADVICE, "global-advice", FLAG, BUILT)           /* NPU607 */      \
     X(AUTO_UNHANDLED, "auto-unhandled", FLAG, BUILT)         /* NPU532 */      \
+    X(NOT_SCANNED, "not-scanned", FLAG, BUILT)               /* NPU533 */      \
     X(TORCH_API_UNSUPPORTED, "torch-api-unsupported", FLAG,                    \
       BUILT)                                               /* NPU701 */        \
     X(TORCH_API_UNKNOWN, "torch-api-unknown", FLAG, BUILT) /* NPU702 */        \

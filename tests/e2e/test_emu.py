@@ -69,6 +69,18 @@ def npu_module_registered():
 
 
 @test
+def set_default_tensor_type_refuses_npu_types():
+    # torch_npu's restriction: torch.npu tensor types are not accepted
+    try:
+        torch.set_default_tensor_type("torch.npu.FloatTensor")
+    except TypeError as e:
+        assert "set_default_device" in str(e)
+    else:
+        raise AssertionError("torch.npu.FloatTensor was accepted")
+    torch.set_default_tensor_type("torch.FloatTensor")  # CPU types are
+
+
+@test
 def set_device_checks_range():
     torch.npu.set_device(0)
     torch.npu.set_device("npu:0")

@@ -211,7 +211,22 @@ def _patch_dataloader():
     DataLoader.__init__ = dataloader_init
 
 
+def _wrap_set_default_tensor_type(fn):
+    # torch_npu's support list: "不支持传入torch.npu.DtypeTensor类型"
+    # (torch.npu tensor types are not accepted), as real torch_npu raises.
+    @functools.wraps(fn)
+    def set_default_tensor_type(t):
+        if isinstance(t, str) and t.startswith("torch.npu."):
+            raise TypeError("set_default_tensor_type: torch_npu does not "
+                            "accept torch.npu tensor types (%s); use "
+                            "torch.set_default_device('npu')" % t)
+        return fn(t)
+    return set_default_tensor_type
+
+
 def _patch_torch_namespace():
+    torch.set_default_tensor_type = _wrap_set_default_tensor_type(
+        torch.set_default_tensor_type)
     jit_table = _jit_builtins._get_builtin_table()
     for name in FACTORY_FUNCTIONS:
         fn = getattr(torch, name, None)
