@@ -45,6 +45,6 @@ nfy_status nfy__convert_edits(nfy_convert_passes *p, nfy_file_kind kind,
 {
     size_t first = rep->open_findings.len;
     nfy_status st = file_edits(p, kind, src, rel, set, rep, diags);
-    nfy__convert_review(p->o, src, rel, set, rep, first);
+    nfy__convert_review(p->o, src, rel, set, rep, first, diags);
     return st;
 }
