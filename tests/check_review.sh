@@ -257,6 +257,62 @@ grep -q 'decisions-kept' noboth.err && fail "import kept with no user accepted" 
 [ -z "$(nocheck noboth)" ] && ok || fail "files use torch_npu without importing it: $(nocheck noboth)"
 grep -q '^import torch_npu' noboth/evil.py && fail "rejected import written" || ok
 
+# --- hostile decisions files: each refused (exit 3, nothing written) with
+# the decisions file's line, or the edit's file:line
+mutate() { # OUT PYTHON-STATEMENTS on d (the decisions of all.json)
+    "$PY" -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+exec(sys.argv[3])
+json.dump(d, open(sys.argv[2], "w"), indent=1)' all.json "$1" "$2"
+}
+refused() { # NAME FILE PATTERN
+    rm -rf hostile_out
+    "$NPUIFY" convert src -o hostile_out --decisions "$2" >/dev/null 2>hostile.err
+    expect_rc "$1" 3 $?
+    grep -q -- "$3" hostile.err && ok ||
+        { fail "$1: no '$3'"; sed 's/^/  | /' hostile.err | head -3; }
+    [ ! -e hostile_out ] && ok || fail "$1: output written"
+}
+# entry lines: the '{' of each entry, as json.dump(indent=1) writes them
+entry_line() { grep -n '^  {$' "$1" | sed -n "$(($2 + 1))p" | cut -d: -f1; }
+mutate dup.json 'e = dict(d["edits"][1]); e["decision"] = "reject"; d["edits"].append(e)'
+first=$(entry_line dup.json 1)
+last=$(entry_line dup.json "$want_edits")
+id1=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["edits"][1]["id"])' dup.json)
+refused "one id accepted and rejected" dup.json \
+    "^dup.json:$last:1: error\[decisions\]: edit $id1 is rejected here but accepted at line $first: decide it once"
+mutate same.json 'd["edits"].append(dict(d["edits"][1]))'
+"$NPUIFY" convert src -o same --decisions same.json >/dev/null 2>&1
+expect_rc "one id twice, decided the same" 0 $?
+mutate moved.json 'd["edits"][1]["file"] = "long.py"'
+refused "an entry moved under another file" moved.json \
+    "^moved.json:$first:1: error\[decisions\]: edits\[1\]: edit $id1 is of evil.py, but the entry says file \"long.py\""
+mutate etc.json 'd["source"] = "/etc"'
+refused "decisions of another source" etc.json \
+    '^etc.json:3:1: error\[decisions\]: the review was of "/etc", not of src'
+mutate nosrc.json 'del d["source"]'
+refused "decisions naming no source" nosrc.json 'the review was of "(no source)"'
+mutate up.json 'd["edits"][1]["file"] = "../../etc/passwd"; d["edits"][1]["id"] = "../../etc/passwd:NPU101:00000000"'
+refused "an entry outside the source" up.json 'file "../../etc/passwd" is not a path under the source'
+mutate old.json 'd["schema"] = "npuify-decisions/1"'
+refused "a decisions file of the offset ids" old.json 'made by an older npuify'
+# too large: refused unread (a sparse file, at once)
+truncate -s 65M big.json
+start=$(date +%s)
+refused "a 65 MiB decisions file" big.json 'over the 64 MiB a decisions file may have'
+[ $(($(date +%s) - start)) -le 5 ] && ok || fail "a 65 MiB file took over 5 s to refuse"
+# a thousand bad entries: 20 errors and a count, not a thousand lines
+mutate many.json 'd["edits"] = [{"id": i} for i in range(1000)]'
+refused "a thousand bad entries" many.json '^many.json: error\[decisions\]: 980 more problems not shown'
+[ "$(grep -c 'error\[' hostile.err)" = 21 ] && ok ||
+    fail "$(grep -c 'error\[' hostile.err) error lines for 1000 bad entries, want 21"
+# streamed: 100k entries (about 18 MB; the whole JSON tree held was 190 MB)
+mutate huge.json 'e = d["edits"][1]; d["edits"] += [dict(e, id=e["id"][:-8] + "%08x" % i) for i in range(100000)]'
+/usr/bin/time -f '%M' -o huge.rss "$NPUIFY" convert src --check --decisions huge.json >/dev/null 2>huge.err
+rss=$(tail -1 huge.rss)
+[ "$rss" -lt 80000 ] && ok || fail "100k decisions took $rss KiB (the whole JSON tree held?)"
+grep -q 'error' huge.err && { fail "100k decisions refused"; head -3 huge.err; } || ok
+
 # --- stale decisions: the source changed under an edit
 sed -i 's/torch.cuda.synchronize()/torch.cuda.synchronize() ;/' src/evil.py
 sed -i '4s/torch.cuda/torch .cuda/' src/evil.py
@@ -352,7 +408,7 @@ osw=$("$PY" "$OUT" dom_ops.html scrollWidth)
 [ -n "$osw" ] && [ "$osw" -le 1280 ] && ok || fail "ops report.html is $osw px wide at 1280"
 
 # --- malformed decisions files
-printf '{"schema": "npuify-decisions/1", "edits": [{"id": 1}]}\n' >bad1.json
+printf '{"schema": "npuify-decisions/2", "source": "%s", "edits": [{"id": 1}]}\n' "$tmp/src" >bad1.json
 printf '{"edits": [] \n' >bad2.json
 for f in bad1.json bad2.json missing.json; do
     "$NPUIFY" convert src -o bad --decisions "$f" >/dev/null 2>bad.err

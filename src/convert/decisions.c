@@ -71,7 +71,7 @@ static void problem(reader *r, const char *file, uint32_t line, uint32_t col,
 
 static int next(reader *r)
 {
-    int c = getc(r->f);
+    int c = getc_unlocked(r->f);
     if (c == '\n') {
         r->line++;
         r->col = 0;
@@ -87,7 +87,7 @@ static void back(reader *r, int c)
         return;
     ungetc(c, r->f);
     if (c == '\n')
-        r->line--; /* never across a line: only scalars' ends come back */
+        r->line--; /* read again at once by next(), which sets col to 0 */
     else
         r->col--;
 }
