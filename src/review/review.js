@@ -355,6 +355,7 @@
   function hiddenSpans() {
     var hidden = [], all = document.querySelectorAll(".chg");
     Array.prototype.forEach.call(all, function (e) {
+      if (!e.textContent.trim()) return; /* a space may hang at a wrap */
       var r = e.getBoundingClientRect();
       var out = r.width <= 0 || r.left < 0 || r.right > window.innerWidth + 0.5;
       for (var p = e.parentElement; !out && p && p !== document.body;
