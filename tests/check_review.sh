@@ -313,6 +313,15 @@ rss=$(tail -1 huge.rss)
 [ "$rss" -lt 80000 ] && ok || fail "100k decisions took $rss KiB (the whole JSON tree held?)"
 grep -q 'error' huge.err && { fail "100k decisions refused"; head -3 huge.err; } || ok
 
+# --- a review of one file named by its absolute path round-trips too
+"$NPUIFY" review "$tmp/src/long.py" -o one.html >/dev/null 2>&1
+browse "$tmp/one.html" "test=reject-nth:1,save" one_dom.html
+"$PY" "$OUT" one_dom.html saved one.json
+"$NPUIFY" convert "$tmp/src/long.py" -o one_out.py --decisions one.json >one.out 2>&1
+expect_rc "convert --decisions (one file by absolute path)" 0 $?
+grep -q '^decisions: 1 edit not applied' one.out && ok ||
+    { fail "one-file decisions not applied"; head -3 one.out; }
+
 # --- stale decisions: the source changed under an edit
 sed -i 's/torch.cuda.synchronize()/torch.cuda.synchronize() ;/' src/evil.py
 sed -i '4s/torch.cuda/torch .cuda/' src/evil.py

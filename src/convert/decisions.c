@@ -328,7 +328,8 @@ static const char *file_of_id(nfy_arena *a, const char *id)
     return r > id ? nfy_arena_strndup(a, id, (size_t)(r - 1 - id)) : "";
 }
 
-static void check_entries(reader *r)
+/* (A review of one file names it as given; only SRC itself is read.) */
+static void check_entries(reader *r, bool root_is_file)
 {
     for (size_t i = 0; i < r->entries.len; i++) {
         const entry *e = &r->entries.items[i];
@@ -338,7 +339,7 @@ static void check_entries(reader *r)
                     "and decision (accept or reject); create: before empty, "
                     "no anchor",
                     e->index);
-        else if (!inside(e->file))
+        else if (!root_is_file && !inside(e->file))
             problem(r, r->path, e->at, 0,
                     "edits[%zu]: file \"%s\" is not a path under the source",
                     e->index, e->file);
@@ -447,11 +448,9 @@ static const char *entry_path(nfy_arena *a, const char *src_root,
 }
 
 /* Every edit's anchor still in its file (each file read once); else stale. */
-static void check_stale(reader *r, const char *src_root, const entry **v,
-                        size_t n)
+static void check_stale(reader *r, const char *src_root, bool root_is_file,
+                        const entry **v, size_t n)
 {
-    struct stat st;
-    bool root_is_file = stat(src_root, &st) == 0 && !S_ISDIR(st.st_mode);
     qsort(v, n, sizeof *v, cmp_by_file);
     for (size_t i = 0; i < n;) {
         size_t j = i;
@@ -553,7 +552,9 @@ static nfy_status check_all(reader *r, const char *src_root, bool have_edits,
     check_source(r, src_root);
     if (r->errors > before)
         return NFY_ESYNTAX;
-    check_entries(r);
+    struct stat sst;
+    bool root_is_file = stat(src_root, &sst) == 0 && !S_ISDIR(sst.st_mode);
+    check_entries(r, root_is_file);
     size_t n = r->entries.len;
     const entry **v = malloc((n ? n : 1) * sizeof *v);
     if (!v)
@@ -570,7 +571,7 @@ static nfy_status check_all(reader *r, const char *src_root, bool have_edits,
         if (!v[i]->create)
             v[m++] = v[i];
     if (!st) {
-        check_stale(r, src_root, v, m);
+        check_stale(r, src_root, root_is_file, v, m);
         st = r->errors ? NFY_ERULE : NFY_OK;
     }
     if (!st) {
