@@ -172,16 +172,18 @@ static void read_entry(reader *r, const nfy_buf *raw, uint32_t at, size_t i)
     const char *id, *file, *rule, *before, *decision, *anchor = NULL;
     json_int_t line;
     int create = 0;
-    if (!j) {
+    if (!j) { /* said here, not again as a bad entry */
         problem(r, r->path, at + (uint32_t)(err.line > 0 ? err.line - 1 : 0), 0,
                 "edits[%zu]: %s", i, err.text);
-    } else if (json_unpack(j, "{s:s, s:s, s:I, s:s, s:s, s?s, s:s, s?b}", "id",
-                           &id, "file", &file, "line", &line, "rule", &rule,
-                           "before", &before, "anchor", &anchor, "decision",
-                           &decision, "create", &create) == 0 &&
-               (!strcmp(decision, "accept") || !strcmp(decision, "reject")) &&
-               line >= 0 && line <= UINT32_MAX &&
-               (create ? !before[0] && !anchor : anchor != NULL)) {
+        return;
+    }
+    if (json_unpack(j, "{s:s, s:s, s:I, s:s, s:s, s?s, s:s, s?b}", "id", &id,
+                    "file", &file, "line", &line, "rule", &rule, "before",
+                    &before, "anchor", &anchor, "decision", &decision, "create",
+                    &create) == 0 &&
+        (!strcmp(decision, "accept") || !strcmp(decision, "reject")) &&
+        line >= 0 && line <= UINT32_MAX &&
+        (create ? !before[0] && !anchor : anchor != NULL)) {
         e = (entry){nfy_arena_strdup(r->a, id),
                     nfy_arena_strdup(r->a, file),
                     nfy_arena_strdup(r->a, rule),

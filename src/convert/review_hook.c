@@ -73,6 +73,25 @@ static void add_code(nfy_report *rep, const nfy_source *src, nfy_finding *f)
     nfy_buf_release(&b);
 }
 
+/* Accepted edits of set that need the import stmt; the first lines in
+ * lines. */
+static size_t users_of(const nfy_convert_opts *o, const nfy_edit_set *set,
+                       nfy_finding **fs, const bool *keep, const char *stmt,
+                       nfy_buf *lines)
+{
+    size_t users = 0;
+    for (size_t j = 0; j < set->edits.len; j++) {
+        const nfy_edit *e = &set->edits.items[j];
+        if (!keep[j] || nfy_edit_is_import(o->rules, e->rule) ||
+            !nfy_edit_needs_import(stmt, e->text.ptr, e->text.len))
+            continue;
+        if (users < 5)
+            nfy_buf_addf(lines, "%s%u", users ? ", " : "", fs[j]->start_line);
+        users++;
+    }
+    return users;
+}
+
 /*
  * A rejected import an accepted edit of the file needs is kept: applying
  * the edit without it would leave a file that uses torch_npu without
@@ -82,41 +101,29 @@ static void keep_needed_imports(const nfy_convert_opts *o, const char *rel,
                                 const nfy_edit_set *set, nfy_finding **fs,
                                 bool *keep, nfy_diags *diags)
 {
-    size_t n = set->edits.len;
-    for (size_t k = 0; k < n; k++) {
+    for (size_t k = 0; k < set->edits.len; k++) {
         const nfy_edit *imp = &set->edits.items[k];
+        if (keep[k] || !nfy_edit_is_import(o->rules, imp->rule))
+            continue;
         const nfy_rule *r = nfy_rule_set_find(o->rules, imp->rule);
-        if (keep[k] || !nfy_edit_is_import(o->rules, imp->rule) ||
-            !r->replacement)
-            continue;
-        size_t users = 0;
         nfy_buf lines = NFY_BUF_INIT;
-        for (size_t j = 0; j < n; j++) {
-            const nfy_edit *e = &set->edits.items[j];
-            if (j == k || !keep[j] || nfy_edit_is_import(o->rules, e->rule) ||
-                !nfy_edit_needs_import(r->replacement, e->text.ptr,
-                                       e->text.len))
-                continue;
-            if (users < 5)
-                nfy_buf_addf(&lines, "%s%u", users ? ", " : "",
-                             fs[j]->start_line);
-            users++;
+        size_t users = r->replacement
+                           ? users_of(o, set, fs, keep, r->replacement, &lines)
+                           : 0;
+        if (users) {
+            keep[k] = true;
+            nfy_diag_add_at(
+                diags, NFY_SEV_WARNING, "decisions-kept", rel,
+                fs[k]->start_line, 0,
+                "'%s' (%s) was rejected in the review but is kept: %zu "
+                "accepted edit%s need%s it (line%s %s%s); reject them too to "
+                "leave it out",
+                r->replacement, imp->rule, users, users == 1 ? "" : "s",
+                users == 1 ? "s" : "", users == 1 ? "" : "s",
+                nfy_buf_cstr(&lines), users > 5 ? ", ..." : "");
+            fs[k]->message = "kept although rejected in the review: accepted "
+                             "edits need this import";
         }
-        if (!users) {
-            nfy_buf_release(&lines);
-            continue;
-        }
-        keep[k] = true;
-        nfy_diag_add_at(diags, NFY_SEV_WARNING, "decisions-kept", rel,
-                        fs[k]->start_line, 0,
-                        "'%s' (%s) was rejected in the review but is kept: "
-                        "%zu accepted edit%s need%s it (line%s %s%s); reject "
-                        "them too to leave it out",
-                        r->replacement, imp->rule, users, users == 1 ? "" : "s",
-                        users == 1 ? "s" : "", users == 1 ? "" : "s",
-                        nfy_buf_cstr(&lines), users > 5 ? ", ..." : "");
-        fs[k]->message = "kept although rejected in the review: accepted "
-                         "edits need this import";
         nfy_buf_release(&lines);
     }
 }
