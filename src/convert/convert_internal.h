@@ -74,11 +74,12 @@ nfy_status nfy__convert_edits(nfy_convert_passes *p, nfy_file_kind kind,
  * After the passes of one file: give each finding recorded since index
  * first its code line (and a one-line change the line after it), each
  * change its edit id, and with --decisions take out of set the edits not
- * accepted (their findings become left-unchanged rows saying so).
+ * accepted (their findings become left-unchanged rows saying so), except
+ * a rejected import an accepted edit needs (kept, a warning in diags).
  */
 void nfy__convert_review(const nfy_convert_opts *o, const nfy_source *src,
                          const char *rel, nfy_edit_set *set, nfy_report *rep,
-                         size_t first);
+                         size_t first, nfy_diags *diags);
 
 /* A notebook's edits (over its JSON) and findings (notebook.c). */
 nfy_status nfy__notebook_edits(nfy_convert_passes *p, const nfy_source *src,

@@ -26,10 +26,10 @@ static size_t change_findings(nfy_report *rep, const char *rel, size_t first,
 
 /* f's edit id id, without its first part rel and ':' (f->file is rel). */
 static void set_edit_id(nfy_report *rep, nfy_finding *f, const char *rel,
-                        const nfy_buf *id)
+                        const char *id)
 {
     size_t skip = strlen(rel) + 1;
-    f->edit_id = nfy_report_strndup(rep, id->data + skip, id->len - skip);
+    f->edit_id = nfy_report_strndup(rep, id + skip, strlen(id + skip));
     f->edit_id_in_file = true;
 }
 
@@ -73,9 +73,64 @@ static void add_code(nfy_report *rep, const nfy_source *src, nfy_finding *f)
     nfy_buf_release(&b);
 }
 
+/* Accepted edits of set that need the import stmt; the first lines in
+ * lines. */
+static size_t users_of(const nfy_convert_opts *o, const nfy_edit_set *set,
+                       nfy_finding **fs, const bool *keep, const char *stmt,
+                       nfy_buf *lines)
+{
+    size_t users = 0;
+    for (size_t j = 0; j < set->edits.len; j++) {
+        const nfy_edit *e = &set->edits.items[j];
+        if (!keep[j] || nfy_edit_is_import(o->rules, e->rule) ||
+            !nfy_edit_needs_import(stmt, e->text.ptr, e->text.len))
+            continue;
+        if (users < 5)
+            nfy_buf_addf(lines, "%s%u", users ? ", " : "", fs[j]->start_line);
+        users++;
+    }
+    return users;
+}
+
+/*
+ * A rejected import an accepted edit of the file needs is kept: applying
+ * the edit without it would leave a file that uses torch_npu without
+ * importing it. A warning at the import's line names the edits.
+ */
+static void keep_needed_imports(const nfy_convert_opts *o, const char *rel,
+                                const nfy_edit_set *set, nfy_finding **fs,
+                                bool *keep, nfy_diags *diags)
+{
+    for (size_t k = 0; k < set->edits.len; k++) {
+        const nfy_edit *imp = &set->edits.items[k];
+        if (keep[k] || !nfy_edit_is_import(o->rules, imp->rule))
+            continue;
+        const nfy_rule *r = nfy_rule_set_find(o->rules, imp->rule);
+        nfy_buf lines = NFY_BUF_INIT;
+        size_t users = r->replacement
+                           ? users_of(o, set, fs, keep, r->replacement, &lines)
+                           : 0;
+        if (users) {
+            keep[k] = true;
+            nfy_diag_add_at(
+                diags, NFY_SEV_WARNING, "decisions-kept", rel,
+                fs[k]->start_line, 0,
+                "'%s' (%s) was rejected in the review but is kept: %zu "
+                "accepted edit%s need%s it (line%s %s%s); reject them too to "
+                "leave it out",
+                r->replacement, imp->rule, users, users == 1 ? "" : "s",
+                users == 1 ? "s" : "", users == 1 ? "" : "s",
+                nfy_buf_cstr(&lines), users > 5 ? ", ..." : "");
+            fs[k]->message = "kept although rejected in the review: accepted "
+                             "edits need this import";
+        }
+        nfy_buf_release(&lines);
+    }
+}
+
 void nfy__convert_review(const nfy_convert_opts *o, const nfy_source *src,
                          const char *rel, nfy_edit_set *set, nfy_report *rep,
-                         size_t first)
+                         size_t first, nfy_diags *diags)
 {
     for (size_t i = first; i < rep->open_findings.len; i++) {
         nfy_finding *f = &rep->open_findings.items[i];
@@ -87,29 +142,34 @@ void nfy__convert_review(const nfy_convert_opts *o, const nfy_source *src,
     if (n == 0)
         return;
     nfy_finding **fs = malloc(n * sizeof *fs);
-    if (!fs)
-        return;
+    const char **ids = malloc(n * sizeof *ids);
+    bool *keep = malloc(n * sizeof *keep);
+    nfy_arena a;
+    nfy_arena_init(&a);
     /* Edits and their findings correspond one to one, in order; anything
      * else (a pass recording changes of its own) gets no ids, and then
      * decisions cannot be applied safely: nothing is applied. */
-    bool paired = change_findings(rep, rel, first, fs, n) == n;
-    nfy_buf id = NFY_BUF_INIT;
+    bool paired = fs && ids && keep &&
+                  change_findings(rep, rel, first, fs, n) == n &&
+                  nfy_edit_ids(rel, set, &a, ids) == NFY_OK;
+    for (size_t k = 0; keep && k < n; k++) {
+        if (paired) /* the file is the finding's own: kept once, there */
+            set_edit_id(rep, fs[k], rel, ids[k]);
+        keep[k] = !o->decisions ||
+                  (paired && nfy_decisions_accepts(o->decisions, ids[k]));
+    }
+    if (o->decisions && paired)
+        keep_needed_imports(o, rel, set, fs, keep, diags);
     size_t kept = 0;
     for (size_t k = 0; k < n; k++) {
-        nfy_buf_reset(&id);
-        nfy_edit_id(rel, set, &set->edits.items[k], &id);
-        if (paired) /* the file is the finding's own: kept once, there */
-            set_edit_id(rep, fs[k], rel, &id);
-        bool keep =
-            !o->decisions ||
-            (paired && nfy_decisions_accepts(o->decisions, nfy_buf_cstr(&id)));
-        if (keep)
+        if (keep ? keep[k] : !o->decisions)
             set->edits.items[kept++] = set->edits.items[k];
         else if (paired)
-            mark_not_accepted(
-                fs[k], nfy_decisions_knows(o->decisions, nfy_buf_cstr(&id)));
+            mark_not_accepted(fs[k], nfy_decisions_knows(o->decisions, ids[k]));
     }
     set->edits.len = kept;
-    nfy_buf_release(&id);
+    nfy_arena_release(&a);
+    free(keep);
+    free(ids);
     free(fs);
 }

@@ -99,6 +99,61 @@ static void context(nfy_buf *out, const nfy_source *src, const nfy_finding *f)
     lines_array(out, after.data, after.data + after.len);
     nfy_buf_addf(out, ",\"start\":%u,\"end\":%u", s, e);
     nfy_buf_release(&after);
+    uint32_t al, ae;
+    nfy_edit_anchor_lines(src, s, e, &al, &ae);
+    nfy_buf anchor = NFY_BUF_INIT;
+    nfy_edit_anchor_text(src, al, ae, &anchor);
+    nfy_buf_addstr(out, ",\"anchor\":");
+    js_str(out, anchor.data, anchor.len);
+    nfy_buf_release(&anchor);
+}
+
+/* The insert-import edits of one file: what the file's other edits need. */
+enum { MAX_IMPORTS = 8 };
+typedef struct {
+    const char *id[MAX_IMPORTS];
+    const char *stmt[MAX_IMPORTS]; /* the rule's "import torch_npu" */
+    size_t n;
+    nfy_arena arena;
+} file_imports;
+
+static void find_imports(const nfy_finding **v, size_t i, size_t n,
+                         const nfy_rule_set *rules, file_imports *fi)
+{
+    fi->n = 0;
+    for (size_t j = i; j < n && v[j]->file && !strcmp(v[j]->file, v[i]->file);
+         j++) {
+        const nfy_finding *f = v[j];
+        const nfy_rule *r = nfy_edit_is_import(rules, f->rule)
+                                ? nfy_rule_set_find(rules, f->rule)
+                                : NULL;
+        if (!r || !r->replacement || f->cat != NFY_CAT_CHANGE || !f->edit_id ||
+            fi->n == MAX_IMPORTS)
+            continue;
+        nfy_buf id = NFY_BUF_INIT;
+        fi->id[fi->n] =
+            nfy_arena_strdup(&fi->arena, nfy_finding_edit_id(f, &id));
+        fi->stmt[fi->n++] = r->replacement;
+        nfy_buf_release(&id);
+    }
+}
+
+/* "needs": the ids of the imports an edit's new text needs. */
+static void needs(nfy_buf *out, const nfy_finding *f, const file_imports *fi,
+                  const nfy_rule_set *rules)
+{
+    if (!fi || nfy_edit_is_import(rules, f->rule) || !f->after)
+        return;
+    bool any = false;
+    for (size_t k = 0; k < fi->n; k++) {
+        if (!nfy_edit_needs_import(fi->stmt[k], f->after, strlen(f->after)))
+            continue;
+        nfy_buf_addstr(out, any ? "," : ",\"needs\":[");
+        js_cstr(out, fi->id[k]);
+        any = true;
+    }
+    if (any)
+        nfy_buf_addch(out, ']');
 }
 
 /*
@@ -126,7 +181,7 @@ static void created_file(nfy_buf *out, const nfy_finding *f)
 }
 
 static void item(nfy_buf *out, const nfy_finding *f, const nfy_source *src,
-                 const nfy_rule_set *rules)
+                 const nfy_rule_set *rules, const file_imports *fi)
 {
     const nfy_rule *r = rules ? nfy_rule_set_find(rules, f->rule) : NULL;
     bool created = is_created_file(f);
@@ -154,6 +209,7 @@ static void item(nfy_buf *out, const nfy_finding *f, const nfy_source *src,
         nfy_buf_release(&id);
         js_key(out, "old", f->before);
         js_key(out, "new", f->after);
+        needs(out, f, fi, rules);
     }
     if (src && f->start_line)
         context(out, src, f);
@@ -197,6 +253,8 @@ static void items(nfy_buf *out, const nfy_report *rep, const char *src_root,
     nfy_source src = {0};
     const char *loaded = NULL;
     bool have = false;
+    file_imports fi = {.n = 0};
+    nfy_arena_init(&fi.arena);
     nfy_buf_addstr(out, "[");
     for (size_t i = 0; i < n; i++) {
         const nfy_finding *f = v[i];
@@ -205,11 +263,14 @@ static void items(nfy_buf *out, const nfy_report *rep, const char *src_root,
                 nfy_source_release(&src);
             have = load_src(&src, src_root, f->file, root_is_file);
             loaded = f->file;
+            find_imports(v, i, n, rules, &fi);
         }
         if (i)
             nfy_buf_addstr(out, ",\n");
-        item(out, f, f->file && have ? &src : NULL, rules);
+        item(out, f, f->file && have ? &src : NULL, rules,
+             f->file ? &fi : NULL);
     }
+    nfy_arena_release(&fi.arena);
     if (have)
         nfy_source_release(&src);
     nfy_buf_addstr(out, "]");
@@ -228,7 +289,10 @@ void nfy_review_render_html(const nfy_report *rep, const char *src_root,
                  "hidden></pre>\n<script type=\"application/json\" "
                  "id=\"data\">{\"schema\":\"npuify-review/1\"",
                  nfy__review_css);
-    js_key(out, "source", src_root);
+    /* the decisions file names SRC by its absolute path: convert checks it */
+    char *abs = realpath(src_root, NULL);
+    js_key(out, "source", abs ? abs : src_root);
+    free(abs);
     js_key(out, "tool", rep->meta.tool_version);
     js_key(out, "torch", rep->meta.torch_version);
     nfy_buf_addstr(out, ",\"items\":");

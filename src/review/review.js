@@ -16,25 +16,66 @@
     return e;
   }
 
-  /* A tiny Python highlighter: one line at a time. */
-  function highlight(line, into) {
-    var m;
+  /* A tiny Python highlighter: one line at a time, [text, class] pieces. */
+  function tokens(line) {
+    var m, out = [];
     TOKEN.lastIndex = 0;
     while ((m = TOKEN.exec(line)) !== null) {
       if (m[0] === "") { TOKEN.lastIndex++; continue; }
       var cls = m[1] ? "c" : m[2] ? "s" : m[3] ? "n" :
         m[4] ? (KW.has(m[4]) ? "k" : (line.charAt(TOKEN.lastIndex) === "(" ? "f" : "")) : "";
-      if (cls) into.appendChild(el("span", cls, m[0]));
-      else into.appendChild(document.createTextNode(m[0]));
+      out.push([m[0], cls]);
     }
+    return out;
   }
 
-  function codeLines(lines, first, mark) {
+  /* The line's pieces into `into`; the part [from, to) (UTF-16 units) is
+   * the changed span, marked so it shows wherever the line wraps. */
+  function render(line, range, into) {
+    var at = 0;
+    tokens(line).forEach(function (t) {
+      var text = t[0], end = at + text.length;
+      var cuts = [0, text.length];
+      if (range) {
+        [range[0] - at, range[1] - at].forEach(function (c) {
+          if (c > 0 && c < text.length) cuts.push(c);
+        });
+        cuts.sort(function (a, b) { return a - b; });
+      }
+      for (var i = 0; i + 1 < cuts.length; i++) {
+        if (cuts[i] === cuts[i + 1]) continue;
+        var piece = text.slice(cuts[i], cuts[i + 1]);
+        var inside = range && at + cuts[i] >= range[0] && at + cuts[i + 1] <= range[1];
+        var cls = (inside ? "chg " : "") + t[1];
+        if (cls) into.appendChild(el("span", cls.trim(), piece));
+        else into.appendChild(document.createTextNode(piece));
+      }
+      at = end;
+    });
+  }
+
+  /* Where text, put at line `line`, code point column col of lines (first
+   * numbered `first`), lies: line index -> [from, to) in UTF-16 units. */
+  function spanOf(lines, first, line, col, text) {
+    var ranges = {}, li = line - first;
+    if (!text || li < 0 || li >= lines.length) return ranges;
+    var from = Array.from(lines[li]).slice(0, col).join("").length;
+    text.split("\n").forEach(function (part, k) {
+      part = part.replace(/\r$/, "");
+      var start = k === 0 ? from : 0;
+      if (part.length) ranges[li + k] = [start, start + part.length];
+    });
+    return ranges;
+  }
+
+  function codeLines(lines, first, mark, ranges) {
     var pre = el("pre");
     lines.forEach(function (text, i) {
       var row = el("div", mark(i) || "");
       row.appendChild(el("span", "ln", first + i));
-      highlight(text, row);
+      var code = el("span", "src");
+      render(text, ranges && ranges[i], code);
+      row.appendChild(code);
       pre.appendChild(row);
     });
     return pre;
@@ -57,10 +98,13 @@
       var left = el("div"), right = el("div");
       left.appendChild(el("div", "cap", "before"));
       right.appendChild(el("div", "cap", "after"));
+      var col = (it.col || 1) - 1;
       left.appendChild(codeLines(it.before, it.first, function (i) {
-        return i >= d.head && i < d.tailA ? "del" : ""; }));
+        return i >= d.head && i < d.tailA ? "del" : ""; },
+        it.create ? null : spanOf(it.before, it.first, it.line, col, it.old)));
       right.appendChild(codeLines(it.after, it.first, function (i) {
-        return i >= d.head && i < d.tailB ? "add" : ""; }));
+        return i >= d.head && i < d.tailB ? "add" : ""; },
+        it.create ? null : spanOf(it.after, it.first, it.line, col, it.new)));
       box.appendChild(left);
       box.appendChild(right);
     } else {
@@ -70,6 +114,46 @@
     return box;
   }
 
+  /* Edits that need an inserted import (it.needs: the imports' ids). */
+  var byId = {}, users = {};
+  data.items.forEach(function (it) { if (it.id) byId[it.id] = it; });
+  data.items.forEach(function (it) {
+    (it.needs || []).forEach(function (n) {
+      (users[n] = users[n] || []).push(it);
+    });
+  });
+  var depViews = []; /* [import item, its div, its note] */
+
+  function lines(list) {
+    return list.map(function (u) { return u.line; }).join(", ");
+  }
+
+  /* A rejected import an accepted edit needs is kept by convert. */
+  function keptImports() {
+    return Object.keys(users).filter(function (id) {
+      return decisions[id] === "reject" && users[id].some(function (u) {
+        return decisions[u.id] !== "reject"; });
+    });
+  }
+
+  function updateDeps() {
+    var kept = new Set(keptImports());
+    depViews.forEach(function (v) {
+      var need = users[v[0].id].filter(function (u) {
+        return decisions[u.id] !== "reject"; });
+      v[1].classList.toggle("kept", kept.has(v[0].id));
+      v[2].textContent = kept.has(v[0].id)
+        ? "rejected, but kept: " + need.length + " accepted edit" +
+          (need.length === 1 ? " needs" : "s need") + " this import (line" +
+          (need.length === 1 ? " " : "s ") + lines(need) +
+          "); reject them too to leave it out"
+        : users[v[0].id].length + " edit" +
+          (users[v[0].id].length === 1 ? " needs" : "s need") +
+          " this import (line" + (users[v[0].id].length === 1 ? " " : "s ") +
+          lines(users[v[0].id]) + ")";
+    });
+  }
+
   function setDecision(it, div, value) {
     decisions[it.id] = value;
     div.classList.toggle("accepted", value === "accept");
@@ -77,38 +161,85 @@
     div.querySelectorAll(".decide button").forEach(function (b) {
       b.classList.toggle("on", b.dataset.value === value);
     });
+    updateDeps();
     updateTotals();
   }
 
-  function itemView(it) {
+  function head(it, loc, message) {
+    var h = el("div", "head");
+    h.appendChild(el("span", "loc", loc));
+    h.appendChild(el("span", "rule", it.rule));
+    h.appendChild(el("span", "msg", message));
+    return h;
+  }
+
+  function locOf(it) {
+    return (it.file || "project") + (it.line ? ":" + it.line + ":" + it.col : "");
+  }
+
+  function editView(it) {
     var div = el("div", "item" + (it.manual ? " manual" : ""));
-    div.dataset.kind = it.kind;
-    if (it.id) div.dataset.id = it.id;
-    var head = el("div", "head");
-    head.appendChild(el("span", "loc",
-      (it.file || "project") + (it.line ? ":" + it.line + ":" + it.col : "")));
-    head.appendChild(el("span", "rule", it.rule));
-    head.appendChild(el("span", "msg", it.message || it.name || ""));
-    if (it.kind === "edit") {
-      var decide = el("span", "decide");
-      [["accept", "accept"], ["reject", "reject"]].forEach(function (p) {
-        var b = el("button", "", p[1]);
-        b.type = "button";
-        b.dataset.value = p[0];
-        b.addEventListener("click", function () { setDecision(it, div, p[0]); });
-        decide.appendChild(b);
-      });
-      head.appendChild(decide);
+    div.dataset.kind = "edit";
+    div.dataset.id = it.id;
+    var h = head(it, locOf(it), it.message || it.name || "");
+    var decide = el("span", "decide");
+    [["accept", "accept"], ["reject", "reject"]].forEach(function (p) {
+      var b = el("button", "", p[1]);
+      b.type = "button";
+      b.dataset.value = p[0];
+      b.addEventListener("click", function () { setDecision(it, div, p[0]); });
+      decide.appendChild(b);
+    });
+    h.appendChild(decide);
+    div.appendChild(h);
+    if (users[it.id]) {
+      var note = el("div", "deps");
+      div.appendChild(note);
+      depViews.push([it, div, note]);
     }
-    div.appendChild(head);
-    // a message that already ends with its hint (NPU402) shows it once
-    if (it.kind !== "edit" && it.hint &&
-        (it.message || "").indexOf(it.hint) < 0)
-      div.appendChild(el("div", "hint", it.hint));
+    (it.needs || []).forEach(function (n) {
+      var imp = byId[n];
+      if (imp) div.appendChild(el("div", "deps needs", "needs '" +
+        (imp.new || "").trim() + "' (" + imp.rule + ", line " + imp.line + ")"));
+    });
     var code = codeView(it);
     if (code) div.appendChild(code);
-    if (it.kind === "edit") setDecision(it, div, "accept");
+    setDecision(it, div, "accept");
     return div;
+  }
+
+  /* One card per rule and hint in a file: its sites listed in it. */
+  function groupView(first) {
+    var div = el("div", "item" + (first.manual ? " manual" : ""));
+    div.dataset.kind = "group";
+    div.dataset.rule = first.rule;
+    var count = el("span", "count");
+    div.appendChild(head(first, first.file ? first.file : "project",
+      first.name || first.message || ""));
+    div.firstChild.appendChild(count);
+    if (first.hint) div.appendChild(el("div", "hint", first.hint));
+    var sites = el("div", "sites");
+    div.appendChild(sites);
+    var n = 0;
+    return { div: div, add: function (it) {
+      var site = el("div", "site");
+      site.dataset.kind = "finding";
+      var msg = it.message || "";
+      /* "NAME: detail" says its detail; a message holding the hint, once */
+      if (it.name && msg.indexOf(it.name) === 0)
+        msg = msg.slice(it.name.length).replace(/^[.:]\s*/, "");
+      if (it.hint && msg.indexOf(it.hint) >= 0)
+        msg = msg.replace(it.hint, "").trim();
+      var line = el("div", "where");
+      line.appendChild(el("span", "loc", it.line ? it.line + ":" + it.col : "project"));
+      if (msg) line.appendChild(el("span", "msg", msg));
+      site.appendChild(line);
+      var code = codeView(it);
+      if (code) site.appendChild(code);
+      sites.appendChild(site);
+      n++;
+      count.textContent = n + (n === 1 ? " site" : " sites");
+    } };
   }
 
   var totals = el("div", "totals");
@@ -116,21 +247,23 @@
     var edits = data.items.filter(function (i) { return i.kind === "edit"; });
     var rej = edits.filter(function (i) { return decisions[i.id] === "reject"; });
     var manual = data.items.filter(function (i) { return i.manual; });
+    var kept = keptImports().length;
     totals.textContent = edits.length + " edits (" + (edits.length - rej.length) +
-      " accepted, " + rej.length + " rejected), " + manual.length +
-      " findings need manual work, " + (data.items.length - edits.length) +
-      " findings in all";
+      " accepted, " + rej.length + " rejected" +
+      (kept ? ", " + kept + " of them kept: accepted edits need them" : "") +
+      "), " + manual.length + " findings need manual work, " +
+      (data.items.length - edits.length) + " findings in all";
   }
 
   function decisionsJson() {
     var edits = data.items.filter(function (i) { return i.kind === "edit"; })
       .map(function (i) {
         return { id: i.id, file: i.file, line: i.line, rule: i.rule,
-                 start: i.start, end: i.end, before: i.old,
+                 before: i.old, anchor: i.create ? undefined : i.anchor,
                  create: i.create || undefined, /* omitted for edits */
                  decision: decisions[i.id] };
       });
-    return JSON.stringify({ schema: "npuify-decisions/1", source: data.source,
+    return JSON.stringify({ schema: "npuify-decisions/2", source: data.source,
                             edits: edits }, null, 1) + "\n";
   }
 
@@ -171,18 +304,29 @@
     header.appendChild(bar);
     app.appendChild(header);
     var main = el("main");
-    var section = null, current;
+    var section = null, current, groups;
     data.items.forEach(function (it) {
       var key = it.file || "(project)";
       if (!section || key !== current) {
         current = key;
+        groups = {};
         section = el("section");
         section.dataset.file = key;
         section.appendChild(el("h2", "", key));
         main.appendChild(section);
       }
-      section.appendChild(itemView(it));
+      if (it.kind === "edit") {
+        section.appendChild(editView(it));
+        return;
+      }
+      var g = it.rule + "\u0000" + (it.hint || "");
+      if (!groups[g]) {
+        groups[g] = groupView(it);
+        section.appendChild(groups[g].div);
+      }
+      groups[g].add(it);
     });
+    updateDeps();
     if (!data.items.length) main.appendChild(el("p", "", "Nothing to review."));
     app.appendChild(main);
     updateTotals();
@@ -200,6 +344,42 @@
   /* #test=accept-all,reject:ID,reject-nth:N,save: the same clicks a user
    * makes, for headless tests; the saved file and a few DOM facts go to
    * <pre id=out>. */
+  function clickOn(id, value) {
+    var b = document.querySelector('.item[data-id="' + CSS.escape(id) +
+      '"] button[data-value="' + value + '"]');
+    if (b) b.click();
+  }
+
+  /* Changed spans not in view: outside the window, or clipped by a box
+   * that hides or scrolls what overflows it. */
+  function hiddenSpans() {
+    var hidden = [], all = document.querySelectorAll(".chg");
+    Array.prototype.forEach.call(all, function (e) {
+      if (!e.textContent.trim()) return; /* a space may hang at a wrap */
+      var r = e.getBoundingClientRect();
+      var out = r.width <= 0 || r.left < 0 || r.right > window.innerWidth + 0.5;
+      for (var p = e.parentElement; !out && p && p !== document.body;
+           p = p.parentElement) {
+        if (getComputedStyle(p).overflowX === "visible") continue;
+        var b = p.getBoundingClientRect();
+        out = r.left < b.left - 0.5 || r.right > b.right + 0.5;
+      }
+      if (out) hidden.push(e.textContent);
+    });
+    return { count: all.length, hidden: hidden };
+  }
+
+  /* rule -> [cards, sites] of the findings' cards */
+  function cardsByRule() {
+    var n = {};
+    document.querySelectorAll('.item[data-kind="group"]').forEach(function (c) {
+      var v = n[c.dataset.rule] = n[c.dataset.rule] || [0, 0];
+      v[0]++;
+      v[1] += c.querySelectorAll(".site").length;
+    });
+    return n;
+  }
+
   function runTest(spec) {
     var saved = "";
     spec.split(",").forEach(function (step) {
@@ -208,15 +388,20 @@
       var arg = i < 0 ? "" : decodeURIComponent(step.slice(i + 1));
       if (verb === "accept-all") document.getElementById("accept-all").click();
       else if (verb === "reject-all") document.getElementById("reject-all").click();
-      else if (verb === "reject" || verb === "accept") {
-        var byId = document.querySelector('.item[data-id="' + CSS.escape(arg) +
-          '"] button[data-value="' + verb + '"]');
-        if (byId) byId.click();
-      } else if (verb === "reject-nth" || verb === "accept-nth") {
+      else if (verb === "reject" || verb === "accept") clickOn(arg, verb); else if (verb === "reject-nth" || verb === "accept-nth") {
         var items = document.querySelectorAll('.item[data-kind="edit"]');
         var b = items[Number(arg)] && items[Number(arg)]
           .querySelector('button[data-value="' + verb.split("-")[0] + '"]');
         if (b) b.click();
+      } else if (verb === "reject-rule") {
+        data.items.forEach(function (it) {
+          if (it.kind === "edit" && it.rule === arg) clickOn(it.id, "reject");
+        });
+      } else if (verb === "reject-needing") {
+        data.items.forEach(function (it) {
+          if ((it.needs || []).some(function (n) {
+            return byId[n] && byId[n].rule === arg; })) clickOn(it.id, "reject");
+        });
       } else if (verb === "save") {
         document.getElementById("save-decisions").click();
         saved = decisionsJson();
@@ -225,12 +410,20 @@
     var out = document.getElementById("out");
     out.textContent = JSON.stringify({
       edits: document.querySelectorAll('.item[data-kind="edit"]').length,
-      findings: document.querySelectorAll('.item[data-kind="finding"]').length,
+      findings: document.querySelectorAll('[data-kind="finding"]').length,
+      cards: cardsByRule(),
+      spans: hiddenSpans(),
+      width: window.innerWidth,
+      kept: keptImports(),
+      deps: Array.prototype.map.call(document.querySelectorAll(".deps"),
+        function (d) { return d.textContent; }),
       files: document.querySelectorAll("section").length,
       scrollWidth: document.documentElement.scrollWidth,
       foreign: foreignElements(),
       saved: saved ? JSON.parse(saved) : null });
     out.hidden = false;
+    /* in a frame of a given width (tests of narrow screens): to the parent */
+    if (window.parent !== window) window.parent.postMessage(out.textContent, "*");
   }
 
   build();

@@ -1,6 +1,7 @@
 """Read the <pre id="out"> JSON of a page dumped by chromium --dump-dom.
 
-    page_out.py DOM.html KEY          print one top-level value (JSON)
+    page_out.py DOM.html KEY          print one value (JSON); KEY may be
+                                      a dotted path (spans.hidden)
     page_out.py DOM.html saved FILE   write the saved decisions to FILE
 """
 import html
@@ -17,4 +18,7 @@ if len(sys.argv) == 4:
     with open(sys.argv[3], "w", encoding="utf-8") as f:
         json.dump(out[sys.argv[2]], f, indent=1)
 else:
-    print(json.dumps(out[sys.argv[2]]))
+    v = out
+    for k in sys.argv[2].split("."):
+        v = v.get(k) if isinstance(v, dict) else None
+    print(json.dumps(v))
