@@ -101,6 +101,9 @@ bad_file bad_dup_key 4:22 "duplicate object key"
 bad_file bad_pass 3:64 "rules[0].pattern: unknown pass 'no-such-pass'"
 bad_file bad_pass_kind 3:28 "pass 'amp-insert' takes kind"
 bad_file bad_option 4:14 "rules[0].option: unknown option 'turbo'"
+# a back-reference (exponential in glibc) at its own column; an escaped
+# backslash before a digit (\\1) and a bracketed one ([\1]) are none
+bad_file bad_backref 4:33 'rules[0].pattern: back-reference \1'
 
 # --- preview rules: their pass is not built, they are never listed as firing
 run preview-list 0 rules

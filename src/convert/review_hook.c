@@ -51,7 +51,42 @@ static const char *cut_line(nfy_report *rep, const char *s, size_t n)
     return nfy_report_strndup(rep, s, n > CODE_MAX ? CODE_MAX : n);
 }
 
-static void add_code(nfy_report *rep, const nfy_source *src, nfy_finding *f)
+/* The byte offset of (line, col), resumed from the last one asked on the
+ * same line when col is not before it: a line's findings come in order,
+ * so a line with many of them is walked once, not once each. */
+typedef struct {
+    uint32_t line, col, off;
+} offset_memo;
+
+static uint32_t offset_at(const nfy_source *src, offset_memo *m, uint32_t line,
+                          uint32_t col)
+{
+    if (src->cp_counts == NULL) /* ASCII: a code point is a byte */
+        return nfy_source_offset(src, line, col);
+    if (m->line != line || col < m->col) {
+        m->line = line;
+        m->col = 0;
+        m->off = nfy_source_offset(src, line, 0);
+    }
+    for (; m->col < col && m->off < src->len; m->col++) {
+        uint32_t cp;
+        size_t k = nfy_utf8_decode(src->data + m->off, src->len - m->off, &cp);
+        m->off += k ? (uint32_t)k : 1;
+    }
+    return m->off;
+}
+
+/* Append to b what fits of s[0, n) below CODE_MAX bytes. */
+static void add_capped(char *b, size_t *len, const char *s, size_t n)
+{
+    size_t room = CODE_MAX - *len;
+    n = n < room ? n : room;
+    memcpy(b + *len, s, n);
+    *len += n;
+}
+
+static void add_code(nfy_report *rep, const nfy_source *src, nfy_finding *f,
+                     offset_memo *m)
 {
     if (f->code_before || !f->start_line || f->start_line > src->nlines)
         return;
@@ -60,27 +95,29 @@ static void add_code(nfy_report *rep, const nfy_source *src, nfy_finding *f)
     if (f->cat != NFY_CAT_CHANGE || f->end_line != f->start_line)
         return;
     uint32_t ls = src->line_starts[f->start_line - 1];
-    uint32_t s = nfy_source_offset(src, f->start_line, f->start_col);
-    uint32_t e = nfy_source_offset(src, f->end_line, f->end_col);
-    if (s < ls || e < s || e > ls + line.len ||
-        strchr(f->after ? f->after : "", '\n'))
+    uint32_t s = offset_at(src, m, f->start_line, f->start_col);
+    uint32_t e = offset_at(src, m, f->end_line, f->end_col);
+    const char *after = f->after ? f->after : "";
+    if (s < ls || e < s || e > ls + line.len || strchr(after, '\n'))
         return;
-    nfy_buf b = NFY_BUF_INIT;
-    nfy_buf_add(&b, line.ptr, s - ls);
-    nfy_buf_addstr(&b, f->after ? f->after : "");
-    nfy_buf_add(&b, src->data + e, ls + line.len - e);
-    f->code_after = cut_line(rep, b.data ? b.data : "", b.len);
-    nfy_buf_release(&b);
+    /* only the kept head of the line is put together: O(CODE_MAX) */
+    char b[CODE_MAX];
+    size_t n = 0;
+    add_capped(b, &n, line.ptr, s - ls);
+    add_capped(b, &n, after, strlen(after));
+    add_capped(b, &n, src->data + e, ls + line.len - e);
+    f->code_after = nfy_report_strndup(rep, b, n);
 }
 
 void nfy__convert_review(const nfy_convert_opts *o, const nfy_source *src,
                          const char *rel, nfy_edit_set *set, nfy_report *rep,
                          size_t first)
 {
+    offset_memo memo = {0, 0, 0};
     for (size_t i = first; i < rep->open_findings.len; i++) {
         nfy_finding *f = &rep->open_findings.items[i];
         if (f->file && !strcmp(f->file, rel))
-            add_code(rep, src, f);
+            add_code(rep, src, f, &memo);
     }
     (void)nfy_edit_set_normalize(set, NULL);
     size_t n = set->edits.len;

@@ -6,6 +6,7 @@
  * key path (json_pos.c) for schema errors.
  */
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "rules/rules_internal.h"
@@ -46,22 +47,40 @@ static void path_text(const rules_loader *ld, nfy_buf *out)
         nfy_buf_addstr(out, "(root)");
 }
 
-void nfy__rules_error(rules_loader *ld, bool at_key, const char *fmt, ...)
+/* The error at the current path, at byte `inner` of its string value
+ * (SIZE_MAX: at the value or key itself). */
+static void rules_verror(rules_loader *ld, bool at_key, size_t inner,
+                         const char *fmt, va_list ap)
 {
     nfy_buf msg = NFY_BUF_INIT;
     path_text(ld, &msg);
     nfy_buf_addstr(&msg, ": ");
-    va_list ap;
-    va_start(ap, fmt);
     nfy_buf_vaddf(&msg, fmt, ap);
-    va_end(ap);
     size_t depth = ld->depth < RULES_PATH_MAX ? ld->depth : RULES_PATH_MAX;
     size_t off =
         nfy__json_locate(ld->src->data, ld->src->len, ld->path, depth, at_key);
+    if (inner != SIZE_MAX)
+        off = nfy__json_string_byte(ld->src->data, ld->src->len, off, inner);
     nfy_diag_add(ld->diags, NFY_SEV_ERROR, "E-RULE", ld->src, (uint32_t)off, 1,
                  "%s", nfy_buf_cstr(&msg));
     nfy_buf_release(&msg);
     ld->errors++;
+}
+
+void nfy__rules_error(rules_loader *ld, bool at_key, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    rules_verror(ld, at_key, SIZE_MAX, fmt, ap);
+    va_end(ap);
+}
+
+void nfy__rules_error_in(rules_loader *ld, size_t inner, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    rules_verror(ld, false, inner, fmt, ap);
+    va_end(ap);
 }
 
 nfy_rule *nfy__rules_new_rule(rules_loader *ld)
