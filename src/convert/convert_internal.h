@@ -67,6 +67,19 @@ void nfy__convert_review(const nfy_convert_opts *o, const nfy_source *src,
                          const char *rel, nfy_edit_set *set, nfy_report *rep,
                          size_t first);
 
+/*
+ * Does result (set applied to in, a Python file) still parse? When not, an
+ * error "convert-reparse" at the edit nearest the first syntax error names
+ * its rule (reparse.c).
+ */
+bool nfy__convert_reparses(nfy_diags *diags, const nfy_source *in,
+                           const char *rel, const nfy_edit_set *set,
+                           const nfy_buf *result);
+/* The changes of rel recorded since index first were not applied: they
+ * become left-unchanged rows with the reason why. */
+void nfy__convert_unapply(nfy_report *rep, const char *rel, size_t first,
+                          const char *why);
+
 /* Rename CUDA/NCCL environment names in a shell script (ENV rules). */
 nfy_status nfy__shell_env_edits(const nfy_convert_passes *p,
                                 const nfy_source *src, const char *rel,

@@ -41,13 +41,18 @@ static bool read_entry(json_t *j, entry *e)
            (!e->create || (e->end == 0 && !e->before[0]));
 }
 
-/* The file an entry names: src_root itself when the review was of a file. */
+/* The file an entry names: src_root itself when the review was of a file.
+ * The page names it as reports do (nfy_name_escape): its raw bytes back. */
 static const char *entry_path(nfy_arena *a, const char *src_root,
                               const char *file)
 {
     struct stat st;
     if (stat(src_root, &st) == 0 && !S_ISDIR(st.st_mode))
         return src_root;
+    nfy_buf raw = NFY_BUF_INIT;
+    if (nfy_name_unescape(&raw, file, strlen(file)))
+        file = nfy_arena_strndup(a, raw.data ? raw.data : "", raw.len);
+    nfy_buf_release(&raw);
     return nfy_path_join(a, src_root, file);
 }
 

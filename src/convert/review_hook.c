@@ -24,11 +24,12 @@ static size_t change_findings(nfy_report *rep, const char *rel, size_t first,
     return n;
 }
 
-/* f's edit id id, without its first part rel and ':' (f->file is rel). */
-static void set_edit_id(nfy_report *rep, nfy_finding *f, const char *rel,
+/* f's edit id id, without its first part (shown, the escaped f->file) and
+ * ':'; nfy_finding_edit_id puts them back. */
+static void set_edit_id(nfy_report *rep, nfy_finding *f, const char *shown,
                         const nfy_buf *id)
 {
-    size_t skip = strlen(rel) + 1;
+    size_t skip = strlen(shown) + 1;
     f->edit_id = nfy_report_strndup(rep, id->data + skip, id->len - skip);
     f->edit_id_in_file = true;
 }
@@ -130,13 +131,15 @@ void nfy__convert_review(const nfy_convert_opts *o, const nfy_source *src,
      * else (a pass recording changes of its own) gets no ids, and then
      * decisions cannot be applied safely: nothing is applied. */
     bool paired = change_findings(rep, rel, first, fs, n) == n;
-    nfy_buf id = NFY_BUF_INIT;
+    nfy_buf id = NFY_BUF_INIT, name = NFY_BUF_INIT;
+    /* ids name the file as reports do: raw bytes escaped reversibly */
+    const char *shown = nfy_name_shown(&name, rel);
     size_t kept = 0;
     for (size_t k = 0; k < n; k++) {
         nfy_buf_reset(&id);
-        nfy_edit_id(rel, set, &set->edits.items[k], &id);
+        nfy_edit_id(shown, set, &set->edits.items[k], &id);
         if (paired) /* the file is the finding's own: kept once, there */
-            set_edit_id(rep, fs[k], rel, &id);
+            set_edit_id(rep, fs[k], shown, &id);
         bool keep =
             !o->decisions ||
             (paired && nfy_decisions_accepts(o->decisions, nfy_buf_cstr(&id)));
@@ -147,6 +150,7 @@ void nfy__convert_review(const nfy_convert_opts *o, const nfy_source *src,
                 fs[k], nfy_decisions_knows(o->decisions, nfy_buf_cstr(&id)));
     }
     set->edits.len = kept;
+    nfy_buf_release(&name);
     nfy_buf_release(&id);
     free(fs);
 }

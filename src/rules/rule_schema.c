@@ -489,9 +489,28 @@ static unsigned allowed_matches(nfy_rule_kind k)
     }
 }
 
+/* A replacement that lands inside a statement (a rename, an argument, a
+ * string) may not hold a line break: it would split the statement. */
+static void check_inline_replacement(rules_loader *ld, const nfy_rule *r)
+{
+    if (!r->replacement || (r->kind != NFY_RULE_RENAME &&
+                            r->kind != NFY_RULE_REWRITE_ARG &&
+                            r->kind != NFY_RULE_REWRITE_STRING))
+        return;
+    size_t at = strcspn(r->replacement, "\r\n");
+    if (!r->replacement[at])
+        return;
+    nfy__rules_push_key(ld, "replacement");
+    nfy__rules_error_in(ld, at,
+                        "a line break in the replacement would split the "
+                        "statement it lands in");
+    nfy__rules_pop(ld);
+}
+
 static void check_kind_data(rules_loader *ld, const nfy_rule *r)
 {
     bool has_repl = r->replacement && *r->replacement;
+    check_inline_replacement(ld, r);
     switch (r->kind) {
     case NFY_RULE_RENAME:
         if (!has_repl && r->nmap == 0)
