@@ -170,7 +170,7 @@ static void convert_script(nfy__converter *c, const nfy_walk_entry *e,
     if (changed)
         c->stats->files_changed++;
     bool had_error = nfy_diags_count(c->diags, NFY_SEV_ERROR) > errors_before;
-    const char *note = unparsed            ? unparsed
+    const char *note = unparsed    ? unparsed
                        : had_error ? "input has errors, see diagnostics"
                                    : NULL;
     bool written = emit_script(c, e, a, &src, &set, &result, changed, &note);

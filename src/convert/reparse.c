@@ -72,9 +72,9 @@ static bool rule_breaks(const nfy_source *in, const nfy_edit_set *set,
     }
     nfy_buf out = NFY_BUF_INIT;
     uint32_t off;
-    bool bad = ok && nfy_edit_set_apply(&sub, NULL, &out) == NFY_OK &&
-               first_syntax_error(in->path, out.data ? out.data : "", out.len,
-                                  &off);
+    bool bad =
+        ok && nfy_edit_set_apply(&sub, NULL, &out) == NFY_OK &&
+        first_syntax_error(in->path, out.data ? out.data : "", out.len, &off);
     nfy_buf_release(&out);
     nfy_edit_set_release(&sub);
     return bad;
@@ -104,8 +104,8 @@ bool nfy__convert_reparses(nfy_diags *diags, const nfy_source *in,
                            const nfy_buf *result)
 {
     uint32_t off;
-    if (!first_syntax_error(rel, result->data ? result->data : "",
-                            result->len, &off))
+    if (!first_syntax_error(rel, result->data ? result->data : "", result->len,
+                            &off))
         return true;
     const nfy_edit *e = culprit(in, set, off);
     uint32_t line = 0, col = 0;

@@ -256,8 +256,8 @@ bool nfy_name_unescape(nfy_buf *out, const char *s, size_t n)
             i++;
         } else if (i + 3 < n && s[i + 1] == 'x' && hex_digit(s[i + 2]) >= 0 &&
                    hex_digit(s[i + 3]) >= 0) {
-            nfy_buf_addch(out,
-                          (char)(hex_digit(s[i + 2]) * 16 + hex_digit(s[i + 3])));
+            nfy_buf_addch(
+                out, (char)(hex_digit(s[i + 2]) * 16 + hex_digit(s[i + 3])));
             i += 3;
         } else {
             return false; /* a lone '\': no name escaped it so */

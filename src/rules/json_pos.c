@@ -174,8 +174,7 @@ size_t nfy__json_locate(const char *text, size_t len,
 
 /* Decoded bytes of the escape at text[i] (\n: 1, \u00e9: 2), and its
  * length in the text. */
-static size_t escape_bytes(const char *text, size_t len, size_t i,
-                           size_t *raw)
+static size_t escape_bytes(const char *text, size_t len, size_t i, size_t *raw)
 {
     if (i + 1 >= len || text[i + 1] != 'u') {
         *raw = 2;

@@ -5,8 +5,8 @@
  * jansson's byte position for syntax errors, a walk of the text along the
  * key path (json_pos.c) for schema errors.
  */
-#include <stdlib.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rules/rules_internal.h"

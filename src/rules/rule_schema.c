@@ -493,9 +493,9 @@ static unsigned allowed_matches(nfy_rule_kind k)
  * string) may not hold a line break: it would split the statement. */
 static void check_inline_replacement(rules_loader *ld, const nfy_rule *r)
 {
-    if (!r->replacement || (r->kind != NFY_RULE_RENAME &&
-                            r->kind != NFY_RULE_REWRITE_ARG &&
-                            r->kind != NFY_RULE_REWRITE_STRING))
+    if (!r->replacement ||
+        (r->kind != NFY_RULE_RENAME && r->kind != NFY_RULE_REWRITE_ARG &&
+         r->kind != NFY_RULE_REWRITE_STRING))
         return;
     size_t at = strcspn(r->replacement, "\r\n");
     if (!r->replacement[at])
