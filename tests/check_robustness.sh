@@ -120,9 +120,108 @@ tree_case() {
     row "$c"
 }
 
+# ---- bounds: custom rules that break the syntax, odd names in every report
+bounds_cases() {
+BIN=$1
+# A custom rule whose replacement breaks the syntax: the rewritten file is
+# parsed again, refused naming the rule, left as it was; the rest converts.
+fresh reparse
+mkdir "$w/src"
+printf 'import torch\nimport mylib\nmylib.sync()\n' >"$w/src/a.py"
+printf '%s' "$CUDA_PY" >"$w/src/ok.py"
+printf '{"rules": [{"id": "USR001", "kind": "rename-qualified-api", "match": "name", "pattern": "mylib.sync", "replacement": "mylib.npu_sync((", "message": "m"}]}\n' >"$w/r.json"
+snap "$w/src" "$w/snap"
+run reparse-broken 3 "a.py:3:7: error[convert-reparse]: rule USR001" \
+    "$BIN" convert "$w/src" -o "$w/out" -q --rules "$w/r.json"
+intact reparse-broken "$w/src" "$w/snap"
+notemp reparse-broken "$w"
+cmp -s "$w/src/a.py" "$w/out/a.py" && ok || bad "reparse-broken: a broken file was written"
+grep -q 'npu()' "$w/out/ok.py" && ok || bad "reparse-broken: the rest of the tree not converted"
+grep -q '"rule": "USR001", "category": "left_unchanged"' "$w/out/npuify_report/report.json" &&
+    ok || bad "reparse-broken: the edit not reported as left unchanged"
+row reparse-broken
+# A replacement with a line break would split its statement: refused at load.
+sed 's/npu_sync((/npu\\nsync/' "$w/r.json" >"$w/nl.json"
+run reparse-newline 3 "nl.json:1:128: error[E-RULE]: rules[0].replacement: a line break" \
+    "$BIN" convert "$w/src" -o "$w/out2" -q --rules "$w/nl.json"
+[ ! -e "$w/out2" ] && ok || bad "reparse-newline: output written"
+row reparse-newline
+
+# Names that are no UTF-8, and a right-to-left override in a name and in
+# code: each name kept apart, reversibly (\xHH), in every report and edit
+# id; decisions saved from the review page apply to those files.
+fresh odd-names
+mkdir "$w/src"
+rlo=$(printf '\342\200\256')
+printf '%s' "$CUDA_PY" >"$w/src/bad$(printf '\377').py"
+printf '%s' "$CUDA_PY" >"$w/src/bad$(printf '\376').py"
+printf 'import torch\ns = "abc%sdef"\nz = torch.zeros(1).cuda()\n' "$rlo" >"$w/src/rl${rlo}o.py"
+snap "$w/src" "$w/snap"
+run odd-names 0 "3 changed" "$BIN" convert "$w/src" -o "$w/out"
+r=$w/out/npuify_report
+for f in 'bad\\xff.py' 'bad\\xfe.py' 'rl\\xe2\\x80\\xaeo.py'; do
+    grep -qF "\"path\": \"$f\"" "$r/report.json" && ok || bad "odd-names: $f not in report.json"
+done
+for f in 'bad\xff.py' 'bad\xfe.py'; do
+    grep -qF "$f,2," "$r/change_list.csv" && grep -qF "$f" "$r/summary.md" &&
+        grep -qF "$f" "$r/report.html" && grep -qF "== $f: converted" "$r/npuify.log" && ok ||
+        bad "odd-names: $f not in change_list.csv, summary.md, report.html and npuify.log"
+done
+grep -qF '"uri": "bad%FF.py"' "$r/report.sarif" && grep -qF '"uri": "bad%FE.py"' "$r/report.sarif" &&
+    ok || bad "odd-names: SARIF URIs not percent-encoded apart"
+! grep -qF "$(printf '\357\277\275')" "$r/report.json" "$r/change_list.csv" "$r/summary.md" "$r/npuify.log" &&
+    ok || bad "odd-names: U+FFFD in a report"
+run odd-names-review 0 "" "$BIN" review "$w/src" -o "$w/page.html"
+grep -qF "$rlo" "$w/page.html" && bad "odd-names: a raw U+202E in the review page" || ok
+grep -qF "abc$(printf '\342\237\246')U+202E$(printf '\342\237\247')def" "$w/page.html" && ok ||
+    bad "odd-names: U+202E in code not shown as a mark"
+/usr/bin/python3 "$ROOT/tests/robustness/decide.py" "$w/page.html" "$w/dec.json" 'bad\xfe.py'
+grep -qF '"id": "bad\\xff.py:13:NPU001:' "$w/dec.json" && ok || bad "odd-names: edit id without the escaped name"
+run odd-names-decisions 0 "" "$BIN" convert "$w/src" -o "$w/out2" -q --decisions "$w/dec.json"
+grep -q 'npu()' "$w/out2/bad$(printf '\377').py" && grep -q 'npu()' "$w/out2/rl${rlo}o.py" &&
+    cmp -s "$w/src/bad$(printf '\376').py" "$w/out2/bad$(printf '\376').py" && ok ||
+    bad "odd-names: decisions not applied to their own files"
+intact odd-names "$w/src" "$w/snap"
+row "odd-names (report.json, csv, md, html, sarif, log, review ids, --decisions)"
+}
+
+# scale BIN: work that must stay near-linear (CPU seconds, not wall time).
+scale() {
+BIN=$1
+fresh scale
+/usr/bin/python3 - "$w" <<'EOF'
+import sys
+n, w = 200000, sys.argv[1]
+open(f"{w}/one.py", "w").write("import torch\ny = [" + ", ".join(["a.cuda()"] * n) + "]\n")
+open(f"{w}/sep.py", "w").write("import torch\n" + "a.cuda()\n" * n)
+open(f"{w}/k.cu", "w").write("#include <cuda_runtime.h>\n" +
+    "__global__ void k(float *x) { at::cuda::getCurrentCUDAStream(); k<<<1, 1>>>(x); }\n" * 200000)
+EOF
+cpu() { /usr/bin/python3 "$ROOT/tests/robustness/cpu_seconds.py" "$@"; }
+# 200,000 edits on one line cost what they cost on 200,000 lines (each
+# finding's code line was copied whole: 88 s against 7 s).
+set -- $(cpu "$BIN" convert "$w/one.py" -o "$w/one.out" -q) \
+    $(cpu "$BIN" convert "$w/sep.py" -o "$w/sep.out" -q)
+echo "time: 200000 edits: one line $1 s, 200000 lines $3 s (CPU)"
+[ "$2" = 0 ] && [ "$4" = 0 ] && ok || bad "edits-one-line: exit $2 / $4, want 0"
+awk -v a="$1" -v b="$3" 'BEGIN { exit !(a < 3 * b + 1) }' && ok ||
+    bad "edits-one-line: $1 s on one line vs $3 s on separate lines"
+echo "$2" >"$tmp/rc"; echo "one line $1 s, separate lines $3 s" >"$tmp/msg"
+row "edits-one-line (200,000 edits)" yes
+# A 16 MB .cu with 600,001 CUDA constructs: 1000 listed, one line for the rest.
+mkdir "$w/cu"; mv "$w/k.cu" "$w/cu/"
+run analyse-cap 0 "" "$BIN" analyse "$w/cu" -o "$w/an"
+kb=$(du -sk "$w/an" | cut -f1)
+[ "$kb" -lt 8000 ] && ok || bad "analyse-cap: $kb KiB of reports"
+grep -qF '599001 more CUDA constructs from this line on, not listed (at most 1000 a file)' \
+    "$w/an/report.json" && ok || bad "analyse-cap: no summary line"
+echo yes >"$tmp/intact"; row "analyse-cap (600,001 constructs: $kb KiB)"
+}
+
 matrix() {
 BIN=$1
 echo "== $BIN"
+bounds_cases "$BIN"
 
 # ---- bad bytes and bad syntax: diagnosed, copied unchanged, never a crash
 tree_case invalid-utf8 3 "invalid UTF-8" bad.py printf 'import torch\ns = "\377\376"\nx.cuda()\n'
@@ -501,8 +600,14 @@ lap "50,000 files, $label"
 
 }
 
+if [ "${ROBUST_ONLY:-}" = bounds ]; then
+    bounds_cases "$NPUIFY"; scale "$NPUIFY"
+    [ "${ROBUST_ASAN:-1}" = 1 ] && bounds_cases "$ASAN"
+    finish; exit
+fi
 matrix "$NPUIFY"
 big "$NPUIFY" release
+scale "$NPUIFY"
 lap "release"
 if [ "${ROBUST_ASAN:-1}" = 1 ] && [ -x "$ASAN" ]; then
     matrix "$ASAN"

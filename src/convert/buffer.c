@@ -26,17 +26,20 @@ static void convert_source(nfy_convert_passes *p, nfy_file_kind kind,
     const nfy_source *in = cr_view ? &view : src;
     nfy_edit_set set;
     nfy_edit_set_init(&set, in);
-    nfy__convert_edits(p, kind, in, rel, &set, rep, diags);
     nfy_buf result = NFY_BUF_INIT;
-    if (nfy_edit_set_apply(&set, diags, &result))
+    bool changed = false;
+    const char *unparsed = NULL;
+    if (nfy__convert_file(p, kind, in, rel, &set, rep, diags, &result, &changed,
+                          &unparsed))
         nfy_diag_add_at(diags, NFY_SEV_ERROR, "convert-edit", rel, 0, 0,
                         "the edits do not fit the size limit");
     if (cr_view)
         nfy__convert_cr_restore(&result);
-    bool changed = result.len != in->len ||
-                   (in->len && memcmp(result.data, in->data, in->len));
-    nfy_report_add_file(
-        rep, rel, changed ? NFY_FILE_CONVERTED : NFY_FILE_UNCHANGED, NULL);
+    nfy_report_add_file(rep, rel,
+                        changed    ? NFY_FILE_CONVERTED
+                        : unparsed ? NFY_FILE_ERROR
+                                   : NFY_FILE_UNCHANGED,
+                        unparsed);
     if (out)
         nfy_buf_add(out, result.data, result.len);
     nfy_buf_release(&result);

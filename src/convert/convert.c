@@ -148,19 +148,21 @@ static void convert_script(nfy__converter *c, const nfy_walk_entry *e,
     nfy_edit_set set;
     nfy_edit_set_init(&set, in);
     size_t errors_before = nfy_diags_count(c->diags, NFY_SEV_ERROR);
-    nfy__convert_edits(c->passes, kind, in, e->rel, &set, c->rep, c->diags);
     nfy_buf result = NFY_BUF_INIT;
-    if (nfy_edit_set_apply(&set, c->diags, &result))
+    const char *unparsed = NULL;
+    bool changed = false;
+    if (nfy__convert_file(c->passes, kind, in, e->rel, &set, c->rep, c->diags,
+                          &result, &changed, &unparsed))
         nfy__convert_output_error(c, e->rel, NFY_ELIMIT);
-    bool changed = result.len != in->len ||
-                   (in->len && memcmp(result.data, in->data, in->len));
     /* The diff stays over the view (its lines); files get the CRs back. */
     if (cr_view && c->o->action != NFY_CONVERT_DIFF)
         nfy__convert_cr_restore(&result);
     if (changed)
         c->stats->files_changed++;
     bool had_error = nfy_diags_count(c->diags, NFY_SEV_ERROR) > errors_before;
-    const char *note = had_error ? "input has errors, see diagnostics" : NULL;
+    const char *note = unparsed    ? unparsed
+                       : had_error ? "input has errors, see diagnostics"
+                                   : NULL;
     bool written = emit_script(c, e, a, &src, &set, &result, changed, &note);
     if (had_error || !written)
         c->stats->files_error++;

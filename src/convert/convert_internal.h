@@ -65,6 +65,19 @@ typedef struct {
 
 void nfy__convert_setup_init(nfy__convert_setup *s, const nfy_convert_opts *o);
 
+/*
+ * One file's whole conversion in memory: the passes over in (edits into
+ * set, findings into rep), their edits applied into result, and a Python
+ * file that no longer parses given back as it was (its changes become
+ * left-unchanged rows; *unparsed says so). *changed: result differs from
+ * in. NFY_ELIMIT when the edits do not fit the size limit.
+ */
+nfy_status nfy__convert_file(nfy_convert_passes *p, nfy_file_kind kind,
+                             const nfy_source *in, const char *rel,
+                             nfy_edit_set *set, nfy_report *rep,
+                             nfy_diags *diags, nfy_buf *result, bool *changed,
+                             const char **unparsed);
+
 nfy_status nfy__convert_edits(nfy_convert_passes *p, nfy_file_kind kind,
                               const nfy_source *src, const char *rel,
                               nfy_edit_set *set, nfy_report *rep,
@@ -85,6 +98,19 @@ void nfy__convert_review(const nfy_convert_opts *o, const nfy_source *src,
 nfy_status nfy__notebook_edits(nfy_convert_passes *p, const nfy_source *src,
                                const char *rel, nfy_edit_set *set,
                                nfy_report *rep, nfy_diags *diags);
+
+/*
+ * Does result (set applied to in, a Python file) still parse? When not, an
+ * error "convert-reparse" at the edit nearest the first syntax error names
+ * its rule (reparse.c).
+ */
+bool nfy__convert_reparses(nfy_diags *diags, const nfy_source *in,
+                           const char *rel, const nfy_edit_set *set,
+                           const nfy_buf *result);
+/* The changes of rel recorded since index first were not applied: they
+ * become left-unchanged rows with the reason why. */
+void nfy__convert_unapply(nfy_report *rep, const char *rel, size_t first,
+                          const char *why);
 
 /* Rename CUDA/NCCL environment names in a shell script (ENV rules). */
 nfy_status nfy__shell_env_edits(const nfy_convert_passes *p,

@@ -442,11 +442,18 @@ static bool holds_anchor(const nfy_source *src, const line_key *v,
     return false;
 }
 
-/* The file an entry names: src_root itself when the review was of a file. */
+/* The file an entry names: src_root itself when the review was of a file.
+ * The page names it as reports do (nfy_name_escape): its raw bytes back. */
 static const char *entry_path(nfy_arena *a, const char *src_root,
                               bool root_is_file, const char *file)
 {
-    return root_is_file ? src_root : nfy_path_join(a, src_root, file);
+    if (root_is_file)
+        return src_root;
+    nfy_buf raw = NFY_BUF_INIT;
+    if (nfy_name_unescape(&raw, file, strlen(file)))
+        file = nfy_arena_strndup(a, raw.data ? raw.data : "", raw.len);
+    nfy_buf_release(&raw);
+    return nfy_path_join(a, src_root, file);
 }
 
 /* Every edit's anchor still in its file (each file read once); else stale. */

@@ -75,3 +75,29 @@ void nfy__convert_setup_init(nfy__convert_setup *s, const nfy_convert_opts *o)
         nfy_analyse_python, (void *)(o->analyse ? o->analyse : &s->torch_rows)};
     p->mo.observer = &s->observer;
 }
+
+nfy_status nfy__convert_file(nfy_convert_passes *p, nfy_file_kind kind,
+                             const nfy_source *in, const char *rel,
+                             nfy_edit_set *set, nfy_report *rep,
+                             nfy_diags *diags, nfy_buf *result, bool *changed,
+                             const char **unparsed)
+{
+    size_t errors_before = nfy_diags_count(diags, NFY_SEV_ERROR);
+    size_t first = rep->open_findings.len;
+    nfy__convert_edits(p, kind, in, rel, set, rep, diags);
+    nfy_status st =
+        nfy_edit_set_apply(set, diags, result) ? NFY_ELIMIT : NFY_OK;
+    *changed = result->len != in->len ||
+               (in->len && memcmp(result->data, in->data, in->len));
+    *unparsed = NULL;
+    if (*changed && kind == NFY_FILE_KIND_PYTHON &&
+        nfy_diags_count(diags, NFY_SEV_ERROR) == errors_before &&
+        !nfy__convert_reparses(diags, in, rel, set, result)) {
+        *unparsed = "the rewritten file no longer parses; left unchanged";
+        nfy__convert_unapply(rep, rel, first, *unparsed);
+        nfy_buf_reset(result);
+        nfy_buf_add(result, in->data, in->len);
+        *changed = false;
+    }
+    return st;
+}

@@ -24,11 +24,12 @@ static size_t change_findings(nfy_report *rep, const char *rel, size_t first,
     return n;
 }
 
-/* f's edit id id, without its first part rel and ':' (f->file is rel). */
-static void set_edit_id(nfy_report *rep, nfy_finding *f, const char *rel,
+/* f's edit id id, without its first part (shown, the escaped f->file) and
+ * ':'; nfy_finding_edit_id puts them back. */
+static void set_edit_id(nfy_report *rep, nfy_finding *f, const char *shown,
                         const char *id)
 {
-    size_t skip = strlen(rel) + 1;
+    size_t skip = strlen(shown) + 1;
     f->edit_id = nfy_report_strndup(rep, id + skip, strlen(id + skip));
     f->edit_id_in_file = true;
 }
@@ -51,7 +52,42 @@ static const char *cut_line(nfy_report *rep, const char *s, size_t n)
     return nfy_report_strndup(rep, s, n > CODE_MAX ? CODE_MAX : n);
 }
 
-static void add_code(nfy_report *rep, const nfy_source *src, nfy_finding *f)
+/* The byte offset of (line, col), resumed from the last one asked on the
+ * same line when col is not before it: a line's findings come in order,
+ * so a line with many of them is walked once, not once each. */
+typedef struct {
+    uint32_t line, col, off;
+} offset_memo;
+
+static uint32_t offset_at(const nfy_source *src, offset_memo *m, uint32_t line,
+                          uint32_t col)
+{
+    if (src->cp_counts == NULL) /* ASCII: a code point is a byte */
+        return nfy_source_offset(src, line, col);
+    if (m->line != line || col < m->col) {
+        m->line = line;
+        m->col = 0;
+        m->off = nfy_source_offset(src, line, 0);
+    }
+    for (; m->col < col && m->off < src->len; m->col++) {
+        uint32_t cp;
+        size_t k = nfy_utf8_decode(src->data + m->off, src->len - m->off, &cp);
+        m->off += k ? (uint32_t)k : 1;
+    }
+    return m->off;
+}
+
+/* Append to b what fits of s[0, n) below CODE_MAX bytes. */
+static void add_capped(char *b, size_t *len, const char *s, size_t n)
+{
+    size_t room = CODE_MAX - *len;
+    n = n < room ? n : room;
+    memcpy(b + *len, s, n);
+    *len += n;
+}
+
+static void add_code(nfy_report *rep, const nfy_source *src, nfy_finding *f,
+                     offset_memo *m)
 {
     if (f->code_before || !f->start_line || f->start_line > src->nlines)
         return;
@@ -60,17 +96,18 @@ static void add_code(nfy_report *rep, const nfy_source *src, nfy_finding *f)
     if (f->cat != NFY_CAT_CHANGE || f->end_line != f->start_line)
         return;
     uint32_t ls = src->line_starts[f->start_line - 1];
-    uint32_t s = nfy_source_offset(src, f->start_line, f->start_col);
-    uint32_t e = nfy_source_offset(src, f->end_line, f->end_col);
-    if (s < ls || e < s || e > ls + line.len ||
-        strchr(f->after ? f->after : "", '\n'))
+    uint32_t s = offset_at(src, m, f->start_line, f->start_col);
+    uint32_t e = offset_at(src, m, f->end_line, f->end_col);
+    const char *after = f->after ? f->after : "";
+    if (s < ls || e < s || e > ls + line.len || strchr(after, '\n'))
         return;
-    nfy_buf b = NFY_BUF_INIT;
-    nfy_buf_add(&b, line.ptr, s - ls);
-    nfy_buf_addstr(&b, f->after ? f->after : "");
-    nfy_buf_add(&b, src->data + e, ls + line.len - e);
-    f->code_after = cut_line(rep, b.data ? b.data : "", b.len);
-    nfy_buf_release(&b);
+    /* only the kept head of the line is put together: O(CODE_MAX) */
+    char b[CODE_MAX];
+    size_t n = 0;
+    add_capped(b, &n, line.ptr, s - ls);
+    add_capped(b, &n, after, strlen(after));
+    add_capped(b, &n, src->data + e, ls + line.len - e);
+    f->code_after = nfy_report_strndup(rep, b, n);
 }
 
 /* Accepted edits of set that need the import stmt; the first lines in
@@ -132,10 +169,11 @@ void nfy__convert_review(const nfy_convert_opts *o, const nfy_source *src,
                          const char *rel, nfy_edit_set *set, nfy_report *rep,
                          size_t first, nfy_diags *diags)
 {
+    offset_memo memo = {0, 0, 0};
     for (size_t i = first; i < rep->open_findings.len; i++) {
         nfy_finding *f = &rep->open_findings.items[i];
         if (f->file && !strcmp(f->file, rel))
-            add_code(rep, src, f);
+            add_code(rep, src, f, &memo);
     }
     (void)nfy_edit_set_normalize(set, NULL);
     size_t n = set->edits.len;
@@ -149,12 +187,15 @@ void nfy__convert_review(const nfy_convert_opts *o, const nfy_source *src,
     /* Edits and their findings correspond one to one, in order; anything
      * else (a pass recording changes of its own) gets no ids, and then
      * decisions cannot be applied safely: nothing is applied. */
+    /* ids name the file as reports do: raw bytes escaped reversibly */
+    nfy_buf name = NFY_BUF_INIT;
+    const char *shown = nfy_name_shown(&name, rel);
     bool paired = fs && ids && keep &&
                   change_findings(rep, rel, first, fs, n) == n &&
-                  nfy_edit_ids(rel, set, &a, ids) == NFY_OK;
+                  nfy_edit_ids(shown, set, &a, ids) == NFY_OK;
     for (size_t k = 0; keep && k < n; k++) {
         if (paired) /* the file is the finding's own: kept once, there */
-            set_edit_id(rep, fs[k], rel, ids[k]);
+            set_edit_id(rep, fs[k], shown, ids[k]);
         keep[k] = !o->decisions ||
                   (paired && nfy_decisions_accepts(o->decisions, ids[k]));
     }
@@ -168,6 +209,7 @@ void nfy__convert_review(const nfy_convert_opts *o, const nfy_source *src,
             mark_not_accepted(fs[k], nfy_decisions_knows(o->decisions, ids[k]));
     }
     set->edits.len = kept;
+    nfy_buf_release(&name);
     nfy_arena_release(&a);
     free(keep);
     free(ids);

@@ -379,6 +379,24 @@ void nfy_csv_escape(nfy_buf *out, const char *s, size_t n);
  */
 void nfy_html_escape(nfy_buf *out, const char *s, size_t n);
 
+/**
+ * A file name as every report and edit id shows it, reversibly: printable
+ * UTF-8 as it is, '\' as "\\", and each byte of anything else (bytes that
+ * are no UTF-8, control characters, the bidirectional controls such as
+ * U+202E) as "\xHH". So bad\xff.py and bad\xfe.py stay two names, and a
+ * name never reorders or breaks the text around it.
+ */
+void nfy_name_escape(nfy_buf *out, const char *s, size_t n);
+/** s itself when it needs no escape, else its escape in tmp (NULL: NULL). */
+const char *nfy_name_shown(nfy_buf *tmp, const char *s);
+/** The name nfy_name_escape wrote as s, appended to out; false when s is
+ * no such escape (a lone '\'). */
+bool nfy_name_unescape(nfy_buf *out, const char *s, size_t n);
+/** s with each bidirectional control shown as a visible mark
+ * ("\u27E6U+202E\u27E7"): for code shown to a reviewer, never for text that
+ * is compared or written back. */
+void nfy_bidi_visible(nfy_buf *out, const char *s, size_t n);
+
 /* ---- SHA-256 (FIPS 180-4) -------------------------------------------- */
 
 #define NFY_SHA256_BYTES 32

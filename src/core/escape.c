@@ -165,3 +165,121 @@ void nfy_html_escape(nfy_buf *out, const char *s, size_t n)
     if (n > run)
         nfy_buf_add(out, s + run, n - run);
 }
+
+/* The bidirectional controls (Trojan Source, CVE-2021-42574): ALM, LRM,
+ * RLM, LRE..RLO, LRI..PDI. Their byte length at s (UTF-8), or 0. */
+static size_t bidi_control_at(const char *s, size_t n, uint32_t *cp)
+{
+    if (n < 2 || ((unsigned char)s[0] != 0xD8 && (unsigned char)s[0] != 0xE2))
+        return 0;
+    size_t k = nfy_utf8_decode(s, n, cp);
+    if (!k)
+        return 0;
+    uint32_t c = *cp;
+    bool bidi = c == 0x061C || c == 0x200E || c == 0x200F ||
+                (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069);
+    return bidi ? k : 0;
+}
+
+/* Bytes a name keeps as they are: printable ASCII other than '\'. */
+static bool name_plain(unsigned char c)
+{
+    return c >= 0x20 && c < 0x7f && c != '\\';
+}
+
+static void hex_byte(nfy_buf *out, unsigned char c)
+{
+    static const char hex[] = "0123456789abcdef";
+    char e[4] = {'\\', 'x', hex[c >> 4], hex[c & 15]};
+    nfy_buf_add(out, e, sizeof e);
+}
+
+void nfy_name_escape(nfy_buf *out, const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        size_t run = i;
+        while (i < n && name_plain((unsigned char)s[i]))
+            i++;
+        if (i > run)
+            nfy_buf_add(out, s + run, i - run);
+        if (i >= n)
+            break;
+        unsigned char c = (unsigned char)s[i];
+        uint32_t cp;
+        size_t k = c >= 0x80 ? nfy_utf8_decode(s + i, n - i, &cp) : 0;
+        size_t b = k ? bidi_control_at(s + i, n - i, &cp) : 0;
+        if (c == '\\') {
+            nfy_buf_add(out, "\\\\", 2);
+            i++;
+        } else if (k && !b && cp >= 0xA0) { /* printable UTF-8: kept */
+            nfy_buf_add(out, s + i, k);
+            i += k;
+        } else { /* a byte that is no character, a control, a bidi one */
+            size_t m = k ? k : 1;
+            for (size_t j = 0; j < m; j++)
+                hex_byte(out, (unsigned char)s[i + j]);
+            i += m;
+        }
+    }
+}
+
+const char *nfy_name_shown(nfy_buf *tmp, const char *s)
+{
+    if (!s)
+        return NULL;
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p && name_plain(*p))
+        p++;
+    if (!*p)
+        return s;
+    nfy_buf_reset(tmp);
+    nfy_name_escape(tmp, s, strlen(s));
+    return nfy_buf_cstr(tmp);
+}
+
+static int hex_digit(char c)
+{
+    return c >= '0' && c <= '9'   ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
+}
+
+bool nfy_name_unescape(nfy_buf *out, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] != '\\') {
+            nfy_buf_addch(out, s[i]);
+        } else if (i + 1 < n && s[i + 1] == '\\') {
+            nfy_buf_addch(out, '\\');
+            i++;
+        } else if (i + 3 < n && s[i + 1] == 'x' && hex_digit(s[i + 2]) >= 0 &&
+                   hex_digit(s[i + 3]) >= 0) {
+            nfy_buf_addch(
+                out, (char)(hex_digit(s[i + 2]) * 16 + hex_digit(s[i + 3])));
+            i += 3;
+        } else {
+            return false; /* a lone '\': no name escaped it so */
+        }
+    }
+    return true;
+}
+
+void nfy_bidi_visible(nfy_buf *out, const char *s, size_t n)
+{
+    size_t run = 0;
+    for (size_t i = 0; i < n;) {
+        uint32_t cp;
+        size_t k = bidi_control_at(s + i, n - i, &cp);
+        if (!k) {
+            i++;
+            continue;
+        }
+        nfy_buf_add(out, s + run, i - run);
+        nfy_buf_addf(out, "\xE2\x9F\xA6U+%04X\xE2\x9F\xA7", (unsigned)cp);
+        i += k;
+        run = i;
+    }
+    nfy_buf_add(out, s + run, n - run);
+}

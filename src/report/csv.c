@@ -79,9 +79,17 @@ static void num_field(nfy_buf *out, const nfy_finding *f, uint32_t v)
     }
 }
 
+/* The File column: the name escaped reversibly (nfy_name_escape). */
+static void file_field(nfy_buf *out, const nfy_finding *f)
+{
+    nfy_buf tmp = NFY_BUF_INIT;
+    field(out, f->file ? nfy_name_shown(&tmp, f->file) : "NA", false);
+    nfy_buf_release(&tmp);
+}
+
 static void file_and_lines(nfy_buf *out, const nfy_finding *f)
 {
-    field(out, f->file ? f->file : "NA", false);
+    file_field(out, f);
     num_field(out, f, f->start_line);
     num_field(out, f, f->end_line);
 }
@@ -120,7 +128,7 @@ static void row(nfy_buf *out, nfy_csv_kind kind, const nfy_finding *f)
         change_row(out, f);
         break;
     case NFY_CSV_CUDA_OP_LIST:
-        field(out, f->file ? f->file : "NA", false);
+        file_field(out, f);
         field(out, f->api, true);
         break;
     case NFY_CSV_AFFINITY_API:

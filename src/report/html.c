@@ -62,6 +62,14 @@ static int cmp_where(const void *pa, const void *pb)
     return nfy__report_strcmp(a->file, b->file);
 }
 
+/* A file name cell: the name escaped reversibly (nfy_name_escape). */
+static void name_td(nfy_buf *out, const char *file)
+{
+    nfy_buf tmp = NFY_BUF_INIT;
+    nfy__html_td(out, nfy_name_shown(&tmp, file), false);
+    nfy_buf_release(&tmp);
+}
+
 /* Files by manual work, then edits: where the work is. */
 static void where(nfy_buf *out, const nfy__sorted *v)
 {
@@ -91,7 +99,7 @@ static void where(nfy_buf *out, const nfy__sorted *v)
     nfy__html_table_open(out, "where", true, cols, 4);
     for (size_t i = 0; i < nr && i < WHERE_ROWS; i++) {
         nfy_buf_addstr(out, rows[i].manual ? "<tr class=\"manual\">" : "<tr>");
-        nfy__html_td(out, rows[i].file, false);
+        name_td(out, rows[i].file);
         nfy_buf_addf(out,
                      "<td class=\"n\" data-v=\"%zu\">%zu</td><td class=\"n\" "
                      "data-v=\"%zu\">%zu</td><td class=\"n\" "
@@ -227,7 +235,7 @@ static void files_table(nfy_buf *out, const nfy_report *rep,
             edits += nfy__sorted_head(v, k, &buf)->cat == NFY_CAT_CHANGE;
         }
         nfy_buf_addstr(out, "<tr>");
-        nfy__html_td(out, files[i]->file, false);
+        name_td(out, files[i]->file);
         nfy__html_td(out, nfy_file_status_name(files[i]->status), false);
         nfy_buf_addf(out,
                      "<td class=\"n\" data-v=\"%zu\">%zu</td><td class=\"n\" "

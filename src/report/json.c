@@ -36,6 +36,14 @@ static void jkv_str(nfy_buf *out, const char *qkey, const char *v, bool comma)
         nfy_buf_addstr(out, ", ");
 }
 
+/* A file name: escaped reversibly first (nfy_name_escape). */
+static void jname(nfy_buf *out, const char *qkey, const char *file, bool comma)
+{
+    nfy_buf tmp = NFY_BUF_INIT;
+    jkv_str(out, qkey, nfy_name_shown(&tmp, file), comma);
+    nfy_buf_release(&tmp);
+}
+
 static void jkv_num(nfy_buf *out, const char *key, size_t v, bool comma)
 {
     jkey(out, key);
@@ -107,7 +115,7 @@ static void write_files(nfy_buf *out, const nfy_report *rep,
             edits += nfy__sorted_head(v, k, &buf)->cat == NFY_CAT_CHANGE;
         }
         nfy_buf_addstr(out, i ? ",\n    {" : "\n    {");
-        jkv_str(out, QKEY("path"), files[i]->file, true);
+        jname(out, QKEY("path"), files[i]->file, true);
         jkv_str(out, QKEY("status"), nfy_file_status_name(files[i]->status),
                 true);
         jkv_num(out, "edits", edits, true);
@@ -133,7 +141,7 @@ static void write_pos(nfy_buf *out, const char *qkey, uint32_t line,
 static void write_finding(nfy_buf *out, const nfy_finding *f)
 {
     nfy_buf_addch(out, '{');
-    jkv_str(out, QKEY("file"), f->file, true);
+    jname(out, QKEY("file"), f->file, true);
     write_pos(out, QKEY("start"), f->start_line, f->start_col);
     write_pos(out, QKEY("end"), f->end_line, f->end_col);
     jkv_str(out, QKEY("rule"), f->rule, true);

@@ -59,6 +59,14 @@ static void cell(nfy_buf *out, const char *s, bool code)
     nfy_buf_addstr(out, tick ? "` |" : " |");
 }
 
+/* A file name cell: the name escaped reversibly (nfy_name_escape). */
+static void name_cell(nfy_buf *out, const char *file)
+{
+    nfy_buf tmp = NFY_BUF_INIT;
+    cell(out, nfy_name_shown(&tmp, file), false);
+    nfy_buf_release(&tmp);
+}
+
 static void loc_cell(nfy_buf *out, const nfy_finding *f)
 {
     nfy_buf loc = NFY_BUF_INIT;
@@ -127,7 +135,7 @@ static void md_effort_files(nfy_buf *out, const nfy_report *rep,
                                     "| Manual | Edits |\n"
                                     "|---|---|---:|---:|---:|---:|\n");
             nfy_buf_addch(out, '|');
-            cell(out, files[i]->file, false);
+            name_cell(out, files[i]->file);
             nfy_buf_addf(out, " %s | %zu | %zu | %zu | %zu |\n",
                          nfy_effort_name((nfy_effort)l), counts[i].blocking,
                          counts[i].kernels, counts[i].manual, counts[i].edits);
@@ -257,7 +265,7 @@ static void md_files(nfy_buf *out, const nfy_report *rep, const nfy__sorted *v)
             edits += nfy__sorted_head(v, k, &buf)->cat == NFY_CAT_CHANGE;
         }
         nfy_buf_addch(out, '|');
-        cell(out, files[i]->file, false);
+        name_cell(out, files[i]->file);
         cell(out, nfy_file_status_name(files[i]->status), false);
         nfy_buf_addf(out, " %zu | %zu |", edits, end - first - edits);
         cell(out, files[i]->note, false);

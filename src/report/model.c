@@ -112,7 +112,9 @@ const char *nfy_finding_edit_id(const nfy_finding *f, nfy_buf *buf)
     if (!f->edit_id || !f->edit_id_in_file)
         return f->edit_id;
     nfy_buf_reset(buf);
-    (void)nfy_buf_addstr(buf, f->file ? f->file : "");
+    /* the file as every report shows it, so an id survives any name */
+    if (f->file)
+        nfy_name_escape(buf, f->file, strlen(f->file));
     (void)nfy_buf_addch(buf, ':');
     (void)nfy_buf_addstr(buf, f->edit_id);
     return nfy_buf_cstr(buf);

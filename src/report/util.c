@@ -157,7 +157,7 @@ void nfy__add_location(nfy_buf *out, const nfy_finding *f)
         nfy_buf_addstr(out, "NA");
         return;
     }
-    nfy_buf_addstr(out, f->file);
+    nfy_name_escape(out, f->file, strlen(f->file));
     if (f->start_line) {
         nfy_buf_addch(out, ':');
         nfy_buf_addu(out, f->start_line);

@@ -55,14 +55,16 @@ static void log_file(nfy_buf *out, const char *file,
                      const nfy_report_log_line **lines, size_t nl)
 {
     size_t first, end, k;
+    nfy_buf name = NFY_BUF_INIT; /* escaped as in every report */
     if (file) {
-        nfy_buf_addf(out, "\n== %s: %s", file,
+        nfy_buf_addf(out, "\n== %s: %s", nfy_name_shown(&name, file),
                      status ? nfy_file_status_name(status->status)
                             : "findings");
         if (status && status->note)
             nfy_buf_addf(out, " (%s)", status->note);
         nfy_buf_addch(out, '\n');
     }
+    nfy_buf_release(&name);
     nfy__file_range(v, file, &first, &end);
     for (k = first; k < end; k++) {
         nfy_finding buf;

@@ -64,7 +64,11 @@ static void lines_array(nfy_buf *out, const char *a, const char *b)
             n--;
         if (!first)
             nfy_buf_addch(out, ',');
-        js_str(out, p, n);
+        /* shown, not compared: a bidi control becomes a visible mark */
+        nfy_buf shown = NFY_BUF_INIT;
+        nfy_bidi_visible(&shown, p, n);
+        js_str(out, shown.data, shown.len);
+        nfy_buf_release(&shown);
         first = false;
         p = nl ? nl + 1 : b;
     }
@@ -188,7 +192,9 @@ static void item(nfy_buf *out, const nfy_finding *f, const nfy_source *src,
     bool edit = (f->cat == NFY_CAT_CHANGE && f->edit_id) || created;
     nfy_buf_addf(out, "{\"kind\":\"%s\",\"line\":%u,\"col\":%u",
                  edit ? "edit" : "finding", f->start_line, f->start_col + 1);
-    js_key(out, "file", created ? f->api : f->file);
+    nfy_buf name = NFY_BUF_INIT; /* as reports and ids name it */
+    js_key(out, "file", nfy_name_shown(&name, created ? f->api : f->file));
+    nfy_buf_release(&name);
     js_key(out, "rule", f->rule);
     js_key(out, "name", r ? r->message : NULL);
     js_key(out, "hint", r ? r->hint : NULL);

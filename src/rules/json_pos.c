@@ -5,6 +5,7 @@
  * keys, decoding escapes only when a key has them. Depth is bounded by the
  * path, and skipping nested values uses a counter, not recursion.
  */
+#include <ctype.h>
 #include <string.h>
 
 #include "rules/rules_internal.h"
@@ -169,4 +170,43 @@ size_t nfy__json_locate(const char *text, size_t len,
         at = (at_key && d + 1 == depth) ? key_at : value_at;
     }
     return at < len ? at : (len ? len - 1 : 0);
+}
+
+/* Decoded bytes of the escape at text[i] (\n: 1, \u00e9: 2), and its
+ * length in the text. */
+static size_t escape_bytes(const char *text, size_t len, size_t i, size_t *raw)
+{
+    if (i + 1 >= len || text[i + 1] != 'u') {
+        *raw = 2;
+        return 1;
+    }
+    *raw = 6;
+    unsigned v = 0;
+    for (size_t k = i + 2; k < i + 6 && k < len; k++) {
+        int c = (unsigned char)text[k];
+        v = v * 16 + (unsigned)(isdigit(c) ? c - '0' : (tolower(c) - 'a' + 10));
+    }
+    if (v >= 0xD800 && v < 0xDC00) { /* a pair: one 4-byte code point */
+        *raw = 12;
+        return 4;
+    }
+    return v < 0x80 ? 1 : v < 0x800 ? 2 : 3;
+}
+
+size_t nfy__json_string_byte(const char *text, size_t len, size_t quote,
+                             size_t inner)
+{
+    if (quote >= len || text[quote] != '"')
+        return quote;
+    size_t i = quote + 1, seen = 0;
+    while (i < len && text[i] != '"') {
+        size_t raw = 1, bytes = 1;
+        if (text[i] == '\\')
+            bytes = escape_bytes(text, len, i, &raw);
+        if (seen + bytes > inner)
+            return i;
+        seen += bytes;
+        i += raw;
+    }
+    return i < len ? i : quote;
 }

@@ -5,6 +5,7 @@
  * jansson's byte position for syntax errors, a walk of the text along the
  * key path (json_pos.c) for schema errors.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,22 +47,40 @@ static void path_text(const rules_loader *ld, nfy_buf *out)
         nfy_buf_addstr(out, "(root)");
 }
 
-void nfy__rules_error(rules_loader *ld, bool at_key, const char *fmt, ...)
+/* The error at the current path, at byte `inner` of its string value
+ * (SIZE_MAX: at the value or key itself). */
+static void rules_verror(rules_loader *ld, bool at_key, size_t inner,
+                         const char *fmt, va_list ap)
 {
     nfy_buf msg = NFY_BUF_INIT;
     path_text(ld, &msg);
     nfy_buf_addstr(&msg, ": ");
-    va_list ap;
-    va_start(ap, fmt);
     nfy_buf_vaddf(&msg, fmt, ap);
-    va_end(ap);
     size_t depth = ld->depth < RULES_PATH_MAX ? ld->depth : RULES_PATH_MAX;
     size_t off =
         nfy__json_locate(ld->src->data, ld->src->len, ld->path, depth, at_key);
+    if (inner != SIZE_MAX)
+        off = nfy__json_string_byte(ld->src->data, ld->src->len, off, inner);
     nfy_diag_add(ld->diags, NFY_SEV_ERROR, "E-RULE", ld->src, (uint32_t)off, 1,
                  "%s", nfy_buf_cstr(&msg));
     nfy_buf_release(&msg);
     ld->errors++;
+}
+
+void nfy__rules_error(rules_loader *ld, bool at_key, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    rules_verror(ld, at_key, SIZE_MAX, fmt, ap);
+    va_end(ap);
+}
+
+void nfy__rules_error_in(rules_loader *ld, size_t inner, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    rules_verror(ld, false, inner, fmt, ap);
+    va_end(ap);
 }
 
 nfy_rule *nfy__rules_new_rule(rules_loader *ld)
@@ -82,33 +101,85 @@ const char *nfy__rules_dup(rules_loader *ld, const json_t *str)
                              json_string_length(str));
 }
 
-/* The file's rules must have unique IDs, new to the set; fallbacks exist. */
+/* A rule of the file by id, with its place in the file. */
+typedef struct {
+    const char *id;
+    size_t at;
+} id_entry;
+
+static int id_entry_cmp(const void *a, const void *b)
+{
+    const id_entry *x = a, *y = b;
+    int c = strcmp(x->id, y->id);
+    return c ? c : (x->at > y->at) - (x->at < y->at);
+}
+
+static bool in_file(const id_entry *by, size_t n, const char *id)
+{
+    id_entry key = {id, 0};
+    size_t lo = 0, hi = n;
+    while (lo < hi) { /* the first entry not below (id, 0) */
+        size_t mid = lo + (hi - lo) / 2;
+        if (id_entry_cmp(&by[mid], &key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && !strcmp(by[lo].id, id);
+}
+
+/* by[] sorted by id and place; dup[at]: an earlier rule has its id. */
+static bool sort_ids(const rules_loader *ld, id_entry **by, bool **dup)
+{
+    size_t n = ld->out.len;
+    *by = malloc((n ? n : 1) * sizeof **by);
+    *dup = calloc(n ? n : 1, sizeof **dup);
+    if (!*by || !*dup)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        (*by)[i] = (id_entry){ld->out.items[i]->id, i};
+    qsort(*by, n, sizeof **by, id_entry_cmp);
+    for (size_t i = 1; i < n; i++)
+        if (!strcmp((*by)[i - 1].id, (*by)[i].id))
+            (*dup)[(*by)[i].at] = true;
+    return true;
+}
+
+/*
+ * The file's rules must have unique IDs, new to the set; fallbacks exist.
+ * One sort by id answers both, so 100k rules are checked in O(n log n),
+ * not pair by pair.
+ */
 static void check_ids(rules_loader *ld)
 {
+    id_entry *by;
+    bool *dup;
+    if (!sort_ids(ld, &by, &dup)) {
+        free(by);
+        free(dup);
+        nfy__rules_error(ld, false, "out of memory checking the rule ids");
+        return;
+    }
     for (size_t i = 0; i < ld->out.len; i++) {
         const nfy_rule *r = ld->out.items[i];
-        bool dup = nfy_rule_set_find(ld->set, r->id) != NULL;
-        for (size_t j = 0; j < i && !dup; j++)
-            dup = !strcmp(ld->out.items[j]->id, r->id);
         nfy__rules_push_key(ld, "rules");
         nfy__rules_push_index(ld, ld->ours ? i : 0);
         nfy__rules_push_key(ld, "id");
-        if (dup)
+        if (dup[i] || nfy_rule_set_find(ld->set, r->id) != NULL)
             nfy__rules_error(ld, false, "duplicate rule id '%s'", r->id);
         nfy__rules_pop(ld);
-        if (r->fallback && !nfy_rule_set_find(ld->set, r->fallback)) {
-            bool found = false;
-            for (size_t j = 0; j < ld->out.len && !found; j++)
-                found = !strcmp(ld->out.items[j]->id, r->fallback);
+        if (r->fallback && !nfy_rule_set_find(ld->set, r->fallback) &&
+            !in_file(by, ld->out.len, r->fallback)) {
             nfy__rules_push_key(ld, "fallback");
-            if (!found)
-                nfy__rules_error(ld, false, "fallback '%s' is no rule id",
-                                 r->fallback);
+            nfy__rules_error(ld, false, "fallback '%s' is no rule id",
+                             r->fallback);
             nfy__rules_pop(ld);
         }
         nfy__rules_pop(ld);
         nfy__rules_pop(ld);
     }
+    free(by);
+    free(dup);
 }
 
 static nfy_status load_json(rules_loader *ld)

@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <regex.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "rules/rules_internal.h"
@@ -401,11 +402,58 @@ static bool valid_version(const char *v)
     return true;
 }
 
+/* The end of the bracket expression opening at re[i] ('[', a leading ']'
+ * or "^]" literal, "[:alpha:]"-style classes inside). */
+static size_t bracket_end(const char *re, size_t i)
+{
+    i++;
+    if (re[i] == '^')
+        i++;
+    if (re[i] == ']')
+        i++;
+    while (re[i] && re[i] != ']') {
+        if (re[i] == '[' && re[i + 1] && strchr(":.=", re[i + 1])) {
+            const char *close = strchr(re + i + 2, re[i + 1]);
+            i = close && close[1] == ']' ? (size_t)(close - re) + 2 : i + 1;
+        } else {
+            i++;
+        }
+    }
+    return re[i] ? i : i - 1;
+}
+
+/* Where the first back-reference (\1 to \9) of the ERE re is, or
+ * SIZE_MAX: glibc matches those by backtracking, exponential in the line
+ * ("(a*)*\1\1\1b" on 90 characters: 25 s), so a rule may not use them. */
+static size_t backref_at(const char *re)
+{
+    for (size_t i = 0; re[i]; i++) {
+        if (re[i] == '[')
+            i = bracket_end(re, i);
+        else if (re[i] == '\\' && re[i + 1] >= '1' && re[i + 1] <= '9')
+            return i;
+        else if (re[i] == '\\' && re[i + 1])
+            i++;
+    }
+    return SIZE_MAX;
+}
+
 static void check_regex(rules_loader *ld, const char *field_name,
                         const char *re)
 {
     if (!re)
         return;
+    size_t br = backref_at(re);
+    if (br != SIZE_MAX) {
+        nfy__rules_push_key(ld, field_name);
+        nfy__rules_error_in(ld, br,
+                            "back-reference \\%c in a regular expression: "
+                            "not supported (matching it can take "
+                            "exponential time)",
+                            re[br + 1]);
+        nfy__rules_pop(ld);
+        return;
+    }
     regex_t rx;
     int rc = regcomp(&rx, re, REG_EXTENDED | REG_ICASE | REG_NOSUB);
     if (rc != 0) {
@@ -441,9 +489,28 @@ static unsigned allowed_matches(nfy_rule_kind k)
     }
 }
 
+/* A replacement that lands inside a statement (a rename, an argument, a
+ * string) may not hold a line break: it would split the statement. */
+static void check_inline_replacement(rules_loader *ld, const nfy_rule *r)
+{
+    if (!r->replacement ||
+        (r->kind != NFY_RULE_RENAME && r->kind != NFY_RULE_REWRITE_ARG &&
+         r->kind != NFY_RULE_REWRITE_STRING))
+        return;
+    size_t at = strcspn(r->replacement, "\r\n");
+    if (!r->replacement[at])
+        return;
+    nfy__rules_push_key(ld, "replacement");
+    nfy__rules_error_in(ld, at,
+                        "a line break in the replacement would split the "
+                        "statement it lands in");
+    nfy__rules_pop(ld);
+}
+
 static void check_kind_data(rules_loader *ld, const nfy_rule *r)
 {
     bool has_repl = r->replacement && *r->replacement;
+    check_inline_replacement(ld, r);
     switch (r->kind) {
     case NFY_RULE_RENAME:
         if (!has_repl && r->nmap == 0)

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -662,6 +663,51 @@ static size_t random_text(char *t, size_t cap, unsigned *seed)
     return n;
 }
 
+/* File names: escaped so that every byte string comes back (random bytes,
+ * 3000 rounds), two names never share an escape, and the escape is plain
+ * printable text without bidi controls. */
+static void test_name_escape(void **state)
+{
+    (void)state;
+    nfy_buf b = NFY_BUF_INIT, back = NFY_BUF_INIT;
+    nfy_name_escape(&b, "bad\xff.py", 7);
+    assert_string_equal(nfy_buf_cstr(&b), "bad\\xff.py");
+    nfy_buf_reset(&b);
+    nfy_name_escape(&b, "a\xff\xfe\\b\n\xe2\x80\xae\xc3\xa9", 11);
+    assert_string_equal(nfy_buf_cstr(&b),
+                        "a\\xff\\xfe\\\\b\\x0a\\xe2\\x80\\xae\xc3\xa9");
+    nfy_buf tmp = NFY_BUF_INIT;
+    const char *plain = "dir/train.py";
+    assert_ptr_equal(nfy_name_shown(&tmp, plain), plain);
+    assert_false(nfy_name_unescape(&back, "a\\q", 3));
+    unsigned seed = 11;
+    char text[64];
+    for (int round = 0; round < 3000; round++) {
+        size_t n = (size_t)(rand_r(&seed) % (int)sizeof text);
+        for (size_t i = 0; i < n; i++)
+            text[i] = (char)(rand_r(&seed) % 4
+                                 ? "ab\\\xff\xe2\x80\xae\xc3"[rand_r(&seed) % 8]
+                                 : rand_r(&seed));
+        nfy_buf_reset(&b);
+        nfy_buf_reset(&back);
+        nfy_name_escape(&b, text, n);
+        for (size_t i = 0; i < b.len; i++)
+            assert_true((unsigned char)b.data[i] >= 0x20);
+        assert_null(b.len >= 3 ? strstr(nfy_buf_cstr(&b), "\xE2\x80\xAE")
+                               : NULL);
+        assert_true(nfy_name_unescape(&back, b.data ? b.data : "", b.len));
+        assert_int_equal(back.len, n);
+        assert_memory_equal(back.len ? back.data : "", text, n);
+    }
+    nfy_buf_reset(&b);
+    nfy_bidi_visible(&b, "x\xe2\x80\xaey\xe2\x81\xa6", 8);
+    assert_string_equal(nfy_buf_cstr(&b), "x\xe2\x9f\xa6U+202E\xe2\x9f\xa7y"
+                                          "\xe2\x9f\xa6U+2066\xe2\x9f\xa7");
+    nfy_buf_release(&tmp);
+    nfy_buf_release(&back);
+    nfy_buf_release(&b);
+}
+
 static void test_escape_matches_reference(void **state)
 {
     (void)state;
@@ -962,6 +1008,7 @@ int main(void)
         cmocka_unit_test(test_diags_append),
         cmocka_unit_test(test_escape),
         cmocka_unit_test(test_escape_matches_reference),
+        cmocka_unit_test(test_name_escape),
         cmocka_unit_test(test_atomic_write),
         cmocka_unit_test(test_write_at_guards),
         cmocka_unit_test(test_write_new),

@@ -257,7 +257,8 @@ static void test_json_parses_back(void **state)
     json_array_foreach(findings, idx, f)
     {
         const char *file = json_string_value(json_object_get(f, "file"));
-        if (file && !strcmp(file, "we\"ird\\name\x01.py")) {
+        /* the name escaped reversibly: '\' doubled, the control as \x01 */
+        if (file && !strcmp(file, "we\"ird\\\\name\\x01.py")) {
             found = true;
             assert_string_equal(
                 json_string_value(json_object_get(f, "message")),

@@ -510,6 +510,17 @@ static const bad_case bad_cases[] = {
      RULE_HEAD "{\"id\": \"A1\", \"kind\": \"flag\", \"match\": "
                "\"line\",\n \"pattern\": \"docker(\", \"message\": \"m\"}]}",
      NFY_ERULE, "E-RULE", 3, 13, "invalid regular expression"},
+    /* a back-reference, at its own column past a \u escape */
+    {"backref",
+     RULE_HEAD "{\"id\": \"A1\", \"kind\": \"flag\", \"match\": "
+               "\"line\",\n \"pattern\": \"\\u00e9(a*)\\\\1\", "
+               "\"message\": \"m\"}]}",
+     NFY_ERULE, "E-RULE", 3, 24, "back-reference \\1"},
+    {"newline replacement",
+     RULE_HEAD "{\"id\": \"A1\", \"kind\": \"rename-qualified-api\", "
+               "\"match\": \"name\", \"pattern\": \"a.b\",\n "
+               "\"replacement\": \"a.c\\nd\", \"message\": \"m\"}]}",
+     NFY_ERULE, "E-RULE", 3, 21, "a line break in the replacement"},
     {"line not flag",
      RULE_HEAD "{\"id\": \"A1\", \"kind\": \"rewrite-argument\", "
                "\"match\": \"line\", \"pattern\": \"a\", \"replacement\": "
