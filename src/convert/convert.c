@@ -297,6 +297,7 @@ nfy_status nfy_convert_run(const nfy_convert_opts *opts, nfy_report *rep,
         (opts->mode == NFY_CONVERT_MODE_AUTO ? NFY_MIGRATE_AUTO : 0) |
         (opts->amp ? NFY_MIGRATE_AMP : 0) |
         (opts->amp_apex ? NFY_MIGRATE_AMP_APEX : 0) |
+        (opts->amp_bf16 ? NFY_MIGRATE_AMP_BF16 : 0) |
         (opts->distributed ? NFY_MIGRATE_DISTRIBUTED : 0);
     passes.mo.model = opts->model;
     if (nfy_migrate_rule_env(&passes.mo, &passes.env) != NFY_OK)
