@@ -143,15 +143,20 @@ sys.exit(0 if abs(a - b) <= t * max(1.0, abs(a)) else 1)" "$want" "$got" "$ttol"
     if why=$($PY - "$tmp/$n.single.0" "$tmp/$n.rank.0" "$tmp/$n.rank.1" <<'PYEOF'
 import json, sys
 s, r0, r1 = (json.load(open(p)) for p in sys.argv[1:])
-if r0 != r1 or len(s) != len(r0):
-    sys.exit("ranks differ or loaders differ: %s %s %s" % (s, r0, r1))
-halved = [i for i, (a, b) in enumerate(zip(s, r0))
-          if a[0] == b[0] and a[1] == 2 * b[1] and a[1] > 0]
+if len(s) != len(r0) or len(s) != len(r1):
+    sys.exit("the ranks built other loaders: %s %s %s" % (s, r0, r1))
+halved = [i for i, (a, b, c) in enumerate(zip(s, r0, r1))
+          if a[0] == b[0] == c[0] and a[1] == 2 * b[1] == 2 * c[1] and a[1]]
 if len(halved) != 1:
-    sys.exit("no single halved training loader: single %s rank %s" % (s, r0))
-others = [i for i in range(len(s)) if i not in halved and s[i] != r0[i]]
+    sys.exit("no single halved training loader: single %s ranks %s %s"
+             % (s, r0, r1))
+# evaluation loaders are not sharded: rank 0 reads them whole; rank 1
+# whole too, or not at all where only a rank-0 print evaluates
+others = [i for i in range(len(s)) if i not in halved and
+          (s[i] != r0[i] or r1[i] not in (s[i], [0, 0]))]
 if others:
-    sys.exit("loaders %s sharded too: single %s rank %s" % (others, s, r0))
+    sys.exit("loaders %s sharded too: single %s ranks %s %s"
+             % (others, s, r0, r1))
 print("%d steps, %d of %d samples a rank" % (r0[halved[0]][0], r0[halved[0]][1],
                                              s[halved[0]][1]))
 PYEOF

@@ -856,17 +856,22 @@ static void rank0_bars(mig_ctx *c, const ddp_state *d)
 }
 
 /* The named entry, else a file with a __main__ guard, else a script
- * whose training step runs at module level. */
+ * that trains at module level: a step, its epoch loop or an optimizer
+ * there. */
 static bool is_main_script(const mig_ctx *c, const nfy_train *t)
 {
     if (c->p->entries_named)
         return c->p->listed_entry;
     if (c->m->main_guard != NFY_NONE)
         return true;
+    if (t->nsteps == 0)
+        return false;
+    bool top = module_level(c, t->epoch_loop);
     for (uint32_t i = 0; i < t->nsteps && i < NFY_TRAIN_MAX; i++)
-        if (module_level(c, t->steps[i].stmt))
-            return true;
-    return false;
+        top = top || module_level(c, t->steps[i].stmt);
+    for (uint32_t i = 0; i < t->noptims && i < NFY_TRAIN_MAX; i++)
+        top = top || module_level(c, t->optims[i].stmt);
+    return top;
 }
 
 /* The first call of a torch.optim constructor, or NFY_NONE. */
@@ -936,6 +941,8 @@ void mig_pass_ddp(mig_ctx *c)
     }
     if (binds(c, "npu_local_rank"))
         return; /* converted before */
+    if (!d.wrapped && d.t.nsteps == 0 && d.t.noptims == 0)
+        return; /* no training here (a model file's self-test) */
     /* Nothing is inserted unless the model is found: a process group
      * without the DDP wrap would train each rank on its own. */
     if (!d.wrapped && !find_models(c, &d))

@@ -537,6 +537,63 @@ static void find_loader(const mig_ctx *c, nfy_train *t)
     l->call = NFY_NONE;
 }
 
+static bool kw_is_true(const mig_ctx *c, uint32_t k, const char *kw)
+{
+    const nfy_call *call = &c->m->calls[k];
+    for (uint32_t i = 0; i < call->nargs; i++) {
+        const nfy_arg *a = &c->m->args[call->args_first + i];
+        if (a->kind == NFY_ARG_KEYWORD && mig_tok_is(c, a->name_tok, kw))
+            return a->value_end == a->value_first + 1 &&
+                   mig_tok_is(c, a->value_first, "True");
+    }
+    return false;
+}
+
+/* No step in this file (the loop is in another module's train()): the
+ * only DataLoader bound to a name, or the only shuffled one, and a loop
+ * named like an epoch loop after it in its scope. */
+static void loader_without_step(const mig_ctx *c, nfy_train *t)
+{
+    nfy_train_loader *l = &t->loader;
+    uint32_t n = 0, nsh = 0, any = NFY_NONE, sh = NFY_NONE;
+    for (uint32_t k = 0; k < c->m->ncalls; k++) {
+        if (!nfy_train_is_loader(c, k))
+            continue;
+        n++;
+        any = k;
+        if (kw_is_true(c, k, "shuffle")) {
+            nsh++;
+            sh = k;
+        }
+    }
+    uint32_t k = n == 1 ? any : nsh == 1 ? sh : NFY_NONE;
+    if (k == NFY_NONE) {
+        l->why = n == 0 ? "no DataLoader in this file"
+                        : "no training step in this file and not one "
+                          "shuffled DataLoader among several";
+        return;
+    }
+    uint32_t s = c->m->calls[k].stmt;
+    const nfy_stmt *st = &c->m->stmts[s];
+    if (st->kind != NFY_STMT_ASSIGN || st->value_first != st->first + 2 ||
+        st->value_first != c->m->calls[k].callee_first) {
+        l->why = "the only DataLoader is not bound to a name";
+        return;
+    }
+    l->call = k;
+    l->nhops = 0;
+    add_hop(l, st->first, st->first + 1, s, st->scope);
+    add_hop(l, st->value_first, st->value_end, s, st->scope);
+    for (uint32_t e = s + 1; e < c->m->nstmts; e++) {
+        const nfy_stmt *x = &c->m->stmts[e];
+        if (x->kind == NFY_STMT_FOR && x->scope == st->scope &&
+            nfy_str_contains_ci(mig_tok(c, x->first + 1), "epoch")) {
+            t->epoch_loop = e;
+            return;
+        }
+    }
+}
+
 /* The loop around the step loop in its function, else around a call of
  * that function. */
 static void find_epoch_loop(const mig_ctx *c, nfy_train *t)
@@ -612,8 +669,11 @@ static void find_sites(const mig_ctx *c, nfy_train *t)
 void nfy_train_build(const mig_ctx *c, nfy_train *t)
 {
     memset(t, 0, sizeof *t);
+    t->epoch_loop = NFY_NONE;
     find_steps(c, t);
     find_loader(c, t);
+    if (t->nsteps == 0)
+        loader_without_step(c, t);
     find_sites(c, t);
     for (uint32_t i = 0; i < t->noptims && i < NFY_TRAIN_MAX; i++)
         optimizer_modules(c, t, t->optims[i].call, i);
@@ -625,60 +685,66 @@ void nfy_train_build(const mig_ctx *c, nfy_train *t)
                 ? "no optimizer is built from MODEL.parameters()"
                 : "no optimizer, and no module of this file is called in "
                   "the loop of a training step";
-    find_epoch_loop(c, t);
+    if (t->loader.loop != NFY_NONE)
+        find_epoch_loop(c, t);
 }
 
 /* ---- the report's view --------------------------------------------------- */
 
-static void row(mig_ctx *c, nfy_buf *b, const char *kind, uint32_t stmt,
-                const char *extra)
+static void row(mig_ctx *c, nfy_report *rep, const char *kind, uint32_t stmt,
+                const char *how)
 {
     if (stmt == NFY_NONE)
         return;
     const nfy_stmt *st = &c->m->stmts[stmt];
     nfy_str text = nfy_pysyn_span_text(c->m, st->span);
     size_t nl = 0;
-    while (nl < text.len && text.ptr[nl] != '\n' && nl < 120)
+    while (nl < text.len && text.ptr[nl] != '\n' && text.ptr[nl] != '\r')
         nl++;
-    nfy_buf_addf(b, "%s\t%u\t%.*s%s%s\n", kind, c->m->toks[st->first].line,
-                    (int)nl, text.ptr, extra ? "\t" : "", extra ? extra : "");
+    nfy_report_add_training(rep, c->p->relpath, kind,
+                            c->m->toks[st->first].line,
+                            mig_strdup(c, nfy_str_slice(text, 0, nl)), how);
 }
 
-static void rows(mig_ctx *c, nfy_buf *b, const char *kind,
+static void rows(mig_ctx *c, nfy_report *rep, const char *kind,
                  const nfy_train_site *a, uint32_t n)
 {
     for (uint32_t i = 0; i < n && i < NFY_TRAIN_MAX; i++)
-        row(c, b, kind, a[i].stmt, NULL);
+        row(c, rep, kind, a[i].stmt, NULL);
 }
 
-const char *nfy_train_describe(mig_ctx *c, const nfy_train *t)
+void nfy_train_report(mig_ctx *c, nfy_report *rep)
 {
-    nfy_buf b;
-    nfy_buf_init(&b, 0);
-    for (uint32_t i = 0; i < t->nmodules && i < NFY_TRAIN_MAX; i++) {
-        const nfy_train_module *m = &t->modules[i];
-        const char *how = mig_fmt(
-            c, "%.*s (%s)",
-            NFY_STR_FMT(nfy_pysyn_span_text(
-                c->m, nfy_pysyn_range_span(c->m, m->expr.first, m->expr.end))),
-            m->how == NFY_TRAIN_BY_OPTIMIZER ? "parameters reach an optimizer"
-                                             : "called in a step's loop");
-        row(c, &b, "module", nfy_train_stmt_of(c, m->expr.first), how);
+    nfy_train t;
+    nfy_train_build(c, &t);
+    if (rep == NULL || c->p->relpath == NULL || (t.nsteps == 0 && t.noptims == 0))
+        return;
+    for (uint32_t i = 0; i < t.nmodules && i < NFY_TRAIN_MAX; i++) {
+        const nfy_train_module *m = &t.modules[i];
+        row(c, rep, "module", nfy_train_stmt_of(c, m->expr.first),
+            mig_fmt(c, "%.*s: %s",
+                    NFY_STR_FMT(nfy_pysyn_span_text(
+                        c->m, nfy_pysyn_range_span(c->m, m->expr.first,
+                                                   m->expr.end))),
+                    m->how == NFY_TRAIN_BY_OPTIMIZER
+                        ? "its parameters reach an optimizer"
+                        : "called in a training step's loop"));
     }
-    rows(c, &b, "optimizer", t->optims, t->noptims);
-    rows(c, &b, "scheduler", t->scheds, t->nscheds);
-    for (uint32_t i = 0; i < t->nsteps && i < NFY_TRAIN_MAX; i++)
-        row(c, &b, "step", t->steps[i].stmt, NULL);
-    if (t->loader.call != NFY_NONE)
-        row(c, &b, "train_loader", c->m->calls[t->loader.call].stmt, NULL);
-    rows(c, &b, "eval_loader", t->evals, t->nevals);
-    row(c, &b, "epoch_loop", t->epoch_loop, NULL);
-    rows(c, &b, "clip", t->clips, t->nclips);
-    rows(c, &b, "log", t->logs, t->nlogs);
-    rows(c, &b, "checkpoint", t->saves, t->nsaves);
-    rows(c, &b, "progress_bar", t->bars, t->nbars);
-    rows(c, &b, "seed", t->seeds, t->nseeds);
-    const char *s = mig_strdup(c, (nfy_str){b.data ? b.data : "", b.len});
-    nfy_buf_release(&b);
-    return s;
+    rows(c, rep, "optimizer", t.optims, t.noptims);
+    rows(c, rep, "scheduler", t.scheds, t.nscheds);
+    for (uint32_t i = 0; i < t.nsteps && i < NFY_TRAIN_MAX; i++)
+        row(c, rep, "step", t.steps[i].stmt, NULL);
+    if (t.loader.call != NFY_NONE)
+        row(c, rep, "train_loader", c->m->calls[t.loader.call].stmt,
+            "iterated by the loop holding the step");
+    else
+        row(c, rep, "train_loader", t.loader.loop,
+            mig_fmt(c, "not found: %s", t.loader.why));
+    rows(c, rep, "eval_loader", t.evals, t.nevals);
+    row(c, rep, "epoch_loop", t.epoch_loop, NULL);
+    rows(c, rep, "clip", t.clips, t.nclips);
+    rows(c, rep, "log", t.logs, t.nlogs);
+    rows(c, rep, "checkpoint", t.saves, t.nsaves);
+    rows(c, rep, "progress_bar", t.bars, t.nbars);
+    rows(c, rep, "seed", t.seeds, t.nseeds);
 }

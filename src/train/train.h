@@ -20,6 +20,7 @@
 #define NPUIFY_TRAIN_H
 
 #include "migrate/pass.h"
+#include "report/report.h"
 
 #define NFY_TRAIN_MAX  16 /* of each kind; more are counted, not kept */
 #define NFY_TRAIN_HOPS 8  /* loader expressions followed */
@@ -93,8 +94,8 @@ uint32_t nfy_train_stmt_of(const mig_ctx *c, uint32_t t);
 /** The loader expression of t->loader in scope, or NULL. */
 const nfy_train_hop *nfy_train_hop_in(const nfy_train *t, uint32_t scope);
 
-/** The model as report text: one "kind file-relative line: text" row per
- *  element, rows separated by '\n' (for the report's "training"). */
-const char *nfy_train_describe(mig_ctx *c, const nfy_train *t);
+/** Build the model of the file and add its elements to rep's "training"
+ *  (nothing for a file with no optimizer and no step). */
+void nfy_train_report(mig_ctx *c, nfy_report *rep);
 
 #endif
