@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "migrate/pass.h"
-#include "train/train.h"
 #include "migrate/run.h"
+#include "train/train.h"
 
 /* ---- rules ----------------------------------------------------------------
  */

@@ -744,8 +744,7 @@ static void transform_bf16(mig_ctx *c, const nfy_rule *r, const amp_group *g,
     uint32_t wrapped = NFY_NONE;
     for (uint32_t i = 0; i < g->nev; i++) {
         uint32_t f, l;
-        if (g->ev[i].step || !forward_of(c, &g->ev[i], &f, &l) ||
-            f == wrapped)
+        if (g->ev[i].step || !forward_of(c, &g->ev[i], &f, &l) || f == wrapped)
             continue;
         mig_wrap_lines(c, r, f, l,
                        mig_fmt(c,

@@ -39,8 +39,8 @@ typedef struct {
 typedef struct {
     const nfy_rule *r;
     nfy_str torch;
-    nfy_train t;                     /* the training program */
-    ddp_wrap wraps[NFY_TRAIN_MAX];   /* one per trained module */
+    nfy_train t;                   /* the training program */
+    ddp_wrap wraps[NFY_TRAIN_MAX]; /* one per trained module */
     uint32_t nwraps;
     uint32_t model_first, model_end; /* the wrap being applied */
     uint32_t wrap_stmt;
@@ -268,8 +268,8 @@ static bool sets_up_model(const mig_ctx *c, const ddp_state *d, uint32_t s)
  * elif/else clauses), or NONE where nothing follows at an indent. */
 static uint32_t after_setup(const mig_ctx *c, uint32_t p)
 {
-    uint32_t n = c->m->stmts[p].body_end > p + 1 ? c->m->stmts[p].body_end
-                                                 : p + 1;
+    uint32_t n =
+        c->m->stmts[p].body_end > p + 1 ? c->m->stmts[p].body_end : p + 1;
     while (n < c->m->nstmts && c->m->stmts[n].clause_of != NFY_NONE &&
            c->m->stmts[n].parent == c->m->stmts[p].parent)
         n = c->m->stmts[n].body_end;
@@ -303,11 +303,11 @@ static uint32_t wrap_point(const mig_ctx *c, const ddp_state *d, uint32_t opt)
 static uint32_t wrap_after_setups(const mig_ctx *c, const ddp_state *d)
 {
     uint32_t s0 = nfy_train_stmt_of(c, d->model_first);
-    uint32_t b = s0 == NFY_NONE
-                     ? NFY_NONE
-                     : nfy_resolve_lookup(c->r, c->m->stmts[s0].scope,
-                                          d->model_first,
-                                          mig_tok(c, d->model_first));
+    uint32_t b =
+        s0 == NFY_NONE
+            ? NFY_NONE
+            : nfy_resolve_lookup(c->r, c->m->stmts[s0].scope, d->model_first,
+                                 mig_tok(c, d->model_first));
     if (b == NFY_NONE)
         return NFY_NONE;
     uint32_t scope = c->m->bindings[b].scope, last = NFY_NONE;
@@ -329,8 +329,8 @@ static bool find_models(mig_ctx *c, ddp_state *d)
     d->after_opt = (c->p->flags & MIG_F_AMP_APEX) != 0;
     for (uint32_t i = 0; i < t->nmodules && i < NFY_TRAIN_MAX; i++) {
         const nfy_train_module *m = &t->modules[i];
-        if (want.len > 0 && !nfy_str_eq(text_of(c, m->expr.first, m->expr.end),
-                                        want))
+        if (want.len > 0 &&
+            !nfy_str_eq(text_of(c, m->expr.first, m->expr.end), want))
             continue;
         if (d->nwraps == NFY_TRAIN_MAX)
             break;
@@ -350,7 +350,7 @@ static bool find_models(mig_ctx *c, ddp_state *d)
         /* apex: amp.initialize (inserted right after the optimizer) comes
          * before the DDP wrap, as Ascend's ports do */
         bool after = d->after_opt && m->optim != NFY_NONE;
-        w->stmt = after ? use
+        w->stmt = after             ? use
                   : use == NFY_NONE ? wrap_after_setups(c, d)
                                     : wrap_point(c, d, use);
         if (w->stmt == NFY_NONE) {
@@ -385,8 +385,7 @@ static void wrap_model(mig_ctx *c, const ddp_state *d, const ddp_wrap *w)
     nfy_str m = text_of(c, w->first, w->end);
     uint32_t nl = mig_next_sig(c, c->m->stmts[w->stmt].end - 1);
     mig_insert_line(
-        c, d->r,
-        w->after ? c->m->toks[nl].end : mig_line_start_of(c, w->stmt),
+        c, d->r, w->after ? c->m->toks[nl].end : mig_line_start_of(c, w->stmt),
         w->stmt,
         mig_fmt(c, "%.*s = %.*s" DDP "(%.*s, " DDP_ARGS ")", NFY_STR_FMT(m),
                 NFY_STR_FMT(d->torch), NFY_STR_FMT(m)));
@@ -560,10 +559,10 @@ static bool dataset_name(mig_ctx *c, const ddp_state *d, uint32_t k,
     if (!insertable_before(c, s) || binds(c, HOISTED) ||
         mig_claimed(c, ds->value_first, ds->value_end))
         return false;
-    mig_insert_line(c, d->r, mig_line_start_of(c, s), s,
-                    mig_fmt(c, HOISTED " = %.*s",
-                            NFY_STR_FMT(text_of(c, ds->value_first,
-                                                ds->value_end))));
+    mig_insert_line(
+        c, d->r, mig_line_start_of(c, s), s,
+        mig_fmt(c, HOISTED " = %.*s",
+                NFY_STR_FMT(text_of(c, ds->value_first, ds->value_end))));
     mig_edit(c, d->r, ds->value_first, ds->value_end,
              c->m->toks[ds->value_first].start,
              c->m->toks[ds->value_end - 1].end, HOISTED,
@@ -618,13 +617,12 @@ static bool sampler_in_dict(mig_ctx *c, const ddp_state *d, uint32_t k,
         return false;
     }
     uint32_t at = mig_line_start_of(c, s);
-    mig_insert_line(
-        c, d->r, at, s,
-        mig_fmt(c,
-                "%.*s[\"sampler\"] = %.*s" SAMPLER
-                "(%.*s, shuffle=%.*s.pop(\"shuffle\", False))",
-                NFY_STR_FMT(dn), NFY_STR_FMT(d->torch), NFY_STR_FMT(dsn),
-                NFY_STR_FMT(dn)));
+    mig_insert_line(c, d->r, at, s,
+                    mig_fmt(c,
+                            "%.*s[\"sampler\"] = %.*s" SAMPLER
+                            "(%.*s, shuffle=%.*s.pop(\"shuffle\", False))",
+                            NFY_STR_FMT(dn), NFY_STR_FMT(d->torch),
+                            NFY_STR_FMT(dsn), NFY_STR_FMT(dn)));
     if (arg_of(c, k, "drop_last", NFY_NONE) == NULL)
         mig_insert_line(c, d->r, at, s,
                         mig_fmt(c, "%.*s.setdefault(\"drop_last\", True)",
@@ -660,8 +658,7 @@ static bool add_sampler(mig_ctx *c, const ddp_state *d, uint32_t k)
         mig_edit(c, d->r, sh->first, sh->end, sh->span.start, sh->span.end,
                  mig_fmt(c, "sampler=%.*s" SAMPLER "(%.*s%s%.*s)",
                          NFY_STR_FMT(d->torch), NFY_STR_FMT(dsn),
-                         on ? "" : ", shuffle=", on ? 0 : (int)v.len,
-                         v.ptr),
+                         on ? "" : ", shuffle=", on ? 0 : (int)v.len, v.ptr),
                  on ? "DDP: DistributedSampler (it shuffles)"
                     : "DDP: DistributedSampler (the loader's shuffle moves "
                       "into it)");
@@ -690,18 +687,18 @@ static bool loader_in_scope(const mig_ctx *c, const nfy_train *t,
         for (uint32_t i = 0; i < t->loader.nhops; i++) {
             const nfy_train_hop *h = &t->loader.hops[i];
             uint32_t n = h->expr.end - h->expr.first;
-            bool named = (n == 1 && c->m->toks[h->expr.first].kind ==
-                                        NFY_TOK_NAME) ||
-                         (n == 3 && mig_tok_is(c, h->expr.first, "self"));
-            uint32_t b = named ? nfy_resolve_lookup(c->r, h->scope,
-                                                    h->expr.first,
-                                                    mig_tok(c, h->expr.first))
-                               : NFY_NONE;
-            bool global = b != NFY_NONE && n == 1 &&
-                          c->m->scopes[c->m->bindings[b].scope].parent ==
-                              NFY_NONE &&
-                          (c->m->scopes[scope].parent == NFY_NONE ||
-                           !bound_in(c, mig_tok(c, h->expr.first), scope));
+            bool named =
+                (n == 1 && c->m->toks[h->expr.first].kind == NFY_TOK_NAME) ||
+                (n == 3 && mig_tok_is(c, h->expr.first, "self"));
+            uint32_t b = named
+                             ? nfy_resolve_lookup(c->r, h->scope, h->expr.first,
+                                                  mig_tok(c, h->expr.first))
+                             : NFY_NONE;
+            bool global =
+                b != NFY_NONE && n == 1 &&
+                c->m->scopes[c->m->bindings[b].scope].parent == NFY_NONE &&
+                (c->m->scopes[scope].parent == NFY_NONE ||
+                 !bound_in(c, mig_tok(c, h->expr.first), scope));
             bool in = pass == 0 ? h->scope == scope : global;
             if (!named || !in)
                 continue;
@@ -741,8 +738,7 @@ static void set_epoch(mig_ctx *c, const ddp_state *d)
         return;
     }
     mig_insert_line(c, d->r, mig_line_start_of(c, e + 1), e + 1,
-                    mig_fmt(c, "%.*s.sampler.set_epoch(%.*s)",
-                            NFY_STR_FMT(ld),
+                    mig_fmt(c, "%.*s.sampler.set_epoch(%.*s)", NFY_STR_FMT(ld),
                             NFY_STR_FMT(mig_tok(c, st->first + 1))));
 }
 

@@ -179,8 +179,10 @@ static void write_findings(nfy_buf *out, const char *key, const nfy__sorted *v,
 
 static int training_order(const void *a, const void *b)
 {
-    const nfy_report_training_row *x = *(const nfy_report_training_row *const *)a;
-    const nfy_report_training_row *y = *(const nfy_report_training_row *const *)b;
+    const nfy_report_training_row *x =
+        *(const nfy_report_training_row *const *)a;
+    const nfy_report_training_row *y =
+        *(const nfy_report_training_row *const *)b;
     int c = strcmp(x->file, y->file);
     if (c == 0)
         c = (x->line > y->line) - (x->line < y->line);

@@ -143,7 +143,8 @@ static const nfy_arg *arg_for(const mig_ctx *c, uint32_t k, uint32_t def,
         const nfy_arg *a = &c->m->args[call->args_first + i];
         if (a->kind == NFY_ARG_STAR)
             return NULL; /* positions unknown past *args */
-        if (a->kind == NFY_ARG_KEYWORD && nfy_str_eq(mig_tok(c, a->name_tok), name))
+        if (a->kind == NFY_ARG_KEYWORD &&
+            nfy_str_eq(mig_tok(c, a->name_tok), name))
             return a;
         if (a->kind == NFY_ARG_POS && a->pos == pos)
             return a;
@@ -158,8 +159,8 @@ static uint32_t calls_of(const mig_ctx *c, uint32_t def, uint32_t *first)
     uint32_t n = 0;
     for (uint32_t k = 0; k < c->m->ncalls; k++) {
         const nfy_call *call = &c->m->calls[k];
-        bool plain = call->attr_tok == NFY_NONE &&
-                     call->lpar == call->callee_first + 1;
+        bool plain =
+            call->attr_tok == NFY_NONE && call->lpar == call->callee_first + 1;
         if (!nfy_str_eq(callee_name(c, k), name) ||
             (!plain && call->attr_tok == NFY_NONE))
             continue;
@@ -217,8 +218,8 @@ static void receiver_module(const mig_ctx *c, nfy_train *t, uint32_t f,
     nfy_train_toks x = module_root(c, f, e);
     if (x.end == x.first + 1 && c->m->toks[f].kind == NFY_TOK_NAME) {
         uint32_t b = lookup(c, c->m->stmts[use].scope, f);
-        uint32_t def = b == NFY_NONE ? NFY_NONE
-                                     : def_of_scope(c, c->m->bindings[b].scope);
+        uint32_t def =
+            b == NFY_NONE ? NFY_NONE : def_of_scope(c, c->m->bindings[b].scope);
         uint32_t k = NFY_NONE;
         if (b != NFY_NONE && c->m->bindings[b].kind == NFY_BIND_PARAM &&
             def != NFY_NONE && calls_of(c, def, &k) == 1) {
@@ -260,8 +261,8 @@ static void modules_via_name(const mig_ctx *c, nfy_train *t, uint32_t tok,
     modules_in(c, t, x->value_first, x->value_end, use, optim);
     for (uint32_t s = x->stmt + 1; s < use; s++) {
         const nfy_stmt *st = &c->m->stmts[s];
-        if (st->scope == scope && nfy_str_eq(mig_tok(c, st->first),
-                                             mig_tok(c, tok)))
+        if (st->scope == scope &&
+            nfy_str_eq(mig_tok(c, st->first), mig_tok(c, tok)))
             modules_in(c, t, st->first, st->end, use, optim);
     }
 }
@@ -326,7 +327,8 @@ static void forward_modules(const mig_ctx *c, nfy_train *t)
             continue;
         for (uint32_t k = 0; k < c->m->ncalls; k++) {
             const nfy_call *call = &c->m->calls[k];
-            if (call->stmt <= head || call->stmt >= c->m->stmts[head].body_end ||
+            if (call->stmt <= head ||
+                call->stmt >= c->m->stmts[head].body_end ||
                 call->attr_tok != NFY_NONE ||
                 call->lpar != call->callee_first + 1)
                 continue;
@@ -401,8 +403,8 @@ static bool add_hop(nfy_train_loader *l, uint32_t f, uint32_t e, uint32_t stmt,
     return true;
 }
 
-static bool trace(const mig_ctx *c, nfy_train_loader *l, uint32_t f,
-                  uint32_t e, uint32_t stmt, uint32_t scope);
+static bool trace(const mig_ctx *c, nfy_train_loader *l, uint32_t f, uint32_t e,
+                  uint32_t stmt, uint32_t scope);
 
 /* `self.X`: its one assignment in the file. */
 static bool trace_attr(const mig_ctx *c, nfy_train_loader *l, uint32_t f)
@@ -451,8 +453,8 @@ static bool trace_return(const mig_ctx *c, nfy_train_loader *l, uint32_t def)
     return false;
 }
 
-static bool trace(const mig_ctx *c, nfy_train_loader *l, uint32_t f,
-                  uint32_t e, uint32_t stmt, uint32_t scope)
+static bool trace(const mig_ctx *c, nfy_train_loader *l, uint32_t f, uint32_t e,
+                  uint32_t stmt, uint32_t scope)
 {
     if (f >= e || !add_hop(l, f, e, stmt, scope)) {
         l->why = "the loader is built too far from its loop";
@@ -481,13 +483,13 @@ static bool trace(const mig_ctx *c, nfy_train_loader *l, uint32_t f,
         if (x->kind == NFY_BIND_PARAM)
             return trace_param(c, l, b);
         if (x->kind == NFY_BIND_ASSIGN && x->value_first != NFY_NONE)
-            return trace(c, l, x->value_first, x->value_end, x->stmt,
-                         x->scope);
+            return trace(c, l, x->value_first, x->value_end, x->stmt, x->scope);
         l->why = "the loop's iterable is bound by a tuple assignment, a "
                  "loop or an import";
         return false;
     }
-    if (e == f + 3 && mig_tok_is(c, f, "self") && mig_tok_op(c, f + 1, NFY_OP_DOT))
+    if (e == f + 3 && mig_tok_is(c, f, "self") &&
+        mig_tok_op(c, f + 1, NFY_OP_DOT))
         return trace_attr(c, l, f);
     l->why = "the loop's iterable is not a name, attribute or call leading to "
              "a DataLoader (a dict or list of loaders?)";
@@ -717,7 +719,8 @@ void nfy_train_report(mig_ctx *c, nfy_report *rep)
 {
     nfy_train t;
     nfy_train_build(c, &t);
-    if (rep == NULL || c->p->relpath == NULL || (t.nsteps == 0 && t.noptims == 0))
+    if (rep == NULL || c->p->relpath == NULL ||
+        (t.nsteps == 0 && t.noptims == 0))
         return;
     for (uint32_t i = 0; i < t.nmodules && i < NFY_TRAIN_MAX; i++) {
         const nfy_train_module *m = &t.modules[i];

@@ -72,7 +72,7 @@ typedef struct {
     uint32_t noptims, nscheds;
     nfy_train_step steps[NFY_TRAIN_MAX];
     uint32_t nsteps;
-    nfy_train_loader loader; /* of the first step with a loop */
+    nfy_train_loader loader;             /* of the first step with a loop */
     nfy_train_site evals[NFY_TRAIN_MAX]; /* other DataLoader calls */
     uint32_t nevals;
     uint32_t epoch_loop; /* statement, or NFY_NONE */
