@@ -651,7 +651,8 @@ static bool add_sampler(mig_ctx *c, const ddp_state *d, uint32_t k)
                "give it a DistributedSampler by hand");
         return false;
     }
-    uint32_t end = c->m->toks[mig_prev_sig(c, call->rpar)].end;
+    /* after the last argument, before a trailing comma */
+    uint32_t end = c->m->args[call->args_first + call->nargs - 1].span.end;
     if (sh != NULL) {
         nfy_str v = text_of(c, sh->value_first, sh->value_end);
         bool on = kw_true(c, k, "shuffle");
@@ -845,7 +846,7 @@ static void rank0_bars(mig_ctx *c, const ddp_state *d)
         if (call->rpar == NFY_NONE || call->nargs == 0 ||
             arg_of(c, k, "disable", NFY_NONE) != NULL)
             continue;
-        uint32_t at = c->m->toks[mig_prev_sig(c, call->rpar)].end;
+        uint32_t at = c->m->args[call->args_first + call->nargs - 1].span.end;
         mig_edit(c, d->r, 0, 0, at, at, ", disable=not npu_is_rank0",
                  "DDP: the progress bar on rank 0 only");
     }
