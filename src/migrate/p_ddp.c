@@ -916,6 +916,12 @@ void mig_pass_ddp(mig_ctx *c)
                        "DataParallel in a file without a top-level `import "
                        "torch`: replace it with DistributedDataParallel by "
                        "hand");
+        nfy_train_build(c, &d.t);
+        if (d.t.nsteps > 0 && is_main_script(c, &d.t))
+            report(c, &d, d.t.steps[0].stmt,
+                   "the training script has no top-level `import torch` (it "
+                   "is inside a try or a function): make it multi-card by "
+                   "hand");
         return;
     }
     rewrite_data_parallel(c, &d);
