@@ -528,13 +528,16 @@ static void find_loader(const mig_ctx *c, nfy_train *t)
         if (s == NFY_NONE || c->m->stmts[s].kind != NFY_STMT_FOR ||
             !for_iterable(c, s, &f, &e))
             continue;
-        const char *first = l->loop == NFY_NONE ? NULL : l->why;
+        const char *why = l->why;
+        uint32_t loop = l->loop;
         l->nhops = 0;
         l->loop = s;
         if (trace(c, l, f, e, s, c->m->stmts[s].scope))
             return;
-        if (first != NULL && i > 0)
-            l->why = first;
+        if (loop != NFY_NONE) { /* the first loop's reason stands */
+            l->why = why;
+            l->loop = loop;
+        }
     }
     l->call = NFY_NONE;
 }
