@@ -269,6 +269,7 @@ typedef struct {
     bool unsafe;                 /* also apply rules of safety "unsafe" */
     bool amp;                    /* insert AMP where the project has none */
     bool amp_apex;               /* --amp=apex: apex.amp, as Ascend's ports */
+    bool amp_bf16;               /* --amp=bf16: autocast bfloat16, no scaler */
     bool distributed;            /* --distributed: single card -> DDP */
     const char *model;           /* --model NAME: the model variable */
     const char *torch_version;   /* NULL: newest shipped */

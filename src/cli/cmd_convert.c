@@ -96,9 +96,11 @@ static const nfy_cli_option convert_opts[] = {
      "apply only the edits FILE accepts (saved from\n"
      "the page of npuify review); refused when the\n"
      "source changed since the review"},
-    {OPT_AMP, NULL, "--amp", "[=torch|apex]",
+    {OPT_AMP, NULL, "--amp", "[=torch|bf16|apex]",
      "insert mixed precision where there is none\n"
-     "(apex: amp.initialize O2, as Ascend's ports)"},
+     "(bf16: autocast bfloat16, no GradScaler, also\n"
+     "closures and hand-written updates; apex:\n"
+     "amp.initialize O2, as Ascend's ports)"},
     {OPT_DISTRIBUTED, NULL, "--distributed", NULL,
      "make the single-card script multi-card: DDP over\n"
      "HCCL, DistributedSampler, rank-0 saving and\n"
@@ -280,10 +282,13 @@ static int take_option(convert_args *a, int id, const char *val)
         a->conv.unsafe = true;
         break;
     case OPT_AMP:
-        if (val && strcmp(val, "torch") && strcmp(val, "apex"))
-            return nfy_cli_usage_error("convert", "--amp takes torch or apex");
+        if (val && strcmp(val, "torch") && strcmp(val, "apex") &&
+            strcmp(val, "bf16"))
+            return nfy_cli_usage_error("convert",
+                                       "--amp takes torch, bf16 or apex");
         a->conv.amp = true;
         a->conv.amp_apex = val && !strcmp(val, "apex");
+        a->conv.amp_bf16 = val && !strcmp(val, "bf16");
         break;
     case OPT_DISTRIBUTED:
         a->conv.distributed = true;

@@ -38,6 +38,7 @@ int nfy_cli_project_settings(nfy_project_config *cfg, const char *src,
     if (cfg->amp == 1 && !conv->amp) {
         conv->amp = true;
         conv->amp_apex = cfg->amp_apex;
+        conv->amp_bf16 = cfg->amp_bf16;
     }
     for (size_t i = 0; i < cfg->nrules; i++) {
         if (*nrule_files == max_rule_files) {

@@ -2,7 +2,8 @@
  * `convert --distributed` writes run_distributed_npu.sh at the root of the
  * converted tree (rule NPU310): torchrun with one process per NPU, or the
  * per-device loop Ascend's own scripts use (RANK_SIZE, RANK_ID). It never
- * replaces a file of that name the project already has. It is an item of
+ * replaces a file of that name the project already has, and is written only
+ * when the conversion inserted DDP somewhere. It is an item of
  * the review (npuify review --distributed): with --decisions it is written
  * only when the review accepted exactly this text.
  */
@@ -171,9 +172,34 @@ static const char *launcher_rule(const nfy_rule_set *rules)
     return NULL;
 }
 
+/* Whether the conversion made something distributed: a change of the DDP
+ * pass (process-group init, a DDP wrap, DataParallel -> DDP). */
+static bool ddp_inserted(const nfy_rule_set *rules, const nfy_report *rep)
+{
+    const char *ddp = NULL;
+    for (size_t i = 0; rules && i < nfy_rule_set_count(rules) && !ddp; i++)
+        if (nfy_rule_set_at(rules, i)->pass == NFY_PASS_DDP_REWRITE)
+            ddp = nfy_rule_set_at(rules, i)->id;
+    size_t n = ddp ? nfy_report_finding_count(rep) : 0;
+    for (size_t i = 0; i < n; i++) {
+        nfy_finding f;
+        nfy_report_finding_read(rep, i, &f);
+        if (f.cat == NFY_CAT_CHANGE && f.rule && !strcmp(f.rule, ddp))
+            return true;
+    }
+    return false;
+}
+
 void nfy__write_launcher(const nfy_convert_opts *o, nfy_report *rep,
                          nfy_diags *d)
 {
+    if (!ddp_inserted(o->rules, rep)) {
+        (void)launcher_finding(o, rep,
+                               "not written: nothing was made distributed "
+                               "(no DDP inserted; see the --distributed "
+                               "findings)");
+        return;
+    }
     nfy_arena a;
     nfy_arena_init(&a);
     const char *script = main_script(&a, o);

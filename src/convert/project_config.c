@@ -245,6 +245,8 @@ static void apply(cfg_reader *r, const char *key, size_t klen, const char *pos,
         c->amp = v->b;
     else if (KEY_IS("amp") && v->kind == V_STRING && !strcmp(v->str, "apex"))
         c->amp = 1, c->amp_apex = true;
+    else if (KEY_IS("amp") && v->kind == V_STRING && !strcmp(v->str, "bf16"))
+        c->amp = 1, c->amp_bf16 = true;
     else if (KEY_IS("unsafe") && v->kind == V_BOOL)
         c->unsafe = v->b;
     else if (KEY_IS("rules") && v->kind == V_ARRAY)

@@ -2,7 +2,7 @@
  * The project's npuify settings, read from the project root: npuify.toml
  * (keys at its top level), else the [tool.npuify] table of pyproject.toml.
  * convert and the language server read the same file, so an editor and CI
- * agree. Keys: torch-version = "2.1", amp = true | false | "apex",
+ * agree. Keys: torch-version = "2.1", amp = true | false | "apex" | "bf16",
  * unsafe = true | false, rules = ["path/to/rules.json", ...] (relative to
  * the file). A small TOML subset: strings, booleans, one-level arrays of
  * strings, comments; anything else is an error at file:line:col.
@@ -17,6 +17,7 @@ typedef struct {
     const char *torch_version; /* NULL: not set */
     int amp;                   /* -1 not set, 0 off, 1 on */
     bool amp_apex;             /* amp = "apex" */
+    bool amp_bf16;             /* amp = "bf16" */
     int unsafe;                /* -1 not set, 0, 1 */
     const char **rules;        /* paths as resolved against the file's
                                   directory, NULL-terminated; NULL: none */

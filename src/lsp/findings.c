@@ -210,6 +210,7 @@ static void convert_opts(const nfy__lsp_server *s, nfy_convert_opts *co)
     co->unsafe = s->config.unsafe == 1;
     co->amp = s->config.amp == 1;
     co->amp_apex = s->config.amp_apex;
+    co->amp_bf16 = s->config.amp_bf16;
 }
 
 static void publish(nfy__lsp_server *s, nfy__lsp_doc *doc,

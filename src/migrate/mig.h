@@ -44,7 +44,8 @@ enum {
     MIG_F_DISTRIBUTED = 1u << 3,
     MIG_F_MSFT = 1u << 4,
     MIG_F_FORCE = 1u << 5,
-    MIG_F_AMP_APEX = 1u << 6
+    MIG_F_AMP_APEX = 1u << 6,
+    MIG_F_AMP_BF16 = 1u << 7
 };
 
 /** A non-change finding; strings live in the per-file arena. */

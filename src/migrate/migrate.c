@@ -18,7 +18,8 @@ _Static_assert(SAME(MIG_F_UNSAFE, NFY_MIGRATE_UNSAFE) &&
                    SAME(MIG_F_DISTRIBUTED, NFY_MIGRATE_DISTRIBUTED) &&
                    SAME(MIG_F_MSFT, NFY_MIGRATE_MSFT) &&
                    SAME(MIG_F_FORCE, NFY_MIGRATE_FORCE) &&
-                   SAME(MIG_F_AMP_APEX, NFY_MIGRATE_AMP_APEX),
+                   SAME(MIG_F_AMP_APEX, NFY_MIGRATE_AMP_APEX) &&
+                   SAME(MIG_F_AMP_BF16, NFY_MIGRATE_AMP_BF16),
                "mig.h flag mirror out of date");
 
 static nfy_op_type op_of(mig_op op)

@@ -223,18 +223,23 @@ static bool forward_of(const mig_ctx *c, const amp_event *b, uint32_t *first,
     uint32_t loss = NFY_NONE;
     bool all_assign = true;
     for (uint32_t a = a0; a != NFY_NONE; a = mig_prev_sibling(c, a)) {
-        if (!mig_own_lines(c, a))
+        /* an if/with block adding a term (`if l1: loss += ...`) is part
+         * of a loss built over several statements */
+        bool block = wrappable_block(c, a) && !is_clause(c, a);
+        if (!block && !mig_own_lines(c, a))
             return false;
-        if (is_assign(c, a) &&
+        if (!block && is_assign(c, a) &&
             nfy_str_eq(mig_tok(c, c->m->stmts[a].first), mig_tok(c, root))) {
             loss = a;
             break;
         }
-        all_assign = all_assign && is_assign(c, a);
+        all_assign = all_assign && (is_assign(c, a) || block);
     }
     if (loss == NFY_NONE)
         return false;
     *last = all_assign ? a0 : loss;
+    if (c->m->stmts[*last].flags & NFY_STMTF_COMPOUND)
+        *last = c->m->stmts[*last].body_end - 1; /* the block's last line */
     *first = loss;
     for (uint32_t p = mig_prev_sibling(c, loss); p != NFY_NONE;
          p = mig_prev_sibling(c, p)) {
@@ -285,11 +290,12 @@ static bool clip_covered(const mig_ctx *c, uint32_t clip, uint32_t step)
     return false;
 }
 
-/* A gradient clipping of the group that no unscale_ would precede. */
-static bool clip_uncovered(mig_ctx *c, const amp_group *g)
+/* A gradient clipping of the group that no unscale_ would precede: its
+ * statement, or NFY_NONE. */
+static uint32_t clip_uncovered(mig_ctx *c, const amp_group *g, uint32_t from)
 {
     uint32_t scope = c->m->stmts[g->ev[0].stmt].scope;
-    for (uint32_t s = g->first; s < g->end; s++) {
+    for (uint32_t s = from; s < g->end; s++) {
         if (c->m->stmts[s].scope != scope ||
             (c->m->stmts[s].flags & NFY_STMTF_COMPOUND) ||
             !stmt_mentions(c, s, "clip_grad"))
@@ -298,9 +304,40 @@ static bool clip_uncovered(mig_ctx *c, const amp_group *g)
         for (uint32_t i = 0; i < g->nev && !covered; i++)
             covered = g->ev[i].step && clip_covered(c, s, g->ev[i].stmt);
         if (!covered)
-            return true;
+            return s;
     }
-    return false;
+    return NFY_NONE;
+}
+
+/* Every optimizer step of g runs whenever statement s does: each step's
+ * block encloses s. */
+static bool steps_enclose(const mig_ctx *c, const amp_group *g, uint32_t s)
+{
+    for (uint32_t i = 0; i < g->nev; i++) {
+        if (!g->ev[i].step)
+            continue;
+        uint32_t block = c->m->stmts[g->ev[i].stmt].parent, p = s;
+        while (p != NFY_NONE && p != block)
+            p = c->m->stmts[p].parent;
+        if (p != block)
+            return false;
+    }
+    return true;
+}
+
+/* The group steps one optimizer (possibly at several places). */
+static bool one_optimizer(const mig_ctx *c, const amp_group *g)
+{
+    nfy_str opt = {0};
+    for (uint32_t i = 0; i < g->nev; i++) {
+        if (!g->ev[i].step)
+            continue;
+        nfy_str t = toks_text(c, g->ev[i].recv_first, g->ev[i].recv_end);
+        if (opt.len > 0 && !nfy_str_eq(opt, t))
+            return false;
+        opt = t;
+    }
+    return true;
 }
 
 /* Why group g cannot take the scaler, or NULL when it can. */
@@ -351,9 +388,24 @@ static const char *group_problem(mig_ctx *c, const amp_group *g)
         return "the loop also updates parameters by hand from .grad on "
                "some path: scaled gradients would reach that update; add "
                "AMP by hand";
-    if (nsteps > 0 && clip_uncovered(c, g))
-        return "gradient clipping outside the block of the optimizer step: "
+    uint32_t clip = nsteps > 0 ? clip_uncovered(c, g, g->first) : NFY_NONE;
+    if (clip != NFY_NONE && clip < g->ev[0].stmt)
+        return "gradient clipping before the loop's first backward(): "
                "place amp_scaler.unscale_(optimizer) before it by hand";
+    for (uint32_t s = clip; s != NFY_NONE; s = clip_uncovered(c, g, s + 1)) {
+        if (!mig_own_lines(c, s))
+            return "gradient clipping outside the step's block shares its "
+                   "line: place amp_scaler.unscale_(optimizer) by hand";
+        if (!steps_enclose(c, g, s))
+            return "gradient clipping runs where the optimizer step may not "
+                   "(the step is in a block of its own): an unscale_ "
+                   "without a step and update() fails the next time; place "
+                   "amp_scaler.unscale_(optimizer) by hand";
+    }
+    if (clip != NFY_NONE && !one_optimizer(c, g))
+        return "gradient clipping outside the block of the optimizer steps "
+               "of several optimizers: which one to unscale_ before it is "
+               "not clear; place amp_scaler.unscale_(optimizer) by hand";
     if (nsteps == 0) {
         if (by_hand)
             return "parameters are updated by hand from .grad (no "
@@ -476,10 +528,28 @@ static void scale_step(mig_ctx *c, const nfy_rule *r, const amp_event *s,
     }
 }
 
+/* unscale_ before each clipping outside the step's block (in an if of
+ * its own, say): the group steps one optimizer, checked before. */
+static void unscale_other_clips(mig_ctx *c, const nfy_rule *r,
+                                const amp_group *g)
+{
+    nfy_str opt = {0};
+    for (uint32_t i = 0; i < g->nev && opt.len == 0; i++)
+        if (g->ev[i].step)
+            opt = toks_text(c, g->ev[i].recv_first, g->ev[i].recv_end);
+    for (uint32_t s = clip_uncovered(c, g, g->first); s != NFY_NONE;
+         s = clip_uncovered(c, g, s + 1))
+        if (mig_own_lines(c, s))
+            mig_insert_line(
+                c, r, mig_line_start_of(c, s), s,
+                mig_fmt(c, SCALER ".unscale_(%.*s)", NFY_STR_FMT(opt)));
+}
+
 static void transform(mig_ctx *c, const nfy_rule *r, const amp_group *g,
                       nfy_str torch)
 {
     uint32_t wrapped = NFY_NONE;
+    unscale_other_clips(c, r, g);
     for (uint32_t i = 0; i < g->nev; i++) {
         if (g->ev[i].step)
             scale_step(c, r, &g->ev[i], i + 1 == g->nev);
@@ -640,6 +710,52 @@ static const char *file_problem(const mig_ctx *c, nfy_str torch)
     return NULL;
 }
 
+/* --amp=bf16: only the forward changes (bf16 keeps fp32's exponent
+ * range, so no loss scaling), which also fits closures and hand-written
+ * updates: each backward needs its forward found. */
+static const char *bf16_problem(mig_ctx *c, const amp_group *g)
+{
+    if (g->full)
+        return "too many backward/step calls in one loop to pair them";
+    for (uint32_t i = 0; i < g->nev; i++) {
+        const amp_event *e = &g->ev[i];
+        uint32_t f, l;
+        if (e->step)
+            continue;
+        if (!mig_own_lines(c, e->stmt) ||
+            mig_claimed(c, c->m->stmts[e->stmt].first,
+                        c->m->stmts[e->stmt].end))
+            return "the statement shares its line or is already edited";
+        if (nfy_str_contains_ci(toks_text(c, e->recv_first, e->recv_end),
+                                "accelerator"))
+            return "Accelerate's backward(): its mixed precision is "
+                   "Accelerator(mixed_precision=\"bf16\")";
+        if (!forward_of(c, e, &f, &l))
+            return "the loss is not computed by simple assignments right "
+                   "before backward(): wrap its forward in torch.autocast by "
+                   "hand";
+    }
+    return NULL;
+}
+
+static void transform_bf16(mig_ctx *c, const nfy_rule *r, const amp_group *g,
+                           nfy_str torch)
+{
+    uint32_t wrapped = NFY_NONE;
+    for (uint32_t i = 0; i < g->nev; i++) {
+        uint32_t f, l;
+        if (g->ev[i].step || !forward_of(c, &g->ev[i], &f, &l) || f == wrapped)
+            continue;
+        mig_wrap_lines(c, r, f, l,
+                       mig_fmt(c,
+                               "with %.*s.autocast(device_type=\"npu\", "
+                               "dtype=%.*s.bfloat16):",
+                               NFY_STR_FMT(torch), NFY_STR_FMT(torch)),
+                       "AMP: indent the forward pass");
+        wrapped = f;
+    }
+}
+
 typedef struct {
     uint32_t head;
     const char *why; /* NULL: transformed */
@@ -658,12 +774,15 @@ static const char *group_verdict(mig_ctx *c, const nfy_rule *r, uint32_t b,
     amp_group g;
     apex_opt o = {0};
     bool apex = (c->p->flags & MIG_F_AMP_APEX) != 0;
+    bool bf16 = (c->p->flags & MIG_F_AMP_BF16) != 0;
     collect(c, b, &g);
-    const char *why = group_problem(c, &g);
+    const char *why = bf16 ? bf16_problem(c, &g) : group_problem(c, &g);
     if (why == NULL && apex)
         why = apex_problem(c, &g, &o);
     seen[(*nseen)++] = (amp_seen){head, why};
-    if (why == NULL) {
+    if (why == NULL && bf16)
+        transform_bf16(c, r, &g, torch);
+    else if (why == NULL) {
         if (!*scaler)
             insert_scaler(c, r, torch, torch_stmt);
         *scaler = true;
@@ -706,6 +825,9 @@ void mig_pass_amp_insert(mig_ctx *c)
                 c->p->flags & MIG_F_AMP_APEX
                     ? "apex amp.initialize (O2, loss_scale=128) and "
                       "amp.scale_loss; needs Ascend's apex build"
+                : c->p->flags & MIG_F_AMP_BF16
+                    ? "forward under torch.autocast with torch.bfloat16 (no "
+                      "GradScaler: bf16 has fp32's range; Ascend A2/A3)"
                     : "forward under torch.autocast, loss scaled by " SCALER
                       "; review the loss scaling around the optimizer "
                       "step");

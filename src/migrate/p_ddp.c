@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "migrate/pass.h"
+#include "train/train.h"
 
 #define DDP ".nn.parallel.DistributedDataParallel"
 /* No device_ids: the module already sits on this rank's NPU (set_device),
@@ -30,12 +31,21 @@
 #define SAMPLER  ".utils.data.distributed.DistributedSampler"
 
 typedef struct {
+    uint32_t first, end; /* tokens of the model expression */
+    uint32_t stmt;       /* the wrap goes before it (after: after it) */
+    bool after;
+} ddp_wrap;
+
+typedef struct {
     const nfy_rule *r;
     nfy_str torch;
-    uint32_t model_first, model_end; /* tokens of the model expression */
-    uint32_t wrap_stmt;              /* the DDP wrap happens before it */
-    bool wrapped;                    /* a DataParallel became DDP */
-    bool after_opt;                  /* wrap after wrap_stmt (apex) */
+    nfy_train t;                   /* the training program */
+    ddp_wrap wraps[NFY_TRAIN_MAX]; /* one per trained module */
+    uint32_t nwraps;
+    uint32_t model_first, model_end; /* the wrap being applied */
+    uint32_t wrap_stmt;
+    bool wrapped;   /* a DataParallel became DDP */
+    bool after_opt; /* apex: wrap after the optimizer */
 } ddp_state;
 
 static void report(mig_ctx *c, const ddp_state *d, uint32_t s, const char *why)
@@ -187,10 +197,13 @@ static bool binds(const mig_ctx *c, const char *name)
     return false;
 }
 
-/* The definitions after the imports, the call first under the guard. */
-static bool insert_init(mig_ctx *c, const ddp_state *d, uint32_t torch_stmt)
+/* The definitions after the imports, the call first under the guard;
+ * early: right after the imports, as something that needs the process
+ * group runs at module level before the guard. */
+static bool insert_init(mig_ctx *c, const ddp_state *d, uint32_t torch_stmt,
+                        bool early)
 {
-    uint32_t g = c->m->main_guard;
+    uint32_t g = early ? NFY_NONE : c->m->main_guard;
     if (g != NFY_NONE && (c->m->stmts[g].flags & NFY_STMTF_INLINE_BODY)) {
         report(c, d, g,
                "the __main__ guard has its body on its line: call "
@@ -217,35 +230,6 @@ static bool insert_init(mig_ctx *c, const ddp_state *d, uint32_t torch_stmt)
 }
 
 /* ---- the model ----------------------------------------------------------- */
-
-/* Calls building a torch.optim optimizer from X.parameters(): X's tokens. */
-static uint32_t optimizer_models(const mig_ctx *c, uint32_t *k_out,
-                                 uint32_t *first, uint32_t *end, nfy_str want)
-{
-    uint32_t n = 0;
-    nfy_str seen = {0};
-    for (uint32_t k = 0; k < c->m->ncalls; k++) {
-        const nfy_call *pc = &c->m->calls[k];
-        if (!mig_str_is(mig_callee_attr(c, k), "parameters") ||
-            pc->parent_call == NFY_NONE || pc->attr_tok < pc->callee_first + 2)
-            continue;
-        nfy_str q = mig_callee_qual(c, pc->parent_call);
-        if (!nfy_str_starts_with(q, NFY_STR_LIT("torch.optim.")))
-            continue;
-        nfy_str recv = text_of(c, pc->callee_first, pc->attr_tok - 1);
-        if (want.len > 0 && !nfy_str_eq(recv, want))
-            continue;
-        if (n > 0 && nfy_str_eq(recv, seen))
-            continue;
-        if (n++ == 0) {
-            seen = recv;
-            *k_out = pc->parent_call;
-            *first = pc->callee_first;
-            *end = pc->attr_tok - 1;
-        }
-    }
-    return n;
-}
 
 /* Tokens at t spell the model expression. */
 static bool model_at(const mig_ctx *c, const ddp_state *d, uint32_t t,
@@ -280,6 +264,21 @@ static bool sets_up_model(const mig_ctx *c, const ddp_state *d, uint32_t s)
     return false;
 }
 
+/* The statement after set-up statement p at its block level (past its
+ * elif/else clauses), or NONE where nothing follows at an indent. */
+static uint32_t after_setup(const mig_ctx *c, uint32_t p)
+{
+    uint32_t n =
+        c->m->stmts[p].body_end > p + 1 ? c->m->stmts[p].body_end : p + 1;
+    while (n < c->m->nstmts && c->m->stmts[n].clause_of != NFY_NONE &&
+           c->m->stmts[n].parent == c->m->stmts[p].parent)
+        n = c->m->stmts[n].body_end;
+    return n < c->m->nstmts && mig_is_indent(mig_stmt_indent(c, n)) &&
+                   c->m->stmts[n].parent == c->m->stmts[p].parent
+               ? n
+               : NFY_NONE;
+}
+
 /* Where the wrap goes: right after the last statement before the
  * optimizer that sets the model up, at that statement's block level, so
  * it runs whichever branch builds the optimizer; the statement to insert
@@ -290,74 +289,104 @@ static uint32_t wrap_point(const mig_ctx *c, const ddp_state *d, uint32_t opt)
     for (uint32_t x = opt; x != NFY_NONE && c->m->stmts[x].scope == scope;
          x = c->m->stmts[x].parent) {
         for (uint32_t p = mig_prev_sibling(c, x); p != NFY_NONE;
-             p = mig_prev_sibling(c, p)) {
-            if (!sets_up_model(c, d, p))
-                continue;
-            uint32_t n = c->m->stmts[p].body_end > p + 1
-                             ? c->m->stmts[p].body_end
-                             : p + 1;
-            while (n < c->m->nstmts && c->m->stmts[n].clause_of != NFY_NONE &&
-                   c->m->stmts[n].parent == c->m->stmts[p].parent)
-                n = c->m->stmts[n].body_end; /* past elif/else clauses */
-            return n < c->m->nstmts && mig_is_indent(mig_stmt_indent(c, n))
-                       ? n
-                       : NFY_NONE;
-        }
+             p = mig_prev_sibling(c, p))
+            if (sets_up_model(c, d, p))
+                return after_setup(c, p);
         if (c->m->stmts[x].kind == NFY_STMT_DEF)
             break;
     }
     return mig_is_indent(mig_stmt_indent(c, opt)) ? opt : NFY_NONE;
 }
 
-static bool find_model(mig_ctx *c, ddp_state *d)
+/* A module used only inside functions (a global the step's function
+ * reads): after its last set-up among the statements of its own scope. */
+static uint32_t wrap_after_setups(const mig_ctx *c, const ddp_state *d)
 {
-    nfy_str want = c->p->model != NULL ? nfy_str_from_cstr(c->p->model)
-                                       : nfy_str_slice(NFY_STR_LIT(""), 0, 0);
-    uint32_t k = NFY_NONE;
-    uint32_t n = optimizer_models(c, &k, &d->model_first, &d->model_end, want);
-    if (n != 1) {
-        report(c, d, n == 0 ? NFY_NONE : c->m->calls[k].stmt,
-               n == 0 ? "no optimizer built from MODEL.parameters() (of the "
-                        "--model given): the model to wrap in "
-                        "DistributedDataParallel is not clear; wrap it by "
-                        "hand or pass --model NAME"
-                      : "several models feed optimizers: pass --model NAME "
-                        "(the others need their own DDP wrap)");
-        return false;
-    }
-    uint32_t s = c->m->calls[k].stmt, k2, f2, e2;
-    if (want.len > 0 &&
-        optimizer_models(c, &k2, &f2, &e2, nfy_str_slice(want, 0, 0)) > 1)
-        report(c, d, s,
-               "other models feed optimizers too: only --model is wrapped "
-               "in DDP, the others train unsynchronised on each rank");
-    if (!mig_own_lines(c, s)) {
-        report(c, d, s,
-               "the optimizer statement shares its line: wrap the "
-               "model in DistributedDataParallel by hand");
-        return false;
-    }
-    /* apex: amp.initialize (inserted right after the optimizer) comes
-     * before the DDP wrap, as Ascend's ports do */
-    d->after_opt = (c->p->flags & MIG_F_AMP_APEX) != 0;
-    d->wrap_stmt = d->after_opt ? s : wrap_point(c, d, s);
-    if (d->wrap_stmt == NFY_NONE) {
-        report(c, d, s,
-               "no statement to put the DDP wrap before (the model "
-               "is set up on the optimizer's line): wrap it by hand");
-        return false;
-    }
-    return true;
+    uint32_t s0 = nfy_train_stmt_of(c, d->model_first);
+    uint32_t b =
+        s0 == NFY_NONE
+            ? NFY_NONE
+            : nfy_resolve_lookup(c->r, c->m->stmts[s0].scope, d->model_first,
+                                 mig_tok(c, d->model_first));
+    if (b == NFY_NONE)
+        return NFY_NONE;
+    uint32_t scope = c->m->bindings[b].scope, last = NFY_NONE;
+    uint32_t parent = c->m->stmts[c->m->bindings[b].stmt].parent;
+    for (uint32_t s = 0; s < c->m->nstmts; s++)
+        if (c->m->stmts[s].scope == scope && c->m->stmts[s].parent == parent &&
+            s != c->m->main_guard && sets_up_model(c, d, s))
+            last = s;
+    return last == NFY_NONE ? NFY_NONE : after_setup(c, last);
 }
 
-static void wrap_model(mig_ctx *c, const ddp_state *d)
+/* The modules to wrap: every trained module of the model (--model NAME:
+ * that one), each before the statement that first uses it. */
+static bool find_models(mig_ctx *c, ddp_state *d)
 {
-    nfy_str m = text_of(c, d->model_first, d->model_end);
-    uint32_t nl = mig_next_sig(c, c->m->stmts[d->wrap_stmt].end - 1);
+    const nfy_train *t = &d->t;
+    nfy_str want = c->p->model != NULL ? nfy_str_from_cstr(c->p->model)
+                                       : nfy_str_slice(NFY_STR_LIT(""), 0, 0);
+    d->after_opt = (c->p->flags & MIG_F_AMP_APEX) != 0;
+    for (uint32_t i = 0; i < t->nmodules && i < NFY_TRAIN_MAX; i++) {
+        const nfy_train_module *m = &t->modules[i];
+        if (want.len > 0 &&
+            !nfy_str_eq(text_of(c, m->expr.first, m->expr.end), want))
+            continue;
+        if (d->nwraps == NFY_TRAIN_MAX)
+            break;
+        ddp_wrap *w = &d->wraps[d->nwraps];
+        d->model_first = m->expr.first;
+        d->model_end = m->expr.end;
+        uint32_t use = m->use_stmt;
+        bool block = use != NFY_NONE &&
+                     (c->m->stmts[use].flags & NFY_STMTF_COMPOUND) &&
+                     !(c->m->stmts[use].flags & NFY_STMTF_INLINE_BODY);
+        if (use != NFY_NONE && !block && !mig_own_lines(c, use)) {
+            report(c, d, use,
+                   "the statement using the model shares its line: wrap "
+                   "the model in DistributedDataParallel by hand");
+            continue;
+        }
+        /* apex: amp.initialize (inserted right after the optimizer) comes
+         * before the DDP wrap, as Ascend's ports do */
+        bool after = d->after_opt && m->optim != NFY_NONE;
+        w->stmt = after             ? use
+                  : use == NFY_NONE ? wrap_after_setups(c, d)
+                                    : wrap_point(c, d, use);
+        if (w->stmt == NFY_NONE) {
+            report(c, d, use,
+                   "no statement to put the DDP wrap before (the model "
+                   "is set up on the line that uses it): wrap it by hand");
+            continue;
+        }
+        w->first = m->expr.first;
+        w->end = m->expr.end;
+        w->after = after;
+        d->nwraps++;
+    }
+    if (want.len > 0 && d->nwraps > 0 && t->nmodules > 1)
+        report(c, d, d->wraps[0].stmt,
+               "other models are trained too: only --model is wrapped "
+               "in DDP, the others train unsynchronised on each rank");
+    if (d->nwraps == 0 && t->nmodules == 0)
+        report(c, d, t->noptims > 0 ? t->optims[0].stmt : NFY_NONE,
+               mig_fmt(c,
+                       "%s: the model to wrap in DistributedDataParallel is "
+                       "not clear; wrap it by hand or pass --model NAME",
+                       t->why_modules));
+    else if (d->nwraps == 0 && want.len > 0)
+        report(c, d, NFY_NONE,
+               "no trained model is the --model given: wrap it by hand");
+    return d->nwraps > 0;
+}
+
+static void wrap_model(mig_ctx *c, const ddp_state *d, const ddp_wrap *w)
+{
+    nfy_str m = text_of(c, w->first, w->end);
+    uint32_t nl = mig_next_sig(c, c->m->stmts[w->stmt].end - 1);
     mig_insert_line(
-        c, d->r,
-        d->after_opt ? c->m->toks[nl].end : mig_line_start_of(c, d->wrap_stmt),
-        d->wrap_stmt,
+        c, d->r, w->after ? c->m->toks[nl].end : mig_line_start_of(c, w->stmt),
+        w->stmt,
         mig_fmt(c, "%.*s = %.*s" DDP "(%.*s, " DDP_ARGS ")", NFY_STR_FMT(m),
                 NFY_STR_FMT(d->torch), NFY_STR_FMT(m)));
 }
@@ -493,12 +522,6 @@ static void through_module(mig_ctx *c, const ddp_state *d)
 
 /* ---- the loader ---------------------------------------------------------- */
 
-static bool is_loader(const mig_ctx *c, uint32_t k)
-{
-    return qual_is(c, k, "torch.utils.data.DataLoader") ||
-           qual_is(c, k, "torch.utils.data.dataloader.DataLoader");
-}
-
 static bool kw_true(const mig_ctx *c, uint32_t k, const char *kw)
 {
     const nfy_arg *a = arg_of(c, k, kw, NFY_NONE);
@@ -506,134 +529,233 @@ static bool kw_true(const mig_ctx *c, uint32_t k, const char *kw)
            mig_tok_is(c, a->value_first, "True");
 }
 
-/* The training loader: the only DataLoader, or the only shuffled one. */
-static uint32_t train_loader(mig_ctx *c, const ddp_state *d)
+#define HOISTED "npu_train_set"
+
+/* The loader's statement takes a line inserted before it: a statement
+ * of its own lines, or the header of the for loop iterating it. */
+static bool insertable_before(const mig_ctx *c, uint32_t s)
 {
-    uint32_t n = 0, shuffled = 0, any = NFY_NONE, sh = NFY_NONE;
-    for (uint32_t k = 0; k < c->m->ncalls; k++) {
-        if (!is_loader(c, k))
-            continue;
-        n++;
-        any = k;
-        if (kw_true(c, k, "shuffle")) {
-            shuffled++;
-            sh = k;
-        }
-    }
-    if (n == 1)
-        return any;
-    if (shuffled == 1)
-        return sh;
-    report(c, d, any == NFY_NONE ? NFY_NONE : c->m->calls[any].stmt,
-           n == 0 ? "no DataLoader in the main script: give the training "
-                    "loader a DistributedSampler by hand"
-                  : "several DataLoaders and not one shuffled one: give the "
-                    "training loader a DistributedSampler by hand");
-    return NFY_NONE;
+    const nfy_stmt *st = &c->m->stmts[s];
+    if (st->kind == NFY_STMT_FOR)
+        return !(st->flags & NFY_STMTF_INLINE_BODY) &&
+               mig_is_indent(mig_stmt_indent(c, s));
+    return mig_own_lines(c, s);
 }
 
-/* The loader's variable: `NAME = DataLoader(...)`. */
-static bool loader_name(const mig_ctx *c, uint32_t k, nfy_str *name)
+/* The dataset of loader call k as one name: as it is, or a dataset built
+ * inline hoisted into a variable before the loader's statement. */
+static bool dataset_name(mig_ctx *c, const ddp_state *d, uint32_t k,
+                         nfy_str *out)
 {
-    const nfy_stmt *st = &c->m->stmts[c->m->calls[k].stmt];
-    if (st->kind != NFY_STMT_ASSIGN || st->value_first != st->first + 2 ||
-        st->value_first != c->m->calls[k].callee_first ||
-        c->m->calls[k].rpar + 1 != st->value_end)
+    const nfy_arg *ds = arg_of(c, k, "dataset", 0);
+    uint32_t s = c->m->calls[k].stmt;
+    if (ds == NULL)
         return false;
-    *name = mig_tok(c, st->first);
+    if (ds->value_end == ds->value_first + 1 &&
+        c->m->toks[ds->value_first].kind == NFY_TOK_NAME) {
+        *out = mig_tok(c, ds->value_first);
+        return true;
+    }
+    if (!insertable_before(c, s) || binds(c, HOISTED) ||
+        mig_claimed(c, ds->value_first, ds->value_end))
+        return false;
+    mig_insert_line(
+        c, d->r, mig_line_start_of(c, s), s,
+        mig_fmt(c, HOISTED " = %.*s",
+                NFY_STR_FMT(text_of(c, ds->value_first, ds->value_end))));
+    mig_edit(c, d->r, ds->value_first, ds->value_end,
+             c->m->toks[ds->value_first].start,
+             c->m->toks[ds->value_end - 1].end, HOISTED,
+             "DDP: the dataset built inline is hoisted into a variable for "
+             "its DistributedSampler");
+    *out = NFY_STR_LIT(HOISTED);
+    return true;
+}
+
+/* The `**NAME` options dict of call k, or NULL. */
+static const nfy_arg *options_dict(const mig_ctx *c, uint32_t k)
+{
+    const nfy_call *call = &c->m->calls[k];
+    for (uint32_t i = 0; i < call->nargs; i++) {
+        const nfy_arg *a = &c->m->args[call->args_first + i];
+        if (a->kind == NFY_ARG_DSTAR)
+            return a;
+    }
+    return NULL;
+}
+
+/* Whether dict name `**D` is unpacked by another call too (shared
+ * options: giving it the sampler would shard that loader as well). */
+static bool dict_shared(const mig_ctx *c, uint32_t k, nfy_str name)
+{
+    for (uint32_t j = 0; j < c->m->ncalls; j++) {
+        const nfy_arg *a = j == k ? NULL : options_dict(c, j);
+        if (a != NULL && a->value_end == a->value_first + 1 &&
+            nfy_str_eq(mig_tok(c, a->value_first), name))
+            return true;
+    }
+    return false;
+}
+
+/* `D["sampler"] = DistributedSampler(ds, shuffle=D.pop("shuffle", False))`
+ * before the loader: the options dict, whatever update() put in it. */
+static bool sampler_in_dict(mig_ctx *c, const ddp_state *d, uint32_t k,
+                            const nfy_arg *dict, nfy_str dsn)
+{
+    uint32_t s = c->m->calls[k].stmt;
+    nfy_str dn = mig_tok(c, dict->value_first);
+    if (dict->value_end != dict->value_first + 1 ||
+        c->m->toks[dict->value_first].kind != NFY_TOK_NAME)
+        return false;
+    if (dict_shared(c, k, dn)) {
+        report(c, d, s,
+               mig_fmt(c,
+                       "the loader options **%.*s are shared with another "
+                       "loader: give the training loader a "
+                       "DistributedSampler by hand",
+                       NFY_STR_FMT(dn)));
+        return false;
+    }
+    uint32_t at = mig_line_start_of(c, s);
+    mig_insert_line(c, d->r, at, s,
+                    mig_fmt(c,
+                            "%.*s[\"sampler\"] = %.*s" SAMPLER
+                            "(%.*s, shuffle=%.*s.pop(\"shuffle\", False))",
+                            NFY_STR_FMT(dn), NFY_STR_FMT(d->torch),
+                            NFY_STR_FMT(dsn), NFY_STR_FMT(dn)));
+    if (arg_of(c, k, "drop_last", NFY_NONE) == NULL)
+        mig_insert_line(c, d->r, at, s,
+                        mig_fmt(c, "%.*s.setdefault(\"drop_last\", True)",
+                                NFY_STR_FMT(dn)));
     return true;
 }
 
 static bool add_sampler(mig_ctx *c, const ddp_state *d, uint32_t k)
 {
     const nfy_call *call = &c->m->calls[k];
-    const nfy_arg *ds = arg_of(c, k, "dataset", 0);
+    const nfy_arg *sh = arg_of(c, k, "shuffle", 2);
+    const nfy_arg *dict = options_dict(c, k);
+    nfy_str dsn;
     if (arg_of(c, k, "sampler", NFY_NONE) != NULL ||
-        arg_of(c, k, "batch_sampler", NFY_NONE) != NULL || ds == NULL ||
-        ds->value_end != ds->value_first + 1 || call->rpar == NFY_NONE) {
+        arg_of(c, k, "batch_sampler", NFY_NONE) != NULL ||
+        call->rpar == NFY_NONE || (sh != NULL && sh->kind != NFY_ARG_KEYWORD)) {
         report(c, d, call->stmt,
-               "the training DataLoader has its own sampler or no dataset "
-               "variable: give it a DistributedSampler by hand");
+               "the training DataLoader has its own sampler or a positional "
+               "shuffle: give it a DistributedSampler by hand");
         return false;
     }
-    nfy_str dsn = mig_tok(c, ds->value_first);
-    const nfy_arg *sh = arg_of(c, k, "shuffle", NFY_NONE);
-    const char *sampler =
-        mig_fmt(c, "sampler=%.*s" SAMPLER "(%.*s%s)", NFY_STR_FMT(d->torch),
-                NFY_STR_FMT(dsn), sh == NULL ? ", shuffle=False" : "");
-    if (sh != NULL && kw_true(c, k, "shuffle"))
+    if (!dataset_name(c, d, k, &dsn)) {
+        report(c, d, call->stmt,
+               "the training DataLoader's dataset cannot be named here (no "
+               "dataset argument, or an inline dataset on a shared line): "
+               "give it a DistributedSampler by hand");
+        return false;
+    }
+    /* after the last argument, before a trailing comma */
+    uint32_t end = c->m->args[call->args_first + call->nargs - 1].span.end;
+    if (sh != NULL) {
+        nfy_str v = text_of(c, sh->value_first, sh->value_end);
+        bool on = kw_true(c, k, "shuffle");
         mig_edit(c, d->r, sh->first, sh->end, sh->span.start, sh->span.end,
-                 sampler, "DDP: DistributedSampler (it shuffles)");
-    else if (sh == NULL) {
-        uint32_t at = c->m->toks[mig_prev_sig(c, call->rpar)].end;
-        mig_edit(c, d->r, 0, 0, at, at, mig_fmt(c, ", %s", sampler),
+                 mig_fmt(c, "sampler=%.*s" SAMPLER "(%.*s%s%.*s)",
+                         NFY_STR_FMT(d->torch), NFY_STR_FMT(dsn),
+                         on ? "" : ", shuffle=", on ? 0 : (int)v.len, v.ptr),
+                 on ? "DDP: DistributedSampler (it shuffles)"
+                    : "DDP: DistributedSampler (the loader's shuffle moves "
+                      "into it)");
+    } else if (dict != NULL) {
+        if (!sampler_in_dict(c, d, k, dict, dsn))
+            return false;
+    } else
+        mig_edit(c, d->r, 0, 0, end, end,
+                 mig_fmt(c, ", sampler=%.*s" SAMPLER "(%.*s, shuffle=False)",
+                         NFY_STR_FMT(d->torch), NFY_STR_FMT(dsn)),
                  "DDP: DistributedSampler");
-    } else {
-        report(c, d, call->stmt,
-               "shuffle= is not a constant: give the loader a "
-               "DistributedSampler by hand");
-        return false;
-    }
-    if (arg_of(c, k, "drop_last", NFY_NONE) == NULL) {
-        uint32_t at = c->m->toks[mig_prev_sig(c, call->rpar)].end;
-        mig_edit(c, d->r, 0, 0, at, at, ", drop_last=True",
+    if (arg_of(c, k, "drop_last", NFY_NONE) == NULL && dict == NULL)
+        mig_edit(c, d->r, 0, 0, end, end, ", drop_last=True",
                  "DDP: drop_last=True (static batch shapes on NPU; every "
                  "rank runs the same number of steps)");
-    }
     return true;
 }
 
-/* `for EPOCH in ...:` with EPOCH named like an epoch, in the loader's
- * scope (or anywhere when the loader is module-level): set_epoch first. */
-static void set_epoch(mig_ctx *c, const ddp_state *d, uint32_t k, nfy_str ld)
+/* The loader as the epoch loop's scope names it: a name or self.X the
+ * loader travelled through, bound before the epoch loop. */
+static bool loader_in_scope(const mig_ctx *c, const nfy_train *t,
+                            uint32_t epoch, nfy_str *out)
 {
-    uint32_t lscope = c->m->stmts[c->m->calls[k].stmt].scope, done = 0;
-    for (uint32_t s = 0; s < c->m->nstmts; s++) {
-        const nfy_stmt *st = &c->m->stmts[s];
-        if (st->kind != NFY_STMT_FOR ||
-            c->m->toks[st->first + 1].kind != NFY_TOK_NAME ||
-            !mig_tok_is(c, st->first + 2, "in") ||
-            !nfy_str_contains_ci(mig_tok(c, st->first + 1), "epoch"))
-            continue;
-        if ((st->scope != lscope && c->m->scopes[lscope].parent != NFY_NONE) ||
-            (st->flags & NFY_STMTF_INLINE_BODY) || s + 1 >= st->body_end) {
-            report(c, d, s,
-                   mig_fmt(c,
-                           "epoch loop out of the loader's reach: "
-                           "call %.*s.sampler.set_epoch(...) at "
-                           "its top by hand",
-                           NFY_STR_FMT(ld)));
-            done++;
-            continue;
+    uint32_t scope = c->m->stmts[epoch].scope;
+    for (uint32_t pass = 0; pass < 2; pass++)
+        for (uint32_t i = 0; i < t->loader.nhops; i++) {
+            const nfy_train_hop *h = &t->loader.hops[i];
+            uint32_t n = h->expr.end - h->expr.first;
+            bool named =
+                (n == 1 && c->m->toks[h->expr.first].kind == NFY_TOK_NAME) ||
+                (n == 3 && mig_tok_is(c, h->expr.first, "self"));
+            uint32_t b = named
+                             ? nfy_resolve_lookup(c->r, h->scope, h->expr.first,
+                                                  mig_tok(c, h->expr.first))
+                             : NFY_NONE;
+            bool global =
+                b != NFY_NONE && n == 1 &&
+                c->m->scopes[c->m->bindings[b].scope].parent == NFY_NONE &&
+                (c->m->scopes[scope].parent == NFY_NONE ||
+                 !bound_in(c, mig_tok(c, h->expr.first), scope));
+            bool in = pass == 0 ? h->scope == scope : global;
+            if (!named || !in)
+                continue;
+            /* the name must be bound before the epoch loop, not in it */
+            uint32_t bs = b == NFY_NONE ? NFY_NONE : c->m->bindings[b].stmt;
+            if (bs != NFY_NONE && bs > epoch &&
+                bs < c->m->stmts[epoch].body_end)
+                return false;
+            *out = text_of(c, h->expr.first, h->expr.end);
+            return true;
         }
-        mig_insert_line(c, d->r, mig_line_start_of(c, s + 1), s + 1,
-                        mig_fmt(c, "%.*s.sampler.set_epoch(%.*s)",
-                                NFY_STR_FMT(ld),
-                                NFY_STR_FMT(mig_tok(c, st->first + 1))));
-        done++;
+    return false;
+}
+
+/* set_epoch first thing in the epoch loop, so the sampler reshuffles. */
+static void set_epoch(mig_ctx *c, const ddp_state *d)
+{
+    const nfy_train *t = &d->t;
+    uint32_t e = t->epoch_loop, s = c->m->calls[t->loader.call].stmt;
+    nfy_str ld;
+    if (e == NFY_NONE) {
+        report(c, d, s,
+               "no epoch loop around the training loop: call "
+               "LOADER.sampler.set_epoch(epoch) each epoch by hand");
+        return;
     }
-    if (done == 0)
-        report(c, d, c->m->calls[k].stmt,
-               mig_fmt(c,
-                       "no epoch loop (for epoch in ...): call "
-                       "%.*s.sampler.set_epoch(epoch) each epoch by hand",
-                       NFY_STR_FMT(ld)));
+    const nfy_stmt *st = &c->m->stmts[e];
+    if (st->kind != NFY_STMT_FOR ||
+        c->m->toks[st->first + 1].kind != NFY_TOK_NAME ||
+        !mig_tok_is(c, st->first + 2, "in") ||
+        (st->flags & NFY_STMTF_INLINE_BODY) || e + 1 >= st->body_end ||
+        !loader_in_scope(c, t, e, &ld)) {
+        report(c, d, e,
+               "the epoch loop has no plain loop variable, or the training "
+               "loader is not a name bound before it: call "
+               "LOADER.sampler.set_epoch(epoch) at its top by hand");
+        return;
+    }
+    mig_insert_line(c, d->r, mig_line_start_of(c, e + 1), e + 1,
+                    mig_fmt(c, "%.*s.sampler.set_epoch(%.*s)", NFY_STR_FMT(ld),
+                            NFY_STR_FMT(mig_tok(c, st->first + 1))));
 }
 
 static void shard_loader(mig_ctx *c, const ddp_state *d)
 {
-    uint32_t k = train_loader(c, d);
-    nfy_str name;
-    if (k == NFY_NONE)
-        return;
-    if (!loader_name(c, k, &name)) {
-        report(c, d, c->m->calls[k].stmt,
-               "the training DataLoader is not bound to a name: give it a "
-               "DistributedSampler and call set_epoch by hand");
+    const nfy_train *t = &d->t;
+    if (t->loader.call == NFY_NONE) {
+        report(c, d, t->loader.loop,
+               mig_fmt(c,
+                       "no training DataLoader found (%s): every rank trains "
+                       "on all of the data; shard it by rank by hand",
+                       t->loader.why));
         return;
     }
-    if (add_sampler(c, d, k))
-        set_epoch(c, d, k, name);
+    if (add_sampler(c, d, t->loader.call))
+        set_epoch(c, d);
 }
 
 /* ---- rank 0 -------------------------------------------------------------- */
@@ -693,10 +815,60 @@ static void fixed_devices(mig_ctx *c, const ddp_state *d)
 
 /* ---- the pass ------------------------------------------------------------ */
 
-static bool is_main_script(const mig_ctx *c)
+/* Statement s runs at module level outside the __main__ guard. */
+static bool module_level(const mig_ctx *c, uint32_t s)
 {
-    return c->p->entries_named ? c->p->listed_entry
-                               : c->m->main_guard != NFY_NONE;
+    if (s == NFY_NONE || c->m->scopes[c->m->stmts[s].scope].parent != NFY_NONE)
+        return false;
+    uint32_t top = s;
+    while (c->m->stmts[top].parent != NFY_NONE)
+        top = c->m->stmts[top].parent;
+    return top != c->m->main_guard;
+}
+
+/* Something that needs the process group (a DDP wrap, the sampler) runs
+ * at module level: the group starts right after the imports. */
+static bool needs_early_init(const mig_ctx *c, const ddp_state *d)
+{
+    for (uint32_t i = 0; i < d->nwraps; i++)
+        if (module_level(c, d->wraps[i].stmt))
+            return true;
+    return d->t.loader.call != NFY_NONE &&
+           module_level(c, c->m->calls[d->t.loader.call].stmt);
+}
+
+/* tqdm(...) shows its bar on rank 0 only. */
+static void rank0_bars(mig_ctx *c, const ddp_state *d)
+{
+    for (uint32_t i = 0; i < d->t.nbars && i < NFY_TRAIN_MAX; i++) {
+        uint32_t k = d->t.bars[i].call;
+        const nfy_call *call = &c->m->calls[k];
+        if (call->rpar == NFY_NONE || call->nargs == 0 ||
+            arg_of(c, k, "disable", NFY_NONE) != NULL)
+            continue;
+        uint32_t at = c->m->args[call->args_first + call->nargs - 1].span.end;
+        mig_edit(c, d->r, 0, 0, at, at, ", disable=not npu_is_rank0",
+                 "DDP: the progress bar on rank 0 only");
+    }
+}
+
+/* The named entry, else a file with a __main__ guard, else a script
+ * that trains at module level: a step, its epoch loop or an optimizer
+ * there. */
+static bool is_main_script(const mig_ctx *c, const nfy_train *t)
+{
+    if (c->p->entries_named)
+        return c->p->listed_entry;
+    if (c->m->main_guard != NFY_NONE)
+        return true;
+    if (t->nsteps == 0)
+        return false;
+    bool top = module_level(c, t->epoch_loop);
+    for (uint32_t i = 0; i < t->nsteps && i < NFY_TRAIN_MAX; i++)
+        top = top || module_level(c, t->steps[i].stmt);
+    for (uint32_t i = 0; i < t->noptims && i < NFY_TRAIN_MAX; i++)
+        top = top || module_level(c, t->optims[i].stmt);
+    return top;
 }
 
 /* The first call of a torch.optim constructor, or NFY_NONE. */
@@ -744,10 +916,17 @@ void mig_pass_ddp(mig_ctx *c)
                        "DataParallel in a file without a top-level `import "
                        "torch`: replace it with DistributedDataParallel by "
                        "hand");
+        nfy_train_build(c, &d.t);
+        if (d.t.nsteps > 0 && is_main_script(c, &d.t))
+            report(c, &d, d.t.steps[0].stmt,
+                   "the training script has no top-level `import torch` (it "
+                   "is inside a try or a function): make it multi-card by "
+                   "hand");
         return;
     }
     rewrite_data_parallel(c, &d);
-    if (!is_main_script(c)) {
+    nfy_train_build(c, &d.t);
+    if (!is_main_script(c, &d.t)) {
         uint32_t k = first_optim_call(c);
         if (k != NFY_NONE && !c->p->entries_named)
             report(c, &d, c->m->calls[k].stmt,
@@ -765,17 +944,24 @@ void mig_pass_ddp(mig_ctx *c)
     }
     if (binds(c, "npu_local_rank"))
         return; /* converted before */
+    if (!d.wrapped && d.t.nsteps == 0 && d.t.noptims == 0)
+        return; /* no training here (a model file's self-test) */
     /* Nothing is inserted unless the model is found: a process group
      * without the DDP wrap would train each rank on its own. */
-    if (!d.wrapped && !find_model(c, &d))
+    if (!d.wrapped && !find_models(c, &d))
         return;
-    if (!insert_init(c, &d, torch_stmt))
+    if (!insert_init(c, &d, torch_stmt, needs_early_init(c, &d)))
         return;
-    if (!d.wrapped) {
-        wrap_model(c, &d);
+    for (uint32_t i = 0; !d.wrapped && i < d.nwraps; i++) {
+        const ddp_wrap *w = &d.wraps[i];
+        d.model_first = w->first;
+        d.model_end = w->end;
+        d.wrap_stmt = w->stmt;
+        wrap_model(c, &d, w);
         through_module(c, &d);
     }
     shard_loader(c, &d);
     rank0_only(c, &d, mig_import_block_end(c, torch_stmt));
+    rank0_bars(c, &d);
     fixed_devices(c, &d);
 }

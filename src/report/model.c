@@ -50,6 +50,7 @@ void nfy_report_release(nfy_report *rep)
     nfy__report_rows_release(rep);
     nfy_vec_free(&rep->open_findings);
     nfy_vec_free(&rep->log);
+    nfy_vec_free(&rep->training);
     nfy__report_strings_release(rep);
     nfy_arena_release(&rep->arena);
 }
@@ -165,6 +166,17 @@ void nfy_report_logf(nfy_report *rep, const char *file, const char *fmt, ...)
     nfy_vec_push(&rep->log, l);
 }
 
+void nfy_report_add_training(nfy_report *rep, const char *file,
+                             const char *kind, uint32_t line, const char *text,
+                             const char *note)
+{
+    nfy_report_training_row r = {
+        nfy__report_intern_cstr(rep, file), nfy_arena_strdup(&rep->arena, kind),
+        line, nfy_arena_strdup(&rep->arena, text),
+        note ? nfy_arena_strdup(&rep->arena, note) : NULL};
+    nfy_vec_push(&rep->training, r);
+}
+
 void nfy_report_merge(nfy_report *dst, const nfy_report *src)
 {
     if (!dst->meta.command && src->meta.command)
@@ -181,6 +193,11 @@ void nfy_report_merge(nfy_report *dst, const nfy_report *src)
     for (size_t i = 0; i < src->log.len; i++) {
         const nfy_report_log_line *l = &src->log.items[i];
         nfy_report_logf(dst, l->file, "%s", l->text);
+    }
+    for (size_t i = 0; i < src->training.len; i++) {
+        const nfy_report_training_row *t = &src->training.items[i];
+        nfy_report_add_training(dst, t->file, t->kind, t->line, t->text,
+                                t->note);
     }
 }
 

@@ -146,6 +146,18 @@ typedef struct {
 
 typedef NFY_VEC(nfy_report_log_line) nfy_report_log_vec;
 
+/** One element of a script's training program (src/train): report.json's
+ *  "training" (kind: module, optimizer, step, train_loader ...). */
+typedef struct {
+    const char *file;
+    const char *kind;
+    uint32_t line;
+    const char *text; /* the statement's first line */
+    const char *note; /* how it was found, or NULL */
+} nfy_report_training_row;
+
+typedef NFY_VEC(nfy_report_training_row) nfy_report_training_vec;
+
 /* Run metadata, written into report.json, summary.md and the SARIF run. */
 typedef struct {
     const char *tool_version;  /* e.g. "0.1.0" */
@@ -198,6 +210,7 @@ struct nfy_report {
      * every finding, sealed or open: nfy_report_finding_read. */
     nfy_finding_vec open_findings;
     nfy_report_log_vec log;
+    nfy_report_training_vec training;
     uint32_t next_seq;
     nfy_rule_desc_fn rule_desc; /* may be NULL */
     void *rule_desc_ctx;
@@ -231,6 +244,10 @@ void nfy_report_add_edits(nfy_report *rep, const char *file, nfy_edit_set *set,
 /** Add a line to npuify.log under file (NULL: a run-level line). */
 void nfy_report_logf(nfy_report *rep, const char *file, const char *fmt, ...)
     NFY_PRINTF(3, 4);
+/** Record an element of file's training program (strings copied). */
+void nfy_report_add_training(nfy_report *rep, const char *file,
+                             const char *kind, uint32_t line, const char *text,
+                             const char *note);
 /** Move-copy everything of src into dst (src is left as it was). */
 void nfy_report_merge(nfy_report *dst, const nfy_report *src);
 /**

@@ -1,0 +1,38 @@
+# A loss built over several statements, one term under an if.
+import argparse
+
+import torch
+import torch.nn as nn
+from torch.utils.data import DataLoader, TensorDataset
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--batch", type=int, default=16)
+    parser.add_argument("--epochs", type=int, default=3)
+    parser.add_argument("--l1", type=float, default=1e-3)
+    args = parser.parse_args()
+    torch.manual_seed(0)
+    x = torch.randn(64, 8)
+    y = x.sum(dim=1, keepdim=True)
+    loader = DataLoader(TensorDataset(x, y), batch_size=args.batch)
+    model = nn.Linear(8, 1).cuda()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.05)
+    for epoch in range(args.epochs):
+        for xb, yb in loader:
+            out = model(xb.cuda())
+            mse = nn.functional.mse_loss(out, yb.cuda())
+            mae = (out - yb.cuda()).abs().mean()
+            loss = mse + 0.1 * mae
+            if args.l1 > 0:
+                loss += args.l1 * model.weight.abs().sum()
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        with torch.no_grad():
+            full = nn.functional.mse_loss(model(x.cuda()), y.cuda()).item()
+        print("epoch %d loss %.6f" % (epoch, full))
+
+
+if __name__ == "__main__":
+    main()
