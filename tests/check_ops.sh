@@ -24,6 +24,9 @@
 #     other rows, inputs and diagnostics (input:line) equal report.json and
 #     --json-diagnostics; markup in names, overloads, shapes and paths
 #     comes back as text, never as tags.
+#  8. bounded time: one operator with 200k distinct input shapes, in a text
+#     table and in a trace, is read in seconds (shapes are hashed; the old
+#     scan took over a minute for each) and every shape is kept.
 # Run from the repo root; NPUIFY names the binary. UPDATE=1 regenerates the
 # expected files from the reference scripts (never from npuify itself).
 # Prints "N passed, N failed"; exits non-zero on failure.
@@ -575,5 +578,34 @@ failed=$((failed + n_bad))
 grep -v '^ok ' "$tmp/html.out"
 [ "$n_ok" -eq "$nhtml" ] && ok || fail "html_check.py: $nhtml pages, $n_ok ok"
 if grep -q '^ok hostile log' "$tmp/html.out"; then ok; else fail "hostile log page not checked"; fi
+
+# ---- 8: one operator with very many distinct shapes ---------------------
+# 200k shapes: a scan per row (O(N^2)) takes over a minute on either
+# reader (16 s of CPU for the trace on an idle machine); hashed, 0.5 s.
+"$PY" - "$tmp/many.log" "$tmp/many.json" <<'EOF'
+import json, sys
+n = 200000
+sep = "-" * 24 + "  " + "  ".join(["-" * 12] * 4) + "  " + "-" * 30 + "  "
+fmt = "%24s  %12s  %12s  %12s  %12s  %30s  "
+out = [sep, fmt % ("Name", "Self CPU %", "Self CPU", "CPU total",
+                   "# of Calls", "Input Shapes"), sep]
+out += [fmt % ("aten::empty", "0.00%", "1.000us", "1.000us", 1,
+               "[[%d, 3]]" % i) for i in range(n)]
+out += [sep, "Self CPU time total: 1.000ms", ""]
+open(sys.argv[1], "w").write("\n".join(out) + "\n")
+ev = [{"ph": "X", "cat": "cpu_op", "name": "aten::empty", "pid": 1, "tid": 1,
+       "ts": 2 * i, "dur": 1, "args": {"Input Dims": [[i, 3]]}}
+      for i in range(n)]
+json.dump({"traceEvents": ev}, open(sys.argv[2], "w"))
+EOF
+for f in many.log many.json; do
+    rm -rf "$tmp/many"
+    timeout 10 "$NPUIFY" ops "$tmp/$f" -o "$tmp/many" -q --format csv 2>/dev/null
+    rc=$?
+    n=$(grep '^aten::empty,' "$tmp/many/ops.csv" 2>/dev/null | tr ';' '\n' | grep -c '[[][[]')
+    if [ $rc -eq 0 ] && [ "$n" -eq 200000 ]; then ok; else
+        fail "$f: 200k distinct shapes of one op: rc=$rc (124: timed out), $n shapes kept"
+    fi
+done
 
 finish

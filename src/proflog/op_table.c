@@ -40,6 +40,7 @@ void nfy_prof_table_release(nfy_prof_table *t)
 {
     for (size_t i = 0; i < t->ops.len; i++) {
         nfy_vec_free(&t->ops.items[i].shapes);
+        free(t->ops.items[i].shape_index);
         nfy_vec_free(&t->ops.items[i].steps);
         nfy_vec_free(&t->ops.items[i].shape_steps);
     }
@@ -134,26 +135,82 @@ static void add_step(nfy_prof_step_vec *v, int32_t step)
     v->len++;
 }
 
+/* Few shapes: a scan from the end (newest repeat likeliest) is fastest.
+ * Past SHAPE_SCAN_MAX an op gets a hash index over its shapes, so N
+ * distinct shapes cost O(N), not O(N^2) (aten::empty in a long trace). */
+enum { SHAPE_SCAN_MAX = 16 };
+
+static void *zalloc(size_t n, size_t size)
+{
+    void *p = calloc(n, size);
+    if (!p) {
+        fputs("npuify: out of memory\n", stderr);
+        abort();
+    }
+    return p;
+}
+
+static void shape_slot_put(uint32_t *idx, size_t cap, uint64_t h, size_t i)
+{
+    size_t k = h & (cap - 1);
+    while (idx[k])
+        k = (k + 1) & (cap - 1);
+    idx[k] = (uint32_t)(i + 1);
+}
+
+static void shape_rehash(nfy_prof_op *op)
+{
+    size_t cap = op->shape_index_cap ? op->shape_index_cap * 2 : 64;
+    while (cap < op->shapes.len * 2)
+        cap *= 2;
+    uint32_t *idx = zalloc(cap, sizeof *idx);
+    for (size_t i = 0; i < op->shapes.len; i++)
+        shape_slot_put(idx, cap, op->shapes.items[i].hash, i);
+    free(op->shape_index);
+    op->shape_index = idx;
+    op->shape_index_cap = cap;
+}
+
+static nfy_prof_shape *find_shape(nfy_prof_op *op, nfy_str text, uint64_t h)
+{
+    if (op->shape_index) {
+        size_t cap = op->shape_index_cap;
+        for (size_t k = h & (cap - 1); op->shape_index[k];
+             k = (k + 1) & (cap - 1)) {
+            nfy_prof_shape *s = &op->shapes.items[op->shape_index[k] - 1];
+            if (s->hash == h && nfy_str_eq(s->text, text))
+                return s;
+        }
+        return NULL;
+    }
+    for (size_t i = op->shapes.len; i > 0; i--) {
+        nfy_prof_shape *s = &op->shapes.items[i - 1];
+        if (s->hash == h && nfy_str_eq(s->text, text))
+            return s;
+    }
+    return NULL;
+}
+
 static void add_shape(nfy_prof_table *t, nfy_prof_op *op,
                       const nfy_prof_row *row, int64_t calls)
 {
-    /* Newest shapes are likeliest to repeat: search from the end,
-     * comparing hashes first (ops such as aten::empty have many shapes). */
     uint64_t h = fast_hash(row->shapes);
-    for (size_t i = op->shapes.len; i > 0; i--) {
-        nfy_prof_shape *s = &op->shapes.items[i - 1];
-        if (s->hash == h && nfy_str_eq(s->text, row->shapes)) {
-            s->calls += calls;
-            if (row->step >= 0 &&
-                (s->first_step < 0 || row->step < s->first_step))
-                s->first_step = row->step;
-            return;
-        }
+    nfy_prof_shape *s = find_shape(op, row->shapes, h);
+    if (s) {
+        s->calls += calls;
+        if (row->step >= 0 && (s->first_step < 0 || row->step < s->first_step))
+            s->first_step = row->step;
+        return;
     }
-    nfy_prof_shape s = {nfy_arena_str(&t->arena, row->shapes), h, calls,
-                        row->step >= 0 ? row->step : NFY_PROF_STEP_NONE,
-                        (row->flags & NFY_PROW_SHAPES_TRUNCATED) != 0};
-    nfy_vec_push(&op->shapes, s);
+    nfy_prof_shape fresh = {nfy_arena_str(&t->arena, row->shapes), h, calls,
+                            row->step >= 0 ? row->step : NFY_PROF_STEP_NONE,
+                            (row->flags & NFY_PROW_SHAPES_TRUNCATED) != 0};
+    nfy_vec_push(&op->shapes, fresh);
+    if (op->shape_index && op->shapes.len * 2 <= op->shape_index_cap)
+        shape_slot_put(op->shape_index, op->shape_index_cap, h,
+                       op->shapes.len - 1);
+    else if (op->shapes.len > SHAPE_SCAN_MAX)
+        shape_rehash(op);
 }
 
 void nfy_prof_table_add(nfy_prof_table *t, const nfy_prof_row *row)

@@ -235,6 +235,9 @@ typedef struct {
     double self_us[NFY_PDEV__COUNT];
     double total_us[NFY_PDEV__COUNT];
     nfy_prof_shape_vec shapes;
+    uint32_t *shape_index; /* open-addressing hash over shapes (slot ->
+                              shapes index + 1); NULL while there are few */
+    size_t shape_index_cap;
     nfy_prof_step_vec steps;       /* sorted, unique, steps >= 0 only */
     nfy_prof_step_vec shape_steps; /* the same, rows of tables with shapes */
     int32_t first_step;            /* NFY_PROF_STEP_NONE if in no step */
