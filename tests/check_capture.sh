@@ -85,8 +85,15 @@ check "trace written with a chained sitecustomize" \
 # ---- a failing script still yields its trace -----------------------------
 printf 'import torch\ntorch.relu(torch.ones(3))\nraise SystemExit(3)\n' \
     >"$tmp/fails.py"
-"$NPUIFY" ops --capture -o "$tmp/out3" -- $PY "$tmp/fails.py" >/dev/null 2>&1
+"$NPUIFY" ops --capture -o "$tmp/out3" -- $PY "$tmp/fails.py" >"$tmp/fails.log" 2>&1
 check "failing script: trace kept" test -s "$tmp/out3/npuify_trace.json"
+check "failing script: its exit status said once" \
+    test "$(grep -c 'exited with status 3; analysing what it profiled' "$tmp/fails.log")" -eq 1
+printf 'import sys\nsys.exit(5)\n' >"$tmp/exit5.py"
+"$NPUIFY" ops --capture -o "$tmp/out9" -- $PY "$tmp/exit5.py" >"$tmp/exit5.log" 2>&1
+rc=$?
+check "script without torch exiting 5: input error naming status 5 (rc=$rc)" \
+    sh -c "test $rc -eq 3 && grep -q 'exited with status 5 and wrote no trace' '$tmp/exit5.log'"
 check "failing script: its op found" grep -qx aten::relu "$tmp/out3/all_ops.txt"
 
 # ---- the profiler waits for the script's own "import torch" -------------

@@ -27,6 +27,10 @@
 #  8. bounded time: one operator with 200k distinct input shapes, in a text
 #     table and in a trace, is read in seconds (shapes are hashed; the old
 #     scan took over a minute for each) and every shape is kept.
+#  9. inputs that cannot tell steps apart (one table, a trace without step
+#     markers) list the operators with several shapes as possibly dynamic
+#     and say why; a Python script given as a log is refused, naming
+#     --capture.
 # Run from the repo root; NPUIFY names the binary. UPDATE=1 regenerates the
 # expected files from the reference scripts (never from npuify itself).
 # Prints "N passed, N failed"; exits non-zero on failure.
@@ -365,6 +369,69 @@ if grep -qx 'aten::_scaled_dot_product_flash_attention_for_cpu_backward' \
     fail "all_ops.txt: cut name not resolved"
 fi
 
+# ---- 9 (before 7, which checks its page): steps not told apart; scripts
+# One table (one step) with aten::addmm at batch 4, 5 and 6: no step to
+# compare, so the op is listed as possibly dynamic, and the summary says
+# why. A trace without ProfilerStep markers says "no step markers".
+"$PY" - "$tmp/one.log" "$tmp/nomark.json" <<'EOF'
+import json, sys
+sep = "-" * 24 + "  " + "  ".join(["-" * 12] * 4) + "  " + "-" * 30 + "  "
+fmt = "%24s  %12s  %12s  %12s  %12s  %30s  "
+out = [sep, fmt % ("Name", "Self CPU %", "Self CPU", "CPU total",
+                   "# of Calls", "Input Shapes"), sep]
+for b in (4, 5, 6):
+    out.append(fmt % ("aten::addmm", "10.00%", "5.000us", "5.000us", 2,
+                      "[[10], [%d, 20], [20, 10]]" % b))
+out.append(fmt % ("aten::relu", "10.00%", "5.000us", "5.000us", 6,
+                  "[[4, 10]]"))
+out += [sep, "Self CPU time total: 1.000ms", ""]
+open(sys.argv[1], "w").write("\n".join(out) + "\n")
+ev = [{"ph": "X", "cat": "cpu_op", "name": "aten::addmm", "pid": 1,
+       "tid": 1, "ts": 10 * b, "dur": 5,
+       "args": {"Input Dims": [[10], [b, 20], [20, 10]]}} for b in (4, 5, 6)]
+json.dump({"traceEvents": ev}, open(sys.argv[2], "w"))
+EOF
+"$NPUIFY" ops "$tmp/one.log" -o "$tmp/one" >"$tmp/one.out" 2>&1
+if grep -q 'one step only: steps cannot be told apart; 1 operator with several input shapes, possibly dynamic' "$tmp/one.out" &&
+    grep -q '^aten::addmm,operator,possibly-dynamic,' "$tmp/one/dynamic_ops.csv" &&
+    ! grep -q '^aten::relu,' "$tmp/one/dynamic_ops.csv" &&
+    grep -q '"possibly_dynamic":1,"steps_apart":false' "$tmp/one/report.json" &&
+    grep -q 'steps cannot be told apart' "$tmp/one/summary.md" &&
+    grep -q 'data-dynamic="possibly-dynamic"' "$tmp/one/report.html"; then ok; else
+    fail "one table, several shapes: not listed as possibly dynamic"; cat "$tmp/one.out"
+fi
+keep_html "$tmp/one" "one table with several shapes"
+"$NPUIFY" ops "$tmp/nomark.json" -o "$tmp/nm" >"$tmp/nm.out" 2>&1
+if grep -q 'no step markers: steps cannot be told apart; 1 operator' "$tmp/nm.out" &&
+    ! grep -q 'reference step -1' "$tmp/nm.out" "$tmp/nm/summary.md" "$tmp/nm/report.html" &&
+    grep -q '^aten::addmm,operator,possibly-dynamic,' "$tmp/nm/dynamic_ops.csv"; then ok; else
+    fail "trace without step markers: $(cat "$tmp/nm.out")"
+fi
+# the per-step sample still compares steps (section 4's verdicts)
+if grep -q '"steps_apart":true' "$tmp/h/report.json" &&
+    ! grep -q possibly-dynamic "$tmp/h/ops.csv"; then ok; else
+    fail "per-step tables: steps not compared"
+fi
+# A Python script given as a log: refused like a missing file, naming
+# --capture; with a real log beside it the log is reported, exit 3.
+printf 'import torch\nprint(torch.ones(2))\n' >"$tmp/train.py"
+printf '#!/usr/bin/env python3\nprint(1)\n' >"$tmp/script"
+for s in "$tmp/train.py" "$tmp/script"; do
+    rm -rf "$tmp/py"
+    "$NPUIFY" ops "$s" -o "$tmp/py" >"$tmp/py.out" 2>&1
+    rc=$?
+    if [ $rc -eq 3 ] && [ ! -e "$tmp/py" ] &&
+        grep -q "$(basename "$s"): error\[ops-input\]: a Python script.*npuify ops --capture -- python" "$tmp/py.out"; then ok; else
+        fail "ops $(basename "$s"): rc=$rc, $(head -2 "$tmp/py.out")"
+    fi
+done
+"$NPUIFY" ops "$tmp/train.py" "$tmp/one.log" -o "$tmp/py2" -q >"$tmp/py2.out" 2>&1
+rc=$?
+if [ $rc -eq 3 ] && grep -qx aten::addmm "$tmp/py2/all_ops.txt" &&
+    ! grep -q train.py "$tmp/py2/report.json"; then ok; else
+    fail "a script beside a log: rc=$rc (3 expected, the log reported)"
+fi
+
 # ---- 7: report.html against report.json ---------------------------------
 # A crafted log: markup and quotes in overloads, a user label and the file
 # name (the text reader takes only bracketed shapes: markup in shapes is
@@ -532,7 +599,8 @@ def check(d):
     dyn = Counter(r[0]["data-dynamic"] for r in p.rows.get("dynamic", [])
                   if "data-dynamic" in r[0])
     wdyn = Counter(o["dynamic"] for o in ops if o["dynamic"] != "static")
-    if dyn != wdyn or sum(dyn.values()) != s["dynamic"]:
+    if dyn != wdyn or sum(dyn.values()) != (s["dynamic"] +
+                                           s["possibly_dynamic"]):
         err.append("dynamic: %s vs %s" % (dict(dyn), dict(wdyn)))
     other = Counter(r[1][0] for r in p.rows.get("other", []) if r[1] and
                     r[1][0] and len(r[1]) == 6 and r[1][1] != "Kind")

@@ -19,6 +19,7 @@ static inline const char *nfy_prof__dyn_name(nfy_prof_dyn d)
 {
     return d == NFY_PDYN_NEW_LATER       ? "new-in-later-step"
            : d == NFY_PDYN_SHAPE_CHANGED ? "shape-changed"
+           : d == NFY_PDYN_POSSIBLE      ? "possibly-dynamic"
                                          : "static";
 }
 

@@ -200,9 +200,10 @@ void nfy_prof_render_dynamic_csv(const nfy_prof_table *t,
                            nfy_prof__dyn_name(op->dyn), (int)m->ref_step);
         nfy_buf_reset(&tmp);
         bool first = true;
+        bool all = op->dyn == NFY_PDYN_POSSIBLE; /* no step to cut at */
         for (size_t k = 0; k < op->shapes.len; k++) {
             const nfy_prof_shape *s = &op->shapes.items[k];
-            if (s->first_step < 0 || s->first_step > m->ref_step)
+            if (!all && (s->first_step < 0 || s->first_step > m->ref_step))
                 continue;
             if (!first)
                 (void)nfy_buf_addstr(&tmp, "; ");
@@ -211,7 +212,10 @@ void nfy_prof_render_dynamic_csv(const nfy_prof_table *t,
         }
         csv_view(out, nfy_buf_view(&tmp));
         (void)nfy_buf_addch(out, ',');
-        join_shapes(op, &tmp, m->ref_step);
+        if (all)
+            nfy_buf_reset(&tmp);
+        else
+            join_shapes(op, &tmp, m->ref_step);
         csv_view(out, nfy_buf_view(&tmp));
         (void)nfy_buf_addch(out, ',');
         nfy_prof__join_steps(&op->steps, &tmp);

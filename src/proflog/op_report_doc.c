@@ -141,10 +141,12 @@ void nfy_prof_render_json(const nfy_prof_table *t,
         out,
         "\"summary\":{\"names\":%zu,\"operators\":%zu,\"supported\":%zu,"
         "\"cpu_fallback\":%zu,\"unsupported\":%zu,\"composite\":%zu,"
-        "\"unknown\":%zu,\"dynamic\":%zu,\"truncated_names\":%zu,"
+        "\"unknown\":%zu,\"dynamic\":%zu,\"possibly_dynamic\":%zu,"
+        "\"steps_apart\":%s,\"truncated_names\":%zu,"
         "\"steps\":%zu,\"reference_step\":%d,\"rows\":%llu},\n",
         c.names, c.ops, c.supported, c.fallback, c.unsupported, c.composite,
-        c.unknown, c.dynamic, c.truncated, t->steps.len, (int)m->ref_step,
+        c.unknown, c.dynamic, c.possible, t->steps_apart ? "true" : "false",
+        c.truncated, t->steps.len, (int)m->ref_step,
         (unsigned long long)t->rows);
     (void)nfy_buf_addstr(out, "\"ops\":[");
     double total = nfy_prof__total_self(t);
@@ -245,18 +247,23 @@ void nfy_prof_render_md(const nfy_prof_table *t, const nfy_prof_report_meta *m,
                            (unsigned long long)in->stats.rows,
                            (unsigned long long)in->stats.bad_rows);
     }
-    (void)nfy_buf_addf(
-        out,
-        "\n%zu distinct names, %zu operators: %zu supported, %zu "
-        "cpu-fallback, %zu unsupported, %zu composite, %zu unknown. "
-        "%zu dynamic-shape operators (reference step %d of %zu).\n",
-        c.names, c.ops, c.supported, c.fallback, c.unsupported, c.composite,
-        c.unknown, c.dynamic, (int)m->ref_step, t->steps.len);
+    (void)nfy_buf_addf(out,
+                       "\n%zu distinct names, %zu operators: %zu supported, "
+                       "%zu cpu-fallback, %zu unsupported, %zu composite, "
+                       "%zu unknown. ",
+                       c.names, c.ops, c.supported, c.fallback, c.unsupported,
+                       c.composite, c.unknown);
+    nfy_prof_dynamic_phrase(t, &c, m->ref_step, out);
+    (void)nfy_buf_addstr(out, ".\n");
     md_section(t, "Unsupported and CPU-fallback operators, by self time",
                needs_work, total, &a, out);
     md_section(t, "Operators unknown to the torch_npu data", unknown_op, total,
                &a, out);
-    md_section(t, "Dynamic-shape operators", dynamic_op, total, &a, out);
+    md_section(t,
+               t->steps_apart ? "Dynamic-shape operators"
+                              : "Operators with several input shapes "
+                                "(steps cannot be told apart)",
+               dynamic_op, total, &a, out);
     size_t kinds[NFY_PKIND__COUNT] = {0};
     for (size_t i = 0; i < t->ops.len; i++)
         kinds[t->ops.items[i].kind]++;

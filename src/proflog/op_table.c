@@ -262,6 +262,20 @@ static bool has_step(const nfy_prof_step_vec *v, int32_t s)
     return false;
 }
 
+/* Whether the rows compared hold a step other than ref: with one step (a
+ * single table) or none (a trace without markers) steps cannot be told
+ * apart. */
+static bool steps_to_compare(const nfy_prof_table *t, bool shaped, int32_t ref)
+{
+    for (size_t i = 0; i < t->ops.len; i++) {
+        const nfy_prof_step_vec *v =
+            shaped ? &t->ops.items[i].shape_steps : &t->ops.items[i].steps;
+        if (v->len > 1 || (v->len == 1 && v->items[0] != ref))
+            return true;
+    }
+    return false;
+}
+
 void nfy_prof_table_dynamic(nfy_prof_table *t, int32_t ref)
 {
     bool shaped = t->any_shapes;
@@ -273,10 +287,17 @@ void nfy_prof_table_dynamic(nfy_prof_table *t, int32_t ref)
                 ref = v->items[0];
         }
     }
+    bool comparable = steps_to_compare(t, shaped, ref);
+    t->steps_apart = comparable;
     for (size_t i = 0; i < t->ops.len; i++) {
         nfy_prof_op *op = &t->ops.items[i];
         const nfy_prof_step_vec *v = shaped ? &op->shape_steps : &op->steps;
         op->dyn = NFY_PDYN_STATIC;
+        if (!comparable) {
+            if (op->kind != NFY_PKIND_STEP && op->shapes.len > 1)
+                op->dyn = NFY_PDYN_POSSIBLE;
+            continue;
+        }
         if (ref < 0 || op->kind == NFY_PKIND_STEP || !v->len ||
             v->items[v->len - 1] <= ref)
             continue;

@@ -209,7 +209,10 @@ typedef NFY_VEC(int32_t) nfy_prof_step_vec;
 typedef enum {
     NFY_PDYN_STATIC,       /* same shapes in every step */
     NFY_PDYN_NEW_LATER,    /* absent from the reference step */
-    NFY_PDYN_SHAPE_CHANGED /* present there, new shapes later */
+    NFY_PDYN_SHAPE_CHANGED, /* present there, new shapes later */
+    NFY_PDYN_POSSIBLE       /* the input cannot tell steps apart (one
+                               table, a trace without step markers) and
+                               the op has several input shapes */
 } nfy_prof_dyn;
 
 /* Support status on torch_npu (filled by nfy_prof_table_check). */
@@ -271,6 +274,8 @@ typedef struct {
     uint64_t rows;
     uint64_t tables;
     bool any_shapes;     /* some table had an Input Shapes column */
+    bool steps_apart;    /* nfy_prof_table_dynamic had two steps or more
+                            to compare (else verdicts are POSSIBLE) */
     char accel_name[16]; /* first device name seen ("CUDA"), or "" */
 } nfy_prof_table;
 
@@ -285,7 +290,9 @@ nfy_prof_op *nfy_prof_table_find(nfy_prof_table *t, nfy_str name);
 
 /**
  * Compute each op's dynamic-shape verdict against ref_step (negative: the
- * first step seen). Ops of kind STEP/ANNOTATION are left STATIC.
+ * first step seen). Ops of kind STEP are left STATIC. When the rows
+ * compared hold fewer than two steps, no verdict can be had from steps:
+ * an op with several distinct input shapes is then POSSIBLE.
  */
 void nfy_prof_table_dynamic(nfy_prof_table *t, int32_t ref_step);
 
@@ -348,7 +355,7 @@ typedef struct {
 /** Operator counts used by the summaries. */
 typedef struct {
     size_t names, ops, supported, fallback, unsupported, composite, unknown,
-        dynamic, truncated;
+        dynamic, possible, truncated; /* possible: NFY_PDYN_POSSIBLE */
 } nfy_prof_counts;
 
 void nfy_prof_table_counts(const nfy_prof_table *t, nfy_prof_counts *c);
@@ -388,8 +395,17 @@ bool nfy_prof_op_is_operator(const nfy_prof_op *op);
 double nfy_prof_op_self_time(const nfy_prof_op *op);
 /** Sum of self times of every row but the steps (the share's base). */
 double nfy_prof_table_self_time(const nfy_prof_table *t);
-/** "new-in-later-step", "shape-changed" or "static". */
+/** "new-in-later-step", "shape-changed", "possibly-dynamic" or "static". */
 const char *nfy_prof_dyn_name(nfy_prof_dyn d);
+/**
+ * The one sentence every report gives on dynamic shapes, in plain text:
+ * "N dynamic-shape operators (reference step R of S)", or, when the input
+ * cannot tell steps apart, why ("no step markers" / "one step only") and
+ * the operators with several input shapes as possibly dynamic.
+ */
+void nfy_prof_dynamic_phrase(const nfy_prof_table *t,
+                             const nfy_prof_counts *c, int32_t ref,
+                             nfy_buf *out);
 /** "1-3 5 7-9": a sorted step list as runs (tmp is reset first). */
 void nfy_prof_join_steps(const nfy_prof_step_vec *v, nfy_buf *tmp);
 /** The Notes text of ops.csv (cut names, cut shapes...); tmp reset. */

@@ -119,9 +119,13 @@ static void head(const nfy_prof_table *t, const nfy_prof_report_meta *m,
         html_cstr(out, m->version->npu_tag);
         (void)nfy_buf_addstr(out, "</code>) &middot; ");
     }
-    (void)nfy_buf_addf(out, "%zu steps, reference step %d &middot; %llu rows",
-                       t->steps.len, (int)m->ref_step,
-                       (unsigned long long)t->rows);
+    if (t->steps_apart)
+        (void)nfy_buf_addf(out, "%zu steps, reference step %d", t->steps.len,
+                           (int)m->ref_step);
+    else
+        (void)nfy_buf_addstr(out, t->steps.len ? "one step only"
+                                               : "no step markers");
+    (void)nfy_buf_addf(out, " &middot; %llu rows", (unsigned long long)t->rows);
     if (t->accel_name[0]) {
         (void)nfy_buf_addstr(out, " &middot; device times: ");
         html_cstr(out, t->accel_name);
@@ -220,7 +224,10 @@ static void summary(const nfy_prof_table *t, double total, nfy_buf *out)
     card(out, "unsupported", c.unsupported, true);
     card(out, "composite", c.composite, false);
     card(out, "unknown", c.unknown, true);
-    card(out, "dynamic-shape", c.dynamic, true);
+    if (t->steps_apart)
+        card(out, "dynamic-shape", c.dynamic, true);
+    else
+        card(out, "possibly dynamic", c.possible, true);
     card(out, "names cut", c.truncated, false);
     card(out, "steps", t->steps.len, false);
     nfy__html_cards_close(out);
@@ -328,8 +335,9 @@ static void td_shapes(nfy_buf *out, const nfy_prof_op *op, int32_t ref,
     (void)nfy_buf_addstr(out, "<td>");
     for (size_t k = 0; k < op->shapes.len; k++) {
         const nfy_prof_shape *s = &op->shapes.items[k];
-        bool early = s->first_step >= 0 && s->first_step <= ref;
-        bool late = s->first_step > ref;
+        bool all = op->dyn == NFY_PDYN_POSSIBLE; /* no step to cut at */
+        bool early = all || (s->first_step >= 0 && s->first_step <= ref);
+        bool late = !all && s->first_step > ref;
         if (in_ref ? !early : !late)
             continue;
         if (shown == SHAPES_SHOWN) {
@@ -357,6 +365,10 @@ static void dynamic_table(const html_ctx *h, const nfy_prof_report_meta *m,
                                         "Shapes in reference",
                                         "New shapes @ step",
                                         "Steps"};
+    static const char *const heads_apart[] = {
+        "Operator", "Status", "Calls", "Self time (us)", "Input shapes",
+        "Steps"};
+    bool apart = which == NFY_PDYN_POSSIBLE;
     size_t n = 0;
     for (size_t i = 0; i < h->t->ops.len; i++)
         n += nfy_prof_op_is_operator(&h->t->ops.items[i]) &&
@@ -366,7 +378,10 @@ static void dynamic_table(const html_ctx *h, const nfy_prof_report_meta *m,
         (void)nfy_buf_addstr(h->out, "<p>None.</p>\n");
         return;
     }
-    th_row(h->out, heads, sizeof heads / sizeof heads[0]);
+    if (apart)
+        th_row(h->out, heads_apart, sizeof heads_apart / sizeof *heads_apart);
+    else
+        th_row(h->out, heads, sizeof heads / sizeof heads[0]);
     for (size_t i = 0; i < h->t->ops.len; i++) {
         const nfy_prof_op *op = &h->t->ops.items[i];
         if (!nfy_prof_op_is_operator(op) || op->dyn != which)
@@ -378,7 +393,8 @@ static void dynamic_table(const html_ctx *h, const nfy_prof_report_meta *m,
         td_int(h->out, op->calls);
         td_time(h->out, nfy_prof_op_self_time(op));
         td_shapes(h->out, op, m->ref_step, true);
-        td_shapes(h->out, op, m->ref_step, false);
+        if (!apart)
+            td_shapes(h->out, op, m->ref_step, false);
         td_steps(h->out, &op->steps, h->tmp);
         (void)nfy_buf_addstr(h->out, "</tr>\n");
     }
@@ -387,6 +403,22 @@ static void dynamic_table(const html_ctx *h, const nfy_prof_report_meta *m,
 
 static void dynamic_section(const html_ctx *h, const nfy_prof_report_meta *m)
 {
+    if (!h->t->steps_apart) {
+        nfy_prof_counts c;
+        nfy_prof_table_counts(h->t, &c);
+        nfy_buf_reset(h->tmp);
+        nfy_prof_dynamic_phrase(h->t, &c, m->ref_step, h->tmp);
+        (void)nfy_buf_addstr(h->out,
+                             "<h2 id=\"dynamic\">Dynamic-shape operators</h2>\n"
+                             "<p>");
+        html_text(h->out, nfy_buf_view(h->tmp));
+        (void)nfy_buf_addstr(h->out,
+                             ". A log with one table per step (or a trace "
+                             "with ProfilerStep markers) tells which shapes "
+                             "change between steps.</p>\n");
+        dynamic_table(h, m, NFY_PDYN_POSSIBLE, "Several input shapes");
+        return;
+    }
     (void)nfy_buf_addf(h->out,
                        "<h2 id=\"dynamic\">Dynamic-shape operators</h2>\n"
                        "<p>Against reference step %d: an operator absent "
