@@ -31,6 +31,9 @@
 #     markers) list the operators with several shapes as possibly dynamic
 #     and say why; a Python script given as a log is refused, naming
 #     --capture.
+# 10. report.html at 390 and 1280 px in headless Chromium: the page never
+#     scrolls sideways (wide tables scroll in their own box) and no header
+#     word is wider than its cell (none broken into letters).
 # Run from the repo root; NPUIFY names the binary. UPDATE=1 regenerates the
 # expected files from the reference scripts (never from npuify itself).
 # Prints "N passed, N failed"; exits non-zero on failure.
@@ -675,5 +678,50 @@ for f in many.log many.json; do
         fail "$f: 200k distinct shapes of one op: rc=$rc (124: timed out), $n shapes kept"
     fi
 done
+
+# ---- 10: report.html at phone width, in Chromium -------------------------
+# Headless Chromium's window is at least 500 px wide, so the page is shown
+# in a 390 px iframe (tests/ops/narrow_frame.html) and a probe appended to
+# a copy of it (tests/ops/narrow_probe.js) reports the page's scroll width
+# and every header word wider than its cell.
+CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$CHROMIUM" ]; then
+    fail "chromium is not installed (sh tools/deps.sh test installs it)"
+else
+    for d in h x one; do
+        for w in 390 1280; do
+            mkdir -p "$tmp/narrow"
+            cp tests/ops/narrow_frame.html "$tmp/narrow/frame.html"
+            { cat "$tmp/$d/report.html"; printf '<script>'
+              cat tests/ops/narrow_probe.js; printf '</script>\n'; } \
+                >"$tmp/narrow/probe.html"
+            timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu \
+                --user-data-dir="$tmp/chromium" --window-size=1280,900 \
+                --virtual-time-budget=10000 \
+                --dump-dom "file://$tmp/narrow/frame.html#$w" \
+                >"$tmp/narrow/dom" 2>/dev/null
+            "$PY" - "$tmp/narrow/dom" "$w" >"$tmp/narrow/out" <<'EOF'
+import html, json, re, sys
+m = re.search(r'<pre id="probe">(\{.*?\})</pre>', open(sys.argv[1]).read())
+if not m:
+    sys.exit("no probe answer")
+p = json.loads(html.unescape(m.group(1)))
+err = []
+if p["width"] != int(sys.argv[2]):
+    err.append("frame %d px wide" % p["width"])
+if p["scrollWidth"] > p["width"]:
+    err.append("scrolls sideways: %d > %d px" % (p["scrollWidth"], p["width"]))
+if p["broken"] or not p["headers"]:
+    err.append("%d headers, words wider than their cell: %s"
+               % (p["headers"], ", ".join(p["broken"][:6])))
+if err:
+    print("; ".join(err))
+EOF
+            if [ $? -eq 0 ] && [ ! -s "$tmp/narrow/out" ]; then ok; else
+                fail "report.html ($d) at $w px: $(cat "$tmp/narrow/out")"
+            fi
+        done
+    done
+fi
 
 finish

@@ -92,12 +92,30 @@ static void td_steps(nfy_buf *out, const nfy_prof_step_vec *steps, nfy_buf *tmp)
     (void)nfy_buf_addstr(out, "</td>");
 }
 
+/* Opens a table with its header row. At phone width a table of many
+ * columns would squeeze each to a few letters: the table keeps a width of
+ * COL_EM per column and scrolls inside its own box (the page itself never
+ * scrolls sideways), and headers break between words only. */
+enum { COL_EM = 7 };
+
 static void th_row(nfy_buf *out, const char *const *heads, size_t n)
 {
-    (void)nfy_buf_addstr(out, "<table class=\"sort\"><thead><tr>");
+    (void)nfy_buf_addf(out,
+                       "<div class=\"wide\" style=\"overflow-x:auto\">"
+                       "<table class=\"sort\" style=\"min-width:%zuem\">"
+                       "<thead><tr>",
+                       n * COL_EM);
     for (size_t i = 0; i < n; i++)
-        (void)nfy_buf_addf(out, "<th>%s</th>", heads[i]);
+        (void)nfy_buf_addf(out,
+                           "<th style=\"overflow-wrap:normal;word-break:"
+                           "normal\">%s</th>",
+                           heads[i]);
     (void)nfy_buf_addstr(out, "</tr></thead><tbody>\n");
+}
+
+static void table_end(nfy_buf *out)
+{
+    (void)nfy_buf_addstr(out, "</tbody></table></div>\n");
 }
 
 /* ---- summary ---------------------------------------------------------- */
@@ -152,7 +170,7 @@ static void inputs_table(const nfy_prof_report_meta *m, nfy_buf *out)
         td_int(out, (long long)in->errors);
         (void)nfy_buf_addstr(out, "</tr>\n");
     }
-    (void)nfy_buf_addstr(out, "</tbody></table>\n");
+    table_end(out);
 }
 
 /* Operators per status, with their calls and share of all self time. */
@@ -176,7 +194,7 @@ static void status_row(nfy_buf *out, const char *label, const char *cls,
     td_time(out, s->us);
     td_share(out, pct);
     (void)nfy_buf_addf(out,
-                       "<td><div class=\"bar\"><div style=\"width:%u%%\">"
+                       "<td><div class=\"bar\" style=\"max-width:100%%\"><div style=\"width:%u%%\">"
                        "</div></div></td></tr>\n",
                        w > 100 ? 100 : w);
 }
@@ -208,7 +226,8 @@ static void status_table(const nfy_prof_table *t, double total, nfy_buf *out)
         status_row(out, "unchecked", "unchecked", &sums[NFY_PSTAT_UNCHECKED],
                    total);
     status_row(out, "rows that are not operators", "none", &other, total);
-    (void)nfy_buf_addstr(out, "</tbody></table>\n<p>Share: of the self time "
+    table_end(out);
+    (void)nfy_buf_addstr(out, "<p>Share: of the self time "
                               "(host plus device) of every row but the "
                               "profiler steps.</p>\n");
 }
@@ -323,7 +342,7 @@ static void op_table(const html_ctx *h, const char *id, const char *title,
     for (size_t i = 0; i < h->t->ops.len; i++)
         if (keep(&h->t->ops.items[i]))
             op_row(h, &h->t->ops.items[i]);
-    (void)nfy_buf_addstr(h->out, "</tbody></table>\n");
+    table_end(h->out);
 }
 
 /* Shape texts first seen in the reference step or before it (in_ref), or
@@ -398,7 +417,7 @@ static void dynamic_table(const html_ctx *h, const nfy_prof_report_meta *m,
         td_steps(h->out, &op->steps, h->tmp);
         (void)nfy_buf_addstr(h->out, "</tr>\n");
     }
-    (void)nfy_buf_addstr(h->out, "</tbody></table>\n");
+    table_end(h->out);
 }
 
 static void dynamic_section(const html_ctx *h, const nfy_prof_report_meta *m)
@@ -462,7 +481,8 @@ static void other_rows(const html_ctx *h)
         td_steps(h->out, &op->steps, h->tmp);
         (void)nfy_buf_addstr(h->out, "</tr>\n");
     }
-    (void)nfy_buf_addstr(h->out, "</tbody></table></details>\n");
+    table_end(h->out);
+    (void)nfy_buf_addstr(h->out, "</details>\n");
 }
 
 /* ---- diagnostics ------------------------------------------------------ */
@@ -505,7 +525,7 @@ static void diagnostics(const nfy_diags *d, nfy_buf *tmp, nfy_buf *out)
                 shown++;
             }
         }
-    (void)nfy_buf_addstr(out, "</tbody></table>\n");
+    table_end(out);
     if (n + d->dropped > shown)
         (void)nfy_buf_addf(out, "<p>%zu more not shown.</p>\n",
                            n + d->dropped - shown);
