@@ -113,6 +113,42 @@ d = json.load(open('$tmp/out4/npuify_trace.json'))
 steps = sorted(e['name'] for e in d['traceEvents'] if e['name'].startswith('ProfilerStep#'))
 sys.exit(steps != ['ProfilerStep#0', 'ProfilerStep#2'])"
 
+# ---- operators joined to the user's source (with_stack) -----------------
+# aten::heaviside (cpu-fallback on torch_npu 2.0) called directly and as a
+# Tensor method in Net.forward, and in stack_helper.step_fn. torch 1.13
+# names a frame by its function's def line.
+M=tests/data/capture/stack_model.py
+fwd=$(grep -n 'def forward' "$M" | cut -d: -f1)
+hlp=$(grep -n 'def step_fn' tests/data/capture/stack_helper.py | cut -d: -f1)
+"$NPUIFY" ops --capture --torch-version 2.0 -o "$tmp/st" -- \
+    $PY "$M" >"$tmp/st.log" 2>&1
+rc=$?
+check "with_stack capture runs (rc=$rc)" test "$rc" -eq 0
+check "capture trace holds call stacks" grep -q '"Call stack"' "$tmp/st/npuify_trace.json"
+check "capture: heaviside sites in ops.csv (forward:$fwd x4, step_fn:$hlp x2)" \
+    grep -q "^aten::heaviside,.*cpu-fallback,.*\"stack_model.py:$fwd forward (4 calls, [0-9.]*%); stack_helper.py:$hlp step_fn (2 calls, [0-9.]*%)\"\$" "$tmp/st/ops.csv"
+check "capture: sites in report.json" $PY -c "
+import json, sys
+r = json.load(open('$tmp/st/report.json'))
+op = [o for o in r['ops'] if o['name'] == 'aten::heaviside'][0]
+got = [(s['file'], s['line'], s['function'], s['calls']) for s in op['sites']]
+sys.exit(got != [('$M', $fwd, 'forward', 4),
+                 ('tests/data/capture/stack_helper.py', $hlp, 'step_fn', 2)]
+         and got != [('stack_model.py', $fwd, 'forward', 4),
+                     ('stack_helper.py', $hlp, 'step_fn', 2)])"
+check "capture: torch's own frames are no site (aten::addmm from nn.Linear)" \
+    grep -q "^aten::addmm,.*\"stack_model.py:$fwd forward" "$tmp/st/ops.csv"
+check "capture: sites in summary.md" \
+    grep -q "^- \`aten::heaviside\`: stack_model.py:$fwd forward" "$tmp/st/summary.md"
+check "capture: by-line table in report.html" \
+    grep -q 'id="sites"' "$tmp/st/report.html"
+# the same from the profiler's own text table (multi-line Source Location)
+(cd tests/data/capture && $PY stack_model.py --table "$tmp/stack_table.txt") >/dev/null 2>&1
+check "with_stack table written" grep -q "Source Location" "$tmp/stack_table.txt"
+"$NPUIFY" ops "$tmp/stack_table.txt" --torch-version 2.0 -o "$tmp/stt" -q >/dev/null 2>&1
+check "table: heaviside sites in ops.csv" \
+    grep -q "^aten::heaviside,.*\"stack_model.py:$fwd forward (4 calls, [0-9.]*%); stack_helper.py:$hlp step_fn (2 calls, [0-9.]*%)\"\$" "$tmp/stt/ops.csv"
+
 # ---- usage and input errors ----------------------------------------------
 "$NPUIFY" ops --capture -o "$tmp/out5" >/dev/null 2>&1
 rc=$?

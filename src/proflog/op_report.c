@@ -154,7 +154,7 @@ void nfy_prof_render_ops_csv(const nfy_prof_table *t,
     (void)nfy_buf_addstr(out, "Op,Overload,Kind,Calls,Input Shapes,Self CPU "
                               "(us),Self Device (us),Self Time Share (%),"
                               "Status,Supported Since,First Step,Steps,"
-                              "Dynamic,Notes\n");
+                              "Dynamic,Notes,Sites\n");
     for (size_t i = 0; i < t->ops.len; i++) {
         const nfy_prof_op *op = &t->ops.items[i];
         csv_view(out, op->full_name); /* as printed: "detach" and
@@ -177,6 +177,9 @@ void nfy_prof_render_ops_csv(const nfy_prof_table *t,
         csv_view(out, nfy_buf_view(&tmp));
         (void)nfy_buf_addf(out, ",%s,", nfy_prof__dyn_name(op->dyn));
         nfy_prof__notes_of(op, &tmp);
+        csv_view(out, nfy_buf_view(&tmp));
+        (void)nfy_buf_addch(out, ',');
+        nfy__prof_join_sites(op, total, &tmp);
         csv_view(out, nfy_buf_view(&tmp));
         (void)nfy_buf_addch(out, '\n');
     }

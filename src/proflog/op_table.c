@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "proflog/proflog.h"
+#include "proflog/op_internal.h"
 
 /* Word-at-a-time hash for names and shape texts (hot: once or twice per
  * row); FNV-1a byte by byte showed in profiles. Only used in memory. */
@@ -41,12 +41,14 @@ void nfy_prof_table_release(nfy_prof_table *t)
     for (size_t i = 0; i < t->ops.len; i++) {
         nfy_vec_free(&t->ops.items[i].shapes);
         free(t->ops.items[i].shape_index);
+        nfy_vec_free(&t->ops.items[i].sites);
         nfy_vec_free(&t->ops.items[i].steps);
         nfy_vec_free(&t->ops.items[i].shape_steps);
     }
     nfy_vec_free(&t->ops);
     nfy_vec_free(&t->steps);
     free(t->index);
+    free(t->site_index);
     nfy_arena_release(&t->arena);
     memset(t, 0, sizeof *t);
 }
@@ -229,6 +231,13 @@ void nfy_prof_table_add(nfy_prof_table *t, const nfy_prof_row *row)
     if (!op->overload.len && row->overload.len)
         op->overload = nfy_arena_str(&t->arena, row->overload);
     op->flags |= row->flags;
+    if (row->source_loc.len) {
+        double self = 0;
+        for (int d = 0; d < NFY_PDEV__COUNT; d++)
+            if (!isnan(row->self_us[d]))
+                self += row->self_us[d];
+        nfy__prof_add_site(t, op, row->source_loc, calls, self);
+    }
     if (row->rank >= 0 && row->rank < 32)
         op->ranks |= 1u << row->rank;
     if (row->step >= 0 && (op->first_step < 0 || row->step < op->first_step))

@@ -76,7 +76,10 @@ typedef struct {
     nfy_str name;       /* as printed, without padding; may end with "..." */
     nfy_str overload;   /* 2.x "Overload Name" column; empty when absent */
     nfy_str shapes;     /* Input Shapes text "[[8, 20], []]"; empty if none */
-    nfy_str source_loc; /* with_stack: the first Source Location line */
+    nfy_str source_loc; /* with_stack: the first frame in the user's code
+                           ("model.py(9): forward"; torch's own frames
+                           skipped, nfy_prof_frame_is_user), else the
+                           first frame or empty */
     nfy_str accel_name; /* "CUDA", "NPU", ...; empty when no device columns */
     int64_t calls;      /* # of Calls (raw event rows and trace events: 1) */
     double self_us[NFY_PDEV__COUNT];        /* Self CPU / Self CUDA */
@@ -203,6 +206,33 @@ typedef struct {
 } nfy_prof_shape;
 
 typedef NFY_VEC(nfy_prof_shape) nfy_prof_shape_vec;
+
+/* One source site of an op: the user's frame its calls came from
+ * (with_stack). text is interned in the table (one copy per distinct
+ * frame, whatever the number of ops or rows naming it). */
+typedef struct {
+    nfy_str text; /* "model.py(9): forward" as the profiler printed it */
+    int64_t calls;
+    double self_us; /* host plus device self time */
+} nfy_prof_site;
+
+typedef NFY_VEC(nfy_prof_site) nfy_prof_site_vec;
+
+/* Distinct sites kept per op; calls from further sites add to
+ * nfy_prof_op.other_site_calls. */
+#define NFY_PROF_SITES_MAX 32
+
+/** True when a profiler frame is in the user's code: not torch's own
+ *  ("torch/...", ".../site-packages/torch/..."), not "<built-in ...>",
+ *  "<frozen runpy>" or another "<...>", not an "nn.Module: X" marker. */
+bool nfy_prof_frame_is_user(nfy_str frame);
+/** "model.py(9): forward" -> file "model.py", line 9, func "forward"
+ *  (file is the whole frame and line 0 when it has no "(N)"). */
+void nfy_prof_site_parts(nfy_str frame, nfy_str *file, uint32_t *line,
+                         nfy_str *func);
+/** The first user frame of a sep-separated frame list ("a;b;c"), or an
+ *  empty string. */
+nfy_str nfy_prof_first_user_frame(nfy_str frames, char sep);
 typedef NFY_VEC(int32_t) nfy_prof_step_vec;
 
 /* Dynamic-shape verdict of one op (relative to the reference step). */
@@ -238,6 +268,8 @@ typedef struct {
     double self_us[NFY_PDEV__COUNT];
     double total_us[NFY_PDEV__COUNT];
     nfy_prof_shape_vec shapes;
+    nfy_prof_site_vec sites;  /* by first seen; at most NFY_PROF_SITES_MAX */
+    int64_t other_site_calls; /* calls from sites past that cap */
     uint32_t *shape_index; /* open-addressing hash over shapes (slot ->
                               shapes index + 1); NULL while there are few */
     size_t shape_index_cap;
@@ -269,6 +301,8 @@ typedef struct {
     nfy_prof_op_vec ops; /* in first-seen order until nfy_prof_table_sort */
     uint32_t *index;     /* open-addressing hash: slot -> ops index + 1 */
     size_t index_cap;
+    nfy_str *site_index; /* interned site texts (open addressing) */
+    size_t site_cap, nsites;
     nfy_arena arena;
     nfy_prof_step_vec steps; /* all steps seen, sorted unique */
     uint64_t rows;

@@ -15,6 +15,7 @@
  * is ever written inside the script or a tag's attribute except as
  * escaped text. Deterministic: no timestamps.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "proflog/proflog.h"
@@ -325,6 +326,68 @@ static void op_row(const html_ctx *h, const nfy_prof_op *op)
     (void)nfy_buf_addstr(out, "</tr>\n");
 }
 
+/* One (site, operator) pair of the work list, for the by-line table. */
+typedef struct {
+    nfy_str file, func;
+    uint32_t line;
+    const nfy_prof_op *op;
+    const nfy_prof_site *site;
+} site_ref;
+
+static int cmp_site_ref(const void *pa, const void *pb)
+{
+    const site_ref *a = pa, *b = pb;
+    int c = nfy_str_cmp(a->file, b->file);
+    if (c)
+        return c;
+    if (a->line != b->line)
+        return a->line < b->line ? -1 : 1;
+    return a->site->calls > b->site->calls   ? -1
+           : a->site->calls < b->site->calls ? 1
+                                             : nfy_str_cmp(a->op->name,
+                                                           b->op->name);
+}
+
+/* The work list's operators by the line of the user's code they came
+ * from (with_stack profiles): file:line, function, operator, calls. */
+static void sites_table(const html_ctx *h, op_filter keep)
+{
+    static const char *const heads[] = {"Source line", "Function", "Operator",
+                                        "Status", "Calls", "Share"};
+    NFY_VEC(site_ref) refs = {NULL, 0, 0};
+    for (size_t i = 0; i < h->t->ops.len; i++) {
+        const nfy_prof_op *op = &h->t->ops.items[i];
+        if (!keep(op))
+            continue;
+        for (size_t k = 0; k < op->sites.len; k++) {
+            site_ref r = {{0}, {0}, 0, op, &op->sites.items[k]};
+            nfy_prof_site_parts(r.site->text, &r.file, &r.line, &r.func);
+            nfy_vec_push(&refs, r);
+        }
+    }
+    if (!refs.len)
+        return;
+    qsort(refs.items, refs.len, sizeof *refs.items, cmp_site_ref);
+    (void)nfy_buf_addstr(h->out, "<h3 id=\"sites\">By source line</h3>\n");
+    th_row(h->out, heads, sizeof heads / sizeof heads[0]);
+    for (size_t i = 0; i < refs.len; i++) {
+        const site_ref *r = &refs.items[i];
+        nfy_buf_reset(h->tmp);
+        (void)nfy_buf_addf(h->tmp, "%.*s:%u", NFY_STR_FMT(r->file),
+                           (unsigned)r->line);
+        (void)nfy_buf_addstr(h->out, "<tr>");
+        td_text(h->out, nfy_buf_view(h->tmp), true);
+        td_text(h->out, r->func, true);
+        td_text(h->out, shown_name(r->op, h->arena), true);
+        td_status(h->out, r->op->status);
+        td_int(h->out, r->site->calls);
+        td_share(h->out, share_of(r->site->self_us, h->total));
+        (void)nfy_buf_addstr(h->out, "</tr>\n");
+    }
+    table_end(h->out);
+    nfy_vec_free(&refs);
+}
+
 /* ops are sorted by kind, then self time: operators come by time already */
 static void op_table(const html_ctx *h, const char *id, const char *title,
                      op_filter keep)
@@ -343,6 +406,8 @@ static void op_table(const html_ctx *h, const char *id, const char *title,
         if (keep(&h->t->ops.items[i]))
             op_row(h, &h->t->ops.items[i]);
     table_end(h->out);
+    if (!strcmp(id, "work"))
+        sites_table(h, keep);
 }
 
 /* Shape texts first seen in the reference step or before it (in_ref), or

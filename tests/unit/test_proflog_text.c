@@ -323,9 +323,12 @@ static void test_with_stack(void **state)
     read_str(t, &g);
     assert_int_equal(g.n, 2);
     assert_string_equal(g.rows[0].name, "aten::mm");
-    assert_string_equal(g.rows[0].srcloc, "<built-in method mm>");
+    /* the first frame in the user's code: torch's own and <built-in>
+     * frames are skipped, continuation lines included */
+    assert_string_equal(g.rows[0].srcloc, "[] looks like shapes.py(1): x");
     assert_string_equal(g.rows[1].name, "aten::relu");
     assert_int_equal(g.rows[1].calls, 2);
+    assert_string_equal(g.rows[1].srcloc, "train.py(3): step");
 }
 
 /* ---- Prefixes, encodings, noise -------------------------------------------
