@@ -142,6 +142,23 @@ check "capture: sites in summary.md" \
     grep -q "^- \`aten::heaviside\`: stack_model.py:$fwd forward" "$tmp/st/summary.md"
 check "capture: by-line table in report.html" \
     grep -q 'id="sites"' "$tmp/st/report.html"
+"$NPUIFY" ops "$tmp/st/npuify_trace.json" --torch-version 2.0 --format sarif \
+    -o "$tmp/sar" -q >/dev/null 2>&1
+check "--format sarif: ops.sarif alone, the fallback op at both sites" $PY -c "
+import json, os, sys
+assert sorted(os.listdir('$tmp/sar')) == ['all_ops.txt', 'ops.sarif']
+d = json.load(open('$tmp/sar/ops.sarif'))
+assert d['version'] == '2.1.0'
+got = []
+for r in d['runs'][0]['results']:
+    loc = r['locations'][0]['physicalLocation']
+    got.append((r['ruleId'], os.path.basename(loc['artifactLocation']['uri']),
+                loc['region']['startLine'], r['message']['text'].split(';')[0]))
+want = [('ops-cpu-fallback', 'stack_model.py', $fwd,
+         'aten::heaviside falls back to the CPU on torch_npu 2.0'),
+        ('ops-cpu-fallback', 'stack_helper.py', $hlp,
+         'aten::heaviside falls back to the CPU on torch_npu 2.0')]
+sys.exit(0 if got == want else 'got %r' % got)"
 # the same from the profiler's own text table (multi-line Source Location)
 (cd tests/data/capture && $PY stack_model.py --table "$tmp/stack_table.txt") >/dev/null 2>&1
 check "with_stack table written" grep -q "Source Location" "$tmp/stack_table.txt"

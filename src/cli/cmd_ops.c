@@ -48,7 +48,8 @@ static const nfy_cli_option ops_opts[] = {
     {OPT_REF_STEP, NULL, "--ref-step", "N",
      "reference step for dynamic shapes (default: the\nfirst step seen)"},
     {OPT_FORMAT, NULL, "--format", "LIST",
-     "csv,json,md,html or all (default all);\nall_ops.txt is always written"},
+     "csv,json,md,html,sarif or all (default all:\nall but sarif); "
+     "all_ops.txt is always written"},
     {OPT_CAPTURE, NULL, "--capture", NULL,
      "run the command after -- under the profiler"},
     {OPT_EVERY, NULL, "--every", "N", "with --capture: keep every Nth step"},
@@ -77,7 +78,9 @@ static const nfy_cli_command ops_cmd = {
     "dynamic_ops.csv (csv), report.json (json), summary.md (md), report.html\n"
     "(html: one self-contained page with the summary, the unsupported and\n"
     "CPU-fallback operators by self time, every operator, the dynamic-shape\n"
-    "operators and the diagnostics; tables sort on a header click).\n"
+    "operators and the diagnostics; tables sort on a header click),\n"
+    "ops.sarif (sarif: unsupported and CPU-fallback operators at the\n"
+    "source lines of a with_stack profile, for editors and CI).\n"
     "Exit codes: 0 ok, 2 usage, 3 input errors (what was read is reported;\n"
     "nothing is written when no input can be read).\n"};
 
@@ -117,8 +120,7 @@ static bool parse_formats(const char *s, unsigned *out)
         else if (n == 3 && !strncmp(s, "all", 3))
             *out |= OPS_ALL_FORMATS;
         else if (n == 5 && !strncmp(s, "sarif", 5))
-            fprintf(stderr, "npuify ops: note[usage]: --format sarif is not "
-                            "written by ops (csv, json, md, html are)\n");
+            *out |= NFY_PROF_OUT_SARIF;
         else if (n != 0)
             return false;
         s += n + (s[n] == ',');

@@ -271,6 +271,7 @@ nfy_status nfy_prof_report_write(const nfy_prof_table *t,
         {NFY_PROF_OUT_JSON, "report.json", nfy_prof_render_json},
         {NFY_PROF_OUT_MD, "summary.md", nfy_prof_render_md},
         {NFY_PROF_OUT_HTML, "report.html", nfy_prof_render_html},
+        {NFY_PROF_OUT_SARIF, "ops.sarif", nfy_prof_render_sarif},
     };
     for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++) {
         if (!(m->formats & outs[i].fmt))

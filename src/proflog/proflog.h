@@ -373,7 +373,8 @@ enum {
     NFY_PROF_OUT_CSV = 1u << 0,  /* ops.csv, dynamic_ops.csv */
     NFY_PROF_OUT_JSON = 1u << 1, /* report.json */
     NFY_PROF_OUT_MD = 1u << 2,   /* summary.md */
-    NFY_PROF_OUT_HTML = 1u << 3  /* report.html */
+    NFY_PROF_OUT_HTML = 1u << 3, /* report.html */
+    NFY_PROF_OUT_SARIF = 1u << 4 /* ops.sarif (not in "all") */
 };
 
 typedef struct {
@@ -447,5 +448,9 @@ void nfy_prof_op_notes(const nfy_prof_op *op, nfy_buf *tmp);
 
 void nfy_prof_render_html(const nfy_prof_table *t,
                           const nfy_prof_report_meta *m, nfy_buf *out);
+/** ops.sarif: each unsupported / cpu-fallback operator at each of its
+ *  sites (SARIF 2.1.0, src/proflog/op_report_sarif.c). */
+void nfy_prof_render_sarif(const nfy_prof_table *t,
+                           const nfy_prof_report_meta *m, nfy_buf *out);
 
 #endif
