@@ -31,8 +31,9 @@ static void message(const nfy_prof_op *op, const nfy_prof_report_meta *m,
 {
     nfy_buf text = NFY_BUF_INIT;
     nfy_str name = nfy_prof_qualified(a, op->full_name);
-    (void)nfy_buf_addf(&text, "%.*s %s on torch_npu %s; ran: %lld call%s, "
-                              "%.2f%% of self time",
+    (void)nfy_buf_addf(&text,
+                       "%.*s %s on torch_npu %s; ran: %lld call%s, "
+                       "%.2f%% of self time",
                        NFY_STR_FMT(name),
                        op->status == NFY_PSTAT_UNSUPPORTED
                            ? "is not supported"

@@ -123,7 +123,7 @@ void nfy__prof_add_site(nfy_prof_table *t, nfy_prof_op *op, nfy_str frame,
 }
 
 void nfy_prof_site_parts(nfy_str frame, nfy_str *file, uint32_t *line,
-                          nfy_str *func)
+                         nfy_str *func)
 {
     *file = frame;
     *line = 0;
@@ -155,8 +155,8 @@ void nfy__prof_sites_by_calls(const nfy_prof_op *op, size_t *order)
         order[i] = i;
     for (size_t i = 1; i < op->sites.len; i++) { /* insertion: <= 32 */
         size_t v = order[i], j = i;
-        while (j > 0 && op->sites.items[order[j - 1]].calls <
-                            op->sites.items[v].calls) {
+        while (j > 0 &&
+               op->sites.items[order[j - 1]].calls < op->sites.items[v].calls) {
             order[j] = order[j - 1];
             j--;
         }

@@ -237,8 +237,8 @@ typedef NFY_VEC(int32_t) nfy_prof_step_vec;
 
 /* Dynamic-shape verdict of one op (relative to the reference step). */
 typedef enum {
-    NFY_PDYN_STATIC,       /* same shapes in every step */
-    NFY_PDYN_NEW_LATER,    /* absent from the reference step */
+    NFY_PDYN_STATIC,        /* same shapes in every step */
+    NFY_PDYN_NEW_LATER,     /* absent from the reference step */
     NFY_PDYN_SHAPE_CHANGED, /* present there, new shapes later */
     NFY_PDYN_POSSIBLE       /* the input cannot tell steps apart (one
                                table, a trace without step markers) and
@@ -270,8 +270,8 @@ typedef struct {
     nfy_prof_shape_vec shapes;
     nfy_prof_site_vec sites;  /* by first seen; at most NFY_PROF_SITES_MAX */
     int64_t other_site_calls; /* calls from sites past that cap */
-    uint32_t *shape_index; /* open-addressing hash over shapes (slot ->
-                              shapes index + 1); NULL while there are few */
+    uint32_t *shape_index;    /* open-addressing hash over shapes (slot ->
+                                 shapes index + 1); NULL while there are few */
     size_t shape_index_cap;
     nfy_prof_step_vec steps;       /* sorted, unique, steps >= 0 only */
     nfy_prof_step_vec shape_steps; /* the same, rows of tables with shapes */
@@ -438,9 +438,8 @@ const char *nfy_prof_dyn_name(nfy_prof_dyn d);
  * cannot tell steps apart, why ("no step markers" / "one step only") and
  * the operators with several input shapes as possibly dynamic.
  */
-void nfy_prof_dynamic_phrase(const nfy_prof_table *t,
-                             const nfy_prof_counts *c, int32_t ref,
-                             nfy_buf *out);
+void nfy_prof_dynamic_phrase(const nfy_prof_table *t, const nfy_prof_counts *c,
+                             int32_t ref, nfy_buf *out);
 /** "1-3 5 7-9": a sorted step list as runs (tmp is reset first). */
 void nfy_prof_join_steps(const nfy_prof_step_vec *v, nfy_buf *tmp);
 /** The Notes text of ops.csv (cut names, cut shapes...); tmp reset. */

@@ -2,8 +2,9 @@
  * One chrome-trace event object into an nfy_trace_event: name, ph, cat,
  * ts, dur, pid, tid and args "Input Dims" (or "Input dims") rendered as the
  * text tables print shapes, and of args "Call stack" (with_stack frames
- * joined by ";") the first frame in the user's code. Every other member is skipped without being
- * stored, so an event with a megabyte of args costs a scan, not memory.
+ * joined by ";") the first frame in the user's code. Every other member is
+ * skipped without being stored, so an event with a megabyte of args costs a
+ * scan, not memory.
  */
 #include <stdlib.h>
 #include <string.h>

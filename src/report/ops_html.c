@@ -195,7 +195,8 @@ static void status_row(nfy_buf *out, const char *label, const char *cls,
     td_time(out, s->us);
     td_share(out, pct);
     (void)nfy_buf_addf(out,
-                       "<td><div class=\"bar\" style=\"max-width:100%%\"><div style=\"width:%u%%\">"
+                       "<td><div class=\"bar\" style=\"max-width:100%%\"><div "
+                       "style=\"width:%u%%\">"
                        "</div></div></td></tr>\n",
                        w > 100 ? 100 : w);
 }
@@ -342,10 +343,10 @@ static int cmp_site_ref(const void *pa, const void *pb)
         return c;
     if (a->line != b->line)
         return a->line < b->line ? -1 : 1;
-    return a->site->calls > b->site->calls   ? -1
-           : a->site->calls < b->site->calls ? 1
-                                             : nfy_str_cmp(a->op->name,
-                                                           b->op->name);
+    return a->site->calls > b->site->calls ? -1
+           : a->site->calls < b->site->calls
+               ? 1
+               : nfy_str_cmp(a->op->name, b->op->name);
 }
 
 /* The work list's operators by the line of the user's code they came
@@ -353,7 +354,7 @@ static int cmp_site_ref(const void *pa, const void *pb)
 static void sites_table(const html_ctx *h, op_filter keep)
 {
     static const char *const heads[] = {"Source line", "Function", "Operator",
-                                        "Status", "Calls", "Share"};
+                                        "Status",      "Calls",    "Share"};
     NFY_VEC(site_ref) refs = {NULL, 0, 0};
     for (size_t i = 0; i < h->t->ops.len; i++) {
         const nfy_prof_op *op = &h->t->ops.items[i];
@@ -449,9 +450,9 @@ static void dynamic_table(const html_ctx *h, const nfy_prof_report_meta *m,
                                         "Shapes in reference",
                                         "New shapes @ step",
                                         "Steps"};
-    static const char *const heads_apart[] = {
-        "Operator", "Status", "Calls", "Self time (us)", "Input shapes",
-        "Steps"};
+    static const char *const heads_apart[] = {"Operator",     "Status",
+                                              "Calls",        "Self time (us)",
+                                              "Input shapes", "Steps"};
     bool apart = which == NFY_PDYN_POSSIBLE;
     size_t n = 0;
     for (size_t i = 0; i < h->t->ops.len; i++)
