@@ -105,20 +105,20 @@ void nfy__prof_add_site(nfy_prof_table *t, nfy_prof_op *op, nfy_str frame,
 {
     if (!frame.len || !nfy_prof_frame_is_user(frame))
         return;
-    nfy_str text = intern_site(t, trim(frame));
+    frame = trim(frame);
     for (size_t i = 0; i < op->sites.len; i++) {
         nfy_prof_site *s = &op->sites.items[i];
-        if (s->text.ptr == text.ptr) {
+        if (nfy_str_eq(s->text, frame)) {
             s->calls += calls;
             s->self_us += self_us;
             return;
         }
     }
-    if (op->sites.len == NFY_PROF_SITES_MAX) {
+    if (op->sites.len == NFY_PROF_SITES_MAX) { /* nothing kept past it */
         op->other_site_calls += calls;
         return;
     }
-    nfy_prof_site s = {text, calls, self_us};
+    nfy_prof_site s = {intern_site(t, frame), calls, self_us};
     nfy_vec_push(&op->sites, s);
 }
 
