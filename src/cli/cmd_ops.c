@@ -533,13 +533,13 @@ int nfy_cmd_ops(int argc, char **argv)
         free(a.inputs);
         return NFY_EXIT_INPUT;
     }
+    size_t given = a.ninputs; /* capture appends the traces it wrote */
     if (a.capture && (rc = run_capture(&a, &d)) != 0) {
         print_diags(&d, a.json_diags);
         nfy_diags_release(&d);
         free(a.inputs);
         return rc;
     }
-    size_t given = a.ninputs;
     rc = analyse(&a, v, &d);
     if (rc == NFY_EXIT_OK && refused)
         rc = NFY_EXIT_INPUT;
