@@ -85,8 +85,15 @@ check "trace written with a chained sitecustomize" \
 # ---- a failing script still yields its trace -----------------------------
 printf 'import torch\ntorch.relu(torch.ones(3))\nraise SystemExit(3)\n' \
     >"$tmp/fails.py"
-"$NPUIFY" ops --capture -o "$tmp/out3" -- $PY "$tmp/fails.py" >/dev/null 2>&1
+"$NPUIFY" ops --capture -o "$tmp/out3" -- $PY "$tmp/fails.py" >"$tmp/fails.log" 2>&1
 check "failing script: trace kept" test -s "$tmp/out3/npuify_trace.json"
+check "failing script: its exit status said once" \
+    test "$(grep -c 'exited with status 3; analysing what it profiled' "$tmp/fails.log")" -eq 1
+printf 'import sys\nsys.exit(5)\n' >"$tmp/exit5.py"
+"$NPUIFY" ops --capture -o "$tmp/out9" -- $PY "$tmp/exit5.py" >"$tmp/exit5.log" 2>&1
+rc=$?
+check "script without torch exiting 5: input error naming status 5 (rc=$rc)" \
+    sh -c "test $rc -eq 3 && grep -q 'exited with status 5 and wrote no trace' '$tmp/exit5.log'"
 check "failing script: its op found" grep -qx aten::relu "$tmp/out3/all_ops.txt"
 
 # ---- the profiler waits for the script's own "import torch" -------------
@@ -105,6 +112,59 @@ import json, sys
 d = json.load(open('$tmp/out4/npuify_trace.json'))
 steps = sorted(e['name'] for e in d['traceEvents'] if e['name'].startswith('ProfilerStep#'))
 sys.exit(steps != ['ProfilerStep#0', 'ProfilerStep#2'])"
+
+# ---- operators joined to the user's source (with_stack) -----------------
+# aten::heaviside (cpu-fallback on torch_npu 2.0) called directly and as a
+# Tensor method in Net.forward, and in stack_helper.step_fn. torch 1.13
+# names a frame by its function's def line.
+M=tests/data/capture/stack_model.py
+fwd=$(grep -n 'def forward' "$M" | cut -d: -f1)
+hlp=$(grep -n 'def step_fn' tests/data/capture/stack_helper.py | cut -d: -f1)
+"$NPUIFY" ops --capture --torch-version 2.0 -o "$tmp/st" -- \
+    $PY "$M" >"$tmp/st.log" 2>&1
+rc=$?
+check "with_stack capture runs (rc=$rc)" test "$rc" -eq 0
+check "capture trace holds call stacks" grep -q '"Call stack"' "$tmp/st/npuify_trace.json"
+check "capture: heaviside sites in ops.csv (forward:$fwd x4, step_fn:$hlp x2)" \
+    grep -q "^aten::heaviside,.*cpu-fallback,.*\"stack_model.py:$fwd forward (4 calls, [0-9.]*%); stack_helper.py:$hlp step_fn (2 calls, [0-9.]*%)\"\$" "$tmp/st/ops.csv"
+check "capture: sites in report.json" $PY -c "
+import json, sys
+r = json.load(open('$tmp/st/report.json'))
+op = [o for o in r['ops'] if o['name'] == 'aten::heaviside'][0]
+got = [(s['file'], s['line'], s['function'], s['calls']) for s in op['sites']]
+sys.exit(got != [('$M', $fwd, 'forward', 4),
+                 ('tests/data/capture/stack_helper.py', $hlp, 'step_fn', 2)]
+         and got != [('stack_model.py', $fwd, 'forward', 4),
+                     ('stack_helper.py', $hlp, 'step_fn', 2)])"
+check "capture: torch's own frames are no site (aten::addmm from nn.Linear)" \
+    grep -q "^aten::addmm,.*\"stack_model.py:$fwd forward" "$tmp/st/ops.csv"
+check "capture: sites in summary.md" \
+    grep -q "^- \`aten::heaviside\`: stack_model.py:$fwd forward" "$tmp/st/summary.md"
+check "capture: by-line table in report.html" \
+    grep -q 'id="sites"' "$tmp/st/report.html"
+"$NPUIFY" ops "$tmp/st/npuify_trace.json" --torch-version 2.0 --format sarif \
+    -o "$tmp/sar" -q >/dev/null 2>&1
+check "--format sarif: ops.sarif alone, the fallback op at both sites" $PY -c "
+import json, os, sys
+assert sorted(os.listdir('$tmp/sar')) == ['all_ops.txt', 'ops.sarif']
+d = json.load(open('$tmp/sar/ops.sarif'))
+assert d['version'] == '2.1.0'
+got = []
+for r in d['runs'][0]['results']:
+    loc = r['locations'][0]['physicalLocation']
+    got.append((r['ruleId'], os.path.basename(loc['artifactLocation']['uri']),
+                loc['region']['startLine'], r['message']['text'].split(';')[0]))
+want = [('ops-cpu-fallback', 'stack_model.py', $fwd,
+         'aten::heaviside falls back to the CPU on torch_npu 2.0'),
+        ('ops-cpu-fallback', 'stack_helper.py', $hlp,
+         'aten::heaviside falls back to the CPU on torch_npu 2.0')]
+sys.exit(0 if got == want else 'got %r' % got)"
+# the same from the profiler's own text table (multi-line Source Location)
+(cd tests/data/capture && $PY stack_model.py --table "$tmp/stack_table.txt") >/dev/null 2>&1
+check "with_stack table written" grep -q "Source Location" "$tmp/stack_table.txt"
+"$NPUIFY" ops "$tmp/stack_table.txt" --torch-version 2.0 -o "$tmp/stt" -q >/dev/null 2>&1
+check "table: heaviside sites in ops.csv" \
+    grep -q "^aten::heaviside,.*\"stack_model.py:$fwd forward (4 calls, [0-9.]*%); stack_helper.py:$hlp step_fn (2 calls, [0-9.]*%)\"\$" "$tmp/stt/ops.csv"
 
 # ---- usage and input errors ----------------------------------------------
 "$NPUIFY" ops --capture -o "$tmp/out5" >/dev/null 2>&1

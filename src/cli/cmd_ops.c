@@ -48,7 +48,8 @@ static const nfy_cli_option ops_opts[] = {
     {OPT_REF_STEP, NULL, "--ref-step", "N",
      "reference step for dynamic shapes (default: the\nfirst step seen)"},
     {OPT_FORMAT, NULL, "--format", "LIST",
-     "csv,json,md,html or all (default all);\nall_ops.txt is always written"},
+     "csv,json,md,html,sarif or all (default all:\nall but sarif); "
+     "all_ops.txt is always written"},
     {OPT_CAPTURE, NULL, "--capture", NULL,
      "run the command after -- under the profiler"},
     {OPT_EVERY, NULL, "--every", "N", "with --capture: keep every Nth step"},
@@ -77,7 +78,9 @@ static const nfy_cli_command ops_cmd = {
     "dynamic_ops.csv (csv), report.json (json), summary.md (md), report.html\n"
     "(html: one self-contained page with the summary, the unsupported and\n"
     "CPU-fallback operators by self time, every operator, the dynamic-shape\n"
-    "operators and the diagnostics; tables sort on a header click).\n"
+    "operators and the diagnostics; tables sort on a header click),\n"
+    "ops.sarif (sarif: unsupported and CPU-fallback operators at the\n"
+    "source lines of a with_stack profile, for editors and CI).\n"
     "Exit codes: 0 ok, 2 usage, 3 input errors (what was read is reported;\n"
     "nothing is written when no input can be read).\n"};
 
@@ -117,8 +120,7 @@ static bool parse_formats(const char *s, unsigned *out)
         else if (n == 3 && !strncmp(s, "all", 3))
             *out |= OPS_ALL_FORMATS;
         else if (n == 5 && !strncmp(s, "sarif", 5))
-            fprintf(stderr, "npuify ops: note[usage]: --format sarif is not "
-                            "written by ops (csv, json, md, html are)\n");
+            *out |= NFY_PROF_OUT_SARIF;
         else if (n != 0)
             return false;
         s += n + (s[n] == ',');
@@ -360,12 +362,14 @@ static void print_summary(const nfy_prof_table *t, const ops_args *a,
 {
     nfy_prof_counts c;
     nfy_prof_table_counts(t, &c);
+    nfy_buf dyn = NFY_BUF_INIT;
+    nfy_prof_dynamic_phrase(t, &c, ref, &dyn);
     printf("npuify ops: %zu names, %zu operators on torch_npu %s: %zu "
            "supported, %zu cpu-fallback, %zu unsupported, %zu composite, %zu "
-           "unknown; %zu dynamic-shape (reference step %d of %zu)\n",
+           "unknown; %s\n",
            c.names, c.ops, v ? v->name : "?", c.supported, c.fallback,
-           c.unsupported, c.composite, c.unknown, c.dynamic, (int)ref,
-           t->steps.len);
+           c.unsupported, c.composite, c.unknown, nfy_buf_cstr(&dyn));
+    nfy_buf_release(&dyn);
     printf("npuify ops: reports in %s/\n", a->out_dir);
 }
 
@@ -377,11 +381,6 @@ static int run_capture(ops_args *a, nfy_diags *d)
     if (st == NFY_OK) {
         for (size_t i = 0; i < res.n_traces; i++)
             a->inputs[a->ninputs++] = strdup(res.trace_paths[i]);
-        if (res.exit_code && !a->quiet)
-            fprintf(stderr,
-                    "npuify ops: warning[capture]: the command exited with "
-                    "%d\n",
-                    res.exit_code);
     }
     nfy_capture_result_release(&res);
     return st == NFY_OK ? 0 : NFY_EXIT_INPUT;
@@ -436,13 +435,59 @@ static int analyse(ops_args *a, const nfy_apidb_version *v, nfy_diags *d)
     return ok ? NFY_EXIT_OK : NFY_EXIT_INPUT;
 }
 
-/* Reports of no readable input would be empty: with not one input
- * readable (a mistyped log name), say so and write nothing. With some
- * readable, the reader names the others and the rest is reported. */
-static bool inputs_readable(const ops_args *a, nfy_diags *d)
+/* A Python script given as a log (`ops train.py`): named by its suffix or
+ * a python #! line. It holds no profiler output; --capture runs it. */
+static bool is_python_script(const char *path)
 {
-    if (a->capture || a->ninputs == 0)
+    nfy_str p = nfy_str_from_cstr(path);
+    if (nfy_str_ends_with(p, NFY_STR_LIT(".py")) ||
+        nfy_str_ends_with(p, NFY_STR_LIT(".pyw")))
         return true;
+    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : NULL;
+    if (!f)
+        return false;
+    char line[128];
+    bool py = fgets(line, sizeof line, f) && !strncmp(line, "#!", 2) &&
+              strstr(line, "python");
+    fclose(f);
+    return py;
+}
+
+/* Python scripts are taken out of the inputs with an error that names
+ * --capture; returns how many were. */
+static size_t drop_scripts(ops_args *a, nfy_diags *d)
+{
+    size_t kept = 0, dropped = 0;
+    for (size_t i = 0; i < a->ninputs; i++) {
+        if (!is_python_script(a->inputs[i])) {
+            a->inputs[kept++] = a->inputs[i];
+            continue;
+        }
+        dropped++;
+        nfy_diag_add_at(d, NFY_SEV_ERROR, "ops-input", a->inputs[i], 0, 0,
+                        "a Python script, not a profiler log or trace; to "
+                        "profile it run: npuify ops --capture -- python %s",
+                        a->inputs[i]);
+    }
+    a->ninputs = kept;
+    return dropped;
+}
+
+/* Reports of no readable input would be empty: with not one input
+ * readable (a mistyped log name, only Python scripts), say so and write
+ * nothing. With some readable, the reader names the others and the rest
+ * is reported. */
+static bool inputs_readable(ops_args *a, nfy_diags *d, size_t *refused)
+{
+    if (a->capture)
+        return true;
+    *refused = drop_scripts(a, d);
+    if (a->ninputs == 0) {
+        nfy_diag_add_at(d, NFY_SEV_ERROR, "ops-input", NULL, 0, 0,
+                        "no profiler log or trace to read; no report "
+                        "written");
+        return false;
+    }
     for (size_t i = 0; i < a->ninputs; i++)
         if (!strcmp(a->inputs[i], "-") || access(a->inputs[i], R_OK) == 0)
             return true;
@@ -481,13 +526,14 @@ int nfy_cmd_ops(int argc, char **argv)
     nfy_diags d;
     nfy_diags_init(&d);
     d.max = 10000;
-    size_t given = a.ninputs;
-    if (!inputs_readable(&a, &d)) {
+    size_t refused = 0;
+    if (!inputs_readable(&a, &d, &refused)) {
         print_diags(&d, a.json_diags);
         nfy_diags_release(&d);
         free(a.inputs);
         return NFY_EXIT_INPUT;
     }
+    size_t given = a.ninputs; /* capture appends the traces it wrote */
     if (a.capture && (rc = run_capture(&a, &d)) != 0) {
         print_diags(&d, a.json_diags);
         nfy_diags_release(&d);
@@ -495,6 +541,8 @@ int nfy_cmd_ops(int argc, char **argv)
         return rc;
     }
     rc = analyse(&a, v, &d);
+    if (rc == NFY_EXIT_OK && refused)
+        rc = NFY_EXIT_INPUT;
     for (size_t i = given; i < a.ninputs; i++)
         free((char *)a.inputs[i]);
     nfy_diags_release(&d);

@@ -153,7 +153,9 @@ void nfy_prof_table_counts(const nfy_prof_table *t, nfy_prof_counts *c)
         if (op->kind != NFY_PKIND_OP && op->kind != NFY_PKIND_COMM)
             continue;
         c->ops++;
-        c->dynamic += op->dyn != NFY_PDYN_STATIC;
+        c->dynamic +=
+            op->dyn == NFY_PDYN_NEW_LATER || op->dyn == NFY_PDYN_SHAPE_CHANGED;
+        c->possible += op->dyn == NFY_PDYN_POSSIBLE;
         switch (op->status) {
         case NFY_PSTAT_SUPPORTED:
             c->supported++;

@@ -5,6 +5,17 @@
 #include "core/core.h"
 #include "proflog/proflog.h"
 
+/** Count calls and self time of op at the user frame (op_sites.c);
+ *  a frame that is not the user's is ignored. */
+void nfy__prof_add_site(nfy_prof_table *t, nfy_prof_op *op, nfy_str frame,
+                        int64_t calls, double self_us);
+
+/** order[0..sites.len) = op's site indices, most calls first. */
+void nfy__prof_sites_by_calls(const nfy_prof_op *op, size_t *order);
+/** "model.py:9 forward (2 calls, 0.69%); ..." most calls first; tmp
+ *  reset. total: the share's base (nfy_prof__total_self). */
+void nfy__prof_join_sites(const nfy_prof_op *op, double total, nfy_buf *tmp);
+
 /** Append a decimal integer (printf is slow for thousands of step ranges). */
 void nfy_prof__add_int(nfy_buf *b, long long v);
 
@@ -19,6 +30,7 @@ static inline const char *nfy_prof__dyn_name(nfy_prof_dyn d)
 {
     return d == NFY_PDYN_NEW_LATER       ? "new-in-later-step"
            : d == NFY_PDYN_SHAPE_CHANGED ? "shape-changed"
+           : d == NFY_PDYN_POSSIBLE      ? "possibly-dynamic"
                                          : "static";
 }
 

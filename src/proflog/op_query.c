@@ -31,3 +31,25 @@ void nfy_prof_op_notes(const nfy_prof_op *op, nfy_buf *tmp)
 {
     nfy_prof__notes_of(op, tmp);
 }
+
+void nfy_prof_dynamic_phrase(const nfy_prof_table *t, const nfy_prof_counts *c,
+                             int32_t ref, nfy_buf *out)
+{
+    if (!t->steps_apart) {
+        (void)nfy_buf_addf(out, "%s: steps cannot be told apart; ",
+                           t->steps.len ? "one step only" : "no step markers");
+        if (c->possible)
+            (void)nfy_buf_addf(out,
+                               "%zu operator%s with several input shapes, "
+                               "possibly dynamic",
+                               c->possible, c->possible == 1 ? "" : "s");
+        else
+            (void)nfy_buf_addstr(out, "no operator has several input shapes");
+        return;
+    }
+    (void)nfy_buf_addf(out,
+                       "%zu dynamic-shape operator%s (reference step %d of "
+                       "%zu)",
+                       c->dynamic, c->dynamic == 1 ? "" : "s", (int)ref,
+                       t->steps.len);
+}

@@ -154,7 +154,7 @@ void nfy_prof_render_ops_csv(const nfy_prof_table *t,
     (void)nfy_buf_addstr(out, "Op,Overload,Kind,Calls,Input Shapes,Self CPU "
                               "(us),Self Device (us),Self Time Share (%),"
                               "Status,Supported Since,First Step,Steps,"
-                              "Dynamic,Notes\n");
+                              "Dynamic,Notes,Sites\n");
     for (size_t i = 0; i < t->ops.len; i++) {
         const nfy_prof_op *op = &t->ops.items[i];
         csv_view(out, op->full_name); /* as printed: "detach" and
@@ -178,6 +178,9 @@ void nfy_prof_render_ops_csv(const nfy_prof_table *t,
         (void)nfy_buf_addf(out, ",%s,", nfy_prof__dyn_name(op->dyn));
         nfy_prof__notes_of(op, &tmp);
         csv_view(out, nfy_buf_view(&tmp));
+        (void)nfy_buf_addch(out, ',');
+        nfy__prof_join_sites(op, total, &tmp);
+        csv_view(out, nfy_buf_view(&tmp));
         (void)nfy_buf_addch(out, '\n');
     }
     nfy_buf_release(&tmp);
@@ -200,9 +203,10 @@ void nfy_prof_render_dynamic_csv(const nfy_prof_table *t,
                            nfy_prof__dyn_name(op->dyn), (int)m->ref_step);
         nfy_buf_reset(&tmp);
         bool first = true;
+        bool all = op->dyn == NFY_PDYN_POSSIBLE; /* no step to cut at */
         for (size_t k = 0; k < op->shapes.len; k++) {
             const nfy_prof_shape *s = &op->shapes.items[k];
-            if (s->first_step < 0 || s->first_step > m->ref_step)
+            if (!all && (s->first_step < 0 || s->first_step > m->ref_step))
                 continue;
             if (!first)
                 (void)nfy_buf_addstr(&tmp, "; ");
@@ -211,7 +215,10 @@ void nfy_prof_render_dynamic_csv(const nfy_prof_table *t,
         }
         csv_view(out, nfy_buf_view(&tmp));
         (void)nfy_buf_addch(out, ',');
-        join_shapes(op, &tmp, m->ref_step);
+        if (all)
+            nfy_buf_reset(&tmp);
+        else
+            join_shapes(op, &tmp, m->ref_step);
         csv_view(out, nfy_buf_view(&tmp));
         (void)nfy_buf_addch(out, ',');
         nfy_prof__join_steps(&op->steps, &tmp);
@@ -264,6 +271,7 @@ nfy_status nfy_prof_report_write(const nfy_prof_table *t,
         {NFY_PROF_OUT_JSON, "report.json", nfy_prof_render_json},
         {NFY_PROF_OUT_MD, "summary.md", nfy_prof_render_md},
         {NFY_PROF_OUT_HTML, "report.html", nfy_prof_render_html},
+        {NFY_PROF_OUT_SARIF, "ops.sarif", nfy_prof_render_sarif},
     };
     for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++) {
         if (!(m->formats & outs[i].fmt))

@@ -119,7 +119,26 @@ static void json_op(const nfy_prof_op *op, double total, nfy_arena *a,
                            (long long)s->calls, (int)s->first_step,
                            s->truncated ? "true" : "false");
     }
-    (void)nfy_buf_addstr(out, "]}");
+    (void)nfy_buf_addstr(out, "],\"sites\":[");
+    size_t order[NFY_PROF_SITES_MAX];
+    nfy__prof_sites_by_calls(op, order);
+    for (size_t k = 0; k < op->sites.len; k++) {
+        const nfy_prof_site *s = &op->sites.items[order[k]];
+        nfy_str file, func;
+        uint32_t line;
+        nfy_prof_site_parts(s->text, &file, &line, &func);
+        (void)nfy_buf_addstr(out, k ? ",{" : "{");
+        jkey(out, "file");
+        jstr(out, file);
+        (void)nfy_buf_addf(out, ",\"line\":%u,", (unsigned)line);
+        jkey(out, "function");
+        jstr(out, func);
+        (void)nfy_buf_addf(out, ",\"calls\":%lld,\"self_share_pct\":%.2f}",
+                           (long long)s->calls,
+                           total > 0 ? 100.0 * s->self_us / total : 0.0);
+    }
+    (void)nfy_buf_addf(out, "],\"other_site_calls\":%lld}",
+                       (long long)op->other_site_calls);
 }
 
 void nfy_prof_render_json(const nfy_prof_table *t,
@@ -141,10 +160,12 @@ void nfy_prof_render_json(const nfy_prof_table *t,
         out,
         "\"summary\":{\"names\":%zu,\"operators\":%zu,\"supported\":%zu,"
         "\"cpu_fallback\":%zu,\"unsupported\":%zu,\"composite\":%zu,"
-        "\"unknown\":%zu,\"dynamic\":%zu,\"truncated_names\":%zu,"
+        "\"unknown\":%zu,\"dynamic\":%zu,\"possibly_dynamic\":%zu,"
+        "\"steps_apart\":%s,\"truncated_names\":%zu,"
         "\"steps\":%zu,\"reference_step\":%d,\"rows\":%llu},\n",
         c.names, c.ops, c.supported, c.fallback, c.unsupported, c.composite,
-        c.unknown, c.dynamic, c.truncated, t->steps.len, (int)m->ref_step,
+        c.unknown, c.dynamic, c.possible, t->steps_apart ? "true" : "false",
+        c.truncated, t->steps.len, (int)m->ref_step,
         (unsigned long long)t->rows);
     (void)nfy_buf_addstr(out, "\"ops\":[");
     double total = nfy_prof__total_self(t);
@@ -223,6 +244,30 @@ static void md_section(const nfy_prof_table *t, const char *title,
     }
 }
 
+/* The work list's sites in the user's code (with_stack profiles). */
+static void md_sites(const nfy_prof_table *t, double total, nfy_arena *a,
+                     nfy_buf *out)
+{
+    nfy_buf tmp = NFY_BUF_INIT;
+    bool any = false;
+    for (size_t i = 0; i < t->ops.len; i++) {
+        const nfy_prof_op *op = &t->ops.items[i];
+        if (!needs_work(op) || !op->sites.len)
+            continue;
+        if (!any)
+            (void)nfy_buf_addstr(out, "\nWhere your code calls them "
+                                      "(profiled with_stack):\n\n");
+        any = true;
+        nfy__prof_join_sites(op, total, &tmp);
+        (void)nfy_buf_addstr(out, "- `");
+        md_cell(out, nfy_prof_qualified(a, op->full_name));
+        (void)nfy_buf_addstr(out, "`: ");
+        md_cell(out, nfy_buf_view(&tmp));
+        (void)nfy_buf_addch(out, '\n');
+    }
+    nfy_buf_release(&tmp);
+}
+
 void nfy_prof_render_md(const nfy_prof_table *t, const nfy_prof_report_meta *m,
                         nfy_buf *out)
 {
@@ -245,18 +290,24 @@ void nfy_prof_render_md(const nfy_prof_table *t, const nfy_prof_report_meta *m,
                            (unsigned long long)in->stats.rows,
                            (unsigned long long)in->stats.bad_rows);
     }
-    (void)nfy_buf_addf(
-        out,
-        "\n%zu distinct names, %zu operators: %zu supported, %zu "
-        "cpu-fallback, %zu unsupported, %zu composite, %zu unknown. "
-        "%zu dynamic-shape operators (reference step %d of %zu).\n",
-        c.names, c.ops, c.supported, c.fallback, c.unsupported, c.composite,
-        c.unknown, c.dynamic, (int)m->ref_step, t->steps.len);
+    (void)nfy_buf_addf(out,
+                       "\n%zu distinct names, %zu operators: %zu supported, "
+                       "%zu cpu-fallback, %zu unsupported, %zu composite, "
+                       "%zu unknown. ",
+                       c.names, c.ops, c.supported, c.fallback, c.unsupported,
+                       c.composite, c.unknown);
+    nfy_prof_dynamic_phrase(t, &c, m->ref_step, out);
+    (void)nfy_buf_addstr(out, ".\n");
     md_section(t, "Unsupported and CPU-fallback operators, by self time",
                needs_work, total, &a, out);
+    md_sites(t, total, &a, out);
     md_section(t, "Operators unknown to the torch_npu data", unknown_op, total,
                &a, out);
-    md_section(t, "Dynamic-shape operators", dynamic_op, total, &a, out);
+    md_section(t,
+               t->steps_apart ? "Dynamic-shape operators"
+                              : "Operators with several input shapes "
+                                "(steps cannot be told apart)",
+               dynamic_op, total, &a, out);
     size_t kinds[NFY_PKIND__COUNT] = {0};
     for (size_t i = 0; i < t->ops.len; i++)
         kinds[t->ops.items[i].kind]++;

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "proflog/proflog.h"
+#include "proflog/op_internal.h"
 
 /* Word-at-a-time hash for names and shape texts (hot: once or twice per
  * row); FNV-1a byte by byte showed in profiles. Only used in memory. */
@@ -40,12 +40,15 @@ void nfy_prof_table_release(nfy_prof_table *t)
 {
     for (size_t i = 0; i < t->ops.len; i++) {
         nfy_vec_free(&t->ops.items[i].shapes);
+        free(t->ops.items[i].shape_index);
+        nfy_vec_free(&t->ops.items[i].sites);
         nfy_vec_free(&t->ops.items[i].steps);
         nfy_vec_free(&t->ops.items[i].shape_steps);
     }
     nfy_vec_free(&t->ops);
     nfy_vec_free(&t->steps);
     free(t->index);
+    free(t->site_index);
     nfy_arena_release(&t->arena);
     memset(t, 0, sizeof *t);
 }
@@ -134,26 +137,82 @@ static void add_step(nfy_prof_step_vec *v, int32_t step)
     v->len++;
 }
 
+/* Few shapes: a scan from the end (newest repeat likeliest) is fastest.
+ * Past SHAPE_SCAN_MAX an op gets a hash index over its shapes, so N
+ * distinct shapes cost O(N), not O(N^2) (aten::empty in a long trace). */
+enum { SHAPE_SCAN_MAX = 16 };
+
+static void *zalloc(size_t n, size_t size)
+{
+    void *p = calloc(n, size);
+    if (!p) {
+        fputs("npuify: out of memory\n", stderr);
+        abort();
+    }
+    return p;
+}
+
+static void shape_slot_put(uint32_t *idx, size_t cap, uint64_t h, size_t i)
+{
+    size_t k = h & (cap - 1);
+    while (idx[k])
+        k = (k + 1) & (cap - 1);
+    idx[k] = (uint32_t)(i + 1);
+}
+
+static void shape_rehash(nfy_prof_op *op)
+{
+    size_t cap = op->shape_index_cap ? op->shape_index_cap * 2 : 64;
+    while (cap < op->shapes.len * 2)
+        cap *= 2;
+    uint32_t *idx = zalloc(cap, sizeof *idx);
+    for (size_t i = 0; i < op->shapes.len; i++)
+        shape_slot_put(idx, cap, op->shapes.items[i].hash, i);
+    free(op->shape_index);
+    op->shape_index = idx;
+    op->shape_index_cap = cap;
+}
+
+static nfy_prof_shape *find_shape(nfy_prof_op *op, nfy_str text, uint64_t h)
+{
+    if (op->shape_index) {
+        size_t cap = op->shape_index_cap;
+        for (size_t k = h & (cap - 1); op->shape_index[k];
+             k = (k + 1) & (cap - 1)) {
+            nfy_prof_shape *s = &op->shapes.items[op->shape_index[k] - 1];
+            if (s->hash == h && nfy_str_eq(s->text, text))
+                return s;
+        }
+        return NULL;
+    }
+    for (size_t i = op->shapes.len; i > 0; i--) {
+        nfy_prof_shape *s = &op->shapes.items[i - 1];
+        if (s->hash == h && nfy_str_eq(s->text, text))
+            return s;
+    }
+    return NULL;
+}
+
 static void add_shape(nfy_prof_table *t, nfy_prof_op *op,
                       const nfy_prof_row *row, int64_t calls)
 {
-    /* Newest shapes are likeliest to repeat: search from the end,
-     * comparing hashes first (ops such as aten::empty have many shapes). */
     uint64_t h = fast_hash(row->shapes);
-    for (size_t i = op->shapes.len; i > 0; i--) {
-        nfy_prof_shape *s = &op->shapes.items[i - 1];
-        if (s->hash == h && nfy_str_eq(s->text, row->shapes)) {
-            s->calls += calls;
-            if (row->step >= 0 &&
-                (s->first_step < 0 || row->step < s->first_step))
-                s->first_step = row->step;
-            return;
-        }
+    nfy_prof_shape *s = find_shape(op, row->shapes, h);
+    if (s) {
+        s->calls += calls;
+        if (row->step >= 0 && (s->first_step < 0 || row->step < s->first_step))
+            s->first_step = row->step;
+        return;
     }
-    nfy_prof_shape s = {nfy_arena_str(&t->arena, row->shapes), h, calls,
-                        row->step >= 0 ? row->step : NFY_PROF_STEP_NONE,
-                        (row->flags & NFY_PROW_SHAPES_TRUNCATED) != 0};
-    nfy_vec_push(&op->shapes, s);
+    nfy_prof_shape fresh = {nfy_arena_str(&t->arena, row->shapes), h, calls,
+                            row->step >= 0 ? row->step : NFY_PROF_STEP_NONE,
+                            (row->flags & NFY_PROW_SHAPES_TRUNCATED) != 0};
+    nfy_vec_push(&op->shapes, fresh);
+    if (op->shape_index && op->shapes.len * 2 <= op->shape_index_cap)
+        shape_slot_put(op->shape_index, op->shape_index_cap, h,
+                       op->shapes.len - 1);
+    else if (op->shapes.len > SHAPE_SCAN_MAX)
+        shape_rehash(op);
 }
 
 void nfy_prof_table_add(nfy_prof_table *t, const nfy_prof_row *row)
@@ -172,6 +231,13 @@ void nfy_prof_table_add(nfy_prof_table *t, const nfy_prof_row *row)
     if (!op->overload.len && row->overload.len)
         op->overload = nfy_arena_str(&t->arena, row->overload);
     op->flags |= row->flags;
+    if (row->source_loc.len) {
+        double self = 0;
+        for (int d = 0; d < NFY_PDEV__COUNT; d++)
+            if (!isnan(row->self_us[d]))
+                self += row->self_us[d];
+        nfy__prof_add_site(t, op, row->source_loc, calls, self);
+    }
     if (row->rank >= 0 && row->rank < 32)
         op->ranks |= 1u << row->rank;
     if (row->step >= 0 && (op->first_step < 0 || row->step < op->first_step))
@@ -205,6 +271,20 @@ static bool has_step(const nfy_prof_step_vec *v, int32_t s)
     return false;
 }
 
+/* Whether the rows compared hold a step other than ref: with one step (a
+ * single table) or none (a trace without markers) steps cannot be told
+ * apart. */
+static bool steps_to_compare(const nfy_prof_table *t, bool shaped, int32_t ref)
+{
+    for (size_t i = 0; i < t->ops.len; i++) {
+        const nfy_prof_step_vec *v =
+            shaped ? &t->ops.items[i].shape_steps : &t->ops.items[i].steps;
+        if (v->len > 1 || (v->len == 1 && v->items[0] != ref))
+            return true;
+    }
+    return false;
+}
+
 void nfy_prof_table_dynamic(nfy_prof_table *t, int32_t ref)
 {
     bool shaped = t->any_shapes;
@@ -216,10 +296,17 @@ void nfy_prof_table_dynamic(nfy_prof_table *t, int32_t ref)
                 ref = v->items[0];
         }
     }
+    bool comparable = steps_to_compare(t, shaped, ref);
+    t->steps_apart = comparable;
     for (size_t i = 0; i < t->ops.len; i++) {
         nfy_prof_op *op = &t->ops.items[i];
         const nfy_prof_step_vec *v = shaped ? &op->shape_steps : &op->steps;
         op->dyn = NFY_PDYN_STATIC;
+        if (!comparable) {
+            if (op->kind != NFY_PKIND_STEP && op->shapes.len > 1)
+                op->dyn = NFY_PDYN_POSSIBLE;
+            continue;
+        }
         if (ref < 0 || op->kind == NFY_PKIND_STEP || !v->len ||
             v->items[v->len - 1] <= ref)
             continue;

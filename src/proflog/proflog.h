@@ -76,7 +76,10 @@ typedef struct {
     nfy_str name;       /* as printed, without padding; may end with "..." */
     nfy_str overload;   /* 2.x "Overload Name" column; empty when absent */
     nfy_str shapes;     /* Input Shapes text "[[8, 20], []]"; empty if none */
-    nfy_str source_loc; /* with_stack: the first Source Location line */
+    nfy_str source_loc; /* with_stack: the first frame in the user's code
+                           ("model.py(9): forward"; torch's own frames
+                           skipped, nfy_prof_frame_is_user), else the
+                           first frame or empty */
     nfy_str accel_name; /* "CUDA", "NPU", ...; empty when no device columns */
     int64_t calls;      /* # of Calls (raw event rows and trace events: 1) */
     double self_us[NFY_PDEV__COUNT];        /* Self CPU / Self CUDA */
@@ -203,13 +206,43 @@ typedef struct {
 } nfy_prof_shape;
 
 typedef NFY_VEC(nfy_prof_shape) nfy_prof_shape_vec;
+
+/* One source site of an op: the user's frame its calls came from
+ * (with_stack). text is interned in the table (one copy per distinct
+ * frame, whatever the number of ops or rows naming it). */
+typedef struct {
+    nfy_str text; /* "model.py(9): forward" as the profiler printed it */
+    int64_t calls;
+    double self_us; /* host plus device self time */
+} nfy_prof_site;
+
+typedef NFY_VEC(nfy_prof_site) nfy_prof_site_vec;
+
+/* Distinct sites kept per op; calls from further sites add to
+ * nfy_prof_op.other_site_calls. */
+#define NFY_PROF_SITES_MAX 32
+
+/** True when a profiler frame is in the user's code: not torch's own
+ *  ("torch/...", ".../site-packages/torch/..."), not "<built-in ...>",
+ *  "<frozen runpy>" or another "<...>", not an "nn.Module: X" marker. */
+bool nfy_prof_frame_is_user(nfy_str frame);
+/** "model.py(9): forward" -> file "model.py", line 9, func "forward"
+ *  (file is the whole frame and line 0 when it has no "(N)"). */
+void nfy_prof_site_parts(nfy_str frame, nfy_str *file, uint32_t *line,
+                         nfy_str *func);
+/** The first user frame of a sep-separated frame list ("a;b;c"), or an
+ *  empty string. */
+nfy_str nfy_prof_first_user_frame(nfy_str frames, char sep);
 typedef NFY_VEC(int32_t) nfy_prof_step_vec;
 
 /* Dynamic-shape verdict of one op (relative to the reference step). */
 typedef enum {
-    NFY_PDYN_STATIC,       /* same shapes in every step */
-    NFY_PDYN_NEW_LATER,    /* absent from the reference step */
-    NFY_PDYN_SHAPE_CHANGED /* present there, new shapes later */
+    NFY_PDYN_STATIC,        /* same shapes in every step */
+    NFY_PDYN_NEW_LATER,     /* absent from the reference step */
+    NFY_PDYN_SHAPE_CHANGED, /* present there, new shapes later */
+    NFY_PDYN_POSSIBLE       /* the input cannot tell steps apart (one
+                               table, a trace without step markers) and
+                               the op has several input shapes */
 } nfy_prof_dyn;
 
 /* Support status on torch_npu (filled by nfy_prof_table_check). */
@@ -235,6 +268,11 @@ typedef struct {
     double self_us[NFY_PDEV__COUNT];
     double total_us[NFY_PDEV__COUNT];
     nfy_prof_shape_vec shapes;
+    nfy_prof_site_vec sites;  /* by first seen; at most NFY_PROF_SITES_MAX */
+    int64_t other_site_calls; /* calls from sites past that cap */
+    uint32_t *shape_index;    /* open-addressing hash over shapes (slot ->
+                                 shapes index + 1); NULL while there are few */
+    size_t shape_index_cap;
     nfy_prof_step_vec steps;       /* sorted, unique, steps >= 0 only */
     nfy_prof_step_vec shape_steps; /* the same, rows of tables with shapes */
     int32_t first_step;            /* NFY_PROF_STEP_NONE if in no step */
@@ -263,11 +301,15 @@ typedef struct {
     nfy_prof_op_vec ops; /* in first-seen order until nfy_prof_table_sort */
     uint32_t *index;     /* open-addressing hash: slot -> ops index + 1 */
     size_t index_cap;
+    nfy_str *site_index; /* interned site texts (open addressing) */
+    size_t site_cap, nsites;
     nfy_arena arena;
     nfy_prof_step_vec steps; /* all steps seen, sorted unique */
     uint64_t rows;
     uint64_t tables;
     bool any_shapes;     /* some table had an Input Shapes column */
+    bool steps_apart;    /* nfy_prof_table_dynamic had two steps or more
+                            to compare (else verdicts are POSSIBLE) */
     char accel_name[16]; /* first device name seen ("CUDA"), or "" */
 } nfy_prof_table;
 
@@ -282,7 +324,9 @@ nfy_prof_op *nfy_prof_table_find(nfy_prof_table *t, nfy_str name);
 
 /**
  * Compute each op's dynamic-shape verdict against ref_step (negative: the
- * first step seen). Ops of kind STEP/ANNOTATION are left STATIC.
+ * first step seen). Ops of kind STEP are left STATIC. When the rows
+ * compared hold fewer than two steps, no verdict can be had from steps:
+ * an op with several distinct input shapes is then POSSIBLE.
  */
 void nfy_prof_table_dynamic(nfy_prof_table *t, int32_t ref_step);
 
@@ -329,7 +373,8 @@ enum {
     NFY_PROF_OUT_CSV = 1u << 0,  /* ops.csv, dynamic_ops.csv */
     NFY_PROF_OUT_JSON = 1u << 1, /* report.json */
     NFY_PROF_OUT_MD = 1u << 2,   /* summary.md */
-    NFY_PROF_OUT_HTML = 1u << 3  /* report.html */
+    NFY_PROF_OUT_HTML = 1u << 3, /* report.html */
+    NFY_PROF_OUT_SARIF = 1u << 4 /* ops.sarif (not in "all") */
 };
 
 typedef struct {
@@ -345,7 +390,7 @@ typedef struct {
 /** Operator counts used by the summaries. */
 typedef struct {
     size_t names, ops, supported, fallback, unsupported, composite, unknown,
-        dynamic, truncated;
+        dynamic, possible, truncated; /* possible: NFY_PDYN_POSSIBLE */
 } nfy_prof_counts;
 
 void nfy_prof_table_counts(const nfy_prof_table *t, nfy_prof_counts *c);
@@ -385,8 +430,16 @@ bool nfy_prof_op_is_operator(const nfy_prof_op *op);
 double nfy_prof_op_self_time(const nfy_prof_op *op);
 /** Sum of self times of every row but the steps (the share's base). */
 double nfy_prof_table_self_time(const nfy_prof_table *t);
-/** "new-in-later-step", "shape-changed" or "static". */
+/** "new-in-later-step", "shape-changed", "possibly-dynamic" or "static". */
 const char *nfy_prof_dyn_name(nfy_prof_dyn d);
+/**
+ * The one sentence every report gives on dynamic shapes, in plain text:
+ * "N dynamic-shape operators (reference step R of S)", or, when the input
+ * cannot tell steps apart, why ("no step markers" / "one step only") and
+ * the operators with several input shapes as possibly dynamic.
+ */
+void nfy_prof_dynamic_phrase(const nfy_prof_table *t, const nfy_prof_counts *c,
+                             int32_t ref, nfy_buf *out);
 /** "1-3 5 7-9": a sorted step list as runs (tmp is reset first). */
 void nfy_prof_join_steps(const nfy_prof_step_vec *v, nfy_buf *tmp);
 /** The Notes text of ops.csv (cut names, cut shapes...); tmp reset. */
@@ -394,5 +447,9 @@ void nfy_prof_op_notes(const nfy_prof_op *op, nfy_buf *tmp);
 
 void nfy_prof_render_html(const nfy_prof_table *t,
                           const nfy_prof_report_meta *m, nfy_buf *out);
+/** ops.sarif: each unsupported / cpu-fallback operator at each of its
+ *  sites (SARIF 2.1.0, src/proflog/op_report_sarif.c). */
+void nfy_prof_render_sarif(const nfy_prof_table *t,
+                           const nfy_prof_report_meta *m, nfy_buf *out);
 
 #endif

@@ -228,8 +228,13 @@ static void add_row(nfy_prof_stream *s, nfy_prof_ctx *ctx, nfy_prof_row *row,
         nfy_utf8_count(row->name.ptr, row->name.len) >= w)
         row->flags |= NFY_PROW_NAME_TRUNCATED;
     if (s->decided) {
-        emit_decided(s, ctx, row);
-        return;
+        if (!lay->has_srcloc) {
+            emit_decided(s, ctx, row);
+            return;
+        }
+        /* with_stack: a row is held until its frames (the continuation
+         * lines) are read; the previous one is complete now */
+        flush_rows(s, ctx, false);
     }
     row->name = copy_view(s, row->name);
     row->overload = copy_view(s, row->overload);
@@ -238,8 +243,22 @@ static void add_row(nfy_prof_stream *s, nfy_prof_ctx *ctx, nfy_prof_row *row,
     row->accel_name = copy_view(s, row->accel_name);
     nfy_vec_push(&s->rows, *row);
     s->buffered += sizeof *row;
-    if (s->buffered > ROW_BUFFER_MAX)
+    if (!s->decided && s->buffered > ROW_BUFFER_MAX)
         flush_rows(s, ctx, false), s->decided = true;
+}
+
+/* A Source Location continuation line: until the last row has a frame in
+ * the user's code, the first such frame becomes its source_loc. */
+static void take_frame(nfy_prof_stream *s, nfy_str frame)
+{
+    if (!s->rows.len)
+        return;
+    nfy_prof_row *r = nfy_vec_last(&s->rows);
+    if (nfy_prof_frame_is_user(r->source_loc))
+        return;
+    nfy_str user = nfy_prof_first_user_frame(frame, '\n');
+    if (user.len)
+        r->source_loc = copy_view(s, user);
 }
 
 static void note_skipped(nfy_prof_ctx *ctx, uint32_t lineno, const char *why)
@@ -272,8 +291,10 @@ static void table_line(nfy_prof_stream *s, nfy_prof_ctx *ctx, nfy_str line,
         return;
     }
     if (s->lay.has_srcloc && s->lay.srcloc_start > 0 &&
-        lb >= s->lay.srcloc_start)
-        return; /* Source Location continuation line */
+        lb >= s->lay.srcloc_start) {
+        take_frame(s, nfy_str_slice(line, lb, line.len));
+        return;
+    }
     nfy_prof_row row;
     nfy_prof__row_clear(&row);
     size_t matched = 0;

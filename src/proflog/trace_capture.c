@@ -347,17 +347,24 @@ nfy_status nfy_ops_capture(const nfy_capture_opts *o, nfy_capture_result *res)
     res->exit_code = code;
     collect_outputs(out, res);
     if (!res->n_traces) {
-        diag(o, NFY_SEV_ERROR, "E-CAPTURE-NOTRACE",
-             "the command wrote no trace (not a Python program, torch not "
-             "importable, killed by a signal, or os._exit)",
-             o->argv[0]);
+        char how[64];
+        if (code > 128)
+            snprintf(how, sizeof how, "was killed by signal %d", code - 128);
+        else
+            snprintf(how, sizeof how, "exited with status %d", code);
+        if (o->diags)
+            nfy_diag_add_at(o->diags, NFY_SEV_ERROR, "E-CAPTURE-NOTRACE", NULL,
+                            0, 0,
+                            "capture: %s %s and wrote no trace (not a Python "
+                            "program, torch not importable, or os._exit)",
+                            o->argv[0], how);
         return NFY_ENOENT;
     }
     if (res->exit_code != 0 && o->diags)
         nfy_diag_add_at(o->diags, NFY_SEV_WARNING, "W-CAPTURE-EXIT", NULL, 0, 0,
-                        "capture: the command exited with status %d; "
-                        "analysing what it profiled",
-                        res->exit_code);
+                        "capture: %s exited with status %d; analysing what "
+                        "it profiled",
+                        o->argv[0], res->exit_code);
     return NFY_OK;
 }
 

@@ -1,8 +1,10 @@
 /*
  * One chrome-trace event object into an nfy_trace_event: name, ph, cat,
  * ts, dur, pid, tid and args "Input Dims" (or "Input dims") rendered as the
- * text tables print shapes. Every other member is skipped without being
- * stored, so an event with a megabyte of args costs a scan, not memory.
+ * text tables print shapes, and of args "Call stack" (with_stack frames
+ * joined by ";") the first frame in the user's code. Every other member is
+ * skipped without being stored, so an event with a megabyte of args costs a
+ * scan, not memory.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +20,7 @@ void nfy__trace_event_init(nfy_trace_event *ev, size_t cap)
     memset(ev, 0, sizeof *ev);
     nfy_buf_init(&ev->name, cap);
     nfy_buf_init(&ev->shapes, cap);
+    nfy_buf_init(&ev->site, cap);
     nfy_buf_init(&ev->cat, SMALL_CAP);
     nfy_buf_init(&ev->ph, SMALL_CAP);
     nfy_buf_init(&ev->pid, SMALL_CAP);
@@ -28,6 +31,7 @@ void nfy__trace_event_release(nfy_trace_event *ev)
 {
     nfy_buf_release(&ev->name);
     nfy_buf_release(&ev->shapes);
+    nfy_buf_release(&ev->site);
     nfy_buf_release(&ev->cat);
     nfy_buf_release(&ev->ph);
     nfy_buf_release(&ev->pid);
@@ -38,6 +42,7 @@ void nfy__trace_event_reset(nfy_trace_event *ev)
 {
     nfy_buf_reset(&ev->name);
     nfy_buf_reset(&ev->shapes);
+    nfy_buf_reset(&ev->site);
     nfy_buf_reset(&ev->cat);
     nfy_buf_reset(&ev->ph);
     nfy_buf_reset(&ev->pid);
@@ -118,6 +123,7 @@ typedef enum {
     K_TID,
     K_ARGS,
     K_DIMS,
+    K_STACK,
     K_EXT
 } key_id;
 
@@ -132,7 +138,8 @@ static key_id classify_key(const nfy_json_lex *lx)
                 {"dur", 3, K_DUR},          {"pid", 3, K_PID},
                 {"tid", 3, K_TID},          {"args", 4, K_ARGS},
                 {"Input Dims", 10, K_DIMS}, {"Input dims", 10, K_DIMS},
-                {"External id", 11, K_EXT}, {"external id", 11, K_EXT}};
+                {"External id", 11, K_EXT}, {"external id", 11, K_EXT},
+                {"Call stack", 10, K_STACK}};
     /* Cheap filter first: this runs for every key of every event. */
     if (lx->text_truncated || lx->text_len > 11 || lx->text_len < 2)
         return K_OTHER;
@@ -177,12 +184,23 @@ static bool walk_object(nfy_json_lex *lx, nfy_trace_event *ev, int depth,
 static bool args_member(nfy_json_lex *lx, nfy_trace_event *ev, int depth,
                         key_id k)
 {
-    nfy_json_tok t = nfy_json_lex_next(lx, 256);
+    /* frames past the first few kilobytes are the script's outer ones */
+    nfy_json_tok t = nfy_json_lex_next(lx, k == K_STACK ? 4096 : 256);
     if (k == K_EXT && t == NFY_JT_NUMBER) {
         char *end;
         long long v = strtoll(lx->text, &end, 10);
         ev->has_ext = *end == '\0';
         ev->ext_id = v;
+        return true;
+    }
+    if (k == K_STACK && t == NFY_JT_STRING) {
+        nfy_str frames = {lx->text, lx->text_len};
+        while (lx->text_truncated && frames.len &&
+               frames.ptr[frames.len - 1] != ';')
+            frames.len--; /* a frame cut by the cap is no frame */
+        nfy_str user = nfy_prof_first_user_frame(frames, ';');
+        nfy_buf_reset(&ev->site);
+        nfy_buf_addview(&ev->site, user);
         return true;
     }
     if (k == K_DIMS && t == NFY_JT_LBRACKET) {

@@ -13,6 +13,7 @@
 /* One event object; every text field is capped (see trace_event_init). */
 typedef struct {
     nfy_buf name, cat, ph, pid, tid, shapes;
+    nfy_buf site; /* first user frame of args "Call stack", or empty */
     double ts, dur;
     int64_t ext_id; /* args "External id", links kernels to their op */
     bool has_ts, has_dur, has_dims, has_ext;
@@ -70,7 +71,7 @@ typedef NFY_VEC(nfy_trace_window) nfy_trace_window_vec;
 
 /* A row kept until its children are known; owns copies of its strings. */
 typedef struct {
-    nfy_buf name, shapes;
+    nfy_buf name, shapes, site;
     double ts, end, dur, child_us;
     double dev_self, dev_child; /* device time: own kernels, children's */
     int32_t step;

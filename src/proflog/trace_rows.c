@@ -38,6 +38,7 @@ static void pending_release(nfy_trace_pending *p)
 {
     nfy_buf_release(&p->name);
     nfy_buf_release(&p->shapes);
+    nfy_buf_release(&p->site);
 }
 
 void nfy__trace_rows_release(nfy_trace_rows *r)
@@ -145,7 +146,8 @@ static void emit(nfy_trace_rows *r, const nfy_trace_pending *p, double self)
     memset(&row, 0, sizeof row);
     row.name = nfy_buf_view(&p->name);
     row.shapes = nfy_buf_view(&p->shapes);
-    row.overload = row.source_loc = row.accel_name = NFY_STR_LIT("");
+    row.overload = row.accel_name = NFY_STR_LIT("");
+    row.source_loc = nfy_buf_view(&p->site);
     row.calls = 1;
     for (int d = 0; d < NFY_PDEV__COUNT; d++) {
         row.self_us[d] = row.total_us[d] = row.self_pct[d] = NAN;
@@ -183,7 +185,11 @@ static void fill_pending(nfy_trace_rows *r, nfy_trace_pending *p,
     if (!p->shapes.max)
         nfy_buf_init(&p->shapes, r->cap);
     nfy_buf_reset(&p->name);
+    if (!p->site.max)
+        nfy_buf_init(&p->site, r->cap);
     nfy_buf_reset(&p->shapes);
+    nfy_buf_reset(&p->site);
+    nfy_buf_addview(&p->site, nfy_buf_view(&ev->site));
     nfy_buf_addview(&p->name, nfy_buf_view(&ev->name));
     nfy_buf_addview(&p->shapes, nfy_buf_view(&ev->shapes));
     p->ts = ev->ts;

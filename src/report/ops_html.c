@@ -15,6 +15,7 @@
  * is ever written inside the script or a tag's attribute except as
  * escaped text. Deterministic: no timestamps.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "proflog/proflog.h"
@@ -92,12 +93,30 @@ static void td_steps(nfy_buf *out, const nfy_prof_step_vec *steps, nfy_buf *tmp)
     (void)nfy_buf_addstr(out, "</td>");
 }
 
+/* Opens a table with its header row. At phone width a table of many
+ * columns would squeeze each to a few letters: the table keeps a width of
+ * COL_EM per column and scrolls inside its own box (the page itself never
+ * scrolls sideways), and headers break between words only. */
+enum { COL_EM = 7 };
+
 static void th_row(nfy_buf *out, const char *const *heads, size_t n)
 {
-    (void)nfy_buf_addstr(out, "<table class=\"sort\"><thead><tr>");
+    (void)nfy_buf_addf(out,
+                       "<div class=\"wide\" style=\"overflow-x:auto\">"
+                       "<table class=\"sort\" style=\"min-width:%zuem\">"
+                       "<thead><tr>",
+                       n * COL_EM);
     for (size_t i = 0; i < n; i++)
-        (void)nfy_buf_addf(out, "<th>%s</th>", heads[i]);
+        (void)nfy_buf_addf(out,
+                           "<th style=\"overflow-wrap:normal;word-break:"
+                           "normal\">%s</th>",
+                           heads[i]);
     (void)nfy_buf_addstr(out, "</tr></thead><tbody>\n");
+}
+
+static void table_end(nfy_buf *out)
+{
+    (void)nfy_buf_addstr(out, "</tbody></table></div>\n");
 }
 
 /* ---- summary ---------------------------------------------------------- */
@@ -119,9 +138,13 @@ static void head(const nfy_prof_table *t, const nfy_prof_report_meta *m,
         html_cstr(out, m->version->npu_tag);
         (void)nfy_buf_addstr(out, "</code>) &middot; ");
     }
-    (void)nfy_buf_addf(out, "%zu steps, reference step %d &middot; %llu rows",
-                       t->steps.len, (int)m->ref_step,
-                       (unsigned long long)t->rows);
+    if (t->steps_apart)
+        (void)nfy_buf_addf(out, "%zu steps, reference step %d", t->steps.len,
+                           (int)m->ref_step);
+    else
+        (void)nfy_buf_addstr(out, t->steps.len ? "one step only"
+                                               : "no step markers");
+    (void)nfy_buf_addf(out, " &middot; %llu rows", (unsigned long long)t->rows);
     if (t->accel_name[0]) {
         (void)nfy_buf_addstr(out, " &middot; device times: ");
         html_cstr(out, t->accel_name);
@@ -148,7 +171,7 @@ static void inputs_table(const nfy_prof_report_meta *m, nfy_buf *out)
         td_int(out, (long long)in->errors);
         (void)nfy_buf_addstr(out, "</tr>\n");
     }
-    (void)nfy_buf_addstr(out, "</tbody></table>\n");
+    table_end(out);
 }
 
 /* Operators per status, with their calls and share of all self time. */
@@ -172,7 +195,8 @@ static void status_row(nfy_buf *out, const char *label, const char *cls,
     td_time(out, s->us);
     td_share(out, pct);
     (void)nfy_buf_addf(out,
-                       "<td><div class=\"bar\"><div style=\"width:%u%%\">"
+                       "<td><div class=\"bar\" style=\"max-width:100%%\"><div "
+                       "style=\"width:%u%%\">"
                        "</div></div></td></tr>\n",
                        w > 100 ? 100 : w);
 }
@@ -204,7 +228,8 @@ static void status_table(const nfy_prof_table *t, double total, nfy_buf *out)
         status_row(out, "unchecked", "unchecked", &sums[NFY_PSTAT_UNCHECKED],
                    total);
     status_row(out, "rows that are not operators", "none", &other, total);
-    (void)nfy_buf_addstr(out, "</tbody></table>\n<p>Share: of the self time "
+    table_end(out);
+    (void)nfy_buf_addstr(out, "<p>Share: of the self time "
                               "(host plus device) of every row but the "
                               "profiler steps.</p>\n");
 }
@@ -220,7 +245,10 @@ static void summary(const nfy_prof_table *t, double total, nfy_buf *out)
     card(out, "unsupported", c.unsupported, true);
     card(out, "composite", c.composite, false);
     card(out, "unknown", c.unknown, true);
-    card(out, "dynamic-shape", c.dynamic, true);
+    if (t->steps_apart)
+        card(out, "dynamic-shape", c.dynamic, true);
+    else
+        card(out, "possibly dynamic", c.possible, true);
     card(out, "names cut", c.truncated, false);
     card(out, "steps", t->steps.len, false);
     nfy__html_cards_close(out);
@@ -299,6 +327,68 @@ static void op_row(const html_ctx *h, const nfy_prof_op *op)
     (void)nfy_buf_addstr(out, "</tr>\n");
 }
 
+/* One (site, operator) pair of the work list, for the by-line table. */
+typedef struct {
+    nfy_str file, func;
+    uint32_t line;
+    const nfy_prof_op *op;
+    const nfy_prof_site *site;
+} site_ref;
+
+static int cmp_site_ref(const void *pa, const void *pb)
+{
+    const site_ref *a = pa, *b = pb;
+    int c = nfy_str_cmp(a->file, b->file);
+    if (c)
+        return c;
+    if (a->line != b->line)
+        return a->line < b->line ? -1 : 1;
+    return a->site->calls > b->site->calls ? -1
+           : a->site->calls < b->site->calls
+               ? 1
+               : nfy_str_cmp(a->op->name, b->op->name);
+}
+
+/* The work list's operators by the line of the user's code they came
+ * from (with_stack profiles): file:line, function, operator, calls. */
+static void sites_table(const html_ctx *h, op_filter keep)
+{
+    static const char *const heads[] = {"Source line", "Function", "Operator",
+                                        "Status",      "Calls",    "Share"};
+    NFY_VEC(site_ref) refs = {NULL, 0, 0};
+    for (size_t i = 0; i < h->t->ops.len; i++) {
+        const nfy_prof_op *op = &h->t->ops.items[i];
+        if (!keep(op))
+            continue;
+        for (size_t k = 0; k < op->sites.len; k++) {
+            site_ref r = {{0}, {0}, 0, op, &op->sites.items[k]};
+            nfy_prof_site_parts(r.site->text, &r.file, &r.line, &r.func);
+            nfy_vec_push(&refs, r);
+        }
+    }
+    if (!refs.len)
+        return;
+    qsort(refs.items, refs.len, sizeof *refs.items, cmp_site_ref);
+    (void)nfy_buf_addstr(h->out, "<h3 id=\"sites\">By source line</h3>\n");
+    th_row(h->out, heads, sizeof heads / sizeof heads[0]);
+    for (size_t i = 0; i < refs.len; i++) {
+        const site_ref *r = &refs.items[i];
+        nfy_buf_reset(h->tmp);
+        (void)nfy_buf_addf(h->tmp, "%.*s:%u", NFY_STR_FMT(r->file),
+                           (unsigned)r->line);
+        (void)nfy_buf_addstr(h->out, "<tr>");
+        td_text(h->out, nfy_buf_view(h->tmp), true);
+        td_text(h->out, r->func, true);
+        td_text(h->out, shown_name(r->op, h->arena), true);
+        td_status(h->out, r->op->status);
+        td_int(h->out, r->site->calls);
+        td_share(h->out, share_of(r->site->self_us, h->total));
+        (void)nfy_buf_addstr(h->out, "</tr>\n");
+    }
+    table_end(h->out);
+    nfy_vec_free(&refs);
+}
+
 /* ops are sorted by kind, then self time: operators come by time already */
 static void op_table(const html_ctx *h, const char *id, const char *title,
                      op_filter keep)
@@ -316,7 +406,9 @@ static void op_table(const html_ctx *h, const char *id, const char *title,
     for (size_t i = 0; i < h->t->ops.len; i++)
         if (keep(&h->t->ops.items[i]))
             op_row(h, &h->t->ops.items[i]);
-    (void)nfy_buf_addstr(h->out, "</tbody></table>\n");
+    table_end(h->out);
+    if (!strcmp(id, "work"))
+        sites_table(h, keep);
 }
 
 /* Shape texts first seen in the reference step or before it (in_ref), or
@@ -328,8 +420,9 @@ static void td_shapes(nfy_buf *out, const nfy_prof_op *op, int32_t ref,
     (void)nfy_buf_addstr(out, "<td>");
     for (size_t k = 0; k < op->shapes.len; k++) {
         const nfy_prof_shape *s = &op->shapes.items[k];
-        bool early = s->first_step >= 0 && s->first_step <= ref;
-        bool late = s->first_step > ref;
+        bool all = op->dyn == NFY_PDYN_POSSIBLE; /* no step to cut at */
+        bool early = all || (s->first_step >= 0 && s->first_step <= ref);
+        bool late = !all && s->first_step > ref;
         if (in_ref ? !early : !late)
             continue;
         if (shown == SHAPES_SHOWN) {
@@ -357,6 +450,10 @@ static void dynamic_table(const html_ctx *h, const nfy_prof_report_meta *m,
                                         "Shapes in reference",
                                         "New shapes @ step",
                                         "Steps"};
+    static const char *const heads_apart[] = {"Operator",     "Status",
+                                              "Calls",        "Self time (us)",
+                                              "Input shapes", "Steps"};
+    bool apart = which == NFY_PDYN_POSSIBLE;
     size_t n = 0;
     for (size_t i = 0; i < h->t->ops.len; i++)
         n += nfy_prof_op_is_operator(&h->t->ops.items[i]) &&
@@ -366,7 +463,10 @@ static void dynamic_table(const html_ctx *h, const nfy_prof_report_meta *m,
         (void)nfy_buf_addstr(h->out, "<p>None.</p>\n");
         return;
     }
-    th_row(h->out, heads, sizeof heads / sizeof heads[0]);
+    if (apart)
+        th_row(h->out, heads_apart, sizeof heads_apart / sizeof *heads_apart);
+    else
+        th_row(h->out, heads, sizeof heads / sizeof heads[0]);
     for (size_t i = 0; i < h->t->ops.len; i++) {
         const nfy_prof_op *op = &h->t->ops.items[i];
         if (!nfy_prof_op_is_operator(op) || op->dyn != which)
@@ -378,15 +478,32 @@ static void dynamic_table(const html_ctx *h, const nfy_prof_report_meta *m,
         td_int(h->out, op->calls);
         td_time(h->out, nfy_prof_op_self_time(op));
         td_shapes(h->out, op, m->ref_step, true);
-        td_shapes(h->out, op, m->ref_step, false);
+        if (!apart)
+            td_shapes(h->out, op, m->ref_step, false);
         td_steps(h->out, &op->steps, h->tmp);
         (void)nfy_buf_addstr(h->out, "</tr>\n");
     }
-    (void)nfy_buf_addstr(h->out, "</tbody></table>\n");
+    table_end(h->out);
 }
 
 static void dynamic_section(const html_ctx *h, const nfy_prof_report_meta *m)
 {
+    if (!h->t->steps_apart) {
+        nfy_prof_counts c;
+        nfy_prof_table_counts(h->t, &c);
+        nfy_buf_reset(h->tmp);
+        nfy_prof_dynamic_phrase(h->t, &c, m->ref_step, h->tmp);
+        (void)nfy_buf_addstr(h->out,
+                             "<h2 id=\"dynamic\">Dynamic-shape operators</h2>\n"
+                             "<p>");
+        html_text(h->out, nfy_buf_view(h->tmp));
+        (void)nfy_buf_addstr(h->out,
+                             ". A log with one table per step (or a trace "
+                             "with ProfilerStep markers) tells which shapes "
+                             "change between steps.</p>\n");
+        dynamic_table(h, m, NFY_PDYN_POSSIBLE, "Several input shapes");
+        return;
+    }
     (void)nfy_buf_addf(h->out,
                        "<h2 id=\"dynamic\">Dynamic-shape operators</h2>\n"
                        "<p>Against reference step %d: an operator absent "
@@ -430,7 +547,8 @@ static void other_rows(const html_ctx *h)
         td_steps(h->out, &op->steps, h->tmp);
         (void)nfy_buf_addstr(h->out, "</tr>\n");
     }
-    (void)nfy_buf_addstr(h->out, "</tbody></table></details>\n");
+    table_end(h->out);
+    (void)nfy_buf_addstr(h->out, "</details>\n");
 }
 
 /* ---- diagnostics ------------------------------------------------------ */
@@ -473,7 +591,7 @@ static void diagnostics(const nfy_diags *d, nfy_buf *tmp, nfy_buf *out)
                 shown++;
             }
         }
-    (void)nfy_buf_addstr(out, "</tbody></table>\n");
+    table_end(out);
     if (n + d->dropped > shown)
         (void)nfy_buf_addf(out, "<p>%zu more not shown.</p>\n",
                            n + d->dropped - shown);

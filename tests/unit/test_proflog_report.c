@@ -177,7 +177,7 @@ static void test_html_sections_and_counts(void **state)
     assert_int_equal(count(h, "<table"), count(h, "</table>"));
     assert_int_equal(count(h, "<tr"), count(h, "</tr>"));
     assert_int_equal(count(h, "<td"), count(h, "</td>"));
-    assert_int_equal(count(h, "<th>"), count(h, "</th>"));
+    assert_int_equal(count(h, "<th style="), count(h, "</th>"));
     assert_int_equal(count(h, "<code>"), count(h, "</code>"));
     assert_int_equal(count(h, "<div"), count(h, "</div>"));
     assert_non_null(strstr(h, "</body></html>\n"));

@@ -323,9 +323,12 @@ static void test_with_stack(void **state)
     read_str(t, &g);
     assert_int_equal(g.n, 2);
     assert_string_equal(g.rows[0].name, "aten::mm");
-    assert_string_equal(g.rows[0].srcloc, "<built-in method mm>");
+    /* the first frame in the user's code: torch's own and <built-in>
+     * frames are skipped, continuation lines included */
+    assert_string_equal(g.rows[0].srcloc, "[] looks like shapes.py(1): x");
     assert_string_equal(g.rows[1].name, "aten::relu");
     assert_int_equal(g.rows[1].calls, 2);
+    assert_string_equal(g.rows[1].srcloc, "train.py(3): step");
 }
 
 /* ---- Prefixes, encodings, noise -------------------------------------------
@@ -591,6 +594,55 @@ static void test_dynamic(void **state)
     nfy_prof_table_release(&t);
 }
 
+/* Sites: the user's frames only; at most NFY_PROF_SITES_MAX per op, the
+ * calls of further sites counted apart. */
+static void test_sites(void **state)
+{
+    (void)state;
+    assert_true(nfy_prof_frame_is_user(NFY_STR_LIT("model.py(9): forward")));
+    assert_true(nfy_prof_frame_is_user(NFY_STR_LIT("/a/b/c.py(1): f")));
+    assert_false(nfy_prof_frame_is_user(
+        NFY_STR_LIT("torch/nn/modules/linear.py(113): forward")));
+    assert_false(nfy_prof_frame_is_user(
+        NFY_STR_LIT("/usr/lib/python3/dist-packages/torch/_tensor.py(4): f")));
+    assert_false(nfy_prof_frame_is_user(
+        NFY_STR_LIT("<built-in method heaviside of type object at 0x1>")));
+    assert_false(nfy_prof_frame_is_user(NFY_STR_LIT("<frozen runpy>(88): x")));
+    assert_false(nfy_prof_frame_is_user(NFY_STR_LIT("nn.Module: Net_0")));
+    nfy_str u = nfy_prof_first_user_frame(
+        NFY_STR_LIT("<built-in function linear>;torch/nn/f.py(2): g;"
+                    "nn.Module: L;net.py(7): forward;main.py(1): <module>"),
+        ';');
+    assert_true(nfy_str_eq(u, NFY_STR_LIT("net.py(7): forward")));
+    nfy_prof_table t;
+    nfy_prof_table_init(&t);
+    char frame[64];
+    for (int i = 0; i < NFY_PROF_SITES_MAX + 8; i++)
+        for (int rep = 0; rep < 2; rep++) {
+            nfy_prof_row r;
+            memset(&r, 0, sizeof r);
+            r.name = NFY_STR_LIT("aten::heaviside");
+            snprintf(frame, sizeof frame, "m.py(%d): f", i + 1);
+            r.source_loc = nfy_str_from_cstr(frame);
+            r.calls = 1;
+            r.step = NFY_PROF_STEP_NONE;
+            r.self_us[0] = r.self_us[1] = 0;
+            nfy_prof_table_add(&t, &r);
+        }
+    nfy_prof_op *op = nfy_prof_table_find(&t, NFY_STR_LIT("aten::heaviside"));
+    assert_non_null(op);
+    assert_int_equal(op->sites.len, NFY_PROF_SITES_MAX);
+    assert_int_equal(op->sites.items[0].calls, 2);
+    assert_int_equal(op->other_site_calls, 16);
+    nfy_str file, func;
+    uint32_t line;
+    nfy_prof_site_parts(op->sites.items[4].text, &file, &line, &func);
+    assert_true(nfy_str_eq(file, NFY_STR_LIT("m.py")));
+    assert_int_equal(line, 5);
+    assert_true(nfy_str_eq(func, NFY_STR_LIT("f")));
+    nfy_prof_table_release(&t);
+}
+
 static void test_classify(void **state)
 {
     (void)state;
@@ -681,6 +733,7 @@ int main(void)
         cmocka_unit_test(test_cut_table_and_split_row),
         cmocka_unit_test(test_steps_tables_and_markers),
         cmocka_unit_test(test_dynamic),
+        cmocka_unit_test(test_sites),
         cmocka_unit_test(test_classify),
         cmocka_unit_test(test_truncated_resolution),
     };

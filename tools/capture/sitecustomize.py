@@ -9,13 +9,16 @@
 #      process when NPUIFY_CAPTURE_ALL=1 (torchrun workers), waits for the
 #      script's own "import torch" (a one-shot meta-path hook, so nothing
 #      changes before it and processes without torch pay nothing), then
-#      starts the profiler with record_shapes=True: torch.profiler where
+#      starts the profiler with record_shapes=True and with_stack=True
+#      (each op's Python frames, so ops are joined to the user's source
+#      lines): torch.profiler where
 #      kineto exists, else the autograd profiler (Debian's torch 1.13 has no
 #      kineto);
 #   3. at exit (atexit, so after the script's own handlers) stops it and
 #      writes into NPUIFY_CAPTURE_DIR:
 #        npuify_trace[_PID].json  kineto-style {"traceEvents": [...]} with
-#            "Input Dims" per op (the legacy exporter drops shapes) and one
+#            "Input Dims" and "Call stack" (frames joined by ";") per op
+#            (the legacy exporter drops shapes) and one
 #            ProfilerStep#N window per training step, cut at the end of each
 #            optimizer step ("Optimizer.step#..." events), N from 0;
 #        npuify_key_averages[_PID].txt  key_averages(group_by_input_shape)
@@ -105,6 +108,9 @@ def _npuify_events(fevents):
         if shapes is not None:
             args["Input Dims"] = [list(s) if isinstance(s, (list, tuple))
                                   else s for s in shapes]
+        stack = getattr(ev, "stack", None)
+        if stack:  # with_stack: "file(line): function" frames, innermost first
+            args["Call stack"] = ";".join(stack)
         out.append({"ph": "X", "cat": "cpu_op", "name": name, "pid": pid,
                     "tid": ev.thread, "ts": ev.time_range.start,
                     "dur": ev.time_range.end - ev.time_range.start,
@@ -151,9 +157,11 @@ def _npuify_begin(torch, outdir):
         acts = [torch.profiler.ProfilerActivity.CPU]
         if torch.cuda.is_available():
             acts.append(torch.profiler.ProfilerActivity.CUDA)
-        prof = torch.profiler.profile(activities=acts, record_shapes=True)
+        prof = torch.profiler.profile(activities=acts, record_shapes=True,
+                                      with_stack=True)
     else:
-        prof = torch.autograd.profiler.profile(record_shapes=True)
+        prof = torch.autograd.profiler.profile(record_shapes=True,
+                                               with_stack=True)
     prof.__enter__()
 
     def finish():
