@@ -184,7 +184,26 @@ has "db bad version" err "npuify db: error[usage]: no data for version '9.9'"
 run "run: project not a directory" 2 run --project "$tmp/nonexistent" -- python3 x.py
 has "run: project located" err "nonexistent: error[usage]: not a directory"
 run "tokens unreadable" 3 tokens "$tmp/nonexistent.py"
-has "tokens unreadable located" err "nonexistent.py: error[read]:"
+has "tokens unreadable located" err "nonexistent.py: error[tokens-read]:"
+
+# one scheme for every diagnostic code: lower-case words joined by '-'
+# (convert-write, rule-invalid, ops-empty), or a rule id (NPU402)
+printf '{"rules": [{"id": "USR1", "colour": 1}]}\n' >badrule.json
+printf 'no table here\n' >empty.log
+printf 'def f(:\n' >src_broken.py
+{
+    "$NPUIFY" convert src --check --rules badrule.json
+    "$NPUIFY" ops empty.log -o ops_empty
+    "$NPUIFY" convert src_broken.py --check
+    "$NPUIFY" tokens "$tmp/nonexistent.py"
+    "$NPUIFY" ops --capture -o cap_x -- /nonexistent/python
+} >/dev/null 2>codes.err
+grep -o '\(error\|warning\|note\)\[[^]]*\]' codes.err | sort -u >codes
+[ "$(wc -l <codes)" -ge 5 ] && ok || fail "code scheme: only $(wc -l <codes) codes seen"
+bad=$(grep -v '\[\([a-z][a-z0-9]*\(-[a-z0-9]\+\)*\|NPU[0-9]\+\)\]$' codes | tr '\n' ' ')
+[ -z "$bad" ] && ok || fail "codes outside the scheme: $bad"
+for c in 'error[rule-invalid]' 'error[ops-empty]' 'error[syn-unclosed]'; do
+    has "code $c" codes "$c"; done
 
 # ops: no readable input writes nothing
 run "ops on a missing log" 3 ops "$tmp/nonexistent.log" -o opsout

@@ -386,7 +386,7 @@ fresh ops
 printf '[{"name": "aten::add", "ph": "X", "ts": 1, "dur": 2, "args": {}}]\n' >"$w/t.json"
 (cat "$w/t.json"; echo garbage) >"$w/g.json"
 gzip -c "$w/t.json" >"$w/t.gz"; (cat "$w/t.gz"; head -c 20 "$w/t.gz") >"$w/cut.gz"
-run ops-trailing-garbage 3 "E-TRACE-TRAILING" "$BIN" ops "$w/g.json" -o "$w/o1" -q
+run ops-trailing-garbage 3 "trace-trailing" "$BIN" ops "$w/g.json" -o "$w/o1" -q
 row ops-trailing-garbage n/a
 run ops-cut-gzip-member 3 "error" "$BIN" ops "$w/cut.gz" -o "$w/o2" -q
 row ops-cut-gzip-member n/a

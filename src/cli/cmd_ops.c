@@ -272,7 +272,7 @@ static void read_text_rest(gzFile gz, const char *path, nfy_proflog_text *r,
     while ((n = gzread(gz, buf, CHUNK)) > 0)
         (void)nfy_proflog_text_feed(r, buf, (size_t)n);
     if (n < 0)
-        nfy_diag_add_at(d, NFY_SEV_ERROR, "E-OPS-IO", path, 0, 0,
+        nfy_diag_add_at(d, NFY_SEV_ERROR, "ops-io", path, 0, 0,
                         "read error (%s)", gzerror(gz, &n));
     free(buf);
 }
@@ -292,7 +292,7 @@ static bool read_input(const char *path, nfy_prof_table *t, nfy_diags *d,
     uint64_t rows0 = t->rows;
     gzFile gz = is_stdin ? gzdopen(dup(0), "rb") : gzopen(path, "rb");
     if (!gz) {
-        nfy_diag_add_at(d, NFY_SEV_ERROR, "E-OPS-IO", path, 0, 0,
+        nfy_diag_add_at(d, NFY_SEV_ERROR, "ops-io", path, 0, 0,
                         "cannot open the profiler log");
         info->errors = 1;
         return false;
@@ -318,7 +318,7 @@ static bool read_input(const char *path, nfy_prof_table *t, nfy_diags *d,
         gzclose(gz);
     }
     if (t->rows == rows0 && nfy_diags_count(d, NFY_SEV_ERROR) == before)
-        nfy_diag_add_at(d, NFY_SEV_ERROR, "E-OPS-EMPTY", path, 0, 0,
+        nfy_diag_add_at(d, NFY_SEV_ERROR, "ops-empty", path, 0, 0,
                         "no profiler table or trace event found (print "
                         "prof.key_averages(group_by_input_shape=True)"
                         ".table(row_limit=-1) with record_shapes=True)");
@@ -379,7 +379,7 @@ static int run_capture(ops_args *a, nfy_diags *d)
             a->inputs[a->ninputs++] = strdup(res.trace_paths[i]);
         if (res.exit_code && !a->quiet)
             fprintf(stderr,
-                    "npuify ops: warning[capture]: the command exited with "
+                    "npuify ops: warning[capture-exit]: the command exited with "
                     "%d\n",
                     res.exit_code);
     }

@@ -156,7 +156,7 @@ static int write_page(const review_args *a, nfy_report *rep,
     nfy_status st = nfy_file_write_atomic(a->out, page.data, page.len, 0644);
     nfy_buf_release(&page);
     if (st) {
-        fprintf(stderr, "%s: error[review]: cannot write: %s\n", a->out,
+        fprintf(stderr, "%s: error[review-write]: cannot write: %s\n", a->out,
                 nfy_status_str(st));
         return NFY_EXIT_INPUT;
     }

@@ -321,7 +321,7 @@ uint32_t nfy_source_offset(const nfy_source *src, uint32_t line, uint32_t col);
 /** One located message. Strings are owned by the nfy_diags arena. */
 typedef struct {
     nfy_severity sev;
-    const char *code; /* e.g. "E-LEX-UNTERMINATED" or a rule id */
+    const char *code; /* e.g. "lex-unterminated" or a rule id */
     const char *file; /* may be NULL for messages about no file */
     uint32_t line;    /* 1-based; 0 when unknown */
     uint32_t col;     /* 0-based code points */

@@ -244,7 +244,7 @@ static int run_and_wait(const nfy_capture_opts *o, const char *site_dir,
 {
     char *exe = resolve_command(o->argv[0]);
     if (!exe) {
-        diag(o, NFY_SEV_ERROR, "E-CAPTURE-EXEC", "command not found",
+        diag(o, NFY_SEV_ERROR, "capture-exec", "command not found",
              o->argv[0]);
         return -1;
     }
@@ -271,7 +271,7 @@ static int run_and_wait(const nfy_capture_opts *o, const char *site_dir,
                    : WIFSIGNALED(status) ? 128 + WTERMSIG(status)
                                          : 127;
     } else {
-        diag(o, NFY_SEV_ERROR, "E-CAPTURE-EXEC", "fork failed",
+        diag(o, NFY_SEV_ERROR, "capture-exec", "fork failed",
              strerror(errno));
         code = -1;
     }
@@ -322,19 +322,19 @@ nfy_status nfy_ops_capture(const nfy_capture_opts *o, nfy_capture_result *res)
     memset(res, 0, sizeof *res);
     res->exit_code = 127;
     if (!o->argv || !o->argv[0] || !o->out_dir || !*o->out_dir) {
-        diag(o, NFY_SEV_ERROR, "E-CAPTURE-USAGE",
+        diag(o, NFY_SEV_ERROR, "capture-usage",
              "needs an output directory and a command after --", NULL);
         return NFY_EUSAGE;
     }
     char out[PATH_MAX], site[PATH_MAX];
     if (nfy_mkdirs(o->out_dir, 0777) || !realpath(o->out_dir, out)) {
-        diag(o, NFY_SEV_ERROR, "E-CAPTURE-IO",
+        diag(o, NFY_SEV_ERROR, "capture-io",
              "cannot create the output directory", o->out_dir);
         return NFY_EIO;
     }
     nfy_status st = make_site_dir(site, sizeof site);
     if (st) {
-        diag(o, NFY_SEV_ERROR, "E-CAPTURE-IO",
+        diag(o, NFY_SEV_ERROR, "capture-io",
              "cannot create a temporary directory", nfy_status_str(st));
         remove_tree(site, 0);
         return NFY_EIO;
@@ -347,14 +347,14 @@ nfy_status nfy_ops_capture(const nfy_capture_opts *o, nfy_capture_result *res)
     res->exit_code = code;
     collect_outputs(out, res);
     if (!res->n_traces) {
-        diag(o, NFY_SEV_ERROR, "E-CAPTURE-NOTRACE",
+        diag(o, NFY_SEV_ERROR, "capture-no-trace",
              "the command wrote no trace (not a Python program, torch not "
              "importable, killed by a signal, or os._exit)",
              o->argv[0]);
         return NFY_ENOENT;
     }
     if (res->exit_code != 0 && o->diags)
-        nfy_diag_add_at(o->diags, NFY_SEV_WARNING, "W-CAPTURE-EXIT", NULL, 0, 0,
+        nfy_diag_add_at(o->diags, NFY_SEV_WARNING, "capture-exit", NULL, 0, 0,
                         "capture: the command exited with status %d; "
                         "analysing what it profiled",
                         res->exit_code);

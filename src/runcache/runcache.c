@@ -21,7 +21,7 @@ nfy_status nfy_runcache_root(nfy_arena *a, const char *override,
     else if (home && home[0] == '/')
         *out = nfy_arena_fmt(a, "%s/.cache/npuify", home);
     else {
-        nfy_diag_add_at(diags, NFY_SEV_ERROR, "E-CACHE-ROOT", NULL, 0, 0,
+        nfy_diag_add_at(diags, NFY_SEV_ERROR, "cache-root", NULL, 0, 0,
                         "no cache directory: set XDG_CACHE_HOME or HOME");
         return NFY_EUSAGE;
     }
@@ -31,7 +31,7 @@ nfy_status nfy_runcache_root(nfy_arena *a, const char *override,
 static nfy_status fail(nfy_diags *diags, const char *path, const char *what,
                        nfy_status st)
 {
-    nfy_diag_add_at(diags, NFY_SEV_ERROR, "E-CACHE-WRITE", path, 0, 0, "%s: %s",
+    nfy_diag_add_at(diags, NFY_SEV_ERROR, "cache-write", path, 0, 0, "%s: %s",
                     what, nfy_status_str(st));
     return st;
 }
@@ -110,7 +110,7 @@ nfy_status nfy_runcache_prepare(const nfy_runcache_opts *opts, nfy_arena *a,
     memset(out, 0, sizeof *out);
     char real[PATH_MAX];
     if (!realpath(opts->project, real) || !is_dir(real)) {
-        nfy_diag_add_at(diags, NFY_SEV_ERROR, "E-CACHE-PROJECT", opts->project,
+        nfy_diag_add_at(diags, NFY_SEV_ERROR, "cache-project", opts->project,
                         0, 0, "not a project directory");
         return NFY_ENOENT;
     }
@@ -123,7 +123,7 @@ nfy_status nfy_runcache_prepare(const nfy_runcache_opts *opts, nfy_arena *a,
     if (realpath(opts->cache_root, cache_real) &&
         !strncmp(cache_real, real, n) &&
         (cache_real[n] == '/' || cache_real[n] == '\0')) {
-        nfy_diag_add_at(diags, NFY_SEV_ERROR, "E-CACHE-INSIDE",
+        nfy_diag_add_at(diags, NFY_SEV_ERROR, "cache-inside",
                         opts->cache_root, 0, 0,
                         "the run cache lies inside the project %s: set "
                         "XDG_CACHE_HOME elsewhere or name the code directory "
