@@ -186,6 +186,25 @@ has "run: project located" err "nonexistent: error[usage]: not a directory"
 run "tokens unreadable" 3 tokens "$tmp/nonexistent.py"
 has "tokens unreadable located" err "nonexistent.py: error[tokens-read]:"
 
+# files named as they open from the current directory (SRC as given), in
+# the text and JSON diagnostics, the summary and SARIF; project-wide
+# findings at "project"
+mkdir -p bad
+printf 'import torch\nx = torch.cuda.foo()\ndef f(:\n' >bad/broken.py
+"$NPUIFY" convert bad --check >out 2>err
+has "diagnostic from the current directory" err "bad/broken.py:3:6: error[syn-unclosed]"
+has "summary from the current directory" out "  bad/broken.py:2:11: NPU202"
+has "project-wide finding at project:" out "  project: NPU402"
+grep -q '^  NA:' out && fail "summary names a project finding NA" || ok
+"$NPUIFY" convert ./bad/ --check --json-diagnostics >out 2>err
+has "JSON diagnostic from the current directory" err '{"file": "./bad/broken.py", "line": 3'
+"$NPUIFY" convert bad -o bad_out >out 2>err
+has "SARIF uri from the current directory" bad_out/npuify_report/report.sarif '"uri": "bad/broken.py", "uriBaseId": "SRCROOT"'
+has "SARIF project uri is SRC" bad_out/npuify_report/report.sarif '"uri": "bad/", "uriBaseId": "SRCROOT"'
+has "SARIF keeps originalUriBaseIds" bad_out/npuify_report/report.sarif '"originalUriBaseIds": {"SRCROOT"'
+(cd bad && "$NPUIFY" convert broken.py --check) >out 2>err
+has "single file as given" err "broken.py:3:6: error[syn-unclosed]"
+
 # one scheme for every diagnostic code: lower-case words joined by '-'
 # (convert-write, rule-invalid, ops-empty), or a rule id (NPU402)
 printf '{"rules": [{"id": "USR1", "colour": 1}]}\n' >badrule.json

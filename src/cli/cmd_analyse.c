@@ -317,7 +317,8 @@ int nfy_cmd_analyse(int argc, char **argv)
     nfy_report rep;
     nfy_report_init(&rep);
     nfy_report_meta meta = {NPUIFY_VERSION, "analyse", a.src, a.torch_version,
-                            a.modes ? a.modes : "all"};
+                            a.modes ? a.modes : "all",
+                            nfy_cli_is_dir(a.src) ? a.src : NULL};
     nfy_report_set_meta(&rep, &meta);
     nfy_arena ar = NFY_ARENA_INIT;
     nfy_status st = run(&a, &ao, &rep, &diags, &ar);

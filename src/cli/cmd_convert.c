@@ -502,8 +502,12 @@ static int finish(convert_args *a, nfy_report *rep, nfy_buf *diff,
                                       ? "would change"
                                       : "converted",
                                   &out);
-        nfy_report_render_console(rep, a->verbose ? (size_t)-1 : 5, a->color,
-                                  &out);
+        /* the rest of the findings: where to read them */
+        nfy_console_opts co = {
+            a->verbose ? (size_t)-1 : 5, a->color,
+            dir ? "see the report"
+                : "-v lists them all; --report-dir DIR writes the report"};
+        nfy_report_render_console(rep, &co, &out);
         if (a->verbose)
             nfy_cli_verbose_rules(rep, &out);
         if (a->decisions)
@@ -563,7 +567,8 @@ int nfy_cmd_convert(int argc, char **argv)
     nfy_report_use_rules(&rep, rules);
     nfy_report_meta meta = {
         NPUIFY_VERSION, "convert", a.conv.src, a.conv.torch_version,
-        a.conv.mode == NFY_CONVERT_MODE_AUTO ? "auto" : "manual"};
+        a.conv.mode == NFY_CONVERT_MODE_AUTO ? "auto" : "manual",
+        nfy_cli_is_dir(a.conv.src) ? a.conv.src : NULL};
     nfy_report_set_meta(&rep, &meta);
     nfy_buf diff = NFY_BUF_INIT;
     nfy_convert_stats stats;

@@ -200,7 +200,7 @@ int nfy_cmd_review(int argc, char **argv)
     nfy_report_init(&rep);
     nfy_report_use_rules(&rep, rules);
     nfy_report_meta meta = {NPUIFY_VERSION, "review", a.conv.src,
-                            a.conv.torch_version, "manual"};
+                            a.conv.torch_version, "manual", NULL};
     nfy_report_set_meta(&rep, &meta);
     nfy_convert_stats stats;
     nfy_cli_progress progress;

@@ -48,6 +48,9 @@ typedef struct {
 #define NFY_STR_FMT(s)   (int)(s).len, (s).ptr
 
 nfy_str nfy_str_from_cstr(const char *s);
+/* The word for a count: one when n is 1, else many ("1 file", "2 files");
+ * every count a person reads goes through it. */
+const char *nfy_plural(size_t n, const char *one, const char *many);
 bool nfy_str_eq(nfy_str a, nfy_str b);
 bool nfy_str_eq_cstr(nfy_str a, const char *b);
 bool nfy_str_starts_with(nfy_str s, nfy_str prefix);

@@ -59,7 +59,7 @@ static nfy_status convert_into(const nfy_runcache_opts *opts,
     nfy_report_init(&rep);
     nfy_report_meta meta = {
         opts->tool_version, "run", project, opts->torch_version,
-        opts->mode == NFY_CONVERT_MODE_AUTO ? "auto" : "manual"};
+        opts->mode == NFY_CONVERT_MODE_AUTO ? "auto" : "manual", NULL};
     nfy_report_set_meta(&rep, &meta);
     nfy_status st = nfy_convert_run(&co, &rep, NULL, stats, diags);
     if (!st)
