@@ -205,6 +205,17 @@ has "SARIF keeps originalUriBaseIds" bad_out/npuify_report/report.sarif '"origin
 (cd bad && "$NPUIFY" convert broken.py --check) >out 2>err
 has "single file as given" err "broken.py:3:6: error[syn-unclosed]"
 
+# --json-diagnostics: every line on stderr is one JSON object (the no-AMP
+# warning too), nothing in plain text beside them
+"$NPUIFY" convert bad --check --json-diagnostics >out 2>err
+n=$(wc -l <err)
+j=$(/usr/bin/python3 -c '
+import json, sys
+print(sum(isinstance(json.loads(l), dict) for l in open(sys.argv[1]) if l.strip()))' err 2>/dev/null)
+[ "$n" -ge 3 ] && [ "${j:-0}" -eq "$n" ] && ok ||
+    fail "--json-diagnostics: $n lines on stderr, ${j:-0} of them JSON"
+has "--json-diagnostics: the no-AMP warning" err '"code": "NPU402"'
+
 # one scheme for every diagnostic code: lower-case words joined by '-'
 # (convert-write, rule-invalid, ops-empty), or a rule id (NPU402)
 printf '{"rules": [{"id": "USR1", "colour": 1}]}\n' >badrule.json

@@ -198,10 +198,11 @@ static void catch_stop_signal(int sig)
 static int interrupted(const convert_args *a, nfy_diags *diags)
 {
     nfy_cli_print_diags(diags, a->color, a->json_diags);
-    fprintf(stderr,
-            "npuify convert: error[stopped]: stopped by %s: every file is "
-            "either converted completely or untouched; no report written\n",
-            stop_signal == SIGINT ? "SIGINT" : "SIGTERM");
+    nfy_cli_voice v = {a->color, a->json_diags};
+    nfy_cli_say("convert", &v, NFY_SEV_ERROR, "stopped", NULL,
+                "stopped by %s: every file is either converted completely "
+                "or untouched; no report written",
+                stop_signal == SIGINT ? "SIGINT" : "SIGTERM");
     return 128 + stop_signal;
 }
 
@@ -421,7 +422,7 @@ static bool report_dir_safe(const convert_args *a, const char *dir,
  * project without it gets a loud warning on stderr, not only a report row.
  */
 static void warn_amp_missing(const nfy_report *rep, const nfy_rule_set *rules,
-                             const char *src, bool color)
+                             const char *src, const nfy_cli_voice *v)
 {
     const nfy_rule *amp = NULL;
     for (size_t i = 0; rules && i < nfy_rule_set_count(rules); i++) {
@@ -434,9 +435,8 @@ static void warn_amp_missing(const nfy_report *rep, const nfy_rule_set *rules,
         nfy_report_finding_read(rep, i, &f);
         if (f.rule && !strcmp(f.rule, amp->id)) {
             /* the project is the finding's place: "SRC: warning[...]" */
-            fprintf(stderr, "%s: %swarning[%s]:%s %s\n", src,
-                    color ? "\033[1;35m" : "", amp->id, color ? "\033[0m" : "",
-                    f.message ? f.message : amp->message);
+            nfy_cli_say("convert", v, NFY_SEV_WARNING, amp->id, src, "%s",
+                        f.message ? f.message : amp->message);
             return;
         }
     }
@@ -517,8 +517,9 @@ static int finish(convert_args *a, nfy_report *rep, nfy_buf *diff,
         fputs(nfy_buf_cstr(&out), stdout);
         nfy_buf_release(&out);
     }
+    nfy_cli_voice voice = {a->color, a->json_diags};
     if (!a->quiet && a->conv.mode == NFY_CONVERT_MODE_MANUAL && !a->conv.amp)
-        warn_amp_missing(rep, a->conv.rules, a->conv.src, a->color);
+        warn_amp_missing(rep, a->conv.rules, a->conv.src, &voice);
     /* The summary counts files; say so when what failed was no file. */
     if (st && !stats->files_error && !a->quiet)
         fputs("npuify convert: errors outside the project's files (see "

@@ -377,11 +377,6 @@ static int run_capture(ops_args *a, nfy_diags *d)
     if (st == NFY_OK) {
         for (size_t i = 0; i < res.n_traces; i++)
             a->inputs[a->ninputs++] = strdup(res.trace_paths[i]);
-        if (res.exit_code && !a->quiet)
-            fprintf(stderr,
-                    "npuify ops: warning[capture-exit]: the command exited with "
-                    "%d\n",
-                    res.exit_code);
     }
     nfy_capture_result_release(&res);
     return st == NFY_OK ? 0 : NFY_EXIT_INPUT;
