@@ -216,6 +216,31 @@ print(sum(isinstance(json.loads(l), dict) for l in open(sys.argv[1]) if l.strip(
     fail "--json-diagnostics: $n lines on stderr, ${j:-0} of them JSON"
 has "--json-diagnostics: the no-AMP warning" err '"code": "NPU402"'
 
+# advice never names the option just used: --amp that inserted AMP leaves
+# no "no AMP" finding; under --amp/--distributed no hint says to run them
+mkdir -p dp
+cat >dp/train.py <<'PY'
+import torch
+model = torch.nn.DataParallel(torch.nn.Linear(2, 2)).cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for x in range(3):
+    loss = model(torch.ones(1, 2).cuda()).sum()
+    loss.backward()
+    opt.step()
+PY
+mkdir -p noloop
+printf 'import torch\ndef f(loss):\n    return loss.backward\n' >noloop/t.py
+"$NPUIFY" convert dp/train.py --check --amp -v >out 2>&1
+grep -q 'NPU402' out && fail "--amp inserted AMP, NPU402 still reported" || ok
+"$NPUIFY" convert noloop --check --amp -v >out 2>&1
+grep -q "convert --amp" out && fail "--amp run advises 'convert --amp'" || ok
+has "--amp: the manual AMP advice stays" out "scale the loss with torch.npu.amp.GradScaler."
+"$NPUIFY" convert dp --check --distributed -v >out 2>&1
+has "--distributed: NPU306 still reported" out "NPU306"
+grep -q "convert --distributed" out && fail "--distributed run advises 'convert --distributed'" || ok
+"$NPUIFY" convert dp --check -v >out 2>&1
+has "without the options the advice names them" out "'npuify convert --distributed'"
+
 # one scheme for every diagnostic code: lower-case words joined by '-'
 # (convert-write, rule-invalid, ops-empty), or a rule id (NPU402)
 printf '{"rules": [{"id": "USR1", "colour": 1}]}\n' >badrule.json
