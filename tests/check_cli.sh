@@ -241,6 +241,39 @@ grep -q "convert --distributed" out && fail "--distributed run advises 'convert 
 "$NPUIFY" convert dp --check -v >out 2>&1
 has "without the options the advice names them" out "'npuify convert --distributed'"
 
+# --check writes no report: the cut list says how to see the rest
+"$NPUIFY" convert src --check >out 2>&1
+has "--check names -v and --report-dir" out "more (-v lists them all; --report-dir DIR writes the report)"
+"$NPUIFY" convert src -o cut_out >out 2>&1
+has "-o: the rest is in the report" out "more (see the report)"
+# counts and plurals: one file, one error, one more rule
+mkdir -p one
+printf 'def f(:\n' >one/a.py
+"$NPUIFY" convert one --check >out 2>&1
+has "one file, one error" out "1 file scanned, 0 changed, 0 copied, 0 skipped, 1 error"
+"$NPUIFY" convert one --check >out 2>&1
+grep -q '1 files\|1 errors\|1 more rules\|1 findings' out && fail "a plural after 1: $(cat out)" || ok
+# npuify help CMD is CMD --help; db's subcommands have a did-you-mean
+"$NPUIFY" help convert >out 2>&1
+"$NPUIFY" convert --help >out2 2>&1
+cmp -s out out2 && ok || fail "npuify help convert differs from convert --help"
+run "db did you mean a subcommand" 2 db qurey torch.cdist
+has "db did you mean a subcommand" err "unknown subcommand 'qurey'; did you mean 'query'?"
+# --torch-version help names the real default
+def=$("$NPUIFY" db query torch.cdist --format json 2>/dev/null |
+    sed -n 's/.*"torch_version": "\([^"]*\)".*/\1/p')
+"$NPUIFY" convert --help >out
+grep -q 'default newest' out && fail "--torch-version help: 'default newest'" || ok
+[ -n "$def" ] && ok || fail "db query names no default version"
+has "--torch-version help: the default" out "$def, the newest"
+# one file converted: no npuify_report/ beside it; the summary says so
+mkdir -p single_out
+"$NPUIFY" convert src/train.py -o single_out/t.py >out 2>&1
+[ ! -e single_out/npuify_report ] && ok || fail "single-file convert left npuify_report/ beside the file"
+has "single file: where the report is" out "report: none for one file (--report-dir DIR writes it)"
+"$NPUIFY" convert src/train.py -o single_out/u.py --report-dir single_rep >out 2>&1
+[ -f single_rep/report.json ] && ok || fail "--report-dir for one file wrote no report"
+
 # one scheme for every diagnostic code: lower-case words joined by '-'
 # (convert-write, rule-invalid, ops-empty), or a rule id (NPU402)
 printf '{"rules": [{"id": "USR1", "colour": 1}]}\n' >badrule.json

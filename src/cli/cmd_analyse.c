@@ -55,7 +55,7 @@ enum analyse_opt {
 static const nfy_cli_option analyse_opts[] = {
     {OPT_OUTPUT, "-o", "--output", "DIR", "report directory (created)"},
     {OPT_TORCH, NULL, "--torch-version", "V",
-     "target torch/torch_npu version (default newest)"},
+     "target torch/torch_npu version (default\n" NFY_CLI_DEFAULT_VERSION ", the newest that is not a beta)"},
     {OPT_MODE, NULL, "--mode", "LIST",
      "torch_apis,extensions,dependencies or all\n(default)"},
     {OPT_FORMAT, NULL, "--format", "LIST",

@@ -75,12 +75,13 @@ static const nfy_cli_option convert_opts[] = {
      "with --in-place, keep no FILE.orig"},
     {OPT_FORCE, NULL, "--force", NULL, "write into a non-empty DST"},
     {OPT_REPORT_DIR, NULL, "--report-dir", "DIR",
-     "where the reports go (default DST/npuify_report;\n"
-     "none for --diff/--check unless given)"},
+     "where the reports go (default DST/npuify_report,\n"
+     "SRC/npuify_report in place; none for one file\n"
+     "or --diff/--check unless given)"},
     {OPT_FORMAT, NULL, "--format", "LIST",
      "report files: csv,log,json,md,sarif,html or all\n(default all)"},
     {OPT_TORCH, NULL, "--torch-version", "V",
-     "target torch/torch_npu version (default newest)"},
+     "target torch/torch_npu version (default\n" NFY_CLI_DEFAULT_VERSION ", the newest that is not a beta)"},
     {OPT_RULES, NULL, "--rules", "FILE.json",
      "add custom rules (npuify or msFmkTransplt schema)"},
     {OPT_MODE, NULL, "--mode", "manual|auto",
@@ -382,20 +383,13 @@ static const char *report_dir(const convert_args *a, nfy_arena *ar)
 {
     if (a->report_dir)
         return a->report_dir;
-    if (a->conv.action == NFY_CONVERT_WRITE) {
-        const char *base = a->conv.dst;
-        /* Single-file output: reports beside the file. */
-        if (nfy_cli_is_file_input(a->conv.src) &&
-            !nfy_cli_is_dir(a->conv.dst)) {
-            const char *slash = strrchr(a->conv.dst, '/');
-            base = slash ? nfy_arena_strndup(ar, a->conv.dst,
-                                             (size_t)(slash - a->conv.dst))
-                         : ".";
-        }
-        return nfy_path_join(ar, base, "npuify_report");
-    }
-    if (a->conv.action == NFY_CONVERT_IN_PLACE &&
-        !nfy_cli_is_file_input(a->conv.src))
+    /* One file is converted alone: the report is a tree's (DST has no
+     * room for it); --report-dir asks for it. */
+    if (nfy_cli_is_file_input(a->conv.src))
+        return NULL;
+    if (a->conv.action == NFY_CONVERT_WRITE)
+        return nfy_path_join(ar, a->conv.dst, "npuify_report");
+    if (a->conv.action == NFY_CONVERT_IN_PLACE)
         return nfy_path_join(ar, a->conv.src, "npuify_report");
     return NULL;
 }
@@ -514,6 +508,10 @@ static int finish(convert_args *a, nfy_report *rep, nfy_buf *diff,
             add_not_accepted(rep, &out);
         if (dir)
             nfy_buf_addf(&out, "report: %s/\n", dir);
+        else if (a->conv.action == NFY_CONVERT_WRITE ||
+                 a->conv.action == NFY_CONVERT_IN_PLACE)
+            nfy_buf_addstr(&out, "report: none for one file (--report-dir "
+                                 "DIR writes it)\n");
         fputs(nfy_buf_cstr(&out), stdout);
         nfy_buf_release(&out);
     }

@@ -34,7 +34,7 @@ static const nfy_cli_option review_opts[] = {
     {OPT_OUTPUT, "-o", "--output", "PAGE",
      "the page (default npuify-review.html)"},
     {OPT_TORCH, NULL, "--torch-version", "V",
-     "target torch/torch_npu version (default newest)"},
+     "target torch/torch_npu version (default\n" NFY_CLI_DEFAULT_VERSION ", the newest that is not a beta)"},
     {OPT_RULES, NULL, "--rules", "FILE.json", "add custom rules"},
     {OPT_AMP, NULL, "--amp", NULL, "include the edits of convert --amp"},
     {OPT_UNSAFE, NULL, "--unsafe", NULL,
