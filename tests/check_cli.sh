@@ -10,6 +10,7 @@ set -u
 suite cli
 NPUIFY=${NPUIFY:-build/release/npuify}
 case $NPUIFY in /*) ;; *) NPUIFY=$PWD/$NPUIFY ;; esac
+ROOT=$PWD
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
@@ -297,6 +298,10 @@ for c in 'error[rule-invalid]' 'error[ops-empty]' 'error[syn-unclosed]'; do
 run "ops on a missing log" 3 ops "$tmp/nonexistent.log" -o opsout
 [ ! -e opsout ] && ok || fail "ops on a missing log wrote reports"
 has "ops names the log" err "nonexistent.log: error[ops-input]"
+
+# the README's command outputs are real runs (tools/readme-outputs.sh)
+sh "$ROOT/tools/readme-outputs.sh" "$NPUIFY" --check >readme.diff 2>&1 && ok ||
+    { fail "README.md output blocks differ from a real run"; head -20 readme.diff; }
 
 # --help lists what the commands accept
 "$NPUIFY" convert --help >out
