@@ -2,8 +2,8 @@
 #include "cli/cli_util.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,9 +135,9 @@ void nfy_cli_print_diags(const nfy_diags *d, bool color, bool json)
         /* said as one more diagnostic, so JSON lines stay JSON lines */
         nfy_diag more = {.sev = NFY_SEV_NOTE, .code = "diagnostics-dropped"};
         nfy_arena a = NFY_ARENA_INIT;
-        more.msg = nfy_arena_fmt(&a, "%zu more %s not shown", d->dropped,
-                                 nfy_plural(d->dropped, "diagnostic",
-                                            "diagnostics"));
+        more.msg =
+            nfy_arena_fmt(&a, "%zu more %s not shown", d->dropped,
+                          nfy_plural(d->dropped, "diagnostic", "diagnostics"));
         if (json) {
             nfy_diag_render_json(&more, &out);
             nfy_buf_addch(&out, '\n');

@@ -81,7 +81,8 @@ static const nfy_cli_option convert_opts[] = {
     {OPT_FORMAT, NULL, "--format", "LIST",
      "report files: csv,log,json,md,sarif,html or all\n(default all)"},
     {OPT_TORCH, NULL, "--torch-version", "V",
-     "target torch/torch_npu version (default\n" NFY_CLI_DEFAULT_VERSION ", the newest that is not a beta)"},
+     "target torch/torch_npu version (default\n" NFY_CLI_DEFAULT_VERSION
+     ", the newest that is not a beta)"},
     {OPT_RULES, NULL, "--rules", "FILE.json",
      "add custom rules (npuify or msFmkTransplt schema)"},
     {OPT_MODE, NULL, "--mode", "manual|auto",
@@ -447,9 +448,9 @@ static void add_not_accepted(const nfy_report *rep, nfy_buf *out)
              !strncmp(f.message, "not applied: not accepted", 25);
     }
     nfy_buf_addf(out,
-                 "decisions: %zu edit%s not applied (not accepted in the "
+                 "decisions: %zu %s not applied (not accepted in the "
                  "review; listed in report.json left_unchanged)\n",
-                 n, n == 1 ? "" : "s");
+                 n, nfy_plural(n, "edit", "edits"));
 }
 
 /* --check: exit 1 on what --fail-on names (default: pending edits). */
@@ -564,10 +565,13 @@ int nfy_cmd_convert(int argc, char **argv)
     nfy_report rep;
     nfy_report_init(&rep);
     nfy_report_use_rules(&rep, rules);
-    nfy_report_meta meta = {
-        NPUIFY_VERSION, "convert", a.conv.src, a.conv.torch_version,
-        a.conv.mode == NFY_CONVERT_MODE_AUTO ? "auto" : "manual",
-        nfy_cli_is_dir(a.conv.src) ? a.conv.src : NULL};
+    nfy_report_meta meta = {NPUIFY_VERSION,
+                            "convert",
+                            a.conv.src,
+                            a.conv.torch_version,
+                            a.conv.mode == NFY_CONVERT_MODE_AUTO ? "auto"
+                                                                 : "manual",
+                            nfy_cli_is_dir(a.conv.src) ? a.conv.src : NULL};
     nfy_report_set_meta(&rep, &meta);
     nfy_buf diff = NFY_BUF_INIT;
     nfy_convert_stats stats;

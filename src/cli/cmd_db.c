@@ -22,7 +22,8 @@ enum db_opt { OPT_TORCH, OPT_FORMAT };
 /* The options of db: its parsing and --help come from this list. */
 static const nfy_cli_option db_opts[] = {
     {OPT_TORCH, NULL, "--torch-version", "V",
-     "query: the version to answer for (default\n" NFY_CLI_DEFAULT_VERSION ", the newest that is not a beta)"},
+     "query: the version to answer for (default\n" NFY_CLI_DEFAULT_VERSION
+     ", the newest that is not a beta)"},
     {OPT_FORMAT, NULL, "--format", "text|json",
      "text (default) or one JSON document"},
 };

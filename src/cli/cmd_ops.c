@@ -41,7 +41,8 @@ static const nfy_cli_option ops_opts[] = {
     {OPT_OUTPUT, "-o", "--output", "DIR",
      "report directory (default ./npuify_ops)"},
     {OPT_TORCH, NULL, "--torch-version", "V",
-     "torch_npu line to check against (default\n" NFY_CLI_DEFAULT_VERSION ", the newest that is not a beta)"},
+     "torch_npu line to check against (default\n" NFY_CLI_DEFAULT_VERSION
+     ", the newest that is not a beta)"},
     {OPT_COMPARE, NULL, "--compare-versions", NULL,
      "also name the first torch_npu version that\n"
      "supports each missing operator"},

@@ -297,7 +297,8 @@ static bool one_file(syntax_run *run, const char *path, nfy_buf *out)
     }
     nfy_status st = nfy_source_load(&src, path, 0);
     if (st) {
-        fprintf(stderr, "%s: error[syntax-read]: %s\n", path, nfy_status_str(st));
+        fprintf(stderr, "%s: error[syntax-read]: %s\n", path,
+                nfy_status_str(st));
         return false;
     }
     nfy_diags diags;
@@ -315,7 +316,8 @@ static bool one_file(syntax_run *run, const char *path, nfy_buf *out)
     run->files++;
     run->bytes += src.len;
     if (st)
-        fprintf(stderr, "%s: error[syntax-read]: %s\n", path, nfy_status_str(st));
+        fprintf(stderr, "%s: error[syntax-read]: %s\n", path,
+                nfy_status_str(st));
     else if (!run->stats) {
         dump_stmts(m, out);
         dump_scopes(m, out);

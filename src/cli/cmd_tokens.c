@@ -109,7 +109,8 @@ static bool one_file(tokens_run *run, const char *path, nfy_tokens *toks,
     if (run->mode == MODE_DUMP && run->many)
         file_line(path, out);
     if (st) {
-        fprintf(stderr, "%s: error[tokens-read]: %s\n", path, nfy_status_str(st));
+        fprintf(stderr, "%s: error[tokens-read]: %s\n", path,
+                nfy_status_str(st));
         return false;
     }
     nfy_diags diags;
@@ -130,7 +131,8 @@ static bool one_file(tokens_run *run, const char *path, nfy_tokens *toks,
     run->tokens += toks->toks.len;
     uint32_t bad = 0;
     if (st) {
-        fprintf(stderr, "%s: error[tokens-read]: %s\n", path, nfy_status_str(st));
+        fprintf(stderr, "%s: error[tokens-read]: %s\n", path,
+                nfy_status_str(st));
     } else if (run->mode == MODE_DUMP) {
         dump_tokens(&src, toks, out);
     } else if (run->mode == MODE_ROUNDTRIP && !roundtrip_ok(&src, toks, &bad)) {
@@ -158,7 +160,8 @@ static bool files_from(tokens_run *run, nfy_tokens *toks, nfy_buf *out)
     nfy_buf list = NFY_BUF_INIT;
     nfy_status st = nfy_file_read(run->list, NFY_SOURCE_MAX_BYTES, &list);
     if (st) {
-        fprintf(stderr, "%s: error[tokens-read]: %s\n", run->list, nfy_status_str(st));
+        fprintf(stderr, "%s: error[tokens-read]: %s\n", run->list,
+                nfy_status_str(st));
         nfy_buf_release(&list);
         return false;
     }

@@ -358,12 +358,10 @@ void nfy_migrate_project_finish(const nfy_migrate_project *p,
             fmsg, p->first_fp16_file, p->first_fp16_line, fid,
             or_empty_hint(mig_hint_in_env(&a, &env, fhint)));
     else
-        f.message =
-            nfy_arena_fmt(&a,
-                          "%s (%zu %s torch, none uses AMP). %s", msg,
-                          p->torch_files,
-                          nfy_plural(p->torch_files, "file uses", "files use"),
-                          or_empty_hint(mig_hint_in_env(&a, &env, hint)));
+        f.message = nfy_arena_fmt(
+            &a, "%s (%zu %s torch, none uses AMP). %s", msg, p->torch_files,
+            nfy_plural(p->torch_files, "file uses", "files use"),
+            or_empty_hint(mig_hint_in_env(&a, &env, hint)));
     nfy_report_add_finding(report, &f);
     nfy_arena_release(&a);
 }

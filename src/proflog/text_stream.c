@@ -289,9 +289,8 @@ static void table_line(nfy_prof_stream *s, nfy_prof_ctx *ctx, nfy_str line,
         nfy_prof__join_split_row(&s->lay, (nfy_str){s->pending, s->pending_len},
                                  line, nvalues - matched, &row)) {
         if (ctx->opts->diags)
-            nfy_diag_add_at(ctx->opts->diags, NFY_SEV_WARNING,
-                            "prof-split-row", ctx->opts->path,
-                            s->pending_line, 0,
+            nfy_diag_add_at(ctx->opts->diags, NFY_SEV_WARNING, "prof-split-row",
+                            ctx->opts->path, s->pending_line, 0,
                             "table row split by other output (continued on "
                             "line %u); joined, the foreign text is dropped",
                             (unsigned)lineno);

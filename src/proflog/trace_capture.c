@@ -244,8 +244,7 @@ static int run_and_wait(const nfy_capture_opts *o, const char *site_dir,
 {
     char *exe = resolve_command(o->argv[0]);
     if (!exe) {
-        diag(o, NFY_SEV_ERROR, "capture-exec", "command not found",
-             o->argv[0]);
+        diag(o, NFY_SEV_ERROR, "capture-exec", "command not found", o->argv[0]);
         return -1;
     }
     cstr_vec env = {NULL, 0, 0};
@@ -271,8 +270,7 @@ static int run_and_wait(const nfy_capture_opts *o, const char *site_dir,
                    : WIFSIGNALED(status) ? 128 + WTERMSIG(status)
                                          : 127;
     } else {
-        diag(o, NFY_SEV_ERROR, "capture-exec", "fork failed",
-             strerror(errno));
+        diag(o, NFY_SEV_ERROR, "capture-exec", "fork failed", strerror(errno));
         code = -1;
     }
     sigaction(SIGINT, &old_int, NULL);

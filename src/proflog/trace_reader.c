@@ -361,8 +361,8 @@ nfy_status nfy_proflog_read_trace(const char *path,
     nfy_status st = nfy_json_input_open(&in, path);
     if (st) {
         if (opts->diags)
-            nfy_diag_add_at(opts->diags, NFY_SEV_ERROR, "trace-io", shown, 0,
-                            0, "cannot read trace: %s", nfy_status_str(st));
+            nfy_diag_add_at(opts->diags, NFY_SEV_ERROR, "trace-io", shown, 0, 0,
+                            "cannot read trace: %s", nfy_status_str(st));
         return st;
     }
     st = read_input(&in, shown, opts);

@@ -298,13 +298,14 @@ static void console_files(nfy_buf *out, const nfy_report *rep,
                  "%snpuify %s:%s %zu %s scanned, %zu changed, %zu copied, "
                  "%zu skipped, %zu %s\n",
                  bold, rep->meta.command ? rep->meta.command : "convert", off,
-                 t->files_scanned, nfy_plural(t->files_scanned, "file", "files"),
+                 t->files_scanned,
+                 nfy_plural(t->files_scanned, "file", "files"),
                  t->files_changed, t->files_copied, t->files_skipped,
                  t->files_error, nfy_plural(t->files_error, "error", "errors"));
 }
 
-void nfy_report_render_console(const nfy_report *rep,
-                               const nfy_console_opts *o, nfy_buf *out)
+void nfy_report_render_console(const nfy_report *rep, const nfy_console_opts *o,
+                               nfy_buf *out)
 {
     const char *bold = o->color ? "\033[1m" : "";
     const char *warn = o->color ? "\033[1;33m" : "";

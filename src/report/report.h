@@ -337,8 +337,8 @@ typedef struct {
      * "see the report". */
     const char *more_hint;
 } nfy_console_opts;
-void nfy_report_render_console(const nfy_report *rep,
-                               const nfy_console_opts *o, nfy_buf *out);
+void nfy_report_render_console(const nfy_report *rep, const nfy_console_opts *o,
+                               nfy_buf *out);
 
 /**
  * Sorted copy: fills *out with pointers to copies of rep's findings in

@@ -94,8 +94,7 @@ void nfy__rule_counts_by_count(nfy__rule_count_vec *v);
 void nfy__add_location(nfy_buf *out, const nfy_finding *f);
 /* The same with the file as the user opens it from the current directory:
  * root (SRC as given; NULL: none) joined with the file. */
-void nfy__add_location_in(nfy_buf *out, const char *root,
-                          const nfy_finding *f);
+void nfy__add_location_in(nfy_buf *out, const char *root, const nfy_finding *f);
 /* root joined with file by one '/' ("a/" + "b.py": "a/b.py"); file alone
  * when root is NULL, root alone when file is. */
 void nfy__add_path_in(nfy_buf *out, const char *root, const char *file);

@@ -82,8 +82,7 @@ static void write_region(nfy_buf *out, const nfy_finding *f)
 /* A relative source: the file's path from the directory npuify ran in
  * (SRCROOT), as the text diagnostics name it; an absolute one: relative to
  * SRCROOT, the source's file: URI. */
-static void write_artifact(nfy_buf *out, const char *root,
-                           const nfy_finding *f)
+static void write_artifact(nfy_buf *out, const char *root, const nfy_finding *f)
 {
     nfy_buf path = NFY_BUF_INIT;
     if (root && root[0] != '/')
@@ -94,8 +93,8 @@ static void write_artifact(nfy_buf *out, const char *root,
     while (skip + 1 < path.len && path.data[skip] == '.' &&
            path.data[skip + 1] == '/')
         skip += 2;
-    bool here = skip == path.len || (skip + 1 == path.len &&
-                                      path.data[skip] == '.');
+    bool here =
+        skip == path.len || (skip + 1 == path.len && path.data[skip] == '.');
     /* a project-wide finding: the source root, a directory */
     if (!f->file && !here && path.data[path.len - 1] != '/')
         nfy_buf_addch(&path, '/');
@@ -105,8 +104,7 @@ static void write_artifact(nfy_buf *out, const char *root,
     nfy_buf_release(&path);
 }
 
-static void write_location(nfy_buf *out, const char *root,
-                           const nfy_finding *f)
+static void write_location(nfy_buf *out, const char *root, const nfy_finding *f)
 {
     nfy_buf_addstr(out, ", \"locations\": [{\"physicalLocation\": "
                         "{\"artifactLocation\": ");
@@ -144,8 +142,7 @@ static size_t rule_index(const nfy__rule_count_vec *rules, const char *id)
     return lo;
 }
 
-static void write_result(nfy_buf *out, const char *root,
-                         const nfy_finding *f,
+static void write_result(nfy_buf *out, const char *root, const nfy_finding *f,
                          const nfy__rule_count_vec *rules)
 {
     const char *rule = nfy__or_empty(f->rule);

@@ -169,8 +169,7 @@ void nfy__add_location(nfy_buf *out, const nfy_finding *f)
     nfy__add_location_in(out, NULL, f);
 }
 
-void nfy__add_location_in(nfy_buf *out, const char *root,
-                          const nfy_finding *f)
+void nfy__add_location_in(nfy_buf *out, const char *root, const nfy_finding *f)
 {
     if (!f->file) {
         nfy_buf_addstr(out, "project");

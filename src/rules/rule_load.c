@@ -58,8 +58,8 @@ void nfy__rules_error(rules_loader *ld, bool at_key, const char *fmt, ...)
     size_t depth = ld->depth < RULES_PATH_MAX ? ld->depth : RULES_PATH_MAX;
     size_t off =
         nfy__json_locate(ld->src->data, ld->src->len, ld->path, depth, at_key);
-    nfy_diag_add(ld->diags, NFY_SEV_ERROR, "rule-invalid", ld->src, (uint32_t)off, 1,
-                 "%s", nfy_buf_cstr(&msg));
+    nfy_diag_add(ld->diags, NFY_SEV_ERROR, "rule-invalid", ld->src,
+                 (uint32_t)off, 1, "%s", nfy_buf_cstr(&msg));
     nfy_buf_release(&msg);
     ld->errors++;
 }

@@ -57,9 +57,13 @@ static nfy_status convert_into(const nfy_runcache_opts *opts,
     co.jobs = 1;
     nfy_report rep;
     nfy_report_init(&rep);
-    nfy_report_meta meta = {
-        opts->tool_version, "run", project, opts->torch_version,
-        opts->mode == NFY_CONVERT_MODE_AUTO ? "auto" : "manual", NULL};
+    nfy_report_meta meta = {opts->tool_version,
+                            "run",
+                            project,
+                            opts->torch_version,
+                            opts->mode == NFY_CONVERT_MODE_AUTO ? "auto"
+                                                                : "manual",
+                            NULL};
     nfy_report_set_meta(&rep, &meta);
     nfy_status st = nfy_convert_run(&co, &rep, NULL, stats, diags);
     if (!st)
@@ -110,8 +114,8 @@ nfy_status nfy_runcache_prepare(const nfy_runcache_opts *opts, nfy_arena *a,
     memset(out, 0, sizeof *out);
     char real[PATH_MAX];
     if (!realpath(opts->project, real) || !is_dir(real)) {
-        nfy_diag_add_at(diags, NFY_SEV_ERROR, "cache-project", opts->project,
-                        0, 0, "not a project directory");
+        nfy_diag_add_at(diags, NFY_SEV_ERROR, "cache-project", opts->project, 0,
+                        0, "not a project directory");
         return NFY_ENOENT;
     }
     out->project = nfy_arena_strdup(a, real);
@@ -123,8 +127,8 @@ nfy_status nfy_runcache_prepare(const nfy_runcache_opts *opts, nfy_arena *a,
     if (realpath(opts->cache_root, cache_real) &&
         !strncmp(cache_real, real, n) &&
         (cache_real[n] == '/' || cache_real[n] == '\0')) {
-        nfy_diag_add_at(diags, NFY_SEV_ERROR, "cache-inside",
-                        opts->cache_root, 0, 0,
+        nfy_diag_add_at(diags, NFY_SEV_ERROR, "cache-inside", opts->cache_root,
+                        0, 0,
                         "the run cache lies inside the project %s: set "
                         "XDG_CACHE_HOME elsewhere or name the code directory "
                         "with --project",

@@ -273,9 +273,8 @@ static void test_gzip_variants(void **state)
     unsigned char *gz = gzip_mem(text, len, len + 1, &gz_len);
     collected cut;
     assert_int_not_equal(read_mem(&cut, (char *)gz, gz_len / 2, 0), NFY_OK);
-    assert_true(count_diags(&cut, "trace-io") +
-                    count_diags(&cut, "trace-json") >=
-                1);
+    assert_true(
+        count_diags(&cut, "trace-io") + count_diags(&cut, "trace-json") >= 1);
     assert_true(cut.rows.len < plain.rows.len);
     collected_free(&cut);
     free(gz);
@@ -396,7 +395,8 @@ static void test_kineto_excerpt(void **state)
             assert_int_equal(d->col, col);
         }
     }
-    assert_true(count_diags(&c, "trace-json-recovered") >= 1); /* missing comma */
+    assert_true(count_diags(&c, "trace-json-recovered") >=
+                1); /* missing comma */
     collected_free(&c);
     free(raw);
 }

@@ -403,9 +403,10 @@ static void test_console_summary(void **state)
     assert_non_null(strstr(s, "npuify convert: 3 files scanned, 2 changed, "
                               "1 copied, 0 skipped, 1 error\n"));
     assert_non_null(strstr(s, "edits: 2 (NPU001 x1, NPU201 x1)\n"));
-    assert_non_null(strstr(s, "manual work: 6 findings\n"
-                              "  proj/train.py:40:9: NPU503 nn.DataParallel is not "
-                              "supported, use \"DDP\" see docs\n"));
+    assert_non_null(
+        strstr(s, "manual work: 6 findings\n"
+                  "  proj/train.py:40:9: NPU503 nn.DataParallel is not "
+                  "supported, use \"DDP\" see docs\n"));
     assert_non_null(strstr(s, "  proj/z.py:10:1: NPU510 custom CUDA extension\n"
                               "  proj/z.py:11:1: NPU510 custom CUDA extension\n"
                               "  ... and 3 more"));
