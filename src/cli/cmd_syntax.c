@@ -399,8 +399,9 @@ int nfy_cmd_syntax(int argc, char **argv)
     nfy_buf_release(&out);
     nfy_front_scratch_release(&run.scratch);
     if (run.stats)
-        printf("%zu files, %zu bytes, %zu errors, %.3f s, %.1f MB/s\n",
-               run.files, run.bytes, run.errors, run.seconds,
+        printf("%zu %s, %zu bytes, %zu %s, %.3f s, %.1f MB/s\n", run.files,
+               nfy_plural(run.files, "file", "files"), run.bytes, run.errors,
+               nfy_plural(run.errors, "error", "errors"), run.seconds,
                run.seconds > 0 ? (double)run.bytes / 1e6 / run.seconds : 0.0);
     if (fflush(stdout) != 0)
         return NFY_EXIT_INTERNAL;

@@ -243,11 +243,13 @@ int nfy_cmd_tokens(int argc, char **argv)
     nfy_buf_release(&out);
     nfy_tokens_release(&toks);
     if (run.mode == MODE_ROUNDTRIP)
-        printf("roundtrip: %zu files, %zu failed\n", run.files, run.failures);
+        printf("roundtrip: %zu %s, %zu failed\n", run.files,
+               nfy_plural(run.files, "file", "files"), run.failures);
     if (run.mode == MODE_STATS)
-        printf("%zu files, %zu bytes, %zu tokens, %.3f s, %.1f MB/s "
+        printf("%zu %s, %zu bytes, %zu tokens, %.3f s, %.1f MB/s "
                "(warm: %.3f s, %.1f MB/s)\n",
-               run.files, run.bytes, run.tokens, run.seconds,
+               run.files, nfy_plural(run.files, "file", "files"), run.bytes,
+               run.tokens, run.seconds,
                run.seconds > 0 ? (double)run.bytes / 1e6 / run.seconds : 0.0,
                run.warm_seconds,
                run.warm_seconds > 0 ? (double)run.bytes / 1e6 / run.warm_seconds
