@@ -10,6 +10,7 @@ set -u
 suite cli
 NPUIFY=${NPUIFY:-build/release/npuify}
 case $NPUIFY in /*) ;; *) NPUIFY=$PWD/$NPUIFY ;; esac
+ROOT=$PWD
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
@@ -184,12 +185,123 @@ has "db bad version" err "npuify db: error[usage]: no data for version '9.9'"
 run "run: project not a directory" 2 run --project "$tmp/nonexistent" -- python3 x.py
 has "run: project located" err "nonexistent: error[usage]: not a directory"
 run "tokens unreadable" 3 tokens "$tmp/nonexistent.py"
-has "tokens unreadable located" err "nonexistent.py: error[read]:"
+has "tokens unreadable located" err "nonexistent.py: error[tokens-read]:"
+
+# files named as they open from the current directory (SRC as given), in
+# the text and JSON diagnostics, the summary and SARIF; project-wide
+# findings at "project"
+mkdir -p bad
+printf 'import torch\nx = torch.cuda.foo()\ndef f(:\n' >bad/broken.py
+"$NPUIFY" convert bad --check >out 2>err
+has "diagnostic from the current directory" err "bad/broken.py:3:6: error[syn-unclosed]"
+has "summary from the current directory" out "  bad/broken.py:2:11: NPU202"
+has "project-wide finding at project:" out "  project: NPU402"
+grep -q '^  NA:' out && fail "summary names a project finding NA" || ok
+"$NPUIFY" convert ./bad/ --check --json-diagnostics >out 2>err
+has "JSON diagnostic from the current directory" err '{"file": "./bad/broken.py", "line": 3'
+"$NPUIFY" convert bad -o bad_out >out 2>err
+has "SARIF uri from the current directory" bad_out/npuify_report/report.sarif '"uri": "bad/broken.py", "uriBaseId": "SRCROOT"'
+has "SARIF project uri is SRC" bad_out/npuify_report/report.sarif '"uri": "bad/", "uriBaseId": "SRCROOT"'
+has "SARIF keeps originalUriBaseIds" bad_out/npuify_report/report.sarif '"originalUriBaseIds": {"SRCROOT"'
+(cd bad && "$NPUIFY" convert broken.py --check) >out 2>err
+has "single file as given" err "broken.py:3:6: error[syn-unclosed]"
+
+# --json-diagnostics: every line on stderr is one JSON object (the no-AMP
+# warning too), nothing in plain text beside them
+"$NPUIFY" convert bad --check --json-diagnostics >out 2>err
+n=$(wc -l <err)
+j=$(/usr/bin/python3 -c '
+import json, sys
+print(sum(isinstance(json.loads(l), dict) for l in open(sys.argv[1]) if l.strip()))' err 2>/dev/null)
+[ "$n" -ge 3 ] && [ "${j:-0}" -eq "$n" ] && ok ||
+    fail "--json-diagnostics: $n lines on stderr, ${j:-0} of them JSON"
+has "--json-diagnostics: the no-AMP warning" err '"code": "NPU402"'
+
+# advice never names the option just used: --amp that inserted AMP leaves
+# no "no AMP" finding; under --amp/--distributed no hint says to run them
+mkdir -p dp
+cat >dp/train.py <<'PY'
+import torch
+model = torch.nn.DataParallel(torch.nn.Linear(2, 2)).cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for x in range(3):
+    loss = model(torch.ones(1, 2).cuda()).sum()
+    loss.backward()
+    opt.step()
+PY
+mkdir -p noloop
+printf 'import torch\ndef f(loss):\n    return loss.backward\n' >noloop/t.py
+"$NPUIFY" convert dp/train.py --check --amp -v >out 2>&1
+grep -q 'NPU402' out && fail "--amp inserted AMP, NPU402 still reported" || ok
+"$NPUIFY" convert noloop --check --amp -v >out 2>&1
+grep -q "convert --amp" out && fail "--amp run advises 'convert --amp'" || ok
+has "--amp: the manual AMP advice stays" out "scale the loss with torch.npu.amp.GradScaler."
+"$NPUIFY" convert dp --check --distributed -v >out 2>&1
+has "--distributed: NPU306 still reported" out "NPU306"
+grep -q "convert --distributed" out && fail "--distributed run advises 'convert --distributed'" || ok
+"$NPUIFY" convert dp --check -v >out 2>&1
+has "without the options the advice names them" out "'npuify convert --distributed'"
+
+# --check writes no report: the cut list says how to see the rest
+"$NPUIFY" convert src --check >out 2>&1
+has "--check names -v and --report-dir" out "more (-v lists them all; --report-dir DIR writes the report)"
+"$NPUIFY" convert src -o cut_out >out 2>&1
+has "-o: the rest is in the report" out "more (see the report)"
+# counts and plurals: one file, one error, one more rule
+mkdir -p one
+printf 'def f(:\n' >one/a.py
+"$NPUIFY" convert one --check >out 2>&1
+has "one file, one error" out "1 file scanned, 0 changed, 0 copied, 0 skipped, 1 error"
+"$NPUIFY" convert one --check >out 2>&1
+grep -q '1 files\|1 errors\|1 more rules\|1 findings' out && fail "a plural after 1: $(cat out)" || ok
+# npuify help CMD is CMD --help; db's subcommands have a did-you-mean
+"$NPUIFY" help convert >out 2>&1
+"$NPUIFY" convert --help >out2 2>&1
+cmp -s out out2 && ok || fail "npuify help convert differs from convert --help"
+run "db did you mean a subcommand" 2 db qurey torch.cdist
+has "db did you mean a subcommand" err "unknown subcommand 'qurey'; did you mean 'query'?"
+# --torch-version help names the real default
+def=$("$NPUIFY" db query torch.cdist --format json 2>/dev/null |
+    sed -n 's/.*"torch_version": "\([^"]*\)".*/\1/p')
+"$NPUIFY" convert --help >out
+grep -q 'default newest' out && fail "--torch-version help: 'default newest'" || ok
+[ -n "$def" ] && ok || fail "db query names no default version"
+has "--torch-version help: the default" out "$def, the newest"
+# one file converted: no npuify_report/ beside it; the summary says so
+mkdir -p single_out
+"$NPUIFY" convert src/train.py -o single_out/t.py >out 2>&1
+[ ! -e single_out/npuify_report ] && ok || fail "single-file convert left npuify_report/ beside the file"
+has "single file: where the report is" out "report: none for one file (--report-dir DIR writes it)"
+"$NPUIFY" convert src/train.py -o single_out/u.py --report-dir single_rep >out 2>&1
+[ -f single_rep/report.json ] && ok || fail "--report-dir for one file wrote no report"
+
+# one scheme for every diagnostic code: lower-case words joined by '-'
+# (convert-write, rule-invalid, ops-empty), or a rule id (NPU402)
+printf '{"rules": [{"id": "USR1", "colour": 1}]}\n' >badrule.json
+printf 'no table here\n' >empty.log
+printf 'def f(:\n' >src_broken.py
+{
+    "$NPUIFY" convert src --check --rules badrule.json
+    "$NPUIFY" ops empty.log -o ops_empty
+    "$NPUIFY" convert src_broken.py --check
+    "$NPUIFY" tokens "$tmp/nonexistent.py"
+    "$NPUIFY" ops --capture -o cap_x -- /nonexistent/python
+} >/dev/null 2>codes.err
+grep -o '\(error\|warning\|note\)\[[^]]*\]' codes.err | sort -u >codes
+[ "$(wc -l <codes)" -ge 5 ] && ok || fail "code scheme: only $(wc -l <codes) codes seen"
+bad=$(grep -v '\[\([a-z][a-z0-9]*\(-[a-z0-9]\+\)*\|NPU[0-9]\+\)\]$' codes | tr '\n' ' ')
+[ -z "$bad" ] && ok || fail "codes outside the scheme: $bad"
+for c in 'error[rule-invalid]' 'error[ops-empty]' 'error[syn-unclosed]'; do
+    has "code $c" codes "$c"; done
 
 # ops: no readable input writes nothing
 run "ops on a missing log" 3 ops "$tmp/nonexistent.log" -o opsout
 [ ! -e opsout ] && ok || fail "ops on a missing log wrote reports"
 has "ops names the log" err "nonexistent.log: error[ops-input]"
+
+# the README's command outputs are real runs (tools/readme-outputs.sh)
+sh "$ROOT/tools/readme-outputs.sh" "$NPUIFY" --check >readme.diff 2>&1 && ok ||
+    { fail "README.md output blocks differ from a real run"; head -20 readme.diff; }
 
 # --help lists what the commands accept
 "$NPUIFY" convert --help >out

@@ -142,7 +142,7 @@ grep -q '"rule": "USR001", "category": "left_unchanged"' "$w/out/npuify_report/r
 row reparse-broken
 # A replacement with a line break would split its statement: refused at load.
 sed 's/npu_sync((/npu\\nsync/' "$w/r.json" >"$w/nl.json"
-run reparse-newline 3 "nl.json:1:128: error[E-RULE]: rules[0].replacement: a line break" \
+run reparse-newline 3 "nl.json:1:128: error[rule-invalid]: rules[0].replacement: a line break" \
     "$BIN" convert "$w/src" -o "$w/out2" -q --rules "$w/nl.json"
 [ ! -e "$w/out2" ] && ok || bad "reparse-newline: output written"
 row reparse-newline
@@ -485,7 +485,7 @@ fresh ops
 printf '[{"name": "aten::add", "ph": "X", "ts": 1, "dur": 2, "args": {}}]\n' >"$w/t.json"
 (cat "$w/t.json"; echo garbage) >"$w/g.json"
 gzip -c "$w/t.json" >"$w/t.gz"; (cat "$w/t.gz"; head -c 20 "$w/t.gz") >"$w/cut.gz"
-run ops-trailing-garbage 3 "E-TRACE-TRAILING" "$BIN" ops "$w/g.json" -o "$w/o1" -q
+run ops-trailing-garbage 3 "trace-trailing" "$BIN" ops "$w/g.json" -o "$w/o1" -q
 row ops-trailing-garbage n/a
 run ops-cut-gzip-member 3 "error" "$BIN" ops "$w/cut.gz" -o "$w/o2" -q
 row ops-cut-gzip-member n/a

@@ -95,7 +95,7 @@ echo 'open("'"$tmp"'/PWNED", "w").write("x")' >>"$e/tree/train.py"
 "$NPUIFY" run -- $PY "$U/p1/train.py" >"$tmp/out" 2>&1; rc=$?
 if [ "$(id -u)" != 0 ]; then :
 elif [ $rc = 3 ] && [ ! -e "$tmp/PWNED" ] &&
-    grep -q "npuify: error\[E-CACHE-UNSAFE\]: owned by uid $USER_UID, not by you (uid 0)" "$tmp/out"
+    grep -q "npuify: error\[cache-unsafe\]: owned by uid $USER_UID, not by you (uid 0)" "$tmp/out"
 then ok "root refuses a cache root another user owns: $(cut -c1-80 "$tmp/out")"
 else fail "foreign cache root (exit $rc, planted code ran: $([ -e "$tmp/PWNED" ] && echo yes || echo no))"
     cat "$tmp/out"; fi
@@ -105,7 +105,7 @@ rm -f "$tmp/PWNED"
 for mode in 777 770; do
     chmod "$mode" "$CACHE"
     run_as "$tmp/out" "$NPUIFY" run -- $PY "$U/p1/train.py"
-    if [ $rc = 3 ] && grep -q "E-CACHE-UNSAFE.*writable by .*(mode 0$mode)" "$tmp/out" &&
+    if [ $rc = 3 ] && grep -q "cache-unsafe.*writable by .*(mode 0$mode)" "$tmp/out" &&
         [ ! -e "$tmp/PWNED" ]; then ok
     else fail "cache root mode $mode accepted (exit $rc)"; cat "$tmp/out"; fi
 done
@@ -115,12 +115,12 @@ row "cache root writable by group or others" "refused, exit 3"
 # an entry (or a file in it) that is not the user's alone
 chown 0 "$e"
 run_as "$tmp/out" "$NPUIFY" run -- $PY "$U/p1/train.py"
-[ $rc = 3 ] && grep -q "$e: error\[E-CACHE-UNSAFE\]: owned by uid 0" "$tmp/out" &&
+[ $rc = 3 ] && grep -q "$e: error\[cache-unsafe\]: owned by uid 0" "$tmp/out" &&
     ok || { fail "entry owned by root accepted (exit $rc)"; cat "$tmp/out"; }
 chown "$USER_UID" "$e"
 chmod o+w "$e/tree/train.py"
 run_as "$tmp/out" "$NPUIFY" run -- $PY "$U/p1/train.py"
-[ $rc = 3 ] && grep -q "tree/train.py: error\[E-CACHE-UNSAFE\]: writable by everyone" "$tmp/out" &&
+[ $rc = 3 ] && grep -q "tree/train.py: error\[cache-unsafe\]: writable by everyone" "$tmp/out" &&
     ok || { fail "world-writable file in an entry accepted (exit $rc)"; cat "$tmp/out"; }
 chmod o-w "$e/tree/train.py"
 row "entry owned by another user / a file in it world-writable" "refused, exit 3"
@@ -128,7 +128,7 @@ row "entry owned by another user / a file in it world-writable" "refused, exit 3
 # a directory above the cache that others may write to (not sticky)
 mkdir -p "$tmp/shared"; chmod 777 "$tmp/shared"
 run_as "$tmp/out" env XDG_CACHE_HOME="$tmp/shared/c" "$NPUIFY" run -- $PY "$U/p1/train.py"
-[ $rc = 3 ] && grep -q "$tmp/shared: error\[E-CACHE-UNSAFE\]: a directory above the cache is writable by others" "$tmp/out" &&
+[ $rc = 3 ] && grep -q "$tmp/shared: error\[cache-unsafe\]: a directory above the cache is writable by others" "$tmp/out" &&
     ok || { fail "cache under a world-writable directory (exit $rc)"; cat "$tmp/out"; }
 chmod 1777 "$tmp/shared"
 run_as "$tmp/out" env XDG_CACHE_HOME="$tmp/shared/c" "$NPUIFY" run -- $PY "$U/p1/train.py"
@@ -138,7 +138,7 @@ row "directory above the cache writable by others" "refused unless sticky (/tmp)
 # ---- 2. an entry changed after it was built ---------------------------------
 run_as "$tmp/out" "$NPUIFY" run -- $PY "$U/p1/train.py"  # the planted line
 if [ $rc = 0 ] && [ ! -e "$tmp/PWNED" ] &&
-    grep -q "warning\[E-CACHE-CHANGED\]: tree/train.py changed after the entry was built" "$tmp/out"
+    grep -q "warning\[cache-changed\]: tree/train.py changed after the entry was built" "$tmp/out"
 then ok "an edited entry is rebuilt, not run"
 else fail "edited entry (exit $rc, planted code ran: $([ -e "$tmp/PWNED" ] && echo yes || echo no))"
     cat "$tmp/out"; fi
@@ -155,7 +155,7 @@ with open(p, "r+") as f:
 os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns))
 EOF
 run_as "$tmp/out" "$NPUIFY" run -- $PY "$U/p1/train.py"
-[ $rc = 0 ] && grep -qx 'device npu:0' "$tmp/out" && grep -q E-CACHE-CHANGED "$tmp/out" &&
+[ $rc = 0 ] && grep -qx 'device npu:0' "$tmp/out" && grep -q cache-changed "$tmp/out" &&
     ok || { fail "same-size edit with its mtime put back was run (exit $rc)"; cat "$tmp/out"; }
 row "same-size edit, mtime put back" "caught (ctime, SHA-256), rebuilt"
 
@@ -164,7 +164,7 @@ e=$(entry_of "$U/p1"); ino=$(stat -c %i "$e")
 as_user touch "$e/tree/train.py"
 as_user sh -c "echo output >'$e/tree/written_by_the_script.txt'"
 run_as "$tmp/out" "$NPUIFY" run -- $PY "$U/p1/train.py"
-[ $rc = 0 ] && ! grep -q E-CACHE "$tmp/out" && [ "$(stat -c %i "$e")" = "$ino" ] &&
+[ $rc = 0 ] && ! grep -q "\[cache-" "$tmp/out" && [ "$(stat -c %i "$e")" = "$ino" ] &&
     ok || { fail "touched entry not reused (exit $rc)"; cat "$tmp/out"; }
 row "entry touched, a file added by the script" "reused (same bytes by SHA-256)"
 
@@ -173,7 +173,7 @@ mkdir -p "$U/evil"; echo 'print("EVIL")' >"$U/evil/train.py"; chown -R "$USER_UI
 as_user mv "$e/tree" "$e/tree.old"; as_user ln -s "$U/evil" "$e/tree"
 run_as "$tmp/out" "$NPUIFY" run -- $PY "$U/p1/train.py"
 [ $rc = 0 ] && ! grep -q EVIL "$tmp/out" && grep -qx 'device npu:0' "$tmp/out" &&
-    grep -q 'E-CACHE-CHANGED.*tree changed' "$tmp/out" && [ -f "$U/evil/train.py" ] &&
+    grep -q 'cache-changed.*tree changed' "$tmp/out" && [ -f "$U/evil/train.py" ] &&
     ok || { fail "tree replaced by a link was followed (exit $rc)"; cat "$tmp/out"; }
 key=$(basename "$(entry_of "$U/p1")")
 as_user sh -c "rm -rf '$CACHE/$key' && mkdir -p '$U/evil2/tree' && cp '$U/evil/train.py' '$U/evil2/tree/' && ln -s '$U/evil2' '$CACHE/$key'"
@@ -212,7 +212,7 @@ cp "$tmp/B2.py" "$U/p3/train.py"
 run_as "$tmp/out" env LD_PRELOAD="$SHIM" NFY_SHIM_EDIT_PATH="$U/p3/train.py" \
     NFY_SHIM_EDIT_FROM="$tmp/C.py" NFY_SHIM_EDIT_AT=3 \
     "$NPUIFY" run -- $PY "$U/p3/train.py"
-if [ $rc = 0 ] && grep -q "$U/p3/train.py: warning\[E-CACHE-RACE\]: changed while the project was converted" "$tmp/out" &&
+if [ $rc = 0 ] && grep -q "$U/p3/train.py: warning\[cache-race\]: changed while the project was converted" "$tmp/out" &&
     consistent; then ok
 else fail "edit after the snapshot: not said or inconsistent (exit $rc)"; cat "$tmp/out"; fi
 run_as "$tmp/out" "$NPUIFY" run -- $PY "$U/p3/train.py"
@@ -268,7 +268,7 @@ row "relative link out of the project; absolute link into it" "as Python sees th
 mkfifo "$U/p5/pipe.fifo"; chown "$USER_UID" "$U/p5/pipe.fifo"
 echo "# new" >>"$U/p5/main.py"
 run_as "$tmp/out" timeout 60 "$NPUIFY" run -- $PY "$U/p5/main.py"
-[ $rc = 0 ] && grep -q "pipe.fifo: warning\[E-CACHE-SPECIAL\]: a FIFO, not a regular file" "$tmp/out" &&
+[ $rc = 0 ] && grep -q "pipe.fifo: warning\[cache-special\]: a FIFO, not a regular file" "$tmp/out" &&
     ok || { fail "FIFO in the project (exit $rc)"; cat "$tmp/out"; }
 mkfifo "$U/p5/f.py"; chown "$USER_UID" "$U/p5/f.py"
 run_as "$tmp/out" timeout 60 "$NPUIFY" run -- $PY "$U/p5/f.py"

@@ -346,7 +346,7 @@ else fail "run: concurrent (exit codes $rcs, entries $entries)"
     ls -A "$c/cache/npuify" | indent; fi
 (cd "$p" && XDG_CACHE_HOME=$p/proj/.cache "$NPUIFY" run -- $PY proj/main.py 0 \
     >"$p/out" 2>&1); rc=$?
-[ $rc = 2 ] && grep -q 'E-CACHE-INSIDE' "$p/out" && [ ! -e "$p/proj/.cache/npuify/.tmp"* ] &&
+[ $rc = 2 ] && grep -q 'cache-inside' "$p/out" && [ ! -e "$p/proj/.cache/npuify/.tmp"* ] &&
     ok "run: a cache inside the project is refused" ||
     { fail "run: cache inside the project (exit $rc)"; indent <"$p/out"; }
 rm -rf "$p/proj/.cache"

@@ -108,7 +108,7 @@ NFY_API const char *nfy_severity_name(nfy_severity sev);
 /** One diagnostic, read from an nfy_diags; strings owned by it. */
 typedef struct {
     nfy_severity severity;
-    const char *code;    /* "E-LEX-UNTERMINATED", "convert-write", a rule */
+    const char *code;    /* "lex-unterminated", "convert-write", a rule */
     const char *file;    /* NULL for messages about no file */
     uint32_t line;       /* 1-based; 0 when unknown */
     uint32_t col;        /* 0-based code points */

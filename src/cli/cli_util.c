@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,11 +131,40 @@ void nfy_cli_print_diags(const nfy_diags *d, bool color, bool json)
             nfy_diag_render_text(&d->items.items[i], color, &out);
         }
     }
-    if (d->dropped)
-        nfy_buf_addf(&out, "npuify: %zu more diagnostics not shown\n",
-                     d->dropped);
+    if (d->dropped) {
+        /* said as one more diagnostic, so JSON lines stay JSON lines */
+        nfy_diag more = {.sev = NFY_SEV_NOTE, .code = "diagnostics-dropped"};
+        nfy_arena a = NFY_ARENA_INIT;
+        more.msg =
+            nfy_arena_fmt(&a, "%zu more %s not shown", d->dropped,
+                          nfy_plural(d->dropped, "diagnostic", "diagnostics"));
+        if (json) {
+            nfy_diag_render_json(&more, &out);
+            nfy_buf_addch(&out, '\n');
+        } else {
+            nfy_buf_addstr(&out, "npuify: ");
+            nfy_diag_render_text(&more, color, &out);
+        }
+        nfy_arena_release(&a);
+    }
     fputs(nfy_buf_cstr(&out), stderr);
     nfy_buf_release(&out);
+}
+
+void nfy_cli_say(const char *cmd, const nfy_cli_voice *v, nfy_severity sev,
+                 const char *code, const char *file, const char *fmt, ...)
+{
+    nfy_diags d;
+    nfy_diags_init(&d);
+    va_list ap;
+    va_start(ap, fmt);
+    const char *msg = nfy_arena_vfmt(&d.arena, fmt, ap);
+    va_end(ap);
+    nfy_diag_add_at(&d, sev, code, file, 0, 0, "%s", msg);
+    if (!file && !v->json) /* the command is the place */
+        fprintf(stderr, "npuify %s: ", cmd);
+    nfy_cli_print_diags(&d, v->color, v->json);
+    nfy_diags_release(&d);
 }
 
 bool nfy_cli_is_dir(const char *path)

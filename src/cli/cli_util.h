@@ -30,6 +30,17 @@ int nfy_cli_add_main(const char *cmd, nfy_cli_main_list *l, const char *file,
                      const char *const **main_files);
 /* Render every diagnostic to stderr (caret text or JSON lines). */
 void nfy_cli_print_diags(const nfy_diags *d, bool color, bool json);
+/* How a command prints diagnostics: colour, JSON lines. */
+typedef struct {
+    bool color;
+    bool json;
+} nfy_cli_voice;
+/* Say one diagnostic on stderr the way the others are printed: "FILE:
+ * severity[code]: message", "npuify CMD: ..." where file is NULL, or one
+ * JSON line; nothing on stderr is ever plain text beside JSON lines. */
+void nfy_cli_say(const char *cmd, const nfy_cli_voice *v, nfy_severity sev,
+                 const char *code, const char *file, const char *fmt, ...)
+    NFY_PRINTF(6, 7);
 bool nfy_cli_is_dir(const char *path);
 /* True when path exists and is not a directory. */
 bool nfy_cli_is_file_input(const char *path);

@@ -55,7 +55,8 @@ enum analyse_opt {
 static const nfy_cli_option analyse_opts[] = {
     {OPT_OUTPUT, "-o", "--output", "DIR", "report directory (created)"},
     {OPT_TORCH, NULL, "--torch-version", "V",
-     "target torch/torch_npu version (default newest)"},
+     "target torch/torch_npu version (default\n" NFY_CLI_DEFAULT_VERSION
+     ", the newest that is not a beta)"},
     {OPT_MODE, NULL, "--mode", "LIST",
      "torch_apis,extensions,dependencies or all\n(default)"},
     {OPT_FORMAT, NULL, "--format", "LIST",
@@ -248,10 +249,12 @@ static void print_summary(const analyse_args *a, const nfy_report *rep)
     nfy_effort e = nfy_report_effort(rep, NULL, &c);
     nfy_report_totals t;
     nfy_report_totals_get(rep, &t);
-    printf("npuify analyse: %zu files scanned, effort %s: %zu blocking (%zu "
-           "custom kernels), %zu manual, %zu automatic edits\n",
-           t.files_scanned, nfy_effort_name(e), c.blocking, c.kernels, c.manual,
-           c.edits);
+    printf("npuify analyse: %zu %s scanned, effort %s: %zu blocking (%zu "
+           "custom %s), %zu manual, %zu automatic %s\n",
+           t.files_scanned, nfy_plural(t.files_scanned, "file", "files"),
+           nfy_effort_name(e), c.blocking, c.kernels,
+           nfy_plural(c.kernels, "kernel", "kernels"), c.manual, c.edits,
+           nfy_plural(c.edits, "edit", "edits"));
     printf("torch APIs: %zu unsupported, %zu unknown; CUDA APIs: %zu; "
            "precision advice: %zu\n",
            t.by_cat[NFY_CAT_UNSUPPORTED_API], t.by_cat[NFY_CAT_UNKNOWN_API],
@@ -316,8 +319,12 @@ int nfy_cmd_analyse(int argc, char **argv)
     nfy_analyse_opts ao = {rules, a.torch_version, modes, &exts};
     nfy_report rep;
     nfy_report_init(&rep);
-    nfy_report_meta meta = {NPUIFY_VERSION, "analyse", a.src, a.torch_version,
-                            a.modes ? a.modes : "all"};
+    nfy_report_meta meta = {NPUIFY_VERSION,
+                            "analyse",
+                            a.src,
+                            a.torch_version,
+                            a.modes ? a.modes : "all",
+                            nfy_cli_is_dir(a.src) ? a.src : NULL};
     nfy_report_set_meta(&rep, &meta);
     nfy_report_use_rules(&rep, rules); /* severities: what blocks */
     nfy_arena ar = NFY_ARENA_INIT;

@@ -76,12 +76,14 @@ static const nfy_cli_option convert_opts[] = {
      "with --in-place, keep no FILE.orig"},
     {OPT_FORCE, NULL, "--force", NULL, "write into a non-empty DST"},
     {OPT_REPORT_DIR, NULL, "--report-dir", "DIR",
-     "where the reports go (default DST/npuify_report;\n"
-     "none for --diff/--check unless given)"},
+     "where the reports go (default DST/npuify_report,\n"
+     "SRC/npuify_report in place; none for one file\n"
+     "or --diff/--check unless given)"},
     {OPT_FORMAT, NULL, "--format", "LIST",
      "report files: csv,log,json,md,sarif,html or all\n(default all)"},
     {OPT_TORCH, NULL, "--torch-version", "V",
-     "target torch/torch_npu version (default newest)"},
+     "target torch/torch_npu version (default\n" NFY_CLI_DEFAULT_VERSION
+     ", the newest that is not a beta)"},
     {OPT_RULES, NULL, "--rules", "FILE.json",
      "add custom rules (npuify or msFmkTransplt schema)"},
     {OPT_MODE, NULL, "--mode", "manual|auto",
@@ -201,10 +203,11 @@ static void catch_stop_signal(int sig)
 static int interrupted(const convert_args *a, nfy_diags *diags)
 {
     nfy_cli_print_diags(diags, a->color, a->json_diags);
-    fprintf(stderr,
-            "npuify convert: error[stopped]: stopped by %s: every file is "
-            "either converted completely or untouched; no report written\n",
-            stop_signal == SIGINT ? "SIGINT" : "SIGTERM");
+    nfy_cli_voice v = {a->color, a->json_diags};
+    nfy_cli_say("convert", &v, NFY_SEV_ERROR, "stopped", NULL,
+                "stopped by %s: every file is either converted completely "
+                "or untouched; no report written",
+                stop_signal == SIGINT ? "SIGINT" : "SIGTERM");
     return 128 + stop_signal;
 }
 
@@ -387,20 +390,13 @@ static const char *report_dir(const convert_args *a, nfy_arena *ar)
 {
     if (a->report_dir)
         return a->report_dir;
-    if (a->conv.action == NFY_CONVERT_WRITE) {
-        const char *base = a->conv.dst;
-        /* Single-file output: reports beside the file. */
-        if (nfy_cli_is_file_input(a->conv.src) &&
-            !nfy_cli_is_dir(a->conv.dst)) {
-            const char *slash = strrchr(a->conv.dst, '/');
-            base = slash ? nfy_arena_strndup(ar, a->conv.dst,
-                                             (size_t)(slash - a->conv.dst))
-                         : ".";
-        }
-        return nfy_path_join(ar, base, "npuify_report");
-    }
-    if (a->conv.action == NFY_CONVERT_IN_PLACE &&
-        !nfy_cli_is_file_input(a->conv.src))
+    /* One file is converted alone: the report is a tree's (DST has no
+     * room for it); --report-dir asks for it. */
+    if (nfy_cli_is_file_input(a->conv.src))
+        return NULL;
+    if (a->conv.action == NFY_CONVERT_WRITE)
+        return nfy_path_join(ar, a->conv.dst, "npuify_report");
+    if (a->conv.action == NFY_CONVERT_IN_PLACE)
         return nfy_path_join(ar, a->conv.src, "npuify_report");
     return NULL;
 }
@@ -427,7 +423,7 @@ static bool report_dir_safe(const convert_args *a, const char *dir,
  * project without it gets a loud warning on stderr, not only a report row.
  */
 static void warn_amp_missing(const nfy_report *rep, const nfy_rule_set *rules,
-                             const char *src, bool color)
+                             const char *src, const nfy_cli_voice *v)
 {
     const nfy_rule *amp = NULL;
     for (size_t i = 0; rules && i < nfy_rule_set_count(rules); i++) {
@@ -440,9 +436,8 @@ static void warn_amp_missing(const nfy_report *rep, const nfy_rule_set *rules,
         nfy_report_finding_read(rep, i, &f);
         if (f.rule && !strcmp(f.rule, amp->id)) {
             /* the project is the finding's place: "SRC: warning[...]" */
-            fprintf(stderr, "%s: %swarning[%s]:%s %s\n", src,
-                    color ? "\033[1;35m" : "", amp->id, color ? "\033[0m" : "",
-                    f.message ? f.message : amp->message);
+            nfy_cli_say("convert", v, NFY_SEV_WARNING, amp->id, src, "%s",
+                        f.message ? f.message : amp->message);
             return;
         }
     }
@@ -459,9 +454,9 @@ static void add_not_accepted(const nfy_report *rep, nfy_buf *out)
              !strncmp(f.message, "not applied: not accepted", 25);
     }
     nfy_buf_addf(out,
-                 "decisions: %zu edit%s not applied (not accepted in the "
+                 "decisions: %zu %s not applied (not accepted in the "
                  "review; listed in report.json left_unchanged)\n",
-                 n, n == 1 ? "" : "s");
+                 n, nfy_plural(n, "edit", "edits"));
 }
 
 /* --check: exit 1 on what --fail-on names (default: pending edits). */
@@ -508,19 +503,28 @@ static int finish(convert_args *a, nfy_report *rep, nfy_buf *diff,
                                       ? "would change"
                                       : "converted",
                                   &out);
-        nfy_report_render_console(rep, a->verbose ? (size_t)-1 : 5, a->color,
-                                  &out);
+        /* the rest of the findings: where to read them */
+        nfy_console_opts co = {
+            a->verbose ? (size_t)-1 : 5, a->color,
+            dir ? "see the report"
+                : "-v lists them all; --report-dir DIR writes the report"};
+        nfy_report_render_console(rep, &co, &out);
         if (a->verbose)
             nfy_cli_verbose_rules(rep, &out);
         if (a->decisions)
             add_not_accepted(rep, &out);
         if (dir)
             nfy_buf_addf(&out, "report: %s/\n", dir);
+        else if (a->conv.action == NFY_CONVERT_WRITE ||
+                 a->conv.action == NFY_CONVERT_IN_PLACE)
+            nfy_buf_addstr(&out, "report: none for one file (--report-dir "
+                                 "DIR writes it)\n");
         fputs(nfy_buf_cstr(&out), stdout);
         nfy_buf_release(&out);
     }
+    nfy_cli_voice voice = {a->color, a->json_diags};
     if (!a->quiet && a->conv.mode == NFY_CONVERT_MODE_MANUAL && !a->conv.amp)
-        warn_amp_missing(rep, a->conv.rules, a->conv.src, a->color);
+        warn_amp_missing(rep, a->conv.rules, a->conv.src, &voice);
     /* The summary counts files; say so when what failed was no file. */
     if (st && !stats->files_error && !a->quiet)
         fputs("npuify convert: errors outside the project's files (see "
@@ -574,9 +578,13 @@ int nfy_cmd_convert(int argc, char **argv)
     nfy_report rep;
     nfy_report_init(&rep);
     nfy_report_use_rules(&rep, rules);
-    nfy_report_meta meta = {
-        NPUIFY_VERSION, "convert", a.conv.src, a.conv.torch_version,
-        a.conv.mode == NFY_CONVERT_MODE_AUTO ? "auto" : "manual"};
+    nfy_report_meta meta = {NPUIFY_VERSION,
+                            "convert",
+                            a.conv.src,
+                            a.conv.torch_version,
+                            a.conv.mode == NFY_CONVERT_MODE_AUTO ? "auto"
+                                                                 : "manual",
+                            nfy_cli_is_dir(a.conv.src) ? a.conv.src : NULL};
     nfy_report_set_meta(&rep, &meta);
     nfy_buf diff = NFY_BUF_INIT;
     nfy_convert_stats stats;

@@ -23,7 +23,8 @@ enum db_opt { OPT_TORCH, OPT_FORMAT };
 /* The options of db: its parsing and --help come from this list. */
 static const nfy_cli_option db_opts[] = {
     {OPT_TORCH, NULL, "--torch-version", "V",
-     "query: the version to answer for (default newest)"},
+     "query: the version to answer for (default\n" NFY_CLI_DEFAULT_VERSION
+     ", the newest that is not a beta)"},
     {OPT_FORMAT, NULL, "--format", "text|json",
      "text (default) or one JSON document"},
 };
@@ -488,6 +489,33 @@ static int cmd_diff(const db_args *a)
     return NFY_EXIT_OK;
 }
 
+/* An unknown subcommand, with the closest one ("qurey": "query"). */
+static int unknown_sub(const char *sub)
+{
+    static const char *const subs[] = {"query", "stats", "diff"};
+    const char *best = NULL;
+    size_t best_d = 3;
+    for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++) {
+        size_t d = nfy_cli_edit_distance(sub, subs[i]);
+        if (d < best_d && d < strlen(sub)) {
+            best_d = d;
+            best = subs[i];
+        }
+    }
+    nfy_arena ar = NFY_ARENA_INIT;
+    int rc = nfy_cli_usage_error(
+        "db", best ? nfy_arena_fmt(&ar,
+                                   "unknown subcommand '%s'; did you mean "
+                                   "'%s'?",
+                                   sub, best)
+                   : nfy_arena_fmt(&ar,
+                                   "unknown subcommand '%s'; give query, "
+                                   "stats or diff",
+                                   sub));
+    nfy_arena_release(&ar);
+    return rc;
+}
+
 int nfy_cmd_db(int argc, char **argv)
 {
     db_args a = {0};
@@ -500,5 +528,5 @@ int nfy_cmd_db(int argc, char **argv)
         return cmd_stats(&a);
     if (!strcmp(a.sub, "diff"))
         return cmd_diff(&a);
-    return nfy_cli_usage_error("db", "give query, stats or diff");
+    return unknown_sub(a.sub);
 }

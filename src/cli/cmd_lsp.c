@@ -23,7 +23,7 @@ static const nfy_cli_option lsp_opts[] = {
      "talk over stdin/stdout (the default and only\ntransport)"},
     {OPT_TORCH, NULL, "--torch-version", "V",
      "target torch version when the project's\n"
-     "npuify.toml does not say (default: newest shipped)"},
+     "npuify.toml does not say (default\n" NFY_CLI_DEFAULT_VERSION ")"},
     {OPT_DEBOUNCE, NULL, "--debounce", "MS",
      "quiet time after a change before its diagnostics\n(default 20)"},
     {OPT_EXPLAIN_DIR, NULL, "--explain-dir", "DIR",

@@ -41,7 +41,8 @@ static const nfy_cli_option ops_opts[] = {
     {OPT_OUTPUT, "-o", "--output", "DIR",
      "report directory (default ./npuify_ops)"},
     {OPT_TORCH, NULL, "--torch-version", "V",
-     "torch_npu line to check against (default: the\nnewest shipped)"},
+     "torch_npu line to check against (default\n" NFY_CLI_DEFAULT_VERSION
+     ", the newest that is not a beta)"},
     {OPT_COMPARE, NULL, "--compare-versions", NULL,
      "also name the first torch_npu version that\n"
      "supports each missing operator"},
@@ -274,7 +275,7 @@ static void read_text_rest(gzFile gz, const char *path, nfy_proflog_text *r,
     while ((n = gzread(gz, buf, CHUNK)) > 0)
         (void)nfy_proflog_text_feed(r, buf, (size_t)n);
     if (n < 0)
-        nfy_diag_add_at(d, NFY_SEV_ERROR, "E-OPS-IO", path, 0, 0,
+        nfy_diag_add_at(d, NFY_SEV_ERROR, "ops-io", path, 0, 0,
                         "read error (%s)", gzerror(gz, &n));
     free(buf);
 }
@@ -294,7 +295,7 @@ static bool read_input(const char *path, nfy_prof_table *t, nfy_diags *d,
     uint64_t rows0 = t->rows;
     gzFile gz = is_stdin ? gzdopen(dup(0), "rb") : gzopen(path, "rb");
     if (!gz) {
-        nfy_diag_add_at(d, NFY_SEV_ERROR, "E-OPS-IO", path, 0, 0,
+        nfy_diag_add_at(d, NFY_SEV_ERROR, "ops-io", path, 0, 0,
                         "cannot open the profiler log");
         info->errors = 1;
         return false;
@@ -320,7 +321,7 @@ static bool read_input(const char *path, nfy_prof_table *t, nfy_diags *d,
         gzclose(gz);
     }
     if (t->rows == rows0 && nfy_diags_count(d, NFY_SEV_ERROR) == before)
-        nfy_diag_add_at(d, NFY_SEV_ERROR, "E-OPS-EMPTY", path, 0, 0,
+        nfy_diag_add_at(d, NFY_SEV_ERROR, "ops-empty", path, 0, 0,
                         "no profiler table or trace event found (print "
                         "prof.key_averages(group_by_input_shape=True)"
                         ".table(row_limit=-1) with record_shapes=True)");

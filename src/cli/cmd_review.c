@@ -34,7 +34,8 @@ static const nfy_cli_option review_opts[] = {
     {OPT_OUTPUT, "-o", "--output", "PAGE",
      "the page (default npuify-review.html)"},
     {OPT_TORCH, NULL, "--torch-version", "V",
-     "target torch/torch_npu version (default newest)"},
+     "target torch/torch_npu version (default\n" NFY_CLI_DEFAULT_VERSION
+     ", the newest that is not a beta)"},
     {OPT_RULES, NULL, "--rules", "FILE.json", "add custom rules"},
     {OPT_AMP, NULL, "--amp", NULL, "include the edits of convert --amp"},
     {OPT_UNSAFE, NULL, "--unsafe", NULL,
@@ -156,7 +157,7 @@ static int write_page(const review_args *a, nfy_report *rep,
     nfy_status st = nfy_file_write_atomic(a->out, page.data, page.len, 0644);
     nfy_buf_release(&page);
     if (st) {
-        fprintf(stderr, "%s: error[review]: cannot write: %s\n", a->out,
+        fprintf(stderr, "%s: error[review-write]: cannot write: %s\n", a->out,
                 nfy_status_str(st));
         return NFY_EXIT_INPUT;
     }
@@ -171,8 +172,9 @@ static int write_page(const review_args *a, nfy_report *rep,
         fputs(nfy_buf_cstr(&v), stdout);
         nfy_buf_release(&v);
     }
-    printf("review: %s (%zu edits, %zu findings need manual work)\n", a->out,
-           t.edits, t.manual);
+    printf("review: %s (%zu %s, %zu %s manual work)\n", a->out, t.edits,
+           nfy_plural(t.edits, "edit", "edits"), t.manual,
+           nfy_plural(t.manual, "finding needs", "findings need"));
     return NFY_EXIT_OK;
 }
 
@@ -199,8 +201,8 @@ int nfy_cmd_review(int argc, char **argv)
     nfy_report rep;
     nfy_report_init(&rep);
     nfy_report_use_rules(&rep, rules);
-    nfy_report_meta meta = {NPUIFY_VERSION, "review", a.conv.src,
-                            a.conv.torch_version, "manual"};
+    nfy_report_meta meta = {NPUIFY_VERSION,       "review", a.conv.src,
+                            a.conv.torch_version, "manual", NULL};
     nfy_report_set_meta(&rep, &meta);
     nfy_convert_stats stats;
     nfy_cli_progress progress;

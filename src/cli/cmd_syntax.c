@@ -297,7 +297,8 @@ static bool one_file(syntax_run *run, const char *path, nfy_buf *out)
     }
     nfy_status st = nfy_source_load(&src, path, 0);
     if (st) {
-        fprintf(stderr, "%s: error[read]: %s\n", path, nfy_status_str(st));
+        fprintf(stderr, "%s: error[syntax-read]: %s\n", path,
+                nfy_status_str(st));
         return false;
     }
     nfy_diags diags;
@@ -315,7 +316,8 @@ static bool one_file(syntax_run *run, const char *path, nfy_buf *out)
     run->files++;
     run->bytes += src.len;
     if (st)
-        fprintf(stderr, "%s: error[read]: %s\n", path, nfy_status_str(st));
+        fprintf(stderr, "%s: error[syntax-read]: %s\n", path,
+                nfy_status_str(st));
     else if (!run->stats) {
         dump_stmts(m, out);
         dump_scopes(m, out);
@@ -397,8 +399,9 @@ int nfy_cmd_syntax(int argc, char **argv)
     nfy_buf_release(&out);
     nfy_front_scratch_release(&run.scratch);
     if (run.stats)
-        printf("%zu files, %zu bytes, %zu errors, %.3f s, %.1f MB/s\n",
-               run.files, run.bytes, run.errors, run.seconds,
+        printf("%zu %s, %zu bytes, %zu %s, %.3f s, %.1f MB/s\n", run.files,
+               nfy_plural(run.files, "file", "files"), run.bytes, run.errors,
+               nfy_plural(run.errors, "error", "errors"), run.seconds,
                run.seconds > 0 ? (double)run.bytes / 1e6 / run.seconds : 0.0);
     if (fflush(stdout) != 0)
         return NFY_EXIT_INTERNAL;

@@ -109,7 +109,8 @@ static bool one_file(tokens_run *run, const char *path, nfy_tokens *toks,
     if (run->mode == MODE_DUMP && run->many)
         file_line(path, out);
     if (st) {
-        fprintf(stderr, "%s: error[read]: %s\n", path, nfy_status_str(st));
+        fprintf(stderr, "%s: error[tokens-read]: %s\n", path,
+                nfy_status_str(st));
         return false;
     }
     nfy_diags diags;
@@ -130,7 +131,8 @@ static bool one_file(tokens_run *run, const char *path, nfy_tokens *toks,
     run->tokens += toks->toks.len;
     uint32_t bad = 0;
     if (st) {
-        fprintf(stderr, "%s: error[read]: %s\n", path, nfy_status_str(st));
+        fprintf(stderr, "%s: error[tokens-read]: %s\n", path,
+                nfy_status_str(st));
     } else if (run->mode == MODE_DUMP) {
         dump_tokens(&src, toks, out);
     } else if (run->mode == MODE_ROUNDTRIP && !roundtrip_ok(&src, toks, &bad)) {
@@ -158,7 +160,8 @@ static bool files_from(tokens_run *run, nfy_tokens *toks, nfy_buf *out)
     nfy_buf list = NFY_BUF_INIT;
     nfy_status st = nfy_file_read(run->list, NFY_SOURCE_MAX_BYTES, &list);
     if (st) {
-        fprintf(stderr, "%s: error[read]: %s\n", run->list, nfy_status_str(st));
+        fprintf(stderr, "%s: error[tokens-read]: %s\n", run->list,
+                nfy_status_str(st));
         nfy_buf_release(&list);
         return false;
     }
@@ -240,11 +243,13 @@ int nfy_cmd_tokens(int argc, char **argv)
     nfy_buf_release(&out);
     nfy_tokens_release(&toks);
     if (run.mode == MODE_ROUNDTRIP)
-        printf("roundtrip: %zu files, %zu failed\n", run.files, run.failures);
+        printf("roundtrip: %zu %s, %zu failed\n", run.files,
+               nfy_plural(run.files, "file", "files"), run.failures);
     if (run.mode == MODE_STATS)
-        printf("%zu files, %zu bytes, %zu tokens, %.3f s, %.1f MB/s "
+        printf("%zu %s, %zu bytes, %zu tokens, %.3f s, %.1f MB/s "
                "(warm: %.3f s, %.1f MB/s)\n",
-               run.files, run.bytes, run.tokens, run.seconds,
+               run.files, nfy_plural(run.files, "file", "files"), run.bytes,
+               run.tokens, run.seconds,
                run.seconds > 0 ? (double)run.bytes / 1e6 / run.seconds : 0.0,
                run.warm_seconds,
                run.warm_seconds > 0 ? (double)run.bytes / 1e6 / run.warm_seconds

@@ -80,12 +80,27 @@ static int unknown_command(const char *name)
     return NFY_EXIT_USAGE;
 }
 
+/* "npuify help CMD": CMD's own --help, as "npuify CMD --help". */
+static int help_for(const char *name)
+{
+    char help[] = "--help";
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        if (!strcmp(name, commands[i].name)) {
+            char *argv[] = {(char *)commands[i].name, help, NULL};
+            return commands[i].fn(2, argv);
+        }
+    }
+    return unknown_command(name);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
         return NFY_EXIT_USAGE;
     }
+    if (!strcmp(argv[1], "help") && argc > 2)
+        return help_for(argv[2]);
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
         !strcmp(argv[1], "help")) {
         usage(stdout);

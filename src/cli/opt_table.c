@@ -3,9 +3,29 @@
 
 #include <string.h>
 
+#include "apidb/apidb.h"
 #include "cli/cli_util.h"
 
 enum { HELP_COL = 24 };
+
+/* One line of an option's help; NFY_CLI_DEFAULT_VERSION in it is the
+ * version the commands target when none is given, from the shipped data,
+ * so the help cannot name a stale default. */
+static void help_line(nfy_buf *out, const char *p, size_t n)
+{
+    const char *mark = NFY_CLI_DEFAULT_VERSION;
+    size_t mlen = strlen(mark);
+    for (size_t i = 0; i < n;) {
+        if (i + mlen <= n && !strncmp(p + i, mark, mlen)) {
+            const nfy_apidb_version *v = nfy_apidb_version_default();
+            nfy_buf_addstr(out, v ? v->name : "?");
+            i += mlen;
+        } else {
+            nfy_buf_addch(out, p[i++]);
+        }
+    }
+    nfy_buf_addch(out, '\n');
+}
 
 static void help_option(const nfy_cli_option *o, nfy_buf *out)
 {
@@ -21,7 +41,8 @@ static void help_option(const nfy_cli_option *o, nfy_buf *out)
     for (const char *p = o->help; *p;) {
         const char *nl = strchr(p, '\n');
         size_t n = nl ? (size_t)(nl - p) : strlen(p);
-        nfy_buf_addf(out, "%*s%.*s\n", (int)(HELP_COL - used), "", (int)n, p);
+        nfy_buf_addf(out, "%*s", (int)(HELP_COL - used), "");
+        help_line(out, p, n);
         used = 0;
         p += n + (nl != NULL);
     }

@@ -37,6 +37,10 @@ enum {
     NFY_CLI_NONE = -4   /* "--": nothing to do, go on */
 };
 
+/* In an option's help: the default target version ("2.12"), filled in
+ * from the shipped data when the help is printed. */
+#define NFY_CLI_DEFAULT_VERSION "@DEFAULT_VERSION@"
+
 /* The colour options, the same in every command that prints diagnostics:
  * their table rows and their handling live here once. */
 enum { NFY_CLI_OPT_COLOR = 1000, NFY_CLI_OPT_NO_COLOR };

@@ -272,7 +272,7 @@ static void print_cache_notes(const nfy_diags *all)
     nfy_diags_init(&notes);
     nfy_diag_info d;
     for (size_t i = 0; nfy_diags_get(all, i, &d); i++)
-        if (d.code && !strncmp(d.code, "E-CACHE-", 8))
+        if (d.code && !strncmp(d.code, "cache-", 6))
             nfy_diag_add_at(&notes, d.severity, d.code, d.file, d.line, d.col,
                             "%s", d.message);
     nfy_cli_print_diags(&notes, isatty(STDERR_FILENO), false);

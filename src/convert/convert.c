@@ -103,7 +103,7 @@ static void load_failed(nfy__converter *c, const nfy_walk_entry *e, int in,
 {
     c->stats->files_error++;
     if (st == NFY_ELIMIT) {
-        nfy_diag_add_at(c->diags, NFY_SEV_ERROR, "convert-read", e->rel, 0, 0,
+        nfy_diag_add_at(c->diags, NFY_SEV_ERROR, "convert-read", e->path, 0, 0,
                         "larger than %d MiB, not converted; copied unchanged",
                         NFY__MAX_SCRIPT_BYTES >> 20);
         const char *note = "too large to convert";
@@ -117,8 +117,10 @@ static void load_failed(nfy__converter *c, const nfy_walk_entry *e, int in,
                         nfy__convert_note(a, "cannot read", st));
 }
 
-/* The source read from in (sst its stat), named by its relative path (as
- * diagnostics show it). */
+/* The source read from in (sst its stat), named by its walk path (SRC as
+ * given joined with the relative path): diagnostics name the file as the
+ * user opens it from the current directory; findings keep the relative
+ * path. */
 static nfy_status load_script(nfy_source *src, const nfy_walk_entry *e, int in,
                               const struct stat *sst)
 {
@@ -126,7 +128,7 @@ static nfy_status load_script(nfy_source *src, const nfy_walk_entry *e, int in,
     nfy_status st =
         nfy_file_read_sized(in, sst->st_size, NFY__MAX_SCRIPT_BYTES, &b);
     if (!st)
-        st = nfy_source_from_mem(src, e->rel, b.data, b.len);
+        st = nfy_source_from_mem(src, e->path, b.data, b.len);
     nfy_buf_release(&b);
     return st;
 }
@@ -264,6 +266,7 @@ static int on_entry(void *ctx, const nfy_walk_entry *e)
         single.rel = c->o->src;
         while (single.rel[0] == '.' && single.rel[1] == '/')
             single.rel += 2;
+        single.path = single.rel;
         e = &single;
     }
     if (nfy__convert_stopping(c))

@@ -48,6 +48,9 @@ typedef struct {
 #define NFY_STR_FMT(s)   (int)(s).len, (s).ptr
 
 nfy_str nfy_str_from_cstr(const char *s);
+/* The word for a count: one when n is 1, else many ("1 file", "2 files");
+ * every count a person reads goes through it. */
+const char *nfy_plural(size_t n, const char *one, const char *many);
 bool nfy_str_eq(nfy_str a, nfy_str b);
 bool nfy_str_eq_cstr(nfy_str a, const char *b);
 bool nfy_str_starts_with(nfy_str s, nfy_str prefix);
@@ -321,7 +324,7 @@ uint32_t nfy_source_offset(const nfy_source *src, uint32_t line, uint32_t col);
 /** One located message. Strings are owned by the nfy_diags arena. */
 typedef struct {
     nfy_severity sev;
-    const char *code; /* e.g. "E-LEX-UNTERMINATED" or a rule id */
+    const char *code; /* e.g. "lex-unterminated" or a rule id */
     const char *file; /* may be NULL for messages about no file */
     uint32_t line;    /* 1-based; 0 when unknown */
     uint32_t col;     /* 0-based code points */

@@ -240,3 +240,8 @@ size_t nfy_utf8_count(const char *s, size_t n)
     }
     return count;
 }
+
+const char *nfy_plural(size_t n, const char *one, const char *many)
+{
+    return n == 1 ? one : many;
+}

@@ -74,7 +74,7 @@ NFY_NODISCARD nfy_status nfy_edit_set_insert(nfy_edit_set *set, uint32_t at,
 
 /**
  * Sort, merge identical duplicates, drop overlapping edits (see top of the
- * file). Each dropped edit gets an error diagnostic (code "E-EDIT-OVERLAP")
+ * file). Each dropped edit gets an error diagnostic (code "edit-overlap")
  * naming its position and rule and the position and rule of the edit it
  * collides with. Returns NFY_ERULE when something was dropped in this call
  * (the set is still usable: the kept edits are consistent), else NFY_OK.

@@ -36,7 +36,7 @@ nfy_status nfy_edit_set_add(nfy_edit_set *set, uint32_t start, uint32_t end,
     size_t len = set->src->len;
     if (start > end || end > len) {
         if (diags)
-            nfy_diag_add(diags, NFY_SEV_ERROR, "E-EDIT-RANGE", set->src,
+            nfy_diag_add(diags, NFY_SEV_ERROR, "edit-range", set->src,
                          start <= len ? start : (uint32_t)len, 0,
                          "edit [%u, %u) by rule %s is outside the file "
                          "(%zu bytes) or reversed",
@@ -103,7 +103,7 @@ static void report_overlap(nfy_edit_set *set, nfy_diags *diags,
         return;
     uint32_t kline, kcol;
     nfy_source_linecol(set->src, kept->span.start, &kline, &kcol);
-    nfy_diag_add(diags, NFY_SEV_ERROR, "E-EDIT-OVERLAP", set->src,
+    nfy_diag_add(diags, NFY_SEV_ERROR, "edit-overlap", set->src,
                  dropped->span.start, dropped->span.end - dropped->span.start,
                  "edit by rule %s (%s) overlaps the edit at %u:%u by rule %s "
                  "(%s); dropped",

@@ -188,6 +188,7 @@ void mig_note_add(mig_ctx *c, const nfy_rule *r, nfy_span span, mig_cat cat,
 
 const char *mig_with_hint(mig_ctx *c, const char *msg, const char *hint)
 {
+    hint = mig_hint_in_env(c->arena, &c->p->env, hint);
     if (hint == NULL || hint[0] == '\0')
         return msg;
     size_t n = strlen(msg);

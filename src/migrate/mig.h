@@ -76,6 +76,7 @@ typedef struct {
     bool scanned, syntax_error, uses_torch, uses_cuda, uses_amp, has_main;
     uint32_t amp_line, first_torch_line;
     uint32_t fp16_line; /* fp16 trained by hand (NPU407), 0 when not */
+    bool amp_inserted;  /* --amp put a training step under AMP */
 } mig_info;
 
 typedef struct {
@@ -109,6 +110,11 @@ nfy_status mig_python(const mig_params *p, const nfy_source *src,
                       nfy_diags *diags);
 
 /* ---- rules (ruleq.c) ---- */
+/** hint without the sentences that advise an option of env already in
+ * force ("'convert --amp' inserts them." under --amp): advice never names
+ * the option just used. hint itself when nothing is dropped. */
+const char *mig_hint_in_env(nfy_arena *a, const nfy_rule_env *env,
+                            const char *hint);
 /** The rule environment of flags (MIG_F_*) and a canonical version. */
 void mig_rule_env(unsigned flags, const char *version, nfy_rule_env *out);
 /** Safety of rule id (MIG_SAFE when unknown), and whether it exists. */

@@ -139,13 +139,18 @@ static void usage_diag(const nfy_migrate_opts *opts, nfy_diags *diags)
                          : "unknown --torch-version");
 }
 
+static const char *or_empty_hint(const char *hint)
+{
+    return hint ? hint : "";
+}
+
 static void copy_info(nfy_migrate_info *out, const mig_info *in, size_t edits,
                       size_t findings)
 {
     *out = (nfy_migrate_info){
         in->scanned,  in->syntax_error, in->uses_torch, in->uses_cuda,
         in->uses_amp, in->has_main,     in->amp_line,   in->first_torch_line,
-        edits,        findings,         in->fp16_line};
+        edits,        findings,         in->fp16_line,  in->amp_inserted};
 }
 
 nfy_status nfy_migrate_file(const nfy_migrate_opts *opts, const nfy_source *src,
@@ -262,7 +267,7 @@ void nfy_migrate_project_add(nfy_migrate_project *p, const char *relpath,
     p->cuda_files += info->uses_cuda;
     if (info->uses_torch)
         keep_first(p, &p->first_torch_file, NULL, relpath, 0);
-    if (info->uses_amp) {
+    if (info->uses_amp || info->amp_inserted) {
         p->amp_files++;
         keep_first(p, &p->first_amp_file, &p->first_amp_line, relpath,
                    info->amp_line);
@@ -352,14 +357,12 @@ void nfy_migrate_project_finish(const nfy_migrate_project *p,
             &a,
             "no torch AMP (autocast/GradScaler) found, but %s (%s:%u, %s). %s",
             fmsg, p->first_fp16_file, p->first_fp16_line, fid,
-            fhint ? fhint : "");
+            or_empty_hint(mig_hint_in_env(&a, &env, fhint)));
     else
-        f.message =
-            nfy_arena_fmt(&a,
-                          "%s (%zu file%s use%s torch, none uses "
-                          "AMP). %s",
-                          msg, p->torch_files, p->torch_files == 1 ? "" : "s",
-                          p->torch_files == 1 ? "s" : "", hint ? hint : "");
+        f.message = nfy_arena_fmt(
+            &a, "%s (%zu %s torch, none uses AMP). %s", msg, p->torch_files,
+            nfy_plural(p->torch_files, "file uses", "files use"),
+            or_empty_hint(mig_hint_in_env(&a, &env, hint)));
     nfy_report_add_finding(report, &f);
     nfy_arena_release(&a);
 }

@@ -148,6 +148,8 @@ typedef struct {
     size_t findings;           /* non-change findings recorded */
     uint32_t fp16_line; /* first sign of fp16 trained by hand (.half() with
                            manual loss scaling, apex.fp16_utils), 0 none */
+    bool amp_inserted;  /* --amp put a training step under AMP: the file
+                           uses AMP once converted */
 } nfy_migrate_info;
 
 /**

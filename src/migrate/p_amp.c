@@ -817,6 +817,7 @@ void mig_pass_amp_insert(mig_ctx *c)
                               ? fp
                               : group_verdict(c, r, s, seen, &nseen, &scaler,
                                               torch, torch_stmt, &apex_done);
+        c->info->amp_inserted |= why == NULL;
         if (why != NULL)
             classify(c, &b, AMP_SKIPPED, why);
         else

@@ -73,3 +73,63 @@ bool mig_pass_rule_row(const nfy_rule_set *set, const nfy_rule_env *env,
     *note = r->map[i].note;
     return true;
 }
+
+/* Where sentence [s, e) advises option opt ("'convert --amp'", "'npuify
+ * convert --distributed'"), or NULL. */
+static const char *advice_at(const char *s, const char *e, const char *opt)
+{
+    size_t n = strlen(opt);
+    for (const char *p = s; p + 10 + n <= e; p++) {
+        if (strncmp(p, "convert --", 10) || strncmp(p + 10, opt, n))
+            continue;
+        char after = p + 10 + n < e ? p[10 + n] : '\0';
+        if (!(after >= 'a' && after <= 'z') && after != '-')
+            return p;
+    }
+    return NULL;
+}
+
+/* Sentence [s, e) without its advice at: the clause ", or run ..." alone
+ * when the advice is one, else the whole sentence. */
+static void drop_advice(nfy_buf *out, const char *s, const char *e,
+                        const char *at)
+{
+    const char *clause = NULL;
+    for (const char *p = s; p + 5 <= at; p++)
+        if (!strncmp(p, ", or ", 5))
+            clause = p;
+    if (!clause)
+        return;
+    nfy_buf_add(out, s, (size_t)(clause - s));
+    nfy_buf_addstr(out, e[-1] == ' ' ? ". " : ".");
+}
+
+const char *mig_hint_in_env(nfy_arena *a, const nfy_rule_env *env,
+                            const char *hint)
+{
+    if (hint == NULL || env->options[0] == NULL)
+        return hint;
+    nfy_buf out = NFY_BUF_INIT;
+    bool dropped = false;
+    for (const char *s = hint; *s;) {
+        const char *e = strstr(s, ". ");
+        e = e ? e + 2 : s + strlen(s);
+        const char *at = NULL;
+        for (size_t i = 0; env->options[i] && !at; i++)
+            at = advice_at(s, e, env->options[i]);
+        if (at) {
+            dropped = true;
+            drop_advice(&out, s, e, at);
+        } else {
+            nfy_buf_add(&out, s, (size_t)(e - s));
+        }
+        s = e;
+    }
+    while (out.len && out.data[out.len - 1] == ' ')
+        out.len--;
+    const char *r =
+        dropped ? nfy_arena_strndup(a, out.data ? out.data : "", out.len)
+                : hint;
+    nfy_buf_release(&out);
+    return r;
+}

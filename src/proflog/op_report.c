@@ -238,7 +238,7 @@ static nfy_status write_one(const char *dir, const char *name, nfy_buf *b,
     if (st == NFY_OK)
         st = nfy_file_write_atomic(path, b->data ? b->data : "", b->len, 0644);
     if (st && diags)
-        nfy_diag_add_at(diags, NFY_SEV_ERROR, "E-OPS-WRITE", path, 0, 0,
+        nfy_diag_add_at(diags, NFY_SEV_ERROR, "ops-write", path, 0, 0,
                         "cannot write: %s", nfy_status_str(st));
     nfy_arena_release(&a);
     return st;
@@ -251,7 +251,7 @@ nfy_status nfy_prof_report_write(const nfy_prof_table *t,
     nfy_status st = nfy_mkdirs(dir, 0755);
     if (st) {
         if (diags)
-            nfy_diag_add_at(diags, NFY_SEV_ERROR, "E-OPS-WRITE", dir, 0, 0,
+            nfy_diag_add_at(diags, NFY_SEV_ERROR, "ops-write", dir, 0, 0,
                             "cannot create the output directory: %s",
                             nfy_status_str(st));
         return st;

@@ -178,7 +178,7 @@ static void handle_line(nfy_proflog_text *r, nfy_str l)
 static void cut_warning(nfy_proflog_text *r)
 {
     if (r->opts.diags)
-        nfy_diag_add_at(r->opts.diags, NFY_SEV_WARNING, "W-PROF-LONG-LINE",
+        nfy_diag_add_at(r->opts.diags, NFY_SEV_WARNING, "prof-long-line",
                         r->opts.path, r->lineno + 1, 0,
                         "line longer than %zu bytes; the rest is ignored",
                         r->max_line);

@@ -193,7 +193,7 @@ static void close_table(nfy_prof_stream *s, nfy_prof_ctx *ctx, bool cut,
                         uint32_t lineno)
 {
     if (cut && ctx->opts->diags)
-        nfy_diag_add_at(ctx->opts->diags, NFY_SEV_WARNING, "W-PROF-TABLE-CUT",
+        nfy_diag_add_at(ctx->opts->diags, NFY_SEV_WARNING, "prof-table-cut",
                         ctx->opts->path, lineno, 0,
                         "profiler table %d ends without its closing dashes "
                         "line (log cut or process killed); its rows are kept",
@@ -265,7 +265,7 @@ static void note_skipped(nfy_prof_ctx *ctx, uint32_t lineno, const char *why)
 {
     ctx->stats->bad_rows++;
     if (ctx->opts->diags)
-        nfy_diag_add_at(ctx->opts->diags, NFY_SEV_NOTE, "N-PROF-SKIP",
+        nfy_diag_add_at(ctx->opts->diags, NFY_SEV_NOTE, "prof-skip",
                         ctx->opts->path, lineno, 0, "%s", why);
 }
 
@@ -310,9 +310,8 @@ static void table_line(nfy_prof_stream *s, nfy_prof_ctx *ctx, nfy_str line,
         nfy_prof__join_split_row(&s->lay, (nfy_str){s->pending, s->pending_len},
                                  line, nvalues - matched, &row)) {
         if (ctx->opts->diags)
-            nfy_diag_add_at(ctx->opts->diags, NFY_SEV_WARNING,
-                            "W-PROF-SPLIT-ROW", ctx->opts->path,
-                            s->pending_line, 0,
+            nfy_diag_add_at(ctx->opts->diags, NFY_SEV_WARNING, "prof-split-row",
+                            ctx->opts->path, s->pending_line, 0,
                             "table row split by other output (continued on "
                             "line %u); joined, the foreign text is dropped",
                             (unsigned)lineno);

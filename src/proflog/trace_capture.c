@@ -244,8 +244,7 @@ static int run_and_wait(const nfy_capture_opts *o, const char *site_dir,
 {
     char *exe = resolve_command(o->argv[0]);
     if (!exe) {
-        diag(o, NFY_SEV_ERROR, "E-CAPTURE-EXEC", "command not found",
-             o->argv[0]);
+        diag(o, NFY_SEV_ERROR, "capture-exec", "command not found", o->argv[0]);
         return -1;
     }
     cstr_vec env = {NULL, 0, 0};
@@ -271,8 +270,7 @@ static int run_and_wait(const nfy_capture_opts *o, const char *site_dir,
                    : WIFSIGNALED(status) ? 128 + WTERMSIG(status)
                                          : 127;
     } else {
-        diag(o, NFY_SEV_ERROR, "E-CAPTURE-EXEC", "fork failed",
-             strerror(errno));
+        diag(o, NFY_SEV_ERROR, "capture-exec", "fork failed", strerror(errno));
         code = -1;
     }
     sigaction(SIGINT, &old_int, NULL);
@@ -322,19 +320,19 @@ nfy_status nfy_ops_capture(const nfy_capture_opts *o, nfy_capture_result *res)
     memset(res, 0, sizeof *res);
     res->exit_code = 127;
     if (!o->argv || !o->argv[0] || !o->out_dir || !*o->out_dir) {
-        diag(o, NFY_SEV_ERROR, "E-CAPTURE-USAGE",
+        diag(o, NFY_SEV_ERROR, "capture-usage",
              "needs an output directory and a command after --", NULL);
         return NFY_EUSAGE;
     }
     char out[PATH_MAX], site[PATH_MAX];
     if (nfy_mkdirs(o->out_dir, 0777) || !realpath(o->out_dir, out)) {
-        diag(o, NFY_SEV_ERROR, "E-CAPTURE-IO",
+        diag(o, NFY_SEV_ERROR, "capture-io",
              "cannot create the output directory", o->out_dir);
         return NFY_EIO;
     }
     nfy_status st = make_site_dir(site, sizeof site);
     if (st) {
-        diag(o, NFY_SEV_ERROR, "E-CAPTURE-IO",
+        diag(o, NFY_SEV_ERROR, "capture-io",
              "cannot create a temporary directory", nfy_status_str(st));
         remove_tree(site, 0);
         return NFY_EIO;
@@ -353,7 +351,7 @@ nfy_status nfy_ops_capture(const nfy_capture_opts *o, nfy_capture_result *res)
         else
             snprintf(how, sizeof how, "exited with status %d", code);
         if (o->diags)
-            nfy_diag_add_at(o->diags, NFY_SEV_ERROR, "E-CAPTURE-NOTRACE", NULL,
+            nfy_diag_add_at(o->diags, NFY_SEV_ERROR, "capture-no-trace", NULL,
                             0, 0,
                             "capture: %s %s and wrote no trace (not a Python "
                             "program, torch not importable, or os._exit)",
@@ -361,7 +359,7 @@ nfy_status nfy_ops_capture(const nfy_capture_opts *o, nfy_capture_result *res)
         return NFY_ENOENT;
     }
     if (res->exit_code != 0 && o->diags)
-        nfy_diag_add_at(o->diags, NFY_SEV_WARNING, "W-CAPTURE-EXIT", NULL, 0, 0,
+        nfy_diag_add_at(o->diags, NFY_SEV_WARNING, "capture-exit", NULL, 0, 0,
                         "capture: %s exited with status %d; analysing what "
                         "it profiled",
                         o->argv[0], res->exit_code);

@@ -52,18 +52,18 @@ static void report(trace_reader *rd, nfy_severity sev, const char *code,
 static void report_lex_error(trace_reader *rd)
 {
     const char *msg = rd->lx.error ? rd->lx.error : "invalid JSON";
-    report(rd, NFY_SEV_ERROR, "E-TRACE-JSON", rd->lx.tok_offset, msg);
+    report(rd, NFY_SEV_ERROR, "trace-json", rd->lx.tok_offset, msg);
 }
 
 static void handle_event(trace_reader *rd)
 {
     nfy_trace_event *ev = &rd->ev;
     if (ev->repaired)
-        report(rd, NFY_SEV_WARNING, "W-TRACE-JSON", ev->offset,
+        report(rd, NFY_SEV_WARNING, "trace-json-recovered", ev->offset,
                "invalid JSON string kept as written (unescaped quote or "
                "backslash, as the legacy trace writer emits)");
     if (ev->cut)
-        report(rd, NFY_SEV_WARNING, "W-TRACE-CUT", ev->offset,
+        report(rd, NFY_SEV_WARNING, "trace-cut", ev->offset,
                "event field longer than the size limit; cut");
     bool marker = nfy__trace_step_number(nfy_buf_view(&ev->name)) >= 0;
     if (marker && rd->pass != PASS_ROWS)
@@ -79,7 +79,7 @@ static nfy_json_tok recover(trace_reader *rd)
 {
     report_lex_error(rd);
     if (!nfy_json_lex_resync(&rd->lx)) {
-        report(rd, NFY_SEV_WARNING, "W-TRACE-JSON",
+        report(rd, NFY_SEV_WARNING, "trace-json-recovered",
                nfy_json_lex_offset(&rd->lx),
                "no further event after the error; rest of the input ignored");
         return NFY_JT_EOF;
@@ -96,12 +96,12 @@ static nfy_json_tok after_element(trace_reader *rd)
     if (t == NFY_JT_COMMA) {
         t = nfy_json_lex_next(lx, 64);
         if (t == NFY_JT_RBRACKET)
-            report(rd, NFY_SEV_WARNING, "W-TRACE-JSON", lx->tok_offset,
+            report(rd, NFY_SEV_WARNING, "trace-json-recovered", lx->tok_offset,
                    "trailing comma before ']'");
         return t;
     }
     if (t == NFY_JT_LBRACE) {
-        report(rd, NFY_SEV_WARNING, "W-TRACE-JSON", lx->tok_offset,
+        report(rd, NFY_SEV_WARNING, "trace-json-recovered", lx->tok_offset,
                "missing ',' between events");
         return t;
     }
@@ -113,7 +113,7 @@ static nfy_json_tok after_element(trace_reader *rd)
 /* An array element that is valid JSON but no object: reported, skipped. */
 static nfy_json_tok skip_element(trace_reader *rd, nfy_json_tok t, int depth)
 {
-    report(rd, NFY_SEV_ERROR, "E-TRACE-JSON", rd->lx.tok_offset,
+    report(rd, NFY_SEV_ERROR, "trace-json", rd->lx.tok_offset,
            "expected an event object; element skipped");
     if (!nfy_json_skip_value(&rd->lx, t, depth + 1))
         return recover(rd);
@@ -130,7 +130,7 @@ static bool walk_events(trace_reader *rd, int depth)
         if (t == NFY_JT_RBRACKET)
             return true;
         if (t == NFY_JT_EOF) {
-            report(rd, NFY_SEV_ERROR, "E-TRACE-TRUNCATED",
+            report(rd, NFY_SEV_ERROR, "trace-truncated",
                    nfy_json_lex_offset(lx),
                    "trace ends inside the event array (cut short?)");
             return false;
@@ -255,7 +255,7 @@ static void walk_rest(trace_reader *rd)
         if (t == NFY_JT_ERROR && lx->in->status)
             return; /* a read or gzip error: reported by the caller */
         if (t != NFY_JT_LBRACKET && t != NFY_JT_LBRACE)
-            report(rd, NFY_SEV_ERROR, "E-TRACE-TRAILING", lx->tok_offset,
+            report(rd, NFY_SEV_ERROR, "trace-trailing", lx->tok_offset,
                    "data after the end of the trace that is no JSON "
                    "document; ignored");
         return;
@@ -275,13 +275,13 @@ static nfy_status walk(trace_reader *rd)
     if (!rd->had_array) {
         if (t == NFY_JT_ERROR && lx->in->status)
             return lx->in->status;
-        report(rd, NFY_SEV_ERROR, "E-TRACE-FORMAT", lx->tok_offset,
+        report(rd, NFY_SEV_ERROR, "trace-format", lx->tok_offset,
                "not a chrome trace: expected a JSON array of events or an "
                "object with \"traceEvents\"");
         return NFY_ESYNTAX;
     }
     if (lx->in->status) {
-        report(rd, NFY_SEV_ERROR, "E-TRACE-IO", nfy_json_lex_offset(lx),
+        report(rd, NFY_SEV_ERROR, "trace-io", nfy_json_lex_offset(lx),
                lx->in->gzip ? "read error or corrupt gzip data" : "read error");
         return lx->in->status;
     }
@@ -361,8 +361,8 @@ nfy_status nfy_proflog_read_trace(const char *path,
     nfy_status st = nfy_json_input_open(&in, path);
     if (st) {
         if (opts->diags)
-            nfy_diag_add_at(opts->diags, NFY_SEV_ERROR, "E-TRACE-IO", shown, 0,
-                            0, "cannot read trace: %s", nfy_status_str(st));
+            nfy_diag_add_at(opts->diags, NFY_SEV_ERROR, "trace-io", shown, 0, 0,
+                            "cannot read trace: %s", nfy_status_str(st));
         return st;
     }
     st = read_input(&in, shown, opts);

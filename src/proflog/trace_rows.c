@@ -255,7 +255,7 @@ void nfy__trace_rows_event(nfy_trace_rows *r, const nfy_trace_event *ev)
         flush_thread(r, t);
         t->unsorted = true;
         if (r->opts->diags)
-            nfy_diag_add_at(r->opts->diags, NFY_SEV_NOTE, "N-TRACE-UNSORTED",
+            nfy_diag_add_at(r->opts->diags, NFY_SEV_NOTE, "trace-unsorted",
                             r->path, 0, 0,
                             "events of thread %.*s:%.*s are not in start "
                             "order (byte %llu); their self time is reported "

@@ -317,38 +317,50 @@ static void console_edits(nfy_buf *out, const nfy_report *rep, size_t edits)
         nfy_buf_addf(out, "%s%s x%zu", i ? ", " : " (", rc.items[i].rule,
                      rc.items[i].count);
     if (rc.len > SHOWN_RULES)
-        nfy_buf_addf(out, ", %zu more rules", rc.len - SHOWN_RULES);
+        nfy_buf_addf(out, ", %zu more %s", rc.len - SHOWN_RULES,
+                     nfy_plural(rc.len - SHOWN_RULES, "rule", "rules"));
     nfy_buf_addstr(out, rc.len ? ")\n" : "\n");
     nfy_vec_free(&rc);
 }
 
-void nfy_report_render_console(const nfy_report *rep, size_t top, bool color,
-                               nfy_buf *out)
+/* analyse writes nothing: it says what convert would do. */
+static void console_files(nfy_buf *out, const nfy_report *rep,
+                          const nfy_report_totals *t, const char *bold,
+                          const char *off)
 {
-    const char *bold = color ? "\033[1m" : "";
-    const char *warn = color ? "\033[1;33m" : "";
-    const char *off = color ? "\033[0m" : "";
-    nfy_report_totals t;
-    nfy_report_totals_get(rep, &t);
     bool a = nfy__report_is_analyse(rep);
     nfy_buf_addf(out,
-                 a ? "%snpuify %s:%s %zu files scanned, nothing written; "
+                 a ? "%snpuify %s:%s %zu %s scanned, nothing written; "
                      "convert would change %zu, copy %zu; %zu skipped, %zu "
-                     "errors\n"
-                   : "%snpuify %s:%s %zu files scanned, %zu changed, %zu "
-                     "copied, %zu skipped, %zu errors\n",
+                     "%s\n"
+                   : "%snpuify %s:%s %zu %s scanned, %zu changed, %zu "
+                     "copied, %zu skipped, %zu %s\n",
                  bold, rep->meta.command ? rep->meta.command : "convert", off,
-                 t.files_scanned, t.files_changed, t.files_copied,
-                 t.files_skipped, t.files_error);
+                 t->files_scanned,
+                 nfy_plural(t->files_scanned, "file", "files"),
+                 t->files_changed, t->files_copied, t->files_skipped,
+                 t->files_error, nfy_plural(t->files_error, "error", "errors"));
     if (a)
         nfy_buf_addstr(out, "convert's ");
+}
+
+void nfy_report_render_console(const nfy_report *rep, const nfy_console_opts *o,
+                               nfy_buf *out)
+{
+    const char *bold = o->color ? "\033[1m" : "";
+    const char *warn = o->color ? "\033[1;33m" : "";
+    const char *off = o->color ? "\033[0m" : "";
+    nfy_report_totals t;
+    nfy_report_totals_get(rep, &t);
+    console_files(out, rep, &t, bold, off);
     console_edits(out, rep, t.edits);
-    nfy_buf_addf(out, "%smanual work: %zu finding%s%s\n", t.manual ? warn : "",
-                 t.manual, t.manual == 1 ? "" : "s", t.manual ? off : "");
+    nfy_buf_addf(out, "%smanual work: %zu %s%s\n", t.manual ? warn : "",
+                 t.manual, nfy_plural(t.manual, "finding", "findings"),
+                 t.manual ? off : "");
     nfy__sorted v;
     nfy__sorted_init(&v, rep);
     size_t shown = 0;
-    for (size_t i = 0; i < v.n && shown < top; i++) {
+    for (size_t i = 0; i < v.n && shown < o->top; i++) {
         nfy_finding buf;
         const nfy_finding *f = nfy__sorted_head(&v, i, &buf);
         if (!nfy__is_manual_finding(f))
@@ -356,13 +368,13 @@ void nfy_report_render_console(const nfy_report *rep, size_t top, bool color,
         f = nfy__sorted_at(&v, i, &buf);
         shown++;
         nfy_buf_addstr(out, "  ");
-        nfy__add_location(out, f);
+        nfy__add_location_in(out, rep->meta.file_root, f);
         nfy_buf_addf(out, ": %s%s%s ", warn, f->rule, off);
         nfy__add_oneline(out, f->message ? f->message : f->api);
         nfy_buf_addch(out, '\n');
     }
     if (t.manual > shown)
-        nfy_buf_addf(out, "  ... and %zu more (see the report)\n",
-                     t.manual - shown);
+        nfy_buf_addf(out, "  ... and %zu more (%s)\n", t.manual - shown,
+                     o->more_hint ? o->more_hint : "see the report");
     nfy__sorted_release(&v);
 }

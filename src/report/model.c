@@ -62,6 +62,7 @@ void nfy_report_set_meta(nfy_report *rep, const nfy_report_meta *meta)
     rep->meta.source = nfy__report_intern_cstr(rep, meta->source);
     rep->meta.torch_version = nfy__report_intern_cstr(rep, meta->torch_version);
     rep->meta.mode = nfy__report_intern_cstr(rep, meta->mode);
+    rep->meta.file_root = nfy__report_intern_cstr(rep, meta->file_root);
 }
 
 static const char *rule_message(void *ctx, const char *id)

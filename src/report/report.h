@@ -33,8 +33,9 @@
  *                          and category, the summary.md tables
  * Column conventions: lines are 1-based, columns 0-based code points (as
  * Python's tokenize counts; SARIF gets them +1 as its format requires). A
- * finding about the whole project has file NULL, written as "NA" like
- * msFmkTransplt's global advice rows.
+ * finding about the whole project has file NULL, written as "NA" in the
+ * CSV files like msFmkTransplt's global advice rows, as "project" where a
+ * person reads it (console, summary.md, report.html).
  *
  * Ownership: the report owns copies of every string it is given (one arena),
  * so callers may free their per-file memory right after adding. Not
@@ -76,7 +77,7 @@ const char *nfy_safety_name(nfy_safety s);
  */
 typedef struct {
     const char *file;    /* relative to the source root, '/'-separated;
-                            NULL: project-wide ("NA") */
+                            NULL: project-wide */
     uint32_t start_line; /* 1-based; 0 when unknown (project-wide) */
     uint32_t start_col;  /* 0-based code points */
     uint32_t end_line;   /* end of the span (exclusive end position) */
@@ -165,6 +166,10 @@ typedef struct {
     const char *source;        /* source root as the user gave it */
     const char *torch_version; /* target torch / torch_npu version, or NULL */
     const char *mode;          /* "manual", "auto", "distributed"..., or NULL */
+    /* What makes a finding's file openable from the current directory
+     * (the console summary, SARIF): SRC as given for a tree, NULL when
+     * the files are named as given already (one file). */
+    const char *file_root;
 } nfy_report_meta;
 
 /** Optional lookup of a rule's one-line description (for SARIF / summary). */
@@ -342,7 +347,14 @@ void nfy_report_render_html(const nfy_report *rep, nfy_buf *out);
  *     train.py:42:8: NPU503 nn.DataParallel is not supported ...
  * color adds ANSI colours.
  */
-void nfy_report_render_console(const nfy_report *rep, size_t top, bool color,
+typedef struct {
+    size_t top; /* manual-work findings listed; (size_t)-1: all */
+    bool color; /* ANSI colours */
+    /* How to see the findings not listed ("-v lists them all"); NULL:
+     * "see the report". */
+    const char *more_hint;
+} nfy_console_opts;
+void nfy_report_render_console(const nfy_report *rep, const nfy_console_opts *o,
                                nfy_buf *out);
 
 /**

@@ -89,8 +89,15 @@ void nfy__rule_counts(const nfy_report *rep, nfy__finding_pred pred,
 /* The same, ordered by count (descending), then rule id. */
 void nfy__rule_counts_by_count(nfy__rule_count_vec *v);
 
-/* "file:line:col" (1-based column, as compilers print) or "NA". */
+/* "file:line:col" (1-based column, as compilers print) or "project" for a
+ * project-wide finding. */
 void nfy__add_location(nfy_buf *out, const nfy_finding *f);
+/* The same with the file as the user opens it from the current directory:
+ * root (SRC as given; NULL: none) joined with the file. */
+void nfy__add_location_in(nfy_buf *out, const char *root, const nfy_finding *f);
+/* root joined with file by one '/' ("a/" + "b.py": "a/b.py"); file alone
+ * when root is NULL, root alone when file is. */
+void nfy__add_path_in(nfy_buf *out, const char *root, const char *file);
 /* s with each line break (CR, LF, CRLF) as one space: one log line. */
 void nfy__add_oneline(nfy_buf *out, const char *s);
 /* A string or "" for NULL. */

@@ -5,9 +5,10 @@
  * 1-based as SARIF requires. Changes carry a fix (deleted region plus
  * inserted text), so SARIF viewers can show or apply them. Every result
  * has a location, as code-scanning uploads require: a project-wide finding
- * points at the source root itself ("./" under SRCROOT), and the run names
- * SRCROOT in originalUriBaseIds (a file: URI when the source was given as
- * an absolute path, else a description of the path as given).
+ * points at the source root itself, and the run names SRCROOT in
+ * originalUriBaseIds: for a source given as an absolute path its file: URI
+ * (uris relative to it), else the directory npuify ran in, and each uri is
+ * the path from there, as the diagnostics name the file (SRC/train.py).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -78,18 +79,36 @@ static void write_region(nfy_buf *out, const nfy_finding *f)
     nfy_buf_addch(out, '}');
 }
 
-static void write_artifact(nfy_buf *out, const nfy_finding *f)
+/* A relative source: the file's path from the directory npuify ran in
+ * (SRCROOT), as the text diagnostics name it; an absolute one: relative to
+ * SRCROOT, the source's file: URI. */
+static void write_artifact(nfy_buf *out, const char *root, const nfy_finding *f)
 {
+    nfy_buf path = NFY_BUF_INIT;
+    if (root && root[0] != '/')
+        nfy__add_path_in(&path, root, f->file);
+    else if (f->file)
+        nfy_buf_addstr(&path, f->file);
+    size_t skip = 0; /* leading "./" */
+    while (skip + 1 < path.len && path.data[skip] == '.' &&
+           path.data[skip + 1] == '/')
+        skip += 2;
+    bool here =
+        skip == path.len || (skip + 1 == path.len && path.data[skip] == '.');
+    /* a project-wide finding: the source root, a directory */
+    if (!f->file && !here && path.data[path.len - 1] != '/')
+        nfy_buf_addch(&path, '/');
     nfy_buf_addstr(out, "{\"uri\": ");
-    uri_escape(out, f->file ? f->file : "./");
+    uri_escape(out, !f->file && here ? "./" : nfy_buf_cstr(&path) + skip);
     nfy_buf_addstr(out, ", \"uriBaseId\": \"SRCROOT\"}");
+    nfy_buf_release(&path);
 }
 
-static void write_location(nfy_buf *out, const nfy_finding *f)
+static void write_location(nfy_buf *out, const char *root, const nfy_finding *f)
 {
     nfy_buf_addstr(out, ", \"locations\": [{\"physicalLocation\": "
                         "{\"artifactLocation\": ");
-    write_artifact(out, f);
+    write_artifact(out, root, f);
     if (f->start_line) {
         nfy_buf_addstr(out, ", \"region\": ");
         write_region(out, f);
@@ -97,12 +116,12 @@ static void write_location(nfy_buf *out, const nfy_finding *f)
     nfy_buf_addstr(out, "}}]");
 }
 
-static void write_fix(nfy_buf *out, const nfy_finding *f)
+static void write_fix(nfy_buf *out, const char *root, const nfy_finding *f)
 {
     nfy_buf_addstr(out, ", \"fixes\": [{\"description\": {\"text\": ");
     jstr(out, f->message);
     nfy_buf_addstr(out, "}, \"artifactChanges\": [{\"artifactLocation\": ");
-    write_artifact(out, f);
+    write_artifact(out, root, f);
     nfy_buf_addstr(out, ", \"replacements\": [{\"deletedRegion\": ");
     write_region(out, f);
     nfy_buf_addstr(out, ", \"insertedContent\": {\"text\": ");
@@ -123,7 +142,7 @@ static size_t rule_index(const nfy__rule_count_vec *rules, const char *id)
     return lo;
 }
 
-static void write_result(nfy_buf *out, const nfy_finding *f,
+static void write_result(nfy_buf *out, const char *root, const nfy_finding *f,
                          const nfy__rule_count_vec *rules)
 {
     const char *rule = nfy__or_empty(f->rule);
@@ -137,9 +156,9 @@ static void write_result(nfy_buf *out, const nfy_finding *f,
     nfy_buf_addstr(out, ", \"message\": {\"text\": ");
     jstr(out, f->message && *f->message ? f->message : f->api);
     nfy_buf_addch(out, '}');
-    write_location(out, f);
+    write_location(out, root, f);
     if (f->file && f->start_line && f->cat == NFY_CAT_CHANGE)
-        write_fix(out, f);
+        write_fix(out, root, f);
     nfy_buf_addstr(out, ", \"properties\": {\"category\": ");
     jstr(out, nfy_finding_cat_name(f->cat));
     nfy_buf_addstr(out, ", \"safety\": ");
@@ -190,8 +209,10 @@ static void write_base_ids(nfy_buf *out, const char *source)
     } else {
         nfy_buf_addstr(out, "\"description\": {\"text\": ");
         nfy_buf text = NFY_BUF_INIT;
-        nfy_buf_addf(&text, "the source root, %s as given to npuify",
-                     source ? source : "the directory");
+        nfy_buf_addf(&text,
+                     "the directory npuify ran in (the source: %s as given); "
+                     "every uri is the path from there",
+                     source ? source : ".");
         jstr(out, nfy_buf_cstr(&text));
         nfy_buf_release(&text);
         nfy_buf_addch(out, '}');
@@ -219,7 +240,8 @@ void nfy__render_sarif(const nfy__sorted *v, nfy_buf *out)
     for (size_t i = 0; i < v->n; i++) {
         nfy_finding buf;
         nfy_buf_addstr(out, i ? ",\n      " : "\n      ");
-        write_result(out, nfy__sorted_at(v, i, &buf), &rules);
+        write_result(out, rep->meta.file_root, nfy__sorted_at(v, i, &buf),
+                     &rules);
     }
     nfy_buf_addstr(out, v->n ? "\n    ]\n  }]\n}\n" : "]\n  }]\n}\n");
     nfy_vec_free(&rules);

@@ -151,13 +151,34 @@ void nfy__rule_counts_by_count(nfy__rule_count_vec *v)
         qsort(v->items, v->len, sizeof *v->items, cmp_by_count);
 }
 
+void nfy__add_path_in(nfy_buf *out, const char *root, const char *file)
+{
+    size_t n = root ? strlen(root) : 0;
+    while (n > 1 && root[n - 1] == '/')
+        n--;
+    if (n)
+        nfy_buf_add(out, root, n);
+    if (n && file && !(n == 1 && root[0] == '/'))
+        nfy_buf_addch(out, '/');
+    if (file)
+        nfy_buf_addstr(out, file);
+}
+
 void nfy__add_location(nfy_buf *out, const nfy_finding *f)
 {
+    nfy__add_location_in(out, NULL, f);
+}
+
+void nfy__add_location_in(nfy_buf *out, const char *root, const nfy_finding *f)
+{
     if (!f->file) {
-        nfy_buf_addstr(out, "NA");
+        nfy_buf_addstr(out, "project");
         return;
     }
-    nfy_name_escape(out, f->file, strlen(f->file));
+    nfy_buf path = NFY_BUF_INIT;
+    nfy__add_path_in(&path, root, f->file);
+    nfy_name_escape(out, path.data ? path.data : "", path.len);
+    nfy_buf_release(&path);
     if (f->start_line) {
         nfy_buf_addch(out, ':');
         nfy_buf_addu(out, f->start_line);

@@ -137,9 +137,11 @@ static void log_head(nfy_buf *out, const nfy_report *rep)
         nfy_buf_addf(out, "mode: %s\n", m->mode);
     nfy_buf_addf(out,
                  "files: %zu scanned, %zu changed, %zu copied, %zu skipped, "
-                 "%zu errors; edits: %zu; manual work: %zu\n",
+                 "%zu %s; edits: %zu; manual work: %zu\n",
                  t.files_scanned, t.files_changed, t.files_copied,
-                 t.files_skipped, t.files_error, t.edits, t.manual);
+                 t.files_skipped, t.files_error,
+                 nfy_plural(t.files_error, "error", "errors"), t.edits,
+                 t.manual);
 }
 
 void nfy__render_log(const nfy__sorted *v, nfy_buf *out)

@@ -62,7 +62,7 @@ static void render_task(const nfy__sorted *v, const char *dir, report_task *t)
             st = nfy_file_stream_commit(&fs);
     }
     if (st)
-        nfy_diag_add_at(&t->diags, NFY_SEV_ERROR, "E-REPORT-WRITE", path, 0, 0,
+        nfy_diag_add_at(&t->diags, NFY_SEV_ERROR, "report-write", path, 0, 0,
                         "cannot write report file: %s", nfy_status_str(st));
     t->st = st;
     nfy_arena_release(&a);
@@ -162,7 +162,7 @@ nfy_status nfy_report_write_jobs(const nfy_report *rep, const char *dir,
     nfy_status st = nfy_mkdirs(dir, 0755);
     if (st) {
         if (diags)
-            nfy_diag_add_at(diags, NFY_SEV_ERROR, "E-REPORT-WRITE", dir, 0, 0,
+            nfy_diag_add_at(diags, NFY_SEV_ERROR, "report-write", dir, 0, 0,
                             "cannot create the report directory: %s",
                             nfy_status_str(st));
         return st;

@@ -61,7 +61,7 @@ static void rules_verror(rules_loader *ld, bool at_key, size_t inner,
         nfy__json_locate(ld->src->data, ld->src->len, ld->path, depth, at_key);
     if (inner != SIZE_MAX)
         off = nfy__json_string_byte(ld->src->data, ld->src->len, off, inner);
-    nfy_diag_add(ld->diags, NFY_SEV_ERROR, "E-RULE", ld->src, (uint32_t)off, 1,
+    nfy_diag_add(ld->diags, NFY_SEV_ERROR, "rule-invalid", ld->src, (uint32_t)off, 1,
                  "%s", nfy_buf_cstr(&msg));
     nfy_buf_release(&msg);
     ld->errors++;
@@ -196,7 +196,7 @@ static nfy_status load_json(rules_loader *ld)
             while (off > 0 && (ld->src->data[--off] != '"' ||
                                (off > 0 && ld->src->data[off - 1] == '\\')))
                 ;
-        nfy_diag_add(ld->diags, NFY_SEV_ERROR, "E-RULE-JSON", ld->src, off, 1,
+        nfy_diag_add(ld->diags, NFY_SEV_ERROR, "rule-json", ld->src, off, 1,
                      "invalid JSON: %s", err.text);
         return NFY_ESYNTAX;
     }
@@ -251,7 +251,7 @@ nfy_status nfy_rules_load_file(nfy_rule_set *set, const char *path,
     nfy_status st = nfy_file_read(path, RULES_FILE_MAX, &text);
     if (st != NFY_OK) {
         if (diags)
-            nfy_diag_add_at(diags, NFY_SEV_ERROR, "E-RULE-FILE", path, 0, 0,
+            nfy_diag_add_at(diags, NFY_SEV_ERROR, "rule-file", path, 0, 0,
                             "cannot read rule file: %s", nfy_status_str(st));
         nfy_buf_release(&text);
         return st;

@@ -89,7 +89,8 @@ void nfy__rules_push_index(rules_loader *ld, size_t index);
 void nfy__rules_pop(rules_loader *ld);
 /**
  * Report a schema error at the current path (the value; at_key: the key
- * itself, for unknown fields), as "file:line:col: error[E-RULE]: PATH: msg".
+ * itself, for unknown fields), as "file:line:col: error[rule-invalid]: PATH:
+ * msg".
  */
 void nfy__rules_error(rules_loader *ld, bool at_key, const char *fmt, ...)
     NFY_PRINTF(3, 4);

@@ -87,7 +87,7 @@ static int on_entry(void *ctx, const nfy_walk_entry *e)
     if (e->kind == NFY_WALK_SPECIAL)
         return 0; /* never copied (the snapshot names it) */
     if (e->kind == NFY_WALK_ERROR) {
-        nfy_diag_add_at(w->diags, NFY_SEV_ERROR, "E-CACHE-READ", e->path, 0, 0,
+        nfy_diag_add_at(w->diags, NFY_SEV_ERROR, "cache-read", e->path, 0, 0,
                         "cannot read for the cache key: %s",
                         nfy_status_str(nfy_status_from_errno(e->err)));
         w->st = nfy_status_from_errno(e->err);
@@ -102,7 +102,7 @@ static int on_entry(void *ctx, const nfy_walk_entry *e)
         return 0;
     w->bytes += e->size;
     if (++w->files > MAX_PROJECT_FILES || w->bytes > MAX_PROJECT_BYTES) {
-        nfy_diag_add_at(w->diags, NFY_SEV_ERROR, "E-CACHE-SIZE", e->path, 0, 0,
+        nfy_diag_add_at(w->diags, NFY_SEV_ERROR, "cache-size", e->path, 0, 0,
                         "the project has over %d files or 2 GiB: it is not "
                         "copied into the run cache (name the code directory "
                         "with --project DIR)",
@@ -113,7 +113,7 @@ static int on_entry(void *ctx, const nfy_walk_entry *e)
     uint8_t digest[NFY_SHA256_BYTES];
     nfy_status st = entry_digest(e, digest);
     if (st) {
-        nfy_diag_add_at(w->diags, NFY_SEV_ERROR, "E-CACHE-READ", e->path, 0, 0,
+        nfy_diag_add_at(w->diags, NFY_SEV_ERROR, "cache-read", e->path, 0, 0,
                         "cannot read for the cache key: %s",
                         nfy_status_str(st));
         w->st = st;

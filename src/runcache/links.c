@@ -59,7 +59,7 @@ static int fix_one(void *ctx, int dirfd, const char *name, const char *rel,
         return 0;
     if (unlinkat(dirfd, name, 0) != 0 || symlinkat(want, dirfd, name) != 0) {
         f->st = nfy_status_from_errno(errno);
-        nfy_diag_add_at(f->diags, NFY_SEV_ERROR, "E-CACHE-WRITE", rel, 0, 0,
+        nfy_diag_add_at(f->diags, NFY_SEV_ERROR, "cache-write", rel, 0, 0,
                         "cannot point the copied link at %s: %s", want,
                         nfy_status_str(f->st));
         return 1;

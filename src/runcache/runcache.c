@@ -25,7 +25,7 @@ nfy_status nfy_runcache_root(nfy_arena *a, const char *override,
     else if (home && home[0] == '/')
         *out = nfy_arena_fmt(a, "%s/.cache/npuify", home);
     else {
-        nfy_diag_add_at(diags, NFY_SEV_ERROR, "E-CACHE-ROOT", NULL, 0, 0,
+        nfy_diag_add_at(diags, NFY_SEV_ERROR, "cache-root", NULL, 0, 0,
                         "no cache directory: set XDG_CACHE_HOME or HOME");
         return NFY_EUSAGE;
     }
@@ -35,7 +35,7 @@ nfy_status nfy_runcache_root(nfy_arena *a, const char *override,
 static nfy_status fail(nfy_diags *diags, const char *path, const char *what,
                        nfy_status st)
 {
-    nfy_diag_add_at(diags, NFY_SEV_ERROR, "E-CACHE-WRITE", path, 0, 0, "%s: %s",
+    nfy_diag_add_at(diags, NFY_SEV_ERROR, "cache-write", path, 0, 0, "%s: %s",
                     what, nfy_status_str(st));
     return st;
 }
@@ -63,9 +63,13 @@ static nfy_status convert_into(const cache *c, const char *tmp,
     co.jobs = 1;
     nfy_report rep;
     nfy_report_init(&rep);
-    nfy_report_meta meta = {
-        opts->tool_version, "run", c->project, opts->torch_version,
-        opts->mode == NFY_CONVERT_MODE_AUTO ? "auto" : "manual"};
+    nfy_report_meta meta = {opts->tool_version,
+                            "run",
+                            c->project,
+                            opts->torch_version,
+                            opts->mode == NFY_CONVERT_MODE_AUTO ? "auto"
+                                                                : "manual",
+                            NULL};
     nfy_report_set_meta(&rep, &meta);
     nfy_status st = nfy_convert_run(&co, &rep, NULL, stats, c->diags);
     if (!st)
@@ -115,7 +119,7 @@ static void recheck_sources(const cache *c, const char *key,
     if (!st && strcmp(now, key)) {
         const char *rel = first_difference(c->a, nfy_buf_view(converted),
                                            nfy_buf_view(&live));
-        nfy_diag_add_at(c->diags, NFY_SEV_WARNING, "E-CACHE-RACE",
+        nfy_diag_add_at(c->diags, NFY_SEV_WARNING, "cache-race",
                         nfy_path_join(c->a, c->project, rel), 0, 0,
                         "changed while the project was converted: this run "
                         "uses the bytes read before; the next run converts "
@@ -293,7 +297,7 @@ static nfy_status refuse_inside(const cache *c)
     if (strncmp(c->root, c->project, n) ||
         (c->root[n] != '/' && c->root[n] != '\0'))
         return NFY_OK;
-    nfy_diag_add_at(c->diags, NFY_SEV_ERROR, "E-CACHE-INSIDE",
+    nfy_diag_add_at(c->diags, NFY_SEV_ERROR, "cache-inside",
                     c->opts->cache_root, 0, 0,
                     "the run cache lies inside the project %s: set "
                     "XDG_CACHE_HOME elsewhere or name the code directory "
@@ -320,7 +324,7 @@ static nfy_status find_or_build(cache *c, nfy_runcache_entry *out)
             return NFY_OK;
         }
         if (state == ENTRY_CHANGED) {
-            nfy_diag_add_at(c->diags, NFY_SEV_WARNING, "E-CACHE-CHANGED",
+            nfy_diag_add_at(c->diags, NFY_SEV_WARNING, "cache-changed",
                             nfy_path_join(c->a, c->root, out->key), 0, 0,
                             "%s changed after the entry was built: it is "
                             "removed and built again",
@@ -343,7 +347,7 @@ nfy_status nfy_runcache_prepare(const nfy_runcache_opts *opts, nfy_arena *a,
     struct stat pst;
     if (!realpath(opts->project, real) || stat(real, &pst) != 0 ||
         !S_ISDIR(pst.st_mode)) {
-        nfy_diag_add_at(diags, NFY_SEV_ERROR, "E-CACHE-PROJECT", opts->project,
+        nfy_diag_add_at(diags, NFY_SEV_ERROR, "cache-project", opts->project,
                         0, 0, "not a project directory");
         return NFY_ENOENT;
     }

@@ -13,7 +13,7 @@
 
 static nfy_status unsafe(nfy_diags *diags, const char *path, const char *why)
 {
-    nfy_diag_add_at(diags, NFY_SEV_ERROR, "E-CACHE-UNSAFE", path, 0, 0,
+    nfy_diag_add_at(diags, NFY_SEV_ERROR, "cache-unsafe", path, 0, 0,
                     "%s: refusing to run code from the run cache (as ssh "
                     "and git refuse what another user could have written); "
                     "choose another cache with --cache DIR or "
@@ -89,7 +89,7 @@ static nfy_status check_parents(const char *real, nfy_diags *diags)
 static nfy_status open_failed(nfy_diags *diags, const char *root,
                               const char *what, nfy_status st)
 {
-    nfy_diag_add_at(diags, NFY_SEV_ERROR, "E-CACHE-WRITE", root, 0, 0, "%s: %s",
+    nfy_diag_add_at(diags, NFY_SEV_ERROR, "cache-write", root, 0, 0, "%s: %s",
                     what, nfy_status_str(st));
     return st;
 }

@@ -50,7 +50,7 @@ static nfy_status copy_entry(snap_walk *w, const nfy_walk_entry *e,
     case NFY_WALK_SYMLINK:
         return nfy_symlink_copy(e->path, to);
     case NFY_WALK_SPECIAL:
-        nfy_diag_add_at(w->diags, NFY_SEV_WARNING, "E-CACHE-SPECIAL", e->path,
+        nfy_diag_add_at(w->diags, NFY_SEV_WARNING, "cache-special", e->path,
                         0, 0,
                         "%s, not a regular file: never opened, left out of "
                         "the run cache",
@@ -70,7 +70,7 @@ static int on_entry(void *ctx, const nfy_walk_entry *e)
     nfy_arena_release(&a);
     if (!st)
         return 0;
-    nfy_diag_add_at(w->diags, NFY_SEV_ERROR, "E-CACHE-READ", e->path, 0, 0,
+    nfy_diag_add_at(w->diags, NFY_SEV_ERROR, "cache-read", e->path, 0, 0,
                     "cannot copy into the run cache: %s", nfy_status_str(st));
     w->st = st;
     return 1;

@@ -73,7 +73,7 @@ static void test_add_rejects_bad_ranges(void **state)
         NFY_EUSAGE);
     assert_int_equal(f.set.edits.len, 0);
     assert_int_equal(nfy_diags_count(&f.diags, NFY_SEV_ERROR), 2);
-    assert_string_equal(f.diags.items.items[0].code, "E-EDIT-RANGE");
+    assert_string_equal(f.diags.items.items[0].code, "edit-range");
     /* The end of the file itself is a valid insertion point. */
     add(&f, 4, 4, "y\n", "R3");
     assert_string_equal(applied(&f), "abc\ny\n");
@@ -108,7 +108,7 @@ static void test_overlap_dropped_with_diag(void **state)
     assert_int_equal(f.set.edits.len, 1);
     assert_int_equal(f.set.dropped, 1);
     const nfy_diag *d = &f.diags.items.items[0];
-    assert_string_equal(d->code, "E-EDIT-OVERLAP");
+    assert_string_equal(d->code, "edit-overlap");
     assert_int_equal(d->line, 1);
     assert_int_equal(d->col, 3);
     assert_non_null(strstr(d->msg, "R2"));

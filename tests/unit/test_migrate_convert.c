@@ -91,8 +91,10 @@ static void run_release(run_out *o)
     nfy_diags_release(&o->diags);
 }
 
-/* Every error diagnostic and every finding names want. */
-static void expect_paths(const run_out *o, const char *want)
+/* Every error diagnostic names diag_want (the file as opened from the
+ * current directory), every finding want (relative to the source). */
+static void expect_paths2(const run_out *o, const char *diag_want,
+                          const char *want)
 {
     size_t errors = 0, findings = 0;
     for (size_t i = 0; i < o->diags.items.len; i++) {
@@ -100,9 +102,9 @@ static void expect_paths(const run_out *o, const char *want)
         if (d->sev != NFY_SEV_ERROR)
             continue;
         errors++;
-        if (d->file == NULL || strcmp(d->file, want) != 0)
+        if (d->file == NULL || strcmp(d->file, diag_want) != 0)
             fail_msg("diagnostic %s names '%s', want '%s'", d->code,
-                     d->file ? d->file : "(none)", want);
+                     d->file ? d->file : "(none)", diag_want);
     }
     for (size_t i = 0; i < nfy_report_finding_count(&o->rep); i++) {
         nfy_finding buf;
@@ -117,6 +119,11 @@ static void expect_paths(const run_out *o, const char *want)
     }
     assert_true(errors > 0);
     assert_true(findings > 0);
+}
+
+static void expect_paths(const run_out *o, const char *want)
+{
+    expect_paths2(o, want, want);
 }
 
 static void test_single_file_keeps_given_path(void **state)
@@ -165,7 +172,18 @@ static void test_tree_paths_stay_relative(void **state)
     nfy_convert_stats stats;
     assert_int_equal(nfy_convert_run(&opts, &o.rep, NULL, &stats, &o.diags),
                      NFY_OK);
-    expect_paths(&o, "bad.py");
+    expect_paths2(&o, "sub/bad.py", "bad.py");
+    run_release(&o);
+    /* SRC as given: a trailing '/' is one separator, "./" is kept */
+    nfy_diags_init(&o.diags);
+    o.rules = nfy_rule_set_new(&o.diags);
+    nfy_report_init(&o.rep);
+    o.diff = (nfy_buf)NFY_BUF_INIT;
+    opts.src = "./sub/";
+    opts.rules = o.rules;
+    assert_int_equal(nfy_convert_run(&opts, &o.rep, NULL, &stats, &o.diags),
+                     NFY_OK);
+    expect_paths2(&o, "./sub/bad.py", "bad.py");
     run_release(&o);
     tree_drop(&t);
 }

@@ -192,10 +192,10 @@ static void test_html_diagnostics(void **state)
     build(&t);
     nfy_diags d;
     nfy_diags_init(&d);
-    nfy_diag_add_at(&d, NFY_SEV_NOTE, "N-SKIP", "a<b>.log", 3, 0, "note");
-    nfy_diag_add_at(&d, NFY_SEV_WARNING, "W-PROF-SPLIT-ROW", "a<b>.log", 7, 1,
+    nfy_diag_add_at(&d, NFY_SEV_NOTE, "prof-skip", "a<b>.log", 3, 0, "note");
+    nfy_diag_add_at(&d, NFY_SEV_WARNING, "prof-split-row", "a<b>.log", 7, 1,
                     "row <split> & joined");
-    nfy_diag_add_at(&d, NFY_SEV_ERROR, "E-OPS-EMPTY", "none.log", 0, 0,
+    nfy_diag_add_at(&d, NFY_SEV_ERROR, "ops-empty", "none.log", 0, 0,
                     "no table");
     nfy_buf out = NFY_BUF_INIT;
     render_html(&t, &d, &out);

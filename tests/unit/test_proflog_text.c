@@ -484,9 +484,9 @@ static void test_cut_table_and_split_row(void **state)
     bool split = false, cut = false, skip7 = false;
     for (size_t i = 0; i < d.items.len; i++) {
         const nfy_diag *dg = &d.items.items[i];
-        split |= !strcmp(dg->code, "W-PROF-SPLIT-ROW") && dg->line == 4;
-        cut |= !strcmp(dg->code, "W-PROF-TABLE-CUT");
-        skip7 |= !strcmp(dg->code, "N-PROF-SKIP") && dg->line == 7;
+        split |= !strcmp(dg->code, "prof-split-row") && dg->line == 4;
+        cut |= !strcmp(dg->code, "prof-table-cut");
+        skip7 |= !strcmp(dg->code, "prof-skip") && dg->line == 7;
     }
     assert_true(split);
     assert_true(cut);

@@ -273,9 +273,8 @@ static void test_gzip_variants(void **state)
     unsigned char *gz = gzip_mem(text, len, len + 1, &gz_len);
     collected cut;
     assert_int_not_equal(read_mem(&cut, (char *)gz, gz_len / 2, 0), NFY_OK);
-    assert_true(count_diags(&cut, "E-TRACE-IO") +
-                    count_diags(&cut, "E-TRACE-JSON") >=
-                1);
+    assert_true(
+        count_diags(&cut, "trace-io") + count_diags(&cut, "trace-json") >= 1);
     assert_true(cut.rows.len < plain.rows.len);
     collected_free(&cut);
     free(gz);
@@ -340,7 +339,7 @@ static void test_unescaped_quote(void **state)
     assert_int_equal(read_mem(&c, text, len, 0), NFY_OK);
     assert_int_equal(c.rows.len, count_substr(text, len, "\"ph\": \"X\""));
     assert_non_null(find_row(&c, "say \"hi\", \\path", 0));
-    assert_int_equal(count_diags(&c, "W-TRACE-JSON"), 1);
+    assert_int_equal(count_diags(&c, "trace-json-recovered"), 1);
     /* The warning points at the event's "{". */
     const nfy_diag *d = &c.diags.items.items[0];
     const char *ev = strstr(text, "{\"name\": \"say");
@@ -381,7 +380,7 @@ static void test_kineto_excerpt(void **state)
                         "[[1000], [1, 2048], [2048, 1000], [], [], [1, 1000]]");
     assert_null(find_row(&c, "aten::foo", 0)); /* lost to the comment */
     /* The error is located at the '#', by line and column. */
-    assert_int_equal(count_diags(&c, "E-TRACE-JSON"), 1);
+    assert_int_equal(count_diags(&c, "trace-json"), 1);
     const char *hash = strchr(body, '#');
     uint32_t line = 1, col = 0;
     for (const char *p = body; p < hash; p++, col++)
@@ -391,12 +390,13 @@ static void test_kineto_excerpt(void **state)
         }
     for (size_t i = 0; i < c.diags.items.len; i++) {
         const nfy_diag *d = &c.diags.items.items[i];
-        if (strcmp(d->code, "E-TRACE-JSON") == 0) {
+        if (strcmp(d->code, "trace-json") == 0) {
             assert_int_equal(d->line, line);
             assert_int_equal(d->col, col);
         }
     }
-    assert_true(count_diags(&c, "W-TRACE-JSON") >= 1); /* missing comma */
+    assert_true(count_diags(&c, "trace-json-recovered") >=
+                1); /* missing comma */
     collected_free(&c);
     free(raw);
 }
@@ -452,7 +452,7 @@ static void test_unsorted_thread(void **state)
     assert_int_equal(c.rows.len, 3);
     assert_true(find_row(&c, "early", 0)->self == 30);
     assert_true(find_row(&c, "inner", 0)->self == 5);
-    assert_int_equal(count_diags(&c, "N-TRACE-UNSORTED"), 1);
+    assert_int_equal(count_diags(&c, "trace-unsorted"), 1);
     collected_free(&c);
 }
 
@@ -603,7 +603,7 @@ static void test_malformed_resync(void **state)
     assert_non_null(find_row(&c, "c", 0));
     assert_non_null(find_row(&c, "d", 0));
     assert_null(find_row(&c, "bad", 0));
-    assert_int_equal(count_diags(&c, "E-TRACE-JSON"), 2);
+    assert_int_equal(count_diags(&c, "trace-json"), 2);
     const nfy_diag *d = &c.diags.items.items[0];
     const char *x = strstr(t, "1x2") + 1; /* the lexer stops at 'x' */
     const char *line3 = strstr(t, "{\"name\": \"bad\"");
@@ -713,7 +713,7 @@ static void test_not_a_trace_and_truncated(void **state)
     collected c;
     const char *text = "Name  Self CPU %\n-----\n";
     assert_int_equal(read_mem(&c, text, strlen(text), 0), NFY_ESYNTAX);
-    assert_int_equal(count_diags(&c, "E-TRACE-FORMAT"), 1);
+    assert_int_equal(count_diags(&c, "trace-format"), 1);
     collected_free(&c);
 
     assert_int_equal(read_mem(&c, "", 0, 0), NFY_ESYNTAX);
@@ -728,7 +728,7 @@ static void test_not_a_trace_and_truncated(void **state)
     collected_free(&c);
 
     assert_int_equal(read_file(&c, "/nonexistent/trace.json"), NFY_ENOENT);
-    assert_int_equal(count_diags(&c, "E-TRACE-IO"), 1);
+    assert_int_equal(count_diags(&c, "trace-io"), 1);
     collected_free(&c);
 }
 
@@ -752,7 +752,7 @@ static void test_after_first_document(void **state)
     nfy_buf_addf(&b, "%s\ngarbage", doc);
     read_mem(&c, b.data, b.len, 0);
     assert_int_equal(c.rows.len, 1);
-    assert_int_equal(count_diags(&c, "E-TRACE-TRAILING"), 1);
+    assert_int_equal(count_diags(&c, "trace-trailing"), 1);
     collected_free(&c);
 
     /* One whole gzip member, then the first half of another. */
@@ -770,7 +770,7 @@ static void test_after_first_document(void **state)
     const char *cut =
         "[{\"name\": \"a\", \"ph\": \"X\", \"ts\": 1, \"dur\": 1},";
     read_mem(&c, cut, strlen(cut), 0);
-    assert_int_equal(count_diags(&c, "E-TRACE-TRUNCATED"), 1);
+    assert_int_equal(count_diags(&c, "trace-truncated"), 1);
     collected_free(&c);
     nfy_buf_release(&b);
 }
@@ -816,7 +816,7 @@ static void test_depth_limit(void **state)
     assert_null(find_row(&c, "deep_dims", 0));
     assert_non_null(find_row(&c, "deep_other", 0));
     assert_non_null(find_row(&c, "after", 0));
-    assert_int_equal(count_diags(&c, "E-TRACE-JSON"), 1);
+    assert_int_equal(count_diags(&c, "trace-json"), 1);
     assert_true(diag_says(&c, "too deep"));
     collected_free(&c);
     /* Within the limit (200 levels) shapes are rendered. */
@@ -885,7 +885,7 @@ static void test_dims_forms(void **state)
         assert_int_equal(read_mem(&c, b.data, b.len, 0), NFY_OK);
         assert_null(find_row(&c, "x", 0));
         assert_non_null(find_row(&c, "y", 0));
-        assert_int_equal(count_diags(&c, "E-TRACE-JSON"), 1);
+        assert_int_equal(count_diags(&c, "trace-json"), 1);
         collected_free(&c);
         nfy_buf_release(&b);
     }
@@ -912,7 +912,7 @@ static void test_huge_strings(void **state)
     collected c;
     assert_int_equal(read_mem(&c, b.data, b.len, 4096), NFY_OK);
     assert_int_equal(c.rows.len, 2);
-    assert_int_equal(count_diags(&c, "W-TRACE-CUT"), 1);
+    assert_int_equal(count_diags(&c, "trace-cut"), 1);
     assert_non_null(find_row(&c, "next", 0));
     assert_int_equal(c.rows.items[0].name[0], 'n');
     collected_free(&c);

@@ -85,7 +85,7 @@ static void fill(nfy_report *rep, const size_t *order)
     size_t n;
     sample(v, &n);
     nfy_report_init(rep);
-    nfy_report_meta meta = {"0.1.0", "convert", "proj", "2.1", NULL};
+    nfy_report_meta meta = {"0.1.0", "convert", "proj", "2.1", NULL, "proj"};
     nfy_report_set_meta(rep, &meta);
     nfy_report_add_file(rep, "train.py", NFY_FILE_CONVERTED, NULL);
     nfy_report_add_file(rep, "a/model.py", NFY_FILE_CONVERTED, NULL);
@@ -328,7 +328,7 @@ static void test_sarif_parses_back(void **state)
     assert_int_equal(json_integer_value(json_object_get(region, "startColumn")),
                      1);
     assert_non_null(json_object_get(r0, "fixes"));
-    assert_non_null(strstr(s, "\"dir%20with%20space/%C3%A9.py\""));
+    assert_non_null(strstr(s, "\"proj/dir%20with%20space/%C3%A9.py\""));
     assert_non_null(strstr(s, "\"torch.cuda API to torch.npu\""));
     json_decref(j);
     free(s);
@@ -370,7 +370,7 @@ static void test_add_edits_and_merge(void **state)
     assert_string_equal(f->after, "npu");
     assert_int_equal(part.open_findings.items[0].op, NFY_OPTYPE_INSERT);
     assert_int_equal(part.open_findings.items[2].op, NFY_OPTYPE_DELETE);
-    nfy_report_meta meta = {"0.1.0", "convert", NULL, NULL, NULL};
+    nfy_report_meta meta = {"0.1.0", "convert", NULL, NULL, NULL, NULL};
     nfy_report_set_meta(&whole, &meta);
     nfy_report_add_file(&whole, "pkg/m.py", NFY_FILE_CONVERTED, NULL);
     nfy_report_merge(&whole, &part);
@@ -399,20 +399,21 @@ static void test_console_summary(void **state)
         nfy_report_add_finding(&rep, &m);
     }
     nfy_buf b = NFY_BUF_INIT;
-    nfy_report_render_console(&rep, 3, false, &b);
+    nfy_report_render_console(&rep, &(nfy_console_opts){3, false, NULL}, &b);
     const char *s = nfy_buf_cstr(&b);
     assert_non_null(strstr(s, "npuify convert: 3 files scanned, 2 changed, "
-                              "1 copied, 0 skipped, 1 errors\n"));
+                              "1 copied, 0 skipped, 1 error\n"));
     assert_non_null(strstr(s, "edits: 2 (NPU001 x1, NPU201 x1)\n"));
-    assert_non_null(strstr(s, "manual work: 6 findings\n"
-                              "  train.py:40:9: NPU503 nn.DataParallel is not "
-                              "supported, use \"DDP\" see docs\n"));
-    assert_non_null(strstr(s, "  z.py:10:1: NPU510 custom CUDA extension\n"
-                              "  z.py:11:1: NPU510 custom CUDA extension\n"
+    assert_non_null(
+        strstr(s, "manual work: 6 findings\n"
+                  "  proj/train.py:40:9: NPU503 nn.DataParallel is not "
+                  "supported, use \"DDP\" see docs\n"));
+    assert_non_null(strstr(s, "  proj/z.py:10:1: NPU510 custom CUDA extension\n"
+                              "  proj/z.py:11:1: NPU510 custom CUDA extension\n"
                               "  ... and 3 more"));
     assert_null(strchr(s, '\033'));
     nfy_buf_reset(&b);
-    nfy_report_render_console(&rep, 3, true, &b);
+    nfy_report_render_console(&rep, &(nfy_console_opts){3, true, NULL}, &b);
     assert_non_null(strchr(nfy_buf_cstr(&b), '\033'));
     nfy_buf_release(&b);
     nfy_report_release(&rep);
@@ -556,7 +557,8 @@ static char *render_all(const nfy_report *rep)
     nfy_report_render_md(rep, &b);
     nfy_report_render_sarif(rep, &b);
     nfy_report_render_html(rep, &b);
-    nfy_report_render_console(rep, (size_t)-1, false, &b);
+    nfy_report_render_console(rep, &(nfy_console_opts){(size_t)-1, false, NULL},
+                              &b);
     nfy_buf_add(&b, "", 0);
     return nfy_buf_take(&b, NULL);
 }
