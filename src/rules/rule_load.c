@@ -61,8 +61,8 @@ static void rules_verror(rules_loader *ld, bool at_key, size_t inner,
         nfy__json_locate(ld->src->data, ld->src->len, ld->path, depth, at_key);
     if (inner != SIZE_MAX)
         off = nfy__json_string_byte(ld->src->data, ld->src->len, off, inner);
-    nfy_diag_add(ld->diags, NFY_SEV_ERROR, "rule-invalid", ld->src, (uint32_t)off, 1,
-                 "%s", nfy_buf_cstr(&msg));
+    nfy_diag_add(ld->diags, NFY_SEV_ERROR, "rule-invalid", ld->src,
+                 (uint32_t)off, 1, "%s", nfy_buf_cstr(&msg));
     nfy_buf_release(&msg);
     ld->errors++;
 }

@@ -347,8 +347,8 @@ nfy_status nfy_runcache_prepare(const nfy_runcache_opts *opts, nfy_arena *a,
     struct stat pst;
     if (!realpath(opts->project, real) || stat(real, &pst) != 0 ||
         !S_ISDIR(pst.st_mode)) {
-        nfy_diag_add_at(diags, NFY_SEV_ERROR, "cache-project", opts->project,
-                        0, 0, "not a project directory");
+        nfy_diag_add_at(diags, NFY_SEV_ERROR, "cache-project", opts->project, 0,
+                        0, "not a project directory");
         return NFY_ENOENT;
     }
     out->project = nfy_arena_strdup(a, real);

@@ -50,8 +50,8 @@ static nfy_status copy_entry(snap_walk *w, const nfy_walk_entry *e,
     case NFY_WALK_SYMLINK:
         return nfy_symlink_copy(e->path, to);
     case NFY_WALK_SPECIAL:
-        nfy_diag_add_at(w->diags, NFY_SEV_WARNING, "cache-special", e->path,
-                        0, 0,
+        nfy_diag_add_at(w->diags, NFY_SEV_WARNING, "cache-special", e->path, 0,
+                        0,
                         "%s, not a regular file: never opened, left out of "
                         "the run cache",
                         special_kind(e->mode));
