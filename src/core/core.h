@@ -297,6 +297,8 @@ NFY_NODISCARD nfy_status nfy_source_load(nfy_source *src, const char *path,
 NFY_NODISCARD nfy_status nfy_source_from_mem(nfy_source *src, const char *path,
                                              const char *data, size_t len);
 void nfy_source_release(nfy_source *src);
+/** Index (0-based) of the line holding a byte offset (binary search). */
+size_t nfy_source_line_index(const nfy_source *src, uint32_t offset);
 /**
  * 1-based line and 0-based column (in code points, as Python counts) of a
  * byte offset. Offsets past the end map to the end.

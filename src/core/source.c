@@ -251,8 +251,7 @@ void nfy_source_release(nfy_source *src)
     memset(src, 0, sizeof *src);
 }
 
-/* Index (0-based) of the line holding offset, by binary search. */
-static size_t line_index(const nfy_source *src, uint32_t offset)
+size_t nfy_source_line_index(const nfy_source *src, uint32_t offset)
 {
     size_t lo = 0, hi = src->nlines;
     while (hi - lo > 1) {
@@ -295,7 +294,7 @@ void nfy_source_linecol(const nfy_source *src, uint32_t offset, uint32_t *line,
         *col = offset;
         return;
     }
-    size_t li = line_index(src, offset);
+    size_t li = nfy_source_line_index(src, offset);
     uint32_t start = src->line_starts[li];
     *line = (uint32_t)li + 1;
     *col = (uint32_t)(nfy_source_codepoints(src, offset, NULL) -

@@ -15,15 +15,7 @@ enum { ID_HASH_HEX = 8 };
 /* 1-based line holding byte offset off. */
 static uint32_t line_of(const nfy_source *src, uint32_t off)
 {
-    size_t lo = 0, hi = src->nlines;
-    while (hi - lo > 1) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (src->line_starts[mid] <= off)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return (uint32_t)lo + 1;
+    return (uint32_t)nfy_source_line_index(src, off) + 1;
 }
 
 void nfy_edit_anchor_lines(const nfy_source *src, uint32_t start, uint32_t end,

@@ -12,39 +12,6 @@
 
 enum { MAX_DEPTH = 512 };
 
-typedef NFY_VEC(char *) name_list;
-
-static int by_name(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static nfy_status sorted_names(int dirfd, name_list *out)
-{
-    int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    DIR *d = fd < 0 ? NULL : fdopendir(fd);
-    if (!d) {
-        int err = errno;
-        if (fd >= 0)
-            close(fd);
-        return nfy_status_from_errno(err);
-    }
-    for (struct dirent *e; (e = readdir(d));) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-            continue;
-        char *copy = strdup(e->d_name);
-        if (!copy) {
-            closedir(d);
-            return NFY_ENOMEM;
-        }
-        nfy_vec_push(out, copy);
-    }
-    closedir(d);
-    if (out->len)
-        qsort(out->items, out->len, sizeof *out->items, by_name);
-    return NFY_OK;
-}
-
 typedef struct {
     nfy__fdwalk_fn fn;
     void *ctx;
@@ -82,13 +49,11 @@ static nfy_status walk_dir(walker *w, int dirfd, const char *prefix, int depth)
 {
     if (depth > MAX_DEPTH)
         return NFY_ELIMIT;
-    name_list names = {0};
-    nfy_status rc = sorted_names(dirfd, &names);
+    nfy__rc_names names = {0};
+    nfy_status rc = nfy__runcache_dir_names(dirfd, true, NULL, &names);
     for (size_t i = 0; !rc && !w->stopped && i < names.len; i++)
         rc = visit(w, dirfd, names.items[i], prefix, depth);
-    for (size_t i = 0; i < names.len; i++)
-        free(names.items[i]);
-    nfy_vec_free(&names);
+    nfy__runcache_names_free(&names);
     return rc;
 }
 

@@ -12,41 +12,6 @@
 /* A tree deeper than this is not one the cache made. */
 enum { MAX_DEPTH = 512 };
 
-typedef NFY_VEC(char *) name_list;
-
-static void free_names(name_list *names)
-{
-    for (size_t i = 0; i < names->len; i++)
-        free(names->items[i]);
-    nfy_vec_free(names);
-}
-
-/* The names in dirfd (read whole first: removing while reading is not
- * defined by POSIX). */
-static nfy_status list_names(int dirfd, name_list *out)
-{
-    int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    DIR *d = fd < 0 ? NULL : fdopendir(fd);
-    if (!d) {
-        int err = errno;
-        if (fd >= 0)
-            close(fd);
-        return nfy_status_from_errno(err);
-    }
-    for (struct dirent *e; (e = readdir(d));) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-            continue;
-        char *copy = strdup(e->d_name);
-        if (!copy) {
-            closedir(d);
-            return NFY_ENOMEM;
-        }
-        nfy_vec_push(out, copy);
-    }
-    closedir(d);
-    return NFY_OK;
-}
-
 static nfy_status remove_at(int dirfd, const char *name, int depth);
 
 static nfy_status rm_contents(int dirfd, int depth)
@@ -55,11 +20,11 @@ static nfy_status rm_contents(int dirfd, int depth)
         return NFY_ELIMIT;
     /* ours, but maybe copied read-only from the project */
     (void)fchmod(dirfd, S_IRWXU);
-    name_list names = {0};
-    nfy_status st = list_names(dirfd, &names);
+    nfy__rc_names names = {0};
+    nfy_status st = nfy__runcache_dir_names(dirfd, false, NULL, &names);
     for (size_t i = 0; !st && i < names.len; i++)
         st = remove_at(dirfd, names.items[i], depth + 1);
-    free_names(&names);
+    nfy__runcache_names_free(&names);
     return st;
 }
 

@@ -390,33 +390,18 @@ nfy_status nfy_runcache_clean(const char *cache_root, nfy_diags *diags)
     if (lstat(cache_root, &lst) != 0 && errno == ENOENT)
         return NFY_OK;
     int fd = open(cache_root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    int dfd = fd < 0 ? -1 : openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    DIR *d = dfd < 0 ? NULL : fdopendir(dfd);
-    if (!d) {
-        int err = errno;
-        if (dfd >= 0)
-            close(dfd);
+    nfy__rc_names names = {0};
+    nfy_status st =
+        fd < 0 ? nfy_status_from_errno(errno)
+               : nfy__runcache_dir_names(fd, false, is_entry_name, &names);
+    if (st) {
         if (fd >= 0)
             close(fd);
-        return fail(diags, cache_root, "cannot remove",
-                    nfy_status_from_errno(err));
+        return fail(diags, cache_root, "cannot remove", st);
     }
-    typedef NFY_VEC(char *) name_list;
-    name_list names = {0};
-    for (struct dirent *e; (e = readdir(d));)
-        if (is_entry_name(e->d_name)) {
-            char *copy = strdup(e->d_name);
-            if (copy)
-                nfy_vec_push(&names, copy);
-        }
-    closedir(d);
-    nfy_status st = NFY_OK;
-    for (size_t i = 0; i < names.len; i++) {
-        if (!st)
-            st = nfy__runcache_remove_at(fd, names.items[i]);
-        free(names.items[i]);
-    }
-    nfy_vec_free(&names);
+    for (size_t i = 0; !st && i < names.len; i++)
+        st = nfy__runcache_remove_at(fd, names.items[i]);
+    nfy__runcache_names_free(&names);
     close(fd);
     if (st)
         return fail(diags, cache_root, "cannot remove", st);

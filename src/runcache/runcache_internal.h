@@ -10,6 +10,14 @@
 #define NFY__RC_TMP_PREFIX ".tmp-"
 bool nfy__runcache_is_tmp_name(const char *name);
 
+/* The names in directory dirfd (malloc'd each) that keep accepts (NULL:
+ * all), by name when sorted. */
+typedef NFY_VEC(char *) nfy__rc_names;
+nfy_status nfy__runcache_dir_names(int dirfd, bool sorted,
+                                   bool (*keep)(const char *name),
+                                   nfy__rc_names *out);
+void nfy__runcache_names_free(nfy__rc_names *names);
+
 /* rm -r dirfd/name, never through a link (a link is removed itself);
  * absent is fine. Directories are made writable first (they are ours). */
 nfy_status nfy__runcache_remove_at(int dirfd, const char *name);

@@ -14,8 +14,6 @@
  * nobody holds is left over. */
 enum { STALE_AFTER_S = 10 };
 
-typedef NFY_VEC(char *) name_list;
-
 static bool is_stale(int rootfd, const char *name, time_t now, int *lockfd)
 {
     struct stat st;
@@ -36,21 +34,12 @@ static bool is_stale(int rootfd, const char *name, time_t now, int *lockfd)
 
 void nfy__runcache_remove_stale(int rootfd)
 {
-    int fd = openat(rootfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    DIR *d = fd < 0 ? NULL : fdopendir(fd);
-    if (!d) {
-        if (fd >= 0)
-            close(fd);
+    nfy__rc_names names = {0};
+    if (nfy__runcache_dir_names(rootfd, false, nfy__runcache_is_tmp_name,
+                                &names)) {
+        nfy__runcache_names_free(&names);
         return;
     }
-    name_list names = {0};
-    for (struct dirent *e; (e = readdir(d));)
-        if (nfy__runcache_is_tmp_name(e->d_name)) {
-            char *copy = strdup(e->d_name);
-            if (copy)
-                nfy_vec_push(&names, copy);
-        }
-    closedir(d);
     time_t now = time(NULL);
     for (size_t i = 0; i < names.len; i++) {
         int lockfd;
@@ -58,7 +47,6 @@ void nfy__runcache_remove_stale(int rootfd)
             (void)nfy__runcache_remove_at(rootfd, names.items[i]);
             close(lockfd);
         }
-        free(names.items[i]);
     }
-    nfy_vec_free(&names);
+    nfy__runcache_names_free(&names);
 }
