@@ -330,7 +330,7 @@ sed -i 's/torch.cuda.synchronize()/torch.cuda.synchronize() ;/' src/evil.py
 sed -i '4s/torch.cuda/torch .cuda/' src/evil.py
 "$NPUIFY" convert src -o stale --decisions two.json >/dev/null 2>stale.err
 expect_rc "stale decisions" 3 $?
-grep -q '^evil.py:4:.*no longer matches the source' stale.err && ok ||
+grep -q '^src/evil.py:4:.*no longer matches the source' stale.err && ok ||
     { fail "no file:line error for the stale edit"; sed 's/^/  | /' stale.err | head -5; }
 [ ! -e stale ] && ok || fail "stale decisions wrote output"
 

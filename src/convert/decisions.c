@@ -471,13 +471,14 @@ static void check_stale(reader *r, const char *src_root, bool root_is_file,
         line_key *keys = rc == NFY_OK ? index_lines(&src) : NULL;
         for (size_t k = i; k < j; k++) {
             const entry *e = v[k];
+            /* named as the user opens it: SRC as given, then the file */
             if (!keys)
-                problem(r, e->file, e->line, 0,
+                problem(r, path, e->line, 0,
                         "edit %s: the file cannot be read any more (%s); "
                         "run npuify review again",
                         e->id, nfy_status_str(rc ? rc : NFY_ENOMEM));
             else if (!holds_anchor(&src, keys, e->anchor))
-                problem(r, e->file, e->line, 0,
+                problem(r, path, e->line, 0,
                         "edit %s (%s) no longer matches the source: the "
                         "review saw \"%s\" in the line \"%.120s\"; run npuify "
                         "review again",
