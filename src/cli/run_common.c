@@ -42,7 +42,8 @@ static const nfy_cli_option run_opts[] = {
     {OPT_PROJECT, NULL, "--project", "DIR",
      "the tree to convert (default: SCRIPT's dir)"},
     {OPT_TORCH, NULL, "--torch-version", "V",
-     "torch_npu line to target (default: newest)"},
+     "torch_npu line to target (default\n" NFY_CLI_DEFAULT_VERSION
+     ", the newest that is not a beta)"},
     {OPT_PRINT_CACHE, NULL, "--print-cache", NULL,
      "print the cache directory (with a command: the\n"
      "converted copy), run nothing"},
