@@ -42,17 +42,42 @@ static json_t *text_edit(const nfy__lsp_finding *k)
                      nfy__lsp_string(k->after));
 }
 
-/* k's edit plus the import edits it needs (not k itself). */
-static json_t *edits_for(const nfy__lsp_doc *doc, const nfy__lsp_finding *k)
+/* Append the import edits of d (not k) to changes under d's URI. */
+static void add_imports(json_t *changes, const nfy__lsp_doc *d,
+                        const nfy__lsp_finding *k)
 {
-    json_t *edits = json_array();
-    for (size_t i = 0; i < doc->findings.len; i++) {
-        const nfy__lsp_finding *o = &doc->findings.items[i];
-        if (o->import && o != k && !k->import)
-            json_array_append_new(edits, text_edit(o));
+    for (size_t i = 0; i < d->findings.len; i++) {
+        const nfy__lsp_finding *o = &d->findings.items[i];
+        if (!o->import || o == k)
+            continue;
+        json_t *edits = json_object_get(changes, d->uri);
+        if (!edits) {
+            edits = json_array();
+            json_object_set_new(changes, d->uri, edits);
+        }
+        json_array_append_new(edits, text_edit(o));
     }
-    json_array_append_new(edits, text_edit(k));
-    return edits;
+}
+
+/* k's edit plus the import edits it needs: of its file, or of every cell
+ * of its notebook (the cells are one module). */
+static json_t *edits_for(nfy__lsp_server *s, const nfy__lsp_doc *doc,
+                         const nfy__lsp_finding *k)
+{
+    json_t *changes = json_object();
+    for (size_t i = 0; !k->import && i < s->docs.docs.len; i++) {
+        const nfy__lsp_doc *d = s->docs.docs.items[i];
+        if (d == doc || (doc->notebook && d->notebook &&
+                         !strcmp(d->notebook, doc->notebook)))
+            add_imports(changes, d, k);
+    }
+    json_t *own = json_object_get(changes, doc->uri);
+    if (!own) {
+        own = json_array();
+        json_object_set_new(changes, doc->uri, own);
+    }
+    json_array_append_new(own, text_edit(k));
+    return json_pack("{s:o}", "changes", changes);
 }
 
 static json_t *workspace_edit(const nfy__lsp_doc *doc, json_t *edits)
@@ -94,7 +119,7 @@ static json_t *finding_action(nfy__lsp_server *s, const nfy__lsp_doc *doc,
         return json_pack("{s:s,s:s,s:o,s:b,s:o}", "title", title, "kind",
                          "quickfix", "diagnostics", one_diag(s, doc, i),
                          "isPreferred", k->safety == NFY_SAFETY_SAFE, "edit",
-                         workspace_edit(doc, edits_for(doc, k)));
+                         edits_for(s, doc, k));
     }
     snprintf(title, sizeof title, "npuify %s (by hand): %.150s", k->rule,
              k->hint ? k->hint : k->message);

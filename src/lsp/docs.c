@@ -28,6 +28,7 @@ static void doc_free(nfy__lsp_doc *doc)
     nfy_buf_release(&doc->text);
     free(doc->uri);
     free(doc->rel);
+    free(doc->notebook);
     free(doc);
 }
 

@@ -31,13 +31,16 @@ static bool adds_import(const nfy_finding *f)
            (!strncmp(f->after, "import ", 7) || !strncmp(f->after, "from ", 5));
 }
 
-static void keep_finding(nfy__lsp_server *s, nfy__lsp_doc *doc,
-                         const nfy__lsp_lines *lines, const nfy_finding *f)
+void nfy__lsp_keep_finding(nfy__lsp_server *s, nfy__lsp_doc *doc,
+                           const nfy__lsp_lines *lines, uint32_t first_line,
+                           const nfy_finding *f)
 {
     const nfy_rule *r = nfy_rule_set_find(s->rules, f->rule);
     nfy__lsp_finding k = {0};
     k.start = nfy__lsp_position(lines, f->start_line, f->start_col);
     k.end = nfy__lsp_position(lines, f->end_line, f->end_col);
+    k.start.line -= first_line;
+    k.end.line -= first_line;
     k.change = f->cat == NFY_CAT_CHANGE;
     k.rule = nfy_arena_strdup(&doc->arena, f->rule);
     k.message = nfy_arena_strdup(&doc->arena, f->message ? f->message : "");
@@ -171,11 +174,14 @@ static void add_diagnostic(nfy__lsp_server *s, nfy_buf *b, const value_sets *v,
 }
 
 static void add_input_diagnostic(nfy_buf *b, const nfy__lsp_lines *lines,
-                                 const nfy_diag *dg)
+                                 const nfy_diag *dg, uint32_t first_line)
 {
+    nfy__lsp_pos start = nfy__lsp_position(lines, dg->line, dg->col);
+    nfy__lsp_pos end = nfy__lsp_position(lines, dg->line, dg->col + 1);
+    start.line -= first_line;
+    end.line -= first_line;
     nfy_buf_addstr(b, "{\"range\":");
-    add_range(b, nfy__lsp_position(lines, dg->line, dg->col),
-              nfy__lsp_position(lines, dg->line, dg->col + 1));
+    add_range(b, start, end);
     nfy_buf_addf(b, ",\"severity\":%d,\"source\":\"npuify\",\"code\":",
                  dg->sev == NFY_SEV_ERROR     ? SEV_ERROR
                  : dg->sev == NFY_SEV_WARNING ? SEV_WARNING
@@ -213,16 +219,18 @@ static void convert_opts(const nfy__lsp_server *s, nfy_convert_opts *co)
     co->amp_bf16 = s->config.amp_bf16;
 }
 
-static void publish(nfy__lsp_server *s, nfy__lsp_doc *doc,
-                    const nfy__lsp_lines *lines, const nfy_diags *d)
+void nfy__lsp_publish(nfy__lsp_server *s, nfy__lsp_doc *doc,
+                      const nfy__lsp_lines *lines, const nfy_diags *d,
+                      uint32_t first_line, uint32_t nlines)
 {
     nfy_buf b = NFY_BUF_INIT;
     nfy_buf_addstr(&b, "{\"jsonrpc\":\"2.0\",\"method\":"
                        "\"textDocument/publishDiagnostics\",\"params\":"
                        "{\"uri\":");
     add_str(&b, doc->uri);
-    nfy_buf_addf(&b, ",\"version\":%lld,\"diagnostics\":[",
-                 (long long)doc->version);
+    if (doc->version >= 0)
+        nfy_buf_addf(&b, ",\"version\":%lld", (long long)doc->version);
+    nfy_buf_addstr(&b, ",\"diagnostics\":[");
     value_sets v;
     value_sets_build(&v, doc);
     bool first = true;
@@ -234,42 +242,50 @@ static void publish(nfy__lsp_server *s, nfy__lsp_doc *doc,
     free(v.order);
     for (size_t i = 0; i < d->items.len; i++) {
         const nfy_diag *dg = &d->items.items[i];
-        if (!dg->file || !dg->line)
+        if (!dg->file || !dg->line || dg->line - 1 < first_line ||
+            dg->line - 1 - first_line >= nlines)
             continue;
         if (!first)
             nfy_buf_addch(&b, ',');
         first = false;
-        add_input_diagnostic(&b, lines, dg);
+        add_input_diagnostic(&b, lines, dg, first_line);
     }
     nfy_buf_addstr(&b, "]}}");
     nfy__lsp_send_text(&s->io, b.data, b.len);
     nfy_buf_release(&b);
 }
 
+void nfy__lsp_convert(nfy__lsp_server *s, const char *rel, const char *text,
+                      size_t len, nfy_report *rep, nfy_diags *d)
+{
+    nfy_convert_opts co;
+    convert_opts(s, &co);
+    nfy_report_init(rep);
+    nfy_report_use_rules(rep, s->rules);
+    nfy_diags_init(d);
+    if (nfy_convert_buffer(&co, rel, text, len, rep, NULL, d) != NFY_OK) {
+        nfy_report_release(rep); /* diagnosed: no findings to show */
+        nfy_report_init(rep);
+    }
+}
+
 void nfy__lsp_diagnose(nfy__lsp_server *s, nfy__lsp_doc *doc)
 {
     doc->dirty = false;
     nfy__lsp_doc_clear_findings(doc);
-    nfy_convert_opts co;
-    convert_opts(s, &co);
-    nfy_report rep;
-    nfy_report_init(&rep);
-    nfy_report_use_rules(&rep, s->rules);
-    nfy_diags d;
-    nfy_diags_init(&d);
     const char *text = doc->text.data ? doc->text.data : "";
-    nfy_status st =
-        nfy_convert_buffer(&co, doc->rel, text, doc->text.len, &rep, NULL, &d);
+    nfy_report rep;
+    nfy_diags d;
+    nfy__lsp_convert(s, doc->rel, text, doc->text.len, &rep, &d);
     nfy__lsp_lines lines = {0};
     nfy__lsp_lines_build(&lines, text, doc->text.len);
-    size_t n = st ? 0 : nfy_report_finding_count(&rep);
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < nfy_report_finding_count(&rep); i++) {
         nfy_finding f;
         nfy_report_finding_read(&rep, i, &f);
         if (f.file && !strcmp(f.file, doc->rel) && f.start_line)
-            keep_finding(s, doc, &lines, &f);
+            nfy__lsp_keep_finding(s, doc, &lines, 0, &f);
     }
-    publish(s, doc, &lines, &d);
+    nfy__lsp_publish(s, doc, &lines, &d, 0, UINT32_MAX);
     nfy__lsp_lines_release(&lines);
     nfy_diags_release(&d);
     nfy_report_release(&rep);

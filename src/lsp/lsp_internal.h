@@ -6,6 +6,7 @@
 
 #include "convert/project_config.h"
 #include "lsp/lsp.h"
+#include "report/report.h"
 
 /* ---- transport (rpc.c) ---- */
 
@@ -85,7 +86,8 @@ typedef struct {
 
 typedef struct {
     char *uri;
-    char *rel; /* relative to the root, or the URI's base name */
+    char *rel;      /* relative to the root, or the URI's base name */
+    char *notebook; /* a notebook cell: the notebook's URI, else NULL */
     nfy_buf text;
     int64_t version;
     bool dirty;
@@ -96,6 +98,14 @@ typedef struct {
 typedef struct {
     NFY_VEC(nfy__lsp_doc *) docs;
 } nfy__lsp_docs;
+
+/* An open notebook: its cells in order (URIs; markup cells too). */
+typedef struct {
+    char *uri;
+    char *rel;
+    NFY_VEC(char *) cells;
+    NFY_VEC(bool) code; /* cells[i] is a code cell */
+} nfy__lsp_notebook;
 
 nfy__lsp_doc *nfy__lsp_doc_find(nfy__lsp_docs *d, const char *uri);
 nfy__lsp_doc *nfy__lsp_doc_open(nfy__lsp_docs *d, const char *uri,
@@ -117,12 +127,35 @@ typedef struct {
     nfy_project_config config;
     nfy_rule_set *rules;
     json_t *explained; /* rule id -> explanation URI (false: none) */
+    NFY_VEC(nfy__lsp_notebook *) notebooks;
     bool initialized, shutdown;
     int64_t last_change_ms;
 } nfy__lsp_server;
 
 /* Convert doc, refresh its findings and publish its diagnostics. */
 void nfy__lsp_diagnose(nfy__lsp_server *s, nfy__lsp_doc *doc);
+/* The building blocks, shared with notebooks (notebook.c): convert text
+ * named rel (rep and d initialised here); keep finding f for doc, whose
+ * first line is line first_line (0-based) of the converted text; publish
+ * doc's findings and the input diagnostics of its lines
+ * [first_line, first_line + nlines). */
+void nfy__lsp_convert(nfy__lsp_server *s, const char *rel, const char *text,
+                      size_t len, nfy_report *rep, nfy_diags *d);
+void nfy__lsp_keep_finding(nfy__lsp_server *s, nfy__lsp_doc *doc,
+                           const nfy__lsp_lines *lines, uint32_t first_line,
+                           const nfy_finding *f);
+void nfy__lsp_publish(nfy__lsp_server *s, nfy__lsp_doc *doc,
+                      const nfy__lsp_lines *lines, const nfy_diags *d,
+                      uint32_t first_line, uint32_t nlines);
+/* Notebooks (notebookDocument/...): their cells are documents of the store
+ * (doc->notebook names the notebook); all code cells are converted as one
+ * module, so an import in one cell serves the others. */
+void nfy__lsp_notebook_open(nfy__lsp_server *s, json_t *params);
+void nfy__lsp_notebook_change(nfy__lsp_server *s, json_t *params);
+void nfy__lsp_notebook_close(nfy__lsp_server *s, json_t *params);
+/* Diagnose every notebook with a changed cell. */
+void nfy__lsp_notebooks_diagnose(nfy__lsp_server *s);
+void nfy__lsp_notebooks_release(nfy__lsp_server *s);
 /* The finding's range, and its diagnostic as published (jansson). */
 json_t *nfy__lsp_range_json(nfy__lsp_pos start, nfy__lsp_pos end);
 json_t *nfy__lsp_finding_diagnostic(nfy__lsp_server *s, const nfy__lsp_doc *doc,

@@ -88,11 +88,17 @@ static void load_project(nfy__lsp_server *s)
 
 static json_t *capabilities(void)
 {
-    return json_pack("{s:s,s:{s:b,s:i,s:{s:b}},s:{s:[s,s]},s:b}",
-                     "positionEncoding", "utf-16", "textDocumentSync",
-                     "openClose", 1, "change", 2, "save", "includeText", 0,
-                     "codeActionProvider", "codeActionKinds", "quickfix",
-                     "source.fixAll.npuify", "hoverProvider", 1);
+    json_t *c = json_pack("{s:s,s:{s:b,s:i,s:{s:b}},s:{s:[s,s]},s:b}",
+                          "positionEncoding", "utf-16", "textDocumentSync",
+                          "openClose", 1, "change", 2, "save", "includeText",
+                          0, "codeActionProvider", "codeActionKinds",
+                          "quickfix", "source.fixAll.npuify", "hoverProvider",
+                          1);
+    json_object_set_new(
+        c, "notebookDocumentSync",
+        json_pack("{s:[{s:s,s:[{s:s}]}]}", "notebookSelector", "notebook",
+                  "jupyter-notebook", "cells", "language", "python"));
+    return c;
 }
 
 static void on_initialize(nfy__lsp_server *s, json_t *id, json_t *params)
@@ -212,6 +218,12 @@ static void on_notification(nfy__lsp_server *s, const char *method,
         on_did_change(s, params);
     else if (!strcmp(method, "textDocument/didClose"))
         on_did_close(s, params);
+    else if (!strcmp(method, "notebookDocument/didOpen"))
+        nfy__lsp_notebook_open(s, params);
+    else if (!strcmp(method, "notebookDocument/didChange"))
+        nfy__lsp_notebook_change(s, params);
+    else if (!strcmp(method, "notebookDocument/didClose"))
+        nfy__lsp_notebook_close(s, params);
     /* initialized, didSave, $/cancelRequest, others: nothing to do */
 }
 
@@ -262,8 +274,9 @@ static bool handle(nfy__lsp_server *s, json_t *msg)
 static void publish_dirty(nfy__lsp_server *s)
 {
     for (size_t i = 0; i < s->docs.docs.len; i++)
-        if (s->docs.docs.items[i]->dirty)
+        if (s->docs.docs.items[i]->dirty && !s->docs.docs.items[i]->notebook)
             nfy__lsp_diagnose(s, s->docs.docs.items[i]);
+    nfy__lsp_notebooks_diagnose(s);
 }
 
 static bool any_dirty(const nfy__lsp_server *s)
@@ -316,6 +329,7 @@ int nfy_lsp_serve(int in_fd, int out_fd, const nfy_lsp_opts *opts)
             publish_dirty(&s);
     }
     int rc = exited && s.shutdown ? NFY_LSP_EXIT_OK : NFY_LSP_EXIT_NO_SHUTDOWN;
+    nfy__lsp_notebooks_release(&s);
     nfy__lsp_docs_release(&s.docs);
     nfy_rule_set_free(s.rules);
     nfy_project_config_release(&s.config);

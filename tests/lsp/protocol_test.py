@@ -247,6 +247,79 @@ c.request("shutdown", None)
 c.notify("exit", None)
 c.close()
 
+# --- notebooks (notebookDocument/*): the code cells are one module
+c, r = start()
+caps = (r or {}).get("result", {}).get("capabilities", {})
+check(caps.get("notebookDocumentSync", {}).get("notebookSelector"),
+      "initialize: notebookDocumentSync announced")
+nb = "file://" + os.path.join(root, "nb.ipynb")
+cells = [nb + "#c0", nb + "#c1", nb + "#c2"]
+c.notify("notebookDocument/didOpen", {
+    "notebookDocument": {"uri": nb, "notebookType": "jupyter-notebook",
+                         "version": 1,
+                         "cells": [{"kind": 1, "document": cells[0]},
+                                   {"kind": 2, "document": cells[1]},
+                                   {"kind": 2, "document": cells[2]}]},
+    "cellTextDocuments": [
+        {"uri": cells[0], "languageId": "markdown", "version": 1,
+         "text": "# Train on `cuda`\n"},
+        {"uri": cells[1], "languageId": "python", "version": 1,
+         "text": "import torch\n!nvidia-smi\n"},
+        {"uri": cells[2], "languageId": "python", "version": 1,
+         "text": "x = torch.zeros(1).cuda()\n"}]})
+d2 = c.diagnostics(cells[2]) or []
+d1 = c.diagnostics(cells[1]) or []
+check(any(d["code"] == "NPU101" and d["range"]["start"]["line"] == 0
+          for d in d2), "notebook: a cell's .cuda() at the cell's own line "
+      "(%s)" % [(d["code"], d["range"]["start"]) for d in d2])
+check(any(d["code"] == "NPU001" for d in d1) and
+      not any(d["severity"] == 1 for d in d1),
+      "notebook: the import goes to the cell that imports torch; "
+      "'!nvidia-smi' is no syntax error (%s)" % [d["code"] for d in d1])
+ca = c.request("textDocument/codeAction", {
+    "textDocument": {"uri": cells[2]},
+    "range": {"start": {"line": 0, "character": 20},
+              "end": {"line": 0, "character": 20}},
+    "context": {"diagnostics": []}})
+fix = [a for a in (ca or {}).get("result", []) if a.get("kind") == "quickfix"
+       and "edit" in a]
+ch = fix[0]["edit"]["changes"] if fix else {}
+check(set(ch) == {cells[1], cells[2]} and
+      apply_edits("import torch\n!nvidia-smi\n", ch[cells[1]]).count(
+          "import torch_npu") == 1,
+      "notebook quick fix: the cell's edit and the import in the cell "
+      "that imports torch")
+c.notify("notebookDocument/didChange", {
+    "notebookDocument": {"uri": nb, "version": 2},
+    "change": {"cells": {"textContent": [{
+        "document": {"uri": cells[2], "version": 2},
+        "changes": [{"range": {"start": {"line": 1, "character": 0},
+                               "end": {"line": 1, "character": 0}},
+                     "text": "torch.cuda.synchronize()\n"}]}]}}})
+d2 = c.diagnostics(cells[2], 2) or []
+check(any(d["code"] == "NPU201" and d["range"]["start"]["line"] == 1
+          for d in d2), "notebook: text typed in a cell is diagnosed there")
+c.notify("notebookDocument/didChange", {
+    "notebookDocument": {"uri": nb, "version": 3},
+    "change": {"cells": {"structure": {
+        "array": {"start": 3, "deleteCount": 0,
+                  "cells": [{"kind": 2, "document": nb + "#c3"}]},
+        "didOpen": [{"uri": nb + "#c3", "languageId": "python",
+                     "version": 1, "text": "y = x.cuda()\n"}]}}}})
+d3 = c.diagnostics(nb + "#c3", 1) or []
+check(any(d["code"] == "NPU101" for d in d3),
+      "notebook: a cell added to the notebook is diagnosed")
+c.notify("notebookDocument/didClose", {
+    "notebookDocument": {"uri": nb},
+    "cellTextDocuments": [{"uri": u} for u in cells + [nb + "#c3"]]})
+gone = c.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics"
+              and m["params"]["uri"] == nb + "#c3" and
+              m["params"]["diagnostics"] == [], 10)
+check(gone is not None, "notebook didClose clears its cells' diagnostics")
+c.request("shutdown", None)
+c.notify("exit", None)
+check(c.close() == 0, "clean exit after a notebook session")
+
 # --- value sets: the literals that must change together point at each other
 c, _ = start()
 vs = "import torch\nimpl = 'cuda'\nif impl == 'cuda':\n    pass\n"
