@@ -90,14 +90,13 @@ static json_t *capabilities(void)
 {
     json_t *c = json_pack("{s:s,s:{s:b,s:i,s:{s:b}},s:{s:[s,s]},s:b}",
                           "positionEncoding", "utf-16", "textDocumentSync",
-                          "openClose", 1, "change", 2, "save", "includeText",
-                          0, "codeActionProvider", "codeActionKinds",
-                          "quickfix", "source.fixAll.npuify", "hoverProvider",
-                          1);
-    json_object_set_new(
-        c, "notebookDocumentSync",
-        json_pack("{s:[{s:s,s:[{s:s}]}]}", "notebookSelector", "notebook",
-                  "jupyter-notebook", "cells", "language", "python"));
+                          "openClose", 1, "change", 2, "save", "includeText", 0,
+                          "codeActionProvider", "codeActionKinds", "quickfix",
+                          "source.fixAll.npuify", "hoverProvider", 1);
+    json_object_set_new(c, "notebookDocumentSync",
+                        json_pack("{s:[{s:s,s:[{s:s}]}]}", "notebookSelector",
+                                  "notebook", "jupyter-notebook", "cells",
+                                  "language", "python"));
     return c;
 }
 
