@@ -88,6 +88,7 @@ example: $(BIN)
 bench: $(BIN)
 	@sh bench/tree.sh $(BIN)
 	@/usr/bin/python3 bench/lsp_latency.py $(BIN)
+	@/usr/bin/python3 bench/lsp_latency.py $(BIN) 20000 30 real
 
 fuzz:
 	@sh fuzz/run.sh

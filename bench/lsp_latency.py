@@ -18,6 +18,9 @@ from lspclient import Client  # noqa: E402
 npuify = sys.argv[1]
 lines = int(sys.argv[2]) if len(sys.argv) > 2 else 20000
 changes = int(sys.argv[3]) if len(sys.argv) > 3 else 30
+# "real": the first LINES lines of Debian's torch.nn.modules and torch.cuda
+# sources (a real density of findings) instead of the generated worst case
+real = len(sys.argv) > 4 and sys.argv[4] == "real"
 
 BLOCK = """
 class Block{i}(nn.Module):
@@ -41,6 +44,15 @@ while n < lines:
     n += b.count("\n")
     i += 1
 text = "".join(parts)
+if real:
+    import glob
+    torch = "/usr/lib/python3/dist-packages/torch"
+    src = []
+    for f in (sorted(glob.glob(torch + "/nn/modules/*.py")) +
+              sorted(glob.glob(torch + "/cuda/*.py"))):
+        src += [ln for ln in open(f).read().split("\n")
+                if not ln.startswith("from __future__")]
+    text = "\n".join(src[:lines]) + "\n"
 tmp = tempfile.mkdtemp()
 path = os.path.join(tmp, "big.py")
 with open(path, "w") as f:
@@ -82,8 +94,9 @@ for _ in range(5):
     parse.append((time.perf_counter() - t0) * 1000)
 
 med = statistics.median(ms)
-print("lsp: %d lines, %.1f MB, %d diagnostics, %d changes" %
-      (text.count("\n"), len(text) / 1e6, len(first or []), changes))
+print("lsp (%s): %d lines, %.1f MB, %d diagnostics, %d changes" %
+      ("torch sources" if real else "generated worst case", text.count("\n"),
+       len(text) / 1e6, len(first or []), changes))
 print("  change -> diagnostics   min %.1f  median %.1f  max %.1f ms" %
       (min(ms), med, max(ms)))
 print("  convert --check (proc)  min %.1f ms   ratio lsp/convert %.2f" %
