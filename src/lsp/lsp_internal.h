@@ -132,6 +132,8 @@ typedef struct {
     int64_t last_change_ms;
 } nfy__lsp_server;
 
+/* Close the document uri (if open), clearing its diagnostics first. */
+void nfy__lsp_forget(nfy__lsp_server *s, const char *uri);
 /* Convert doc, refresh its findings and publish its diagnostics. */
 void nfy__lsp_diagnose(nfy__lsp_server *s, nfy__lsp_doc *doc);
 /* The building blocks, shared with notebooks (notebook.c): convert text

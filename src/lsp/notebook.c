@@ -52,16 +52,6 @@ static void open_cell_doc(nfy__lsp_server *s, const nfy__lsp_notebook *nb,
     doc->notebook = xstrdup(nb->uri);
 }
 
-static void close_cell_doc(nfy__lsp_server *s, const char *uri)
-{
-    if (!uri || !nfy__lsp_doc_find(&s->docs, uri))
-        return;
-    nfy__lsp_send(&s->io, json_pack("{s:s,s:{s:s,s:[]}}", "method",
-                                    "textDocument/publishDiagnostics", "params",
-                                    "uri", uri, "diagnostics"));
-    nfy__lsp_doc_close(&s->docs, uri);
-}
-
 /* Insert the cells (NotebookCell[]) at position at. */
 static void insert_cells(nfy__lsp_notebook *nb, size_t at, json_t *cells)
 {
@@ -159,7 +149,7 @@ static void apply_structure(nfy__lsp_server *s, nfy__lsp_notebook *nb,
     }
     json_array_foreach(json_object_get(structure, "didClose"), i, item)
     {
-        close_cell_doc(s, json_string_value(json_object_get(item, "uri")));
+        nfy__lsp_forget(s, json_string_value(json_object_get(item, "uri")));
     }
 }
 
@@ -224,7 +214,7 @@ void nfy__lsp_notebook_close(nfy__lsp_server *s, json_t *params)
     if (!nb)
         return;
     for (size_t i = 0; i < nb->cells.len; i++)
-        close_cell_doc(s, nb->cells.items[i]);
+        nfy__lsp_forget(s, nb->cells.items[i]);
     s->notebooks.items[at] = s->notebooks.items[--s->notebooks.len];
     notebook_free(nb);
 }

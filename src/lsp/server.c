@@ -180,15 +180,19 @@ static void on_did_change(nfy__lsp_server *s, json_t *params)
     s->last_change_ms = now_ms();
 }
 
-static void on_did_close(nfy__lsp_server *s, json_t *params)
+void nfy__lsp_forget(nfy__lsp_server *s, const char *uri)
 {
-    const char *uri = doc_uri(params);
     if (!uri || !nfy__lsp_doc_find(&s->docs, uri))
         return;
     nfy__lsp_send(&s->io, json_pack("{s:s,s:{s:s,s:[]}}", "method",
                                     "textDocument/publishDiagnostics", "params",
                                     "uri", uri, "diagnostics"));
     nfy__lsp_doc_close(&s->docs, uri);
+}
+
+static void on_did_close(nfy__lsp_server *s, json_t *params)
+{
+    nfy__lsp_forget(s, doc_uri(params));
 }
 
 static void on_document_request(nfy__lsp_server *s, const char *method,

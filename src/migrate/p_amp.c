@@ -325,19 +325,27 @@ static bool steps_enclose(const mig_ctx *c, const amp_group *g, uint32_t s)
     return true;
 }
 
-/* The group steps one optimizer (possibly at several places). */
-static bool one_optimizer(const mig_ctx *c, const amp_group *g)
+/* The group steps one optimizer (possibly at several places): true, with
+ * its text in *opt (empty when nothing steps). */
+static bool stepped_optimizer(const mig_ctx *c, const amp_group *g,
+                              nfy_str *opt)
 {
-    nfy_str opt = {0};
+    *opt = (nfy_str){0};
     for (uint32_t i = 0; i < g->nev; i++) {
         if (!g->ev[i].step)
             continue;
         nfy_str t = toks_text(c, g->ev[i].recv_first, g->ev[i].recv_end);
-        if (opt.len > 0 && !nfy_str_eq(opt, t))
+        if (opt->len > 0 && !nfy_str_eq(*opt, t))
             return false;
-        opt = t;
+        *opt = t;
     }
     return true;
+}
+
+static bool one_optimizer(const mig_ctx *c, const amp_group *g)
+{
+    nfy_str opt;
+    return stepped_optimizer(c, g, &opt);
 }
 
 /* Why group g cannot take the scaler, or NULL when it can. */
@@ -603,17 +611,11 @@ static bool optimizer_built(const mig_ctx *c, nfy_str opt, uint32_t scope,
 
 static const char *apex_problem(mig_ctx *c, const amp_group *g, apex_opt *o)
 {
-    nfy_str opt = {0};
-    for (uint32_t i = 0; i < g->nev; i++) {
-        if (!g->ev[i].step)
-            continue;
-        nfy_str t = toks_text(c, g->ev[i].recv_first, g->ev[i].recv_end);
-        if (opt.len > 0 && !nfy_str_eq(opt, t))
-            return "several optimizers: apex needs amp.initialize(model, "
-                   "[opt1, opt2]) and a scale_loss per optimizer; add it by "
-                   "hand or use --amp";
-        opt = t;
-    }
+    nfy_str opt;
+    if (!stepped_optimizer(c, g, &opt))
+        return "several optimizers: apex needs amp.initialize(model, "
+               "[opt1, opt2]) and a scale_loss per optimizer; add it by "
+               "hand or use --amp";
     for (uint32_t s = g->first; s < g->end; s++)
         if (!(c->m->stmts[s].flags & NFY_STMTF_COMPOUND) &&
             stmt_mentions(c, s, "clip_grad"))
