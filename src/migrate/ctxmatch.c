@@ -67,7 +67,8 @@ static nfy_str primary_text(const mig_ctx *c, uint32_t t)
     if (t == NFY_NONE)
         return none;
     uint32_t last = t;
-    if (c->m->match[t] != NFY_NONE) /* a parenthesized operand */
+    /* a parenthesized operand (a closing bracket's match lies before it) */
+    if (c->m->match[t] != NFY_NONE && c->m->match[t] > t)
         last = c->m->match[t];
     for (;;) {
         uint32_t n = mig_next_sig(c, last);
@@ -76,7 +77,7 @@ static nfy_str primary_text(const mig_ctx *c, uint32_t t)
             last = mig_next_sig(c, n);
         else if ((mig_tok_op(c, n, NFY_OP_LPAR) ||
                   mig_tok_op(c, n, NFY_OP_LSQB)) &&
-                 c->m->match[n] != NFY_NONE)
+                 c->m->match[n] != NFY_NONE && c->m->match[n] > n)
             last = c->m->match[n];
         else
             break;
