@@ -9,9 +9,14 @@
 #include "lsp/lsp_internal.h"
 
 /* Length of the UTF-8 sequence led by byte c (1 for stray bytes). */
-static size_t seq_len(unsigned char c)
+/* Bytes and UTF-16 units of the code point at t[0..n) (a byte that is no
+ * UTF-8 counts as one of each, as core's decoder says). */
+static size_t step(const char *t, size_t n, uint32_t *units)
 {
-    return c < 0xC0 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : c < 0xF8 ? 4 : 1;
+    uint32_t cp;
+    size_t k = nfy_utf8_decode(t, n, &cp);
+    *units = k == 4 ? 2 : 1;
+    return k ? k : 1;
 }
 
 static size_t line_start(const char *text, size_t len, uint32_t line)
@@ -40,9 +45,9 @@ size_t nfy__lsp_offset(const char *text, size_t len, uint32_t line,
     size_t i = line_start(text, len, line);
     size_t end = line_end(text, len, i);
     for (uint32_t u = 0; u < character && i < end;) {
-        size_t n = seq_len((unsigned char)text[i]);
-        u += n == 4 ? 2 : 1;
-        i += n;
+        uint32_t du;
+        i += step(text + i, end - i, &du);
+        u += du;
     }
     return i < end ? i : end;
 }
@@ -53,9 +58,9 @@ uint32_t nfy__lsp_utf16_col(const char *line, size_t len, uint32_t ncp)
     size_t i = 0;
     for (uint32_t cp = 0;
          cp < ncp && i < len && line[i] != '\n' && line[i] != '\r'; cp++) {
-        size_t n = seq_len((unsigned char)line[i]);
-        units += n == 4 ? 2 : 1;
-        i += n;
+        uint32_t du;
+        i += step(line + i, len - i, &du);
+        units += du;
     }
     return units;
 }
@@ -95,26 +100,10 @@ json_t *nfy__lsp_string(const char *s)
     json_t *j = json_string(s);
     if (j)
         return j;
+    /* core's JSON escaper turns bytes that are no UTF-8 into U+FFFD */
     nfy_buf b = NFY_BUF_INIT;
-    for (const unsigned char *p = (const unsigned char *)s; *p;) {
-        size_t n = seq_len(*p);
-        bool ok = n > 1 || *p < 0x80;
-        for (size_t k = 1; ok && k < n; k++)
-            ok = (p[k] & 0xC0) == 0x80;
-        if (ok) {
-            nfy_buf_add(&b, (const char *)p, n);
-            p += n;
-        } else {
-            nfy_buf_addstr(&b, "\xEF\xBF\xBD");
-            p++;
-        }
-    }
-    j = json_stringn(b.data ? b.data : "", b.len);
-    for (size_t i = 0; !j && i < b.len; i++) /* overlong forms, surrogates */
-        if ((unsigned char)b.data[i] >= 0x80)
-            b.data[i] = '?';
-    if (!j)
-        j = json_stringn(b.data, b.len);
+    nfy_json_escape(&b, s, strlen(s));
+    j = json_loadb(b.data, b.len, JSON_DECODE_ANY, NULL);
     nfy_buf_release(&b);
-    return j;
+    return j ? j : json_string("");
 }
