@@ -5,9 +5,7 @@
  * A Dockerfile is never edited: the right Ascend image depends on the CANN
  * version and the NPU model, which only the user knows.
  */
-#include <stdlib.h>
-
-#include "convert/convert_internal.h"
+#include "migrate/scripts.h"
 
 /* Dockerfile comments are whole lines starting with '#' (after blanks). */
 static void blank_comment_lines(char *b, size_t n)
@@ -34,15 +32,4 @@ char *nfy__dockerfile_text(const nfy_source *src)
     blank_comment_lines(blanked, src->len);
     nfy__shell_blank(blanked, src->len);
     return blanked;
-}
-
-void nfy__dockerfile_findings(const nfy_convert_passes *ps,
-                              const nfy_source *src, const char *rel,
-                              nfy_report *rep)
-{
-    char *blanked = nfy__dockerfile_text(src);
-    if (blanked == NULL)
-        return;
-    nfy__line_rule_findings(ps, src, rel, NFY_CTX_DOCKERFILE, blanked, rep);
-    free(blanked);
 }

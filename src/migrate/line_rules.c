@@ -1,15 +1,16 @@
 /*
  * Line rules of shell scripts and Dockerfiles: flag rules with match "line"
  * (a POSIX ERE) or match "string" (literal text), whose contexts name the
- * file kind ("shell", "dockerfile"). The caller hands in a copy of the file
- * in which comments and line continuations are blanked with spaces, so a
- * logical line is one '\n'-free run and every offset is the source's own.
+ * file kind ("shell", "dockerfile"). They run over the file kind's blanked
+ * text (nfy__shell_text, nfy__dockerfile_text): a copy in which comments and
+ * line continuations are spaces, so a logical line is one '\n'-free run and
+ * every offset is the source's own.
  */
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "convert/convert_internal.h"
+#include "migrate/scripts.h"
 
 /* An active flag rule of match line/string for this file kind. */
 static bool rule_for_kind(const nfy_rule *r, const nfy_rule_env *env,
@@ -103,17 +104,21 @@ static void scan_rule(const nfy_rule *r, const nfy_source *src, const char *rel,
         regfree(&rx);
 }
 
-void nfy__line_rule_findings(const nfy_convert_passes *ps,
-                             const nfy_source *src, const char *rel,
-                             nfy_rule_ctx_kind where, char *blanked,
-                             nfy_report *rep)
+void nfy__script_line_findings(const nfy_migrate_script_rules *ps,
+                               const nfy_source *src, const char *rel,
+                               nfy_rule_ctx_kind where, nfy_report *rep)
 {
-    const nfy_rule_set *rules = ps->o->rules;
+    char *blanked = where == NFY_CTX_DOCKERFILE ? nfy__dockerfile_text(src)
+                                                : nfy__shell_text(src);
+    if (blanked == NULL)
+        return;
+    const nfy_rule_set *rules = ps->rules;
     for (size_t i = 0; i < nfy_rule_set_count(rules); i++) {
         const nfy_rule *r = nfy_rule_set_at(rules, i);
-        if (rule_for_kind(r, &ps->env, where))
+        if (rule_for_kind(r, ps->env, where))
             scan_rule(r, src, rel, blanked, rep);
     }
+    free(blanked);
 }
 
 /* Blank the '\' of a line continuation and its line end (LF or CRLF). */

@@ -5,12 +5,11 @@
  * include "shell". A name without a counterpart is reported, not changed.
  * The scan is lexical: comments and single-quoted text are skipped.
  * The line rules of context "shell" (docker run --gpus, nvidia-smi, ...)
- * are reported by nfy__shell_line_findings.
+ * are reported by nfy__script_line_findings over nfy__shell_text.
  */
-#include <stdlib.h>
 #include <string.h>
 
-#include "convert/convert_internal.h"
+#include "migrate/scripts.h"
 
 static bool is_ident_start(char c)
 {
@@ -23,10 +22,10 @@ static bool is_ident(char c)
 }
 
 /* An ENV rule active in this run whose contexts include shell scripts. */
-static bool rule_in_shell(const nfy_convert_passes *ps, const nfy_rule *r)
+static bool rule_in_shell(const nfy_migrate_script_rules *ps, const nfy_rule *r)
 {
     if (r->match != NFY_MATCH_ENV ||
-        nfy_rule_activity_in(r, &ps->env) == NFY_RULE_INACTIVE)
+        nfy_rule_activity_in(r, ps->env) == NFY_RULE_INACTIVE)
         return false;
     for (size_t i = 0; i < r->nctx; i++)
         if (r->ctx[i].kind == NFY_CTX_SHELL)
@@ -42,11 +41,11 @@ static const char *not_applied(const nfy_rule *r)
                : r->message;
 }
 
-static void record_name(const nfy_convert_passes *ps, const nfy_source *src,
-                        const char *rel, nfy_span sp, nfy_edit_set *set,
-                        nfy_report *rep, nfy_diags *diags)
+static void record_name(const nfy_migrate_script_rules *ps,
+                        const nfy_source *src, const char *rel, nfy_span sp,
+                        nfy_edit_set *set, nfy_report *rep, nfy_diags *diags)
 {
-    const nfy_rule_set *rules = ps->o->rules;
+    const nfy_rule_set *rules = ps->rules;
     nfy_str name = {src->data + sp.start, sp.end - sp.start};
     for (size_t i = 0; i < nfy_rule_set_count(rules); i++) {
         const nfy_rule *r = nfy_rule_set_at(rules, i);
@@ -55,7 +54,7 @@ static void record_name(const nfy_convert_passes *ps, const nfy_source *src,
         /* A matching name without a table row has no known counterpart. */
         const nfy_rule_pair *p = nfy_rule_map_find(r, name);
         bool renames = p && p->to && *p->to;
-        if (renames && nfy_rule_activity_in(r, &ps->env) != NFY_RULE_EDITS) {
+        if (renames && nfy_rule_activity_in(r, ps->env) != NFY_RULE_EDITS) {
             nfy__manual_finding(src, rel, sp, r, not_applied(r), rep);
             return;
         }
@@ -112,16 +111,16 @@ static bool has_shell_ctx(const nfy_rule *r)
  * beats one for any launcher option (ctx shell), as keyword contexts beat
  * shell ones in Python (rules.h, precedence).
  */
-static const nfy_rule *option_rule(const nfy_convert_passes *ps, nfy_str opt,
-                                   nfy_str value)
+static const nfy_rule *option_rule(const nfy_migrate_script_rules *ps,
+                                   nfy_str opt, nfy_str value)
 {
     const nfy_rule *any_option = NULL;
-    for (size_t i = 0; i < nfy_rule_set_count(ps->o->rules); i++) {
-        const nfy_rule *r = nfy_rule_set_at(ps->o->rules, i);
+    for (size_t i = 0; i < nfy_rule_set_count(ps->rules); i++) {
+        const nfy_rule *r = nfy_rule_set_at(ps->rules, i);
         if (r->kind != NFY_RULE_REWRITE_STRING ||
             r->match != NFY_MATCH_STRING || !r->replacement ||
             !nfy_str_eq_cstr(value, r->pattern) ||
-            nfy_rule_activity_in(r, &ps->env) == NFY_RULE_INACTIVE)
+            nfy_rule_activity_in(r, ps->env) == NFY_RULE_INACTIVE)
             continue;
         if (kw_ctx_names(r, opt))
             return r;
@@ -141,9 +140,9 @@ static bool is_opt_char(char c)
  * quoted) whose value a string rule rewrites in keyword NAME. Returns the
  * offset to continue scanning from.
  */
-static size_t scan_option(const nfy_convert_passes *ps, const nfy_source *src,
-                          const char *rel, size_t i, nfy_edit_set *set,
-                          nfy_report *rep, nfy_diags *diags)
+static size_t scan_option(const nfy_migrate_script_rules *ps,
+                          const nfy_source *src, const char *rel, size_t i,
+                          nfy_edit_set *set, nfy_report *rep, nfy_diags *diags)
 {
     const char *s = src->data;
     size_t n = src->len, start = i + 2, end = start;
@@ -162,7 +161,7 @@ static size_t scan_option(const nfy_convert_passes *ps, const nfy_source *src,
     while (vend < n && is_ident(s[vend]))
         vend++;
     const nfy_rule *r = option_rule(ps, opt, (nfy_str){s + v, vend - v});
-    if (r && vend > v && nfy_rule_activity_in(r, &ps->env) != NFY_RULE_EDITS) {
+    if (r && vend > v && nfy_rule_activity_in(r, ps->env) != NFY_RULE_EDITS) {
         nfy__manual_finding(src, rel, (nfy_span){(uint32_t)v, (uint32_t)vend},
                             r, not_applied(r), rep);
     } else if (r && vend > v) {
@@ -182,7 +181,7 @@ static bool at_word_start(const char *s, size_t i)
            s[i - 1] == '|';
 }
 
-nfy_status nfy__shell_env_edits(const nfy_convert_passes *ps,
+nfy_status nfy__shell_env_edits(const nfy_migrate_script_rules *ps,
                                 const nfy_source *src, const char *rel,
                                 nfy_edit_set *set, nfy_report *rep,
                                 nfy_diags *diags)
@@ -234,15 +233,4 @@ char *nfy__shell_text(const nfy_source *src)
     if (blanked != NULL)
         nfy__shell_blank(blanked, src->len);
     return blanked;
-}
-
-void nfy__shell_line_findings(const nfy_convert_passes *ps,
-                              const nfy_source *src, const char *rel,
-                              nfy_report *rep)
-{
-    char *blanked = nfy__shell_text(src);
-    if (blanked == NULL)
-        return;
-    nfy__line_rule_findings(ps, src, rel, NFY_CTX_SHELL, blanked, rep);
-    free(blanked);
 }
