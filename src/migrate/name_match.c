@@ -4,7 +4,7 @@
  * when a rule's `from` is replaced by its `to`, so that an edit touches only
  * the differing tokens (th.cuda.X -> th.npu.X keeps the alias `th`).
  */
-#include "migrate/qmatch.h"
+#include "migrate/name_match.h"
 
 #include <string.h>
 

@@ -1,9 +1,9 @@
 /*
  * Internal to src/migrate: matching rules against qualified names and the
- * component plan of a rename (see qmatch.c).
+ * component plan of a rename (see name_match.c).
  */
-#ifndef NPUIFY_MIGRATE_QMATCH_H
-#define NPUIFY_MIGRATE_QMATCH_H
+#ifndef NPUIFY_MIGRATE_NAME_MATCH_H
+#define NPUIFY_MIGRATE_NAME_MATCH_H
 
 #include "migrate/pass.h"
 
@@ -43,7 +43,7 @@ char *mig_join_comps(nfy_arena *a, nfy_str q, uint32_t first, uint32_t end);
 /** to + q's components from k on ("torch.npu" + ".synchronize"). */
 nfy_str mig_concat_tail(nfy_arena *a, const char *to, nfy_str q, uint32_t k);
 
-/* ---- shared by the name and import passes (p_names.c) ---- */
+/* ---- shared by the name and import passes (passes/names.c) ---- */
 typedef NFY_VEC(const nfy_rule *) mig_rule_list;
 
 /** Rules of set active in env: RENAME/FLAG matching NAME/MODULE/CALL (no

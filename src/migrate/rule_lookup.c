@@ -12,29 +12,30 @@ void mig_rule_env(unsigned flags, const char *version, nfy_rule_env *out)
     static const struct {
         const char *name;
         unsigned flag;
-    } opts[] = {{"amp", MIG_F_AMP},
-                {"distributed", MIG_F_DISTRIBUTED},
-                {"auto", MIG_F_AUTO},
-                {"msfmktransplt", MIG_F_MSFT}};
+    } opts[] = {{"amp", NFY_MIGRATE_AMP},
+                {"distributed", NFY_MIGRATE_DISTRIBUTED},
+                {"auto", NFY_MIGRATE_AUTO},
+                {"msfmktransplt", NFY_MIGRATE_MSFT}};
     _Static_assert(sizeof opts / sizeof opts[0] <
                        sizeof out->options / sizeof out->options[0],
                    "room for the terminating NULL");
     memset(out, 0, sizeof *out);
     out->torch_version = version;
-    out->unsafe = (flags & MIG_F_UNSAFE) != 0;
-    out->imports_only = (flags & MIG_F_AUTO) != 0;
+    out->unsafe = (flags & NFY_MIGRATE_UNSAFE) != 0;
+    out->imports_only = (flags & NFY_MIGRATE_AUTO) != 0;
     size_t n = 0;
     for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
         if (flags & opts[i].flag)
             out->options[n++] = opts[i].name;
 }
 
-mig_safety mig_rule_safety(const nfy_rule_set *set, const char *id)
+nfy_safety mig_rule_safety(const nfy_rule_set *set, const char *id)
 {
     const nfy_rule *r = nfy_rule_set_find(set, id);
     if (r == NULL || r->safety == NFY_SAFETY_SAFE)
-        return MIG_SAFE;
-    return r->safety == NFY_SAFETY_UNSAFE ? MIG_UNSAFE : MIG_MANUAL;
+        return NFY_SAFETY_SAFE;
+    return r->safety == NFY_SAFETY_UNSAFE ? NFY_SAFETY_UNSAFE
+                                          : NFY_SAFETY_MANUAL;
 }
 
 const nfy_rule *mig_pass_rule_in(const nfy_rule_set *set,

@@ -459,13 +459,13 @@ static void classify(mig_ctx *c, const amp_event *b, amp_verdict v,
                      const char *how)
 {
     static const struct {
-        mig_cat cat;
-        mig_op op;
+        nfy_finding_cat cat;
+        nfy_op_type op;
         const char *prefix;
     } kinds[] = {
-        {MIG_CAT_PRECISION, MIG_OP_NONE, "AMP inserted"},
-        {MIG_CAT_LEFT_UNCHANGED, MIG_OP_NONE, "left unchanged"},
-        {MIG_CAT_UNSUPPORTED, MIG_OP_UNSUPPORTED, "AMP not inserted"},
+        {NFY_CAT_PRECISION_ADVICE, NFY_OPTYPE_NONE, "AMP inserted"},
+        {NFY_CAT_LEFT_UNCHANGED, NFY_OPTYPE_NONE, "left unchanged"},
+        {NFY_CAT_UNSUPPORTED_API, NFY_OPTYPE_UNSUPPORTED, "AMP not inserted"},
     };
     const nfy_rule *r = mig_pass_rule_of(c, NFY_PASS_AMP_STEP);
     if (r == NULL)
@@ -690,7 +690,7 @@ static void insert_scaler(mig_ctx *c, const nfy_rule *r, nfy_str torch,
     uint32_t anchor = mig_import_block_end(c, torch_stmt);
     uint32_t nl = mig_next_sig(c, c->m->stmts[anchor].end - 1);
     mig_insert_line(c, r, c->m->toks[nl].end, anchor,
-                    c->p->flags & MIG_F_AMP_APEX
+                    c->p->flags & NFY_MIGRATE_AMP_APEX
                         ? "from apex import amp"
                         : mig_fmt(c, SCALER " = %.*s.npu.amp.GradScaler()",
                                   NFY_STR_FMT(torch)));
@@ -706,7 +706,7 @@ static const char *file_problem(const mig_ctx *c, nfy_str torch)
                "scaler from";
     if (name_taken(c, SCALER))
         return "the name " SCALER " is already taken";
-    if ((c->p->flags & MIG_F_AMP_APEX) &&
+    if ((c->p->flags & NFY_MIGRATE_AMP_APEX) &&
         (name_taken(c, "amp") || name_taken(c, "scaled_loss")))
         return "--amp=apex: the name amp or scaled_loss is already taken";
     return NULL;
@@ -775,8 +775,8 @@ static const char *group_verdict(mig_ctx *c, const nfy_rule *r, uint32_t b,
             return seen[i].why;
     amp_group g;
     apex_opt o = {0};
-    bool apex = (c->p->flags & MIG_F_AMP_APEX) != 0;
-    bool bf16 = (c->p->flags & MIG_F_AMP_BF16) != 0;
+    bool apex = (c->p->flags & NFY_MIGRATE_AMP_APEX) != 0;
+    bool bf16 = (c->p->flags & NFY_MIGRATE_AMP_BF16) != 0;
     collect(c, b, &g);
     const char *why = bf16 ? bf16_problem(c, &g) : group_problem(c, &g);
     if (why == NULL && apex)
@@ -825,10 +825,10 @@ void mig_pass_amp_insert(mig_ctx *c)
         else
             classify(
                 c, &b, AMP_INSERTED,
-                c->p->flags & MIG_F_AMP_APEX
+                c->p->flags & NFY_MIGRATE_AMP_APEX
                     ? "apex amp.initialize (O2, loss_scale=128) and "
                       "amp.scale_loss; needs Ascend's apex build"
-                : c->p->flags & MIG_F_AMP_BF16
+                : c->p->flags & NFY_MIGRATE_AMP_BF16
                     ? "forward under torch.autocast with torch.bfloat16 (no "
                       "GradScaler: bf16 has fp32's range; Ascend A2/A3)"
                     : "forward under torch.autocast, loss scaled by " SCALER

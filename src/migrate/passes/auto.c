@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "migrate/ctxmatch.h"
-#include "migrate/qmatch.h"
+#include "migrate/name_match.h"
 
 static const char *with_note(mig_ctx *c, const nfy_rule *r,
                              const nfy_rule_pair *row)
@@ -28,8 +28,8 @@ static const char *with_note(mig_ctx *c, const nfy_rule *r,
 static void flag(mig_ctx *c, const nfy_rule *r, const nfy_rule_pair *row,
                  nfy_span sp, const char *api)
 {
-    mig_cat cat;
-    mig_op op;
+    nfy_finding_cat cat;
+    nfy_op_type op;
     mig_flag_class(r, &cat, &op);
     mig_note_add(c, r, sp, cat, op, api, with_note(c, r, row));
 }

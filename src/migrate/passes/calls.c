@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "migrate/ctxmatch.h"
-#include "migrate/qmatch.h"
+#include "migrate/name_match.h"
 #include "migrate/run.h"
 #include "migrate/valset.h"
 

@@ -51,8 +51,8 @@ typedef struct {
 static void report(mig_ctx *c, const ddp_state *d, uint32_t s, const char *why)
 {
     nfy_span sp = s == NFY_NONE ? (nfy_span){0, 0} : c->m->stmts[s].span;
-    mig_note_add(c, d->r, sp, MIG_CAT_UNSUPPORTED, MIG_OP_UNSUPPORTED, NULL,
-                 mig_fmt(c, "--distributed: %s", why));
+    mig_note_add(c, d->r, sp, NFY_CAT_UNSUPPORTED_API, NFY_OPTYPE_UNSUPPORTED,
+                 NULL, mig_fmt(c, "--distributed: %s", why));
 }
 
 static nfy_str text_of(const mig_ctx *c, uint32_t a, uint32_t b)
@@ -326,7 +326,7 @@ static bool find_models(mig_ctx *c, ddp_state *d)
     const nfy_train *t = &d->t;
     nfy_str want = c->p->model != NULL ? nfy_str_from_cstr(c->p->model)
                                        : nfy_str_slice(NFY_STR_LIT(""), 0, 0);
-    d->after_opt = (c->p->flags & MIG_F_AMP_APEX) != 0;
+    d->after_opt = (c->p->flags & NFY_MIGRATE_AMP_APEX) != 0;
     for (uint32_t i = 0; i < t->nmodules && i < NFY_TRAIN_MAX; i++) {
         const nfy_train_module *m = &t->modules[i];
         if (want.len > 0 &&

@@ -5,7 +5,7 @@
  * os.environ.get/setdefault/pop, a key of a dict bound to an env-like name or
  * passed as env=). Names whose map row has no counterpart, and names that
  * fit the rule's glob but have no row, are reported and left as they are.
- * Shell launchers are handled by src/convert/shell.c.
+ * Shell scripts are handled by src/migrate/shell.c.
  */
 #include <string.h>
 
@@ -104,12 +104,12 @@ static void env_literal(mig_ctx *c, uint32_t lit, const nfy_rule *r,
     uint32_t t = c->m->strings[lit].first;
     nfy_span sp = {off, off + (uint32_t)body.len};
     if (row == NULL || row->to == NULL || row->to[0] == '\0') {
-        mig_cat cat;
-        mig_op op;
+        nfy_finding_cat cat;
+        nfy_op_type op;
         mig_flag_class(r, &cat, &op);
         mig_note_add(c, r, sp, cat, op, mig_strdup(c, body),
                      no_counterpart(c, row, body));
-        nfy_vec_last(c->notes)->safety = MIG_MANUAL;
+        nfy_vec_last(c->notes)->safety = NFY_SAFETY_MANUAL;
         c->claimed[t] =
             CLAIM_WHOLE; /* reported: not "left unchanged" as text */
         return;

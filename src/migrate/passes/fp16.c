@@ -7,8 +7,8 @@
  */
 #include <string.h>
 
+#include "migrate/name_match.h"
 #include "migrate/pass.h"
-#include "migrate/qmatch.h"
 
 static bool scale_name(nfy_str t)
 {

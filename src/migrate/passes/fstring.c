@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "migrate/qmatch.h"
+#include "migrate/name_match.h"
 #include "migrate/run.h"
 
 #define FCHAIN_MAX 32

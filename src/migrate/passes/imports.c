@@ -11,8 +11,8 @@
  */
 #include <string.h>
 
+#include "migrate/name_match.h"
 #include "migrate/pass.h"
-#include "migrate/qmatch.h"
 #include "migrate/run.h"
 
 #define COMPS_MAX 64
@@ -107,8 +107,8 @@ static void rename_from_import(mig_ctx *c, const nfy_import *imp,
     if (!star && imp->nnames > 1 &&
         !names_agree(c, imp, nfy_dotted_head(newq, nt - 1))) {
         if (!mig_claimed(c, in->name_first, in->name_first + 1))
-            mig_note_add(c, m->rule, in->span, MIG_CAT_LEFT_UNCHANGED,
-                         MIG_OP_NONE, mig_strdup(c, target),
+            mig_note_add(c, m->rule, in->span, NFY_CAT_LEFT_UNCHANGED,
+                         NFY_OPTYPE_NONE, mig_strdup(c, target),
                          mig_fmt(c,
                                  "not applied: the other names of this "
                                  "import stay in %.*s; import %.*s "

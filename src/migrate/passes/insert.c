@@ -13,8 +13,8 @@
  */
 #include <string.h>
 
+#include "migrate/name_match.h"
 #include "migrate/pass.h"
-#include "migrate/qmatch.h"
 
 /* "import X" or "from M import N" -> module/name views into the text. */
 static bool parse_stmt(const char *text, nfy_str *mod, nfy_str *name)
@@ -224,9 +224,9 @@ static bool entry_script(const mig_ctx *c)
 
 void mig_pass_insert_import(mig_ctx *c)
 {
-    if ((c->p->flags & MIG_F_AUTO) && !entry_script(c))
+    if ((c->p->flags & NFY_MIGRATE_AUTO) && !entry_script(c))
         return;
-    if ((c->p->flags & MIG_F_AUTO) &&
+    if ((c->p->flags & NFY_MIGRATE_AUTO) &&
         first_import_of(c, NFY_STR_LIT("torch")) == NFY_NONE) {
         insert_top(c);
         return;

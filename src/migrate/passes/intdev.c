@@ -212,7 +212,7 @@ static void rewrite_value(intdev *ix, uint32_t first, uint32_t end)
     if (ix->doubtful == NULL || last == NFY_NONE || last + 1 != end ||
         !looks_like_index(mig_tok(c, last)))
         return;
-    mig_note_add(c, ix->doubtful, sp, MIG_CAT_UNKNOWN, MIG_OP_NONE,
+    mig_note_add(c, ix->doubtful, sp, NFY_CAT_UNKNOWN_API, NFY_OPTYPE_NONE,
                  mig_strdup(c, text),
                  mig_fmt(c,
                          "%.*s may be an int device index: on NPU an int "

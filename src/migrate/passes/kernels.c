@@ -77,7 +77,7 @@ static void flag_kernel(mig_ctx *c, const nfy_rule *r, nfy_span span,
                         language(p), NFY_STR_FMT(name), fused)
               : mig_fmt(c, "%s kernel %.*s: does not run on NPU", language(p),
                         NFY_STR_FMT(name));
-    mig_note_add(c, r, span, MIG_CAT_CUDA_OP, MIG_OP_UNSUPPORTED,
+    mig_note_add(c, r, span, NFY_CAT_CUDA_OP, NFY_OPTYPE_UNSUPPORTED,
                  mig_fmt(c, "%s %.*s", p->from, NFY_STR_FMT(name)),
                  mig_with_hint(c, msg, r->hint));
 }

@@ -7,7 +7,7 @@
  * A use only edits the part of its chain that it spells itself: with
  * `import torch as th`, `th.cuda.X` becomes `th.npu.X`; when the renamed
  * part lies inside an import target (`from torch.cuda import amp as A;
- * A.autocast`), the import statement is rewritten instead (p_imports.c)
+ * A.autocast`), the import statement is rewritten instead (passes/imports.c)
  * and the use is left alone. When the root module changes and the alias
  * cannot be kept, the new name is written in full (torch_npu.profiler...).
  * Rules with the apidb flag rename only what torch.npu has for the target
@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "migrate/name_match.h"
 #include "migrate/pass.h"
-#include "migrate/qmatch.h"
 #include "migrate/run.h"
 
 typedef NFY_VEC(const char *) id_list;
@@ -121,8 +121,8 @@ void mig_report_norename(mig_ctx *c, const mig_qmatch *m, nfy_span sp,
     if (apidb_failed && r->fallback != NULL) {
         const nfy_rule *fb = nfy_rule_set_find(c->rules, r->fallback);
         if (mig_rule_on(c, fb)) {
-            mig_cat cat;
-            mig_op op;
+            nfy_finding_cat cat;
+            nfy_op_type op;
             mig_flag_class(fb, &cat, &op);
             mig_note_add(c, fb, sp, cat, op, api,
                          mig_fmt(c,
@@ -132,17 +132,17 @@ void mig_report_norename(mig_ctx *c, const mig_qmatch *m, nfy_span sp,
             return;
         }
     }
-    mig_cat cat;
-    mig_op op;
+    nfy_finding_cat cat;
+    nfy_op_type op;
     mig_flag_class(r, &cat, &op);
-    if (cat == MIG_CAT_PERFORMANCE && op == MIG_OP_NONE) {
-        cat = MIG_CAT_UNSUPPORTED;
-        op = MIG_OP_UNSUPPORTED;
+    if (cat == NFY_CAT_PERFORMANCE_ADVICE && op == NFY_OPTYPE_NONE) {
+        cat = NFY_CAT_UNSUPPORTED_API;
+        op = NFY_OPTYPE_UNSUPPORTED;
     }
     mig_note_add(
         c, r, sp, cat, op, api,
         mig_fmt(c, "%s: no NPU counterpart for %s", pair_message(c, m), api));
-    nfy_vec_last(c->notes)->safety = MIG_MANUAL;
+    nfy_vec_last(c->notes)->safety = NFY_SAFETY_MANUAL;
 }
 
 /* The NAME tokens of use u's chain, in order (at most cap). */
@@ -236,14 +236,14 @@ static void rename_use(mig_ctx *c, uint32_t u, const mig_qmatch *m,
         if (head_renamed(m, h)) {
             nfy_span sp = {spans[0].start, spans[nn - 1].end};
             const char *api = mig_strdup(c, res->qual);
-            mig_note_add(c, m->rule, sp, MIG_CAT_UNSUPPORTED,
-                         MIG_OP_UNSUPPORTED, api,
+            mig_note_add(c, m->rule, sp, NFY_CAT_UNSUPPORTED_API,
+                         NFY_OPTYPE_UNSUPPORTED, api,
                          mig_fmt(c,
                                  "%s: %s is reached through the instance "
                                  "attribute %.*s; rename it by hand",
                                  m->rule->message, api,
                                  NFY_STR_FMT(mig_tok(c, names[1]))));
-            nfy_vec_last(c->notes)->safety = MIG_MANUAL;
+            nfy_vec_last(c->notes)->safety = NFY_SAFETY_MANUAL;
             return;
         }
     }

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "migrate/ctxmatch.h"
-#include "migrate/qmatch.h"
+#include "migrate/name_match.h"
 #include "migrate/run.h"
 #include "migrate/valset.h"
 
@@ -66,7 +66,7 @@ void mig_pass_amp_used(mig_ctx *c)
         if (r->pass == NFY_PASS_AMP_USED) {
             nfy_span sp = {c->m->toks[use->tok].start,
                            c->m->toks[use->chain_end].end};
-            mig_note_add(c, r, sp, MIG_CAT_PERFORMANCE, MIG_OP_NONE,
+            mig_note_add(c, r, sp, NFY_CAT_PERFORMANCE_ADVICE, NFY_OPTYPE_NONE,
                          mig_strdup(c, q), NULL);
         }
         return;
@@ -294,6 +294,6 @@ void mig_pass_affinity_user(mig_ctx *c)
             continue;
         mig_flag(c, r, mig_tok_span(c, st->name_tok), row->from,
                  row->to && row->to[0] ? row->to : NULL);
-        nfy_vec_last(c->notes)->cat = MIG_CAT_AFFINITY;
+        nfy_vec_last(c->notes)->cat = NFY_CAT_AFFINITY_API;
     }
 }

@@ -226,7 +226,7 @@ static void note_unchanged(mig_ctx *c, nfy_span sp, const char *reason,
     const nfy_rule *lu = c->lu_rule;
     if (lu == NULL)
         return;
-    mig_note_add(c, lu, sp, MIG_CAT_LEFT_UNCHANGED, MIG_OP_NONE, api,
+    mig_note_add(c, lu, sp, NFY_CAT_LEFT_UNCHANGED, NFY_OPTYPE_NONE, api,
                  mig_fmt(c, "left unchanged: %s", reason));
 }
 
@@ -681,8 +681,8 @@ static void note_set(mig_ctx *c, const lit_info *info, uint32_t s,
     const char *msg =
         mig_fmt(c, "value set '%.*s' left unchanged: %s; members: %s",
                 NFY_STR_FMT(info[s].name), why, member_lines(c, info, s));
-    mig_note_add(c, r, c->m->strings[at].span, MIG_CAT_UNSUPPORTED,
-                 MIG_OP_UNSUPPORTED, mig_snippet(c, info[at].body),
+    mig_note_add(c, r, c->m->strings[at].span, NFY_CAT_UNSUPPORTED_API,
+                 NFY_OPTYPE_UNSUPPORTED, mig_snippet(c, info[at].body),
                  mig_with_hint(c, msg, r->hint));
     mig_tag_last_note(c, mig_set_id(c, s), info[s].name);
     /* every other member is left unchanged with its set named */
@@ -758,8 +758,8 @@ static void check_cpu_test(mig_ctx *c, mig_guard *g, uint32_t i,
         return;
     const nfy_rule *r = mig_pass_rule_of(c, NFY_PASS_CPU_TEST_CUDA_PATH);
     if (r != NULL)
-        mig_note_add(c, r, s->span, MIG_CAT_UNSUPPORTED, MIG_OP_UNSUPPORTED,
-                     mig_snippet(c, li->body),
+        mig_note_add(c, r, s->span, NFY_CAT_UNSUPPORTED_API,
+                     NFY_OPTYPE_UNSUPPORTED, mig_snippet(c, li->body),
                      mig_fmt(c, "%s: the other branch reaches %s. %s",
                              r->message, why, r->hint ? r->hint : ""));
 }
