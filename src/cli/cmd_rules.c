@@ -42,15 +42,14 @@ enum rules_opt {
 static const nfy_cli_option rules_opts[] = {
     {OPT_EXPLAIN, NULL, "--explain", "ID",
      "show one rule in full, with its example"},
+    {OPT_PASSES, NULL, "--passes", NULL,
+     "list the passes in run order, with their rules"},
     {OPT_JSON, NULL, "--json", NULL,
      "print the rules as JSON (npuify-rules/1 schema)"},
     {OPT_KIND, NULL, "--kind", "KIND",
      "only rules of this kind (rename-qualified-api,\n"
      "rewrite-argument, rewrite-string-in-context,\n"
      "insert-import, remove-import, flag)"},
-    {OPT_PASSES, NULL, "--passes", NULL,
-     "list the passes in run order: rule kind, state,\n"
-     "modes, what runs each, the rules naming it"},
     {OPT_RULES, NULL, "--rules", "FILE.json",
      "add custom rules (npuify or msFmkTransplt\n"
      "schema); a bad file is reported with\nfile:line:col"},
