@@ -86,7 +86,7 @@ static void record_end(csv_state *s)
         free(v);
     nfy_buf_reset(&s->text);
     s->starts.len = s->ends.len = 0;
-    s->rec_line = s->line;
+    s->rec_line = s->line + 1; /* called at the '\n' ending this line */
     cell_begin(s);
 }
 

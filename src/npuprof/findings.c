@@ -62,7 +62,7 @@ static void agg_add(typeagg *g, const nfy_npu_kernel *k)
     while (g->slots[j] && !same_key(&g->v.items[g->slots[j] - 1], k))
         j = (j + 1) & (g->cap - 1);
     if (!g->slots[j]) {
-        nfy_npu_typesum t = {k->type, k->dtypes, k->core, 0, 0, 0};
+        nfy_npu_typesum t = {k->type, k->dtypes, k->shapes, k->core, 0, 0, 0};
         nfy_vec_push(&g->v, t);
         g->slots[j] = (uint32_t)g->v.len;
     }
@@ -106,11 +106,14 @@ static char *list_types(nfy_arena *ar, const typeagg *g, size_t n)
     nfy_buf b = NFY_BUF_INIT;
     for (size_t i = 0; i < g->v.len && i < n; i++) {
         const nfy_npu_typesum *t = &g->v.items[i];
-        (void)nfy_buf_addf(&b, "%s%.*s (%s%s%.*s): %lld kernels, %.1f us",
+        (void)nfy_buf_addf(&b, "%s%.*s (%s%s%.*s): %lld %s, %.1f us",
                            i ? "; " : "", NFY_STR_FMT(t->type),
                            nfy_npu_core_name(t->core), t->dtypes.len ? ", " : "",
                            NFY_STR_FMT(t->dtypes), (long long)t->count,
+                           nfy_plural((size_t)t->count, "kernel", "kernels"),
                            t->total_us);
+        if (t->shapes.len)
+            (void)nfy_buf_addf(&b, ", shapes %.*s", NFY_STR_FMT(t->shapes));
     }
     char *s = nfy_arena_strdup(ar, b.data ? b.data : "");
     nfy_buf_release(&b);
@@ -474,11 +477,13 @@ static void find_host_bound(const nfy_npu_profile *p, nfy_npu_analysis *a)
     if (g.max_gap > 0) {
         const nfy_npu_kernel *x = &p->kernels.items[g.before];
         const nfy_npu_kernel *y = &p->kernels.items[g.after];
-        (void)nfy_buf_addf(&b,
-                           " Largest gap %.1f us, between %.*s (line %u) and "
-                           "%.*s (line %u).",
-                           g.max_gap, NFY_STR_FMT(x->name), (unsigned)x->line,
-                           NFY_STR_FMT(y->name), (unsigned)y->line);
+        (void)nfy_buf_addf(&b, " Largest gap %.1f us, between %.*s and %.*s",
+                           g.max_gap, NFY_STR_FMT(x->name),
+                           NFY_STR_FMT(y->name));
+        if (x->line && y->line)
+            (void)nfy_buf_addf(&b, " (kernel_details.csv lines %u and %u)",
+                               (unsigned)x->line, (unsigned)y->line);
+        (void)nfy_buf_addch(&b, '.');
     }
     if (p->tl.overlap)
         (void)nfy_buf_addf(&b, " Overlap Analysis: Free %.1f us, Computing "

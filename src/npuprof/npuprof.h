@@ -191,6 +191,7 @@ typedef struct {
 /* One row of the per-type summary (top kernels by time). */
 typedef struct {
     nfy_str type, dtypes;
+    nfy_str shapes; /* input shapes of the first kernel seen */
     nfy_npu_core core;
     int64_t count;
     double total_us, max_us;
