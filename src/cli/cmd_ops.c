@@ -17,8 +17,8 @@
 #include "apidb/apidb.h"
 #include "cli/cli_util.h"
 #include "cli/commands.h"
-#include "cli/opt_table.h"
 #include "cli/ops_npu.h"
+#include "cli/opt_table.h"
 #include "core/core.h"
 #include "proflog/capture.h"
 #include "proflog/proflog.h"
@@ -109,7 +109,7 @@ typedef struct {
     unsigned formats;
     const char **inputs;
     size_t ninputs;
-    char **cmd; /* after "--" */
+    char **cmd;              /* after "--" */
     const char *gpu_profile; /* --compare */
 } ops_args;
 
@@ -518,10 +518,12 @@ static bool inputs_readable(ops_args *a, nfy_diags *d, size_t *refused)
  * inputs are logs and traces. */
 static int npu_mode(ops_args *a)
 {
-    bool dir = a->ninputs == 1 && nfy_cli_is_dir(a->inputs[0]);
-    if (!dir && !a->gpu_profile)
+    size_t dirs = 0;
+    for (size_t i = 0; i < a->ninputs; i++)
+        dirs += nfy_cli_is_dir(a->inputs[i]);
+    if (!dirs && !a->gpu_profile)
         return -1;
-    if (!dir || a->capture)
+    if (dirs != 1 || a->ninputs != 1 || a->capture)
         return nfy_cli_usage_error("ops", "--compare and an NPU profile "
                                           "directory go alone: npuify ops "
                                           "NPU_DIR [--compare GPU_PROFILE]");

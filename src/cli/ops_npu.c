@@ -5,11 +5,12 @@
  * proflog as `npuify ops` reads it). Exit 0 ok, 3 input errors (what was
  * read is still reported), 4 when the reports cannot be written.
  */
+#include "cli/ops_npu.h"
+
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli_util.h"
-#include "cli/ops_npu.h"
 #include "npuprof/npuprof.h"
 #include "proflog/proflog.h"
 
@@ -68,8 +69,8 @@ static void print_diags(const nfy_diags *d, bool json)
     nfy_buf_release(&out);
 }
 
-static void print_summary(const nfy_npu_analysis *an,
-                          const nfy_npu_compare *c, const char *dir)
+static void print_summary(const nfy_npu_analysis *an, const nfy_npu_compare *c,
+                          const char *dir)
 {
     printf("npuify ops: NPU profile: %lld kernels, %.1f us of device time, "
            "%zu finding%s",
@@ -113,8 +114,9 @@ int nfy_cli_ops_npu(const nfy_cli_ops_npu_args *a)
         st = nfy_npu_write_reports(&p, &an, have_gpu ? &c : NULL, a->out_dir);
         print_diags(&d, a->json_diags);
         if (st != NFY_OK) {
-            fprintf(stderr, "npuify ops: error[ops-io]: cannot write the "
-                            "reports in %s: %s\n",
+            fprintf(stderr,
+                    "npuify ops: error[ops-io]: cannot write the "
+                    "reports in %s: %s\n",
                     a->out_dir, nfy_status_str(st));
             rc = NFY_EXIT_INTERNAL;
         } else if (!a->quiet) {

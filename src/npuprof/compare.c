@@ -12,7 +12,10 @@
 
 #include "npuprof/npuprof.h"
 
-static double or0(double v) { return isfinite(v) ? v : 0; }
+static double or0(double v)
+{
+    return isfinite(v) ? v : 0;
+}
 
 static bool is_operator_name(nfy_str name)
 {

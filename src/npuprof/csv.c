@@ -10,14 +10,14 @@
 
 typedef struct {
     const nfy_npu_csv_opts *o;
-    nfy_buf text;            /* the record's cells, back to back */
-    NFY_VEC(size_t) starts;  /* cell i: text[starts[i] .. ends[i]) */
+    nfy_buf text;           /* the record's cells, back to back */
+    NFY_VEC(size_t) starts; /* cell i: text[starts[i] .. ends[i]) */
     NFY_VEC(size_t) ends;
     size_t max_field, max_cells;
-    uint32_t line, col;      /* position of the next byte */
-    uint32_t rec_line;       /* line where the record began */
+    uint32_t line, col; /* position of the next byte */
+    uint32_t rec_line;  /* line where the record began */
     uint32_t quote_line, quote_col;
-    size_t cell_len;         /* bytes in the current cell */
+    size_t cell_len; /* bytes in the current cell */
     bool quoted, after_quote, pending_quote, cut_warned, many_warned;
     bool stopped, any_byte;
 } csv_state;
@@ -28,7 +28,10 @@ static void csv_warn(csv_state *s, const char *code, const char *msg)
                     s->col, "%s", msg);
 }
 
-static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+static bool is_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r';
+}
 
 static void cell_begin(csv_state *s)
 {
@@ -56,8 +59,9 @@ static void cell_end(csv_state *s)
     if (s->ends.len < s->starts.len)
         nfy_vec_push(&s->ends, s->text.len);
     else if (!s->many_warned) {
-        csv_warn(s, "npu-csv-many-cells", "record has too many cells; the "
-                                          "rest are ignored");
+        csv_warn(s, "npu-csv-many-cells",
+                 "record has too many cells; the "
+                 "rest are ignored");
         s->many_warned = true;
     }
 }
@@ -170,8 +174,8 @@ static nfy_status csv_finish(csv_state *s)
 {
     nfy_status st = NFY_OK;
     if (s->quoted && !s->pending_quote && !s->stopped) {
-        nfy_diag_add_at(s->o->diags, NFY_SEV_ERROR, "npu-csv-quote",
-                        s->o->path, s->quote_line, s->quote_col,
+        nfy_diag_add_at(s->o->diags, NFY_SEV_ERROR, "npu-csv-quote", s->o->path,
+                        s->quote_line, s->quote_col,
                         "quoted cell never closed (file cut?); the record "
                         "from line %u is dropped",
                         (unsigned)s->rec_line);
@@ -209,7 +213,8 @@ nfy_status nfy_npu_csv_read_file(const char *path, const nfy_npu_csv_opts *o)
     size_t n;
     bool first = true;
     while (!s.stopped && (n = fread(buf, 1, sizeof buf, f)) > 0) {
-        size_t skip = first && n >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3) ? 3 : 0;
+        size_t skip =
+            first && n >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3) ? 3 : 0;
         for (size_t i = skip; i < n && !s.stopped; i++)
             feed_byte(&s, buf[i]);
         first = false;

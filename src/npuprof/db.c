@@ -72,8 +72,8 @@ static void kernel_of(db_ctx *c, sqlite3_stmt *st, nfy_npu_core core)
     memset(&k, 0, sizeof k);
     k.name = nfy_npu_intern(c->p, col_str(st, 0));
     k.type = nfy_npu_intern(c->p, col_str(st, 1));
-    k.core = core != NFY_NCORE_OTHER ? core
-                                     : nfy_npu_core_parse(col_str(st, 2));
+    k.core =
+        core != NFY_NCORE_OTHER ? core : nfy_npu_core_parse(col_str(st, 2));
     k.shapes = nfy_npu_intern(c->p, col_str(st, 3));
     k.dtypes = nfy_npu_intern(c->p, col_str(st, 4));
     double s = (double)sqlite3_column_int64(st, 5);
@@ -142,13 +142,11 @@ static const char api_sql[] =
     "SELECT n.value, a.startNs, a.endNs FROM PYTORCH_API a LEFT JOIN "
     "STRING_IDS n ON n.id = a.name";
 
-nfy_status nfy_npu_read_db(nfy_npu_profile *p, const char *path,
-                           nfy_diags *d)
+nfy_status nfy_npu_read_db(nfy_npu_profile *p, const char *path, nfy_diags *d)
 {
     p->src.db = nfy_arena_strdup(&p->arena, path);
     db_ctx c = {p, d, path, NULL};
-    if (sqlite3_open_v2(path, &c.db, SQLITE_OPEN_READONLY, NULL) !=
-        SQLITE_OK) {
+    if (sqlite3_open_v2(path, &c.db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
         db_error(&c, "cannot open the database");
         sqlite3_close(c.db);
         return NFY_EIO;

@@ -93,14 +93,14 @@ bool nfy_npu_is_profile_dir(const char *dir)
 static char *find_db(nfy_arena *a, const char *base)
 {
     size_t n;
-    char *db = first_entry(a, base, "ascend_pytorch_profiler", ".db", false, &n);
+    char *db =
+        first_entry(a, base, "ascend_pytorch_profiler", ".db", false, &n);
     if (!db)
         db = first_entry(a, base, "analysis", ".db", false, &n);
     return db;
 }
 
-nfy_status nfy_npu_read_dir(nfy_npu_profile *p, const char *dir,
-                            nfy_diags *d)
+nfy_status nfy_npu_read_dir(nfy_npu_profile *p, const char *dir, nfy_diags *d)
 {
     nfy_arena a = NFY_ARENA_INIT;
     const char *base = files_dir(&a, dir, d);

@@ -17,7 +17,8 @@
 /* Optimizer kernels per step above which the optimizer is unfused. */
 #define OPTIMIZER_PER_STEP 8
 
-/* ---- per-(type, core, dtypes) sums ---------------------------------------- */
+/* ---- per-(type, core, dtypes) sums ----------------------------------------
+ */
 
 typedef struct {
     NFY_VEC(nfy_npu_typesum) v;
@@ -106,12 +107,12 @@ static char *list_types(nfy_arena *ar, const typeagg *g, size_t n)
     nfy_buf b = NFY_BUF_INIT;
     for (size_t i = 0; i < g->v.len && i < n; i++) {
         const nfy_npu_typesum *t = &g->v.items[i];
-        (void)nfy_buf_addf(&b, "%s%.*s (%s%s%.*s): %lld %s, %.1f us",
-                           i ? "; " : "", NFY_STR_FMT(t->type),
-                           nfy_npu_core_name(t->core), t->dtypes.len ? ", " : "",
-                           NFY_STR_FMT(t->dtypes), (long long)t->count,
-                           nfy_plural((size_t)t->count, "kernel", "kernels"),
-                           t->total_us);
+        (void)nfy_buf_addf(
+            &b, "%s%.*s (%s%s%.*s): %lld %s, %.1f us", i ? "; " : "",
+            NFY_STR_FMT(t->type), nfy_npu_core_name(t->core),
+            t->dtypes.len ? ", " : "", NFY_STR_FMT(t->dtypes),
+            (long long)t->count,
+            nfy_plural((size_t)t->count, "kernel", "kernels"), t->total_us);
         if (t->shapes.len)
             (void)nfy_buf_addf(&b, ", shapes %.*s", NFY_STR_FMT(t->shapes));
     }
@@ -120,7 +121,8 @@ static char *list_types(nfy_arena *ar, const typeagg *g, size_t n)
     return s;
 }
 
-/* ---- predicates ----------------------------------------------------------- */
+/* ---- predicates -----------------------------------------------------------
+ */
 
 /* One dtype token of a "FLOAT;FLOAT16" list is FP32. */
 static bool has_fp32(nfy_str dt)
@@ -169,7 +171,8 @@ static bool slow_matrix(const nfy_npu_kernel *k)
            (!isnan(k->mac_ratio) && k->mac_ratio < 0.2);
 }
 
-/* ---- findings ------------------------------------------------------------- */
+/* ---- findings -------------------------------------------------------------
+ */
 
 static nfy_npu_finding *add(nfy_npu_analysis *a, nfy_npu_find_kind kind,
                             const char *code, const char *title,
@@ -275,7 +278,8 @@ static void find_fp32_matrix(const nfy_npu_profile *p, nfy_npu_analysis *a)
         f->ops = list_types(&a->arena, &g, 5);
         f->evidence = nfy_arena_fmt(
             &a->arena,
-            "%lld of %lld matrix kernels (MatMul/BatchMatMul/Conv) run in FP32, "
+            "%lld of %lld matrix kernels (MatMul/BatchMatMul/Conv) run in "
+            "FP32, "
             "on AI_VECTOR_CORE or with aic_mac_ratio < 0.2: %.1f us, %.1f%% of "
             "matrix time and %.1f%% of kernel time.",
             (long long)n, (long long)all_n, us,
@@ -362,7 +366,8 @@ static void find_hccl(const nfy_npu_profile *p, nfy_npu_analysis *a)
             (void)nfy_buf_addf(&b,
                                " Step %d (the first): %.1f us; later steps: "
                                "%.1f us per step.",
-                               (int)first, first_us, later_us / (double)later_n);
+                               (int)first, first_us,
+                               later_us / (double)later_n);
         if (bcast)
             (void)nfy_buf_addf(&b, " %lld broadcast task%s.", (long long)bcast,
                                bcast == 1 ? "" : "s");
@@ -448,8 +453,8 @@ static void find_host_bound(const nfy_npu_profile *p, nfy_npu_analysis *a)
     double idle_share = g.span_us > 0 ? g.idle_us / g.span_us : 0;
     double free_share = 0;
     if (p->tl.overlap) {
-        double all = p->tl.computing_us + p->tl.comm_not_overlapped_us +
-                     p->tl.free_us;
+        double all =
+            p->tl.computing_us + p->tl.comm_not_overlapped_us + p->tl.free_us;
         free_share = all > 0 ? p->tl.free_us / all : 0;
     }
     if (idle_share < IDLE_SHARE && free_share < IDLE_SHARE)
@@ -486,8 +491,9 @@ static void find_host_bound(const nfy_npu_profile *p, nfy_npu_analysis *a)
         (void)nfy_buf_addch(&b, '.');
     }
     if (p->tl.overlap)
-        (void)nfy_buf_addf(&b, " Overlap Analysis: Free %.1f us, Computing "
-                               "%.1f us.",
+        (void)nfy_buf_addf(&b,
+                           " Overlap Analysis: Free %.1f us, Computing "
+                           "%.1f us.",
                            p->tl.free_us, p->tl.computing_us);
     if (p->tl.enqueue_n || p->tl.dequeue_n)
         (void)nfy_buf_addf(&b,

@@ -9,8 +9,19 @@
 
 #include "npuprof/npuprof.h"
 
-enum { K_STEP, K_NAME, K_TYPE, K_CORE, K_START, K_DUR, K_WAIT, K_SHAPES,
-       K_DTYPES, K_MAC, K__COUNT };
+enum {
+    K_STEP,
+    K_NAME,
+    K_TYPE,
+    K_CORE,
+    K_START,
+    K_DUR,
+    K_WAIT,
+    K_SHAPES,
+    K_DTYPES,
+    K_MAC,
+    K__COUNT
+};
 
 /* Header titles of each field; the first is kernel_details', the others
  * the op_summary names it was made from. */
@@ -114,8 +125,7 @@ static int need_columns(table_ctx *t, const int *fields, size_t n,
     return 0;
 }
 
-static int kernel_row(void *ctx, const nfy_str *cells, size_t n,
-                      uint32_t line)
+static int kernel_row(void *ctx, const nfy_str *cells, size_t n, uint32_t line)
 {
     table_ctx *t = ctx;
     if (!t->have_header) {
@@ -180,8 +190,8 @@ static int stat_row(void *ctx, const nfy_str *cells, size_t n, uint32_t line)
     return 0;
 }
 
-static nfy_status read_table(nfy_npu_profile *p, const char *path,
-                             nfy_diags *d, bool kernels)
+static nfy_status read_table(nfy_npu_profile *p, const char *path, nfy_diags *d,
+                             bool kernels)
 {
     table_ctx t;
     memset(&t, 0, sizeof t);

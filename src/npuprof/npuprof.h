@@ -51,10 +51,10 @@ nfy_npu_core nfy_npu_core_parse(nfy_str s);
 typedef struct {
     nfy_str name, type, shapes, dtypes;
     nfy_npu_core core;
-    int32_t step;    /* Step Id, or NFY_NPU_STEP_NONE */
-    double start_us; /* Start Time(us) */
-    double dur_us;   /* Duration(us) */
-    double wait_us;  /* Wait Time(us), NaN when absent */
+    int32_t step;     /* Step Id, or NFY_NPU_STEP_NONE */
+    double start_us;  /* Start Time(us) */
+    double dur_us;    /* Duration(us) */
+    double wait_us;   /* Wait Time(us), NaN when absent */
     double mac_ratio; /* aic_mac_ratio (aic_metrics), NaN when absent */
     uint32_t line;    /* CSV line (0 for db) */
 } nfy_npu_kernel;
@@ -117,7 +117,8 @@ nfy_npu_hostop *nfy_npu_hostop_get(nfy_npu_profile *p, nfy_str name);
 const nfy_npu_hostop *nfy_npu_hostop_find(const nfy_npu_profile *p,
                                           nfy_str name);
 
-/* ---- CSV (csv.c) ---------------------------------------------------------- */
+/* ---- CSV (csv.c) ----------------------------------------------------------
+ */
 
 /* One record: cells are views valid during the call, trimmed of blanks
  * and tabs (torch_npu ends big numbers with "\t" for spreadsheets). */
@@ -125,10 +126,10 @@ typedef int (*nfy_npu_csv_row_fn)(void *ctx, const nfy_str *cells, size_t n,
                                   uint32_t line);
 
 typedef struct {
-    const char *path;  /* for diagnostics */
-    nfy_diags *diags;  /* may be NULL */
-    size_t max_field;  /* longest cell kept (0: 64 KiB); longer are cut */
-    size_t max_cells;  /* cells kept per record (0: 512) */
+    const char *path; /* for diagnostics */
+    nfy_diags *diags; /* may be NULL */
+    size_t max_field; /* longest cell kept (0: 64 KiB); longer are cut */
+    size_t max_cells; /* cells kept per record (0: 512) */
     nfy_npu_csv_row_fn row;
     void *ctx;
 } nfy_npu_csv_opts;
@@ -139,7 +140,8 @@ nfy_status nfy_npu_csv_read_mem(const char *data, size_t len,
                                 const nfy_npu_csv_opts *o);
 nfy_status nfy_npu_csv_read_file(const char *path, const nfy_npu_csv_opts *o);
 
-/* ---- Readers (kernels.c, trace_view.c, db.c, dir.c) ----------------------- */
+/* ---- Readers (kernels.c, trace_view.c, db.c, dir.c) -----------------------
+ */
 
 /** kernel_details.csv (or an msprof op_summary_*.csv: Op Name, OP Type,
  *  Task Type, Task Start Time(us)... are read as their aliases). */
@@ -153,25 +155,24 @@ nfy_status nfy_npu_read_trace_view(nfy_npu_profile *p, const char *path,
                                    nfy_diags *d);
 /** ascend_pytorch_profiler*.db / analysis.db: tables COMPUTE_TASK_INFO,
  *  TASK, STRING_IDS, COMMUNICATION_OP, PYTORCH_API, STEP_TIME. */
-nfy_status nfy_npu_read_db(nfy_npu_profile *p, const char *path,
-                           nfy_diags *d);
+nfy_status nfy_npu_read_db(nfy_npu_profile *p, const char *path, nfy_diags *d);
 /** A *_ascend_pt directory, its ASCEND_PROFILER_OUTPUT, or a directory
  *  holding the files: reads what is there (kernel_details.csv before the
  *  db's tasks: one source of kernels). NFY_ENOENT when nothing is found. */
-nfy_status nfy_npu_read_dir(nfy_npu_profile *p, const char *dir,
-                            nfy_diags *d);
+nfy_status nfy_npu_read_dir(nfy_npu_profile *p, const char *dir, nfy_diags *d);
 /** True when dir looks like an NPU profile directory. */
 bool nfy_npu_is_profile_dir(const char *dir);
 
-/* ---- Findings (findings.c) ------------------------------------------------ */
+/* ---- Findings (findings.c) ------------------------------------------------
+ */
 
 typedef enum {
-    NFY_NFIND_AI_CPU,      /* NPU801 */
-    NFY_NFIND_FP32_MATMUL, /* NPU802 */
-    NFY_NFIND_HCCL,        /* NPU803 */
-    NFY_NFIND_HOST_BOUND,  /* NPU804 */
+    NFY_NFIND_AI_CPU,        /* NPU801 */
+    NFY_NFIND_FP32_MATMUL,   /* NPU802 */
+    NFY_NFIND_HCCL,          /* NPU803 */
+    NFY_NFIND_HOST_BOUND,    /* NPU804 */
     NFY_NFIND_SMALL_KERNELS, /* NPU805 */
-    NFY_NFIND_OPTIMIZER,   /* NPU806 */
+    NFY_NFIND_OPTIMIZER,     /* NPU806 */
     NFY_NFIND__COUNT
 } nfy_npu_find_kind;
 
@@ -180,11 +181,11 @@ typedef struct {
     const char *code;  /* "NPU801" */
     const char *title; /* one line */
     nfy_severity sev;
-    double time_us;   /* device time concerned */
-    double share;     /* of kernel time, 0..1 */
-    int64_t count;    /* kernels concerned */
-    char *evidence;   /* sentences with numbers and names (arena) */
-    char *ops;        /* "Cast (AI_CPU, INT64), ..." (arena) */
+    double time_us; /* device time concerned */
+    double share;   /* of kernel time, 0..1 */
+    int64_t count;  /* kernels concerned */
+    char *evidence; /* sentences with numbers and names (arena) */
+    char *ops;      /* "Cast (AI_CPU, INT64), ..." (arena) */
     const char *advice;
 } nfy_npu_finding;
 
@@ -211,7 +212,8 @@ typedef struct {
 void nfy_npu_analyse(const nfy_npu_profile *p, nfy_npu_analysis *a);
 void nfy_npu_analysis_release(nfy_npu_analysis *a);
 
-/* ---- Compare (compare.c) -------------------------------------------------- */
+/* ---- Compare (compare.c) --------------------------------------------------
+ */
 
 typedef struct {
     nfy_str name;
@@ -237,7 +239,8 @@ void nfy_npu_compare_build(const nfy_prof_table *gpu, const nfy_npu_profile *p,
                            nfy_npu_compare *c);
 void nfy_npu_compare_release(nfy_npu_compare *c);
 
-/* ---- Reports (render.c) --------------------------------------------------- */
+/* ---- Reports (render.c) ---------------------------------------------------
+ */
 
 void nfy_npu_render_md(const nfy_npu_profile *p, const nfy_npu_analysis *a,
                        nfy_buf *out);

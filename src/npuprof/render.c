@@ -12,8 +12,9 @@
 
 static const char *sev_name(nfy_severity s)
 {
-    return s == NFY_SEV_ERROR ? "error" : s == NFY_SEV_WARNING ? "warning"
-                                                                 : "note";
+    return s == NFY_SEV_ERROR     ? "error"
+           : s == NFY_SEV_WARNING ? "warning"
+                                  : "note";
 }
 
 /* A Markdown table cell: '|' escaped, line breaks as spaces. */
@@ -35,9 +36,9 @@ static void md_cstr(nfy_buf *b, const char *s)
 
 static void json_str(nfy_buf *b, const char *key, nfy_str v, bool comma)
 {
-    (void)nfy_buf_addf(b, "\"%s\": \"", key);
-    nfy_json_escape(b, v.ptr, v.len);
-    (void)nfy_buf_addstr(b, comma ? "\", " : "\"");
+    (void)nfy_buf_addf(b, "\"%s\": ", key);
+    nfy_json_escape(b, v.ptr, v.len); /* quotes included */
+    (void)nfy_buf_addstr(b, comma ? ", " : "");
 }
 
 static void json_cstr(nfy_buf *b, const char *key, const char *v, bool comma)
@@ -49,7 +50,10 @@ static void json_cstr(nfy_buf *b, const char *key, const char *v, bool comma)
     json_str(b, key, nfy_str_from_cstr(v), comma);
 }
 
-static double fin(double v) { return isfinite(v) ? v : 0; }
+static double fin(double v)
+{
+    return isfinite(v) ? v : 0;
+}
 
 static void md_sources(const nfy_npu_profile *p, nfy_buf *b)
 {
@@ -92,10 +96,9 @@ static void md_breakdown(const nfy_npu_analysis *a, nfy_buf *b)
     for (int c = 0; c < NFY_NCORE__COUNT; c++) {
         if (a->core_us[c] <= 0)
             continue;
-        (void)nfy_buf_addf(b, "| %s | %.1f | %.1f%% |\n", nfy_npu_core_name(c),
-                           a->core_us[c],
-                           a->kernel_us > 0 ? 100 * a->core_us[c] / a->kernel_us
-                                            : 0);
+        (void)nfy_buf_addf(
+            b, "| %s | %.1f | %.1f%% |\n", nfy_npu_core_name(c), a->core_us[c],
+            a->kernel_us > 0 ? 100 * a->core_us[c] / a->kernel_us : 0);
     }
     (void)nfy_buf_addf(b, "\n## Top operator types\n\n| type | core | input "
                           "dtypes | kernels | time (us) | per step (us) | "
@@ -109,8 +112,9 @@ static void md_breakdown(const nfy_npu_analysis *a, nfy_buf *b)
         md_cell(b, t->dtypes);
         (void)nfy_buf_addf(
             b, " | %lld | %.1f | %.1f | %.1f | %.1f%% |\n", (long long)t->count,
-            t->total_us, a->steps ? t->total_us / (double)a->steps : t->total_us,
-            t->max_us, a->kernel_us > 0 ? 100 * t->total_us / a->kernel_us : 0);
+            t->total_us,
+            a->steps ? t->total_us / (double)a->steps : t->total_us, t->max_us,
+            a->kernel_us > 0 ? 100 * t->total_us / a->kernel_us : 0);
     }
     (void)nfy_buf_addch(b, '\n');
 }
@@ -120,9 +124,8 @@ void nfy_npu_render_md(const nfy_npu_profile *p, const nfy_npu_analysis *a,
 {
     (void)nfy_buf_addstr(b, "# NPU profile\n\n");
     md_sources(p, b);
-    (void)nfy_buf_addf(b,
-                       "%lld kernels, %.1f us of device time", (long long)a->kernels,
-                       a->kernel_us);
+    (void)nfy_buf_addf(b, "%lld kernels, %.1f us of device time",
+                       (long long)a->kernels, a->kernel_us);
     if (a->steps)
         (void)nfy_buf_addf(b, " over %lld steps (%.1f us per step)",
                            (long long)a->steps, a->step_us);
@@ -144,13 +147,13 @@ void nfy_npu_render_json(const nfy_npu_profile *p, const nfy_npu_analysis *a,
     json_cstr(b, "op_statistic", p->src.op_statistic, true);
     json_cstr(b, "trace_view", p->src.trace_view, true);
     json_cstr(b, "db", p->src.db, false);
-    (void)nfy_buf_addf(b,
-                       "},\n \"kernels\": %lld, \"kernel_us\": %.3f, \"steps\": "
-                       "%lld, \"span_us\": %.3f, \"busy_us\": %.3f, "
-                       "\"bad_rows\": %llu,\n \"core_us\": {",
-                       (long long)a->kernels, a->kernel_us, (long long)a->steps,
-                       a->span_us, a->busy_us,
-                       (unsigned long long)p->bad_rows);
+    (void)nfy_buf_addf(
+        b,
+        "},\n \"kernels\": %lld, \"kernel_us\": %.3f, \"steps\": "
+        "%lld, \"span_us\": %.3f, \"busy_us\": %.3f, "
+        "\"bad_rows\": %llu,\n \"core_us\": {",
+        (long long)a->kernels, a->kernel_us, (long long)a->steps, a->span_us,
+        a->busy_us, (unsigned long long)p->bad_rows);
     for (int c = 0; c < NFY_NCORE__COUNT; c++)
         (void)nfy_buf_addf(b, "%s\"%s\": %.3f", c ? ", " : "",
                            nfy_npu_core_name(c), a->core_us[c]);
@@ -205,17 +208,17 @@ void nfy_npu_render_types_csv(const nfy_npu_analysis *a, nfy_buf *b)
         nfy_csv_escape(b, t->type.ptr, t->type.len);
         (void)nfy_buf_addf(b, ",%s,", nfy_npu_core_name(t->core));
         nfy_csv_escape(b, t->dtypes.ptr, t->dtypes.len);
-        (void)nfy_buf_addf(b, ",%lld,%.3f,%.3f,%.2f\n", (long long)t->count,
-                           t->total_us, t->max_us,
-                           a->kernel_us > 0 ? 100 * t->total_us / a->kernel_us
-                                            : 0);
+        (void)nfy_buf_addf(
+            b, ",%lld,%.3f,%.3f,%.2f\n", (long long)t->count, t->total_us,
+            t->max_us, a->kernel_us > 0 ? 100 * t->total_us / a->kernel_us : 0);
     }
 }
 
 static const char *side(const nfy_npu_cmp_row *r)
 {
-    return r->on_gpu && r->on_npu ? "both" : r->on_gpu ? "gpu-only"
-                                                       : "npu-only";
+    return r->on_gpu && r->on_npu ? "both"
+           : r->on_gpu            ? "gpu-only"
+                                  : "npu-only";
 }
 
 static void ratio(nfy_buf *b, const nfy_npu_cmp_row *r)
@@ -240,11 +243,12 @@ void nfy_npu_render_compare_md(const nfy_npu_compare *c, nfy_buf *b)
         c->by_host ? " The GPU profile has no device times (a CPU-only run?), "
                      "so host times are compared."
                    : "");
-    (void)nfy_buf_addf(b, "Biggest regressions first (NPU minus GPU %s).\n\n"
-                          "| operator | side | GPU calls | NPU calls | GPU "
-                          "(us) | NPU (us) | NPU/GPU | GPU share | NPU share "
-                          "|\n| --- | --- | ---: | ---: | ---: | ---: | ---: "
-                          "| ---: | ---: |\n",
+    (void)nfy_buf_addf(b,
+                       "Biggest regressions first (NPU minus GPU %s).\n\n"
+                       "| operator | side | GPU calls | NPU calls | GPU "
+                       "(us) | NPU (us) | NPU/GPU | GPU share | NPU share "
+                       "|\n| --- | --- | ---: | ---: | ---: | ---: | ---: "
+                       "| ---: | ---: |\n",
                        what);
     for (size_t i = 0; i < c->rows.len; i++) {
         const nfy_npu_cmp_row *r = &c->rows.items[i];
@@ -269,8 +273,9 @@ void nfy_npu_render_compare_csv(const nfy_npu_compare *c, nfy_buf *b)
     for (size_t i = 0; i < c->rows.len; i++) {
         const nfy_npu_cmp_row *r = &c->rows.items[i];
         nfy_csv_escape(b, r->name.ptr, r->name.len);
-        (void)nfy_buf_addf(b, ",%s,%lld,%lld,%.3f,%.3f,%.3f,%.2f,%.2f,%.3f,"
-                              "%.3f\n",
+        (void)nfy_buf_addf(b,
+                           ",%s,%lld,%lld,%.3f,%.3f,%.3f,%.2f,%.2f,%.3f,"
+                           "%.3f\n",
                            side(r), (long long)r->gpu_calls,
                            (long long)r->npu_calls, r->gpu_us, r->npu_us,
                            r->npu_us - r->gpu_us, 100 * r->gpu_share,

@@ -68,8 +68,9 @@ static int64_t id_of(json_t *v)
     if (json_is_integer(v))
         return (int64_t)json_integer_value(v);
     if (json_is_string(v))
-        return (int64_t)(nfy_str_hash(nfy_str_from_cstr(json_string_value(v))) >>
-                         1);
+        return (
+            int64_t)(nfy_str_hash(nfy_str_from_cstr(json_string_value(v))) >>
+                     1);
     return -1;
 }
 
@@ -260,8 +261,8 @@ static void link_flows(tv_ctx *c)
         if (!s->start)
             continue;
         /* every finish with the same id after this start */
-        for (size_t j = i + 1; j < c->flows.len && c->flows.items[j].id == s->id;
-             j++) {
+        for (size_t j = i + 1;
+             j < c->flows.len && c->flows.items[j].id == s->id; j++) {
             const flow_ev *f = &c->flows.items[j];
             if (f->start)
                 break;
@@ -302,8 +303,8 @@ nfy_status nfy_npu_read_trace_view(nfy_npu_profile *p, const char *path,
                         "invalid JSON: %s", err.text);
         return NFY_ESYNTAX;
     }
-    json_t *events = json_is_array(root) ? root
-                                         : json_object_get(root, "traceEvents");
+    json_t *events =
+        json_is_array(root) ? root : json_object_get(root, "traceEvents");
     if (!json_is_array(events)) {
         nfy_diag_add_at(d, NFY_SEV_ERROR, "npu-json", path, 1, 0,
                         "not a chrome trace: no event array");
