@@ -12,7 +12,9 @@
 #  4. bad input: truncated CSV, wrong columns, a huge cell, broken JSON, a
 #     file that is not SQLite, an empty directory: exit 3 with FILE:LINE
 #     diagnostics, never a crash; usage errors exit 2;
-#  5. determinism: two runs are byte-identical.
+#  5. npu_report.html parses with balanced tags, no script, nothing external;
+#     a hostile type name comes back as text ('|' escaped in Markdown);
+#  6. determinism: two runs are byte-identical.
 # Run from the repo root; NPUIFY names the binary; UPDATE=1 rewrites the
 # golden files (review the diff). Prints "N passed, N failed".
 
@@ -46,7 +48,7 @@ run_case() { # case dir [gpu]
     fi
     rc=$?
     [ $rc -eq 0 ] && ok || { fail "$1: exit $rc"; cat "$tmp/$1.stderr"; }
-    for f in npu_summary.md npu_report.json npu_types.csv compare.md compare.csv; do
+    for f in npu_summary.md npu_report.json npu_types.csv npu_report.html compare.md compare.csv; do
         [ -f "$out/$f" ] || continue
         same "$1/$f golden" "$out/$f" "$EXP/$1/$f"
     done
@@ -114,9 +116,25 @@ mk; bad "empty directory" 3 "$tmp/in" 'error\[npu-input\]'
 "$NPUIFY" ops $D/mlp_fp32_ascend_pt $D/mlp_bf16_ascend_pt -o "$tmp/u" >/dev/null 2>&1
 [ $? -eq 2 ] && ok || fail "two NPU directories: exit 2"
 
-# 5. determinism
+$PY $D/html_check.py "$tmp"/fp32/npu_report.html "$tmp"/bf16/npu_report.html \
+    "$tmp"/fp32_db/npu_report.html && ok || fail "npu_report.html: balanced, self-contained"
+
+# hostile names: markup comes back as text in the page, '|' is escaped in tables
+mk; printf 'Name,Type,Accelerator Core,Duration(us)\nx,<script>alert(1)</script>|t,AI_CPU,5\n' >"$tmp/in/kernel_details.csv"
+"$NPUIFY" ops "$tmp/in" -o "$tmp/hostile" >/dev/null 2>&1
+if grep -q '<script' "$tmp/hostile/npu_report.html" ||
+    ! grep -q '&lt;script&gt;alert(1)&lt;/script&gt;|t' "$tmp/hostile/npu_report.html"; then
+    fail "hostile type name in npu_report.html"
+else ok; fi
+$PY $D/html_check.py "$tmp/hostile/npu_report.html" && ok || fail "hostile: page balanced"
+grep -q '^| &lt;script\|^| <script>alert(1)</script>\\|t |' "$tmp/hostile/npu_summary.md" && ok ||
+    fail "'|' escaped in npu_summary.md"
+$PY -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/hostile/npu_report.json" && ok ||
+    fail "hostile name: npu_report.json is valid JSON"
+
+# 6. determinism
 "$NPUIFY" ops $D/mlp_fp32_ascend_pt --compare $D/gpu_kineto_mlp.json -o "$tmp/again" -q >/dev/null 2>&1
-for f in npu_summary.md npu_report.json npu_types.csv compare.md compare.csv; do
+for f in npu_summary.md npu_report.json npu_types.csv npu_report.html compare.md compare.csv; do
     cmp -s "$tmp/again/$f" "$tmp/compare_kineto/$f" && ok || fail "determinism: $f"
 done
 finish

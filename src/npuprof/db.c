@@ -103,7 +103,9 @@ static void api_row(db_ctx *c, sqlite3_stmt *st)
     h->host_us += e >= s ? (double)(e - s) / 1000.0 : 0;
 }
 
-/* Step Id of each kernel from STEP_TIME windows (kernels lack it here). */
+/* Step Id of each kernel from STEP_TIME windows (kernels lack it here);
+ * the first STEPS_MAX windows only, so a hostile table stays cheap. */
+#define STEPS_MAX 4096
 static void assign_steps(db_ctx *c, size_t from)
 {
     sqlite3_stmt *st;
@@ -112,7 +114,7 @@ static void assign_steps(db_ctx *c, size_t from)
                            "startNs",
                            -1, &st, NULL) != SQLITE_OK)
         return;
-    while (sqlite3_step(st) == SQLITE_ROW) {
+    for (int n = 0; n < STEPS_MAX && sqlite3_step(st) == SQLITE_ROW; n++) {
         int64_t id = sqlite3_column_int64(st, 0);
         double s = (double)sqlite3_column_int64(st, 1) / 1000.0;
         double e = (double)sqlite3_column_int64(st, 2) / 1000.0;

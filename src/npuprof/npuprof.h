@@ -247,9 +247,12 @@ void nfy_npu_render_md(const nfy_npu_profile *p, const nfy_npu_analysis *a,
 void nfy_npu_render_json(const nfy_npu_profile *p, const nfy_npu_analysis *a,
                          nfy_buf *out);
 void nfy_npu_render_types_csv(const nfy_npu_analysis *a, nfy_buf *out);
+void nfy_npu_render_html(const nfy_npu_profile *p, const nfy_npu_analysis *a,
+                         nfy_buf *out);
 void nfy_npu_render_compare_md(const nfy_npu_compare *c, nfy_buf *out);
 void nfy_npu_render_compare_csv(const nfy_npu_compare *c, nfy_buf *out);
-/** npu_summary.md, npu_report.json, npu_types.csv and, with c, compare.md
+/** npu_summary.md, npu_report.json, npu_types.csv, npu_report.html and,
+ *  with c, compare.md
  *  and compare.csv into dir (created); deterministic, atomic. */
 nfy_status nfy_npu_write_reports(const nfy_npu_profile *p,
                                  const nfy_npu_analysis *a,

@@ -1,8 +1,11 @@
 /*
  * The NPU profile's reports: npu_summary.md (findings first, then the time
  * by core and the top operator types), npu_report.json (schema
- * "npuify-npu-profile/1"), npu_types.csv, and for --compare compare.md and
- * compare.csv. Deterministic: fixed number formats, no timestamps.
+ * "npuify-npu-profile/1"), npu_types.csv, npu_report.html (one
+ * self-contained page, no script: a bar chart of device time by core, the
+ * findings, the top types; every input text HTML-escaped), and for
+ * --compare compare.md and compare.csv. Deterministic: fixed number formats, no
+ * timestamps.
  */
 #include <math.h>
 
@@ -283,6 +286,98 @@ void nfy_npu_render_compare_csv(const nfy_npu_compare *c, nfy_buf *b)
     }
 }
 
+/* ---- npu_report.html ------------------------------------------------------
+ */
+
+static void html_text(nfy_buf *b, const char *s)
+{
+    nfy_html_escape(b, s ? s : "", s ? strlen(s) : 0);
+}
+
+/* One horizontal bar per core: its share of device time (inline SVG). */
+static void html_core_chart(const nfy_npu_analysis *a, nfy_buf *b)
+{
+    static const char *const colour[NFY_NCORE__COUNT] = {
+        "#999", "#2b6cb0", "#38a169", "#e53e3e", "#805ad5", "#dd6b20"};
+    int rows = 0;
+    for (int c = 0; c < NFY_NCORE__COUNT; c++)
+        rows += a->core_us[c] > 0;
+    (void)nfy_buf_addf(b,
+                       "<svg role=\"img\" aria-label=\"device time by core\" "
+                       "width=\"560\" height=\"%d\">",
+                       rows * 26 + 4);
+    int y = 2;
+    for (int c = 0; c < NFY_NCORE__COUNT; c++) {
+        if (a->core_us[c] <= 0)
+            continue;
+        double share = a->kernel_us > 0 ? a->core_us[c] / a->kernel_us : 0;
+        (void)nfy_buf_addf(b,
+                           "<text x=\"0\" y=\"%d\" font-size=\"13\">%s</text>"
+                           "<rect x=\"130\" y=\"%d\" width=\"%.1f\" "
+                           "height=\"18\" fill=\"%s\"/><text x=\"%.1f\" "
+                           "y=\"%d\" font-size=\"13\">%.1f us (%.1f%%)</text>",
+                           y + 14, nfy_npu_core_name(c), y, 300 * share,
+                           colour[c], 136 + 300 * share, y + 14, a->core_us[c],
+                           100 * share);
+        y += 26;
+    }
+    (void)nfy_buf_addstr(b, "</svg>\n");
+}
+
+void nfy_npu_render_html(const nfy_npu_profile *p, const nfy_npu_analysis *a,
+                         nfy_buf *b)
+{
+    (void)p;
+    (void)nfy_buf_addstr(
+        b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+           "<meta name=\"viewport\" content=\"width=device-width\">"
+           "<title>NPU profile</title><style>body{font-family:sans-serif;"
+           "max-width:60em;margin:auto;padding:0 1em}table{border-collapse:"
+           "collapse;display:block;overflow-x:auto}td,th{border:1px solid "
+           "#ccc;padding:2px 6px;text-align:left}svg{max-width:100%}</style>"
+           "</head><body>\n<h1>NPU profile</h1>\n");
+    (void)nfy_buf_addf(b,
+                       "<p>%lld kernels, %.1f us of device time, %lld steps, "
+                       "%zu findings.</p>\n<h2>Device time by core</h2>\n",
+                       (long long)a->kernels, a->kernel_us, (long long)a->steps,
+                       a->items.len);
+    html_core_chart(a, b);
+    (void)nfy_buf_addstr(b, "<h2>Why it is slow</h2>\n");
+    for (size_t i = 0; i < a->items.len; i++) {
+        const nfy_npu_finding *f = &a->items.items[i];
+        (void)nfy_buf_addf(b, "<h3>%s %s: ", f->code, sev_name(f->sev));
+        html_text(b, f->title);
+        (void)nfy_buf_addstr(b, "</h3>\n<p>");
+        html_text(b, f->evidence);
+        if (f->ops && *f->ops) {
+            (void)nfy_buf_addstr(b, "</p>\n<p>Operator types: ");
+            html_text(b, f->ops);
+        }
+        (void)nfy_buf_addstr(b, "</p>\n<p>Fix: ");
+        html_text(b, f->advice);
+        (void)nfy_buf_addstr(b, "</p>\n");
+    }
+    (void)nfy_buf_addstr(b, "<h2>Top operator types</h2>\n<table><tr><th>type"
+                            "</th><th>core</th><th>input dtypes</th><th>"
+                            "kernels</th><th>time (us)</th><th>share</th>"
+                            "</tr>\n");
+    for (size_t i = 0; i < a->types.len && i < TOP_TYPES; i++) {
+        const nfy_npu_typesum *t = &a->types.items[i];
+        (void)nfy_buf_addstr(b, "<tr><td>");
+        nfy_html_escape(b, t->type.ptr, t->type.len);
+        (void)nfy_buf_addf(b, "</td><td>%s</td><td>",
+                           nfy_npu_core_name(t->core));
+        nfy_html_escape(b, t->dtypes.ptr, t->dtypes.len);
+        (void)nfy_buf_addf(b,
+                           "</td><td>%lld</td><td>%.1f</td><td>%.1f%%</td>"
+                           "</tr>\n",
+                           (long long)t->count, t->total_us,
+                           a->kernel_us > 0 ? 100 * t->total_us / a->kernel_us
+                                            : 0);
+    }
+    (void)nfy_buf_addstr(b, "</table>\n</body></html>\n");
+}
+
 static nfy_status write_one(const char *dir, const char *name, nfy_buf *b)
 {
     nfy_arena a = NFY_ARENA_INIT;
@@ -311,6 +406,9 @@ nfy_status nfy_npu_write_reports(const nfy_npu_profile *p,
     nfy_npu_render_types_csv(a, &b);
     if (st == NFY_OK)
         st = write_one(dir, "npu_types.csv", &b);
+    nfy_npu_render_html(p, a, &b);
+    if (st == NFY_OK)
+        st = write_one(dir, "npu_report.html", &b);
     if (c) {
         nfy_npu_render_compare_md(c, &b);
         if (st == NFY_OK)

@@ -22,7 +22,8 @@
 
 #define FIXTURE "tests/npuprof/mlp_fp32_ascend_pt/ASCEND_PROFILER_OUTPUT/"
 
-/* ---- CSV ------------------------------------------------------------------ */
+/* ---- CSV ------------------------------------------------------------------
+ */
 
 typedef struct {
     char cells[16][64][64];
@@ -121,13 +122,13 @@ static void test_csv_limits(void **state)
     nfy_diags_release(&d);
 }
 
-/* ---- kernel_details / op_statistic ------------------------------------------- */
+/* ---- kernel_details / op_statistic
+ * ------------------------------------------- */
 
 static char *write_tmp(const char *name, const char *text)
 {
     static char path[256];
-    snprintf(path, sizeof path, "/tmp/npuprof_unit_%d_%s", (int)getpid(),
-             name);
+    snprintf(path, sizeof path, "/tmp/npuprof_unit_%d_%s", (int)getpid(), name);
     FILE *f = fopen(path, "wb");
     assert_non_null(f);
     fwrite(text, 1, strlen(text), f);
@@ -157,7 +158,8 @@ static void test_kernel_details(void **state)
     const nfy_npu_kernel *k = &p.kernels.items[1];
     assert_int_equal(k->core, NFY_NCORE_AI_CORE);
     assert_true(nfy_str_eq_cstr(k->shapes, "64,16;16,64"));
-    assert_true(fabs(k->start_us - 190) < 1e-9 && fabs(k->dur_us - 40.25) < 1e-9);
+    assert_true(fabs(k->start_us - 190) < 1e-9 &&
+                fabs(k->dur_us - 40.25) < 1e-9);
     assert_int_equal(p.kernels.items[0].core, NFY_NCORE_AI_CPU);
     assert_true(fabs(p.kernels.items[0].start_us - 100.5) < 1e-9);
     assert_int_equal(p.kernels.items[2].core, NFY_NCORE_HCCL);
@@ -233,7 +235,8 @@ static void test_op_statistic(void **state)
     nfy_diags_release(&d);
 }
 
-/* ---- trace_view / db ------------------------------------------------------- */
+/* ---- trace_view / db -------------------------------------------------------
+ */
 
 static void test_trace_view_flows(void **state)
 {
@@ -263,7 +266,8 @@ static void test_trace_view_flows(void **state)
         "{\"ph\":\"X\",\"name\":\"Enqueue\",\"pid\":1,\"tid\":1,\"ts\":111,"
         "\"dur\":1}, 5, \"junk\", {\"ph\":\"X\"}]");
     assert_int_equal(nfy_npu_read_trace_view(&p, path, &d), NFY_OK);
-    const nfy_npu_hostop *mm = nfy_npu_hostop_find(&p, NFY_STR_LIT("aten::addmm"));
+    const nfy_npu_hostop *mm =
+        nfy_npu_hostop_find(&p, NFY_STR_LIT("aten::addmm"));
     const nfy_npu_hostop *lin =
         nfy_npu_hostop_find(&p, NFY_STR_LIT("aten::linear"));
     assert_non_null(mm);
@@ -286,7 +290,8 @@ static void test_trace_view_bad_json(void **state)
     nfy_npu_profile_init(&p);
     nfy_diags d;
     nfy_diags_init(&d);
-    const char *path = write_tmp("bad.json", "[\n {\"ph\": \"X\",\n  \"ts\": }");
+    const char *path =
+        write_tmp("bad.json", "[\n {\"ph\": \"X\",\n  \"ts\": }");
     assert_int_equal(nfy_npu_read_trace_view(&p, path, &d), NFY_ESYNTAX);
     assert_string_equal(d.items.items[0].code, "npu-json");
     assert_int_equal(d.items.items[0].line, 3);
@@ -315,7 +320,8 @@ static void test_db_not_a_database(void **state)
     nfy_diags_release(&d);
 }
 
-/* ---- findings ------------------------------------------------------------- */
+/* ---- findings -------------------------------------------------------------
+ */
 
 static void add_kernel(nfy_npu_profile *p, const char *type, nfy_npu_core c,
                        const char *dtypes, double start, double dur,
@@ -412,7 +418,8 @@ static void test_findings_quiet(void **state)
     nfy_npu_profile_release(&p);
 }
 
-/* ---- robustness ------------------------------------------------------------ */
+/* ---- robustness ------------------------------------------------------------
+ */
 
 static char *slurp(const char *path, size_t *len)
 {
