@@ -109,7 +109,8 @@ void nfy_npu_compare_build(const nfy_prof_table *gpu, const nfy_npu_profile *p,
         r->gpu_share = c->gpu_total_us > 0 ? r->gpu_us / c->gpu_total_us : 0;
         r->npu_share = c->npu_total_us > 0 ? r->npu_us / c->npu_total_us : 0;
     }
-    qsort(c->rows.items, c->rows.len, sizeof *c->rows.items, cmp_rows);
+    if (c->rows.len) /* qsort wants a non-NULL base */
+        qsort(c->rows.items, c->rows.len, sizeof *c->rows.items, cmp_rows);
 }
 
 void nfy_npu_compare_release(nfy_npu_compare *c)

@@ -97,8 +97,9 @@ static void agg_done(typeagg *g, bool by_count)
 {
     free(g->slots);
     g->slots = NULL;
-    qsort(g->v.items, g->v.len, sizeof *g->v.items,
-          by_count ? cmp_typesum_count : cmp_typesum);
+    if (g->v.len) /* qsort wants a non-NULL base */
+        qsort(g->v.items, g->v.len, sizeof *g->v.items,
+              by_count ? cmp_typesum_count : cmp_typesum);
 }
 
 /* "Cast (AI_CPU, INT64): 12 kernels, 3.40 ms; ..." for the first n. */
@@ -414,7 +415,8 @@ static void measure_gaps(const nfy_npu_profile *p, gap_stats *g)
             nfy_vec_push(&v, s);
         }
     }
-    qsort(v.items, v.len, sizeof *v.items, cmp_span);
+    if (v.len) /* qsort wants a non-NULL base */
+        qsort(v.items, v.len, sizeof *v.items, cmp_span);
     size_t i = 0;
     while (i < v.len) {
         size_t j = i;
@@ -599,7 +601,8 @@ static void totals(const nfy_npu_profile *p, nfy_npu_analysis *a)
             nfy_vec_push(&steps, k->step);
     }
     a->kernels = (int64_t)p->kernels.len;
-    qsort(steps.items, steps.len, sizeof *steps.items, cmp_i32);
+    if (steps.len) /* qsort wants a non-NULL base */
+        qsort(steps.items, steps.len, sizeof *steps.items, cmp_i32);
     for (size_t i = 0; i < steps.len; i++)
         a->steps += i == 0 || steps.items[i] != steps.items[i - 1];
     a->step_us = a->steps ? a->kernel_us / (double)a->steps : 0;

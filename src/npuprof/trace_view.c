@@ -253,9 +253,12 @@ static const dev_ev *task_at(const tv_ctx *c, int64_t pid, int64_t tid,
 
 static void link_flows(tv_ctx *c)
 {
-    qsort(c->cpu.items, c->cpu.len, sizeof *c->cpu.items, cmp_cpu);
-    qsort(c->dev.items, c->dev.len, sizeof *c->dev.items, cmp_dev);
-    qsort(c->flows.items, c->flows.len, sizeof *c->flows.items, cmp_flow);
+    if (c->cpu.len) /* qsort wants a non-NULL base */
+        qsort(c->cpu.items, c->cpu.len, sizeof *c->cpu.items, cmp_cpu);
+    if (c->dev.len) /* qsort wants a non-NULL base */
+        qsort(c->dev.items, c->dev.len, sizeof *c->dev.items, cmp_dev);
+    if (c->flows.len) /* qsort wants a non-NULL base */
+        qsort(c->flows.items, c->flows.len, sizeof *c->flows.items, cmp_flow);
     for (size_t i = 0; i + 1 < c->flows.len; i++) {
         const flow_ev *s = &c->flows.items[i];
         if (!s->start)
