@@ -26,7 +26,7 @@ OPT_fuzz    := -O1 -g -fsanitize=fuzzer-no-link,address,undefined \
 CFLAGS  ?=
 CFLAGS  += $(CSTD) $(WARN) $(WERROR) $(OPT_$(MODE)) -Iinclude -Isrc -I$(BUILD)/gen
 LDFLAGS += $(filter-out -fsanitize=fuzzer-no-link%,$(filter -fsanitize% --coverage,$(OPT_$(MODE))))
-LDLIBS  += -ljansson -lz -lm -lpthread
+LDLIBS  += -ljansson -lsqlite3 -lz -lm -lpthread
 
 LIB_SRCS  = $(filter-out src/cli/%,$(wildcard src/*/*.c src/*/*/*.c))
 CLI_SRCS  = $(wildcard src/cli/*.c)
