@@ -146,6 +146,9 @@ char *nfy__dockerfile_text(const nfy_source *src);
 /* --mode auto: entry scripts named by --main or run by a launcher in the
  * tree, NULL-terminated relpaths in a (entries.c). */
 const char *const *nfy__auto_entries(const nfy_convert_opts *o, nfy_arena *a);
+/** The modules SRC's .py files make importable (a tree; out initialised),
+ * finished (src/convert/modules.c). */
+void nfy__project_modules(const nfy_convert_opts *o, nfy_migrate_modules *out);
 /* Dockerfiles: the line rules of context "dockerfile" (dockerfile.c). */
 void nfy__dockerfile_findings(const nfy_convert_passes *ps,
                               const nfy_source *src, const char *rel,
