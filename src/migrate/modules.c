@@ -105,6 +105,8 @@ static int by_name(const void *a, const void *b)
 
 void nfy_migrate_modules_finish(nfy_migrate_modules *m)
 {
+    if (m->paths.len == 0)
+        return; /* no .py file: no modules (and no array to sort) */
     qsort(m->paths.items, m->paths.len, sizeof *m->paths.items, by_path);
     for (size_t i = 0; i < m->paths.len; i++)
         add_file(m, m->paths.items[i]);

@@ -868,6 +868,11 @@ static void test_project_modules(void **state)
                     0);
     assert_null(nfy_migrate_module_find(NULL, NFY_STR_LIT("mmcv")));
     nfy_migrate_modules_release(&m);
+    nfy_migrate_modules_init(&m); /* a tree without Python */
+    nfy_migrate_modules_add(&m, "README.md");
+    nfy_migrate_modules_finish(&m);
+    assert_null(nfy_migrate_module_find(&m, NFY_STR_LIT("README")));
+    nfy_migrate_modules_release(&m);
 }
 
 int main(void)
