@@ -26,7 +26,7 @@ typedef struct {
     struct an_memo *memo;   /* judgements (judge_memo.c), or NULL */
     bool memo_owned;        /* the file's own memo, freed with it */
     nfy_migrate_keep *keep; /* the run's, across files; may be NULL */
-    size_t first_open;      /* rep's open findings before this file's */
+    size_t first_open;      /* rep's open findings before a text file's */
 } an_ctx;
 
 /* Whether token t of m is exactly the n bytes at s (nfy_pysyn_tok_is with

@@ -7,7 +7,6 @@
 
 #include "analyse/an_internal.h"
 #include "migrate/migrate.h"
-#include "report/report_internal.h"
 
 nfy_status nfy_analyse_modes_parse(const char *list, unsigned *modes)
 {
@@ -88,21 +87,6 @@ void an_emit_as(an_ctx *c, const char *rule, nfy_span span, an_extra x)
         an_emit_rule(c, r, span, x);
 }
 
-/* The finding this file already has at f's site for f's API, or NULL. */
-static nfy_finding *same_site(an_ctx *c, const nfy_finding *f)
-{
-    nfy_finding_vec *open = &c->rep->open_findings;
-    for (size_t i = c->first_open; f->api != NULL && i < open->len; i++) {
-        nfy_finding *g = &open->items[i];
-        if (g->start_line == f->start_line && g->start_col == f->start_col &&
-            g->end_line == f->end_line && g->end_col == f->end_col &&
-            g->api != NULL && strcmp(g->api, f->api) == 0 &&
-            strcmp(g->file, f->file) == 0)
-            return g;
-    }
-    return NULL;
-}
-
 void an_emit_rule(an_ctx *c, const nfy_rule *r, nfy_span span, an_extra x)
 {
     const char *api = x.api, *detail = x.detail, *npu_api = x.npu_api;
@@ -124,15 +108,8 @@ void an_emit_rule(an_ctx *c, const nfy_rule *r, nfy_span span, an_extra x)
     f.after = x.after;
     f.before = nfy_arena_strndup(c->arena, c->src->data + span.start,
                                  span.end - span.start);
-    /* one finding per site and API: a second reason joins the first */
-    nfy_finding *g = same_site(c, &f);
-    if (g != NULL) {
-        if (strcmp(g->rule, f.rule) != 0)
-            g->message = nfy__report_intern_cstr(
-                c->rep, nfy_arena_fmt(c->arena, "%s; also %s: %s", g->message,
-                                      f.rule, f.message));
-        return;
-    }
+    /* a second reason at the site joins the first when the file's findings
+       are merged (nfy_report_merge_sites) */
     nfy_report_add_finding(c->rep, &f);
 }
 
@@ -162,8 +139,7 @@ void nfy_analyse_python(void *ctx, const nfy_source *src, const char *relpath,
                 .rep = report,
                 .arena = &arena,
                 .env = an_env(o),
-                .keep = keep,
-                .first_open = report->open_findings.len};
+                .keep = keep};
     if (!an_memo_versions(&c, &c.v, &c.judge_v)) { /* parsed once a run */
         c.v = version_of(o->torch_version);
         c.judge_v = version_of(c.v->name);
@@ -241,6 +217,7 @@ void nfy_analyse_text(const nfy_analyse_opts *o, const nfy_source *src,
         an_cpp_cuda(&c);
     if ((o->modes & NFY_ANALYSE_DEPENDENCIES) && is_dependency_file(relpath))
         an_dependencies(&c);
+    nfy_report_merge_sites(report, c.first_open);
     an_memo_release(&c);
     nfy_arena_release(&arena);
 }

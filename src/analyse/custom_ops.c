@@ -77,6 +77,57 @@ static bool guarded(const an_ctx *c, const nfy_res *res)
     return imp < c->m->nimports && c->m->imports[imp].try_stmt != NFY_NONE;
 }
 
+/* The condition of if/elif header st when it is a plain flag: names and
+ * attributes joined by not/and/or, in brackets or not, no call and no
+ * comparison (`if args.use_cuda_kernel:`, `if self.fused and x.is_cuda:`);
+ * else empty. */
+static nfy_str flag_of(const an_ctx *c, const nfy_stmt *st)
+{
+    const nfy_pysyn *m = c->m;
+    uint32_t b = st->first + 1, e = st->end;
+    if (e > b && e <= m->ntoks && m->toks[e - 1].op == NFY_OP_COLON)
+        e--;
+    if (b >= e || e > m->ntoks)
+        return (nfy_str){"", 0};
+    for (uint32_t t = b; t < e; t++) {
+        const nfy_token *k = &m->toks[t];
+        bool word = k->kind == NFY_TOK_NAME;
+        bool call = k->op == NFY_OP_LPAR && t > b &&
+                    m->toks[t - 1].kind == NFY_TOK_NAME &&
+                    !AN_TOK_IS(m, t - 1, "not") &&
+                    !AN_TOK_IS(m, t - 1, "and") && !AN_TOK_IS(m, t - 1, "or");
+        bool punct = k->kind == NFY_TOK_OP &&
+                     (k->op == NFY_OP_DOT || k->op == NFY_OP_LPAR ||
+                      k->op == NFY_OP_RPAR);
+        if (call || !(word || punct) ||
+            (word && k->op != 0 && !AN_TOK_IS(m, t, "not") &&
+             !AN_TOK_IS(m, t, "and") && !AN_TOK_IS(m, t, "or")))
+            return (nfy_str){"", 0};
+    }
+    return nfy_pysyn_span_text(m, nfy_pysyn_range_span(m, b, e));
+}
+
+/* The flag that gates statement s: the condition of the nearest enclosing
+ * if/elif (or of the if an else continues) that is a plain flag, or empty.
+ * A CUDA operator called only there runs only when the flag is on: with it
+ * off (on NPU) the project's portable path runs. */
+static nfy_str gate_of(const an_ctx *c, uint32_t s)
+{
+    for (uint32_t p = c->m->stmts[s].parent; p != NFY_NONE;
+         p = c->m->stmts[p].parent) {
+        uint32_t h = p;
+        if (c->m->stmts[p].kind == NFY_STMT_ELSE)
+            h = c->m->stmts[p].clause_of;
+        if (h == NFY_NONE || (c->m->stmts[h].kind != NFY_STMT_IF &&
+                              c->m->stmts[h].kind != NFY_STMT_ELIF))
+            continue;
+        nfy_str f = flag_of(c, &c->m->stmts[h]);
+        if (f.len > 0)
+            return f;
+    }
+    return (nfy_str){"", 0};
+}
+
 void an_custom_ops(an_ctx *c)
 {
     if (c->o->exts == NULL || c->o->exts->len == 0)
@@ -93,16 +144,21 @@ void an_custom_ops(an_ctx *c)
             continue;
         nfy_str callee = nfy_pysyn_dotted(c->m, c->arena, u, 0);
         char *api = nfy_arena_strndup(c->arena, callee.ptr, callee.len);
-        bool optional = guarded(c, res);
-        /* a CUDA operator behind a try is an optional path: the fallback
-           runs on NPU (NPU713, not a kernel to port first) */
-        an_emit(c, cuda ? optional ? "NPU713" : "NPU504" : "NPU711",
+        bool tried = guarded(c, res);
+        nfy_str flag = gate_of(c, k->stmt);
+        /* a CUDA operator behind a try or a flag is an optional path: the
+           fallback runs on NPU (NPU713, not a kernel to port first) */
+        const char *why =
+            tried ? "; imported inside try: the project may have a fallback"
+            : flag.len > 0
+                ? nfy_arena_fmt(c->arena,
+                                "; called only when %.*s holds: the "
+                                "project's other path runs when it is off",
+                                NFY_STR_FMT(flag))
+                : "";
+        an_emit(c,
+                cuda ? tried || flag.len > 0 ? "NPU713" : "NPU504" : "NPU711",
                 nfy_pysyn_range_span(c->m, u->tok, u->chain_end + 1), api,
-                nfy_arena_fmt(c->arena, "defined at %s%s", where,
-                              optional
-                                  ? "; imported inside try: the project may "
-                                    "have a fallback"
-                                  : ""),
-                NULL);
+                nfy_arena_fmt(c->arena, "defined at %s%s", where, why), NULL);
     }
 }

@@ -298,6 +298,8 @@ nfy_status nfy_convert_run(const nfy_convert_opts *opts, nfy_report *rep,
     if (opts->mode == NFY_CONVERT_MODE_AUTO || opts->distributed)
         setup.passes.mo.entries = nfy__auto_entries(opts, &a);
     nfy_convert_passes *passes = &setup.passes;
+    nfy_migrate_modules modules;
+    nfy_migrate_modules_init(&modules);
     nfy_migrate_project_init(&passes->proj);
     nfy__converter c = {.o = opts,
                         .passes = passes,
@@ -314,8 +316,13 @@ nfy_status nfy_convert_run(const nfy_convert_opts *opts, nfy_report *rep,
         char real[PATH_MAX];
         c.target =
             realpath(opts->src, real) ? nfy_arena_strdup(&a, real) : opts->src;
-    } else if (opts->action == NFY_CONVERT_WRITE) {
-        st = nfy_mkdirs(opts->dst, 0755);
+    } else {
+        if (opts->rules) {
+            nfy__project_modules(opts, &modules);
+            passes->mo.modules = &modules;
+        }
+        if (opts->action == NFY_CONVERT_WRITE)
+            st = nfy_mkdirs(opts->dst, 0755);
         if (st)
             nfy__convert_output_error(&c, opts->dst, st);
     }
@@ -350,6 +357,7 @@ nfy_status nfy_convert_run(const nfy_convert_opts *opts, nfy_report *rep,
     if (opts->rules && opts->distributed && !c.single_file)
         nfy__write_launcher(opts, rep, diags);
     nfy_migrate_project_release(&passes->proj);
+    nfy_migrate_modules_release(&modules);
     nfy_arena_release(&a);
     return c.write_rc;
 }

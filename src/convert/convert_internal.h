@@ -116,6 +116,9 @@ void nfy__convert_unapply(nfy_report *rep, const char *rel, size_t first,
 /* --mode auto: entry scripts named by --main or run by a launcher in the
  * tree, NULL-terminated relpaths in a (entries.c). */
 const char *const *nfy__auto_entries(const nfy_convert_opts *o, nfy_arena *a);
+/** The modules SRC's .py files make importable (a tree; out initialised),
+ * finished (src/convert/modules.c). */
+void nfy__project_modules(const nfy_convert_opts *o, nfy_migrate_modules *out);
 
 /* An output directory kept open: its descriptor and its path below the
  * output root (malloc). */

@@ -72,7 +72,8 @@ static nfy_finding *launcher_finding(const nfy_convert_opts *o, nfy_report *rep,
 {
     size_t before = rep->open_findings.len;
     nfy_migrate_opts mo = {
-        o->rules, o->torch_version, NFY_MIGRATE_DISTRIBUTED, NULL, NULL, NULL};
+        o->rules, o->torch_version, NFY_MIGRATE_DISTRIBUTED, NULL, NULL, NULL,
+        NULL};
     nfy_migrate_launcher_note(&mo, rep, what);
     return rep->open_findings.len > before ? &rep->open_findings.items[before]
                                            : NULL;

@@ -52,6 +52,7 @@ nfy_status nfy__convert_edits(nfy_convert_passes *p, nfy_file_kind kind,
         return nfy__notebook_edits(p, src, rel, set, rep, diags);
     size_t first = rep->open_findings.len;
     nfy_status st = file_edits(p, kind, src, rel, set, rep, diags);
+    nfy_report_merge_sites(rep, first);
     nfy__convert_review(p->o, src, rel, set, rep, first, diags);
     return st;
 }

@@ -106,6 +106,38 @@ enum nfy_migrate_flags {
     NFY_MIGRATE_AMP_BF16 = 1u << 7 /* --amp=bf16: autocast bf16, no scaler */
 };
 
+/*
+ * The project's own modules: the dotted names importable from the source
+ * tree (src/migrate/modules.c). The import root is not known, so a file
+ * a/b/c.py gives "a.b.c", and "b.c" unless a/ is a regular package (has an
+ * __init__.py), "c" unless a/b/ is one; a/b/__init__.py gives the package
+ * "a.b" likewise. An import of one of them is first-party, never a
+ * third-party library.
+ */
+typedef struct {
+    const char *name; /* "pkg.mod" */
+    bool file;        /* a .py module (what it binds are its attributes), not
+                         only a package directory */
+} nfy_migrate_module;
+
+typedef struct nfy_migrate_modules {
+    nfy_arena arena;
+    /* sorted by name, each once after nfy_migrate_modules_finish */
+    NFY_VEC(nfy_migrate_module) items;
+    NFY_VEC(const char *) paths; /* the .py files added */
+} nfy_migrate_modules;
+
+void nfy_migrate_modules_init(nfy_migrate_modules *m);
+void nfy_migrate_modules_release(nfy_migrate_modules *m);
+/** Add .py file relpath ('/'-separated); other files add nothing. */
+void nfy_migrate_modules_add(nfy_migrate_modules *m, const char *relpath);
+/** Name the modules of the added files (then nfy_migrate_module_find
+ * works). */
+void nfy_migrate_modules_finish(nfy_migrate_modules *m);
+/** The module named q, or NULL (m may be NULL: none known). */
+const nfy_migrate_module *nfy_migrate_module_find(const nfy_migrate_modules *m,
+                                                  nfy_str q);
+
 typedef struct {
     const struct nfy_rule_set *rules; /* required; built-in + custom rules */
     const char *torch_version;  /* "2.1" ... "2.8" ...; NULL: newest shipped */
@@ -115,6 +147,8 @@ typedef struct {
                                    tree runs), NULL-terminated; may be NULL */
     const nfy_migrate_observer *observer; /* may be NULL */
     const char *model; /* --distributed: the model variable, NULL: found */
+    const nfy_migrate_modules *modules; /* the tree's own modules (finished),
+                                           or NULL: none known */
 } nfy_migrate_opts;
 
 /**

@@ -261,6 +261,13 @@ void nfy_report_merge(nfy_report *dst, const nfy_report *src);
  * file's findings are final; open findings past it are indexed afresh.
  */
 void nfy_report_seal(nfy_report *rep);
+/**
+ * One finding per site among the open findings from index first (one
+ * file's): those at the same start for the same API become the one that
+ * weighs most for the effort, the others' rules named in its message as
+ * related (src/report/merge_sites.c).
+ */
+void nfy_report_merge_sites(nfy_report *rep, size_t first);
 /** The report's one copy of the n bytes at s (NULL stays NULL): for
  *  strings set on open findings in place, which the report then owns. */
 const char *nfy_report_strndup(nfy_report *rep, const char *s, size_t n);

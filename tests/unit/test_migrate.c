@@ -823,6 +823,58 @@ static void test_pass_states(void **state)
     }
 }
 
+/* The tree's own modules: each file from every directory that may be an
+ * import root (not inside a regular package), __init__.py as its package,
+ * a directory without __init__.py no module; other files add nothing. */
+static void test_project_modules(void **state)
+{
+    (void)state;
+    nfy_migrate_modules m;
+    nfy_migrate_modules_init(&m);
+    static const char *const paths[] = {
+        "mmcv/ops/__init__.py", "mmcv/__init__.py",  "mmcv/testing.py",
+        "src/tools/train.py",   "bench/te/ddp.py",   "README.md",
+        "csrc/cuda/kernel.cu",  "utils/__init__.py", "utils/te.py"};
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++)
+        nfy_migrate_modules_add(&m, paths[i]);
+    nfy_migrate_modules_finish(&m);
+    static const char *const dirs[] = {"mmcv", "mmcv.ops", "utils"};
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+        const nfy_migrate_module *x =
+            nfy_migrate_module_find(&m, nfy_str_from_cstr(dirs[i]));
+        assert_non_null(x);
+        assert_false(x->file);
+    }
+    static const char *const files[] = {
+        "mmcv.testing", "src.tools.train", "tools.train", "train",
+        "bench.te.ddp", "te.ddp",          "ddp",         "utils.te"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        const nfy_migrate_module *x =
+            nfy_migrate_module_find(&m, nfy_str_from_cstr(files[i]));
+        assert_non_null(x);
+        assert_true(x->file);
+    }
+    /* "te": bench/te/ has no __init__.py, utils/ is a package */
+    static const char *const absent[] = {
+        "ops",      "testing", "mmcv.ops.__init__",
+        "__init__", "README",  "cuda",
+        "csrc",     "te",      "tools",
+        "src",      "bench",   "mmcv.fused_cuda",
+        "mmcv.op",  ""};
+    for (size_t i = 0; i < sizeof absent / sizeof absent[0]; i++)
+        assert_null(nfy_migrate_module_find(&m, nfy_str_from_cstr(absent[i])));
+    for (size_t i = 1; i < m.items.len; i++) /* each name once */
+        assert_true(strcmp(m.items.items[i - 1].name, m.items.items[i].name) <
+                    0);
+    assert_null(nfy_migrate_module_find(NULL, NFY_STR_LIT("mmcv")));
+    nfy_migrate_modules_release(&m);
+    nfy_migrate_modules_init(&m); /* a tree without Python */
+    nfy_migrate_modules_add(&m, "README.md");
+    nfy_migrate_modules_finish(&m);
+    assert_null(nfy_migrate_module_find(&m, NFY_STR_LIT("README")));
+    nfy_migrate_modules_release(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -855,6 +907,7 @@ int main(void)
         cmocka_unit_test(test_pass_states),
         cmocka_unit_test(test_value_sets),
         cmocka_unit_test(test_cuda_guards),
+        cmocka_unit_test(test_project_modules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -874,6 +874,71 @@ static void test_empty_report(void **state)
     nfy_report_release(&rep);
 }
 
+static nfy_finding site_finding(const char *rule, nfy_finding_cat cat,
+                                nfy_op_type op, const char *api, uint32_t line,
+                                const char *message)
+{
+    nfy_finding f = {.file = "a.py",
+                     .start_line = line,
+                     .start_col = 4,
+                     .end_line = line,
+                     .end_col = 9,
+                     .rule = rule,
+                     .op = op,
+                     .safety = NFY_SAFETY_MANUAL,
+                     .cat = cat,
+                     .api = api,
+                     .message = message};
+    return f;
+}
+
+/* One finding per site and API: a convert rule's stays over an NPU7xx
+ * verdict, a kernel over a list verdict, the others named as related;
+ * advice of two kinds, edits and findings before first stay apart. */
+static void test_merge_sites(void **state)
+{
+    (void)state;
+    nfy_report rep;
+    nfy_report_init(&rep);
+    const char *dl = "torch.utils.data.DataLoader";
+    nfy_finding v[] = {
+        site_finding("NPU710", NFY_CAT_PERFORMANCE_ADVICE, NFY_OPTYPE_NONE, dl,
+                     1, "dynamic shape"), /* before first */
+        site_finding("NPU710", NFY_CAT_PERFORMANCE_ADVICE, NFY_OPTYPE_NONE, dl,
+                     2, "dynamic shape"),
+        site_finding("NPU602", NFY_CAT_PERFORMANCE_ADVICE, NFY_OPTYPE_NONE, dl,
+                     2, "no pin_memory."),
+        site_finding("NPU602", NFY_CAT_PERFORMANCE_ADVICE, NFY_OPTYPE_NONE, dl,
+                     2, "no pin_memory."),
+        site_finding("NPU604", NFY_CAT_AFFINITY_API, NFY_OPTYPE_NONE,
+                     "torch.matmul", 3, "affinity"),
+        site_finding("NPU703", NFY_CAT_PRECISION_ADVICE, NFY_OPTYPE_NONE,
+                     "torch.matmul", 3, "precision"),
+        site_finding("NPU701", NFY_CAT_UNSUPPORTED_API, NFY_OPTYPE_UNSUPPORTED,
+                     "torch.utils.cpp_extension.load", 4, "not supported"),
+        site_finding("NPU502", NFY_CAT_UNSUPPORTED_API, NFY_OPTYPE_UNSUPPORTED,
+                     "torch.utils.cpp_extension.load", 4, "CUDA sources"),
+        site_finding("NPU201", NFY_CAT_CHANGE, NFY_OPTYPE_MODIFY, dl, 2,
+                     "an edit"),
+    };
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        nfy_report_add_finding(&rep, &v[i]);
+    nfy_report_merge_sites(&rep, 1);
+    const nfy_finding_vec *o = &rep.open_findings;
+    assert_int_equal(o->len, 6);
+    assert_string_equal(o->items[0].message, "dynamic shape");
+    assert_string_equal(o->items[1].rule, "NPU602");
+    assert_string_equal(o->items[1].message,
+                        "no pin_memory; also NPU710: dynamic shape");
+    assert_string_equal(o->items[2].rule, "NPU604");
+    assert_string_equal(o->items[3].rule, "NPU703");
+    assert_string_equal(o->items[4].rule, "NPU502");
+    assert_string_equal(o->items[4].message,
+                        "CUDA sources; also NPU701: not supported");
+    assert_string_equal(o->items[5].rule, "NPU201");
+    nfy_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -894,6 +959,7 @@ int main(void)
         cmocka_unit_test(test_write_jobs_diag_order),
         cmocka_unit_test(test_rule_counts_by_text),
         cmocka_unit_test(test_empty_report),
+        cmocka_unit_test(test_merge_sites),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

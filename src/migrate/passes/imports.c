@@ -5,7 +5,8 @@
  * imported name keeps its binding with `as`), removal of imports such as
  * amp_C, and flags on imported modules (triton, cupy, numba.cuda ...; the
  * rows of a rule's map, or a glob such as `*_cuda` matched against each
- * dotted component: compiled CUDA extensions).
+ * dotted component: compiled CUDA extensions); a flag never fires on the
+ * project's own modules (nfy_migrate_opts.modules).
  * `import torch.cuda` without an alias binds only `torch` and stays; its
  * uses are renamed where they are spelled.
  */
@@ -266,24 +267,47 @@ static bool import_fits_one(const nfy_import *imp, const nfy_import_name *in,
     return module_fits(imp->module, pat) || module_fits(in->target, pat);
 }
 
-/* Does the import match r's pattern, or with a map one of its `from` names
- * (then *pair is that row)? */
-static bool import_fits(const nfy_import *imp, const nfy_import_name *in,
-                        const imp_rule *ir, const nfy_rule_pair **pair)
+/* The pattern of r the import matches (r's own, or with a map one of its
+ * `from` names: then *pair is that row), or NULL. */
+static const imp_pat *import_fits(const nfy_import *imp,
+                                  const nfy_import_name *in, const imp_rule *ir,
+                                  const nfy_rule_pair **pair)
 {
     const nfy_rule *r = ir->r;
     *pair = NULL;
     if (imp->level != 0)
-        return false;
+        return NULL;
     if (r->nmap == 0)
-        return import_fits_one(imp, in, &ir->pats[0]);
+        return import_fits_one(imp, in, &ir->pats[0]) ? &ir->pats[0] : NULL;
     for (size_t i = 0; i < r->nmap; i++) {
         if (import_fits_one(imp, in, &ir->pats[i])) {
             *pair = &r->map[i];
-            return true;
+            return &ir->pats[i];
         }
     }
-    return false;
+    return NULL;
+}
+
+/* Is what the import brings in, where pat fits it, the project's own
+ * module (opts.modules)? The whole path must be the tree's: `import
+ * mmcv.ops` with mmcv/ops/__init__.py, not `import transformer_engine.pytorch`
+ * beside a utils/transformer_engine.py. For `from M import x` where pat fits
+ * M: M; where it fits x alone (`*_cuda`): M.x in the tree, or x a name of
+ * M's .py file (an attribute, never a compiled extension); `from pkg
+ * import x_cuda` with no x_cuda.py stays an extension. */
+static bool first_party(const mig_ctx *c, const nfy_import *imp,
+                        const nfy_import_name *in, const imp_pat *pat)
+{
+    const nfy_migrate_modules *mods = c->p->run->opts.modules;
+    if (mods == NULL)
+        return false;
+    if (!(imp->flags & NFY_IMPF_FROM))
+        return nfy_migrate_module_find(mods, in->name) != NULL;
+    const nfy_migrate_module *m = nfy_migrate_module_find(mods, imp->module);
+    if (module_fits(imp->module, pat))
+        return m != NULL;
+    return nfy_migrate_module_find(mods, in->target) != NULL ||
+           (m != NULL && m->file);
 }
 
 static imp_pat measure_pat(const char *text)
@@ -369,6 +393,57 @@ static uint32_t import_candidates(const mig_imp_rules *ir,
     return sort_unique(ir->cand, n);
 }
 
+/* Whether a header's tokens ask if a package is installed:
+ * is_apex_available(), _is_package_available("x"), importlib's find_spec
+ * (not torch.cuda.is_available(): the device, not a package). */
+static bool asks_available(const mig_ctx *c, const nfy_stmt *st)
+{
+    for (uint32_t t = st->first; t < st->end && t < c->m->ntoks; t++) {
+        nfy_str w = nfy_pysyn_tok_text(c->m, t);
+        if (c->m->toks[t].kind == NFY_TOK_NAME &&
+            ((nfy_str_contains(w, NFY_STR_LIT("available")) &&
+              !nfy_str_eq_cstr(w, "is_available")) ||
+             nfy_str_eq_cstr(w, "find_spec")))
+            return true;
+    }
+    return false;
+}
+
+/* An optional dependency: imported inside a try whose handlers catch
+ * ImportError (the project falls back without it), or in the body of an
+ * `if` that asks whether the package is installed. */
+static bool optional_import(const mig_ctx *c, const nfy_import *imp)
+{
+    if (imp->flags & NFY_IMPF_GUARDED)
+        return true;
+    for (uint32_t s = c->m->stmts[imp->stmt].parent; s != NFY_NONE;
+         s = c->m->stmts[s].parent) {
+        const nfy_stmt *st = &c->m->stmts[s];
+        if ((st->kind == NFY_STMT_IF || st->kind == NFY_STMT_ELIF) &&
+            asks_available(c, st))
+            return true;
+    }
+    return false;
+}
+
+/* The flag just recorded, on an optional import: what would block is work
+ * to check (manual, not an unsupported API), and says why. */
+static void mark_optional(mig_ctx *c, const nfy_import *imp)
+{
+    mig_note *n = nfy_vec_last(c->notes);
+    if (n->op != NFY_OPTYPE_UNSUPPORTED || !optional_import(c, imp))
+        return;
+    n->cat = NFY_CAT_CUDA_OP;
+    n->op = NFY_OPTYPE_NONE;
+    n->message = mig_fmt(c,
+                         "optional dependency (%s: the project runs without "
+                         "it; check that its fallback serves on NPU): %s",
+                         (imp->flags & NFY_IMPF_GUARDED)
+                             ? "imported inside try/except ImportError"
+                             : "imported only when it is installed",
+                         n->message);
+}
+
 static void import_rules(mig_ctx *c, const mig_imp_rules *irl,
                          const nfy_import_name *in, uint32_t *flagged_stmt,
                          const nfy_rule **flagged)
@@ -381,8 +456,11 @@ static void import_rules(mig_ctx *c, const mig_imp_rules *irl,
         const imp_rule *ir = &irl->all.items[irl->cand[k]];
         const nfy_rule *r = ir->r;
         const nfy_rule_pair *pair;
-        if (!import_fits(imp, in, ir, &pair))
+        const imp_pat *pat = import_fits(imp, in, ir, &pair);
+        if (pat == NULL)
             continue;
+        if (r->kind == NFY_RULE_FLAG && first_party(c, imp, in, pat))
+            continue; /* the project's own package, not the library */
         if (r->kind == NFY_RULE_REMOVE_IMPORT) {
             remove_import(c, r, imp, in);
         } else if (r->kind == NFY_RULE_FLAG &&
@@ -394,6 +472,7 @@ static void import_rules(mig_ctx *c, const mig_imp_rules *irl,
             if (pair != NULL && pair->note != NULL && pair->note[0])
                 nfy_vec_last(c->notes)->message =
                     mig_fmt(c, "%s (%s)", r->message, pair->note);
+            mark_optional(c, imp);
             *flagged_stmt = imp->stmt;
             *flagged = r;
         }

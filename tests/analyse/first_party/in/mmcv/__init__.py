@@ -1,0 +1,1 @@
+# The project is mmcv itself: its own ops package, not the third-party one.

@@ -1,0 +1,1 @@
+from .nms import nms
