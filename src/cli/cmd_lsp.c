@@ -12,18 +12,19 @@
 
 #include "cli/cli_util.h"
 #include "cli/commands.h"
+#include "cli/conv_options.h"
 #include "cli/db_query.h"
 #include "cli/opt_table.h"
 #include "lsp/lsp.h"
 
-enum lsp_opt { OPT_STDIO, OPT_TORCH, OPT_DEBOUNCE, OPT_EXPLAIN_DIR };
+enum lsp_opt { OPT_STDIO, OPT_DEBOUNCE, OPT_EXPLAIN_DIR };
 
 static const nfy_cli_option lsp_opts[] = {
     {OPT_STDIO, NULL, "--stdio", NULL,
      "talk over stdin/stdout (the default and only\ntransport)"},
-    {OPT_TORCH, NULL, "--torch-version", "V",
-     "target torch version when the project's\n"
-     "npuify.toml does not say (default\n" NFY_CLI_DEFAULT_VERSION ")"},
+    NFY_CLI_OPTION_TORCH_HELP(
+        "target torch version when the project's\n"
+        "npuify.toml does not say (default\n" NFY_CLI_DEFAULT_VERSION ")"),
     {OPT_DEBOUNCE, NULL, "--debounce", "MS",
      "quiet time after a change before its diagnostics\n(default 20)"},
     {OPT_EXPLAIN_DIR, NULL, "--explain-dir", "DIR",
@@ -109,9 +110,13 @@ static int parse_args(int argc, char **argv, nfy_lsp_opts *o, nfy_arena *a)
         case NFY_CLI_NONE:
         case OPT_STDIO:
             break;
-        case OPT_TORCH:
+        case NFY_CLI_OPT_TORCH: {
+            int rc = nfy_cli_check_torch_version("lsp", val);
+            if (rc >= 0)
+                return rc;
             o->torch_version = val;
             break;
+        }
         case OPT_DEBOUNCE: {
             unsigned long ms = strtoul(val, &end, 10);
             if (!*val || *end || ms > 60000)
