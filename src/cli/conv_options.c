@@ -130,16 +130,13 @@ int nfy_cli_conv_option(const char *cmd, int id, const char *val,
 static int take_arg(const nfy_cli_command *c, int id, const char *val,
                     nfy_cli_conv_args *a, nfy_cli_take_fn take, void *ctx)
 {
-    switch (id) {
-    case NFY_CLI_HELP:
-        return NFY_EXIT_OK;
-    case NFY_CLI_ERROR:
-        return NFY_EXIT_USAGE;
-    case NFY_CLI_NONE:
+    if (id == NFY_CLI_HELP || id == NFY_CLI_ERROR)
+        return nfy_cli_parse_end(id);
+    if (id == NFY_CLI_NONE)
         return -1;
-    case NFY_CLI_ARG:
-        if (a->conv.src)
-            return nfy_cli_usage_error(c->name, "more than one SRC given");
+    if (id == NFY_CLI_ARG && a->conv.src)
+        return nfy_cli_usage_error(c->name, "more than one SRC given");
+    if (id == NFY_CLI_ARG) {
         a->conv.src = val;
         return -1;
     }

@@ -149,10 +149,8 @@ int nfy_run_parse(int argc, char **argv, const char *synopsis,
     for (; i < argc; i++) {
         const char *val;
         int id = nfy_cli_next(&table, argc, argv, &i, &dashdash, &val);
-        if (id == NFY_CLI_HELP)
-            return NFY_EXIT_OK;
-        if (id == NFY_CLI_ERROR)
-            return NFY_EXIT_USAGE;
+        if (nfy_cli_parse_end(id) >= 0)
+            return nfy_cli_parse_end(id);
         if (id == NFY_CLI_NONE) {
             i++;
             break;
