@@ -76,6 +76,17 @@ static int take_rules(const char *cmd, const char *val, nfy_cli_conv_args *a)
     return -1;
 }
 
+/* One --main FILE; the list stays NULL-terminated. */
+static int take_main(const char *cmd, const char *val, nfy_cli_conv_args *a)
+{
+    nfy_cli_main_list *l = &a->mains;
+    if (l->n + 1 == sizeof l->files / sizeof l->files[0])
+        return nfy_cli_usage_error(cmd, "too many --main");
+    l->files[l->n++] = val;
+    a->conv.main_files = l->files;
+    return -1;
+}
+
 /* The options that only set a flag or keep a value. */
 static void take_plain(int id, const char *val, nfy_cli_conv_args *a)
 {
@@ -120,7 +131,7 @@ int nfy_cli_conv_option(const char *cmd, int id, const char *val,
     case NFY_CLI_OPT_JOBS:
         return take_jobs(cmd, val, &a->conv);
     case NFY_CLI_OPT_MAIN:
-        return nfy_cli_add_main(cmd, &a->mains, val, &a->conv.main_files);
+        return take_main(cmd, val, a);
     }
     take_plain(id, val, a);
     return -1;

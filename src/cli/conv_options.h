@@ -97,6 +97,13 @@ enum {
 
 enum { NFY_CLI_MAX_RULE_FILES = 16 };
 
+/* The entry scripts named by --main (at most 64), NULL-terminated for
+ * nfy_convert_opts.main_files. */
+typedef struct {
+    const char *files[65];
+    size_t n;
+} nfy_cli_main_list;
+
 /* What the shared options set, for every command alike. */
 typedef struct {
     nfy_convert_opts conv; /* src (the one positional), torch_version, mode,
