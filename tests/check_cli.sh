@@ -310,4 +310,64 @@ for w in html --fail-on --decisions --verbose --color; do has "convert --help" o
 for w in --distributed --main --quiet --verbose; do has "review --help" out "$w"; done
 "$NPUIFY" --help >out
 has "--help lists review" out "review"
+# --- the shared option groups (src/cli/conv_options.c): one option, one
+# meaning in every command that takes it
+# a bad --torch-version: the same usage error everywhere, lsp included
+for c in "convert src --check" "review src -o bad_tv.html" "analyse src -o bad_tv" \
+    "run -- python3 src/train.py" "verify -- python3 src/train.py" "lsp --stdio"; do
+    # shellcheck disable=SC2086
+    "$NPUIFY" ${c%% *} --torch-version 9.9 ${c#* } </dev/null >out 2>err
+    rc=$?
+    [ "$rc" -eq 2 ] && ok || fail "${c%% *} --torch-version 9.9: exit $rc, want 2"
+    has "${c%% *} --torch-version 9.9" err "npuify ${c%% *}: error[usage]: --torch-version 9.9: no data for this version; shipped versions: "
+done
+[ ! -e bad_tv.html ] && [ ! -e bad_tv ] && ok || fail "a bad --torch-version wrote output"
+# every --rules file is read (review kept only the last one)
+printf '{"rules": [{"id": "USR1", "colour": 1}]}\n' >bad_rules.json
+good_rules=$ROOT/tests/data/rules/good_ours.json
+for c in "convert src --check" "review src -o rules_p.html" "analyse src -o rules_a"; do
+    # shellcheck disable=SC2086
+    "$NPUIFY" $c --rules bad_rules.json --rules "$good_rules" >out 2>err
+    rc=$?
+    [ "$rc" -eq 3 ] && ok || fail "${c%% *}: first of two --rules not read (exit $rc, want 3)"
+    has "${c%% *}: first --rules read" err "bad_rules.json:"
+done
+set --
+for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17; do set -- "$@" --rules "$good_rules"; done
+run "review: 17 --rules" 2 review src -o many.html "$@"
+has "review: 17 --rules" err "npuify review: error[usage]: too many --rules"
+run "analyse: 17 --rules" 2 analyse src -o many "$@"
+has "analyse: 17 --rules" err "npuify analyse: error[usage]: too many --rules"
+set --
+# review --amp takes convert's values
+cp -R "$ROOT/tests/golden/072_amp_insert/in" amp_in
+run "review --amp=bf16" 0 review amp_in -o amp_bf16.html --amp=bf16
+grep -q 'bfloat16' amp_bf16.html && ok || fail "review --amp=bf16: no bfloat16 edit in the page"
+run "review --amp=fp8" 2 review amp_in -o amp_bad.html --amp=fp8
+has "review --amp=fp8" err "npuify review: error[usage]: --amp takes torch, bf16 or apex"
+# the project's settings file applies to review and analyse as to convert
+cp -R amp_in amp_toml && printf 'amp = true\n' >amp_toml/npuify.toml
+"$NPUIFY" review amp_in -o amp_flag.html --amp >flag.out 2>&1
+"$NPUIFY" review amp_toml -o amp_toml.html >toml.out 2>&1
+sed 's/amp_flag.html/PAGE/' flag.out >flag.cmp; sed 's/amp_toml.html/PAGE/' toml.out >toml.cmp
+cmp -s flag.cmp toml.cmp && ok || fail "review: npuify.toml amp = true is not --amp: $(cat toml.out)"
+mkdir tv_toml && cp src/train.py tv_toml/ && printf 'torch-version = "9.9"\n' >tv_toml/npuify.toml
+for c in "convert tv_toml --check" "review tv_toml -o tv_toml.html" "analyse tv_toml -o tv_toml_a"; do
+    # shellcheck disable=SC2086
+    "$NPUIFY" $c >out 2>err
+    rc=$?
+    [ "$rc" -eq 2 ] && ok || fail "${c%% *}: npuify.toml torch-version 9.9 not checked (exit $rc)"
+done
+# review prints diagnostics as convert does: --color
+mkdir broken && printf 'def f(:\n' >broken/b.py
+"$NPUIFY" review broken -o broken.html --color=always >out 2>err
+grep -q "$esc\[" err && ok || fail "review --color=always: no colour"
+"$NPUIFY" review broken -o broken.html --no-color >out 2>err
+grep -q "$esc\[" err && fail "review --no-color: colour" || ok
+# run and verify take convert's --mode names (tool: run's older name)
+for m in manual auto tool; do
+    run "run --mode $m" 0 run --mode "$m" --cache mode_cache --print-cache -- python3 src/train.py
+done
+run "run --mode bad" 2 run --mode fast --cache mode_cache --print-cache -- python3 src/train.py
+has "run --mode bad" err "npuify run: error[usage]: --mode takes manual or auto"
 finish

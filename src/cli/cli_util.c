@@ -201,13 +201,3 @@ const char *nfy_cli_rel_inside(nfy_arena *a, const char *path, const char *root)
         return NULL;
     return nfy_arena_strndup(a, rp + n + 1, strlen(rp + n + 1));
 }
-
-int nfy_cli_add_main(const char *cmd, nfy_cli_main_list *l, const char *file,
-                     const char *const **main_files)
-{
-    if (l->n + 1 == sizeof l->files / sizeof l->files[0])
-        return nfy_cli_usage_error(cmd, "too many --main");
-    l->files[l->n++] = file;
-    *main_files = l->files;
-    return -1;
-}

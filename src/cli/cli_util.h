@@ -18,16 +18,6 @@ int nfy_cli_unknown_option(const char *cmd, const char *arg, const char *help);
 /* --color=WHEN: "auto" (or NULL: a terminal on stderr and no NO_COLOR),
  * "always", "never"; false for anything else. */
 bool nfy_cli_color(const char *when, bool *color);
-/* The entry scripts named by --main, NULL-terminated for
- * nfy_convert_opts.main_files; convert and review share it. */
-typedef struct {
-    const char *files[65];
-    size_t n;
-} nfy_cli_main_list;
-/* Add one --main FILE and point *main_files at the list; -1 to go on, or
- * the exit code of the usage error printed when the list is full. */
-int nfy_cli_add_main(const char *cmd, nfy_cli_main_list *l, const char *file,
-                     const char *const **main_files);
 /* Render every diagnostic to stderr (caret text or JSON lines). */
 void nfy_cli_print_diags(const nfy_diags *d, bool color, bool json);
 /* How a command prints diagnostics: colour, JSON lines. */

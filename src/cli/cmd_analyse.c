@@ -11,10 +11,10 @@
 #include <string.h>
 
 #include "analyse/analyse.h"
-#include "apidb/apidb.h"
 #include "cli/analyse_deps.h"
 #include "cli/cli_util.h"
 #include "cli/commands.h"
+#include "cli/conv_options.h"
 #include "cli/opt_table.h"
 #include "cli/progress.h"
 #include "cli/verbose.h"
@@ -23,57 +23,35 @@
 #include "rules/rules.h"
 
 typedef struct {
-    const char *src;
+    nfy_cli_conv_args c; /* the shared options; c.conv is the check run's */
     const char *out;
-    const char *torch_version;
     const char *modes;
     const char *formats;
-    const char *rule_files[16];
-    size_t nrule_files;
-    unsigned jobs;
     bool deps;
     const char *python;
-    bool quiet;
-    bool verbose;
-    bool color;
 } analyse_args;
 
-enum analyse_opt {
-    OPT_OUTPUT,
-    OPT_TORCH,
-    OPT_MODE,
-    OPT_FORMAT,
-    OPT_RULES,
-    OPT_JOBS,
-    OPT_DEPS,
-    OPT_PYTHON,
-    OPT_QUIET,
-    OPT_VERBOSE
-};
+enum analyse_opt { OPT_OUTPUT, OPT_MODE, OPT_FORMAT, OPT_DEPS, OPT_PYTHON };
 
 /* The options of analyse: its parsing and --help come from this list. */
 static const nfy_cli_option analyse_opts[] = {
     {OPT_OUTPUT, "-o", "--output", "DIR", "report directory (created)"},
-    {OPT_TORCH, NULL, "--torch-version", "V",
-     "target torch/torch_npu version (default\n" NFY_CLI_DEFAULT_VERSION
-     ", the newest that is not a beta)"},
+    NFY_CLI_OPTION_TORCH,
     {OPT_MODE, NULL, "--mode", "LIST",
      "torch_apis,extensions,dependencies or all\n(default)"},
     {OPT_FORMAT, NULL, "--format", "LIST",
      "report files: csv,log,json,md,sarif,html or all"},
-    {OPT_RULES, NULL, "--rules", "FILE.json", "add custom rules"},
-    {OPT_JOBS, "-j", "--jobs", "N",
-     "threads (the output is the same for any N)"},
+    NFY_CLI_OPTION_RULES,
+    NFY_CLI_OPTION_JOBS("threads (the output is the same for any N)"),
     {OPT_DEPS, NULL, "--deps", NULL,
      "also analyse the torch API use of the installed\n"
      "third-party packages SRC imports (rows named\n"
      "deps:NAME/FILE)"},
     {OPT_PYTHON, NULL, "--python", "PY",
      "the Python asked where they are (default\npython3)"},
-    {OPT_QUIET, "-q", "--quiet", NULL,
-     "print only errors (no progress, no summary)"},
-    {OPT_VERBOSE, "-v", "--verbose", NULL,
-     "also one line per file that would change, and\nthe count of every rule"},
+    NFY_CLI_OPTION_QUIET("print only errors (no progress, no summary)"),
+    NFY_CLI_OPTION_VERBOSE("also one line per file that would change, and\n"
+                           "the count of every rule"),
     NFY_CLI_COLOR_OPTIONS,
 };
 
@@ -89,16 +67,14 @@ static const nfy_cli_command analyse_cmd = {
     sizeof analyse_opts / sizeof analyse_opts[0],
     "Exit: 0 ok (findings or not), 2 usage, 3 input or output errors.\n"};
 
-/* One option (id from the table, its value or NULL); -1 to go on. */
-static int take_option(analyse_args *a, int id, const char *val)
+/* One of analyse's own options (id from the table, its value or NULL);
+ * -1 to go on. */
+static int take_option(void *ctx, int id, const char *val)
 {
-    unsigned long n;
+    analyse_args *a = ctx;
     switch (id) {
     case OPT_OUTPUT:
         a->out = val;
-        break;
-    case OPT_TORCH:
-        a->torch_version = val;
         break;
     case OPT_MODE:
         a->modes = val;
@@ -106,65 +82,26 @@ static int take_option(analyse_args *a, int id, const char *val)
     case OPT_FORMAT:
         a->formats = val;
         break;
-    case OPT_RULES:
-        if (a->nrule_files == sizeof a->rule_files / sizeof(char *))
-            return nfy_cli_usage_error("analyse", "too many --rules");
-        a->rule_files[a->nrule_files++] = val;
-        break;
-    case OPT_JOBS:
-        if (!nfy_cli_parse_uint(val, 1, 256, &n))
-            return nfy_cli_usage_error("analyse",
-                                       "--jobs takes a number from 1 to 256");
-        a->jobs = (unsigned)n;
-        break;
     case OPT_DEPS:
         a->deps = true;
         break;
     case OPT_PYTHON:
         a->python = val;
         break;
-    case OPT_QUIET:
-        a->quiet = true;
-        break;
-    case OPT_VERBOSE:
-        a->verbose = true;
-        break;
-    case NFY_CLI_OPT_COLOR:
-    case NFY_CLI_OPT_NO_COLOR:
-        return nfy_cli_color_option("analyse", id, val, &a->color);
     }
     return -1;
 }
 
 static int parse_args(int argc, char **argv, analyse_args *a)
 {
-    bool dashdash = false;
-    for (int i = 1; i < argc; i++) {
-        const char *val;
-        int id = nfy_cli_next(&analyse_cmd, argc, argv, &i, &dashdash, &val);
-        int rc = -1;
-        if (id == NFY_CLI_HELP)
-            return NFY_EXIT_OK;
-        if (id == NFY_CLI_ERROR)
-            return NFY_EXIT_USAGE;
-        if (id == NFY_CLI_ARG && a->src)
-            return nfy_cli_usage_error("analyse", "more than one SRC given");
-        if (id == NFY_CLI_ARG)
-            a->src = val;
-        else if (id >= 0)
-            rc = take_option(a, id, val);
-        if (rc >= 0)
-            return rc;
-    }
-    if (!a->src)
-        return nfy_cli_usage_error("analyse", "no SRC given");
+    int rc =
+        nfy_cli_conv_parse(&analyse_cmd, argc, argv, &a->c, take_option, a);
+    if (rc >= 0)
+        return rc;
     if (!a->out || !a->out[0])
         return nfy_cli_usage_error("analyse", "give -o DIR");
     if (a->python && !a->python[0])
         return nfy_cli_usage_error("analyse", "--python needs a program");
-    if (a->quiet && a->verbose)
-        return nfy_cli_usage_error("analyse",
-                                   "--quiet and --verbose exclude each other");
     return -1;
 }
 
@@ -214,22 +151,10 @@ static int check_inputs(const analyse_args *a, unsigned *modes,
             "analyse", "--mode takes torch_apis,extensions,dependencies,all");
     if (a->formats && nfy_report_formats_parse(a->formats, formats))
         return nfy_cli_usage_error("analyse", "unknown --format name");
-    const nfy_apidb_version *v;
-    if (a->torch_version &&
-        nfy_apidb_version_parse(nfy_str_from_cstr(a->torch_version), &v)) {
-        nfy_arena ar = NFY_ARENA_INIT;
-        int rc = nfy_cli_usage_error(
-            "analyse",
-            nfy_arena_fmt(&ar,
-                          "--torch-version %s: no data; shipped versions: "
-                          "%s",
-                          a->torch_version, nfy_apidb_version_list()));
-        nfy_arena_release(&ar);
-        return rc;
-    }
-    if (!nfy_cli_is_dir(a->src) && !nfy_cli_is_file_input(a->src)) {
+    if (!nfy_cli_is_dir(a->c.conv.src) &&
+        !nfy_cli_is_file_input(a->c.conv.src)) {
         /* the input is the place: "SRC: error[usage]: ..." */
-        nfy_diag_add_at(diags, NFY_SEV_ERROR, "usage", a->src, 0, 0,
+        nfy_diag_add_at(diags, NFY_SEV_ERROR, "usage", a->c.conv.src, 0, 0,
                         "no such file or directory");
         return NFY_EXIT_USAGE;
     }
@@ -238,13 +163,8 @@ static int check_inputs(const analyse_args *a, unsigned *modes,
 
 static void print_summary(const analyse_args *a, const nfy_report *rep)
 {
-    if (a->verbose) {
-        nfy_buf v = NFY_BUF_INIT;
-        nfy_cli_verbose_files(rep, "would change", &v);
-        nfy_cli_verbose_rules(rep, &v);
-        fputs(nfy_buf_cstr(&v), stdout);
-        nfy_buf_release(&v);
-    }
+    if (a->c.verbose)
+        nfy_cli_verbose_print(rep, "would change");
     nfy_effort_counts c;
     nfy_effort e = nfy_report_effort(rep, NULL, &c);
     nfy_report_totals t;
@@ -265,36 +185,32 @@ static void print_summary(const analyse_args *a, const nfy_report *rep)
 static nfy_status run(const analyse_args *a, const nfy_analyse_opts *ao,
                       nfy_report *rep, nfy_diags *diags, nfy_arena *ar)
 {
-    const char *skip_rel[2] = {nfy_cli_rel_inside(ar, a->out, a->src), NULL};
+    const char *src = a->c.conv.src;
+    const char *skip_rel[2] = {nfy_cli_rel_inside(ar, a->out, src), NULL};
     text_walk w = {ao, (nfy_analyse_exts *)ao->exts, rep, diags, true};
-    nfy_status st = walk_text(&w, a->src, a->out);
+    nfy_status st = walk_text(&w, src, a->out);
     w.collect = false;
     if (st == NFY_OK)
-        st = walk_text(&w, a->src, a->out);
-    nfy_convert_opts co = {0};
-    co.src = a->src;
+        st = walk_text(&w, src, a->out);
+    nfy_convert_opts co = a->c.conv;
     co.action = NFY_CONVERT_CHECK;
-    co.torch_version = a->torch_version;
-    co.rules = ao->rules;
     co.skip_rel = skip_rel;
-    co.jobs = a->jobs;
     co.analyse = ao;
     nfy_convert_stats stats;
     nfy_cli_progress progress;
-    nfy_cli_progress_start(&progress, &co, stderr, a->quiet);
+    nfy_cli_progress_start(&progress, &co, stderr, a->c.quiet);
     nfy_status cst = nfy_convert_run(&co, rep, NULL, &stats, diags);
     nfy_cli_progress_end(&progress);
     if (a->deps && cst == NFY_OK)
-        (void)nfy_cli_analyse_deps(a->python ? a->python : "python3", a->src,
-                                   ao, rep, diags);
+        (void)nfy_cli_analyse_deps(a->python ? a->python : "python3", src, ao,
+                                   rep, diags);
     return st != NFY_OK ? st : cst;
 }
 
 int nfy_cmd_analyse(int argc, char **argv)
 {
     analyse_args a = {0};
-    a.jobs = 1;
-    (void)nfy_cli_color("auto", &a.color);
+    nfy_cli_conv_args_init(&a.c, 1);
     int rc = parse_args(argc, argv, &a);
     if (rc >= 0)
         return rc;
@@ -302,44 +218,42 @@ int nfy_cmd_analyse(int argc, char **argv)
     nfy_diags_init(&diags);
     unsigned modes, formats;
     rc = check_inputs(&a, &modes, &formats, &diags);
-    nfy_rule_set *rules = rc < 0 ? nfy_rule_set_new(&diags) : NULL;
-    for (size_t i = 0; rules && i < a.nrule_files && rc < 0; i++)
-        if (nfy_rules_load_file(rules, a.rule_files[i], &diags))
-            rc = NFY_EXIT_INPUT;
-    if (rc < 0 && !rules)
-        rc = NFY_EXIT_INTERNAL;
+    if (rc < 0)
+        rc = nfy_cli_conv_prepare("analyse", &a.c, &diags);
     if (rc >= 0) {
-        nfy_cli_print_diags(&diags, a.color, false);
-        nfy_rule_set_free(rules);
+        nfy_cli_print_diags(&diags, a.c.color, false);
+        nfy_cli_conv_args_release(&a.c);
         nfy_diags_release(&diags);
         return rc;
     }
+    const nfy_rule_set *rules = a.c.rules;
+    const char *src = a.c.conv.src;
     nfy_analyse_exts exts;
     nfy_analyse_exts_init(&exts);
-    nfy_analyse_opts ao = {rules, a.torch_version, modes, &exts};
+    nfy_analyse_opts ao = {rules, a.c.conv.torch_version, modes, &exts};
     nfy_report rep;
     nfy_report_init(&rep);
     nfy_report_meta meta = {NPUIFY_VERSION,
                             "analyse",
-                            a.src,
-                            a.torch_version,
+                            src,
+                            a.c.conv.torch_version,
                             a.modes ? a.modes : "all",
-                            nfy_cli_is_dir(a.src) ? a.src : NULL};
+                            nfy_cli_is_dir(src) ? src : NULL};
     nfy_report_set_meta(&rep, &meta);
     nfy_report_use_rules(&rep, rules); /* severities: what blocks */
     nfy_arena ar = NFY_ARENA_INIT;
     nfy_status st = run(&a, &ao, &rep, &diags, &ar);
     if (st != NFY_EUSAGE && nfy_report_write(&rep, a.out, formats, &diags))
         st = NFY_EIO;
-    nfy_cli_print_diags(&diags, a.color, false);
-    if (!a.quiet && st != NFY_EUSAGE)
+    nfy_cli_print_diags(&diags, a.c.color, false);
+    if (!a.c.quiet && st != NFY_EUSAGE)
         print_summary(&a, &rep);
     rc = st == NFY_EUSAGE                               ? NFY_EXIT_USAGE
          : st || nfy_diags_count(&diags, NFY_SEV_ERROR) ? NFY_EXIT_INPUT
                                                         : NFY_EXIT_OK;
     nfy_report_release(&rep);
     nfy_analyse_exts_release(&exts);
-    nfy_rule_set_free(rules);
+    nfy_cli_conv_args_release(&a.c);
     nfy_diags_release(&diags);
     nfy_arena_release(&ar);
     return rc;

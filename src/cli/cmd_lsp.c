@@ -12,18 +12,19 @@
 
 #include "cli/cli_util.h"
 #include "cli/commands.h"
+#include "cli/conv_options.h"
 #include "cli/db_query.h"
 #include "cli/opt_table.h"
 #include "lsp/lsp.h"
 
-enum lsp_opt { OPT_STDIO, OPT_TORCH, OPT_DEBOUNCE, OPT_EXPLAIN_DIR };
+enum lsp_opt { OPT_STDIO, OPT_DEBOUNCE, OPT_EXPLAIN_DIR };
 
 static const nfy_cli_option lsp_opts[] = {
     {OPT_STDIO, NULL, "--stdio", NULL,
      "talk over stdin/stdout (the default and only\ntransport)"},
-    {OPT_TORCH, NULL, "--torch-version", "V",
-     "target torch version when the project's\n"
-     "npuify.toml does not say (default\n" NFY_CLI_DEFAULT_VERSION ")"},
+    NFY_CLI_OPTION_TORCH_HELP(
+        "target torch version when the project's\n"
+        "npuify.toml does not say (default\n" NFY_CLI_DEFAULT_VERSION ")"),
     {OPT_DEBOUNCE, NULL, "--debounce", "MS",
      "quiet time after a change before its diagnostics\n(default 20)"},
     {OPT_EXPLAIN_DIR, NULL, "--explain-dir", "DIR",
@@ -94,39 +95,49 @@ static char *default_explain_dir(nfy_arena *a)
                : NULL;
 }
 
+static int take_debounce(const char *val, nfy_lsp_opts *o)
+{
+    char *end = NULL;
+    unsigned long ms = strtoul(val, &end, 10);
+    if (!*val || *end || ms > 60000)
+        return nfy_cli_usage_error("lsp",
+                                   "--debounce takes milliseconds, 0 to 60000");
+    o->debounce_ms = (unsigned)ms;
+    return -1;
+}
+
+/* One argument (arg as given); -1 to go on, else an exit code. */
+static int take_option(int id, const char *val, const char *arg,
+                       nfy_lsp_opts *o, nfy_arena *a)
+{
+    switch (id) {
+    case NFY_CLI_NONE:
+    case OPT_STDIO:
+        return -1;
+    case NFY_CLI_OPT_TORCH:
+        o->torch_version = val;
+        return nfy_cli_check_torch_version("lsp", val);
+    case OPT_DEBOUNCE:
+        return take_debounce(val, o);
+    case OPT_EXPLAIN_DIR:
+        o->explain_dir = nfy_arena_strdup(a, val);
+        return -1;
+    }
+    return nfy_cli_usage_error(
+        "lsp", nfy_arena_fmt(a, "unexpected argument '%s'", arg));
+}
+
 static int parse_args(int argc, char **argv, nfy_lsp_opts *o, nfy_arena *a)
 {
     bool dashdash = false;
     for (int i = 1; i < argc; i++) {
         const char *val = NULL;
         int id = nfy_cli_next(&lsp_cmd, argc, argv, &i, &dashdash, &val);
-        char *end = NULL;
-        switch (id) {
-        case NFY_CLI_HELP:
-            return NFY_EXIT_OK;
-        case NFY_CLI_ERROR:
-            return NFY_EXIT_USAGE;
-        case NFY_CLI_NONE:
-        case OPT_STDIO:
-            break;
-        case OPT_TORCH:
-            o->torch_version = val;
-            break;
-        case OPT_DEBOUNCE: {
-            unsigned long ms = strtoul(val, &end, 10);
-            if (!*val || *end || ms > 60000)
-                return nfy_cli_usage_error(
-                    "lsp", "--debounce takes milliseconds, 0 to 60000");
-            o->debounce_ms = (unsigned)ms;
-            break;
-        }
-        case OPT_EXPLAIN_DIR:
-            o->explain_dir = nfy_arena_strdup(a, val);
-            break;
-        default:
-            return nfy_cli_usage_error(
-                "lsp", nfy_arena_fmt(a, "unexpected argument '%s'", argv[i]));
-        }
+        int rc = nfy_cli_parse_end(id);
+        if (rc < 0)
+            rc = take_option(id, val, argv[i], o, a);
+        if (rc >= 0)
+            return rc;
     }
     return -1;
 }

@@ -96,8 +96,8 @@ static int setup(nfy_arena *a, const nfy_run_args *args, verify_setup *s)
         printf("%s\n", s->paths.emu);
         return NFY_EXIT_OK;
     }
-    if (!args->torch_version ||
-        nfy_apidb_version_parse(nfy_str_from_cstr(args->torch_version),
+    if (!args->c.conv.torch_version ||
+        nfy_apidb_version_parse(nfy_str_from_cstr(args->c.conv.torch_version),
                                 &s->version))
         s->version = nfy_apidb_version_default();
     const char *file_version = NULL;
@@ -154,7 +154,7 @@ static int verify(const nfy_run_args *args, nfy_arena *a)
     nfy_verify_report(events, rules, s.version->name, &sum);
     nfy_rule_set_free(rules);
     unlink(events);
-    return conclude(&child, args->timeout_s, &s, &sum, args->quiet);
+    return conclude(&child, args->timeout_s, &s, &sum, args->c.quiet);
 }
 
 int nfy_cmd_verify(int argc, char **argv)

@@ -141,6 +141,13 @@ int nfy_cli_next(const nfy_cli_command *c, int argc, char **argv, int *i,
     return unknown(c, arg);
 }
 
+int nfy_cli_parse_end(int id)
+{
+    return id == NFY_CLI_HELP    ? NFY_EXIT_OK
+           : id == NFY_CLI_ERROR ? NFY_EXIT_USAGE
+                                 : -1;
+}
+
 int nfy_cli_color_option(const char *cmd, int id, const char *val, bool *color)
 {
     if (id == NFY_CLI_OPT_NO_COLOR) {

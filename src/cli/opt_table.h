@@ -70,4 +70,8 @@ void nfy_cli_help(const nfy_cli_command *c, FILE *out);
 int nfy_cli_next(const nfy_cli_command *c, int argc, char **argv, int *i,
                  bool *dashdash, const char **val);
 
+/* The exit code an id of nfy_cli_next ends the parsing with: 0 after
+ * NFY_CLI_HELP, 2 after NFY_CLI_ERROR; -1 for any other id. */
+int nfy_cli_parse_end(int id);
+
 #endif

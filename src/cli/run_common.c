@@ -11,19 +11,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "apidb/apidb.h"
 #include "cli/cli_util.h"
+#include "cli/conv_options.h"
 #include "cli/opt_table.h"
 #include "rules/rules.h"
 
 enum run_opt {
-    OPT_MODE,
     OPT_PROJECT,
-    OPT_TORCH,
     OPT_PRINT_CACHE,
     OPT_CLEAN_CACHE,
     OPT_CACHE,
-    OPT_QUIET,
     OPT_AS_IS,      /* verify only: from here on */
     OPT_PRINT_PATH, /* verify only */
     OPT_TIMEOUT     /* verify only */
@@ -34,16 +31,13 @@ enum run_opt {
 enum { VERIFY_DEFAULT_TIMEOUT_S = 3600 };
 
 /* The options of run and verify: verify's table is run's plus the last
- * two, so both parse and document the shared ones alike. */
+ * three rows (OPT_AS_IS on), so both parse and document the shared ones
+ * alike. */
 static const nfy_cli_option run_opts[] = {
-    {OPT_MODE, NULL, "--mode", "tool|auto",
-     "tool: the full rule-based migration (default);\n"
-     "auto: only torch_npu + transfer_to_npu imports"},
+    NFY_CLI_OPTION_MODE,
     {OPT_PROJECT, NULL, "--project", "DIR",
      "the tree to convert (default: SCRIPT's dir)"},
-    {OPT_TORCH, NULL, "--torch-version", "V",
-     "torch_npu line to target (default\n" NFY_CLI_DEFAULT_VERSION
-     ", the newest that is not a beta)"},
+    NFY_CLI_OPTION_TORCH,
     {OPT_PRINT_CACHE, NULL, "--print-cache", NULL,
      "print the cache directory (with a command: the\n"
      "converted copy), run nothing"},
@@ -53,7 +47,7 @@ static const nfy_cli_option run_opts[] = {
     {OPT_CACHE, NULL, "--cache", "DIR",
      "cache directory (default: $XDG_CACHE_HOME/npuify,\n"
      "else ~/.cache/npuify)"},
-    {OPT_QUIET, "-q", "--quiet", NULL, "print only errors"},
+    NFY_CLI_OPTION_QUIET("print only errors"),
     {OPT_AS_IS, NULL, "--as-is", NULL,
      "run the files as they are (a project already\n"
      "converted by hand or by convert), no cache"},
@@ -64,31 +58,10 @@ static const nfy_cli_option run_opts[] = {
      "seconds (or Nm, Nh); 0: never (default: 1h)"},
 };
 
-enum { RUN_NOPTS = OPT_AS_IS, VERIFY_NOPTS = OPT_TIMEOUT + 1 };
-
-static int parse_mode(const char *cmd, const char *val, nfy_run_args *out)
-{
-    if (!strcmp(val, "tool"))
-        out->mode = NFY_CONVERT_MODE_MANUAL;
-    else if (!strcmp(val, "auto"))
-        out->mode = NFY_CONVERT_MODE_AUTO;
-    else
-        return nfy_cli_usage_error(cmd, "--mode takes 'tool' or 'auto'");
-    return -1;
-}
-
-static int parse_version(const char *cmd, const char *val)
-{
-    const nfy_apidb_version *v;
-    if (!nfy_apidb_version_parse(nfy_str_from_cstr(val), &v))
-        return -1;
-    nfy_arena a = NFY_ARENA_INIT;
-    int rc = nfy_cli_usage_error(
-        cmd, nfy_arena_fmt(&a, "--torch-version %s: not shipped; versions: %s",
-                           val, nfy_apidb_version_list()));
-    nfy_arena_release(&a);
-    return rc;
-}
+enum {
+    VERIFY_NOPTS = sizeof run_opts / sizeof run_opts[0],
+    RUN_NOPTS = VERIFY_NOPTS - (OPT_TIMEOUT - OPT_AS_IS + 1)
+};
 
 /* A value that names a path may not be empty. */
 static int path_value(const char *cmd, const char *opt, const char *val,
@@ -125,24 +98,18 @@ static int parse_timeout(const char *cmd, const char *val, unsigned *out)
 static int take_option(const char *cmd, int id, const char *val,
                        nfy_run_args *out)
 {
+    if (id >= NFY_CLI_OPT_COLOR)
+        return nfy_cli_conv_option(cmd, id, val, &out->c);
     switch (id) {
-    case OPT_MODE:
-        return parse_mode(cmd, val, out);
     case OPT_PROJECT:
         return path_value(cmd, "--project", val, &out->project);
     case OPT_CACHE:
         return path_value(cmd, "--cache", val, &out->cache);
-    case OPT_TORCH:
-        out->torch_version = val;
-        return parse_version(cmd, val);
     case OPT_PRINT_CACHE:
         out->print_cache = true;
         break;
     case OPT_CLEAN_CACHE:
         out->clean_cache = true;
-        break;
-    case OPT_QUIET:
-        out->quiet = true;
         break;
     case OPT_AS_IS:
         out->as_is = true;
@@ -160,6 +127,7 @@ int nfy_run_parse(int argc, char **argv, const char *synopsis,
                   const char *about, bool verify, nfy_run_args *out)
 {
     memset(out, 0, sizeof *out);
+    nfy_cli_conv_args_init(&out->c, 1);
     out->timeout_s = verify ? VERIFY_DEFAULT_TIMEOUT_S : 0;
     const char *cmd = argv[0];
     const nfy_cli_command table = {
@@ -181,10 +149,8 @@ int nfy_run_parse(int argc, char **argv, const char *synopsis,
     for (; i < argc; i++) {
         const char *val;
         int id = nfy_cli_next(&table, argc, argv, &i, &dashdash, &val);
-        if (id == NFY_CLI_HELP)
-            return NFY_EXIT_OK;
-        if (id == NFY_CLI_ERROR)
-            return NFY_EXIT_USAGE;
+        if (nfy_cli_parse_end(id) >= 0)
+            return nfy_cli_parse_end(id);
         if (id == NFY_CLI_NONE) {
             i++;
             break;
@@ -197,6 +163,9 @@ int nfy_run_parse(int argc, char **argv, const char *synopsis,
     }
     out->cmd = argv + i;
     out->ncmd = argc - i;
+    int rc = nfy_cli_check_torch_version(cmd, out->c.conv.torch_version);
+    if (rc >= 0)
+        return rc;
     if (out->ncmd == 0 && !out->print_cache && !out->clean_cache &&
         !out->print_path)
         return nfy_cli_usage_error(cmd, "no command to run (-- python "
@@ -290,16 +259,19 @@ static int convert(const char *cmd, const nfy_run_args *args, nfy_arena *a,
     nfy_rule_set *rules = nfy_rule_set_new(&diags);
     if (!rules)
         return fail(cmd, &diags, NFY_EXIT_INTERNAL);
-    nfy_runcache_opts ro = {project,    plan->cache_root,
-                            args->mode, args->torch_version,
-                            rules,      NPUIFY_VERSION};
+    nfy_runcache_opts ro = {project,
+                            plan->cache_root,
+                            args->c.conv.mode,
+                            args->c.conv.torch_version,
+                            rules,
+                            NPUIFY_VERSION};
     nfy_status st = nfy_runcache_prepare(&ro, a, &plan->entry, &diags);
     nfy_rule_set_free(rules);
     if (st)
         return fail(cmd, &diags,
                     st == NFY_EUSAGE || st == NFY_ENOENT ? NFY_EXIT_USAGE
                                                          : NFY_EXIT_INPUT);
-    if (!args->quiet)
+    if (!args->c.quiet)
         print_cache_notes(&diags);
     nfy_diags_release(&diags);
     return -1;

@@ -6,16 +6,17 @@
 #ifndef NPUIFY_CLI_RUN_COMMON_H
 #define NPUIFY_CLI_RUN_COMMON_H
 
+#include "cli/conv_options.h"
 #include "convert/convert.h"
 #include "core/core.h"
 #include "runcache/runcache.h"
 
 typedef struct {
-    nfy_convert_mode mode;
-    const char *project;       /* --project DIR, else the script's dir */
-    const char *torch_version; /* --torch-version V */
-    const char *cache;         /* --cache DIR (tests), else XDG */
-    bool print_cache, clean_cache, print_path, quiet;
+    nfy_cli_conv_args c; /* the shared options: --mode, --torch-version,
+                            --quiet */
+    const char *project; /* --project DIR, else the script's dir */
+    const char *cache;   /* --cache DIR (tests), else XDG */
+    bool print_cache, clean_cache, print_path;
     bool as_is;         /* verify: run the files as they are, no conversion */
     unsigned timeout_s; /* verify: stop the script after this; 0: never */
     char **cmd; /* after the options: python SCRIPT ARGS..., NULL-ended */

@@ -1,6 +1,7 @@
 /* --verbose lines (verbose.h). */
 #include "cli/verbose.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,4 +63,13 @@ void nfy_cli_verbose_rules(const nfy_report *rep, nfy_buf *out)
         nfy_buf_addf(out, "%s %s x%zu", i ? "," : "", rc[i].rule, rc[i].count);
     nfy_buf_addstr(out, m ? "\n" : " none\n");
     free(rc);
+}
+
+void nfy_cli_verbose_print(const nfy_report *rep, const char *changed)
+{
+    nfy_buf v = NFY_BUF_INIT;
+    nfy_cli_verbose_files(rep, changed, &v);
+    nfy_cli_verbose_rules(rep, &v);
+    fputs(nfy_buf_cstr(&v), stdout);
+    nfy_buf_release(&v);
 }

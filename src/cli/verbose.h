@@ -14,5 +14,7 @@ void nfy_cli_verbose_files(const nfy_report *rep, const char *changed,
                            nfy_buf *out);
 /* "rules: NPU201 x18, NPU101 x12, ..." (count, then ID), every rule. */
 void nfy_cli_verbose_rules(const nfy_report *rep, nfy_buf *out);
+/* Both, printed on stdout (analyse and review, whose summary follows). */
+void nfy_cli_verbose_print(const nfy_report *rep, const char *changed);
 
 #endif
