@@ -184,6 +184,7 @@ int nfy_cmd_review(int argc, char **argv)
     a.out = "npuify-review.html";
     a.conv.action = NFY_CONVERT_CHECK;
     a.conv.jobs = 1;
+    a.conv.training = true; /* the page shows each script's program */
     int rc = parse(argc, argv, &a);
     if (rc >= 0)
         return rc;

@@ -396,7 +396,9 @@ nfy_status mig_python(const mig_params *p, const nfy_source *src,
         fill_info(&c);
         size_t edits0 = edits->edits.len, notes0 = notes->len;
         mig_run_passes(&c);
-        if ((p->flags & (MIG_F_AMP | MIG_F_DISTRIBUTED)) && !c.withhold)
+        if ((p->flags &
+             (MIG_F_AMP | MIG_F_DISTRIBUTED | NFY_MIGRATE_TRAINING)) &&
+            !c.withhold)
             nfy_train_report(&c, p->report);
         if (p->observer != NULL && p->observer->fn != NULL)
             p->observer->fn(p->observer->ctx, src, p->relpath, m, r, p->report,

@@ -321,6 +321,9 @@ static uint32_t ancestor_in(const mig_ctx *c, uint32_t s, uint32_t scope)
  * updates, models found by their forward). */
 static void forward_modules(const mig_ctx *c, nfy_train *t)
 {
+    /* the bindings looked at last: a loop calling one model many times
+     * costs one search for its constructor, not one a call */
+    uint32_t seen[32], nseen = 0;
     for (uint32_t i = 0; i < t->nsteps && i < NFY_TRAIN_MAX; i++) {
         uint32_t head = t->steps[i].loop;
         if (head == NFY_NONE)
@@ -333,9 +336,14 @@ static void forward_modules(const mig_ctx *c, nfy_train *t)
                 call->lpar != call->callee_first + 1)
                 continue;
             uint32_t b = lookup(c, call->scope, call->callee_first);
-            if (b == NFY_NONE || c->m->bindings[b].kind != NFY_BIND_ASSIGN ||
+            bool again = false;
+            for (uint32_t j = 0; j < nseen && j < 32 && !again; j++)
+                again = seen[j] == b;
+            if (again || b == NFY_NONE ||
+                c->m->bindings[b].kind != NFY_BIND_ASSIGN ||
                 c->m->bindings[b].value_first == NFY_NONE)
                 continue;
+            seen[nseen++ % 32] = b;
             const nfy_binding *x = &c->m->bindings[b];
             uint32_t ctor = NFY_NONE;
             for (uint32_t j = 0; j < c->m->ncalls; j++)
@@ -711,6 +719,97 @@ static void row(mig_ctx *c, nfy_report *rep, const char *kind, uint32_t stmt,
                             mig_strdup(c, nfy_str_slice(text, 0, nl)), how);
 }
 
+static uint32_t line_of(const mig_ctx *c, uint32_t stmt)
+{
+    return c->m->toks[c->m->stmts[stmt].first].line;
+}
+
+/* Where a trained module is built: the assignment binding its name (or
+ * `self.X = ...`) seen from where it is wrapped, else where it is used. */
+static uint32_t module_built(const mig_ctx *c, const nfy_train_module *m)
+{
+    uint32_t use = nfy_train_stmt_of(c, m->expr.first), f = m->expr.first;
+    uint32_t n = m->expr.end - f;
+    if (n == 1 && m->use_stmt != NFY_NONE) {
+        uint32_t b = lookup(c, c->m->stmts[m->use_stmt].scope, f);
+        if (b != NFY_NONE && c->m->bindings[b].kind == NFY_BIND_ASSIGN &&
+            c->m->bindings[b].stmt != NFY_NONE)
+            return c->m->bindings[b].stmt;
+    }
+    if (n == 3 && mig_tok_is(c, f, "self"))
+        for (uint32_t s = 0; s < c->m->nstmts; s++) {
+            const nfy_stmt *st = &c->m->stmts[s];
+            if (st->kind == NFY_STMT_ASSIGN &&
+                st->value_first == st->first + 4 &&
+                mig_tok_is(c, st->first, "self") &&
+                nfy_str_eq(mig_tok(c, st->first + 2), mig_tok(c, f + 2)))
+                return s;
+        }
+    return use;
+}
+
+static const char *module_how(mig_ctx *c, const nfy_train *t,
+                              const nfy_train_module *m)
+{
+    nfy_str name = nfy_pysyn_span_text(
+        c->m, nfy_pysyn_range_span(c->m, m->expr.first, m->expr.end));
+    if (m->how != NFY_TRAIN_BY_OPTIMIZER || m->optim >= t->noptims ||
+        m->optim >= NFY_TRAIN_MAX)
+        return mig_fmt(c, "%.*s: called in a training step's loop",
+                       NFY_STR_FMT(name));
+    return mig_fmt(c, "%.*s: its parameters reach the optimizer of line %u",
+                   NFY_STR_FMT(name),
+                   (unsigned)line_of(c, t->optims[m->optim].stmt));
+}
+
+/* Whether tokens [f, e) name the name at token t. */
+static bool mentions(const mig_ctx *c, uint32_t f, uint32_t e, uint32_t t)
+{
+    for (uint32_t i = f; i < e; i++)
+        if (c->m->toks[i].kind == NFY_TOK_NAME &&
+            nfy_str_eq(mig_tok(c, i), mig_tok(c, t)) &&
+            (i == 0 || !mig_tok_op(c, i - 1, NFY_OP_DOT)))
+            return true;
+    return false;
+}
+
+/* The loss of step s: `NAME.backward()` and the statements of its
+ * function binding or growing NAME before it (`loss = a + b; loss += c`). */
+static const char *step_how(mig_ctx *c, uint32_t s)
+{
+    const nfy_stmt *st = &c->m->stmts[s];
+    uint32_t lp = mig_method_stmt(c, s, "backward"), first = NFY_NONE, n = 0;
+    if (lp == NFY_NONE || lp != st->first + 3 ||
+        c->m->toks[st->first].kind != NFY_TOK_NAME)
+        return NULL;
+    uint32_t from = c->m->scopes[st->scope].stmt;
+    for (uint32_t x = from == NFY_NONE ? 0 : from + 1; x < s; x++) {
+        const nfy_stmt *a = &c->m->stmts[x];
+        if (a->scope != st->scope ||
+            (a->kind != NFY_STMT_ASSIGN && a->kind != NFY_STMT_AUGASSIGN) ||
+            !nfy_str_eq(mig_tok(c, a->first), mig_tok(c, st->first)) ||
+            a->value_first != a->first + 2)
+            continue;
+        if (a->kind == NFY_STMT_ASSIGN &&
+            !mentions(c, a->value_first, a->value_end, st->first)) {
+            /* a new value, not `loss = loss + x`: start again */
+            first = x;
+            n = 0;
+        } else if (first != NFY_NONE) {
+            n++;
+        }
+    }
+    if (first == NFY_NONE)
+        return NULL;
+    nfy_str text = nfy_pysyn_span_text(c->m, c->m->stmts[first].span);
+    size_t nl = 0;
+    while (nl < text.len && text.ptr[nl] != '\n' && text.ptr[nl] != '\r')
+        nl++;
+    return mig_fmt(c, "the loss: %.*s (line %u%s)", (int)nl, text.ptr,
+                   (unsigned)line_of(c, first),
+                   n > 0 ? mig_fmt(c, ", grown by %u more", (unsigned)n) : "");
+}
+
 static void rows(mig_ctx *c, nfy_report *rep, const char *kind,
                  const nfy_train_site *a, uint32_t n)
 {
@@ -725,21 +824,13 @@ void nfy_train_report(mig_ctx *c, nfy_report *rep)
     if (rep == NULL || c->p->relpath == NULL ||
         (t.nsteps == 0 && t.noptims == 0))
         return;
-    for (uint32_t i = 0; i < t.nmodules && i < NFY_TRAIN_MAX; i++) {
-        const nfy_train_module *m = &t.modules[i];
-        row(c, rep, "module", nfy_train_stmt_of(c, m->expr.first),
-            mig_fmt(c, "%.*s: %s",
-                    NFY_STR_FMT(nfy_pysyn_span_text(
-                        c->m, nfy_pysyn_range_span(c->m, m->expr.first,
-                                                   m->expr.end))),
-                    m->how == NFY_TRAIN_BY_OPTIMIZER
-                        ? "its parameters reach an optimizer"
-                        : "called in a training step's loop"));
-    }
+    for (uint32_t i = 0; i < t.nmodules && i < NFY_TRAIN_MAX; i++)
+        row(c, rep, "module", module_built(c, &t.modules[i]),
+            module_how(c, &t, &t.modules[i]));
     rows(c, rep, "optimizer", t.optims, t.noptims);
     rows(c, rep, "scheduler", t.scheds, t.nscheds);
     for (uint32_t i = 0; i < t.nsteps && i < NFY_TRAIN_MAX; i++)
-        row(c, rep, "step", t.steps[i].stmt, NULL);
+        row(c, rep, "step", t.steps[i].stmt, step_how(c, t.steps[i].stmt));
     if (t.loader.call != NFY_NONE)
         row(c, rep, "train_loader", c->m->calls[t.loader.call].stmt,
             "iterated by the loop holding the step");
