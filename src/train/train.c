@@ -298,6 +298,9 @@ static bool builds_module(const mig_ctx *c, uint32_t k)
     if (nfy_str_starts_with(q, NFY_STR_LIT("torch.")) &&
         !nfy_str_starts_with(q, NFY_STR_LIT("torch.nn.")))
         return false;
+    if (nfy_str_starts_with(q, NFY_STR_LIT("torchvision.transforms.")) ||
+        nfy_str_starts_with(q, NFY_STR_LIT("torchvision.datasets.")))
+        return false; /* callables without parameters to train */
     if (nfy_str_starts_with(q, NFY_STR_LIT("torch.nn.")) &&
         !mig_str_is(q, "torch.nn.Sequential") &&
         !mig_str_is(q, "torch.nn.Linear") && !mig_str_is(q, "torch.nn.LSTM") &&
@@ -461,6 +464,153 @@ static bool trace_return(const mig_ctx *c, nfy_train_loader *l, uint32_t def)
     return false;
 }
 
+/* A plain call of a name imported from a module other than a wrapper's
+ * (tqdm): a project helper such as `get_loader(...)`. */
+static bool imported_helper(const mig_ctx *c, uint32_t k)
+{
+    const nfy_call *call = &c->m->calls[k];
+    if (call->attr_tok != NFY_NONE || call->lpar != call->callee_first + 1)
+        return false;
+    uint32_t b = lookup(c, call->scope, call->callee_first);
+    nfy_str q = mig_callee_qual(c, k);
+    return b != NFY_NONE && c->m->bindings[b].kind == NFY_BIND_IMPORT &&
+           !nfy_str_starts_with(q, NFY_STR_LIT("tqdm")) &&
+           !nfy_str_starts_with(q, NFY_STR_LIT("torch."));
+}
+
+/* ---- loaders held in dicts and lists ------------------------------------- */
+
+/* Whether tokens a and b are the same key: equal string bodies, or the
+ * same number or name. */
+static bool same_key(const mig_ctx *c, uint32_t a, uint32_t b)
+{
+    uint32_t off;
+    if (c->m->toks[a].kind != c->m->toks[b].kind)
+        return false;
+    if (c->m->toks[a].kind == NFY_TOK_STRING)
+        return nfy_str_eq(mig_string_body(c, a, &off),
+                          mig_string_body(c, b, &off));
+    return nfy_str_eq(mig_tok(c, a), mig_tok(c, b));
+}
+
+/* `NAME[KEY]` with KEY one string or number token: KEY's token, or NONE. */
+static uint32_t item_key(const mig_ctx *c, uint32_t f, uint32_t e)
+{
+    if (e != f + 4 || c->m->toks[f].kind != NFY_TOK_NAME ||
+        !mig_tok_op(c, f + 1, NFY_OP_LSQB) ||
+        !mig_tok_op(c, f + 3, NFY_OP_RSQB))
+        return NFY_NONE;
+    uint16_t k = c->m->toks[f + 2].kind;
+    return k == NFY_TOK_STRING || k == NFY_TOK_NUMBER ? f + 2 : NFY_NONE;
+}
+
+/* The first token from t on that is not a line break or comment inside
+ * the brackets (before limit). */
+static uint32_t code_tok(const mig_ctx *c, uint32_t t, uint32_t limit)
+{
+    while (t < limit && (c->m->toks[t].kind == NFY_TOK_NL ||
+                         c->m->toks[t].kind == NFY_TOK_COMMENT))
+        t++;
+    return t;
+}
+
+/* The end of the element of a display starting at t (its ',' or the
+ * closing bracket at close). */
+static uint32_t element_end(const mig_ctx *c, uint32_t t, uint32_t close)
+{
+    while (t < close && !mig_tok_op(c, t, NFY_OP_COMMA)) {
+        if (c->m->match[t] != NFY_NONE && c->m->match[t] > t)
+            t = c->m->match[t];
+        t++;
+    }
+    return t;
+}
+
+/* The value for key in the display [vf, ve): `{KEY: V, ...}` (a string
+ * key), `[V0, V1]` / `(V0, V1)` (a number), or `dict(KEY=V)`; *first and
+ * *end are V's tokens. */
+static bool display_value(const mig_ctx *c, uint32_t vf, uint32_t ve,
+                          uint32_t key, uint32_t *first, uint32_t *end)
+{
+    bool brace = mig_tok_op(c, vf, NFY_OP_LBRACE);
+    bool list =
+        mig_tok_op(c, vf, NFY_OP_LSQB) || mig_tok_op(c, vf, NFY_OP_LPAR);
+    if ((brace || list) && c->m->match[vf] == ve - 1) {
+        uint32_t index = 0, want = NFY_NONE;
+        if (list && c->m->toks[key].kind == NFY_TOK_NUMBER) {
+            nfy_str n = mig_tok(c, key);
+            want = 0;
+            for (size_t i = 0; i < n.len && want < 1000; i++)
+                want = isdigit((unsigned char)n.ptr[i])
+                           ? want * 10 + (uint32_t)(n.ptr[i] - '0')
+                           : NFY_NONE - 1;
+        }
+        for (uint32_t t = code_tok(c, vf + 1, ve - 1); t < ve - 1; index++) {
+            uint32_t x = element_end(c, t, ve - 1);
+            if (brace && x > t + 2 && mig_tok_op(c, t + 1, NFY_OP_COLON) &&
+                same_key(c, t, key)) {
+                *first = code_tok(c, t + 2, x);
+                *end = x;
+                return true;
+            }
+            if (list && index == want && x > t) {
+                *first = t;
+                *end = x;
+                return true;
+            }
+            t = code_tok(c, x + 1, ve - 1);
+        }
+        return false;
+    }
+    uint32_t k = call_spelled(c, vf, ve);
+    if (k == NFY_NONE || !mig_str_is(callee_name(c, k), "dict") ||
+        c->m->toks[key].kind != NFY_TOK_STRING)
+        return false;
+    const nfy_call *call = &c->m->calls[k];
+    uint32_t off;
+    for (uint32_t i = 0; i < call->nargs; i++) {
+        const nfy_arg *a = &c->m->args[call->args_first + i];
+        if (a->kind == NFY_ARG_KEYWORD &&
+            nfy_str_eq(mig_tok(c, a->name_tok),
+                       mig_string_body(c, key, &off))) {
+            *first = a->value_first;
+            *end = a->value_end;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* `NAME[KEY] = V` in NAME's scope, else the display NAME was built
+ * with: trace V. */
+static bool trace_item(const mig_ctx *c, nfy_train_loader *l, uint32_t f,
+                       uint32_t key, uint32_t scope)
+{
+    uint32_t b = lookup(c, scope, f);
+    if (b == NFY_NONE) {
+        l->why = "the loop's dict or list of loaders is not bound in this file";
+        return false;
+    }
+    const nfy_binding *x = &c->m->bindings[b];
+    for (uint32_t s = 0; s < c->m->nstmts; s++) {
+        const nfy_stmt *st = &c->m->stmts[s];
+        if (st->kind == NFY_STMT_ASSIGN && st->scope == x->scope &&
+            st->value_first == st->first + 5 &&
+            nfy_str_eq(mig_tok(c, st->first), mig_tok(c, f)) &&
+            mig_tok_op(c, st->first + 1, NFY_OP_LSQB) &&
+            same_key(c, st->first + 2, key) &&
+            mig_tok_op(c, st->first + 3, NFY_OP_RSQB))
+            return trace(c, l, st->value_first, st->value_end, s, st->scope);
+    }
+    uint32_t vf, ve;
+    if (x->kind == NFY_BIND_ASSIGN && x->value_first != NFY_NONE &&
+        display_value(c, x->value_first, x->value_end, key, &vf, &ve))
+        return trace(c, l, vf, ve, x->stmt, x->scope);
+    l->why = "the loop's loader is an item of a dict or list whose value "
+             "for that key is not written in this file";
+    return false;
+}
+
 static bool trace(const mig_ctx *c, nfy_train_loader *l, uint32_t f, uint32_t e,
                   uint32_t stmt, uint32_t scope)
 {
@@ -477,6 +627,11 @@ static bool trace(const mig_ctx *c, nfy_train_loader *l, uint32_t f, uint32_t e,
         uint32_t def = def_called(c, k);
         if (def != NFY_NONE && c->m->calls[k].attr_tok == NFY_NONE)
             return trace_return(c, l, def);
+        if (imported_helper(c, k)) {
+            l->why = "the loader comes from a function imported from another "
+                     "file (loaders built in another file are not followed)";
+            return false;
+        }
         const nfy_arg *a = positional(c, k, 0); /* enumerate, tqdm, iter */
         if (a != NULL)
             return trace(c, l, a->value_first, a->value_end, stmt, scope);
@@ -499,6 +654,15 @@ static bool trace(const mig_ctx *c, nfy_train_loader *l, uint32_t f, uint32_t e,
     if (e == f + 3 && mig_tok_is(c, f, "self") &&
         mig_tok_op(c, f + 1, NFY_OP_DOT))
         return trace_attr(c, l, f);
+    uint32_t key = item_key(c, f, e);
+    if (key != NFY_NONE)
+        return trace_item(c, l, f, key, scope);
+    if (e > f + 3 && c->m->toks[f].kind == NFY_TOK_NAME &&
+        mig_tok_op(c, f + 1, NFY_OP_LSQB) && c->m->match[f + 1] == e - 1) {
+        l->why = "the loop iterates a dict or list of loaders by a key that "
+                 "is not a constant (a loop over phases)";
+        return false;
+    }
     l->why = "the loop's iterable is not a name, attribute or call leading to "
              "a DataLoader (a dict or list of loaders?)";
     return false;
@@ -653,6 +817,43 @@ static void add_site(nfy_train_site *a, uint32_t *n, uint32_t k, uint32_t s)
         a[*n - 1] = (nfy_train_site){k, s};
 }
 
+/* `logging.X(...)` or `L.X(...)` with L bound to logging.getLogger(...):
+ * X's level; print is info. */
+nfy_train_log nfy_train_log_kind(const mig_ctx *c, uint32_t k)
+{
+    /* not logging.log(LEVEL, ...): its level may be an error's */
+    static const char *const info[] = {"debug", "info", "warning", "warn"};
+    static const char *const errors[] = {"error", "exception", "critical",
+                                         "fatal"};
+    const nfy_call *call = &c->m->calls[k];
+    nfy_str q = mig_callee_qual(c, k);
+    if (mig_str_is(call->dotted, "print") && q.len == 0)
+        return NFY_TRAIN_LOG_INFO;
+    if (call->attr_tok == NFY_NONE)
+        return NFY_TRAIN_LOG_NONE;
+    bool logger = nfy_str_starts_with(q, NFY_STR_LIT("logging.")) &&
+                  call->attr_tok == call->callee_first + 2;
+    if (!logger && call->attr_tok == call->callee_first + 2 &&
+        c->m->toks[call->callee_first].kind == NFY_TOK_NAME) {
+        uint32_t b = lookup(c, call->scope, call->callee_first);
+        const nfy_binding *x = b == NFY_NONE ? NULL : &c->m->bindings[b];
+        uint32_t g = x != NULL && x->kind == NFY_BIND_ASSIGN &&
+                             x->value_first != NFY_NONE
+                         ? call_spelled(c, x->value_first, x->value_end)
+                         : NFY_NONE;
+        logger = g != NFY_NONE &&
+                 mig_str_is(mig_callee_qual(c, g), "logging.getLogger");
+    }
+    nfy_str m = mig_tok(c, call->attr_tok);
+    for (size_t i = 0; logger && i < sizeof info / sizeof info[0]; i++)
+        if (mig_str_is(m, info[i]))
+            return NFY_TRAIN_LOG_INFO;
+    for (size_t i = 0; logger && i < sizeof errors / sizeof errors[0]; i++)
+        if (mig_str_is(m, errors[i]))
+            return NFY_TRAIN_LOG_ERROR;
+    return NFY_TRAIN_LOG_NONE;
+}
+
 static void find_sites(const mig_ctx *c, nfy_train *t)
 {
     for (uint32_t k = 0; k < c->m->ncalls; k++) {
@@ -673,8 +874,7 @@ static void find_sites(const mig_ctx *c, nfy_train *t)
         else if (mig_str_is(name, "manual_seed") || mig_str_is(name, "seed") ||
                  mig_str_is(name, "manual_seed_all"))
             add_site(t->seeds, &t->nseeds, k, s);
-        else if ((mig_str_is(c->m->calls[k].dotted, "print") && q.len == 0) ||
-                 nfy_str_starts_with(q, NFY_STR_LIT("logging.")))
+        else if (nfy_train_log_kind(c, k) != NFY_TRAIN_LOG_NONE)
             add_site(t->logs, &t->nlogs, k, s);
     }
 }
