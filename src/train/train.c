@@ -627,6 +627,12 @@ static bool trace(const mig_ctx *c, nfy_train_loader *l, uint32_t f, uint32_t e,
         uint32_t def = def_called(c, k);
         if (def != NFY_NONE && c->m->calls[k].attr_tok == NFY_NONE)
             return trace_return(c, l, def);
+        if (c->m->calls[k].attr_tok == NFY_NONE &&
+            mig_str_is(callee_name(c, k), "range")) {
+            l->why = "the loop iterates range(...): its batches come from no "
+                     "DataLoader";
+            return false;
+        }
         if (imported_helper(c, k)) {
             l->why = "the loader comes from a function imported from another "
                      "file (loaders built in another file are not followed)";
