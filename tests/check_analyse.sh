@@ -37,16 +37,24 @@ for case in tests/analyse/*/; do
     want_rc=$(cat "$case/rc" 2>/dev/null || echo 0)
     before=$(tree_sum "$case/in")
     # shellcheck disable=SC2086
-    LC_ALL=C "$NPUIFY" analyse "$case/in" -o "$tmp/$name" --quiet $args \
-        2>"$tmp/$name.err"
+    LC_ALL=C "$NPUIFY" analyse "$case/in" -o "$tmp/$name" $args \
+        >"$tmp/$name.out" 2>"$tmp/$name.err"
     rc=$?
     [ "$rc" = "$want_rc" ] && ok || bad "$name: exit $rc, expected $want_rc"
     [ "$(tree_sum "$case/in")" = "$before" ] && ok || bad "$name: SRC changed"
     sed -n 's/^## Effort: //p' "$tmp/$name/summary.md" >"$tmp/$name/effort"
     findings_of "$tmp/$name/report.json" >"$tmp/$name/findings.txt"
+    # the training program as summary.md and the console summary show it
+    sed -n '/^## Training program/,/^## /{/^## [^T]/!p;}' "$tmp/$name/summary.md" \
+        >"$tmp/$name/training.txt"
+    sed -n '/^training program of /,/^report: /{/^report: /!p;}' "$tmp/$name.out" \
+        >"$tmp/$name/console.txt"
     if [ "${UPDATE:-0}" = 1 ]; then
         mkdir -p "$case/expected"
         for f in $expected_files effort; do cp "$tmp/$name/$f" "$case/expected/"; done
+        for f in training.txt console.txt; do
+            [ -s "$tmp/$name/$f" ] && cp "$tmp/$name/$f" "$case/expected/"
+        done
         continue
     fi
     [ -d "$case/expected" ] || { bad "$name: missing expected, run with UPDATE=1"; continue; }
@@ -55,6 +63,10 @@ for case in tests/analyse/*/; do
         if cmp -s "$case/expected/$f" "$tmp/$name/$f"; then ok; else
             bad "$name: $f differs"; diff "$case/expected/$f" "$tmp/$name/$f" | head -20
         fi
+    done
+    for f in training.txt console.txt; do # none where none is expected
+        [ -e "$case/expected/$f" ] && continue
+        if [ -s "$tmp/$name/$f" ]; then bad "$name: unexpected $f"; else ok; fi
     done
 done
 

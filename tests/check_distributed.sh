@@ -170,7 +170,7 @@ PYEOF
 }
 
 for s in kwargs_dict inline_dataset loader_to_function several_loaders gan \
-    module_level pure_script forward_call clip_outside multi_loss \
+    module_level pure_script forward_call clip_outside multi_loss dict_loaders \
     accumulation; do
     tol=1e-4
     [ "$s" = inline_dataset ] && tol=5e-2

@@ -380,6 +380,20 @@ lid2=$(grep -o 'run_distributed_npu\.sh:0:NPU310:[0-9a-f]*' dpage2.html | head -
 [ -n "$lid" ] && ok || fail "the launcher is not an item of the review page"
 [ "$lid" = "$lid2" ] && ok || fail "launcher id not stable: $lid vs $lid2"
 "$NPUIFY" convert dist -o dfull --distributed >/dev/null 2>&1
+# the training program is on the page: one row per element of report.json's
+# "training", also without --distributed (review always models it)
+want_tr=$("$PY" -c 'import json,sys; print(len(json.load(open(sys.argv[1])).get("training", [])))' \
+    dfull/npuify_report/report.json)
+"$NPUIFY" review dist -o tpage.html >/dev/null 2>&1
+for p in dpage tpage; do
+    browse "$tmp/$p.html" "test=" "t$p.html"
+    tr=$("$PY" "$OUT" "t$p.html" training)
+    [ "$tr" = "$want_tr" ] && [ "$tr" -gt 0 ] && ok ||
+        fail "$p: $tr training rows on the page, report.json $want_tr"
+    [ "$("$PY" "$OUT" "t$p.html" foreign)" = 0 ] && ok ||
+        fail "$p: the training rows made markup of user content"
+done
+grep -q '>train_loader<' tdpage.html && ok || fail "no train_loader row shown"
 browse "$tmp/dpage.html" "test=reject:$lid,save" ddom.html
 "$PY" "$OUT" ddom.html saved drej.json
 grep -q '"create": true' drej.json && ok || fail "saved launcher entry has no create"

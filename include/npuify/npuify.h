@@ -271,6 +271,7 @@ typedef struct {
     bool amp_apex;               /* --amp=apex: apex.amp, as Ascend's ports */
     bool amp_bf16;               /* --amp=bf16: autocast bfloat16, no scaler */
     bool distributed;            /* --distributed: single card -> DDP */
+    bool training;               /* report "training" without amp/distrib. */
     const char *model;           /* --model NAME: the model variable */
     const char *torch_version;   /* NULL: newest shipped */
     const nfy_rule_set *rules;   /* built-in + custom rules */

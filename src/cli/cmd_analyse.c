@@ -179,6 +179,10 @@ static void print_summary(const analyse_args *a, const nfy_report *rep)
            "precision advice: %zu\n",
            t.by_cat[NFY_CAT_UNSUPPORTED_API], t.by_cat[NFY_CAT_UNKNOWN_API],
            t.by_cat[NFY_CAT_CUDA_OP], t.by_cat[NFY_CAT_PRECISION_ADVICE]);
+    nfy_buf tr = NFY_BUF_INIT;
+    nfy_report_render_training(rep, &tr);
+    fputs(nfy_buf_cstr(&tr), stdout);
+    nfy_buf_release(&tr);
     printf("report: %s/ (summary.md first)\n", a->out);
 }
 
@@ -196,6 +200,7 @@ static nfy_status run(const analyse_args *a, const nfy_analyse_opts *ao,
     co.action = NFY_CONVERT_CHECK;
     co.skip_rel = skip_rel;
     co.analyse = ao;
+    co.training = true; /* the summary shows what the tool understood */
     nfy_convert_stats stats;
     nfy_cli_progress progress;
     nfy_cli_progress_start(&progress, &co, stderr, a->c.quiet);

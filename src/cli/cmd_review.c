@@ -117,6 +117,7 @@ int nfy_cmd_review(int argc, char **argv)
     nfy_cli_conv_args_init(&a.c, 1);
     a.out = "npuify-review.html";
     a.c.conv.action = NFY_CONVERT_CHECK;
+    a.c.conv.training = true; /* the page shows each script's program */
     int rc = nfy_cli_conv_parse(&review_cmd, argc, argv, &a.c, take_option, &a);
     if (rc >= 0)
         return rc;

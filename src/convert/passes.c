@@ -69,7 +69,8 @@ void nfy__convert_setup_init(nfy__convert_setup *s, const nfy_convert_opts *o)
                   (o->amp ? NFY_MIGRATE_AMP : 0) |
                   (o->amp_apex ? NFY_MIGRATE_AMP_APEX : 0) |
                   (o->amp_bf16 ? NFY_MIGRATE_AMP_BF16 : 0) |
-                  (o->distributed ? NFY_MIGRATE_DISTRIBUTED : 0);
+                  (o->distributed ? NFY_MIGRATE_DISTRIBUTED : 0) |
+                  (o->training ? NFY_MIGRATE_TRAINING : 0);
     p->mo.model = o->model;
     if (nfy_migrate_rule_env(&p->mo, &p->env) != NFY_OK)
         p->env.torch_version = o->torch_version; /* file: diagnosed */

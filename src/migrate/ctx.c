@@ -398,7 +398,8 @@ nfy_status mig_python(const mig_params *p, const nfy_source *src,
         fill_info(&c);
         size_t edits0 = edits->edits.len, notes0 = notes->len;
         mig_run_passes(&c);
-        if ((p->flags & (NFY_MIGRATE_AMP | NFY_MIGRATE_DISTRIBUTED)) &&
+        if ((p->flags & (NFY_MIGRATE_AMP | NFY_MIGRATE_DISTRIBUTED |
+                         NFY_MIGRATE_TRAINING)) &&
             !c.withhold)
             nfy_train_report(&c, p->report);
         if (p->observer != NULL && p->observer->fn != NULL)

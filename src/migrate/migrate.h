@@ -103,7 +103,9 @@ enum nfy_migrate_flags {
     NFY_MIGRATE_MSFT = 1u << 4,        /* ... by option "msfmktransplt" */
     NFY_MIGRATE_FORCE = 1u << 5,       /* edit files with syntax errors too */
     NFY_MIGRATE_AMP_APEX = 1u << 6,    /* --amp=apex: apex.amp, not torch.amp */
-    NFY_MIGRATE_AMP_BF16 = 1u << 7 /* --amp=bf16: autocast bf16, no scaler */
+    NFY_MIGRATE_AMP_BF16 = 1u << 7, /* --amp=bf16: autocast bf16, no scaler */
+    NFY_MIGRATE_TRAINING = 1u << 8  /* the training program into the report
+                                       (also with AMP or DISTRIBUTED) */
 };
 
 /*

@@ -185,29 +185,12 @@ static void write_findings(nfy_buf *out, const char *key, const nfy__sorted *v,
     nfy_buf_addstr(out, last ? "\n" : ",\n");
 }
 
-static int training_order(const void *a, const void *b)
-{
-    const nfy_report_training_row *x =
-        *(const nfy_report_training_row *const *)a;
-    const nfy_report_training_row *y =
-        *(const nfy_report_training_row *const *)b;
-    int c = strcmp(x->file, y->file);
-    if (c == 0)
-        c = (x->line > y->line) - (x->line < y->line);
-    return c ? c : strcmp(x->kind, y->kind);
-}
-
 /* "training": the training program of each script (file:line, kind,
  * text), by file and line whatever order the threads added them in. */
 static void write_training(nfy_buf *out, const nfy_report *rep)
 {
-    size_t n = rep->training.len;
-    const nfy_report_training_row **rows = malloc(n * sizeof *rows);
-    if (rows == NULL)
-        abort();
-    for (size_t i = 0; i < n; i++)
-        rows[i] = &rep->training.items[i];
-    qsort(rows, n, sizeof *rows, training_order);
+    const nfy_report_training_row **rows;
+    size_t n = nfy_report_training_sorted(rep, &rows);
     nfy_buf_addstr(out, "  \"training\": [");
     for (size_t i = 0; i < n; i++) {
         nfy_buf_addstr(out, i ? ",\n    {" : "\n    {");

@@ -216,6 +216,31 @@ static void md_rules(nfy_buf *out, const nfy_report *rep)
     nfy_vec_free(&rc);
 }
 
+/* Each script's training program (src/train), when it was modelled: what
+ * --distributed and --amp build on, each element at its file:line. */
+static void md_training(nfy_buf *out, const nfy_report *rep)
+{
+    const nfy_report_training_row **r;
+    size_t n = nfy_report_training_sorted(rep, &r);
+    if (n > 0)
+        nfy_buf_addstr(out, "## Training program\n\n| Location | Kind | "
+                            "Statement | How |\n|---|---|---|---|\n");
+    for (size_t i = 0; i < n; i++) {
+        nfy_buf loc = NFY_BUF_INIT;
+        nfy_buf_addf(&loc, "%s:%u", r[i]->file, (unsigned)r[i]->line);
+        nfy_buf_addch(out, '|');
+        cell(out, nfy_buf_cstr(&loc), false);
+        cell(out, r[i]->kind, false);
+        cell(out, r[i]->text, true);
+        cell(out, r[i]->note, false);
+        nfy_buf_addch(out, '\n');
+        nfy_buf_release(&loc);
+    }
+    if (n > 0)
+        nfy_buf_addch(out, '\n');
+    free(r);
+}
+
 /* A table of the findings selected by pred; title and an empty text. */
 static void md_table(nfy_buf *out, const nfy__sorted *v, nfy__finding_pred pred,
                      const char *title, const char *empty)
@@ -288,6 +313,7 @@ void nfy__render_md(const nfy__sorted *v, nfy_buf *out)
         md_totals(out, rep, &t);
         md_effort(out, rep, &t, v);
     }
+    md_training(out, rep);
     md_rules(out, rep);
     md_table(out, v, nfy__is_manual_finding, "Needs manual work",
              "Nothing needs manual work.\n");

@@ -253,6 +253,14 @@ void nfy_report_logf(nfy_report *rep, const char *file, const char *fmt, ...)
 void nfy_report_add_training(nfy_report *rep, const char *file,
                              const char *kind, uint32_t line, const char *text,
                              const char *note);
+/** The training rows by file, line and kind: *out (free it) holds n
+ *  pointers into rep. */
+size_t nfy_report_training_sorted(const nfy_report *rep,
+                                  const nfy_report_training_row ***out);
+/** Each script's training program, a few lines a file: modules,
+ *  optimizers, schedulers, steps, loaders, epoch loop and clipping at
+ *  file:line, the other sites counted (nothing without rows). */
+void nfy_report_render_training(const nfy_report *rep, nfy_buf *out);
 /** Move-copy everything of src into dst (src is left as it was). */
 void nfy_report_merge(nfy_report *dst, const nfy_report *src);
 /**

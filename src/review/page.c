@@ -283,6 +283,27 @@ static void items(nfy_buf *out, const nfy_report *rep, const char *src_root,
     free(v);
 }
 
+/* Each script's training program (report "training"): what the tool
+ * understood, each element at its file:line. */
+static void training(nfy_buf *out, const nfy_report *rep)
+{
+    const nfy_report_training_row **r;
+    size_t n = nfy_report_training_sorted(rep, &r);
+    nfy_buf_addstr(out, ",\"training\":[");
+    for (size_t i = 0; i < n; i++) {
+        nfy_buf_addstr(out, i ? ",\n{\"file\":" : "{\"file\":");
+        js_cstr(out, r[i]->file);
+        nfy_buf_addf(out, ",\"line\":%u", (unsigned)r[i]->line);
+        js_key(out, "kind", r[i]->kind);
+        js_key(out, "text", r[i]->text);
+        if (r[i]->note != NULL)
+            js_key(out, "how", r[i]->note);
+        nfy_buf_addch(out, '}');
+    }
+    nfy_buf_addch(out, ']');
+    free(r);
+}
+
 void nfy_review_render_html(const nfy_report *rep, const char *src_root,
                             const nfy_rule_set *rules, nfy_buf *out)
 {
@@ -301,6 +322,7 @@ void nfy_review_render_html(const nfy_report *rep, const char *src_root,
     free(abs);
     js_key(out, "tool", rep->meta.tool_version);
     js_key(out, "torch", rep->meta.torch_version);
+    training(out, rep);
     nfy_buf_addstr(out, ",\"items\":");
     items(out, rep, src_root, rules);
     nfy_buf_addf(out, "}</script>\n<script>%s</script>\n</body></html>\n",

@@ -286,6 +286,31 @@
       .forEach(function (b) { b.click(); });
   }
 
+  /* What the tool understood of each script: trained modules, optimizers,
+   * steps, loaders, loops, each at file:line (report.json "training"). */
+  function trainingView() {
+    var rows = data.training || [];
+    var div = el("div", "training"), file = null;
+    if (!rows.length) return null;
+    div.appendChild(el("h2", "", "Training program"));
+    rows.forEach(function (r) {
+      if (r.file !== file) {
+        file = r.file;
+        div.appendChild(el("p", "tfile", file));
+      }
+      var row = el("div", "trow");
+      row.dataset.kind = r.kind;
+      row.appendChild(el("span", "tkind", r.kind));
+      row.appendChild(el("span", "loc", r.file + ":" + r.line));
+      var code = el("span", "tcode");
+      render(r.text, null, code);
+      row.appendChild(code);
+      if (r.how) row.appendChild(el("span", "thow", r.how));
+      div.appendChild(row);
+    });
+    return div;
+  }
+
   function build() {
     var app = document.getElementById("app");
     var header = el("header");
@@ -305,6 +330,8 @@
     app.appendChild(header);
     var main = el("main");
     var section = null, current, groups;
+    var tv = trainingView();
+    if (tv) main.appendChild(tv);
     data.items.forEach(function (it) {
       var key = it.file || "(project)";
       if (!section || key !== current) {
@@ -418,6 +445,7 @@
       deps: Array.prototype.map.call(document.querySelectorAll(".deps"),
         function (d) { return d.textContent; }),
       files: document.querySelectorAll("section").length,
+      training: document.querySelectorAll(".trow").length,
       scrollWidth: document.documentElement.scrollWidth,
       foreign: foreignElements(),
       saved: saved ? JSON.parse(saved) : null });

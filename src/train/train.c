@@ -298,6 +298,9 @@ static bool builds_module(const mig_ctx *c, uint32_t k)
     if (nfy_str_starts_with(q, NFY_STR_LIT("torch.")) &&
         !nfy_str_starts_with(q, NFY_STR_LIT("torch.nn.")))
         return false;
+    if (nfy_str_starts_with(q, NFY_STR_LIT("torchvision.transforms.")) ||
+        nfy_str_starts_with(q, NFY_STR_LIT("torchvision.datasets.")))
+        return false; /* callables without parameters to train */
     if (nfy_str_starts_with(q, NFY_STR_LIT("torch.nn.")) &&
         !mig_str_is(q, "torch.nn.Sequential") &&
         !mig_str_is(q, "torch.nn.Linear") && !mig_str_is(q, "torch.nn.LSTM") &&
@@ -321,6 +324,9 @@ static uint32_t ancestor_in(const mig_ctx *c, uint32_t s, uint32_t scope)
  * updates, models found by their forward). */
 static void forward_modules(const mig_ctx *c, nfy_train *t)
 {
+    /* the bindings looked at last: a loop calling one model many times
+     * costs one search for its constructor, not one a call */
+    uint32_t seen[32], nseen = 0;
     for (uint32_t i = 0; i < t->nsteps && i < NFY_TRAIN_MAX; i++) {
         uint32_t head = t->steps[i].loop;
         if (head == NFY_NONE)
@@ -333,9 +339,14 @@ static void forward_modules(const mig_ctx *c, nfy_train *t)
                 call->lpar != call->callee_first + 1)
                 continue;
             uint32_t b = lookup(c, call->scope, call->callee_first);
-            if (b == NFY_NONE || c->m->bindings[b].kind != NFY_BIND_ASSIGN ||
+            bool again = false;
+            for (uint32_t j = 0; j < nseen && j < 32 && !again; j++)
+                again = seen[j] == b;
+            if (again || b == NFY_NONE ||
+                c->m->bindings[b].kind != NFY_BIND_ASSIGN ||
                 c->m->bindings[b].value_first == NFY_NONE)
                 continue;
+            seen[nseen++ % 32] = b;
             const nfy_binding *x = &c->m->bindings[b];
             uint32_t ctor = NFY_NONE;
             for (uint32_t j = 0; j < c->m->ncalls; j++)
@@ -453,6 +464,153 @@ static bool trace_return(const mig_ctx *c, nfy_train_loader *l, uint32_t def)
     return false;
 }
 
+/* A plain call of a name imported from a module other than a wrapper's
+ * (tqdm): a project helper such as `get_loader(...)`. */
+static bool imported_helper(const mig_ctx *c, uint32_t k)
+{
+    const nfy_call *call = &c->m->calls[k];
+    if (call->attr_tok != NFY_NONE || call->lpar != call->callee_first + 1)
+        return false;
+    uint32_t b = lookup(c, call->scope, call->callee_first);
+    nfy_str q = mig_callee_qual(c, k);
+    return b != NFY_NONE && c->m->bindings[b].kind == NFY_BIND_IMPORT &&
+           !nfy_str_starts_with(q, NFY_STR_LIT("tqdm")) &&
+           !nfy_str_starts_with(q, NFY_STR_LIT("torch."));
+}
+
+/* ---- loaders held in dicts and lists ------------------------------------- */
+
+/* Whether tokens a and b are the same key: equal string bodies, or the
+ * same number or name. */
+static bool same_key(const mig_ctx *c, uint32_t a, uint32_t b)
+{
+    uint32_t off;
+    if (c->m->toks[a].kind != c->m->toks[b].kind)
+        return false;
+    if (c->m->toks[a].kind == NFY_TOK_STRING)
+        return nfy_str_eq(mig_string_body(c, a, &off),
+                          mig_string_body(c, b, &off));
+    return nfy_str_eq(mig_tok(c, a), mig_tok(c, b));
+}
+
+/* `NAME[KEY]` with KEY one string or number token: KEY's token, or NONE. */
+static uint32_t item_key(const mig_ctx *c, uint32_t f, uint32_t e)
+{
+    if (e != f + 4 || c->m->toks[f].kind != NFY_TOK_NAME ||
+        !mig_tok_op(c, f + 1, NFY_OP_LSQB) ||
+        !mig_tok_op(c, f + 3, NFY_OP_RSQB))
+        return NFY_NONE;
+    uint16_t k = c->m->toks[f + 2].kind;
+    return k == NFY_TOK_STRING || k == NFY_TOK_NUMBER ? f + 2 : NFY_NONE;
+}
+
+/* The first token from t on that is not a line break or comment inside
+ * the brackets (before limit). */
+static uint32_t code_tok(const mig_ctx *c, uint32_t t, uint32_t limit)
+{
+    while (t < limit && (c->m->toks[t].kind == NFY_TOK_NL ||
+                         c->m->toks[t].kind == NFY_TOK_COMMENT))
+        t++;
+    return t;
+}
+
+/* The end of the element of a display starting at t (its ',' or the
+ * closing bracket at close). */
+static uint32_t element_end(const mig_ctx *c, uint32_t t, uint32_t close)
+{
+    while (t < close && !mig_tok_op(c, t, NFY_OP_COMMA)) {
+        if (c->m->match[t] != NFY_NONE && c->m->match[t] > t)
+            t = c->m->match[t];
+        t++;
+    }
+    return t;
+}
+
+/* The value for key in the display [vf, ve): `{KEY: V, ...}` (a string
+ * key), `[V0, V1]` / `(V0, V1)` (a number), or `dict(KEY=V)`; *first and
+ * *end are V's tokens. */
+static bool display_value(const mig_ctx *c, uint32_t vf, uint32_t ve,
+                          uint32_t key, uint32_t *first, uint32_t *end)
+{
+    bool brace = mig_tok_op(c, vf, NFY_OP_LBRACE);
+    bool list =
+        mig_tok_op(c, vf, NFY_OP_LSQB) || mig_tok_op(c, vf, NFY_OP_LPAR);
+    if ((brace || list) && c->m->match[vf] == ve - 1) {
+        uint32_t index = 0, want = NFY_NONE;
+        if (list && c->m->toks[key].kind == NFY_TOK_NUMBER) {
+            nfy_str n = mig_tok(c, key);
+            want = 0;
+            for (size_t i = 0; i < n.len && want < 1000; i++)
+                want = isdigit((unsigned char)n.ptr[i])
+                           ? want * 10 + (uint32_t)(n.ptr[i] - '0')
+                           : NFY_NONE - 1;
+        }
+        for (uint32_t t = code_tok(c, vf + 1, ve - 1); t < ve - 1; index++) {
+            uint32_t x = element_end(c, t, ve - 1);
+            if (brace && x > t + 2 && mig_tok_op(c, t + 1, NFY_OP_COLON) &&
+                same_key(c, t, key)) {
+                *first = code_tok(c, t + 2, x);
+                *end = x;
+                return true;
+            }
+            if (list && index == want && x > t) {
+                *first = t;
+                *end = x;
+                return true;
+            }
+            t = code_tok(c, x + 1, ve - 1);
+        }
+        return false;
+    }
+    uint32_t k = call_spelled(c, vf, ve);
+    if (k == NFY_NONE || !mig_str_is(callee_name(c, k), "dict") ||
+        c->m->toks[key].kind != NFY_TOK_STRING)
+        return false;
+    const nfy_call *call = &c->m->calls[k];
+    uint32_t off;
+    for (uint32_t i = 0; i < call->nargs; i++) {
+        const nfy_arg *a = &c->m->args[call->args_first + i];
+        if (a->kind == NFY_ARG_KEYWORD &&
+            nfy_str_eq(mig_tok(c, a->name_tok),
+                       mig_string_body(c, key, &off))) {
+            *first = a->value_first;
+            *end = a->value_end;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* `NAME[KEY] = V` in NAME's scope, else the display NAME was built
+ * with: trace V. */
+static bool trace_item(const mig_ctx *c, nfy_train_loader *l, uint32_t f,
+                       uint32_t key, uint32_t scope)
+{
+    uint32_t b = lookup(c, scope, f);
+    if (b == NFY_NONE) {
+        l->why = "the loop's dict or list of loaders is not bound in this file";
+        return false;
+    }
+    const nfy_binding *x = &c->m->bindings[b];
+    for (uint32_t s = 0; s < c->m->nstmts; s++) {
+        const nfy_stmt *st = &c->m->stmts[s];
+        if (st->kind == NFY_STMT_ASSIGN && st->scope == x->scope &&
+            st->value_first == st->first + 5 &&
+            nfy_str_eq(mig_tok(c, st->first), mig_tok(c, f)) &&
+            mig_tok_op(c, st->first + 1, NFY_OP_LSQB) &&
+            same_key(c, st->first + 2, key) &&
+            mig_tok_op(c, st->first + 3, NFY_OP_RSQB))
+            return trace(c, l, st->value_first, st->value_end, s, st->scope);
+    }
+    uint32_t vf, ve;
+    if (x->kind == NFY_BIND_ASSIGN && x->value_first != NFY_NONE &&
+        display_value(c, x->value_first, x->value_end, key, &vf, &ve))
+        return trace(c, l, vf, ve, x->stmt, x->scope);
+    l->why = "the loop's loader is an item of a dict or list whose value "
+             "for that key is not written in this file";
+    return false;
+}
+
 static bool trace(const mig_ctx *c, nfy_train_loader *l, uint32_t f, uint32_t e,
                   uint32_t stmt, uint32_t scope)
 {
@@ -469,6 +627,17 @@ static bool trace(const mig_ctx *c, nfy_train_loader *l, uint32_t f, uint32_t e,
         uint32_t def = def_called(c, k);
         if (def != NFY_NONE && c->m->calls[k].attr_tok == NFY_NONE)
             return trace_return(c, l, def);
+        if (c->m->calls[k].attr_tok == NFY_NONE &&
+            mig_str_is(callee_name(c, k), "range")) {
+            l->why = "the loop iterates range(...): its batches come from no "
+                     "DataLoader";
+            return false;
+        }
+        if (imported_helper(c, k)) {
+            l->why = "the loader comes from a function imported from another "
+                     "file (loaders built in another file are not followed)";
+            return false;
+        }
         const nfy_arg *a = positional(c, k, 0); /* enumerate, tqdm, iter */
         if (a != NULL)
             return trace(c, l, a->value_first, a->value_end, stmt, scope);
@@ -491,6 +660,15 @@ static bool trace(const mig_ctx *c, nfy_train_loader *l, uint32_t f, uint32_t e,
     if (e == f + 3 && mig_tok_is(c, f, "self") &&
         mig_tok_op(c, f + 1, NFY_OP_DOT))
         return trace_attr(c, l, f);
+    uint32_t key = item_key(c, f, e);
+    if (key != NFY_NONE)
+        return trace_item(c, l, f, key, scope);
+    if (e > f + 3 && c->m->toks[f].kind == NFY_TOK_NAME &&
+        mig_tok_op(c, f + 1, NFY_OP_LSQB) && c->m->match[f + 1] == e - 1) {
+        l->why = "the loop iterates a dict or list of loaders by a key that "
+                 "is not a constant (a loop over phases)";
+        return false;
+    }
     l->why = "the loop's iterable is not a name, attribute or call leading to "
              "a DataLoader (a dict or list of loaders?)";
     return false;
@@ -645,6 +823,43 @@ static void add_site(nfy_train_site *a, uint32_t *n, uint32_t k, uint32_t s)
         a[*n - 1] = (nfy_train_site){k, s};
 }
 
+/* `logging.X(...)` or `L.X(...)` with L bound to logging.getLogger(...):
+ * X's level; print is info. */
+nfy_train_log nfy_train_log_kind(const mig_ctx *c, uint32_t k)
+{
+    /* not logging.log(LEVEL, ...): its level may be an error's */
+    static const char *const info[] = {"debug", "info", "warning", "warn"};
+    static const char *const errors[] = {"error", "exception", "critical",
+                                         "fatal"};
+    const nfy_call *call = &c->m->calls[k];
+    nfy_str q = mig_callee_qual(c, k);
+    if (mig_str_is(call->dotted, "print") && q.len == 0)
+        return NFY_TRAIN_LOG_INFO;
+    if (call->attr_tok == NFY_NONE)
+        return NFY_TRAIN_LOG_NONE;
+    bool logger = nfy_str_starts_with(q, NFY_STR_LIT("logging.")) &&
+                  call->attr_tok == call->callee_first + 2;
+    if (!logger && call->attr_tok == call->callee_first + 2 &&
+        c->m->toks[call->callee_first].kind == NFY_TOK_NAME) {
+        uint32_t b = lookup(c, call->scope, call->callee_first);
+        const nfy_binding *x = b == NFY_NONE ? NULL : &c->m->bindings[b];
+        uint32_t g = x != NULL && x->kind == NFY_BIND_ASSIGN &&
+                             x->value_first != NFY_NONE
+                         ? call_spelled(c, x->value_first, x->value_end)
+                         : NFY_NONE;
+        logger = g != NFY_NONE &&
+                 mig_str_is(mig_callee_qual(c, g), "logging.getLogger");
+    }
+    nfy_str m = mig_tok(c, call->attr_tok);
+    for (size_t i = 0; logger && i < sizeof info / sizeof info[0]; i++)
+        if (mig_str_is(m, info[i]))
+            return NFY_TRAIN_LOG_INFO;
+    for (size_t i = 0; logger && i < sizeof errors / sizeof errors[0]; i++)
+        if (mig_str_is(m, errors[i]))
+            return NFY_TRAIN_LOG_ERROR;
+    return NFY_TRAIN_LOG_NONE;
+}
+
 static void find_sites(const mig_ctx *c, nfy_train *t)
 {
     for (uint32_t k = 0; k < c->m->ncalls; k++) {
@@ -665,8 +880,7 @@ static void find_sites(const mig_ctx *c, nfy_train *t)
         else if (mig_str_is(name, "manual_seed") || mig_str_is(name, "seed") ||
                  mig_str_is(name, "manual_seed_all"))
             add_site(t->seeds, &t->nseeds, k, s);
-        else if ((mig_str_is(c->m->calls[k].dotted, "print") && q.len == 0) ||
-                 nfy_str_starts_with(q, NFY_STR_LIT("logging.")))
+        else if (nfy_train_log_kind(c, k) != NFY_TRAIN_LOG_NONE)
             add_site(t->logs, &t->nlogs, k, s);
     }
 }
@@ -711,6 +925,97 @@ static void row(mig_ctx *c, nfy_report *rep, const char *kind, uint32_t stmt,
                             mig_strdup(c, nfy_str_slice(text, 0, nl)), how);
 }
 
+static uint32_t line_of(const mig_ctx *c, uint32_t stmt)
+{
+    return c->m->toks[c->m->stmts[stmt].first].line;
+}
+
+/* Where a trained module is built: the assignment binding its name (or
+ * `self.X = ...`) seen from where it is wrapped, else where it is used. */
+static uint32_t module_built(const mig_ctx *c, const nfy_train_module *m)
+{
+    uint32_t use = nfy_train_stmt_of(c, m->expr.first), f = m->expr.first;
+    uint32_t n = m->expr.end - f;
+    if (n == 1 && m->use_stmt != NFY_NONE) {
+        uint32_t b = lookup(c, c->m->stmts[m->use_stmt].scope, f);
+        if (b != NFY_NONE && c->m->bindings[b].kind == NFY_BIND_ASSIGN &&
+            c->m->bindings[b].stmt != NFY_NONE)
+            return c->m->bindings[b].stmt;
+    }
+    if (n == 3 && mig_tok_is(c, f, "self"))
+        for (uint32_t s = 0; s < c->m->nstmts; s++) {
+            const nfy_stmt *st = &c->m->stmts[s];
+            if (st->kind == NFY_STMT_ASSIGN &&
+                st->value_first == st->first + 4 &&
+                mig_tok_is(c, st->first, "self") &&
+                nfy_str_eq(mig_tok(c, st->first + 2), mig_tok(c, f + 2)))
+                return s;
+        }
+    return use;
+}
+
+static const char *module_how(mig_ctx *c, const nfy_train *t,
+                              const nfy_train_module *m)
+{
+    nfy_str name = nfy_pysyn_span_text(
+        c->m, nfy_pysyn_range_span(c->m, m->expr.first, m->expr.end));
+    if (m->how != NFY_TRAIN_BY_OPTIMIZER || m->optim >= t->noptims ||
+        m->optim >= NFY_TRAIN_MAX)
+        return mig_fmt(c, "%.*s: called in a training step's loop",
+                       NFY_STR_FMT(name));
+    return mig_fmt(c, "%.*s: its parameters reach the optimizer of line %u",
+                   NFY_STR_FMT(name),
+                   (unsigned)line_of(c, t->optims[m->optim].stmt));
+}
+
+/* Whether tokens [f, e) name the name at token t. */
+static bool mentions(const mig_ctx *c, uint32_t f, uint32_t e, uint32_t t)
+{
+    for (uint32_t i = f; i < e; i++)
+        if (c->m->toks[i].kind == NFY_TOK_NAME &&
+            nfy_str_eq(mig_tok(c, i), mig_tok(c, t)) &&
+            (i == 0 || !mig_tok_op(c, i - 1, NFY_OP_DOT)))
+            return true;
+    return false;
+}
+
+/* The loss of step s: `NAME.backward()` and the statements of its
+ * function binding or growing NAME before it (`loss = a + b; loss += c`). */
+static const char *step_how(mig_ctx *c, uint32_t s)
+{
+    const nfy_stmt *st = &c->m->stmts[s];
+    uint32_t lp = mig_method_stmt(c, s, "backward"), first = NFY_NONE, n = 0;
+    if (lp == NFY_NONE || lp != st->first + 3 ||
+        c->m->toks[st->first].kind != NFY_TOK_NAME)
+        return NULL;
+    uint32_t from = c->m->scopes[st->scope].stmt;
+    for (uint32_t x = from == NFY_NONE ? 0 : from + 1; x < s; x++) {
+        const nfy_stmt *a = &c->m->stmts[x];
+        if (a->scope != st->scope ||
+            (a->kind != NFY_STMT_ASSIGN && a->kind != NFY_STMT_AUGASSIGN) ||
+            !nfy_str_eq(mig_tok(c, a->first), mig_tok(c, st->first)) ||
+            a->value_first != a->first + 2)
+            continue;
+        if (a->kind == NFY_STMT_ASSIGN &&
+            !mentions(c, a->value_first, a->value_end, st->first)) {
+            /* a new value, not `loss = loss + x`: start again */
+            first = x;
+            n = 0;
+        } else if (first != NFY_NONE) {
+            n++;
+        }
+    }
+    if (first == NFY_NONE)
+        return NULL;
+    nfy_str text = nfy_pysyn_span_text(c->m, c->m->stmts[first].span);
+    size_t nl = 0;
+    while (nl < text.len && text.ptr[nl] != '\n' && text.ptr[nl] != '\r')
+        nl++;
+    return mig_fmt(c, "the loss: %.*s (line %u%s)", (int)nl, text.ptr,
+                   (unsigned)line_of(c, first),
+                   n > 0 ? mig_fmt(c, ", grown by %u more", (unsigned)n) : "");
+}
+
 static void rows(mig_ctx *c, nfy_report *rep, const char *kind,
                  const nfy_train_site *a, uint32_t n)
 {
@@ -725,21 +1030,13 @@ void nfy_train_report(mig_ctx *c, nfy_report *rep)
     if (rep == NULL || c->p->relpath == NULL ||
         (t.nsteps == 0 && t.noptims == 0))
         return;
-    for (uint32_t i = 0; i < t.nmodules && i < NFY_TRAIN_MAX; i++) {
-        const nfy_train_module *m = &t.modules[i];
-        row(c, rep, "module", nfy_train_stmt_of(c, m->expr.first),
-            mig_fmt(c, "%.*s: %s",
-                    NFY_STR_FMT(nfy_pysyn_span_text(
-                        c->m, nfy_pysyn_range_span(c->m, m->expr.first,
-                                                   m->expr.end))),
-                    m->how == NFY_TRAIN_BY_OPTIMIZER
-                        ? "its parameters reach an optimizer"
-                        : "called in a training step's loop"));
-    }
+    for (uint32_t i = 0; i < t.nmodules && i < NFY_TRAIN_MAX; i++)
+        row(c, rep, "module", module_built(c, &t.modules[i]),
+            module_how(c, &t, &t.modules[i]));
     rows(c, rep, "optimizer", t.optims, t.noptims);
     rows(c, rep, "scheduler", t.scheds, t.nscheds);
     for (uint32_t i = 0; i < t.nsteps && i < NFY_TRAIN_MAX; i++)
-        row(c, rep, "step", t.steps[i].stmt, NULL);
+        row(c, rep, "step", t.steps[i].stmt, step_how(c, t.steps[i].stmt));
     if (t.loader.call != NFY_NONE)
         row(c, rep, "train_loader", c->m->calls[t.loader.call].stmt,
             "iterated by the loop holding the step");

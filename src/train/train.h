@@ -82,6 +82,16 @@ typedef struct {
     const char *why_modules; /* nmodules == 0: why */
 } nfy_train;
 
+typedef enum {
+    NFY_TRAIN_LOG_NONE,
+    NFY_TRAIN_LOG_INFO, /* print, logging/logger debug..warning: rank 0 */
+    NFY_TRAIN_LOG_ERROR /* error, exception, critical: every rank */
+} nfy_train_log;
+
+/** What call k logs: print, `logging.X(...)`, or `L.X(...)` with L bound
+ *  to `logging.getLogger(...)` in the file. */
+nfy_train_log nfy_train_log_kind(const mig_ctx *c, uint32_t k);
+
 /** Build the model of the file in c (arena-free: t is filled in place). */
 void nfy_train_build(const mig_ctx *c, nfy_train *t);
 

@@ -939,6 +939,48 @@ static void test_merge_sites(void **state)
     nfy_report_release(&rep);
 }
 
+/* The training program: kind by kind on the console (not in the order
+ * added, nor by line), the other sites counted; one table in summary.md. */
+static void test_training_views(void **state)
+{
+    (void)state;
+    nfy_report rep;
+    nfy_report_init(&rep);
+    nfy_buf out = NFY_BUF_INIT;
+    nfy_report_render_training(&rep, &out);
+    assert_int_equal(out.len, 0); /* nothing without rows */
+    nfy_report_add_training(&rep, "b.py", "step", 9, "loss.backward()",
+                            "the loss: loss = f(x) (line 8)");
+    nfy_report_add_training(&rep, "b.py", "log", 10, "print(loss)", NULL);
+    nfy_report_add_training(&rep, "b.py", "module", 3, "net = Net()",
+                            "net: its parameters reach the optimizer of "
+                            "line 4");
+    nfy_report_add_training(&rep, "a.py", "seed", 1, "torch.manual_seed(0)",
+                            NULL);
+    nfy_report_render_training(&rep, &out);
+    assert_string_equal(
+        nfy_buf_cstr(&out),
+        "training program of a.py:\n"
+        "  and 1 logging, checkpoint, progress-bar and seeding site "
+        "(report.json \"training\")\n"
+        "training program of b.py:\n"
+        "  module       b.py:3  net = Net()  (net: its parameters reach the "
+        "optimizer of line 4)\n"
+        "  step         b.py:9  loss.backward()  (the loss: loss = f(x) "
+        "(line 8))\n"
+        "  and 1 logging, checkpoint, progress-bar and seeding site "
+        "(report.json \"training\")\n");
+    nfy_buf_reset(&out);
+    nfy_report_render_md(&rep, &out);
+    const char *md = nfy_buf_cstr(&out);
+    const char *t = strstr(md, "## Training program\n");
+    assert_non_null(t);
+    assert_non_null(strstr(t, "| b.py:3 | module | `net = Net()` | net: "));
+    assert_true(strstr(t, "| a.py:1 | seed |") < strstr(t, "| b.py:3 |"));
+    nfy_buf_release(&out);
+    nfy_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -948,6 +990,7 @@ int main(void)
         cmocka_unit_test(test_sarif_parses_back),
         cmocka_unit_test(test_add_edits_and_merge),
         cmocka_unit_test(test_console_summary),
+        cmocka_unit_test(test_training_views),
         cmocka_unit_test(test_markdown_escapes_cells),
         cmocka_unit_test(test_html_escapes_and_is_self_contained),
         cmocka_unit_test(test_formats_parse),

@@ -348,6 +348,20 @@ static bool one_optimizer(const mig_ctx *c, const amp_group *g)
     return stepped_optimizer(c, g, &opt);
 }
 
+/* A `X.step()` in g's loop that is no optimizer step of it: in a loop
+ * over optimizers, or through a subscript (`opts[i].step()`). */
+static bool unnamed_step(const mig_ctx *c, const amp_group *g)
+{
+    for (uint32_t s = g->first; s < g->end; s++) {
+        uint32_t lp = mig_method_stmt(c, s, "step");
+        if (lp != NFY_NONE && lp + 1 == c->m->stmts[s].end - 1 &&
+            !nfy_str_contains_ci(mig_tok(c, lp - 3), "sched") &&
+            !nfy_str_contains_ci(mig_tok(c, lp - 3), "scaler"))
+            return true;
+    }
+    return false;
+}
+
 /* Why group g cannot take the scaler, or NULL when it can. */
 static const char *group_problem(mig_ctx *c, const amp_group *g)
 {
@@ -435,6 +449,11 @@ static const char *group_problem(mig_ctx *c, const amp_group *g)
                            "optimizer step: the step is in its caller; scale "
                            "the loss and step through one GradScaler by hand",
                            helper_name(c, g->head));
+        if (unnamed_step(c, g))
+            return "the optimizer steps are not OPT.step() statements of "
+                   "this loop (a loop over optimizers, opts[i].step()): "
+                   "GradScaler.step(opt) for each cannot be placed; add AMP "
+                   "by hand";
         return "no optimizer step (OPT.step()) after backward() in this loop";
     }
     if (!g->ev[g->nev - 1].step)

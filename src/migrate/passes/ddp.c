@@ -678,8 +678,9 @@ static bool add_sampler(mig_ctx *c, const ddp_state *d, uint32_t k)
     return true;
 }
 
-/* The loader as the epoch loop's scope names it: a name or self.X the
- * loader travelled through, bound before the epoch loop. */
+/* The loader as the epoch loop's scope names it: a name, self.X or
+ * NAME[KEY] (a dict or list of loaders) the loader travelled through,
+ * bound before the epoch loop. */
 static bool loader_in_scope(const mig_ctx *c, const nfy_train *t,
                             uint32_t epoch, nfy_str *out)
 {
@@ -689,7 +690,9 @@ static bool loader_in_scope(const mig_ctx *c, const nfy_train *t,
             const nfy_train_hop *h = &t->loader.hops[i];
             uint32_t n = h->expr.end - h->expr.first;
             bool named =
-                (n == 1 && c->m->toks[h->expr.first].kind == NFY_TOK_NAME) ||
+                ((n == 1 || n == 4) &&
+                 c->m->toks[h->expr.first].kind == NFY_TOK_NAME &&
+                 (n == 1 || mig_tok_op(c, h->expr.first + 1, NFY_OP_LSQB))) ||
                 (n == 3 && mig_tok_is(c, h->expr.first, "self"));
             uint32_t b = named
                              ? nfy_resolve_lookup(c->r, h->scope, h->expr.first,
@@ -760,7 +763,9 @@ static void shard_loader(mig_ctx *c, const ddp_state *d)
 
 /* ---- rank 0 -------------------------------------------------------------- */
 
-/* Statement of call k is a whole `print(...)` / `torch.save(...)`. */
+/* Statement of call k is a whole `print(...)`, `torch.save(...)` or an
+ * info-level log call (`logging.info`, `logger.warning`; errors are left
+ * to every rank, so one rank's failure still shows). */
 static bool log_or_save(const mig_ctx *c, uint32_t k)
 {
     const nfy_call *call = &c->m->calls[k];
@@ -768,6 +773,7 @@ static bool log_or_save(const mig_ctx *c, uint32_t k)
     bool print = mig_str_is(call->dotted, "print") &&
                  (mig_callee_qual(c, k).len == 0 || qual_is(c, k, "print") ||
                   qual_is(c, k, "builtins.print"));
+    print = print || nfy_train_log_kind(c, k) == NFY_TRAIN_LOG_INFO;
     return (print || qual_is(c, k, "torch.save")) &&
            st->kind == NFY_STMT_EXPR && st->first == call->callee_first &&
            call->rpar + 1 == st->end && mig_own_lines(c, call->stmt);
