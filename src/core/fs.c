@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "core/core.h"
+#include "core/htab.h"
 
 static const char temp_prefix[] = ".npuify-";
 enum { TEMP_PREFIX_LEN = sizeof temp_prefix - 1, TEMP_RANDOM_LEN = 6 };
@@ -204,7 +205,7 @@ static void random_suffix(char *dst, int attempt)
     uint64_t x = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 30) ^
                  ((uint64_t)(uintptr_t)dst << 16);
     if (attempt > 0 && getrandom(&x, sizeof x, GRND_NONBLOCK) != sizeof x)
-        x += (uint64_t)attempt * 0x9E3779B97F4A7C15u;
+        x += (uint64_t)attempt * NFY_HASH_GOLDEN;
     for (int i = 0; i < TEMP_RANDOM_LEN; i++) {
         x = x * 6364136223846793005u + 1442695040888963407u;
         dst[i] = alphabet[(x >> 33) % (sizeof alphabet - 1)];
