@@ -8,7 +8,7 @@
 #define NPUIFY_PROFLOG_TRACE_INTERNAL_H
 
 #include "core/htab.h"
-#include "proflog/json_lex.h"
+#include "core/json_lex.h"
 #include "proflog/proflog.h"
 
 /* One event object; every text field is capped (see trace_event_init). */
