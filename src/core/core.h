@@ -381,6 +381,9 @@ void nfy_diag_render_json(const nfy_diag *dg, nfy_buf *out);
 
 /** Append s as a JSON string literal, quotes included. */
 void nfy_json_escape(nfy_buf *out, const char *s, size_t n);
+/** The JSON escape of one ASCII byte that needs one (`"`, `\\`, a control
+ *  byte): `\n` and the like where JSON has one, else `\u00xx`. */
+void nfy_json_escape_byte(nfy_buf *out, unsigned char c);
 /** Append s as an RFC 4180 CSV field (quoted only when needed). */
 void nfy_csv_escape(nfy_buf *out, const char *s, size_t n);
 /**

@@ -683,29 +683,35 @@ void nfy_file_stream_abort(nfy_file_stream *fs)
     close(fs->dirfd);
 }
 
-nfy_status nfy_file_copy_atomic(const char *src, const char *dst)
+/* fn(src, dirfd, base) in dst's parent directory, base being dst's name. */
+static nfy_status in_parent_of(const char *dst, const char *src,
+                               nfy_status (*fn)(const char *, int,
+                                                const char *))
 {
     int fd;
     const char *base;
     nfy_status rc = nfy_dir_open_parent(dst, &fd, &base);
     if (rc)
         return rc;
-    nfy_write_opts w = {.mode = 0644};
-    rc = nfy_file_copy_at(src, fd, base, &w);
+    rc = fn(src, fd, base);
     close(fd);
     return rc;
 }
 
+static nfy_status copy_0644_at(const char *src, int dirfd, const char *base)
+{
+    nfy_write_opts w = {.mode = 0644};
+    return nfy_file_copy_at(src, dirfd, base, &w);
+}
+
+nfy_status nfy_file_copy_atomic(const char *src, const char *dst)
+{
+    return in_parent_of(dst, src, copy_0644_at);
+}
+
 nfy_status nfy_symlink_copy(const char *src, const char *dst)
 {
-    int fd;
-    const char *base;
-    nfy_status rc = nfy_dir_open_parent(dst, &fd, &base);
-    if (rc)
-        return rc;
-    rc = nfy_symlink_copy_at(src, fd, base);
-    close(fd);
-    return rc;
+    return in_parent_of(dst, src, nfy_symlink_copy_at);
 }
 
 nfy_status nfy_mkdirs(const char *path, mode_t mode)
