@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "core/htab.h"
 #include "core/swar.h"
 
 nfy_str nfy_str_from_cstr(const char *s)
@@ -142,7 +143,7 @@ static uint64_t tail_word(const char *p, size_t n)
 
 uint64_t nfy_str_hash_words(nfy_str s)
 {
-    uint64_t h = 0x9e3779b97f4a7c15ull ^ s.len;
+    uint64_t h = NFY_HASH_GOLDEN ^ s.len;
     size_t i = 0;
     for (; i + 8 <= s.len; i += 8)
         h = mix(h, nfy__swar_load(s.ptr + i));

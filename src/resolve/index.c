@@ -7,6 +7,7 @@
  */
 #include <string.h>
 
+#include "core/htab.h"
 #include "core/swar.h"
 #include "resolve/resolve_internal.h"
 
@@ -64,7 +65,7 @@ static inline uint32_t name_hash(nfy_str s)
         a = (unsigned char)p[0] | (unsigned)(unsigned char)p[n / 2] << 8 |
             (unsigned)(unsigned char)p[n - 1] << 16;
     }
-    uint64_t h = (a ^ (b << 29 | b >> 35) ^ n) * 0x9E3779B97F4A7C15ull;
+    uint64_t h = (a ^ (b << 29 | b >> 35) ^ n) * NFY_HASH_GOLDEN;
     return (uint32_t)(h >> 32);
 }
 
