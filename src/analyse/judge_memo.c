@@ -3,23 +3,18 @@
  * once per distinct name: a file names the same few APIs many times
  * (torch.tensor, nn.Module), and a tree names the same few thousand, while
  * each judgement is several table searches and each finding's texts
- * several formats. Open addressing on the name's hash. The memo is the run's
- * when the migrate driver keeps one for this thread (nfy_migrate_keep), else
- * the file's (in its arena, released with it). A judgement depends on the
- * version and the name only, a finding's texts on the options too (the
- * memo is kept for one version and options), so where they were made
- * changes no answer.
+ * several formats. Core's table (core/htab.h) on the name's hash. The memo is
+ * the run's when the migrate driver keeps one for this thread
+ * (nfy_migrate_keep), else the file's (in its arena, released with it). A
+ * judgement depends on the version and the name only, a finding's texts on the
+ * options too (the memo is kept for one version and options), so where they
+ * were made changes no answer.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyse/an_internal.h"
-
-typedef struct {
-    uint64_t hash;
-    an_named *n; /* in the memo's arena (n->j.api is a head of n->key);
-                    NULL: a free slot */
-} memo_slot;
+#include "core/htab.h"
 
 struct an_memo {
     nfy_arena arena;                 /* keys and the entries' texts */
@@ -28,8 +23,10 @@ struct an_memo {
     nfy_apidb_api_lists lists;       /* v's, indexed once much is asked */
     size_t judged;                   /* judgements made */
     const nfy_analyse_opts *o; /* the rules and version the texts are for */
-    memo_slot *slots;
-    size_t cap, len; /* cap: a power of two */
+    NFY_VEC(an_named *)
+    named; /* rows of by_name (n->j.api is a head of
+              n->key) */
+    nfy_htab by_name;
 };
 
 /* A run memo stops growing here: memory stays bounded on any tree, and
@@ -40,58 +37,23 @@ struct an_memo {
  * as much as a few hundred searches). */
 #define MEMO_INDEX_AFTER 256
 
-static inline uint64_t load8(const char *p)
+typedef struct {
+    const struct an_memo *m;
+    nfy_str key;
+} memo_probe;
+
+static bool named_is(const void *ctx, uint32_t row)
 {
-    uint64_t v;
-    memcpy(&v, p, sizeof v);
-    return v;
+    const memo_probe *p = ctx;
+    return nfy_str_eq(p->m->named.items[row]->key, p->key);
 }
 
-/* Word-at-a-time hash of a name (the memo's own: names are long dotted
- * paths, and any hash gives the same answers). */
-static uint64_t name_hash(nfy_str s)
+/* The memo's entry of key (hash: its hash), or NULL. */
+static an_named *memo_get(const struct an_memo *m, nfy_str key, uint32_t hash)
 {
-    const uint64_t k = 0x9E3779B97F4A7C15ull;
-    uint64_t h = s.len * k, w = 0;
-    if (s.len >= 8) { /* whole words, the last one overlapping */
-        for (size_t i = 0; i + 8 < s.len; i += 8)
-            h = (h ^ load8(s.ptr + i)) * k, h ^= h >> 29;
-        w = load8(s.ptr + s.len - 8);
-    } else {
-        for (size_t j = 0; j < s.len; j++)
-            w |= (uint64_t)(unsigned char)s.ptr[j] << (8 * j);
-    }
-    h = (h ^ w) * k;
-    return h ^ (h >> 32);
-}
-
-static bool key_eq(nfy_str a, nfy_str b)
-{
-    return a.len == b.len && memcmp(a.ptr, b.ptr, a.len) == 0;
-}
-
-static memo_slot *slot_of(struct an_memo *m, nfy_str key, uint64_t h)
-{
-    size_t i = (size_t)h & (m->cap - 1);
-    while (m->slots[i].n != NULL &&
-           !(m->slots[i].hash == h && key_eq(m->slots[i].n->key, key)))
-        i = (i + 1) & (m->cap - 1);
-    return &m->slots[i];
-}
-
-static void grow(struct an_memo *m)
-{
-    memo_slot *old = m->slots;
-    size_t n = m->cap;
-    m->cap = n ? n * 2 : 64;
-    m->slots = calloc(m->cap, sizeof *m->slots);
-    if (m->slots == NULL)
-        abort(); /* out of memory, as the arena does */
-    for (size_t i = 0; i < n; i++) {
-        if (old[i].n != NULL)
-            *slot_of(m, old[i].n->key, old[i].hash) = old[i];
-    }
-    free(old); /* a run memo lives long: no table left behind per growth */
+    memo_probe p = {m, key};
+    uint32_t row = nfy_htab_get(&m->by_name, hash, named_is, &p);
+    return row == NFY_HTAB_NONE ? NULL : m->named.items[row];
 }
 
 static void memo_free(void *state)
@@ -99,7 +61,8 @@ static void memo_free(void *state)
     struct an_memo *m = state;
     nfy_apidb_api_lists_release(&m->lists);
     nfy_arena_release(&m->arena);
-    free(m->slots);
+    nfy_vec_free(&m->named);
+    nfy_htab_release(&m->by_name);
     free(m);
 }
 
@@ -160,27 +123,22 @@ void an_memo_release(an_ctx *c)
 an_named *an_name(an_ctx *c, nfy_str qual)
 {
     struct an_memo *m = memo_of(c);
-    uint64_t h = name_hash(qual);
-    if (m->len >= MEMO_MAX_NAMES) {
-        memo_slot *s = slot_of(m, qual, h);
-        if (s->n != NULL)
-            return s->n;
-        an_named *n = nfy_arena_calloc(c->arena, 1, sizeof *n);
+    uint32_t h = (uint32_t)nfy_str_hash_words(qual);
+    an_named *n = memo_get(m, qual, h);
+    if (n != NULL)
+        return n;
+    if (m->named.len >= MEMO_MAX_NAMES) {
+        n = nfy_arena_calloc(c->arena, 1, sizeof *n);
         n->key = qual;
         n->arena = c->arena;
         return n;
     }
-    if (2 * (m->len + 1) > m->cap)
-        grow(m);
-    memo_slot *s = slot_of(m, qual, h);
-    if (s->n == NULL) {
-        s->hash = h;
-        s->n = nfy_arena_calloc(&m->arena, 1, sizeof *s->n);
-        s->n->key = nfy_arena_str(&m->arena, qual);
-        s->n->arena = &m->arena;
-        m->len++;
-    }
-    return s->n;
+    n = nfy_arena_calloc(&m->arena, 1, sizeof *n);
+    n->key = nfy_arena_str(&m->arena, qual);
+    n->arena = &m->arena;
+    nfy_htab_put(&m->by_name, h, (uint32_t)m->named.len);
+    nfy_vec_push(&m->named, n);
+    return n;
 }
 
 const an_judgement *an_named_judgement(an_ctx *c, an_named *n)

@@ -16,38 +16,30 @@ typedef nfy__apidb_idx_entry idx_entry;
 
 #define IDX_NONE UINT32_MAX /* no row */
 
-static inline uint64_t load8(const char *p)
+typedef struct {
+    const nfy__apidb_api_table *t;
+    const char *p;
+    size_t n;
+} name_probe;
+
+static bool entry_is(const void *ctx, uint32_t row)
 {
-    uint64_t v;
-    memcpy(&v, p, sizeof v);
-    return v;
+    const name_probe *q = ctx;
+    const idx_entry *e = &q->t->entries.items[row];
+    return e->len == q->n && memcmp(nfy__apidb_str(e->key), q->p, q->n) == 0;
 }
 
-static uint64_t name_hash(const char *p, size_t n)
+static uint32_t name_hash(const char *p, size_t n)
 {
-    const uint64_t k = 0x9E3779B97F4A7C15ull;
-    uint64_t h = n * k, w = 0;
-    if (n >= 8) { /* whole words, the last one overlapping */
-        for (size_t i = 0; i + 8 < n; i += 8)
-            h = (h ^ load8(p + i)) * k, h ^= h >> 29;
-        w = load8(p + n - 8);
-    } else {
-        for (size_t j = 0; j < n; j++)
-            w |= (uint64_t)(unsigned char)p[j] << (8 * j);
-    }
-    h = (h ^ w) * k;
-    return h ^ (h >> 32);
+    return (uint32_t)nfy_str_hash_words((nfy_str){p, n});
 }
 
-static idx_entry *slot_of(const nfy__apidb_api_table *t, const char *p,
-                          size_t n)
+/* The row of entries holding the n bytes at p, or NFY_HTAB_NONE. */
+static uint32_t find(const nfy__apidb_api_table *t, const char *p, size_t n,
+                     uint32_t hash)
 {
-    idx_entry *e = t->slots;
-    size_t i = (size_t)name_hash(p, n) & t->mask;
-    while (e[i].used &&
-           !(e[i].len == n && memcmp(nfy__apidb_str(e[i].key), p, n) == 0))
-        i = (i + 1) & t->mask;
-    return &e[i];
+    name_probe q = {t, p, n};
+    return nfy_htab_get(&t->names, hash, entry_is, &q);
 }
 
 static void *zalloc(size_t n, size_t size)
@@ -58,47 +50,33 @@ static void *zalloc(size_t n, size_t size)
     return p;
 }
 
-/* Double the table (first: room for about want entries). */
-static void grow(nfy__apidb_api_table *t, size_t want)
-{
-    idx_entry *old = t->slots;
-    size_t n = old ? (size_t)t->mask + 1 : 0, cap = 64;
-    while (cap < 2 * want)
-        cap *= 2;
-    t->mask = (uint32_t)((n ? 2 * n : cap) - 1);
-    t->slots = zalloc((size_t)t->mask + 1, sizeof *t->slots);
-    for (size_t i = 0; i < n; i++)
-        if (old[i].used)
-            *slot_of(t, nfy__apidb_str(old[i].key), old[i].len) = old[i];
-    free(old);
-}
-
 /* The entry of the first n bytes of the pool string at key, made when
  * missing. */
 static idx_entry *entry(nfy__apidb_api_table *t, uint32_t key, size_t n)
 {
-    if (2 * (t->len + 1) > (size_t)t->mask + 1)
-        grow(t, 0);
-    idx_entry *e = slot_of(t, nfy__apidb_str(key), n);
-    if (!e->used) {
-        *e = (idx_entry){key, (uint32_t)n, IDX_NONE, false, true};
-        t->len++;
+    const char *p = nfy__apidb_str(key);
+    uint32_t hash = name_hash(p, n);
+    uint32_t row = find(t, p, n, hash);
+    if (row == NFY_HTAB_NONE) {
+        row = (uint32_t)t->entries.len;
+        nfy_htab_put(&t->names, hash, row);
+        nfy_vec_push(&t->entries,
+                     ((idx_entry){key, (uint32_t)n, IDX_NONE, false}));
     }
-    return e;
+    return &t->entries.items[row];
 }
 
 static void build(nfy__apidb_api_table *t, nfy__apidb_fam_id fam, int label)
 {
     const nfy__apidb_family *f = nfy__apidb_fam(fam);
-    t->slots = NULL;
-    t->mask = 0;
-    t->len = 0;
+    *t = (nfy__apidb_api_table){{NULL, 0, 0}, NFY_HTAB_INIT, false};
     if (!f->sorted)
         return; /* searched as before */
     size_t rows = 0;
     for (uint32_t i = 0; i < f->nrows; i++)
         rows += nfy__apidb_has_label(&nfy__apidb_rows[f->first_row + i], label);
-    grow(t, rows + rows / 2); /* the names and their (shared) heads */
+    t->indexed = true;
+    nfy_htab_reserve(&t->names, rows + rows / 2); /* names and (shared) heads */
     for (uint32_t i = 0; i < f->nrows; i++) {
         const nfy__apidb_row *r = &nfy__apidb_rows[f->first_row + i];
         if (!nfy__apidb_has_label(r, label))
@@ -137,8 +115,10 @@ void nfy_apidb_api_lists_release(nfy_apidb_api_lists *l)
 {
     if (l->index == NULL)
         return;
-    for (int k = 0; k < NFY__IDX_COUNT; k++)
-        free(l->index->t[k].slots);
+    for (int k = 0; k < NFY__IDX_COUNT; k++) {
+        nfy_vec_free(&l->index->t[k].entries);
+        nfy_htab_release(&l->index->t[k].names);
+    }
     free(l->index);
     l->index = NULL;
 }
@@ -147,13 +127,14 @@ bool nfy__apidb_index_find(const nfy__apidb_api_table *t,
                            const nfy__apidb_family *f, nfy_str key,
                            const nfy__apidb_row **row, bool *members)
 {
-    if (t->slots == NULL)
+    if (!t->indexed)
         return false;
-    const idx_entry *e = slot_of(t, key.ptr, key.len);
-    *row = e->used && e->row != IDX_NONE
+    uint32_t at = find(t, key.ptr, key.len, name_hash(key.ptr, key.len));
+    const idx_entry *e = at == NFY_HTAB_NONE ? NULL : &t->entries.items[at];
+    *row = e != NULL && e->row != IDX_NONE
                ? &nfy__apidb_rows[f->first_row + e->row]
                : NULL;
     if (members != NULL)
-        *members = e->used && e->members;
+        *members = e != NULL && e->members;
     return true;
 }

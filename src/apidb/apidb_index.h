@@ -4,6 +4,7 @@
 #define NPUIFY_APIDB_INDEX_H
 
 #include "apidb/apidb_data.h"
+#include "core/htab.h"
 
 enum {
     NFY__IDX_UNSUPPORTED,
@@ -19,14 +20,13 @@ typedef struct {
     uint32_t row; /* first row equal to the name with the label, or
                      UINT32_MAX */
     bool members; /* a row with the label starts with the name + "." */
-    bool used;
 } nfy__apidb_idx_entry;
 
-/* One list's names (open addressing; slots NULL: not indexed). */
+/* One list's names: entries found by core's table on the name's hash. */
 typedef struct {
-    nfy__apidb_idx_entry *slots;
-    uint32_t mask; /* slots has mask + 1 entries */
-    size_t len;
+    NFY_VEC(nfy__apidb_idx_entry) entries;
+    nfy_htab names; /* rows of entries */
+    bool indexed;   /* false: the list is searched instead */
 } nfy__apidb_api_table;
 
 struct nfy__apidb_api_index {

@@ -11,10 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "convert/convert.h"
+#include "core/spawn.h"
 
 /* Prints NAME<TAB>DIR-OR-FILE for each top-level module imported by a .py
  * under argv[1] that is neither the project's own, the standard library,
@@ -66,32 +66,12 @@ static const char finder[] =
 /* Run python -c finder SRC; its stdout into out. */
 static bool ask_python(const char *python, const char *src, nfy_buf *out)
 {
-    int fd[2];
-    if (pipe(fd) != 0)
-        return false;
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(fd[0]);
-        close(fd[1]);
-        return false;
-    }
-    if (pid == 0) {
-        dup2(fd[1], STDOUT_FILENO);
-        close(fd[0]);
-        close(fd[1]);
-        execlp(python, python, "-c", finder, src, (char *)NULL);
-        _exit(127);
-    }
-    close(fd[1]);
-    char chunk[4096];
-    ssize_t n;
-    while ((n = read(fd[0], chunk, sizeof chunk)) > 0)
-        nfy_buf_add(out, chunk, (size_t)n);
-    close(fd[0]);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0)
-        ;
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    char *const argv[] = {(char *)python, (char *)"-c", (char *)finder,
+                          (char *)src, NULL};
+    nfy_spawn_opts o = {.argv = argv, .output = NFY_SPAWN_CAPTURE};
+    nfy_spawn_result r;
+    nfy_spawn(&o, out, &r);
+    return r.started && r.status == 0;
 }
 
 /* Copy the torch-API rows of dep into rep, named deps:NAME/FILE. */

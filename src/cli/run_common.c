@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli/cli_util.h"
 #include "cli/conv_options.h"
 #include "cli/opt_table.h"
+#include "core/spawn.h"
 #include "rules/rules.h"
 
 enum run_opt {
@@ -341,26 +341,12 @@ bool nfy_run_python_lacks(char *const *argv, const char *module)
     static const char probe[] =
         "import importlib.util, sys\n"
         "sys.exit(0 if importlib.util.find_spec(sys.argv[1]) else 3)\n";
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0)
-        return false;
-    if (pid == 0) {
-        int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-        if (null >= 0) {
-            dup2(null, STDOUT_FILENO);
-            dup2(null, STDERR_FILENO);
-        }
-        char *const pargv[] = {argv[0], (char *)"-c", (char *)probe,
-                               (char *)module, NULL};
-        execvp(argv[0], pargv);
-        _exit(127);
-    }
-    int status;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return false;
-    return WIFEXITED(status) && WEXITSTATUS(status) == 3;
+    char *const pargv[] = {argv[0], (char *)"-c", (char *)probe, (char *)module,
+                           NULL};
+    nfy_spawn_opts o = {.argv = pargv, .output = NFY_SPAWN_DISCARD};
+    nfy_spawn_result r;
+    nfy_spawn(&o, NULL, &r);
+    return r.started && r.status == 3;
 }
 
 int nfy_run_cache_only(const char *cmd, const nfy_run_args *args)

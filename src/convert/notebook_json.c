@@ -431,18 +431,8 @@ nfy_status nfy__nb_encode(nfy_buf *out, const char *text, size_t len,
     nfy_buf_addch(out, '"');
     for (size_t i = 0; i < len; i++) {
         unsigned char c = (unsigned char)text[i];
-        const char *esc = c == '"'    ? "\\\""
-                          : c == '\\' ? "\\\\"
-                          : c == '\n' ? "\\n"
-                          : c == '\r' ? "\\r"
-                          : c == '\t' ? "\\t"
-                          : c == '\b' ? "\\b"
-                          : c == '\f' ? "\\f"
-                                      : NULL;
-        if (esc) {
-            nfy_buf_addstr(out, esc);
-        } else if (c < 0x20) {
-            nfy_buf_addf(out, "\\u%04x", c);
+        if (c < 0x20 || c == '"' || c == '\\') {
+            nfy_json_escape_byte(out, c);
         } else if (c >= 0x80 && ascii) {
             /* one UTF-8 sequence (the text came from valid JSON or from
              * the passes, which keep UTF-8) as \u escapes */

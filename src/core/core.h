@@ -71,6 +71,13 @@ bool nfy_str_contains_ci(nfy_str s, const char *lower_word);
 int nfy_str_cmp(nfy_str a, nfy_str b);
 /** FNV-1a hash of the bytes. */
 uint64_t nfy_str_hash(nfy_str s);
+/** nfy_str_hash one byte at a time: from NFY_STR_HASH_SEED, each step adds
+ *  byte c (for hashing every prefix of a name on the way). */
+#define NFY_STR_HASH_SEED 14695981039346656037ull
+static inline uint64_t nfy_str_hash_step(uint64_t h, unsigned char c)
+{
+    return (h ^ c) * 1099511628211ull;
+}
 /** Another hash of s, eight bytes a step: for tables whose order nothing
  *  reads (its values differ from nfy_str_hash's). */
 uint64_t nfy_str_hash_words(nfy_str s);
@@ -374,6 +381,9 @@ void nfy_diag_render_json(const nfy_diag *dg, nfy_buf *out);
 
 /** Append s as a JSON string literal, quotes included. */
 void nfy_json_escape(nfy_buf *out, const char *s, size_t n);
+/** The JSON escape of one ASCII byte that needs one (`"`, `\\`, a control
+ *  byte): `\n` and the like where JSON has one, else `\u00xx`. */
+void nfy_json_escape_byte(nfy_buf *out, unsigned char c);
 /** Append s as an RFC 4180 CSV field (quoted only when needed). */
 void nfy_csv_escape(nfy_buf *out, const char *s, size_t n);
 /**

@@ -105,15 +105,24 @@ static nfy_diag *next_slot(nfy_diags *d)
     return dg;
 }
 
+/* The next slot with its severity and code, or NULL (cap reached). */
+static nfy_diag *new_diag(nfy_diags *d, nfy_severity sev, const char *code)
+{
+    nfy_diag *dg = next_slot(d);
+    if (dg) {
+        dg->sev = sev;
+        dg->code = nfy_arena_strndup(&d->arena, code, strlen(code));
+    }
+    return dg;
+}
+
 void nfy_diag_add(nfy_diags *d, nfy_severity sev, const char *code,
                   const nfy_source *src, uint32_t offset, uint32_t len,
                   const char *fmt, ...)
 {
-    nfy_diag *dg = next_slot(d);
+    nfy_diag *dg = new_diag(d, sev, code);
     if (!dg)
         return;
-    dg->sev = sev;
-    dg->code = nfy_arena_strndup(&d->arena, code, strlen(code));
     dg->offset = offset;
     if (src) {
         dg->file = nfy_arena_strndup(&d->arena, src->path, strlen(src->path));
@@ -140,11 +149,9 @@ void nfy_diag_add_at(nfy_diags *d, nfy_severity sev, const char *code,
                      const char *file, uint32_t line, uint32_t col,
                      const char *fmt, ...)
 {
-    nfy_diag *dg = next_slot(d);
+    nfy_diag *dg = new_diag(d, sev, code);
     if (!dg)
         return;
-    dg->sev = sev;
-    dg->code = nfy_arena_strndup(&d->arena, code, strlen(code));
     if (file)
         dg->file = nfy_arena_strndup(&d->arena, file, strlen(file));
     dg->line = line;

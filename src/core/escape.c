@@ -20,8 +20,7 @@ static const unsigned char json_special[128] = {
     [0x1e] = 1, [0x1f] = 1, ['"'] = 1,  ['\\'] = 1,
 };
 
-/* The escape of one special ASCII byte c. */
-static void json_escape_byte(nfy_buf *out, unsigned char c)
+void nfy_json_escape_byte(nfy_buf *out, unsigned char c)
 {
     static const char hex[] = "0123456789abcdef";
     const char *rep = c == '"'    ? "\\\""
@@ -71,7 +70,7 @@ void nfy_json_escape(nfy_buf *out, const char *s, size_t n)
             if (i > run)
                 nfy_buf_add(out, s + run, i - run);
             if (c < 0x80)
-                json_escape_byte(out, c);
+                nfy_json_escape_byte(out, c);
             else
                 nfy_buf_add(out, "\xEF\xBF\xBD", 3);
             run = ++i;

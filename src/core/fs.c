@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "core/core.h"
+#include "core/htab.h"
 
 static const char temp_prefix[] = ".npuify-";
 enum { TEMP_PREFIX_LEN = sizeof temp_prefix - 1, TEMP_RANDOM_LEN = 6 };
@@ -204,7 +205,7 @@ static void random_suffix(char *dst, int attempt)
     uint64_t x = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 30) ^
                  ((uint64_t)(uintptr_t)dst << 16);
     if (attempt > 0 && getrandom(&x, sizeof x, GRND_NONBLOCK) != sizeof x)
-        x += (uint64_t)attempt * 0x9E3779B97F4A7C15u;
+        x += (uint64_t)attempt * NFY_HASH_GOLDEN;
     for (int i = 0; i < TEMP_RANDOM_LEN; i++) {
         x = x * 6364136223846793005u + 1442695040888963407u;
         dst[i] = alphabet[(x >> 33) % (sizeof alphabet - 1)];
@@ -682,29 +683,35 @@ void nfy_file_stream_abort(nfy_file_stream *fs)
     close(fs->dirfd);
 }
 
-nfy_status nfy_file_copy_atomic(const char *src, const char *dst)
+/* fn(src, dirfd, base) in dst's parent directory, base being dst's name. */
+static nfy_status in_parent_of(const char *dst, const char *src,
+                               nfy_status (*fn)(const char *, int,
+                                                const char *))
 {
     int fd;
     const char *base;
     nfy_status rc = nfy_dir_open_parent(dst, &fd, &base);
     if (rc)
         return rc;
-    nfy_write_opts w = {.mode = 0644};
-    rc = nfy_file_copy_at(src, fd, base, &w);
+    rc = fn(src, fd, base);
     close(fd);
     return rc;
 }
 
+static nfy_status copy_0644_at(const char *src, int dirfd, const char *base)
+{
+    nfy_write_opts w = {.mode = 0644};
+    return nfy_file_copy_at(src, dirfd, base, &w);
+}
+
+nfy_status nfy_file_copy_atomic(const char *src, const char *dst)
+{
+    return in_parent_of(dst, src, copy_0644_at);
+}
+
 nfy_status nfy_symlink_copy(const char *src, const char *dst)
 {
-    int fd;
-    const char *base;
-    nfy_status rc = nfy_dir_open_parent(dst, &fd, &base);
-    if (rc)
-        return rc;
-    rc = nfy_symlink_copy_at(src, fd, base);
-    close(fd);
-    return rc;
+    return in_parent_of(dst, src, nfy_symlink_copy_at);
 }
 
 nfy_status nfy_mkdirs(const char *path, mode_t mode)

@@ -3,6 +3,8 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "core/htab.h"
+#include "core/swar.h"
 
 nfy_str nfy_str_from_cstr(const char *s)
 {
@@ -108,19 +110,10 @@ int nfy_str_cmp(nfy_str a, nfy_str b)
 
 uint64_t nfy_str_hash(nfy_str s)
 {
-    uint64_t h = 14695981039346656037ull;
-    for (size_t i = 0; i < s.len; i++) {
-        h ^= (unsigned char)s.ptr[i];
-        h *= 1099511628211ull;
-    }
+    uint64_t h = NFY_STR_HASH_SEED;
+    for (size_t i = 0; i < s.len; i++)
+        h = nfy_str_hash_step(h, (unsigned char)s.ptr[i]);
     return h;
-}
-
-static uint64_t load64(const char *p)
-{
-    uint64_t w;
-    memcpy(&w, p, sizeof w);
-    return w;
 }
 
 static uint64_t load32(const char *p)
@@ -150,12 +143,12 @@ static uint64_t tail_word(const char *p, size_t n)
 
 uint64_t nfy_str_hash_words(nfy_str s)
 {
-    uint64_t h = 0x9e3779b97f4a7c15ull ^ s.len;
+    uint64_t h = NFY_HASH_GOLDEN ^ s.len;
     size_t i = 0;
     for (; i + 8 <= s.len; i += 8)
-        h = mix(h, load64(s.ptr + i));
+        h = mix(h, nfy__swar_load(s.ptr + i));
     if (i < s.len)
-        h = mix(h, s.len >= 8 ? load64(s.ptr + s.len - 8)
+        h = mix(h, s.len >= 8 ? nfy__swar_load(s.ptr + s.len - 8)
                               : tail_word(s.ptr, s.len));
     h *= 0xc4ceb9fe1a85ec53ull;
     return h ^ (h >> 29);

@@ -11,23 +11,11 @@
 
 #include "proflog/op_internal.h"
 
-/* Word-at-a-time hash for names and shape texts (hot: once or twice per
- * row); FNV-1a byte by byte showed in profiles. Only used in memory. */
+/* Word-at-a-time (hot: once or twice per row; FNV-1a byte by byte showed
+ * in profiles). Only used in memory. */
 static uint64_t fast_hash(nfy_str s)
 {
-    uint64_t h = 0x9e3779b97f4a7c15ULL ^ s.len;
-    size_t i = 0;
-    for (; i + 8 <= s.len; i += 8) {
-        uint64_t w;
-        memcpy(&w, s.ptr + i, 8);
-        h = (h ^ w) * 0xff51afd7ed558ccdULL;
-        h ^= h >> 32;
-    }
-    uint64_t tail = 0;
-    if (s.len > i)
-        memcpy(&tail, s.ptr + i, s.len - i);
-    h = (h ^ tail) * 0xc4ceb9fe1a85ec53ULL;
-    return h ^ (h >> 29);
+    return nfy_str_hash_words(s);
 }
 
 void nfy_prof_table_init(nfy_prof_table *t)

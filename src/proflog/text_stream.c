@@ -336,13 +336,7 @@ static void table_line(nfy_prof_stream *s, nfy_prof_ctx *ctx, nfy_str line,
 /* First non-blank byte (8 blanks at a time), or 0. */
 static char first_nonblank(nfy_str l)
 {
-    const uint64_t eight = 0x2020202020202020ULL;
-    uint64_t w;
-    size_t i = 0;
-    while (i + 8 <= l.len && (memcpy(&w, l.ptr + i, 8), w == eight))
-        i += 8;
-    while (i < l.len && (l.ptr[i] == ' ' || l.ptr[i] == '\t'))
-        i++;
+    size_t i = leading_blanks(l);
     return i < l.len ? l.ptr[i] : '\0';
 }
 

@@ -10,15 +10,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/spawn.h"
 #include "proflog/capture.h"
 
 /* From $(BUILD)/gen/capture_data.c (mk/capture.mk). */
@@ -211,10 +210,11 @@ static char *resolve_command(const char *cmd)
     return NULL;
 }
 
-/* Write the decimal pid over the reserved digits (async-signal-safe). */
-static void put_pid(char *slot)
+/* Write the decimal pid over the reserved digits of the environment slot
+ * at ctx (async-signal-safe: it runs in the child). */
+static void put_pid(void *ctx)
 {
-    char *digits = strchr(slot, '=') + 1;
+    char *digits = strchr(ctx, '=') + 1;
     char tmp[24];
     size_t n = 0;
     for (unsigned long v = (unsigned long)getpid(); n == 0 || v; v /= 10)
@@ -224,20 +224,7 @@ static void put_pid(char *slot)
     digits[n] = '\0';
 }
 
-static _Noreturn void run_child(char *const *argv, const char *exe, char **env,
-                                size_t pid_slot)
-{
-    signal(SIGINT, SIG_DFL);
-    signal(SIGQUIT, SIG_DFL);
-    put_pid(env[pid_slot]);
-    execve(exe, argv, env);
-    static const char msg[] = "npuify: cannot run the capture command\n";
-    if (write(STDERR_FILENO, msg, sizeof msg - 1) < 0)
-        _exit(127);
-    _exit(127);
-}
-
-/* Fork, run, wait; SIGINT/SIGQUIT go to the child only meanwhile. Returns
+/* Run and wait; SIGINT/SIGQUIT go to the child only meanwhile. Returns
  * the exit code, or -1 (reported) when the command could not start. */
 static int run_and_wait(const nfy_capture_opts *o, const char *site_dir,
                         const char *out)
@@ -249,32 +236,20 @@ static int run_and_wait(const nfy_capture_opts *o, const char *site_dir,
     }
     cstr_vec env = {NULL, 0, 0};
     build_env(o, site_dir, out, &env);
-    struct sigaction ign, old_int, old_quit;
-    memset(&ign, 0, sizeof ign);
-    ign.sa_handler = SIG_IGN;
-    sigemptyset(&ign.sa_mask);
-    sigaction(SIGINT, &ign, &old_int);
-    sigaction(SIGQUIT, &ign, &old_quit);
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0)
-        run_child(o->argv, exe, env.items, env.len - 2);
-    int code = 127;
-    if (pid > 0) {
-        int status;
-        pid_t r;
-        while ((r = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
-            ;
-        if (r == pid)
-            code = WIFEXITED(status)     ? WEXITSTATUS(status)
-                   : WIFSIGNALED(status) ? 128 + WTERMSIG(status)
-                                         : 127;
-    } else {
-        diag(o, NFY_SEV_ERROR, "capture-exec", "fork failed", strerror(errno));
+    nfy_spawn_opts so = {.argv = o->argv,
+                         .exe = exe,
+                         .envp = env.items,
+                         .leave_interrupts = true,
+                         .exec_error = "npuify: cannot run the capture command",
+                         .in_child = put_pid,
+                         .ctx = env.items[env.len - 2]};
+    nfy_spawn_result r;
+    nfy_spawn(&so, NULL, &r);
+    int code = r.status;
+    if (!r.started) {
+        diag(o, NFY_SEV_ERROR, "capture-exec", "fork failed", strerror(r.err));
         code = -1;
     }
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGQUIT, &old_quit, NULL);
     free(exe);
     free_cstrs(&env);
     return code;

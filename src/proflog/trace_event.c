@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/htab.h"
 #include "proflog/trace_internal.h"
 
 /* Small fields: ph, cat, and pid/tid text. */
@@ -312,6 +313,6 @@ uint64_t nfy__trace_pid_key(const nfy_trace_event *ev)
 uint64_t nfy__trace_thread_key(const nfy_trace_event *ev)
 {
     uint64_t h = nfy__trace_pid_key(ev);
-    return h ^ (nfy_str_hash(nfy_buf_view(&ev->tid)) * 0x9E3779B97F4A7C15u +
+    return h ^ (nfy_str_hash(nfy_buf_view(&ev->tid)) * NFY_HASH_GOLDEN +
                 (h << 6) + (h >> 2));
 }

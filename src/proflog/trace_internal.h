@@ -7,7 +7,8 @@
 #ifndef NPUIFY_PROFLOG_TRACE_INTERNAL_H
 #define NPUIFY_PROFLOG_TRACE_INTERNAL_H
 
-#include "proflog/json_lex.h"
+#include "core/htab.h"
+#include "core/json_lex.h"
 #include "proflog/proflog.h"
 
 /* One event object; every text field is capped (see trace_event_init). */
@@ -44,14 +45,14 @@ uint64_t nfy__trace_pid_key(const nfy_trace_event *ev);
 
 /* ---- Device time per External id (first pass; trace_device.c) ----------- */
 
-/* Open-addressing map from a CPU op's "External id" to the summed duration
- * of the kernels, copies and sets it launched. Memory grows with the number
- * of ops that launch device work, not with the trace. */
+/* A map from a CPU op's "External id" to the summed duration of the
+ * kernels, copies and sets it launched (core's table over rows of ids and
+ * sums). Memory grows with the number of ops that launch device work, not
+ * with the trace. */
 typedef struct {
-    int64_t *keys;
-    double *us;
-    unsigned char *used;
-    size_t cap, len;
+    NFY_VEC(int64_t) keys;
+    NFY_VEC(double) us;
+    nfy_htab by_key; /* rows of keys and us */
 } nfy_trace_devmap;
 
 void nfy__trace_devmap_add(nfy_trace_devmap *m, int64_t ext, double us);

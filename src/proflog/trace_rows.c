@@ -155,7 +155,7 @@ static void emit(nfy_trace_rows *r, const nfy_trace_pending *p, double self)
     }
     row.self_us[NFY_PDEV_CPU] = self < 0 ? 0 : self;
     row.total_us[NFY_PDEV_CPU] = p->dur;
-    if (r->dev.len) { /* the trace has device work: kineto names it CUDA */
+    if (r->dev.keys.len) { /* the trace has device work: kineto names it CUDA */
         row.accel_name = NFY_STR_LIT("CUDA");
         row.self_us[NFY_PDEV_ACCEL] = p->dev_self;
         row.total_us[NFY_PDEV_ACCEL] = p->dev_self + p->dev_child;

@@ -47,6 +47,7 @@
 #define NPUIFY_REPORT_H
 
 #include "core/core.h"
+#include "core/htab.h"
 #include "edit/edit.h"
 #include "rules/rules.h"
 
@@ -179,7 +180,6 @@ typedef const char *(*nfy_rule_desc_fn)(void *ctx, const char *rule_id);
 typedef struct {
     const char *s;
     uint32_t len;
-    uint32_t hash;
 } nfy_report_string;
 
 /*
@@ -200,11 +200,10 @@ enum { NFY_REPORT_ROW_CHUNK = 8192 };
 struct nfy_report {
     nfy_arena arena; /* owns every string below, each distinct one once */
     NFY_VEC(nfy_report_string) by_id; /* those strings; id - 1 -> string */
-    uint32_t *strings; /* open-addressing set of their ids (0: free) */
-    size_t strings_cap;
-    /* the same ids keyed by their strings' addresses (as many slots):
-     * sealing a finding whose strings are the report's own hashes none */
-    uint32_t *by_ptr;
+    nfy_htab strings;                 /* their ids - 1, by content */
+    /* the same keyed by their strings' addresses: sealing a finding whose
+     * strings are the report's own hashes none */
+    nfy_htab by_ptr;
     nfy_report_meta meta;
     nfy_report_file_vec files;
     /* Findings 0 .. nrows - 1 are sealed, the rest are still open (and

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/htab.h"
 #include "report/report_internal.h"
 
 bool nfy__is_change(const nfy_finding *f)
@@ -75,8 +76,7 @@ typedef struct {
 static nfy__rule_count *rule_slot(nfy__rule_count *slots, size_t cap,
                                   const char *rule)
 {
-    uint64_t h = (uint64_t)(uintptr_t)rule * 0x9e3779b97f4a7c15ull;
-    size_t i = (size_t)(h >> 32) & (cap - 1);
+    size_t i = nfy_hash_ptr(rule) & (cap - 1);
     while (slots[i].rule && slots[i].rule != rule)
         i = (i + 1) & (cap - 1);
     return &slots[i];

@@ -7,6 +7,8 @@
  */
 #include <string.h>
 
+#include "core/htab.h"
+#include "core/swar.h"
 #include "resolve/resolve_internal.h"
 
 /* Token text without the call into pysyn (out of range gives ""). */
@@ -16,13 +18,6 @@ static inline nfy_str tok_text(const nfy_pysyn *m, uint32_t t)
         return (nfy_str){"", 0};
     const nfy_token *k = &m->toks[t];
     return (nfy_str){m->src->data + k->start, k->end - k->start};
-}
-
-static inline uint64_t load8(const char *p)
-{
-    uint64_t v;
-    memcpy(&v, p, sizeof v);
-    return v;
 }
 
 static inline uint32_t load4(const char *p)
@@ -41,9 +36,9 @@ static inline bool name_eq(nfy_str a, nfy_str b)
     const char *p = a.ptr, *q = b.ptr;
     if (n >= 8) {
         for (size_t i = 0; i + 8 <= n; i += 8)
-            if (load8(p + i) != load8(q + i))
+            if (nfy__swar_load(p + i) != nfy__swar_load(q + i))
                 return false;
-        return load8(p + n - 8) == load8(q + n - 8);
+        return nfy__swar_load(p + n - 8) == nfy__swar_load(q + n - 8);
     }
     if (n >= 4)
         return load4(p) == load4(q) && load4(p + n - 4) == load4(q + n - 4);
@@ -61,8 +56,8 @@ static inline uint32_t name_hash(nfy_str s)
     size_t n = s.len;
     uint64_t a = 0, b = 0;
     if (n >= 8) {
-        a = load8(p);
-        b = load8(p + n - 8);
+        a = nfy__swar_load(p);
+        b = nfy__swar_load(p + n - 8);
     } else if (n >= 4) {
         a = load4(p);
         b = load4(p + n - 4);
@@ -70,7 +65,7 @@ static inline uint32_t name_hash(nfy_str s)
         a = (unsigned char)p[0] | (unsigned)(unsigned char)p[n / 2] << 8 |
             (unsigned)(unsigned char)p[n - 1] << 16;
     }
-    uint64_t h = (a ^ (b << 29 | b >> 35) ^ n) * 0x9E3779B97F4A7C15ull;
+    uint64_t h = (a ^ (b << 29 | b >> 35) ^ n) * NFY_HASH_GOLDEN;
     return (uint32_t)(h >> 32);
 }
 

@@ -1,175 +1,102 @@
 /*
  * Positions inside JSON text. jansson keeps no source positions on its
  * values, so schema errors are located by walking the (already validated)
- * text along the key path: a small scanner that skips values and compares
- * keys, decoding escapes only when a key has them. Depth is bounded by the
- * path, and skipping nested values uses a counter, not recursion.
+ * text along the key path with core's JSON lexer: it decodes each key and
+ * skips the values on the way (iteratively).
  */
 #include <ctype.h>
 #include <string.h>
 
+#include "core/json_lex.h"
 #include "rules/rules_internal.h"
 
-static size_t skip_ws(const char *t, size_t n, size_t i)
+/* The longest key of path (the lexer keeps strings up to it). */
+static size_t longest_key(const rules_path_step *path, size_t depth)
 {
-    while (i < n &&
-           (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r'))
-        i++;
-    return i;
-}
-
-/* i at the opening quote; returns the index after the closing quote. */
-static size_t skip_string(const char *t, size_t n, size_t i)
-{
-    for (i++; i < n && t[i] != '"'; i++)
-        if (t[i] == '\\')
-            i++;
-    return i < n ? i + 1 : n;
-}
-
-/* i at a value; returns the index after it. */
-static size_t skip_value(const char *t, size_t n, size_t i)
-{
-    size_t depth = 0;
-    while (i < n) {
-        char c = t[i];
-        if (c == '"') {
-            i = skip_string(t, n, i);
-        } else if (c == '{' || c == '[') {
-            depth++;
-            i++;
-        } else if (c == '}' || c == ']') {
-            if (depth == 0)
-                return i; /* end of the enclosing container */
-            depth--;
-            i++;
-        } else if (depth == 0 && (c == ',' || c == ':')) {
-            return i;
-        } else {
-            i++;
-        }
-        if (depth == 0 && i > 0 &&
-            (t[i - 1] == '"' || t[i - 1] == '}' || t[i - 1] == ']'))
-            return i;
-    }
+    size_t n = 0;
+    for (size_t d = 0; d < depth; d++)
+        if (path[d].key && strlen(path[d].key) > n)
+            n = strlen(path[d].key);
     return n;
 }
 
-static int hex_val(char c)
+/* Whether the string token just read decodes to key. */
+static bool token_is(const nfy_json_lex *lx, const char *key, size_t klen)
 {
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
+    return !lx->text_truncated && lx->text_len == klen &&
+           memcmp(lx->text, key, klen) == 0;
 }
 
-static unsigned long read_u4(const char *p)
+/* From the "{" just read: the member key, leaving its value's first token
+ * in *tok and the offsets of its key and value. depth: the object's. */
+static bool find_member(nfy_json_lex *lx, const char *key, int depth,
+                        nfy_json_tok *tok, uint64_t *key_at, uint64_t *value_at)
 {
-    unsigned long v = 0;
-    for (int k = 0; k < 4; k++) {
-        int h = hex_val(p[k]);
-        if (h < 0)
-            return 0xFFFD;
-        v = v * 16 + (unsigned long)h;
-    }
-    return v;
-}
-
-/* Whether the JSON string token [i, end) (quotes included) decodes to key. */
-static bool key_equals(const char *t, size_t i, size_t end, const char *key)
-{
-    size_t k = 0, klen = strlen(key);
-    for (i++; i + 1 < end; i++) {
-        char buf[4];
-        size_t blen = 1;
-        buf[0] = t[i];
-        if (t[i] == '\\' && i + 2 < end) {
-            char e = t[++i];
-            const char *simple = "\"\\/bfnrt";
-            const char *mapped = "\"\\/\b\f\n\r\t";
-            const char *hit = strchr(simple, e);
-            if (hit && e) {
-                buf[0] = mapped[hit - simple];
-            } else if (e == 'u' && i + 4 < end) {
-                unsigned long cp = read_u4(t + i + 1);
-                i += 4;
-                if (cp >= 0xD800 && cp < 0xDC00 && i + 6 < end &&
-                    t[i + 1] == '\\' && t[i + 2] == 'u') {
-                    unsigned long lo = read_u4(t + i + 3);
-                    cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-                    i += 6;
-                }
-                blen = nfy_utf8_encode((uint32_t)cp, buf);
-            }
-        }
-        if (k + blen > klen || memcmp(key + k, buf, blen))
+    size_t klen = strlen(key);
+    for (;;) {
+        if (nfy_json_lex_next(lx, klen + 1) != NFY_JT_STRING)
+            return false; /* "}" or an error: not there */
+        *key_at = lx->tok_offset;
+        bool hit = token_is(lx, key, klen);
+        if (nfy_json_lex_next(lx, 0) != NFY_JT_COLON)
             return false;
-        k += blen;
+        *tok = nfy_json_lex_next(lx, 0);
+        *value_at = lx->tok_offset;
+        if (hit)
+            return true;
+        if (!nfy_json_skip_value(lx, *tok, depth + 1) ||
+            nfy_json_lex_next(lx, 0) != NFY_JT_COMMA)
+            return false;
     }
-    return k == klen;
 }
 
-/* In the object at i, the offset of key's string (or of its value). */
-static bool find_member(const char *t, size_t n, size_t i, const char *key,
-                        size_t *key_at, size_t *value_at)
+/* From the "[" just read: element index, as find_member. */
+static bool find_element(nfy_json_lex *lx, size_t index, int depth,
+                         nfy_json_tok *tok, uint64_t *at)
 {
-    i = skip_ws(t, n, i + 1);
-    while (i < n && t[i] == '"') {
-        size_t kend = skip_string(t, n, i);
-        size_t v = skip_ws(t, n, kend);
-        if (v < n && t[v] == ':')
-            v = skip_ws(t, n, v + 1);
-        if (key_equals(t, i, kend, key)) {
-            *key_at = i;
-            *value_at = v;
+    for (size_t k = 0;; k++) {
+        *tok = nfy_json_lex_next(lx, 0);
+        *at = lx->tok_offset;
+        if (*tok == NFY_JT_RBRACKET || *tok == NFY_JT_ERROR ||
+            *tok == NFY_JT_EOF)
+            return false;
+        if (k == index)
             return true;
-        }
-        i = skip_ws(t, n, skip_value(t, n, v));
-        if (i < n && t[i] == ',')
-            i = skip_ws(t, n, i + 1);
+        if (!nfy_json_skip_value(lx, *tok, depth + 1) ||
+            nfy_json_lex_next(lx, 0) != NFY_JT_COMMA)
+            return false;
     }
-    return false;
-}
-
-static bool find_element(const char *t, size_t n, size_t i, size_t index,
-                         size_t *at)
-{
-    i = skip_ws(t, n, i + 1);
-    for (size_t k = 0; i < n && t[i] != ']'; k++) {
-        if (k == index) {
-            *at = i;
-            return true;
-        }
-        i = skip_ws(t, n, skip_value(t, n, i));
-        if (i < n && t[i] == ',')
-            i = skip_ws(t, n, i + 1);
-    }
-    return false;
 }
 
 size_t nfy__json_locate(const char *text, size_t len,
                         const rules_path_step *path, size_t depth, bool at_key)
 {
-    size_t at = skip_ws(text, len, 0);
+    size_t cap = longest_key(path, depth) + 1;
+    nfy_json_input in;
+    nfy_json_input_mem(&in, text, len);
+    nfy_json_lex lx;
+    nfy_json_lex_init(&lx, &in, cap);
+    nfy_json_tok tok = nfy_json_lex_next(&lx, cap);
+    uint64_t at = tok == NFY_JT_EOF ? len : lx.tok_offset;
     for (size_t d = 0; d < depth && at < len; d++) {
-        size_t key_at = at, value_at = at;
+        uint64_t key_at = at, value_at = at;
         bool found;
         if (path[d].key) {
-            found = text[at] == '{' &&
-                    find_member(text, len, at, path[d].key, &key_at, &value_at);
+            found =
+                tok == NFY_JT_LBRACE &&
+                find_member(&lx, path[d].key, (int)d, &tok, &key_at, &value_at);
         } else {
-            found = text[at] == '[' &&
-                    find_element(text, len, at, path[d].index, &value_at);
+            found = tok == NFY_JT_LBRACKET &&
+                    find_element(&lx, path[d].index, (int)d, &tok, &value_at);
             key_at = value_at;
         }
         if (!found)
-            return at;
+            break;
         at = (at_key && d + 1 == depth) ? key_at : value_at;
     }
-    return at < len ? at : (len ? len - 1 : 0);
+    nfy_json_lex_release(&lx);
+    nfy_json_input_close(&in);
+    return at < len ? (size_t)at : (len ? len - 1 : 0);
 }
 
 /* Decoded bytes of the escape at text[i] (\n: 1, \u00e9: 2), and its

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/htab.h"
 #include "rules/rules_internal.h"
 
 static int entry_cmp_key(nfy_lookup_space space, nfy_str key,
@@ -85,20 +86,10 @@ static void index_rule(nfy_rule_set *set, const nfy_rule *r)
 
 /* ---- Hashing --------------------------------------------------------- */
 
-#define FNV_OFFSET 14695981039346656037ull
-#define FNV_PRIME  1099511628211ull
-
-static uint64_t fnv_add(uint64_t h, const char *p, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)p[i]) * FNV_PRIME;
-    return h;
-}
-
 /* The slot hash of (space, key) from FNV-1a over the key's bytes. */
 static uint64_t key_hash(nfy_lookup_space space, uint64_t fnv)
 {
-    uint64_t h = fnv ^ ((uint64_t)space + 1) * 0x9E3779B97F4A7C15ull;
+    uint64_t h = fnv ^ ((uint64_t)space + 1) * NFY_HASH_GOLDEN;
     return h ^ (h >> 29);
 }
 
@@ -125,8 +116,7 @@ static void build_slots(nfy_rule_set *set)
         while (j < set->index.len &&
                entry_cmp_key(e->space, e->key, &set->index.items[j]) == 0)
             j++;
-        uint64_t h =
-            key_hash(e->space, fnv_add(FNV_OFFSET, e->key.ptr, e->key.len));
+        uint64_t h = key_hash(e->space, nfy_str_hash(e->key));
         size_t k = (size_t)h & (n - 1);
         while (set->slots[k].count)
             k = (k + 1) & (n - 1);
@@ -288,8 +278,8 @@ static void add_last_name_hits(const nfy_rule_set *set, nfy_str qname,
                                size_t last_dot, hit_list *hl)
 {
     nfy_str last = nfy_str_slice(qname, last_dot + 1, qname.len);
-    const rules_slot *sl = find_run(set, NFY_LOOKUP_QUALNAME, last,
-                                    fnv_add(FNV_OFFSET, last.ptr, last.len));
+    const rules_slot *sl =
+        find_run(set, NFY_LOOKUP_QUALNAME, last, nfy_str_hash(last));
     for (uint32_t i = 0; sl && i < sl->count; i++) {
         const rules_entry *e = &set->index.items[sl->first + i];
         if (e->rule->match == NFY_MATCH_CALL)
@@ -311,7 +301,7 @@ static void lookup_qualname(const nfy_rule_set *set, nfy_str qname,
     uint64_t fnvs[PREFIX_MAX];
     size_t ndots = 0, last_dot = 0;
     bool any_dot = false;
-    uint64_t h = FNV_OFFSET;
+    uint64_t h = NFY_STR_HASH_SEED;
     for (size_t i = 0; i < qname.len; i++) {
         if (qname.ptr[i] == '.') {
             if (ndots < PREFIX_MAX && i > 0) {
@@ -321,7 +311,7 @@ static void lookup_qualname(const nfy_rule_set *set, nfy_str qname,
             last_dot = i;
             any_dot = true;
         }
-        h = fnv_add(h, qname.ptr + i, 1);
+        h = nfy_str_hash_step(h, (unsigned char)qname.ptr[i]);
     }
     add_key_hits(set, NFY_LOOKUP_QUALNAME, qname, h, true, hl);
     while (ndots-- > 0)
@@ -396,8 +386,7 @@ size_t nfy_rule_set_lookup(const nfy_rule_set *set, nfy_lookup_space space,
         break;
     case NFY_LOOKUP_MEMBER:
     case NFY_LOOKUP_KEYWORD:
-        add_key_hits(set, space, key, fnv_add(FNV_OFFSET, key.ptr, key.len),
-                     true, &hl);
+        add_key_hits(set, space, key, nfy_str_hash(key), true, &hl);
         break;
     default:
         lookup_scanned(set, space, key, &hl);

@@ -515,7 +515,7 @@ static void test_device_map(void **state)
         nfy__trace_devmap_add(&m, i * 7 - 100, 0.5);
     }
     nfy__trace_devmap_add(&m, 3, NAN); /* ignored */
-    assert_int_equal(m.len, 5000);
+    assert_int_equal(m.keys.len, 5000);
     for (int64_t i = 0; i < 5000; i++) {
         assert_true(nfy__trace_devmap_get(&m, i * 7 - 100, &v));
         assert_true(v == (double)i + 0.5);

@@ -1,5 +1,6 @@
 /*
- * Streaming JSON for profiler traces (private to proflog).
+ * Streaming JSON, one lexer for every reader of JSON text: profiler traces
+ * (proflog) and the positions of rule-file errors (rules/json_pos.c).
  *
  * Chrome traces run to gigabytes, so nothing here holds a whole document:
  * a byte source (json_input.c) hands out 64 KiB windows of a file, a file
@@ -16,8 +17,8 @@
  * The legacy trace writer emits both (names are not escaped). Valid JSON
  * always lexes exactly as the grammar says.
  */
-#ifndef NPUIFY_PROFLOG_JSON_LEX_H
-#define NPUIFY_PROFLOG_JSON_LEX_H
+#ifndef NPUIFY_CORE_JSON_LEX_H
+#define NPUIFY_CORE_JSON_LEX_H
 
 #include <zlib.h>
 

@@ -5,7 +5,7 @@
  * few chunks. Lines are counted lazily, only over bytes about to leave the
  * window or asked about, so plain lexing never pays for them.
  */
-#include "proflog/json_lex.h"
+#include "core/json_lex.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "proflog/json_lex.h"
+#include "core/json_lex.h"
 
 static void input_zero(nfy_json_input *in)
 {

@@ -1,12 +1,12 @@
 /*
- * Grammar-checked walking over the lexer's tokens for values the trace
- * reader does not keep (skip) or keeps only as text (shape lists). Skipping
+ * Grammar-checked walking over the lexer's tokens for values a reader does
+ * not keep (skip) or keeps only as text (a trace's shape lists). Skipping
  * is iterative with an explicit stack of container kinds, so a hostile
  * 100k-deep array costs a diagnostic, not the C stack.
  */
 #include <string.h>
 
-#include "proflog/json_lex.h"
+#include "core/json_lex.h"
 
 bool nfy_json_fail(nfy_json_lex *lx, const char *msg)
 {
