@@ -91,9 +91,10 @@ void an_emit_as(an_ctx *c, const char *rule, nfy_span span, an_extra x)
 /* The finding this file already has at f's site for f's API, or NULL. */
 static nfy_finding *same_site(an_ctx *c, const nfy_finding *f)
 {
-    nfy_finding_vec *open = &c->rep->open_findings;
-    for (size_t i = c->first_open; f->api != NULL && i < open->len; i++) {
-        nfy_finding *g = &open->items[i];
+    size_t n;
+    nfy_finding *open = nfy_report_open_since(c->rep, c->first_open, &n);
+    for (size_t i = 0; f->api != NULL && i < n; i++) {
+        nfy_finding *g = &open[i];
         if (g->start_line == f->start_line && g->start_col == f->start_col &&
             g->end_line == f->end_line && g->end_col == f->end_col &&
             g->api != NULL && strcmp(g->api, f->api) == 0 &&
@@ -145,6 +146,11 @@ static const nfy_apidb_version *version_of(const char *text)
     return v;
 }
 
+nfy_migrate_observer nfy_analyse_observer(const nfy_analyse_opts *o)
+{
+    return (nfy_migrate_observer){nfy_analyse_python, (void *)o};
+}
+
 void nfy_analyse_python(void *ctx, const nfy_source *src, const char *relpath,
                         const nfy_pysyn *syn, const nfy_resolution *res,
                         nfy_report *report, nfy_migrate_keep *keep)
@@ -163,7 +169,7 @@ void nfy_analyse_python(void *ctx, const nfy_source *src, const char *relpath,
                 .arena = &arena,
                 .env = an_env(o),
                 .keep = keep,
-                .first_open = report->open_findings.len};
+                .first_open = nfy_report_open_mark(report)};
     if (!an_memo_versions(&c, &c.v, &c.judge_v)) { /* parsed once a run */
         c.v = version_of(o->torch_version);
         c.judge_v = version_of(c.v->name);
@@ -235,7 +241,7 @@ void nfy_analyse_text(const nfy_analyse_opts *o, const nfy_source *src,
                 .rep = report,
                 .arena = &arena,
                 .env = an_env(o),
-                .first_open = report->open_findings.len};
+                .first_open = nfy_report_open_mark(report)};
     c.judge_v = version_of(c.v->name);
     if ((o->modes & NFY_ANALYSE_EXTENSIONS) && is_cpp_source(relpath))
         an_cpp_cuda(&c);

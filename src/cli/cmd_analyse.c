@@ -60,7 +60,7 @@ static const nfy_cli_option analyse_opts[] = {
     {OPT_MODE, NULL, "--mode", "LIST",
      "torch_apis,extensions,dependencies or all\n(default)"},
     {OPT_FORMAT, NULL, "--format", "LIST",
-     "report files: csv,log,json,md,sarif,html or all"},
+     "report files: " NFY_REPORT_TREE_FORMAT_NAMES "all"},
     {OPT_RULES, NULL, "--rules", "FILE.json", "add custom rules"},
     {OPT_JOBS, "-j", "--jobs", "N",
      "threads (the output is the same for any N)"},
@@ -212,7 +212,8 @@ static int check_inputs(const analyse_args *a, unsigned *modes,
     if (a->modes && nfy_analyse_modes_parse(a->modes, modes))
         return nfy_cli_usage_error(
             "analyse", "--mode takes torch_apis,extensions,dependencies,all");
-    if (a->formats && nfy_report_formats_parse(a->formats, formats))
+    if (a->formats &&
+        nfy_report_formats_parse(NFY_REPORT_KIND_TREE, a->formats, formats))
         return nfy_cli_usage_error("analyse", "unknown --format name");
     const nfy_apidb_version *v;
     if (a->torch_version &&
@@ -278,11 +279,13 @@ static nfy_status run(const analyse_args *a, const nfy_analyse_opts *ao,
     co.rules = ao->rules;
     co.skip_rel = skip_rel;
     co.jobs = a->jobs;
-    co.analyse = ao;
+    nfy_migrate_observer observer = nfy_analyse_observer(ao);
+    nfy_convert_hooks hooks = {&observer, NULL};
     nfy_convert_stats stats;
     nfy_cli_progress progress;
     nfy_cli_progress_start(&progress, &co, stderr, a->quiet);
-    nfy_status cst = nfy_convert_run(&co, rep, NULL, &stats, diags);
+    nfy_status cst =
+        nfy_convert_run_with(&co, &hooks, rep, NULL, &stats, diags);
     nfy_cli_progress_end(&progress);
     if (a->deps && cst == NFY_OK)
         (void)nfy_cli_analyse_deps(a->python ? a->python : "python3", a->src,

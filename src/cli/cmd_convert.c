@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analyse/analyse.h"
 #include "apidb/apidb.h"
 #include "cli/cli_util.h"
 #include "cli/commands.h"
@@ -80,7 +81,7 @@ static const nfy_cli_option convert_opts[] = {
      "SRC/npuify_report in place; none for one file\n"
      "or --diff/--check unless given)"},
     {OPT_FORMAT, NULL, "--format", "LIST",
-     "report files: csv,log,json,md,sarif,html or all\n(default all)"},
+     "report files: " NFY_REPORT_TREE_FORMAT_NAMES "all\n(default all)"},
     {OPT_TORCH, NULL, "--torch-version", "V",
      "target torch/torch_npu version (default\n" NFY_CLI_DEFAULT_VERSION
      ", the newest that is not a beta)"},
@@ -480,7 +481,8 @@ static int finish(convert_args *a, nfy_report *rep, nfy_buf *diff,
 {
     const char *dir = report_dir(a, ar);
     unsigned formats = NFY_REPORT_ALL;
-    if (a->formats && nfy_report_formats_parse(a->formats, &formats)) {
+    if (a->formats &&
+        nfy_report_formats_parse(NFY_REPORT_KIND_TREE, a->formats, &formats)) {
         nfy_cli_print_diags(diags, a->color, a->json_diags);
         return nfy_cli_usage_error("convert", "unknown --format name");
     }
@@ -567,8 +569,12 @@ int nfy_cmd_convert(int argc, char **argv)
         nfy_project_config_release(&cfg);
         return rc;
     }
-    a.conv.decisions = decisions;
     a.conv.rules = rules;
+    /* convert's observer: analyse's torch-API rows */
+    nfy_analyse_opts torch_rows = {rules, a.conv.torch_version,
+                                   NFY_ANALYSE_TORCH_APIS, NULL};
+    nfy_migrate_observer observer = nfy_analyse_observer(&torch_rows);
+    nfy_convert_hooks hooks = {&observer, decisions};
     nfy_arena ar = NFY_ARENA_INIT;
     const char *rdir = report_dir(&a, &ar);
     const char *skip[2] = {NULL, NULL};
@@ -596,7 +602,8 @@ int nfy_cmd_convert(int argc, char **argv)
     }
     nfy_cli_progress progress;
     nfy_cli_progress_start(&progress, &a.conv, stderr, a.quiet);
-    nfy_status st = nfy_convert_run(&a.conv, &rep, &diff, &stats, &diags);
+    nfy_status st =
+        nfy_convert_run_with(&a.conv, &hooks, &rep, &diff, &stats, &diags);
     nfy_cli_progress_end(&progress);
     rc = stop_signal ? interrupted(&a, &diags)
                      : finish(&a, &rep, &diff, &stats, st, &diags, &ar);

@@ -472,11 +472,40 @@ static void test_formats_parse(void **state)
 {
     (void)state;
     unsigned m;
-    assert_int_equal(nfy_report_formats_parse("csv, json,html", &m), NFY_OK);
+    assert_int_equal(
+        nfy_report_formats_parse(NFY_REPORT_KIND_TREE, "csv, json,html", &m),
+        NFY_OK);
     assert_int_equal(m, NFY_REPORT_CSV | NFY_REPORT_JSON | NFY_REPORT_HTML);
-    assert_int_equal(nfy_report_formats_parse("all", &m), NFY_OK);
+    assert_int_equal(nfy_report_formats_parse(NFY_REPORT_KIND_TREE, "all", &m),
+                     NFY_OK);
     assert_int_equal(m, NFY_REPORT_ALL);
-    assert_int_equal(nfy_report_formats_parse("csv,pdf", &m), NFY_EUSAGE);
+    assert_int_equal(
+        nfy_report_formats_parse(NFY_REPORT_KIND_TREE, "csv,pdf", &m),
+        NFY_EUSAGE);
+}
+
+/* ops has every format but the log; its "all" leaves SARIF out; both take
+ * the names the help lists, which come from the same table. */
+static void test_formats_parse_ops(void **state)
+{
+    (void)state;
+    unsigned m;
+    assert_int_equal(nfy_report_formats_parse(NFY_REPORT_KIND_OPS, "log", &m),
+                     NFY_EUSAGE);
+    assert_int_equal(nfy_report_formats_parse(NFY_REPORT_KIND_OPS, "all", &m),
+                     NFY_OK);
+    assert_int_equal(m, NFY_REPORT_CSV | NFY_REPORT_JSON | NFY_REPORT_MD |
+                            NFY_REPORT_HTML);
+    assert_int_equal(
+        nfy_report_formats_parse(NFY_REPORT_KIND_OPS, "sarif,markdown", &m),
+        NFY_OK);
+    assert_int_equal(m, NFY_REPORT_SARIF | NFY_REPORT_MD);
+    assert_int_equal(nfy_report_formats_of(NFY_REPORT_KIND_TREE),
+                     NFY_REPORT_ALL);
+    assert_int_equal(NFY_REPORT_ALL, 0x3f);
+    assert_string_equal(NFY_REPORT_TREE_FORMAT_NAMES,
+                        "csv,log,json,md,sarif,html,");
+    assert_string_equal(NFY_REPORT_OPS_FORMAT_NAMES, "csv,json,md,sarif,html,");
 }
 
 static void remove_tree(const char *dir)
@@ -886,6 +915,7 @@ int main(void)
         cmocka_unit_test(test_markdown_escapes_cells),
         cmocka_unit_test(test_html_escapes_and_is_self_contained),
         cmocka_unit_test(test_formats_parse),
+        cmocka_unit_test(test_formats_parse_ops),
         cmocka_unit_test(test_write_all_files),
         cmocka_unit_test(test_seal_keeps_everything),
         cmocka_unit_test(test_edit_id_in_file),
