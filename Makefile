@@ -1,5 +1,6 @@
-# npuify build. Plain make, sources found by wildcard, one output tree per
-# mode: build/release (default), build/asan (ASan+UBSan), build/debug.
+# npuify build. Plain make, sources found by wildcard (src/MODULE/*.c and
+# one folder below, src/MODULE/SUB/*.c), one output tree per mode:
+# build/release (default), build/asan (ASan+UBSan), build/debug.
 # Module-specific rules (generated data, extra test programs) live in mk/*.mk.
 
 MODE    ?= release
@@ -25,9 +26,9 @@ OPT_fuzz    := -O1 -g -fsanitize=fuzzer-no-link,address,undefined \
 CFLAGS  ?=
 CFLAGS  += $(CSTD) $(WARN) $(WERROR) $(OPT_$(MODE)) -Iinclude -Isrc -I$(BUILD)/gen
 LDFLAGS += $(filter-out -fsanitize=fuzzer-no-link%,$(filter -fsanitize% --coverage,$(OPT_$(MODE))))
-LDLIBS  += -ljansson -lz -lm -lpthread
+LDLIBS  += -ljansson -lsqlite3 -lz -lm -lpthread
 
-LIB_SRCS  = $(filter-out src/cli/%,$(wildcard src/*/*.c))
+LIB_SRCS  = $(filter-out src/cli/%,$(wildcard src/*/*.c src/*/*/*.c))
 CLI_SRCS  = $(wildcard src/cli/*.c)
 GEN_SRCS  :=
 # mk/*.mk may add to GEN_SRCS (generated C under $(BUILD)/gen) and TEST_EXTRA.
@@ -107,7 +108,7 @@ install: $(BIN)
 e2e: $(BIN)
 	@NPUIFY=$(BIN) sh tests/check_verify.sh
 
-FORMAT_FILES = $(wildcard include/npuify/*.h src/*/*.c src/*/*.h tests/unit/*.c tests/unit/*.h fuzz/*.c)
+FORMAT_FILES = $(wildcard include/npuify/*.h src/*/*.c src/*/*.h src/*/*/*.c src/*/*/*.h tests/unit/*.c tests/unit/*.h fuzz/*.c)
 format:
 	clang-format -i $(FORMAT_FILES)
 

@@ -22,7 +22,7 @@ for src in fuzz/fuzz_*.c; do
     "$CLANG" -std=c11 -D_XOPEN_SOURCE=700 -D_DEFAULT_SOURCE -O1 -g \
         -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
         -Iinclude -Isrc -Ibuild/fuzz/gen "$src" build/fuzz/libnpuify.a \
-        -ljansson -lz -lm -lpthread -o "$bin"
+        -ljansson -lsqlite3 -lz -lm -lpthread -o "$bin"
     corpus=build/fuzz/corpus_$short
     # A reproducible run starts from the committed corpus alone.
     [ -z "${FUZZ_RUNS:-}" ] || rm -rf "$corpus"

@@ -26,7 +26,7 @@ $(SO): $$(PIC_OBJS)
 	$(CC) -shared -Wl,-soname,libnpuify.so.$(NFY_SOVERSION) $(LDFLAGS) \
 	  -o $@ $(PIC_OBJS) $(LDLIBS)
 
--include $(wildcard $(BUILD)/pic/src/*/*.d $(BUILD)/pic/gen/*.d)
+-include $(wildcard $(BUILD)/pic/src/*/*.d $(BUILD)/pic/src/*/*/*.d $(BUILD)/pic/gen/*.d)
 
 .PHONY: shared install-lib install-man install-completion
 shared: $(SO)

@@ -299,9 +299,9 @@ run "ops on a missing log" 3 ops "$tmp/nonexistent.log" -o opsout
 [ ! -e opsout ] && ok || fail "ops on a missing log wrote reports"
 has "ops names the log" err "nonexistent.log: error[ops-input]"
 
-# the README's command outputs are real runs (tools/readme-outputs.sh)
+# the READMEs' command outputs are real runs (tools/readme-outputs.sh)
 sh "$ROOT/tools/readme-outputs.sh" "$NPUIFY" --check >readme.diff 2>&1 && ok ||
-    { fail "README.md output blocks differ from a real run"; head -20 readme.diff; }
+    { fail "README output blocks differ from a real run"; head -20 readme.diff; }
 
 # --help lists what the commands accept
 "$NPUIFY" convert --help >out

@@ -7,7 +7,7 @@
 #                           ThreadSanitizer, strace for the -j check,
 #                           chromium for the review page and reports)
 set -e
-pkgs="build-essential libjansson-dev zlib1g-dev"
+pkgs="build-essential libjansson-dev libsqlite3-dev zlib1g-dev"
 if [ "${1:-}" = test ]; then
     pkgs="$pkgs libcmocka-dev valgrind python3 python3-torch python3-torchvision neovim
           clang-14 libclang-rt-14-dev patch clang-format strace chromium"

@@ -17,6 +17,7 @@
 #include "apidb/apidb.h"
 #include "cli/cli_util.h"
 #include "cli/commands.h"
+#include "cli/ops_npu.h"
 #include "cli/opt_table.h"
 #include "core/core.h"
 #include "proflog/capture.h"
@@ -34,7 +35,8 @@ enum ops_opt {
     OPT_ALL_PROCESSES,
     OPT_ROWS,
     OPT_JSON_DIAGS,
-    OPT_QUIET
+    OPT_QUIET,
+    OPT_GPU_COMPARE
 };
 
 /* The options of ops: its parsing and --help come from this list. */
@@ -64,11 +66,15 @@ static const nfy_cli_option ops_opts[] = {
     {OPT_JSON_DIAGS, NULL, "--json-diagnostics", NULL,
      "diagnostics as JSON lines"},
     {OPT_QUIET, "-q", "--quiet", NULL, "print no summary"},
+    {OPT_GPU_COMPARE, NULL, "--compare", "GPU_PROFILE",
+     "with an NPU profile directory: join its\n"
+     "operators with this CUDA trace or log"},
 };
 
 static const nfy_cli_command ops_cmd = {
     "ops",
     "usage: npuify ops LOG... [options]\n"
+    "       npuify ops NPU_PROFILE_DIR [--compare GPU_PROFILE] [options]\n"
     "       npuify ops --capture [options] -- python train.py ARGS...\n",
     "Extract operators (names, input shapes, calls, self time, steps,\n"
     "dynamic-shape operators) from PyTorch profiler text output (training\n"
@@ -83,6 +89,10 @@ static const nfy_cli_command ops_cmd = {
     "operators and the diagnostics; tables sort on a header click),\n"
     "ops.sarif (sarif: unsupported and CPU-fallback operators at the\n"
     "source lines of a with_stack profile, for editors and CI).\n"
+    "An Ascend profiler directory (*_ascend_pt or its ASCEND_PROFILER_OUTPUT)\n"
+    "gives npu_summary.md, npu_report.json, npu_types.csv: why it is slow\n"
+    "(AI_CPU kernels, FP32 matrix work, HCCL, idle device, unfused\n"
+    "optimizer); --compare adds compare.md and compare.csv.\n"
     "Exit codes: 0 ok, 2 usage, 3 input errors (what was read is reported;\n"
     "nothing is written when no input can be read).\n"};
 
@@ -100,7 +110,8 @@ typedef struct {
     unsigned formats;
     const char **inputs;
     size_t ninputs;
-    char **cmd; /* after "--" */
+    char **cmd;              /* after "--" */
+    const char *gpu_profile; /* --compare */
 } ops_args;
 
 /* One option of the table with its value; 0 to go on, else an exit code. */
@@ -145,6 +156,9 @@ static int take_option(ops_args *a, int id, const char *val)
         break;
     case OPT_QUIET:
         a->quiet = true;
+        break;
+    case OPT_GPU_COMPARE:
+        a->gpu_profile = val;
         break;
     }
     return 0;
@@ -474,6 +488,24 @@ static bool inputs_readable(ops_args *a, nfy_diags *d, size_t *refused)
     return false;
 }
 
+/* An NPU profile directory (or --compare) goes to ops_npu.c; -1 when the
+ * inputs are logs and traces. */
+static int npu_mode(ops_args *a)
+{
+    size_t dirs = 0;
+    for (size_t i = 0; i < a->ninputs; i++)
+        dirs += nfy_cli_is_dir(a->inputs[i]);
+    if (!dirs && !a->gpu_profile)
+        return -1;
+    if (dirs != 1 || a->ninputs != 1 || a->capture)
+        return nfy_cli_usage_error("ops", "--compare and an NPU profile "
+                                          "directory go alone: npuify ops "
+                                          "NPU_DIR [--compare GPU_PROFILE]");
+    nfy_cli_ops_npu_args n = {a->inputs[0], a->gpu_profile, a->out_dir,
+                              a->quiet, a->json_diags};
+    return nfy_cli_ops_npu(&n);
+}
+
 int nfy_cmd_ops(int argc, char **argv)
 {
     ops_args a;
@@ -482,6 +514,10 @@ int nfy_cmd_ops(int argc, char **argv)
     if (rc) {
         free(a.inputs);
         return rc < 0 ? NFY_EXIT_OK : rc;
+    }
+    if ((rc = npu_mode(&a)) >= 0) {
+        free(a.inputs);
+        return rc;
     }
     const nfy_apidb_version *v = nfy_apidb_version_default();
     if (a.version_text) {

@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "cli/opt_table.h"
 #include "core/core.h"
+#include "rules/pass_list.h"
 #include "rules/rules.h"
 
 #define MAX_RULE_FILES 16
@@ -21,6 +22,7 @@ typedef struct {
     size_t nfiles;
     int kind; /* -1: all */
     bool json;
+    bool passes;
     bool no_builtin;
     bool json_diags;
     bool color;
@@ -30,6 +32,7 @@ enum rules_opt {
     OPT_EXPLAIN,
     OPT_JSON,
     OPT_KIND,
+    OPT_PASSES,
     OPT_RULES,
     OPT_NO_BUILTIN,
     OPT_JSON_DIAGS
@@ -39,6 +42,8 @@ enum rules_opt {
 static const nfy_cli_option rules_opts[] = {
     {OPT_EXPLAIN, NULL, "--explain", "ID",
      "show one rule in full, with its example"},
+    {OPT_PASSES, NULL, "--passes", NULL,
+     "list the passes in run order, with their rules"},
     {OPT_JSON, NULL, "--json", NULL,
      "print the rules as JSON (npuify-rules/1 schema)"},
     {OPT_KIND, NULL, "--kind", "KIND",
@@ -83,6 +88,9 @@ static int take_option(rules_args *a, int id, const char *val)
         break;
     case OPT_JSON:
         a->json = true;
+        break;
+    case OPT_PASSES:
+        a->passes = true;
         break;
     case OPT_NO_BUILTIN:
         a->no_builtin = true;
@@ -139,7 +147,9 @@ static int load_set(const rules_args *a, nfy_rule_set **out, nfy_diags *diags)
 static int print_rules(const rules_args *a, const nfy_rule_set *set)
 {
     nfy_buf out = NFY_BUF_INIT;
-    if (a->json)
+    if (a->passes)
+        nfy_rules_render_passes(set, &out);
+    else if (a->json)
         nfy_rules_render_json(set, a->kind, true, &out);
     else
         nfy_rules_render_table(set, a->kind, true, &out);

@@ -4,6 +4,7 @@
 
 #include "convert/convert.h"
 #include "migrate/migrate.h"
+#include "migrate/scripts.h"
 
 /* Absolute symlink-free path, also for a path whose tail does not exist. */
 char *nfy__convert_abspath(nfy_arena *a, const char *path);
@@ -109,44 +110,9 @@ bool nfy__convert_reparses(nfy_diags *diags, const nfy_source *in,
 void nfy__convert_unapply(nfy_report *rep, const char *rel, size_t first,
                           const char *why);
 
-/* Rename CUDA/NCCL environment names in a shell script (ENV rules). */
-nfy_status nfy__shell_env_edits(const nfy_convert_passes *p,
-                                const nfy_source *src, const char *rel,
-                                nfy_edit_set *set, nfy_report *rep,
-                                nfy_diags *diags);
-
-/*
- * Findings of the flag rules with match "line" (or literal "string") whose
- * contexts include `where`, over blanked: a NUL-terminated copy of src
- * with comments and line continuations turned into spaces (line_rules.c).
- */
-void nfy__line_rule_findings(const nfy_convert_passes *ps,
-                             const nfy_source *src, const char *rel,
-                             nfy_rule_ctx_kind where, char *blanked,
-                             nfy_report *rep);
-/* A manual finding of rule r at span sp of src (its text is the API). */
-void nfy__manual_finding(const nfy_source *src, const char *rel, nfy_span sp,
-                         const nfy_rule *r, const char *message,
-                         nfy_report *rep);
-/* A NUL-terminated copy of src, NUL bytes as spaces (malloc; NULL: OOM). */
-char *nfy__text_copy(const nfy_source *src);
-/* Blank shell comments, line continuations and CRs in b[0..n). */
-void nfy__shell_blank(char *b, size_t n);
-/* Shell scripts: the line rules of context "shell". */
-void nfy__shell_line_findings(const nfy_convert_passes *ps,
-                              const nfy_source *src, const char *rel,
-                              nfy_report *rep);
-/* The blanked text (comments, continuations) of a shell script or a
- * Dockerfile, NUL-terminated (malloc; NULL: out of memory). */
-char *nfy__shell_text(const nfy_source *src);
-char *nfy__dockerfile_text(const nfy_source *src);
 /* --mode auto: entry scripts named by --main or run by a launcher in the
  * tree, NULL-terminated relpaths in a (entries.c). */
 const char *const *nfy__auto_entries(const nfy_convert_opts *o, nfy_arena *a);
-/* Dockerfiles: the line rules of context "dockerfile" (dockerfile.c). */
-void nfy__dockerfile_findings(const nfy_convert_passes *ps,
-                              const nfy_source *src, const char *rel,
-                              nfy_report *rep);
 
 /* An output directory kept open: its descriptor and its path below the
  * output root (malloc). */

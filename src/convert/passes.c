@@ -15,13 +15,15 @@ static nfy_status file_edits(nfy_convert_passes *p, nfy_file_kind kind,
 {
     if (!p->o->rules)
         return NFY_OK;
+    nfy_migrate_script_rules scripts = {p->o->rules, &p->env};
     if (kind == NFY_FILE_KIND_DOCKERFILE) {
-        nfy__dockerfile_findings(p, src, rel, rep);
+        nfy__script_line_findings(&scripts, src, rel, NFY_CTX_DOCKERFILE, rep);
         return NFY_OK;
     }
     if (kind == NFY_FILE_KIND_SHELL) {
-        nfy__shell_line_findings(p, src, rel, rep);
-        nfy_status st = nfy__shell_env_edits(p, src, rel, set, rep, diags);
+        nfy__script_line_findings(&scripts, src, rel, NFY_CTX_SHELL, rep);
+        nfy_status st =
+            nfy__shell_env_edits(&scripts, src, rel, set, rep, diags);
         nfy_edit_set_normalize(set, diags);
         size_t first = nfy_report_open_mark(rep), n;
         nfy_report_add_edits(rep, rel, set, NFY_SAFETY_SAFE);

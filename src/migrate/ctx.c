@@ -26,30 +26,30 @@ bool mig_rule_edits(const mig_ctx *c, const nfy_rule *r)
     return nfy_rule_activity_in(r, &c->p->env) == NFY_RULE_EDITS;
 }
 
-void mig_flag_class(const nfy_rule *r, mig_cat *cat, mig_op *op)
+void mig_flag_class(const nfy_rule *r, nfy_finding_cat *cat, nfy_op_type *op)
 {
-    *op = MIG_OP_NONE;
+    *op = NFY_OPTYPE_NONE;
     /* affinity first: those rows belong in affinity_api_call.csv even when
        tagged performance too */
     if (nfy_rule_has_tag(r, "affinity"))
-        *cat = MIG_CAT_AFFINITY;
+        *cat = NFY_CAT_AFFINITY_API;
     else if (nfy_rule_has_tag(r, "precision"))
-        *cat = MIG_CAT_PRECISION;
+        *cat = NFY_CAT_PRECISION_ADVICE;
     else if (nfy_rule_has_tag(r, "performance") ||
              r->category == NFY_RULE_CAT_ADVICE)
-        *cat = MIG_CAT_PERFORMANCE;
+        *cat = NFY_CAT_PERFORMANCE_ADVICE;
     else if (nfy_rule_has_tag(r, "unknown"))
-        *cat = MIG_CAT_UNKNOWN;
+        *cat = NFY_CAT_UNKNOWN_API;
     else if (nfy_rule_has_tag(r, "cuda-op") ||
              r->category == NFY_RULE_CAT_CUDA_API) {
-        *cat = MIG_CAT_CUDA_OP;
+        *cat = NFY_CAT_CUDA_OP;
         if (r->severity >= NFY_SEV_WARNING)
-            *op = MIG_OP_UNSUPPORTED;
+            *op = NFY_OPTYPE_UNSUPPORTED;
     } else if (r->severity == NFY_SEV_NOTE) {
-        *cat = MIG_CAT_PERFORMANCE;
+        *cat = NFY_CAT_PERFORMANCE_ADVICE;
     } else {
-        *cat = MIG_CAT_UNSUPPORTED;
-        *op = MIG_OP_UNSUPPORTED;
+        *cat = NFY_CAT_UNSUPPORTED_API;
+        *op = NFY_OPTYPE_UNSUPPORTED;
     }
 }
 
@@ -97,11 +97,11 @@ static nfy_span span_of(uint32_t start, uint32_t end)
     return (nfy_span){start, end};
 }
 
-static mig_op op_of_shape(uint32_t start, uint32_t end, const char *text)
+static nfy_op_type op_of_shape(uint32_t start, uint32_t end, const char *text)
 {
     if (start == end)
-        return MIG_OP_INSERT;
-    return text[0] == '\0' ? MIG_OP_DELETE : MIG_OP_MODIFY;
+        return NFY_OPTYPE_INSERT;
+    return text[0] == '\0' ? NFY_OPTYPE_DELETE : NFY_OPTYPE_MODIFY;
 }
 
 bool mig_edit(mig_ctx *c, const nfy_rule *r, uint32_t tfirst, uint32_t tend,
@@ -110,18 +110,18 @@ bool mig_edit(mig_ctx *c, const nfy_rule *r, uint32_t tfirst, uint32_t tend,
     nfy_span sp = span_of(start, end);
     if (mig_claimed(c, tfirst, tend))
         return false;
-    if ((c->p->flags & MIG_F_AUTO) && r->kind != NFY_RULE_INSERT_IMPORT)
+    if ((c->p->flags & NFY_MIGRATE_AUTO) && r->kind != NFY_RULE_INSERT_IMPORT)
         return false;
     if (r->safety == NFY_SAFETY_MANUAL) {
-        mig_note_add(c, r, sp, MIG_CAT_UNSUPPORTED, MIG_OP_UNSUPPORTED, NULL,
-                     note);
+        mig_note_add(c, r, sp, NFY_CAT_UNSUPPORTED_API, NFY_OPTYPE_UNSUPPORTED,
+                     NULL, note);
         nfy_vec_last(c->notes)->after = mig_strdup(c, nfy_str_from_cstr(text));
         return false;
     }
     if (r->safety == NFY_SAFETY_UNSAFE && !mig_rule_edits(c, r)) {
         /* listed where the rule's kind of problem belongs, for a human */
-        mig_cat cat;
-        mig_op op;
+        nfy_finding_cat cat;
+        nfy_op_type op;
         mig_flag_class(r, &cat, &op);
         mig_note_add(c, r, sp, cat, op, NULL,
                      mig_fmt(c, "not applied: unsafe rule (use --unsafe): %s",
@@ -130,7 +130,7 @@ bool mig_edit(mig_ctx *c, const nfy_rule *r, uint32_t tfirst, uint32_t tend,
         return false;
     }
     if (c->withhold) {
-        mig_note_add(c, r, sp, MIG_CAT_LEFT_UNCHANGED,
+        mig_note_add(c, r, sp, NFY_CAT_LEFT_UNCHANGED,
                      op_of_shape(start, end, text), NULL,
                      "not applied: the file has syntax errors");
         return false;
@@ -167,8 +167,9 @@ char *mig_snippet(mig_ctx *c, nfy_str s)
     return mig_strdup(c, nfy_str_slice(s, 0, n));
 }
 
-void mig_note_id(mig_ctx *c, const char *rule, mig_safety safety, nfy_span span,
-                 mig_cat cat, mig_op op, const char *api, const char *message)
+void mig_note_id(mig_ctx *c, const char *rule, nfy_safety safety, nfy_span span,
+                 nfy_finding_cat cat, nfy_op_type op, const char *api,
+                 const char *message)
 {
     mig_note n = {span,         rule, (uint8_t)op, (uint8_t)safety,
                   (uint8_t)cat, api,  message,     NULL,
@@ -176,12 +177,13 @@ void mig_note_id(mig_ctx *c, const char *rule, mig_safety safety, nfy_span span,
     nfy_vec_push(c->notes, n);
 }
 
-void mig_note_add(mig_ctx *c, const nfy_rule *r, nfy_span span, mig_cat cat,
-                  mig_op op, const char *api, const char *message)
+void mig_note_add(mig_ctx *c, const nfy_rule *r, nfy_span span,
+                  nfy_finding_cat cat, nfy_op_type op, const char *api,
+                  const char *message)
 {
-    mig_safety s = r->safety == NFY_SAFETY_MANUAL   ? MIG_MANUAL
-                   : r->safety == NFY_SAFETY_UNSAFE ? MIG_UNSAFE
-                                                    : MIG_SAFE;
+    nfy_safety s = r->safety == NFY_SAFETY_MANUAL   ? NFY_SAFETY_MANUAL
+                   : r->safety == NFY_SAFETY_UNSAFE ? NFY_SAFETY_UNSAFE
+                                                    : NFY_SAFETY_SAFE;
     mig_note_id(c, r->id, s, span, cat, op, api,
                 message ? message : r->message);
 }
@@ -199,8 +201,8 @@ const char *mig_with_hint(mig_ctx *c, const char *msg, const char *hint)
 void mig_flag(mig_ctx *c, const nfy_rule *r, nfy_span span, const char *api,
               const char *suggest)
 {
-    mig_cat cat;
-    mig_op op;
+    nfy_finding_cat cat;
+    nfy_op_type op;
     mig_flag_class(r, &cat, &op);
     const char *msg = mig_with_hint(c, r->message, r->hint);
     mig_note_add(c, r, span, cat, op, api, msg);
@@ -329,7 +331,7 @@ static void build_tok_arg(mig_ctx *c)
 
 static void fill_info(mig_ctx *c)
 {
-    mig_info *in = c->info;
+    nfy_migrate_info *in = c->info;
     in->scanned = true;
     in->uses_torch = nfy_resolve_imports_module(c->r, "torch");
     in->has_main = c->m->main_guard != NFY_NONE;
@@ -348,8 +350,8 @@ static void fill_info(mig_ctx *c)
 
 nfy_status mig_python(const mig_params *p, const nfy_source *src,
                       nfy_edit_set *edits, mig_note_vec *notes,
-                      mig_vtag_vec *vtags, mig_info *info, nfy_arena *arena,
-                      nfy_diags *diags)
+                      mig_vtag_vec *vtags, nfy_migrate_info *info,
+                      nfy_arena *arena, nfy_diags *diags)
 {
     nfy_diags local;
     nfy_diags_init(&local);
@@ -379,7 +381,7 @@ nfy_status mig_python(const mig_params *p, const nfy_source *src,
                      .diags = dg};
         info->syntax_error =
             nfy_diags_count(dg, NFY_SEV_ERROR) > errs0 || m->nerrors > 0;
-        c.withhold = info->syntax_error && !(p->flags & MIG_F_FORCE);
+        c.withhold = info->syntax_error && !(p->flags & NFY_MIGRATE_FORCE);
         c.claimed = nfy_arena_calloc(arena, m->ntoks + 1, 1);
         build_tok_arg(&c);
         nfy_str *quals =
@@ -396,15 +398,16 @@ nfy_status mig_python(const mig_params *p, const nfy_source *src,
         fill_info(&c);
         size_t edits0 = edits->edits.len, notes0 = notes->len;
         mig_run_passes(&c);
-        if ((p->flags & (MIG_F_AMP | MIG_F_DISTRIBUTED)) && !c.withhold)
+        if ((p->flags & (NFY_MIGRATE_AMP | NFY_MIGRATE_DISTRIBUTED)) &&
+            !c.withhold)
             nfy_train_report(&c, p->report);
         if (p->observer != NULL && p->observer->fn != NULL)
             p->observer->fn(p->observer->ctx, src, p->relpath, m, r, p->report,
                             &p->run->keep);
         info->uses_cuda = edits->edits.len > edits0;
         for (size_t i = notes0; i < notes->len && !info->uses_cuda; i++)
-            info->uses_cuda = notes->items[i].cat != MIG_CAT_LEFT_UNCHANGED &&
-                              notes->items[i].cat != MIG_CAT_PERFORMANCE;
+            info->uses_cuda = notes->items[i].cat != NFY_CAT_LEFT_UNCHANGED &&
+                              notes->items[i].cat != NFY_CAT_PERFORMANCE_ADVICE;
     }
     nfy_tokens_recycle(&toks, &fs->lex);
     nfy_diags_release(&local);

@@ -443,7 +443,8 @@ bool mig_note_guard(mig_ctx *c, nfy_span span, const char *api, const char *why)
     const nfy_rule *r = mig_pass_rule_of(c, NFY_PASS_CUDA_GUARD);
     if (r == NULL)
         return false;
-    mig_note_add(c, r, span, MIG_CAT_UNSUPPORTED, MIG_OP_UNSUPPORTED, api,
+    mig_note_add(c, r, span, NFY_CAT_UNSUPPORTED_API, NFY_OPTYPE_UNSUPPORTED,
+                 api,
                  mig_fmt(c,
                          "%s: the test guards %s, so the portable branch "
                          "runs on NPU. %s",

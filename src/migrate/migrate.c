@@ -8,52 +8,18 @@
 
 #include <string.h>
 
+#include "apidb/apidb.h"
 #include "migrate/mig.h"
 #include "migrate/run.h"
 
-#define SAME(a, b) ((unsigned)(a) == (unsigned)(b))
-_Static_assert(SAME(MIG_F_UNSAFE, NFY_MIGRATE_UNSAFE) &&
-                   SAME(MIG_F_AUTO, NFY_MIGRATE_AUTO) &&
-                   SAME(MIG_F_AMP, NFY_MIGRATE_AMP) &&
-                   SAME(MIG_F_DISTRIBUTED, NFY_MIGRATE_DISTRIBUTED) &&
-                   SAME(MIG_F_MSFT, NFY_MIGRATE_MSFT) &&
-                   SAME(MIG_F_FORCE, NFY_MIGRATE_FORCE) &&
-                   SAME(MIG_F_AMP_APEX, NFY_MIGRATE_AMP_APEX) &&
-                   SAME(MIG_F_AMP_BF16, NFY_MIGRATE_AMP_BF16),
-               "mig.h flag mirror out of date");
-
-static nfy_op_type op_of(mig_op op)
+/* Kind of api in msFmkTransplt's affinity table ("function", "class",
+ * "torch"), or NULL. */
+static const char *affinity_kind(const char *api)
 {
-    switch (op) {
-    case MIG_OP_INSERT:
-        return NFY_OPTYPE_INSERT;
-    case MIG_OP_MODIFY:
-        return NFY_OPTYPE_MODIFY;
-    case MIG_OP_DELETE:
-        return NFY_OPTYPE_DELETE;
-    case MIG_OP_UNSUPPORTED:
-        return NFY_OPTYPE_UNSUPPORTED;
-    default:
-        return NFY_OPTYPE_NONE;
-    }
-}
-
-static nfy_safety safety_of(mig_safety s)
-{
-    return s == MIG_MANUAL   ? NFY_SAFETY_MANUAL
-           : s == MIG_UNSAFE ? NFY_SAFETY_UNSAFE
-                             : NFY_SAFETY_SAFE;
-}
-
-static nfy_finding_cat cat_of(mig_cat c)
-{
-    static const nfy_finding_cat map[] = {
-        NFY_CAT_CHANGE,           NFY_CAT_UNSUPPORTED_API,
-        NFY_CAT_UNKNOWN_API,      NFY_CAT_CUDA_OP,
-        NFY_CAT_PRECISION_ADVICE, NFY_CAT_PERFORMANCE_ADVICE,
-        NFY_CAT_AFFINITY_API,     NFY_CAT_LEFT_UNCHANGED};
-    return (unsigned)c < sizeof map / sizeof map[0] ? map[c]
-                                                    : NFY_CAT_UNKNOWN_API;
+    nfy_apidb_affinity a;
+    return api != NULL && nfy_apidb_affinity_find(nfy_str_from_cstr(api), &a)
+               ? a.kind
+               : NULL;
 }
 
 static void add_notes(nfy_report *rep, const nfy_source *src,
@@ -65,9 +31,9 @@ static void add_notes(nfy_report *rep, const nfy_source *src,
         f.file = relpath;
         nfy_finding_locate(&f, src, n->span);
         f.rule = n->rule;
-        f.op = op_of((mig_op)n->op);
-        f.safety = safety_of((mig_safety)n->safety);
-        f.cat = cat_of((mig_cat)n->cat);
+        f.op = n->op;
+        f.safety = n->safety;
+        f.cat = n->cat;
         f.api = n->api;
         f.message = n->message;
         f.after = n->after;
@@ -75,7 +41,7 @@ static void add_notes(nfy_report *rep, const nfy_source *src,
         f.value_set_id = n->vset_id;
         f.value_set = n->vset_name;
         if (f.cat == NFY_CAT_AFFINITY_API) { /* the fused API is the after */
-            f.api_type = mig_affinity_kind(n->api);
+            f.api_type = affinity_kind(n->api);
             if (f.after == NULL)
                 f.after = n->npu_api;
         }
@@ -107,7 +73,7 @@ static void add_changes(nfy_report *rep, const nfy_migrate_opts *opts,
         f.op = e->span.start == e->span.end ? NFY_OPTYPE_INSERT
                : e->text.len == 0           ? NFY_OPTYPE_DELETE
                                             : NFY_OPTYPE_MODIFY;
-        f.safety = safety_of(mig_rule_safety(opts->rules, e->rule));
+        f.safety = mig_rule_safety(opts->rules, e->rule);
         f.cat = NFY_CAT_CHANGE;
         f.message = e->note;
         f.before = nfy_arena_strndup(a, src->data + e->span.start,
@@ -144,15 +110,6 @@ static const char *or_empty_hint(const char *hint)
     return hint ? hint : "";
 }
 
-static void copy_info(nfy_migrate_info *out, const mig_info *in, size_t edits,
-                      size_t findings)
-{
-    *out = (nfy_migrate_info){
-        in->scanned,  in->syntax_error, in->uses_torch, in->uses_cuda,
-        in->uses_amp, in->has_main,     in->amp_line,   in->first_torch_line,
-        edits,        findings,         in->fp16_line,  in->amp_inserted};
-}
-
 nfy_status nfy_migrate_file(const nfy_migrate_opts *opts, const nfy_source *src,
                             const char *relpath, nfy_edit_set *edits,
                             nfy_report *report, nfy_migrate_info *info,
@@ -162,7 +119,7 @@ nfy_status nfy_migrate_file(const nfy_migrate_opts *opts, const nfy_source *src,
     nfy_status st = nfy_migrate_run_new(opts, &run);
     if (st != NFY_OK) {
         if (info != NULL)
-            copy_info(info, &(mig_info){0}, 0, 0);
+            *info = (nfy_migrate_info){0};
         usage_diag(opts, diags);
         return st;
     }
@@ -177,9 +134,9 @@ nfy_status nfy_migrate_file_in(nfy_migrate_run *run, const nfy_source *src,
                                nfy_diags *diags)
 {
     const nfy_migrate_opts *opts = &run->opts;
-    mig_info mi = {0};
+    nfy_migrate_info mi = {0};
     if (info != NULL)
-        copy_info(info, &mi, 0, 0);
+        *info = mi;
     mig_params p = {opts->rules,
                     run->version,
                     opts->flags,
@@ -202,8 +159,10 @@ nfy_status nfy_migrate_file_in(nfy_migrate_run *run, const nfy_source *src,
         add_notes(report, src, relpath, &notes);
         add_changes(report, opts, src, relpath, edits, &vtags, &arena);
     }
+    mi.edits = edits->edits.len;
+    mi.findings = notes.len;
     if (info != NULL)
-        copy_info(info, &mi, edits->edits.len, notes.len);
+        *info = mi;
     nfy_vec_free(&notes);
     nfy_vec_free(&vtags);
     nfy_arena_release(&arena);

@@ -12,12 +12,12 @@
  *  - per-file facts (nfy_migrate_info) that project-level rules need.
  * The generic rule kinds of rules.h are interpreted straight from the set
  * (so custom rule files work); a few rules name a dedicated pass (match
- * "pass"; the registry is NFY_PASS_MAP in rules.h, the run order
- * src/migrate/registry.c). Passes marked preview there are not built: their
- * rules are never active. The NPU7xx passes and "cuda-ops" are src/analyse's,
- * fed by the observer below. FILE rules such as *.cu are convert's. Whether a
- * rule is active is nfy_rule_activity_in over nfy_migrate_rule_env, for every
- * file kind.
+ * "pass"). Every pass is a row of the pass table (rules/pass_table.h): its
+ * name, rule kind, run order, modes and host. Passes marked preview there are
+ * not built: their rules are never active. The NPU7xx passes and "cuda-ops" are
+ * src/analyse's, fed by the observer below. FILE rules such as *.cu are
+ * convert's. Whether a rule is active is nfy_rule_activity_in over
+ * nfy_migrate_rule_env, for every file kind.
  *
  * Guarantees: edits are minimal (a token, a string's leading "cuda", one
  * inserted line) and never overlap; running the passes on their own output
@@ -43,7 +43,7 @@
  *     nfy_migrate_project_finish(&proj, &mo, rep);
  *     nfy_migrate_project_release(&proj);
  *
- * Shell launchers are convert's business (src/convert/shell.c). Do not call
+ * Shell scripts and Dockerfiles go through migrate/scripts.h. Do not call
  * nfy_report_add_edits for these edits: nfy_migrate_file has already
  * recorded them with the right safety.
  *
@@ -128,8 +128,8 @@ NFY_NODISCARD nfy_status nfy_migrate_rule_env(const nfy_migrate_opts *opts,
                                               struct nfy_rule_env *out);
 
 /**
- * Whether this library runs dedicated pass `pass` (rules.h NFY_PASS_MAP):
- * true exactly for the passes the registry marks built.
+ * Whether some module runs pass `pass`: its row of the pass table
+ * (rules/pass_table.h) names a host. True exactly for the passes marked built.
  */
 bool nfy_migrate_runs_pass(nfy_pass_id pass);
 

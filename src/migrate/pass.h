@@ -2,8 +2,8 @@
  * Internal to src/migrate: the per-file context every pass works on, and
  * the helpers they share (rule gating, emitting edits and notes, token
  * navigation, string literal values). One mig_ctx per file; passes run in
- * the order of the registry (registry.c) and claim the tokens they edit, so
- * no two edits of one file ever overlap.
+ * the order of the pass table (rules/pass_table.h, run by registry.c) and
+ * claim the tokens they edit, so no two edits of one file ever overlap.
  */
 #ifndef NPUIFY_MIGRATE_PASS_H
 #define NPUIFY_MIGRATE_PASS_H
@@ -28,7 +28,7 @@ typedef struct {
     nfy_edit_set *edits;
     mig_note_vec *notes;
     mig_vtag_vec *vtags;
-    mig_info *info;
+    nfy_migrate_info *info;
     nfy_arena *arena;
     nfy_diags *diags;
     uint8_t *claimed;  /* per token: CLAIM_* */
@@ -51,7 +51,7 @@ bool mig_rule_on(const mig_ctx *c, const nfy_rule *r);
 /** Whether r would edit here (on, and safe or unsafe with the flag). */
 bool mig_rule_edits(const mig_ctx *c, const nfy_rule *r);
 /** Map a FLAG rule to the report category, op. */
-void mig_flag_class(const nfy_rule *r, mig_cat *cat, mig_op *op);
+void mig_flag_class(const nfy_rule *r, nfy_finding_cat *cat, nfy_op_type *op);
 /** The active rule of dedicated pass `pass`, or NULL. */
 const nfy_rule *mig_pass_rule_of(const mig_ctx *c, nfy_pass_id pass);
 /* ---- emitting ---- */
@@ -70,11 +70,13 @@ bool mig_edit_api(mig_ctx *c, const nfy_rule *r, uint32_t tfirst, uint32_t tend,
 /** At most 60 bytes of s up to its first line break, cut on a character. */
 char *mig_snippet(mig_ctx *c, nfy_str s);
 /** Record a finding for rule r at span (message NULL: the rule's). */
-void mig_note_add(mig_ctx *c, const nfy_rule *r, nfy_span span, mig_cat cat,
-                  mig_op op, const char *api, const char *message);
+void mig_note_add(mig_ctx *c, const nfy_rule *r, nfy_span span,
+                  nfy_finding_cat cat, nfy_op_type op, const char *api,
+                  const char *message);
 /** Same with an explicit rule id. */
-void mig_note_id(mig_ctx *c, const char *rule, mig_safety safety, nfy_span span,
-                 mig_cat cat, mig_op op, const char *api, const char *message);
+void mig_note_id(mig_ctx *c, const char *rule, nfy_safety safety, nfy_span span,
+                 nfy_finding_cat cat, nfy_op_type op, const char *api,
+                 const char *message);
 /** A FLAG rule finding, classified with mig_flag_class. */
 void mig_flag(mig_ctx *c, const nfy_rule *r, nfy_span span, const char *api,
               const char *suggest);
@@ -185,7 +187,7 @@ static inline nfy_str mig_callee_attr(const mig_ctx *c, uint32_t k)
 /** Whether the receiver of an attribute token is a torch module. */
 bool mig_attr_on_module(const mig_ctx *c, uint32_t attr_tok);
 
-/* ---- statements and inserted lines (stmtq.c) ---- */
+/* ---- statements and inserted lines (statements.c) ---- */
 /** The previous statement with the same parent, or NFY_NONE. */
 uint32_t mig_prev_sibling(const mig_ctx *c, uint32_t s);
 /** A simple statement alone on its own lines, no multi-line string. */
@@ -205,38 +207,21 @@ nfy_str mig_torch_name(const mig_ctx *c, uint32_t *stmt);
 /** The last top-level import of the leading import block (>= at_least). */
 uint32_t mig_import_block_end(const mig_ctx *c, uint32_t at_least);
 
-/* ---- passes (run in the order of registry.c) ---- */
-void mig_pass_imports(mig_ctx *c);
-void mig_pass_names(mig_ctx *c);
-void mig_pass_fstrings(mig_ctx *c);
-void mig_pass_members(mig_ctx *c);
-void mig_pass_member_alias(mig_ctx *c);
-void mig_pass_args(mig_ctx *c);
-void mig_pass_int_device(mig_ctx *c);
-void mig_pass_strings(mig_ctx *c); /* also value sets, guards */
-void mig_pass_env(mig_ctx *c);
-void mig_pass_amp_used(mig_ctx *c);
-void mig_pass_nccl_compare(mig_ctx *c);
-void mig_pass_capability(mig_ctx *c);
-void mig_pass_pin_memory(mig_ctx *c);
-void mig_pass_affinity_user(mig_ctx *c);
-/* cpp-extension-cu: JIT builds of CUDA code by any loader (p_jit_ext.c). */
-void mig_pass_jit_ext(mig_ctx *c);
-/* kernel-language: TileLang, CuTe DSL, numba.cuda, cupy, Warp, pycuda,
- * jiterator kernels (p_kernels.c). */
-void mig_pass_kernels(mig_ctx *c);
-/* amp-manual-fp16: fp16 trained by hand, not AMP (p_fp16.c). */
-void mig_pass_fp16(mig_ctx *c);
-/* auto-unhandled: what transfer_to_npu does not patch (p_auto.c). */
-void mig_pass_auto_unhandled(mig_ctx *c);
-/* Line rules of context "shell" on os.system/subprocess commands
- * (p_shell_cmd.c). */
-void mig_pass_shell_commands(mig_ctx *c);
-void mig_pass_comments(mig_ctx *c);
-void mig_pass_insert_import(mig_ctx *c);
-void mig_pass_amp_insert(mig_ctx *c);
-/* ddp-rewrite: --distributed, single card to DDP over HCCL (p_ddp.c). */
-void mig_pass_ddp(mig_ctx *c);
+/* ---- passes ---- */
+/* MIG_IF_REGISTRY_##host(...): its arguments for a row of the pass table
+ * (rules/pass_table.h) that the registry runs (host REGISTRY), else
+ * nothing: only those rows have a function, mig_pass_<run> in passes/. */
+#define MIG_IF_REGISTRY_REGISTRY(...) __VA_ARGS__
+#define MIG_IF_REGISTRY_PASS(...)
+#define MIG_IF_REGISTRY_PROJECT(...)
+#define MIG_IF_REGISTRY_CONVERT(...)
+#define MIG_IF_REGISTRY_ANALYSE(...)
+#define MIG_IF_REGISTRY_NONE(...)
+
+#define MIG_PASS_PROTO(id, name, kind, state, run, modes, host)                \
+    MIG_IF_REGISTRY_##host(void mig_pass_##run(mig_ctx *c);)
+NFY_PASS_TABLE(MIG_PASS_PROTO)
+#undef MIG_PASS_PROTO
 
 /** Run every pass of the registry over c, in order. */
 void mig_run_passes(mig_ctx *c);

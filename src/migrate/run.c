@@ -2,11 +2,44 @@
  * The run state of nfy_migrate_file (run.h): the canonical version, the
  * rule environment, the name rules with their index and each dedicated
  * pass's active rule depend on the options only, so a driver of many files
- * builds them once instead of once a file.
+ * builds them once instead of once a file. Also the version questions the
+ * passes ask apidb (torch.npu's attributes in that version).
  */
 #include "migrate/run.h"
 
 #include <stdlib.h>
+
+#include "apidb/apidb.h"
+
+const char *mig_version_canon(const char *text, nfy_status *st)
+{
+    const nfy_apidb_version *v = NULL;
+    *st = NFY_OK;
+    if (text == NULL || text[0] == '\0')
+        v = nfy_apidb_version_default();
+    else
+        *st = nfy_apidb_version_parse(nfy_str_from_cstr(text), &v);
+    if (*st != NFY_OK || v == NULL) {
+        if (*st == NFY_OK)
+            *st = NFY_EUSAGE;
+        return NULL;
+    }
+    return v->name;
+}
+
+static const nfy_apidb_version *version_of(const char *ver)
+{
+    const nfy_apidb_version *v = NULL;
+    if (ver == NULL ||
+        nfy_apidb_version_parse(nfy_str_from_cstr(ver), &v) != NFY_OK)
+        return nfy_apidb_version_default();
+    return v;
+}
+
+bool mig_npu_has(const char *ver, nfy_str qual)
+{
+    return nfy_apidb_npu_module_has(version_of(ver), qual, NULL);
+}
 
 static void find_pass_rules(nfy_migrate_run *run)
 {

@@ -10,7 +10,7 @@
 #include <regex.h>
 
 #include "migrate/bigram.h"
-#include "migrate/qmatch.h"
+#include "migrate/name_match.h"
 
 /* A string rule (match STRING, rewrite or flag) with its pattern measured. */
 typedef struct {
@@ -47,7 +47,7 @@ typedef struct {
     size_t sub_min; /* the shortest of their patterns (SIZE_MAX: none) */
 } mig_str_rules;
 
-/** Build the string rules of set active in env (p_strings.c). */
+/** Build the string rules of set active in env (passes/strings.c). */
 void mig_str_rules_build(const nfy_rule_set *set, const nfy_rule_env *env,
                          nfy_arena *arena, mig_str_rules *out);
 
@@ -87,7 +87,7 @@ typedef struct {
     uint32_t *cand; /* scratch: room for 3 * all.len */
 } mig_imp_rules;
 
-/** Build the import rules of set active in env (p_imports.c). */
+/** Build the import rules of set active in env (passes/imports.c). */
 void mig_imp_rules_build(const nfy_rule_set *set, const nfy_rule_env *env,
                          nfy_arena *arena, mig_imp_rules *out);
 
@@ -100,13 +100,13 @@ typedef struct {
 typedef NFY_VEC(mig_shell_rule) mig_shell_rule_list;
 
 /** The active shell line rules of set in set order, those whose pattern
- *  compiles (p_shell_cmd.c); free with mig_shell_rules_free. */
+ *  compiles (passes/shell_cmd.c); free with mig_shell_rules_free. */
 void mig_shell_rules_build(const nfy_rule_set *set, const nfy_rule_env *env,
                            mig_shell_rule_list *out);
 void mig_shell_rules_free(mig_shell_rule_list *l);
 
 /* The int-device rule's ARG contexts by the last component of their
- * callee (p_intdev.c), built on first use: chained by a hash of it, each
+ * callee (passes/intdev.c), built on first use: chained by a hash of it, each
  * chain in context order. */
 enum { MIG_TAIL_BUCKETS = 64 }; /* a power of two */
 
@@ -129,7 +129,7 @@ typedef struct {
 enum { MIG_MEMBER_LENS = 48 };
 
 /* The member pass's rules (METHOD or ATTR, active) in set order with
- * their patterns' lengths, found on first use (p_calls.c). When there are
+ * their patterns' lengths, found on first use (passes/calls.c). When there are
  * at most 64, by_len[n] has bit k for each rule k of pattern length n
  * (long_rules: those of MIG_MEMBER_LENS or more), so a name is compared
  * with the rules of its own length only. */
@@ -144,7 +144,7 @@ typedef struct {
 } mig_member_rules;
 
 /* The argument pass's rules (REWRITE_ARG on a call or a method, FLAG on a
- * keyword; active) in set order, found on first use (p_calls.c). */
+ * keyword; active) in set order, found on first use (passes/calls.c). */
 typedef struct {
     bool built;
     const nfy_rule **rules;

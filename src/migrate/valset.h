@@ -7,7 +7,7 @@
  * and `in` displays against it, argparse choices=/default= of that dest,
  * assignments to it, dictionary values under that key. The string pass
  * rewrites a set as a whole or not at all (ctxvalset.c keys the literals,
- * p_strings.c decides per set).
+ * passes/strings.c decides per set).
  */
 #ifndef NPUIFY_MIGRATE_VALSET_H
 #define NPUIFY_MIGRATE_VALSET_H

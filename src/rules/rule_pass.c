@@ -1,5 +1,5 @@
 /*
- * The registry of dedicated passes (NFY_PASS_MAP) and rule activation: the
+ * The rows of the pass table (pass_table.h) and rule activation: the
  * one decision, for every file kind, of whether a rule is active in a run
  * and whether it may edit.
  */
@@ -7,10 +7,28 @@
 
 #include "rules/rules.h"
 
+/* The table's kind, modes and host columns, as nfy_pass_info has them. */
+enum {
+    KIND_GENERIC = -1,
+#define KIND_OF(name, text) KIND_##name = NFY_RULE_##name,
+    NFY_RULE_KIND_MAP(KIND_OF)
+#undef KIND_OF
+};
+#define MODES_ALL     "all"
+#define MODES_TOOL    "tool"
+#define MODES_AUTO    "auto"
+#define HOST_REGISTRY "migrate"
+#define HOST_PASS     "migrate, in a pass"
+#define HOST_PROJECT  "migrate, project"
+#define HOST_CONVERT  "convert"
+#define HOST_ANALYSE  "analyse"
+#define HOST_NONE     ""
+
 static const nfy_pass_info passes[NFY_PASS_COUNT] = {
-#define NFY_PASS_ROW(id, name, kind, state)                                    \
-    [NFY_PASS_##id] = {name, NFY_RULE_##kind, NFY_PASS_##state},
-    NFY_PASS_MAP(NFY_PASS_ROW)
+#define NFY_PASS_ROW(id, name, kind, state, run, modes, host)                  \
+    [NFY_PASS_##id] = {name, KIND_##kind, NFY_PASS_##state, MODES_##modes,     \
+                       HOST_##host},
+    NFY_PASS_TABLE(NFY_PASS_ROW)
 #undef NFY_PASS_ROW
 };
 
@@ -24,7 +42,8 @@ const nfy_pass_info *nfy_pass_info_of(nfy_pass_id id)
 nfy_pass_id nfy_pass_parse(nfy_str name)
 {
     for (int i = 0; i < NFY_PASS_COUNT; i++)
-        if (nfy_str_eq_cstr(name, passes[i].name))
+        if (passes[i].kind != KIND_GENERIC &&
+            nfy_str_eq_cstr(name, passes[i].name))
             return (nfy_pass_id)i;
     return NFY_PASS_NONE;
 }

@@ -117,11 +117,12 @@
  * callee beats KEYWORD/ASSIGN, which beat COMPARE/ARGPARSE/SHELL/ANY; ties go
  * to the lower ID. nfy_rule_set_lookup returns hits in that order.
  *
- * Dedicated passes (match PASS; pattern = pass name): NFY_PASS_MAP below is
- * the registry of their names, the rule kind each takes, and whether the
- * pass is built. A rule naming a pass that is not in it, or with another
- * kind, is a load error; a rule of a pass that is not built yet is a
- * "preview" rule: listed as such, never active (nfy_rule_activity).
+ * Dedicated passes (match PASS; pattern = pass name): the pass table
+ * (pass_table.h, NFY_PASS_TABLE) is the registry of their names, the rule
+ * kind each takes, and whether the pass is built. A rule naming a pass that is
+ * not in it, or with another kind, is a load error; a rule of a pass that is
+ * not built yet is a "preview" rule: listed as such, never active
+ * (nfy_rule_activity).
  *
  * Safety: SAFE edits are applied by default; UNSAFE edits only when the user
  * asks (convert --unsafe, or the rule's option); MANUAL rules never edit.
@@ -142,6 +143,7 @@
 #include <stddef.h>
 
 #include "core/core.h"
+#include "rules/pass_table.h"
 
 /* ---- Enumerations (X-macros give enum, name and parser in one place) ----- */
 
@@ -245,47 +247,12 @@ enum nfy_rule_flags {
 
 /* ---- Dedicated passes ---------------------------------------------------- */
 
-/* X(ID, name, rule kind, state): the dedicated passes a rule of match "pass"
- * may name, with the catalogue rule that uses each. */
-#define NFY_PASS_MAP(X)                                                        \
-    X(INT_DEVICE, "int-device", REWRITE_ARG, BUILT)          /* NPU104 */      \
-    X(INT_DEVICE_RUNTIME, "int-device-runtime", FLAG, BUILT) /* NPU105 */      \
-    X(LEFT_UNCHANGED, "left-unchanged", FLAG, BUILT)         /* NPU107 */      \
-    X(MEMBER_ALIAS, "member-alias", REWRITE_ARG, BUILT)      /* NPU111 */      \
-    X(VALUE_SET, "value-set", FLAG, BUILT)                   /* NPU112 */      \
-    X(CUDA_GUARD, "cuda-guard", FLAG, BUILT)                 /* NPU113 */      \
-    X(CPU_TEST_CUDA_PATH, "cpu-test-cuda-path", FLAG, BUILT) /* NPU114 */      \
-    X(CUDA_API_MISSING, "cuda-api-missing", FLAG, BUILT)     /* NPU202 */      \
-    X(DDP_REWRITE, "ddp-rewrite", REWRITE_ARG, BUILT)        /* NPU307 */      \
-    X(NCCL_COMPARE, "nccl-compare", FLAG, BUILT)             /* NPU308 */      \
-    X(LAUNCHER, "launcher", FLAG, BUILT)                     /* NPU310 */      \
-    X(AMP_MISSING, "amp-missing", FLAG, BUILT)               /* NPU402 */      \
-    X(AMP_INSERT, "amp-insert", REWRITE_ARG, BUILT)          /* NPU403 */      \
-    X(AMP_USED, "amp-used", FLAG, BUILT)                     /* NPU404 */      \
-    X(AMP_STEP, "amp-step", FLAG, BUILT)                     /* NPU410 */      \
-    X(AMP_MANUAL_FP16, "amp-manual-fp16", FLAG, BUILT)       /* NPU407 */      \
-    X(CPP_EXTENSION_CU, "cpp-extension-cu", FLAG, BUILT)     /* NPU502 */      \
-    X(CUDA_OPS, "cuda-ops", FLAG, BUILT)                     /* NPU504 */      \
-    X(DEVICE_CAPABILITY, "device-capability", FLAG, BUILT)   /* NPU508 */      \
-    X(KERNEL_LANGUAGE, "kernel-language", FLAG, BUILT)       /* NPU509 */      \
-    X(PIN_MEMORY, "dataloader-pin-memory", FLAG, BUILT)      /* NPU602 */      \
-    X(AFFINITY_USER, "affinity-user", FLAG, BUILT)           /* NPU605 */      \
-    X(GLOBAL_ADVICE, "global-advice", FLAG, BUILT)           /* NPU607 */      \
-    X(AUTO_UNHANDLED, "auto-unhandled", FLAG, BUILT)         /* NPU532 */      \
-    X(NOT_SCANNED, "not-scanned", FLAG, BUILT)               /* NPU533 */      \
-    X(TORCH_API_UNSUPPORTED, "torch-api-unsupported", FLAG,                    \
-      BUILT)                                               /* NPU701 */        \
-    X(TORCH_API_UNKNOWN, "torch-api-unknown", FLAG, BUILT) /* NPU702 */        \
-    X(TRITON_KERNEL, "triton-kernel", FLAG, BUILT)         /* NPU705 */        \
-    X(DEPENDENCY, "dependency", FLAG, BUILT)               /* NPU706 */        \
-    X(CPP_CUDA, "cpp-cuda", FLAG, BUILT)                   /* NPU708 */        \
-    X(DYNAMIC_SHAPE, "dynamic-shape", FLAG, BUILT)         /* NPU710 */        \
-    X(CPP_OP_CALL, "cpp-op-call", FLAG, BUILT)             /* NPU711 */
-
+/* The pass table (pass_table.h): NFY_PASS_<ID> for every pass, generic
+ * or dedicated, in run order. */
 typedef enum {
     NFY_PASS_NONE = -1, /* the rule does not name a pass */
-#define NFY_PASS_ENUM(id, name, kind, state) NFY_PASS_##id,
-    NFY_PASS_MAP(NFY_PASS_ENUM)
+#define NFY_PASS_ENUM(id, name, kind, state, run, modes, host) NFY_PASS_##id,
+    NFY_PASS_TABLE(NFY_PASS_ENUM)
 #undef NFY_PASS_ENUM
         NFY_PASS_COUNT
 } nfy_pass_id;
@@ -295,11 +262,14 @@ typedef enum {
     NFY_PASS_PREVIEW /* named, not built yet: its rules never fire */
 } nfy_pass_state;
 
-/** One registry row. */
+/** One row of the pass table. */
 typedef struct {
     const char *name;
-    int kind; /* nfy_rule_kind its rules must have */
+    int kind; /* nfy_rule_kind its rules must have; -1: a generic pass */
     nfy_pass_state state;
+    const char *modes; /* "all", "tool" (not --mode auto), "auto" (only) */
+    const char *host;  /* who runs it: "migrate", "migrate, in a pass",
+                          "migrate, project", "convert", "analyse", "" */
 } nfy_pass_info;
 
 /* X(ID, name, state): the convert options a rule's `option` may name.
@@ -316,7 +286,8 @@ bool nfy_option_known(nfy_str name, nfy_pass_state *state);
 
 /** The row of a pass, or NULL for NFY_PASS_NONE / out of range. */
 const nfy_pass_info *nfy_pass_info_of(nfy_pass_id id);
-/** The pass named name; NFY_PASS_NONE when there is none. */
+/** The dedicated pass named name (generic passes are not named by rules);
+ * NFY_PASS_NONE when there is none. */
 nfy_pass_id nfy_pass_parse(nfy_str name);
 
 /* ---- Rule data ----------------------------------------------------------- */

@@ -799,6 +799,9 @@ static void test_pass_registry(void **state)
     assert_int_equal(nfy_pass_parse(NFY_STR_LIT("amp-insert")),
                      NFY_PASS_AMP_INSERT);
     assert_int_equal(nfy_pass_parse(NFY_STR_LIT("amp-insertx")), NFY_PASS_NONE);
+    /* a generic pass is in the table but no rule may name it */
+    assert_int_equal(nfy_pass_info_of(NFY_PASS_STRINGS)->kind, -1);
+    assert_int_equal(nfy_pass_parse(NFY_STR_LIT("strings")), NFY_PASS_NONE);
     assert_null(nfy_pass_info_of(NFY_PASS_NONE));
     nfy_rule_set_free(set);
 }

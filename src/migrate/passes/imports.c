@@ -1,0 +1,413 @@
+/*
+ * Import statements: rename rules applied to what an import binds
+ * (`import torch.cuda as tc` -> `import torch.npu as tc`, `from torch.cuda.amp
+ * import autocast` -> `from torch.npu.amp import autocast`, a renamed
+ * imported name keeps its binding with `as`), removal of imports such as
+ * amp_C, and flags on imported modules (triton, cupy, numba.cuda ...; the
+ * rows of a rule's map, or a glob such as `*_cuda` matched against each
+ * dotted component: compiled CUDA extensions).
+ * `import torch.cuda` without an alias binds only `torch` and stays; its
+ * uses are renamed where they are spelled.
+ */
+#include <string.h>
+
+#include "migrate/name_match.h"
+#include "migrate/pass.h"
+#include "migrate/run.h"
+
+#define COMPS_MAX 64
+
+/* NAME tokens of [first, end) (dotted path), at most COMPS_MAX. */
+static uint32_t path_names(const mig_ctx *c, uint32_t first, uint32_t end,
+                           uint32_t *out)
+{
+    uint32_t n = 0;
+    for (uint32_t t = first; t < end && t < c->m->ntoks && n < COMPS_MAX; t++) {
+        if (c->m->toks[t].kind == NFY_TOK_NAME)
+            out[n++] = t;
+    }
+    return n;
+}
+
+/*
+ * Rewrite the path tokens toks[0..nold) (old components of q) so they spell
+ * newq's first nnew components; only the differing middle is replaced.
+ */
+static void rewrite_path(mig_ctx *c, const nfy_rule *r, const uint32_t *toks,
+                         uint32_t nold, nfy_str oldq, nfy_str newq,
+                         uint32_t nnew, const char *note)
+{
+    uint32_t p = 0, s = 0;
+    while (p < nold && p < nnew &&
+           nfy_str_eq(mig_comp(oldq, p), mig_comp(newq, p)))
+        p++;
+    while (
+        s < nold - p && s < nnew - p &&
+        nfy_str_eq(mig_comp(oldq, nold - 1 - s), mig_comp(newq, nnew - 1 - s)))
+        s++;
+    if (p == nold - s) {
+        if (p == nnew - s)
+            return;            /* nothing differs */
+        p = p > 0 ? p - 1 : 0; /* pure insertion: widen by one component */
+        if (p >= nold - s)
+            s = 0;
+    }
+    char *text = mig_join_comps(c->arena, newq, p, nnew - s);
+    uint32_t t1 = toks[p], t2 = toks[nold - s - 1];
+    mig_edit_api(c, r, t1, t2 + 1, c->m->toks[t1].start, c->m->toks[t2].end,
+                 text, note, mig_strdup(c, oldq));
+}
+
+/* The module a from-imported name would come from after renaming. */
+static nfy_str new_module_of(mig_ctx *c, const nfy_import_name *in)
+{
+    nfy_str target = in->target;
+    uint32_t n = nfy_dotted_count(target);
+    mig_qmatch m;
+    if (mig_best_rename(c, target, false, &m) && m.to != NULL && m.to[0] &&
+        nfy_dotted_count(m.from) <= n) {
+        nfy_str q =
+            mig_concat_tail(c->arena, m.to, target, nfy_dotted_count(m.from));
+        bool ok = !(m.rule->flags & NFY_RULE_F_APIDB) ||
+                  n == nfy_dotted_count(m.from) ||
+                  mig_npu_has(c->p->version, q);
+        if (ok && mig_rule_edits(c, m.rule))
+            return nfy_dotted_head(q, nfy_dotted_count(q) - 1);
+    }
+    return nfy_dotted_head(target, n - 1);
+}
+
+/* Do all names of a from-import move to the same new module? */
+static bool names_agree(mig_ctx *c, const nfy_import *imp, nfy_str newmod)
+{
+    for (uint32_t i = 0; i < imp->nnames; i++) {
+        const nfy_import_name *o = &c->m->import_names[imp->names_first + i];
+        if (!nfy_str_eq(new_module_of(c, o), newmod))
+            return false;
+    }
+    return true;
+}
+
+static void rename_from_import(mig_ctx *c, const nfy_import *imp,
+                               const nfy_import_name *in, const mig_qmatch *m,
+                               nfy_str target, nfy_str newq)
+{
+    uint32_t mt[COMPS_MAX];
+    uint32_t nm = path_names(c, imp->module_first, imp->module_end, mt);
+    uint32_t nt = nfy_dotted_count(newq);
+    const char *note = mig_fmt(c, "%s -> %s", mig_strdup(c, target), newq.ptr);
+    bool star = (imp->flags & NFY_IMPF_STAR) != 0;
+    uint32_t nnew_mod = star ? nt : nt - 1;
+    if (!mig_rule_edits(c, m->rule)) { /* unsafe or manual: report it once */
+        mig_edit_api(c, m->rule, in->name_first, in->name_first + 1,
+                     in->span.start, in->span.end, newq.ptr, note,
+                     mig_strdup(c, target));
+        return;
+    }
+    if (!star && imp->nnames > 1 &&
+        !names_agree(c, imp, nfy_dotted_head(newq, nt - 1))) {
+        if (!mig_claimed(c, in->name_first, in->name_first + 1))
+            mig_note_add(c, m->rule, in->span, NFY_CAT_LEFT_UNCHANGED,
+                         NFY_OPTYPE_NONE, mig_strdup(c, target),
+                         mig_fmt(c,
+                                 "not applied: the other names of this "
+                                 "import stay in %.*s; import %.*s "
+                                 "separately as %s",
+                                 NFY_STR_FMT(imp->module),
+                                 NFY_STR_FMT(in->name), newq.ptr));
+        return;
+    }
+    rewrite_path(c, m->rule, mt, nm, target, newq, nnew_mod, note);
+    if (star)
+        return;
+    nfy_str oldname = in->name, newname = mig_comp(newq, nt - 1);
+    if (nfy_str_eq(oldname, newname))
+        return;
+    uint32_t t = in->name_first;
+    char *text = in->asname.len > 0
+                     ? mig_strdup(c, newname)
+                     : mig_fmt(c, "%.*s as %.*s", NFY_STR_FMT(newname),
+                               NFY_STR_FMT(oldname));
+    mig_edit_api(c, m->rule, t, t + 1, c->m->toks[t].start, c->m->toks[t].end,
+                 text, note, mig_strdup(c, target));
+}
+
+static void rename_import_name(mig_ctx *c, const nfy_import_name *in)
+{
+    const nfy_import *imp = &c->m->imports[in->import];
+    bool from = (imp->flags & NFY_IMPF_FROM) != 0;
+    if (imp->level != 0 || (!from && in->asname.len == 0))
+        return;
+    nfy_str target = from ? in->target : in->name;
+    if (imp->flags & NFY_IMPF_STAR)
+        target = imp->module;
+    mig_qmatch m;
+    if (!mig_best_rename(c, target, false, &m))
+        return;
+    uint32_t k = nfy_dotted_count(m.from), n = nfy_dotted_count(target);
+    if (k > n)
+        return; /* renamed below what is imported: the uses carry it */
+    nfy_span sp =
+        imp->flags & NFY_IMPF_STAR
+            ? nfy_pysyn_range_span(c->m, imp->module_first, imp->module_end)
+            : in->span;
+    if (m.to == NULL || m.to[0] == '\0') {
+        mig_report_norename(c, &m, sp, target, false);
+        return;
+    }
+    nfy_str newq = mig_concat_tail(c->arena, m.to, target, k);
+    if ((m.rule->flags & NFY_RULE_F_APIDB) && n > k &&
+        !mig_npu_has(c->p->version, newq)) {
+        mig_report_norename(c, &m, sp, target, true);
+        return;
+    }
+    if (from) {
+        rename_from_import(c, imp, in, &m, target, newq);
+        return;
+    }
+    uint32_t toks[COMPS_MAX];
+    uint32_t nold = path_names(c, in->name_first, in->name_end, toks);
+    rewrite_path(c, m.rule, toks, nold, target, newq, nfy_dotted_count(newq),
+                 mig_fmt(c, "%s -> %s", mig_strdup(c, target), newq.ptr));
+}
+
+/* ---- remove-import ----------------------------------------------------------
+ */
+
+static bool only_statement_of_body(const mig_ctx *c, uint32_t s)
+{
+    uint32_t parent = c->m->stmts[s].parent;
+    if (parent == NFY_NONE)
+        return false;
+    const nfy_stmt *p = &c->m->stmts[parent];
+    /* direct children of parent other than s */
+    for (uint32_t i = parent + 1; i < p->body_end; i++) {
+        if (i != s && c->m->stmts[i].parent == parent)
+            return false;
+    }
+    return true;
+}
+
+/* Byte range of the whole line(s) of statement s, with its line break. */
+static bool stmt_line_range(const mig_ctx *c, uint32_t s, nfy_span *out)
+{
+    const nfy_stmt *st = &c->m->stmts[s];
+    const nfy_token *first = &c->m->toks[st->first];
+    uint32_t ls = c->src->line_starts[first->line - 1];
+    for (uint32_t o = ls; o < first->start; o++) {
+        if (c->src->data[o] != ' ' && c->src->data[o] != '\t')
+            return false; /* something before it on the line */
+    }
+    uint32_t nl = mig_next_sig(c, st->end - 1);
+    if (nl == NFY_NONE || c->m->toks[nl].kind != NFY_TOK_NEWLINE)
+        return false; /* `import x; y` or an inline body */
+    *out = (nfy_span){ls, c->m->toks[nl].end};
+    return true;
+}
+
+static void remove_import(mig_ctx *c, const nfy_rule *r, const nfy_import *imp,
+                          const nfy_import_name *in)
+{
+    const nfy_stmt *st = &c->m->stmts[imp->stmt];
+    const char *note = mig_fmt(c, "remove import of %s", r->pattern);
+    if (imp->nnames > 1 && !(imp->flags & NFY_IMPF_FROM)) {
+        /* drop `amp_C, ` (or `, amp_C` when last) from a list */
+        uint32_t t1 = in->name_first, t2 = in->asname_tok != NFY_NONE
+                                               ? in->asname_tok + 1
+                                               : in->name_end;
+        uint32_t next = mig_next_sig(c, t2 - 1);
+        uint32_t prev = mig_prev_sig(c, t1);
+        if (mig_tok_op(c, next, NFY_OP_COMMA)) {
+            uint32_t after = mig_next_sig(c, next);
+            mig_edit(c, r, t1, after, c->m->toks[t1].start,
+                     c->m->toks[after].start, "", note);
+        } else if (mig_tok_op(c, prev, NFY_OP_COMMA)) {
+            mig_edit(c, r, prev, t2, c->m->toks[prev].start,
+                     c->m->toks[t2 - 1].end, "", note);
+        }
+        return;
+    }
+    nfy_span line;
+    if (!only_statement_of_body(c, imp->stmt) &&
+        stmt_line_range(c, imp->stmt, &line))
+        mig_edit(c, r, st->first, st->end, line.start, line.end, "", note);
+    else
+        mig_edit(c, r, st->first, st->end, st->span.start, st->span.end, "pass",
+                 note);
+}
+
+typedef mig_imp_pat imp_pat;
+typedef mig_imp_rule imp_rule;
+
+/* Is q (or a module above it) pat, or has it a component matching the glob
+ * pat (`*_cuda`: compiled extension modules)? */
+static bool module_fits(nfy_str q, const imp_pat *pat)
+{
+    if (!pat->glob) /* mig_q_under */
+        return pat->len > 0 && q.len >= pat->len &&
+               memcmp(q.ptr, pat->text, pat->len) == 0 &&
+               (q.len == pat->len || q.ptr[pat->len] == '.');
+    /* a component fitting it holds its plain run, and so would q */
+    if (pat->lit_len > 0 &&
+        nfy_str_find(q, (nfy_str){pat->lit, pat->lit_len}) < 0)
+        return false;
+    for (uint32_t k = 0, n = nfy_dotted_count(q); k < n; k++) {
+        if (nfy_rule_glob(pat->text, mig_comp(q, k)))
+            return true;
+    }
+    return false;
+}
+
+static bool import_fits_one(const nfy_import *imp, const nfy_import_name *in,
+                            const imp_pat *pat)
+{
+    if (!(imp->flags & NFY_IMPF_FROM))
+        return module_fits(in->name, pat);
+    return module_fits(imp->module, pat) || module_fits(in->target, pat);
+}
+
+/* Does the import match r's pattern, or with a map one of its `from` names
+ * (then *pair is that row)? */
+static bool import_fits(const nfy_import *imp, const nfy_import_name *in,
+                        const imp_rule *ir, const nfy_rule_pair **pair)
+{
+    const nfy_rule *r = ir->r;
+    *pair = NULL;
+    if (imp->level != 0)
+        return false;
+    if (r->nmap == 0)
+        return import_fits_one(imp, in, &ir->pats[0]);
+    for (size_t i = 0; i < r->nmap; i++) {
+        if (import_fits_one(imp, in, &ir->pats[i])) {
+            *pair = &r->map[i];
+            return true;
+        }
+    }
+    return false;
+}
+
+static imp_pat measure_pat(const char *text)
+{
+    imp_pat p = {text, strlen(text), strpbrk(text, "*?") != NULL, NULL, 0};
+    if (!p.glob || strchr(text, '|') != NULL)
+        return p;
+    for (const char *t = text; *t;) {
+        size_t n = strcspn(t, "*?");
+        if (n > p.lit_len)
+            p.lit = t, p.lit_len = n;
+        t += n + (t[n] != '\0');
+    }
+    return p;
+}
+
+static bool has_glob(const imp_rule *ir)
+{
+    for (size_t i = 0; i < ir->npats; i++)
+        if (ir->pats[i].glob)
+            return true;
+    return false;
+}
+
+void mig_imp_rules_build(const nfy_rule_set *set, const nfy_rule_env *env,
+                         nfy_arena *arena, mig_imp_rules *out)
+{
+    memset(out, 0, sizeof *out);
+    nfy_rule_iter it;
+    nfy_rule_iter_init(&it, set, -1, NFY_MATCH_IMPORT);
+    for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));) {
+        if (nfy_rule_activity_in(r, env) == NFY_RULE_INACTIVE)
+            continue;
+        size_t n = r->nmap ? r->nmap : 1;
+        imp_rule ir = {r, nfy_arena_alloc(arena, n * sizeof(imp_pat)), n};
+        if (r->nmap == 0)
+            ir.pats[0] = measure_pat(r->pattern);
+        for (size_t i = 0; i < r->nmap; i++)
+            ir.pats[i] = measure_pat(r->map[i].from);
+        nfy_vec_push(&out->all, ir);
+        nfy_vec_push(&out->rules, r);
+    }
+    size_t n = out->all.len;
+    out->globbed = nfy_arena_alloc(arena, (n + 1) * sizeof *out->globbed);
+    out->cand = nfy_arena_alloc(arena, (3 * n + 1) * sizeof *out->cand);
+    for (size_t i = 0; i < n; i++)
+        if (has_glob(&out->all.items[i]))
+            out->globbed[out->nglobbed++] = (uint32_t)i;
+    mig_rindex_build_rows(&out->rows, &out->rules, arena);
+}
+
+/* Sort v[0..n) ascending and drop repeats (a handful of rules). */
+static uint32_t sort_unique(uint32_t *v, uint32_t n)
+{
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t x = v[i], j = i;
+        for (; j > 0 && v[j - 1] > x; j--)
+            v[j] = v[j - 1];
+        v[j] = x;
+    }
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (k == 0 || v[k - 1] != v[i])
+            v[k++] = v[i];
+    return k;
+}
+
+/* The rules that may fit the import of in, ascending, into ir->cand: a
+ * superset of those import_fits accepts. */
+static uint32_t import_candidates(const mig_imp_rules *ir,
+                                  const nfy_import *imp,
+                                  const nfy_import_name *in)
+{
+    uint32_t n = 0;
+    if (!(imp->flags & NFY_IMPF_FROM)) {
+        n += mig_rindex_find(&ir->rows, in->name, ir->cand + n);
+    } else {
+        n += mig_rindex_find(&ir->rows, imp->module, ir->cand + n);
+        n += mig_rindex_find(&ir->rows, in->target, ir->cand + n);
+    }
+    for (uint32_t i = 0; i < ir->nglobbed; i++)
+        ir->cand[n++] = ir->globbed[i];
+    return sort_unique(ir->cand, n);
+}
+
+static void import_rules(mig_ctx *c, const mig_imp_rules *irl,
+                         const nfy_import_name *in, uint32_t *flagged_stmt,
+                         const nfy_rule **flagged)
+{
+    const nfy_import *imp = &c->m->imports[in->import];
+    if (imp->level != 0)
+        return; /* import_fits: no rule fits a relative import */
+    uint32_t ncand = import_candidates(irl, imp, in);
+    for (uint32_t k = 0; k < ncand; k++) {
+        const imp_rule *ir = &irl->all.items[irl->cand[k]];
+        const nfy_rule *r = ir->r;
+        const nfy_rule_pair *pair;
+        if (!import_fits(imp, in, ir, &pair))
+            continue;
+        if (r->kind == NFY_RULE_REMOVE_IMPORT) {
+            remove_import(c, r, imp, in);
+        } else if (r->kind == NFY_RULE_FLAG &&
+                   !(*flagged_stmt == imp->stmt && *flagged == r)) {
+            mig_flag(c, r, c->m->stmts[imp->stmt].span,
+                     mig_strdup(c, (imp->flags & NFY_IMPF_FROM) ? in->target
+                                                                : in->name),
+                     NULL);
+            if (pair != NULL && pair->note != NULL && pair->note[0])
+                nfy_vec_last(c->notes)->message =
+                    mig_fmt(c, "%s (%s)", r->message, pair->note);
+            *flagged_stmt = imp->stmt;
+            *flagged = r;
+        }
+    }
+}
+
+void mig_pass_imports(mig_ctx *c)
+{
+    const mig_imp_rules *irl = &c->p->run->imports;
+    uint32_t flagged_stmt = NFY_NONE;
+    const nfy_rule *flagged = NULL;
+    for (uint32_t i = 0; i < c->m->nimport_names; i++) {
+        const nfy_import_name *in = &c->m->import_names[i];
+        import_rules(c, irl, in, &flagged_stmt, &flagged);
+        rename_import_name(c, in);
+    }
+}
