@@ -80,23 +80,12 @@ NFY_API const char *nfy_status_name(nfy_status st);
 /** Human-readable text of a status; never NULL. */
 NFY_API const char *nfy_status_str(nfy_status st);
 
-/* Stable process exit codes of the npuify command (DESIGN.md section 1). */
-enum nfy_exit {
-    NFY_EXIT_OK = 0,
-    NFY_EXIT_FINDINGS = 1,
-    NFY_EXIT_USAGE = 2,
-    NFY_EXIT_INPUT = 3,
-    NFY_EXIT_INTERNAL = 4
-};
-
 /* ---- Handles ----------------------------------------------------------- */
 
 typedef struct nfy_diags nfy_diags;       /* diagnostics of a run */
 typedef struct nfy_buf nfy_buf;           /* bytes (the unified diff) */
 typedef struct nfy_rule_set nfy_rule_set; /* the rule catalogue */
 typedef struct nfy_report nfy_report;     /* files and findings of a run */
-struct nfy_analyse_opts;                  /* internal: NULL in convert */
-struct nfy_decisions;                     /* internal: NULL in convert */
 
 /* ---- Diagnostics ------------------------------------------------------- */
 
@@ -206,15 +195,36 @@ typedef struct {
     size_t by_cat[NFY_CAT_COUNT];
 } nfy_report_totals;
 
-/* Report files; nfy_report_write takes a mask of these. */
+/*
+ * Report files: the one table of report formats, a row per --format name
+ * (id, name, and Y when `npuify ops` writes it too, N when not); rows only
+ * grow at the end. nfy_report_write takes a mask of NFY_REPORT_<id>:
+ *   CSV    the seven CSV files          LOG    npuify.log
+ *   JSON   report.json                  MD     summary.md
+ *   SARIF  report.sarif                 HTML   report.html
+ */
+#define NFY_REPORT_FORMAT_MAP(X)                                               \
+    X(CSV, "csv", Y)                                                           \
+    X(LOG, "log", N)                                                           \
+    X(JSON, "json", Y)                                                         \
+    X(MD, "md", Y)                                                             \
+    X(SARIF, "sarif", Y)                                                       \
+    X(HTML, "html", Y)
+
+/* The rows' positions; NFY_REPORT_FORMAT_COUNT is the number of rows. */
+enum nfy_report_format_index {
+#define NFY_REPORT_FORMAT_INDEX(id, name, ops) NFY_REPORT_INDEX_##id,
+    NFY_REPORT_FORMAT_MAP(NFY_REPORT_FORMAT_INDEX)
+#undef NFY_REPORT_FORMAT_INDEX
+        NFY_REPORT_FORMAT_COUNT
+};
+
 enum nfy_report_formats {
-    NFY_REPORT_CSV = 1u << 0,   /* the seven CSV files */
-    NFY_REPORT_LOG = 1u << 1,   /* npuify.log */
-    NFY_REPORT_JSON = 1u << 2,  /* report.json */
-    NFY_REPORT_MD = 1u << 3,    /* summary.md */
-    NFY_REPORT_SARIF = 1u << 4, /* report.sarif */
-    NFY_REPORT_HTML = 1u << 5,  /* report.html */
-    NFY_REPORT_ALL = 0x3f
+#define NFY_REPORT_FORMAT_BIT(id, name, ops)                                   \
+    NFY_REPORT_##id = 1u << NFY_REPORT_INDEX_##id,
+    NFY_REPORT_FORMAT_MAP(NFY_REPORT_FORMAT_BIT)
+#undef NFY_REPORT_FORMAT_BIT
+        NFY_REPORT_ALL = (1u << NFY_REPORT_FORMAT_COUNT) - 1
 };
 
 NFY_NODISCARD NFY_API nfy_report *nfy_report_new(void);
@@ -286,9 +296,6 @@ typedef struct {
     /* Set (e.g. by a signal handler) to stop: the file being written is
      * finished or not begun, no other is started. May be NULL. */
     const volatile sig_atomic_t *stop;
-    /* Internal to the npuify command (analyse, review); NULL here. */
-    const struct nfy_analyse_opts *analyse;
-    const struct nfy_decisions *decisions;
     /* Called in the calling thread once per entry of the walk (files,
      * links, directories; not the skipped ones) when it is done, in walk
      * order for any jobs; rel as in the report. For a progress display;

@@ -122,6 +122,11 @@ static const nfy_apidb_version *version_of(const char *text)
     return v;
 }
 
+nfy_migrate_observer nfy_analyse_observer(const nfy_analyse_opts *o)
+{
+    return (nfy_migrate_observer){nfy_analyse_python, (void *)o};
+}
+
 void nfy_analyse_python(void *ctx, const nfy_source *src, const char *relpath,
                         const nfy_pysyn *syn, const nfy_resolution *res,
                         nfy_report *report, nfy_migrate_keep *keep)
@@ -211,7 +216,7 @@ void nfy_analyse_text(const nfy_analyse_opts *o, const nfy_source *src,
                 .rep = report,
                 .arena = &arena,
                 .env = an_env(o),
-                .first_open = report->open_findings.len};
+                .first_open = nfy_report_open_mark(report)};
     c.judge_v = version_of(c.v->name);
     if ((o->modes & NFY_ANALYSE_EXTENSIONS) && is_cpp_source(relpath))
         an_cpp_cuda(&c);

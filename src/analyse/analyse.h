@@ -114,6 +114,10 @@ void nfy_analyse_python(void *ctx, const nfy_source *src, const char *relpath,
                         const nfy_pysyn *syn, const nfy_resolution *res,
                         nfy_report *report, nfy_migrate_keep *keep);
 
+/** The migrate observer that runs nfy_analyse_python with o (which must
+ *  outlive the run): what a command passes to convert for analyse's rows. */
+nfy_migrate_observer nfy_analyse_observer(const nfy_analyse_opts *o);
+
 /** Whether relpath is a file nfy_analyse_text reads (by its name). */
 bool nfy_analyse_text_wanted(const char *relpath);
 /** Findings of one C/C++/CUDA source, requirement file or Dockerfile. */

@@ -124,9 +124,11 @@ size_t nfy_cli_analyse_deps(const char *python, const char *src,
         co.action = NFY_CONVERT_CHECK;
         co.torch_version = ao->torch_version;
         co.rules = ao->rules;
-        co.analyse = &dep_opts;
+        nfy_migrate_observer observer = nfy_analyse_observer(&dep_opts);
+        nfy_convert_hooks hooks = {&observer, NULL};
         nfy_convert_stats stats;
-        if (nfy_convert_run(&co, &dep, NULL, &stats, &ddiags) == NFY_OK) {
+        if (nfy_convert_run_with(&co, &hooks, &dep, NULL, &stats, &ddiags) ==
+            NFY_OK) {
             take_rows(rep, &dep, line);
             nfy_report_logf(rep, NULL, "--deps: %s (%s): %zu files", line,
                             tab + 1, stats.files_scanned);

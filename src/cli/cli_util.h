@@ -2,6 +2,7 @@
 #ifndef NPUIFY_CLI_UTIL_H
 #define NPUIFY_CLI_UTIL_H
 
+#include "cli/exit.h"
 #include "core/core.h"
 
 /* A decimal number in [min, max], digits only (no sign, no blanks). */

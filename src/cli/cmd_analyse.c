@@ -40,7 +40,7 @@ static const nfy_cli_option analyse_opts[] = {
     {OPT_MODE, NULL, "--mode", "LIST",
      "torch_apis,extensions,dependencies or all\n(default)"},
     {OPT_FORMAT, NULL, "--format", "LIST",
-     "report files: csv,log,json,md,sarif,html or all"},
+     "report files: " NFY_REPORT_TREE_FORMAT_NAMES "all"},
     NFY_CLI_OPTION_RULES,
     NFY_CLI_OPTION_JOBS("threads (the output is the same for any N)"),
     {OPT_DEPS, NULL, "--deps", NULL,
@@ -149,7 +149,8 @@ static int check_inputs(const analyse_args *a, unsigned *modes,
     if (a->modes && nfy_analyse_modes_parse(a->modes, modes))
         return nfy_cli_usage_error(
             "analyse", "--mode takes torch_apis,extensions,dependencies,all");
-    if (a->formats && nfy_report_formats_parse(a->formats, formats))
+    if (a->formats &&
+        nfy_report_formats_parse(NFY_REPORT_KIND_TREE, a->formats, formats))
         return nfy_cli_usage_error("analyse", "unknown --format name");
     if (!nfy_cli_is_dir(a->c.conv.src) &&
         !nfy_cli_is_file_input(a->c.conv.src)) {
@@ -199,12 +200,14 @@ static nfy_status run(const analyse_args *a, const nfy_analyse_opts *ao,
     nfy_convert_opts co = a->c.conv;
     co.action = NFY_CONVERT_CHECK;
     co.skip_rel = skip_rel;
-    co.analyse = ao;
     co.training = true; /* the summary shows what the tool understood */
+    nfy_migrate_observer observer = nfy_analyse_observer(ao);
+    nfy_convert_hooks hooks = {&observer, NULL};
     nfy_convert_stats stats;
     nfy_cli_progress progress;
     nfy_cli_progress_start(&progress, &co, stderr, a->c.quiet);
-    nfy_status cst = nfy_convert_run(&co, rep, NULL, &stats, diags);
+    nfy_status cst =
+        nfy_convert_run_with(&co, &hooks, rep, NULL, &stats, diags);
     nfy_cli_progress_end(&progress);
     if (a->deps && cst == NFY_OK)
         (void)nfy_cli_analyse_deps(a->python ? a->python : "python3", src, ao,

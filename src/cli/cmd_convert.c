@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analyse/analyse.h"
+#include "apidb/apidb.h"
 #include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "cli/conv_options.h"
@@ -60,7 +62,7 @@ static const nfy_cli_option convert_opts[] = {
      "SRC/npuify_report in place; none for one file\n"
      "or --diff/--check unless given)"},
     {OPT_FORMAT, NULL, "--format", "LIST",
-     "report files: csv,log,json,md,sarif,html or all\n(default all)"},
+     "report files: " NFY_REPORT_TREE_FORMAT_NAMES "all\n(default all)"},
     NFY_CLI_OPTION_TORCH,
     NFY_CLI_OPTION_RULES,
     NFY_CLI_OPTION_MODE,
@@ -330,7 +332,8 @@ static int finish(convert_args *a, nfy_report *rep, nfy_buf *diff,
 {
     const char *dir = report_dir(a, ar);
     unsigned formats = NFY_REPORT_ALL;
-    if (a->formats && nfy_report_formats_parse(a->formats, &formats)) {
+    if (a->formats &&
+        nfy_report_formats_parse(NFY_REPORT_KIND_TREE, a->formats, &formats)) {
         nfy_cli_print_diags(diags, a->c.color, a->c.json_diags);
         return nfy_cli_usage_error("convert", "unknown --format name");
     }
@@ -409,7 +412,11 @@ int nfy_cmd_convert(int argc, char **argv)
         return rc;
     }
     nfy_convert_opts *conv = &a.c.conv;
-    conv->decisions = decisions;
+    /* convert's observer: analyse's torch-API rows */
+    nfy_analyse_opts torch_rows = {rules, conv->torch_version,
+                                   NFY_ANALYSE_TORCH_APIS, NULL};
+    nfy_migrate_observer observer = nfy_analyse_observer(&torch_rows);
+    nfy_convert_hooks hooks = {&observer, decisions};
     nfy_arena ar = NFY_ARENA_INIT;
     const char *rdir = report_dir(&a, &ar);
     const char *skip[2] = {NULL, NULL};
@@ -437,7 +444,8 @@ int nfy_cmd_convert(int argc, char **argv)
     }
     nfy_cli_progress progress;
     nfy_cli_progress_start(&progress, conv, stderr, a.c.quiet);
-    nfy_status st = nfy_convert_run(conv, &rep, &diff, &stats, &diags);
+    nfy_status st =
+        nfy_convert_run_with(conv, &hooks, &rep, &diff, &stats, &diags);
     nfy_cli_progress_end(&progress);
     rc = stop_signal ? interrupted(&a, &diags)
                      : finish(&a, &rep, &diff, &stats, st, &diags, &ar);

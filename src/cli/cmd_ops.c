@@ -22,6 +22,7 @@
 #include "core/core.h"
 #include "proflog/capture.h"
 #include "proflog/proflog.h"
+#include "report/ops.h"
 
 enum ops_opt {
     OPT_OUTPUT,
@@ -51,8 +52,8 @@ static const nfy_cli_option ops_opts[] = {
     {OPT_REF_STEP, NULL, "--ref-step", "N",
      "reference step for dynamic shapes (default: the\nfirst step seen)"},
     {OPT_FORMAT, NULL, "--format", "LIST",
-     "csv,json,md,html,sarif or all (default all:\nall but sarif); "
-     "all_ops.txt is always written"},
+     NFY_REPORT_OPS_FORMAT_NAMES "all (default all:\nall but sarif); "
+                                 "all_ops.txt is always written"},
     {OPT_CAPTURE, NULL, "--capture", NULL,
      "run the command after -- under the profiler"},
     {OPT_EVERY, NULL, "--every", "N", "with --capture: keep every Nth step"},
@@ -113,33 +114,6 @@ typedef struct {
     const char *gpu_profile; /* --compare */
 } ops_args;
 
-#define OPS_ALL_FORMATS                                                        \
-    (NFY_PROF_OUT_CSV | NFY_PROF_OUT_JSON | NFY_PROF_OUT_MD | NFY_PROF_OUT_HTML)
-
-static bool parse_formats(const char *s, unsigned *out)
-{
-    *out = 0;
-    while (*s) {
-        size_t n = strcspn(s, ",");
-        if (n == 3 && !strncmp(s, "csv", 3))
-            *out |= NFY_PROF_OUT_CSV;
-        else if (n == 4 && !strncmp(s, "json", 4))
-            *out |= NFY_PROF_OUT_JSON;
-        else if (n == 2 && !strncmp(s, "md", 2))
-            *out |= NFY_PROF_OUT_MD;
-        else if (n == 4 && !strncmp(s, "html", 4))
-            *out |= NFY_PROF_OUT_HTML;
-        else if (n == 3 && !strncmp(s, "all", 3))
-            *out |= OPS_ALL_FORMATS;
-        else if (n == 5 && !strncmp(s, "sarif", 5))
-            *out |= NFY_PROF_OUT_SARIF;
-        else if (n != 0)
-            return false;
-        s += n + (s[n] == ',');
-    }
-    return true;
-}
-
 /* One option of the table with its value; 0 to go on, else an exit code. */
 static int take_option(ops_args *a, int id, const char *val)
 {
@@ -152,7 +126,7 @@ static int take_option(ops_args *a, int id, const char *val)
         a->version_text = val;
         break;
     case OPT_FORMAT:
-        if (!parse_formats(val, &a->formats))
+        if (nfy_report_formats_parse(NFY_REPORT_KIND_OPS, val, &a->formats))
             return nfy_cli_usage_error("ops", "unknown --format name");
         break;
     case OPT_REF_STEP:
@@ -195,7 +169,7 @@ static int parse_args(int argc, char **argv, ops_args *a)
     const char *val;
     a->out_dir = "npuify_ops";
     a->ref_step = -1;
-    a->formats = OPS_ALL_FORMATS;
+    a->formats = nfy_report_formats_default(NFY_REPORT_KIND_OPS);
     a->inputs = calloc((size_t)argc + 1, sizeof *a->inputs);
     if (!a->inputs)
         abort();

@@ -5,6 +5,8 @@
 #ifndef NPUIFY_CLI_COMMANDS_H
 #define NPUIFY_CLI_COMMANDS_H
 
+#include "cli/exit.h"
+
 int nfy_cmd_tokens(int argc, char **argv);
 int nfy_cmd_syntax(int argc, char **argv);
 int nfy_cmd_convert(int argc, char **argv);

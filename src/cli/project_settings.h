@@ -3,6 +3,7 @@
 #ifndef NPUIFY_CLI_PROJECT_SETTINGS_H
 #define NPUIFY_CLI_PROJECT_SETTINGS_H
 
+#include "cli/exit.h"
 #include "convert/project_config.h"
 #include "core/core.h"
 

@@ -48,9 +48,11 @@ static void convert_source(nfy_convert_passes *p, nfy_file_kind kind,
         nfy_source_release(&view);
 }
 
-nfy_status nfy_convert_buffer(const nfy_convert_opts *opts, const char *rel,
-                              const char *bytes, size_t len, nfy_report *rep,
-                              nfy_buf *out, nfy_diags *diags)
+nfy_status nfy_convert_buffer_with(const nfy_convert_opts *opts,
+                                   const nfy_convert_hooks *hooks,
+                                   const char *rel, const char *bytes,
+                                   size_t len, nfy_report *rep, nfy_buf *out,
+                                   nfy_diags *diags)
 {
     if (!opts || !rel || !rep || (!bytes && len))
         return NFY_EUSAGE;
@@ -75,7 +77,7 @@ nfy_status nfy_convert_buffer(const nfy_convert_opts *opts, const char *rel,
         return st;
     }
     nfy__convert_setup setup;
-    nfy__convert_setup_init(&setup, opts);
+    nfy__convert_setup_init(&setup, opts, hooks);
     /* the buffer is its own entry script (--mode auto, --distributed) */
     const char *entries[] = {rel, NULL};
     if (opts->mode == NFY_CONVERT_MODE_AUTO || opts->distributed)

@@ -14,7 +14,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analyse/analyse.h"
 #include "convert/convert_internal.h"
 #include "edit/edit.h"
 
@@ -281,9 +280,10 @@ static int on_entry(void *ctx, const nfy_walk_entry *e)
     return 0;
 }
 
-nfy_status nfy_convert_run(const nfy_convert_opts *opts, nfy_report *rep,
-                           nfy_buf *diff_out, nfy_convert_stats *stats,
-                           nfy_diags *diags)
+nfy_status nfy_convert_run_with(const nfy_convert_opts *opts,
+                                const nfy_convert_hooks *hooks, nfy_report *rep,
+                                nfy_buf *diff_out, nfy_convert_stats *stats,
+                                nfy_diags *diags)
 {
     nfy_arena a = NFY_ARENA_INIT;
     memset(stats, 0, sizeof *stats);
@@ -294,7 +294,7 @@ nfy_status nfy_convert_run(const nfy_convert_opts *opts, nfy_report *rep,
     }
     struct stat sst;
     nfy__convert_setup setup;
-    nfy__convert_setup_init(&setup, opts);
+    nfy__convert_setup_init(&setup, opts, hooks);
     if (opts->mode == NFY_CONVERT_MODE_AUTO || opts->distributed)
         setup.passes.mo.entries = nfy__auto_entries(opts, &a);
     nfy_convert_passes *passes = &setup.passes;
@@ -355,7 +355,7 @@ nfy_status nfy_convert_run(const nfy_convert_opts *opts, nfy_report *rep,
     if (opts->rules)
         nfy_migrate_project_finish(&passes->proj, &passes->mo, rep);
     if (opts->rules && opts->distributed && !c.single_file)
-        nfy__write_launcher(opts, rep, diags);
+        nfy__write_launcher(opts, passes->hooks.decisions, rep, diags);
     nfy_migrate_project_release(&passes->proj);
     nfy_migrate_modules_release(&modules);
     nfy_arena_release(&a);

@@ -38,7 +38,36 @@
 #include "report/report.h"
 #include "rules/rules.h"
 
-/* nfy_convert_opts, nfy_convert_stats and nfy_convert_run are public:
- * include/npuify/npuify.h. */
+/* nfy_convert_opts, nfy_convert_stats, nfy_convert_run and
+ * nfy_convert_buffer are public: include/npuify/npuify.h. */
+
+struct nfy_migrate_observer; /* migrate/migrate.h */
+struct nfy_decisions;        /* review/review.h */
+
+/*
+ * What a command adds to a run beyond the public options: the observer
+ * the migration shows each resolved Python file to (analyse's rows; the
+ * npuify command passes it, convert knows no assessment) and a review's
+ * decisions. Both may be NULL.
+ */
+typedef struct {
+    const struct nfy_migrate_observer *observer;
+    const struct nfy_decisions *decisions; /* NULL: every edit applies */
+} nfy_convert_hooks;
+
+/** nfy_convert_run with hooks (NULL: none, not even torch-API rows). */
+NFY_NODISCARD nfy_status nfy_convert_run_with(const nfy_convert_opts *opts,
+                                              const nfy_convert_hooks *hooks,
+                                              nfy_report *rep,
+                                              nfy_buf *diff_out,
+                                              nfy_convert_stats *stats,
+                                              nfy_diags *diags);
+/** nfy_convert_buffer with hooks (NULL: none). */
+NFY_NODISCARD nfy_status nfy_convert_buffer_with(const nfy_convert_opts *opts,
+                                                 const nfy_convert_hooks *hooks,
+                                                 const char *rel,
+                                                 const char *bytes, size_t len,
+                                                 nfy_report *rep, nfy_buf *out,
+                                                 nfy_diags *diags);
 
 #endif

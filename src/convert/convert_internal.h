@@ -2,7 +2,6 @@
 #ifndef NPUIFY_CONVERT_INTERNAL_H
 #define NPUIFY_CONVERT_INTERNAL_H
 
-#include "analyse/analyse.h"
 #include "convert/convert.h"
 #include "migrate/migrate.h"
 #include "migrate/scripts.h"
@@ -50,21 +49,19 @@ nfy_file_kind nfy__convert_classify(const char *name, const char *head,
  */
 typedef struct {
     const nfy_convert_opts *o;
+    nfy_convert_hooks hooks; /* the caller's, or none */
     nfy_migrate_opts mo;
     nfy_rule_env env; /* of mo: which rules are active, for every file kind */
     nfy_migrate_project proj;
 } nfy_convert_passes;
 
-/* The passes of a run and the observer they report API rows to (the
- * run's analyse options, or convert's own torch-API rows). Filled in
- * place: passes.mo points into the struct, which must not move. */
+/* The passes of a run, with the caller's hooks (hooks may be NULL). */
 typedef struct {
     nfy_convert_passes passes;
-    nfy_analyse_opts torch_rows;
-    nfy_migrate_observer observer;
 } nfy__convert_setup;
 
-void nfy__convert_setup_init(nfy__convert_setup *s, const nfy_convert_opts *o);
+void nfy__convert_setup_init(nfy__convert_setup *s, const nfy_convert_opts *o,
+                             const nfy_convert_hooks *hooks);
 
 /*
  * One file's whole conversion in memory: the passes over in (edits into
@@ -91,7 +88,7 @@ nfy_status nfy__convert_edits(nfy_convert_passes *p, nfy_file_kind kind,
  * accepted (their findings become left-unchanged rows saying so), except
  * a rejected import an accepted edit needs (kept, a warning in diags).
  */
-void nfy__convert_review(const nfy_convert_opts *o, const nfy_source *src,
+void nfy__convert_review(const nfy_convert_passes *p, const nfy_source *src,
                          const char *rel, nfy_edit_set *set, nfy_report *rep,
                          size_t first, nfy_diags *diags);
 
@@ -216,7 +213,8 @@ nfy_status nfy__convert_parallel(nfy__converter *c, const nfy_walk_opts *wo,
                                  unsigned jobs);
 
 /** --distributed: run_distributed_npu.sh at the output root (launcher.c). */
-void nfy__write_launcher(const nfy_convert_opts *o, nfy_report *rep,
+void nfy__write_launcher(const nfy_convert_opts *o,
+                         const struct nfy_decisions *decisions, nfy_report *rep,
                          nfy_diags *d);
 
 #endif

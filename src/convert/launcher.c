@@ -70,13 +70,12 @@ static const char *main_script(nfy_arena *a, const nfy_convert_opts *o)
 static nfy_finding *launcher_finding(const nfy_convert_opts *o, nfy_report *rep,
                                      const char *what)
 {
-    size_t before = rep->open_findings.len;
+    size_t before = nfy_report_open_mark(rep), n;
     nfy_migrate_opts mo = {
         o->rules, o->torch_version, NFY_MIGRATE_DISTRIBUTED, NULL, NULL, NULL,
         NULL};
     nfy_migrate_launcher_note(&mo, rep, what);
-    return rep->open_findings.len > before ? &rep->open_findings.items[before]
-                                           : NULL;
+    return nfy_report_open_since(rep, before, &n);
 }
 
 /*
@@ -116,7 +115,8 @@ static void reviewable(nfy_report *rep, nfy_finding *f, const char *id,
 }
 
 /* --decisions kept the launcher out: a left-unchanged row says why. */
-static void not_accepted(const nfy_convert_opts *o, nfy_report *rep,
+static void not_accepted(const nfy_convert_opts *o,
+                         const nfy_decisions *decisions, nfy_report *rep,
                          const char *rule, const char *id)
 {
     (void)launcher_finding(o, rep, "not written (not accepted in the review)");
@@ -127,7 +127,7 @@ static void not_accepted(const nfy_convert_opts *o, nfy_report *rep,
     f.cat = NFY_CAT_LEFT_UNCHANGED;
     f.api = LAUNCHER;
     f.edit_id = id;
-    f.message = nfy_decisions_knows(o->decisions, id)
+    f.message = nfy_decisions_knows(decisions, id)
                     ? "not applied: not accepted in the review (rejected in "
                       "--decisions): " LAUNCHER " not written"
                     : "not applied: not accepted in the review (new since the "
@@ -191,7 +191,8 @@ static bool ddp_inserted(const nfy_rule_set *rules, const nfy_report *rep)
     return false;
 }
 
-void nfy__write_launcher(const nfy_convert_opts *o, nfy_report *rep,
+void nfy__write_launcher(const nfy_convert_opts *o,
+                         const nfy_decisions *decisions, nfy_report *rep,
                          nfy_diags *d)
 {
     if (!ddp_inserted(o->rules, rep)) {
@@ -215,8 +216,8 @@ void nfy__write_launcher(const nfy_convert_opts *o, nfy_report *rep,
         reviewable(rep,
                    launcher_finding(o, rep, "not written (no output tree)"), id,
                    text);
-    else if (o->decisions && id && !nfy_decisions_accepts(o->decisions, id))
-        not_accepted(o, rep, rule, id);
+    else if (decisions && id && !nfy_decisions_accepts(decisions, id))
+        not_accepted(o, decisions, rep, rule, id);
     else
         reviewable(rep,
                    write_it(o, rep, d, &a,

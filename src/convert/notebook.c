@@ -310,8 +310,10 @@ static void relocate_findings(const nb_view *v, const nfy_source *view,
                               nfy_report *rep, size_t first)
 {
     nfy_buf msg = NFY_BUF_INIT;
-    for (size_t i = first; i < rep->open_findings.len; i++) {
-        nfy_finding *f = &rep->open_findings.items[i];
+    size_t nopen;
+    nfy_finding *open = nfy_report_open_since(rep, first, &nopen);
+    for (size_t i = 0; i < nopen; i++) {
+        nfy_finding *f = &open[i];
         if (!f->file || strcmp(f->file, v->rel) || !f->start_line)
             continue;
         uint32_t s = nfy_source_offset(view, f->start_line, f->start_col);
@@ -538,7 +540,7 @@ static nfy_status view_edits(nfy_convert_passes *p, nb_view *v,
                              nfy_edit_set *vset, nfy_report *rep,
                              nfy_diags *diags)
 {
-    size_t first = rep->open_findings.len, dfirst = diags->items.len;
+    size_t first = nfy_report_open_mark(rep), dfirst = diags->items.len;
     nfy_status st = nfy__convert_edits(p, kind, view, v->rel, vset, rep, diags);
     (void)nfy_edit_set_normalize(vset, diags);
     relocate_findings(v, view, rep, first);

@@ -25,15 +25,15 @@ static nfy_status file_edits(nfy_convert_passes *p, nfy_file_kind kind,
         nfy_status st =
             nfy__shell_env_edits(&scripts, src, rel, set, rep, diags);
         nfy_edit_set_normalize(set, diags);
-        size_t first = rep->open_findings.len;
+        size_t first = nfy_report_open_mark(rep), n;
         nfy_report_add_edits(rep, rel, set, NFY_SAFETY_SAFE);
         /* each change with its rule's safety (an unsafe rule under
          * --unsafe edits too) */
-        for (size_t i = first; i < rep->open_findings.len; i++) {
-            const nfy_rule *r = nfy_rule_set_find(
-                p->o->rules, rep->open_findings.items[i].rule);
+        nfy_finding *changes = nfy_report_open_since(rep, first, &n);
+        for (size_t i = 0; i < n; i++) {
+            const nfy_rule *r = nfy_rule_set_find(p->o->rules, changes[i].rule);
             if (r != NULL && r->safety == NFY_SAFETY_UNSAFE)
-                rep->open_findings.items[i].safety = NFY_SAFETY_UNSAFE;
+                changes[i].safety = NFY_SAFETY_UNSAFE;
         }
         return st;
     }
@@ -50,18 +50,21 @@ nfy_status nfy__convert_edits(nfy_convert_passes *p, nfy_file_kind kind,
     /* a notebook's views go through this, each with its own review */
     if (kind == NFY_FILE_KIND_NOTEBOOK)
         return nfy__notebook_edits(p, src, rel, set, rep, diags);
-    size_t first = rep->open_findings.len;
+    size_t first = nfy_report_open_mark(rep);
     nfy_status st = file_edits(p, kind, src, rel, set, rep, diags);
     nfy_report_merge_sites(rep, first);
-    nfy__convert_review(p->o, src, rel, set, rep, first, diags);
+    nfy__convert_review(p, src, rel, set, rep, first, diags);
     return st;
 }
 
-void nfy__convert_setup_init(nfy__convert_setup *s, const nfy_convert_opts *o)
+void nfy__convert_setup_init(nfy__convert_setup *s, const nfy_convert_opts *o,
+                             const nfy_convert_hooks *hooks)
 {
     memset(s, 0, sizeof *s);
     nfy_convert_passes *p = &s->passes;
     p->o = o;
+    if (hooks)
+        p->hooks = *hooks;
     p->mo.rules = o->rules;
     p->mo.torch_version = o->torch_version;
     p->mo.flags = (o->unsafe ? NFY_MIGRATE_UNSAFE : 0) |
@@ -74,11 +77,7 @@ void nfy__convert_setup_init(nfy__convert_setup *s, const nfy_convert_opts *o)
     p->mo.model = o->model;
     if (nfy_migrate_rule_env(&p->mo, &p->env) != NFY_OK)
         p->env.torch_version = o->torch_version; /* file: diagnosed */
-    s->torch_rows = (nfy_analyse_opts){o->rules, o->torch_version,
-                                       NFY_ANALYSE_TORCH_APIS, NULL};
-    s->observer = (nfy_migrate_observer){
-        nfy_analyse_python, (void *)(o->analyse ? o->analyse : &s->torch_rows)};
-    p->mo.observer = &s->observer;
+    p->mo.observer = p->hooks.observer;
 }
 
 nfy_status nfy__convert_file(nfy_convert_passes *p, nfy_file_kind kind,
@@ -88,7 +87,7 @@ nfy_status nfy__convert_file(nfy_convert_passes *p, nfy_file_kind kind,
                              const char **unparsed)
 {
     size_t errors_before = nfy_diags_count(diags, NFY_SEV_ERROR);
-    size_t first = rep->open_findings.len;
+    size_t first = nfy_report_open_mark(rep);
     nfy__convert_edits(p, kind, in, rel, set, rep, diags);
     nfy_status st =
         nfy_edit_set_apply(set, diags, result) ? NFY_ELIMIT : NFY_OK;

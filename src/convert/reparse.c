@@ -127,12 +127,10 @@ bool nfy__convert_reparses(nfy_diags *diags, const nfy_source *in,
 void nfy__convert_unapply(nfy_report *rep, const char *rel, size_t first,
                           const char *why)
 {
-    for (size_t i = first; i < rep->open_findings.len; i++) {
-        nfy_finding *f = &rep->open_findings.items[i];
-        if (f->cat != NFY_CAT_CHANGE || !f->file || strcmp(f->file, rel))
-            continue;
-        f->cat = NFY_CAT_LEFT_UNCHANGED;
-        f->op = NFY_OPTYPE_NONE;
-        f->message = nfy_report_strndup(rep, why, strlen(why));
-    }
+    size_t n;
+    nfy_finding *open = nfy_report_open_since(rep, first, &n);
+    for (size_t i = 0; i < n; i++)
+        if (open[i].cat == NFY_CAT_CHANGE && open[i].file &&
+            !strcmp(open[i].file, rel))
+            nfy_report_leave_unchanged(rep, &open[i], why);
 }

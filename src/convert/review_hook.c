@@ -12,9 +12,10 @@
 static size_t change_findings(nfy_report *rep, const char *rel, size_t first,
                               nfy_finding **out, size_t max)
 {
-    size_t n = 0;
-    for (size_t i = first; i < rep->open_findings.len; i++) {
-        nfy_finding *f = &rep->open_findings.items[i];
+    size_t n = 0, nopen;
+    nfy_finding *open = nfy_report_open_since(rep, first, &nopen);
+    for (size_t i = 0; i < nopen; i++) {
+        nfy_finding *f = &open[i];
         if (f->cat != NFY_CAT_CHANGE || !f->file || strcmp(f->file, rel))
             continue;
         if (n < max)
@@ -35,14 +36,14 @@ static void set_edit_id(nfy_report *rep, nfy_finding *f, const char *shown,
 }
 
 /* A change the review did not accept stays, named with the reason. */
-static void mark_not_accepted(nfy_finding *f, bool reviewed)
+static void mark_not_accepted(nfy_report *rep, nfy_finding *f, bool reviewed)
 {
-    f->cat = NFY_CAT_LEFT_UNCHANGED;
-    f->op = NFY_OPTYPE_NONE;
-    f->message = reviewed ? "not applied: not accepted in the review "
-                            "(rejected in --decisions)"
-                          : "not applied: not accepted in the review (new "
-                            "since the review: not in --decisions)";
+    nfy_report_leave_unchanged(
+        rep, f,
+        reviewed ? "not applied: not accepted in the review "
+                   "(rejected in --decisions)"
+                 : "not applied: not accepted in the review (new "
+                   "since the review: not in --decisions)");
 }
 
 enum { CODE_MAX = 240 }; /* bytes of a code line kept in the report */
@@ -165,16 +166,18 @@ static void keep_needed_imports(const nfy_convert_opts *o, const char *rel,
     }
 }
 
-void nfy__convert_review(const nfy_convert_opts *o, const nfy_source *src,
+void nfy__convert_review(const nfy_convert_passes *p, const nfy_source *src,
                          const char *rel, nfy_edit_set *set, nfy_report *rep,
                          size_t first, nfy_diags *diags)
 {
+    const nfy_convert_opts *o = p->o;
+    const nfy_decisions *decisions = p->hooks.decisions;
     offset_memo memo = {0, 0, 0};
-    for (size_t i = first; i < rep->open_findings.len; i++) {
-        nfy_finding *f = &rep->open_findings.items[i];
-        if (f->file && !strcmp(f->file, rel))
-            add_code(rep, src, f, &memo);
-    }
+    size_t nopen;
+    nfy_finding *open = nfy_report_open_since(rep, first, &nopen);
+    for (size_t i = 0; i < nopen; i++)
+        if (open[i].file && !strcmp(open[i].file, rel))
+            add_code(rep, src, &open[i], &memo);
     (void)nfy_edit_set_normalize(set, NULL);
     size_t n = set->edits.len;
     if (n == 0)
@@ -196,17 +199,18 @@ void nfy__convert_review(const nfy_convert_opts *o, const nfy_source *src,
     for (size_t k = 0; keep && k < n; k++) {
         if (paired) /* the file is the finding's own: kept once, there */
             set_edit_id(rep, fs[k], shown, ids[k]);
-        keep[k] = !o->decisions ||
-                  (paired && nfy_decisions_accepts(o->decisions, ids[k]));
+        keep[k] =
+            !decisions || (paired && nfy_decisions_accepts(decisions, ids[k]));
     }
-    if (o->decisions && paired)
+    if (decisions && paired)
         keep_needed_imports(o, rel, set, fs, keep, diags);
     size_t kept = 0;
     for (size_t k = 0; k < n; k++) {
-        if (keep ? keep[k] : !o->decisions)
+        if (keep ? keep[k] : !decisions)
             set->edits.items[kept++] = set->edits.items[k];
         else if (paired)
-            mark_not_accepted(fs[k], nfy_decisions_knows(o->decisions, ids[k]));
+            mark_not_accepted(rep, fs[k],
+                              nfy_decisions_knows(decisions, ids[k]));
     }
     set->edits.len = kept;
     nfy_buf_release(&name);

@@ -1,4 +1,5 @@
-/* Internals shared by the op report writers (op_report*.c). */
+/* Internals of proflog's operator table (op_*.c); src/report reads the
+ * table through the queries of proflog.h. */
 #ifndef NPUIFY_PROFLOG_OP_INTERNAL_H
 #define NPUIFY_PROFLOG_OP_INTERNAL_H
 
@@ -10,22 +11,7 @@
 void nfy__prof_add_site(nfy_prof_table *t, nfy_prof_op *op, nfy_str frame,
                         int64_t calls, double self_us);
 
-/** order[0..sites.len) = op's site indices, most calls first. */
-void nfy__prof_sites_by_calls(const nfy_prof_op *op, size_t *order);
-/** "model.py:9 forward (2 calls, 0.69%); ..." most calls first; tmp
- *  reset. total: the share's base (nfy_prof__total_self). */
-void nfy__prof_join_sites(const nfy_prof_op *op, double total, nfy_buf *tmp);
-
-/** Append a decimal integer (printf is slow for thousands of step ranges). */
-void nfy_prof__add_int(nfy_buf *b, long long v);
-
-/** "1-3 5 7-9": a sorted step list as runs (tmp is reset first). */
-void nfy_prof__join_steps(const nfy_prof_step_vec *v, nfy_buf *tmp);
-
-/** The Notes text of ops.csv (cut names, cut shapes...); tmp reset. */
-void nfy_prof__notes_of(const nfy_prof_op *op, nfy_buf *tmp);
-
-/** The name of a dynamic-shape verdict in every report. */
+/** The name of a dynamic-shape verdict (nfy_prof_dyn_name). */
 static inline const char *nfy_prof__dyn_name(nfy_prof_dyn d)
 {
     return d == NFY_PDYN_NEW_LATER       ? "new-in-later-step"

@@ -1,5 +1,5 @@
-/* The public queries over an operator table (proflog.h), for renderers
- * outside proflog. */
+/* The queries over an operator table (proflog.h) for the report writers
+ * (src/report/ops*.c): proflog reads, report renders. */
 #include "proflog/op_internal.h"
 
 bool nfy_prof_op_is_operator(const nfy_prof_op *op)
@@ -20,16 +20,6 @@ double nfy_prof_table_self_time(const nfy_prof_table *t)
 const char *nfy_prof_dyn_name(nfy_prof_dyn d)
 {
     return nfy_prof__dyn_name(d);
-}
-
-void nfy_prof_join_steps(const nfy_prof_step_vec *v, nfy_buf *tmp)
-{
-    nfy_prof__join_steps(v, tmp);
-}
-
-void nfy_prof_op_notes(const nfy_prof_op *op, nfy_buf *tmp)
-{
-    nfy_prof__notes_of(op, tmp);
 }
 
 void nfy_prof_dynamic_phrase(const nfy_prof_table *t, const nfy_prof_counts *c,

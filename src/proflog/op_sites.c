@@ -149,7 +149,7 @@ void nfy_prof_site_parts(nfy_str frame, nfy_str *file, uint32_t *line,
     *func = trim((nfy_str){frame.ptr + i, frame.len - i});
 }
 
-void nfy__prof_sites_by_calls(const nfy_prof_op *op, size_t *order)
+void nfy_prof_op_sites_by_calls(const nfy_prof_op *op, size_t *order)
 {
     for (size_t i = 0; i < op->sites.len; i++)
         order[i] = i;
@@ -162,26 +162,4 @@ void nfy__prof_sites_by_calls(const nfy_prof_op *op, size_t *order)
         }
         order[j] = v;
     }
-}
-
-void nfy__prof_join_sites(const nfy_prof_op *op, double total, nfy_buf *tmp)
-{
-    nfy_buf_reset(tmp);
-    size_t order[NFY_PROF_SITES_MAX];
-    nfy__prof_sites_by_calls(op, order);
-    for (size_t k = 0; k < op->sites.len; k++) {
-        const nfy_prof_site *s = &op->sites.items[order[k]];
-        nfy_str file, func;
-        uint32_t line;
-        nfy_prof_site_parts(s->text, &file, &line, &func);
-        (void)nfy_buf_addf(tmp, "%s%.*s:%u %.*s (%lld call%s, %.2f%%)",
-                           k ? "; " : "", NFY_STR_FMT(file), (unsigned)line,
-                           NFY_STR_FMT(func), (long long)s->calls,
-                           s->calls == 1 ? "" : "s",
-                           total > 0 ? 100.0 * s->self_us / total : 0.0);
-    }
-    if (op->other_site_calls)
-        (void)nfy_buf_addf(tmp, "%s%lld calls from other sites",
-                           op->sites.len ? "; " : "",
-                           (long long)op->other_site_calls);
 }

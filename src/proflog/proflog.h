@@ -18,8 +18,9 @@
  * per name, with calls, times, input-shape groups, the steps in which it
  * appears and its kind (operator, autograd node, user annotation, ...).
  * op_check.c adds the analysis: dynamic-shape operators, truncated names,
- * and (through apidb) the status of each operator on torch_npu; op_report*.c
- * write `npuify ops`' files.
+ * and (through apidb) the status of each operator on torch_npu. proflog only
+ * reads: `npuify ops`' files are written by src/report/ops*.c (report/ops.h)
+ * from the table and the queries at the end of this header.
  *
  * Step numbers are >= 0; NFY_PROF_STEP_NONE (-1) means "outside any step
  * / unknown". The text reader numbers steps from 1, per rank: each table is
@@ -359,33 +360,7 @@ void nfy_prof_table_resolve_truncated(nfy_prof_table *t);
 void nfy_prof_table_check(nfy_prof_table *t, const nfy_apidb_version *v,
                           bool compare_versions);
 
-/* ---- Reports (src/proflog/op_report*.c) -------------------------------- */
-
-/* One input as the report lists it. */
-typedef struct {
-    const char *path;
-    const char *format; /* "text" or "trace" */
-    nfy_proflog_stats stats;
-    unsigned errors; /* error diagnostics for this input */
-} nfy_prof_input_info;
-
-enum {
-    NFY_PROF_OUT_CSV = 1u << 0,  /* ops.csv, dynamic_ops.csv */
-    NFY_PROF_OUT_JSON = 1u << 1, /* report.json */
-    NFY_PROF_OUT_MD = 1u << 2,   /* summary.md */
-    NFY_PROF_OUT_HTML = 1u << 3, /* report.html */
-    NFY_PROF_OUT_SARIF = 1u << 4 /* ops.sarif (not in "all") */
-};
-
-typedef struct {
-    const nfy_apidb_version *version; /* the target checked */
-    const nfy_prof_input_info *inputs;
-    size_t ninputs;
-    int32_t ref_step; /* reference step used for dynamic ops */
-    bool compare_versions;
-    unsigned formats;       /* NFY_PROF_OUT_*; all_ops.txt is always written */
-    const nfy_diags *diags; /* listed in report.html; may be NULL */
-} nfy_prof_report_meta;
+/* ---- Queries for the report writers (src/report/ops*.c) ---------------- */
 
 /** Operator counts used by the summaries. */
 typedef struct {
@@ -395,35 +370,6 @@ typedef struct {
 
 void nfy_prof_table_counts(const nfy_prof_table *t, nfy_prof_counts *c);
 
-/**
- * Write all_ops.txt, ops.csv, dynamic_ops.csv, report.json, summary.md,
- * report.html (those m->formats asks for) into dir (created), atomically,
- * deterministically (no timestamps). t must have been sorted
- * (nfy_prof_table_sort).
- */
-nfy_status nfy_prof_report_write(const nfy_prof_table *t,
-                                 const nfy_prof_report_meta *m, const char *dir,
-                                 nfy_diags *diags);
-
-/** Render the ops.csv / dynamic_ops.csv / all_ops.txt / report.json /
- *  summary.md / report.html text into out (used by the writer and by
- *  tests). m may be NULL only for the CSV renderers. */
-void nfy_prof_render_all_ops(const nfy_prof_table *t, nfy_buf *out);
-void nfy_prof_render_ops_csv(const nfy_prof_table *t,
-                             const nfy_prof_report_meta *m, nfy_buf *out);
-void nfy_prof_render_dynamic_csv(const nfy_prof_table *t,
-                                 const nfy_prof_report_meta *m, nfy_buf *out);
-void nfy_prof_render_json(const nfy_prof_table *t,
-                          const nfy_prof_report_meta *m, nfy_buf *out);
-void nfy_prof_render_md(const nfy_prof_table *t, const nfy_prof_report_meta *m,
-                        nfy_buf *out);
-/**
- * report.html: one self-contained page (inline CSS, a small inline script
- * that only sorts tables): summary, unsupported / CPU-fallback operators by
- * self time, every operator, dynamic-shape operators, m->diags with
- * input:line. Every text from the input is HTML-escaped.
- */
-/* Queries the report renderers ask of a table (src/report/ops_html.c). */
 /** Operators proper (aten and collectives), not annotations or steps. */
 bool nfy_prof_op_is_operator(const nfy_prof_op *op);
 /** Self time on the host plus the accelerator, in microseconds. */
@@ -432,6 +378,8 @@ double nfy_prof_op_self_time(const nfy_prof_op *op);
 double nfy_prof_table_self_time(const nfy_prof_table *t);
 /** "new-in-later-step", "shape-changed", "possibly-dynamic" or "static". */
 const char *nfy_prof_dyn_name(nfy_prof_dyn d);
+/** order[0..op->sites.len) = op's site indices, most calls first. */
+void nfy_prof_op_sites_by_calls(const nfy_prof_op *op, size_t *order);
 /**
  * The one sentence every report gives on dynamic shapes, in plain text:
  * "N dynamic-shape operators (reference step R of S)", or, when the input
@@ -440,16 +388,5 @@ const char *nfy_prof_dyn_name(nfy_prof_dyn d);
  */
 void nfy_prof_dynamic_phrase(const nfy_prof_table *t, const nfy_prof_counts *c,
                              int32_t ref, nfy_buf *out);
-/** "1-3 5 7-9": a sorted step list as runs (tmp is reset first). */
-void nfy_prof_join_steps(const nfy_prof_step_vec *v, nfy_buf *tmp);
-/** The Notes text of ops.csv (cut names, cut shapes...); tmp reset. */
-void nfy_prof_op_notes(const nfy_prof_op *op, nfy_buf *tmp);
-
-void nfy_prof_render_html(const nfy_prof_table *t,
-                          const nfy_prof_report_meta *m, nfy_buf *out);
-/** ops.sarif: each unsupported / cpu-fallback operator at each of its
- *  sites (SARIF 2.1.0, src/proflog/op_report_sarif.c). */
-void nfy_prof_render_sarif(const nfy_prof_table *t,
-                           const nfy_prof_report_meta *m, nfy_buf *out);
 
 #endif

@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "proflog/proflog.h"
 #include "report/html_kit.h" /* the one style of npuify's pages */
+#include "report/ops.h"
 
 enum {
     SHAPES_SHOWN = 20,  /* shape texts listed per op in the dynamic table */
@@ -85,7 +85,7 @@ static void td_status(nfy_buf *out, nfy_prof_status s)
 /* Steps as runs ("1-3 5"), sorted by the first step. */
 static void td_steps(nfy_buf *out, const nfy_prof_step_vec *steps, nfy_buf *tmp)
 {
-    nfy_prof_join_steps(steps, tmp);
+    nfy__ops_join_steps(steps, tmp);
     (void)nfy_buf_addstr(out, "<td data-v=\"");
     add_int(out, steps->len ? steps->items[0] : -1);
     (void)nfy_buf_addstr(out, "\">");
@@ -318,7 +318,7 @@ static void op_row(const html_ctx *h, const nfy_prof_op *op)
     td_steps(out, &op->steps, h->tmp);
     td_text(out, nfy_str_from_cstr(nfy_prof_dyn_name(op->dyn)), false);
     td_text(out, op->first_version, false);
-    nfy_prof_op_notes(op, h->tmp);
+    nfy__ops_notes(op, h->tmp);
     if (op->flags & NFY_PROW_NAME_TRUNCATED) { /* the name as printed */
         (void)nfy_buf_addstr(h->tmp, h->tmp->len ? "; printed " : "printed ");
         (void)nfy_buf_addview(h->tmp, op->name);

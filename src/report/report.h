@@ -275,6 +275,19 @@ void nfy_report_seal(nfy_report *rep);
  * related (src/report/merge_sites.c).
  */
 void nfy_report_merge_sites(nfy_report *rep, size_t first);
+
+/*
+ * The open findings (open.c): a mark is how many there are now; those
+ * added since a mark may be edited in place until the report is sealed
+ * or another finding is added.
+ */
+size_t nfy_report_open_mark(const nfy_report *rep);
+/** The findings opened since mark, *n of them (NULL when none). */
+nfy_finding *nfy_report_open_since(nfy_report *rep, size_t mark, size_t *n);
+/** An open change that was not applied becomes a left-unchanged row
+ *  saying why (copied into the report). */
+void nfy_report_leave_unchanged(nfy_report *rep, nfy_finding *f,
+                                const char *why);
 /** The report's one copy of the n bytes at s (NULL stays NULL): for
  *  strings set on open findings in place, which the report then owns. */
 const char *nfy_report_strndup(nfy_report *rep, const char *s, size_t n);
@@ -322,12 +335,35 @@ nfy_effort nfy_effort_of(const nfy_effort_counts *c);
 nfy_effort nfy_report_effort(const nfy_report *rep, const char *file,
                              nfy_effort_counts *counts);
 
+/* ---- Report formats (formats.c; the table: NFY_REPORT_FORMAT_MAP) ---- */
+
+/* The two reports: a tree's (convert, analyse, review: nfy_report_write)
+ * and the operators' (ops: nfy_prof_report_write, report/ops.h). */
+typedef enum { NFY_REPORT_KIND_TREE, NFY_REPORT_KIND_OPS } nfy_report_kind;
+
+/** The NFY_REPORT_* formats a kind of report has. */
+unsigned nfy_report_formats_of(nfy_report_kind kind);
+/** What "all" (and no --format) means: every format; for ops every one
+ *  but SARIF. */
+unsigned nfy_report_formats_default(nfy_report_kind kind);
 /**
- * Parse a --format list ("csv,json,md,sarif,log,html", "all"); unknown names
- * give NFY_EUSAGE.
+ * Parse a --format list ("csv, json,md", "all"; "markdown" is md) of the
+ * formats kind has; any other name gives NFY_EUSAGE.
  */
-NFY_NODISCARD nfy_status nfy_report_formats_parse(const char *list,
+NFY_NODISCARD nfy_status nfy_report_formats_parse(nfy_report_kind kind,
+                                                  const char *list,
                                                   unsigned *mask);
+
+/* The names --help lists, joined from the table at compile time, each
+ * with a comma after it ("csv,log,json,md,sarif,html,"): the help text
+ * ends the list with "all". */
+#define NFY__FORMAT_HELP_Y(name) name ","
+#define NFY__FORMAT_HELP_N(name)
+#define NFY__FORMAT_HELP_TREE(id, name, ops) name ","
+#define NFY__FORMAT_HELP_OPS(id, name, ops)  NFY__FORMAT_HELP_##ops(name)
+#define NFY_REPORT_TREE_FORMAT_NAMES                                           \
+    NFY_REPORT_FORMAT_MAP(NFY__FORMAT_HELP_TREE)
+#define NFY_REPORT_OPS_FORMAT_NAMES NFY_REPORT_FORMAT_MAP(NFY__FORMAT_HELP_OPS)
 
 /* Renderers behind nfy_report_write, appending to out (for tests, stdout). */
 typedef enum {

@@ -13,8 +13,12 @@
 
 #include "report/report_internal.h"
 
-/* The report's text files (log, JSON, md, SARIF, HTML), then the CSVs. */
-enum { TEXT_FILES = 5, MAX_TASKS = TEXT_FILES + NFY_CSV_COUNT };
+/* The report's text files (one per format but CSV: log, JSON, md, SARIF,
+ * HTML), then the CSVs. */
+enum {
+    TEXT_FILES = NFY_REPORT_FORMAT_COUNT - 1,
+    MAX_TASKS = TEXT_FILES + NFY_CSV_COUNT
+};
 
 typedef struct {
     const char *name;

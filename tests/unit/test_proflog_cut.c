@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "proflog/proflog.h"
+#include "report/ops.h"
 
 /* 2.6 table: ..._for_cpu_backward is the only operator with this start;
  * ..._overrideable and ..._overrideable_backward share theirs. */

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "proflog/proflog.h"
+#include "report/ops.h"
 
 /* 2.6: the first cut name resolves to one known operator (a CPU fallback),
  * the second has two candidates (see test_proflog_cut.c) */

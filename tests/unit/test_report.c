@@ -472,11 +472,79 @@ static void test_formats_parse(void **state)
 {
     (void)state;
     unsigned m;
-    assert_int_equal(nfy_report_formats_parse("csv, json,html", &m), NFY_OK);
+    assert_int_equal(
+        nfy_report_formats_parse(NFY_REPORT_KIND_TREE, "csv, json,html", &m),
+        NFY_OK);
     assert_int_equal(m, NFY_REPORT_CSV | NFY_REPORT_JSON | NFY_REPORT_HTML);
-    assert_int_equal(nfy_report_formats_parse("all", &m), NFY_OK);
+    assert_int_equal(nfy_report_formats_parse(NFY_REPORT_KIND_TREE, "all", &m),
+                     NFY_OK);
     assert_int_equal(m, NFY_REPORT_ALL);
-    assert_int_equal(nfy_report_formats_parse("csv,pdf", &m), NFY_EUSAGE);
+    assert_int_equal(
+        nfy_report_formats_parse(NFY_REPORT_KIND_TREE, "csv,pdf", &m),
+        NFY_EUSAGE);
+}
+
+/* ops has every format but the log; its "all" leaves SARIF out; both take
+ * the names the help lists, which come from the same table. */
+/* Open findings are reached by a mark; a change left unchanged says why,
+ * and sealing closes them. */
+static void test_open_findings(void **state)
+{
+    (void)state;
+    nfy_report rep;
+    nfy_report_init(&rep);
+    nfy_finding f = {.file = "a.py",
+                     .rule = "NPU201",
+                     .cat = NFY_CAT_CHANGE,
+                     .op = NFY_OPTYPE_MODIFY,
+                     .message = "renamed"};
+    nfy_report_add_finding(&rep, &f);
+    size_t mark = nfy_report_open_mark(&rep), n;
+    assert_int_equal(mark, 1);
+    assert_null(nfy_report_open_since(&rep, mark, &n));
+    assert_int_equal(n, 0);
+    f.start_line = 2;
+    nfy_report_add_finding(&rep, &f);
+    nfy_finding *open = nfy_report_open_since(&rep, mark, &n);
+    assert_int_equal(n, 1);
+    assert_int_equal(open[0].start_line, 2);
+    char why[] = "not applied: a test";
+    nfy_report_leave_unchanged(&rep, &open[0], why);
+    why[0] = 'X'; /* copied */
+    nfy_finding got;
+    nfy_report_finding_read(&rep, 1, &got);
+    assert_int_equal(got.cat, NFY_CAT_LEFT_UNCHANGED);
+    assert_int_equal(got.op, NFY_OPTYPE_NONE);
+    assert_string_equal(got.message, "not applied: a test");
+    nfy_report_finding_read(&rep, 0, &got);
+    assert_int_equal(got.cat, NFY_CAT_CHANGE);
+    nfy_report_seal(&rep);
+    assert_int_equal(nfy_report_open_mark(&rep), 0);
+    assert_null(nfy_report_open_since(&rep, 0, &n));
+    assert_int_equal(nfy_report_finding_count(&rep), 2);
+    nfy_report_release(&rep);
+}
+
+static void test_formats_parse_ops(void **state)
+{
+    (void)state;
+    unsigned m;
+    assert_int_equal(nfy_report_formats_parse(NFY_REPORT_KIND_OPS, "log", &m),
+                     NFY_EUSAGE);
+    assert_int_equal(nfy_report_formats_parse(NFY_REPORT_KIND_OPS, "all", &m),
+                     NFY_OK);
+    assert_int_equal(m, NFY_REPORT_CSV | NFY_REPORT_JSON | NFY_REPORT_MD |
+                            NFY_REPORT_HTML);
+    assert_int_equal(
+        nfy_report_formats_parse(NFY_REPORT_KIND_OPS, "sarif,markdown", &m),
+        NFY_OK);
+    assert_int_equal(m, NFY_REPORT_SARIF | NFY_REPORT_MD);
+    assert_int_equal(nfy_report_formats_of(NFY_REPORT_KIND_TREE),
+                     NFY_REPORT_ALL);
+    assert_int_equal(NFY_REPORT_ALL, 0x3f);
+    assert_string_equal(NFY_REPORT_TREE_FORMAT_NAMES,
+                        "csv,log,json,md,sarif,html,");
+    assert_string_equal(NFY_REPORT_OPS_FORMAT_NAMES, "csv,json,md,sarif,html,");
 }
 
 static void remove_tree(const char *dir)
@@ -994,6 +1062,8 @@ int main(void)
         cmocka_unit_test(test_markdown_escapes_cells),
         cmocka_unit_test(test_html_escapes_and_is_self_contained),
         cmocka_unit_test(test_formats_parse),
+        cmocka_unit_test(test_formats_parse_ops),
+        cmocka_unit_test(test_open_findings),
         cmocka_unit_test(test_write_all_files),
         cmocka_unit_test(test_seal_keeps_everything),
         cmocka_unit_test(test_edit_id_in_file),

@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "proflog/op_internal.h"
+#include "report/ops.h"
 
 static void jstr(nfy_buf *out, nfy_str s)
 {
@@ -16,8 +16,9 @@ static void jstr(nfy_buf *out, nfy_str s)
 
 static bool reported(const nfy_prof_op *op)
 {
-    return nfy_prof__is_operator(op) && (op->status == NFY_PSTAT_UNSUPPORTED ||
-                                         op->status == NFY_PSTAT_FALLBACK);
+    return nfy_prof_op_is_operator(op) &&
+           (op->status == NFY_PSTAT_UNSUPPORTED ||
+            op->status == NFY_PSTAT_FALLBACK);
 }
 
 static const char *rule_of(const nfy_prof_op *op)
@@ -52,7 +53,7 @@ static void result(const nfy_prof_op *op, const nfy_prof_report_meta *m,
                    nfy_arena *a, nfy_buf *out)
 {
     int64_t calls = site ? site->calls : op->calls;
-    double self = site ? site->self_us : nfy_prof__self_time(op);
+    double self = site ? site->self_us : nfy_prof_op_self_time(op);
     (void)nfy_buf_addf(out,
                        "%s\n      {\"ruleId\": \"%s\", \"level\": \"%s\", "
                        "\"message\": {\"text\": ",
@@ -84,7 +85,7 @@ void nfy_prof_render_sarif(const nfy_prof_table *t,
                            const nfy_prof_report_meta *m, nfy_buf *out)
 {
     nfy_arena a = NFY_ARENA_INIT;
-    double total = nfy_prof__total_self(t);
+    double total = nfy_prof_table_self_time(t);
     (void)nfy_buf_addstr(
         out,
         "{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n"
@@ -101,7 +102,7 @@ void nfy_prof_render_sarif(const nfy_prof_table *t,
         if (!reported(op))
             continue;
         size_t order[NFY_PROF_SITES_MAX];
-        nfy__prof_sites_by_calls(op, order);
+        nfy_prof_op_sites_by_calls(op, order);
         for (size_t k = 0; k < op->sites.len; k++)
             result(op, m, &op->sites.items[order[k]], total, &first, &a, out);
         if (!op->sites.len)

@@ -7,8 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "proflog/op_internal.h"
-#include "proflog/proflog.h"
+#include "report/ops.h"
 
 static void jstr(nfy_buf *out, nfy_str s)
 {
@@ -82,8 +81,8 @@ static void json_op(const nfy_prof_op *op, double total, nfy_arena *a,
         "\"cut_from_known\":%s,\"cut_candidates\":%u,",
         nfy_prof_kind_name(op->kind), nfy_prof_status_name(op->status),
         (long long)op->calls, op->self_us[0], op->self_us[1],
-        total > 0 ? 100.0 * nfy_prof__self_time(op) / total : 0.0,
-        (int)op->first_step, nfy_prof__dyn_name(op->dyn),
+        total > 0 ? 100.0 * nfy_prof_op_self_time(op) / total : 0.0,
+        (int)op->first_step, nfy_prof_dyn_name(op->dyn),
         (op->flags & NFY_PROW_NAME_TRUNCATED) ? "true" : "false",
         op->cut_from_known ? "true" : "false", (unsigned)op->cut_candidates);
     json_could_be(op->ambiguity, out);
@@ -101,9 +100,9 @@ static void json_op(const nfy_prof_op *op, double total, nfy_arena *a,
                op->steps.items[e + 1] == op->steps.items[e] + 1)
             e++;
         (void)nfy_buf_addstr(out, k ? ",[" : "[");
-        nfy_prof__add_int(out, op->steps.items[k]);
+        nfy__ops_add_int(out, op->steps.items[k]);
         (void)nfy_buf_addch(out, ',');
-        nfy_prof__add_int(out, op->steps.items[e]);
+        nfy__ops_add_int(out, op->steps.items[e]);
         (void)nfy_buf_addch(out, ']');
         k = e + 1;
     }
@@ -121,7 +120,7 @@ static void json_op(const nfy_prof_op *op, double total, nfy_arena *a,
     }
     (void)nfy_buf_addstr(out, "],\"sites\":[");
     size_t order[NFY_PROF_SITES_MAX];
-    nfy__prof_sites_by_calls(op, order);
+    nfy_prof_op_sites_by_calls(op, order);
     for (size_t k = 0; k < op->sites.len; k++) {
         const nfy_prof_site *s = &op->sites.items[order[k]];
         nfy_str file, func;
@@ -168,7 +167,7 @@ void nfy_prof_render_json(const nfy_prof_table *t,
         c.truncated, t->steps.len, (int)m->ref_step,
         (unsigned long long)t->rows);
     (void)nfy_buf_addstr(out, "\"ops\":[");
-    double total = nfy_prof__total_self(t);
+    double total = nfy_prof_table_self_time(t);
     for (size_t i = 0; i < t->ops.len; i++) {
         (void)nfy_buf_addstr(out, i ? ",\n " : "\n ");
         json_op(&t->ops.items[i], total, &a, out);
@@ -195,18 +194,19 @@ typedef bool (*op_filter)(const nfy_prof_op *op);
 
 static bool needs_work(const nfy_prof_op *op)
 {
-    return nfy_prof__is_operator(op) && (op->status == NFY_PSTAT_UNSUPPORTED ||
-                                         op->status == NFY_PSTAT_FALLBACK);
+    return nfy_prof_op_is_operator(op) &&
+           (op->status == NFY_PSTAT_UNSUPPORTED ||
+            op->status == NFY_PSTAT_FALLBACK);
 }
 
 static bool unknown_op(const nfy_prof_op *op)
 {
-    return nfy_prof__is_operator(op) && op->status == NFY_PSTAT_UNKNOWN;
+    return nfy_prof_op_is_operator(op) && op->status == NFY_PSTAT_UNKNOWN;
 }
 
 static bool dynamic_op(const nfy_prof_op *op)
 {
-    return nfy_prof__is_operator(op) && op->dyn != NFY_PDYN_STATIC;
+    return nfy_prof_op_is_operator(op) && op->dyn != NFY_PDYN_STATIC;
 }
 
 static void md_section(const nfy_prof_table *t, const char *title,
@@ -235,10 +235,10 @@ static void md_section(const nfy_prof_table *t, const char *title,
                          : op->full_name);
         (void)nfy_buf_addf(out, "` | %s | %lld | %.3f | %.2f%% | %s | ",
                            nfy_prof_status_name(op->status),
-                           (long long)op->calls, nfy_prof__self_time(op),
-                           total > 0 ? 100.0 * nfy_prof__self_time(op) / total
+                           (long long)op->calls, nfy_prof_op_self_time(op),
+                           total > 0 ? 100.0 * nfy_prof_op_self_time(op) / total
                                      : 0.0,
-                           nfy_prof__dyn_name(op->dyn));
+                           nfy_prof_dyn_name(op->dyn));
         md_cell(out, op->first_version);
         (void)nfy_buf_addstr(out, " |\n");
     }
@@ -258,7 +258,7 @@ static void md_sites(const nfy_prof_table *t, double total, nfy_arena *a,
             (void)nfy_buf_addstr(out, "\nWhere your code calls them "
                                       "(profiled with_stack):\n\n");
         any = true;
-        nfy__prof_join_sites(op, total, &tmp);
+        nfy__ops_join_sites(op, total, &tmp);
         (void)nfy_buf_addstr(out, "- `");
         md_cell(out, nfy_prof_qualified(a, op->full_name));
         (void)nfy_buf_addstr(out, "`: ");
@@ -274,7 +274,7 @@ void nfy_prof_render_md(const nfy_prof_table *t, const nfy_prof_report_meta *m,
     nfy_prof_counts c;
     nfy_prof_table_counts(t, &c);
     nfy_arena a = NFY_ARENA_INIT;
-    double total = nfy_prof__total_self(t);
+    double total = nfy_prof_table_self_time(t);
     (void)nfy_buf_addstr(out, "# npuify ops: operator report\n\n");
     if (m->version)
         (void)nfy_buf_addf(out, "Target: torch_npu %s (`%s`).\n\n",

@@ -1,18 +1,17 @@
 /*
  * `npuify ops` outputs: all_ops.txt (Huawei's file: one operator per line),
- * ops.csv, dynamic_ops.csv, report.json, summary.md and report.html (the
- * last three rendered in op_report_doc.c and op_html.c). Everything is
- * rendered from a sorted nfy_prof_table, so the bytes depend only on the
+ * ops.csv and dynamic_ops.csv here, the text helpers the other ops
+ * renderers share, and the writer of every file (report/ops.h). Everything
+ * is rendered from a sorted nfy_prof_table, so the bytes depend only on the
  * input: no timestamps, no absolute paths beyond what the caller passes.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "proflog/op_internal.h"
-#include "proflog/proflog.h"
+#include "report/ops.h"
 
-void nfy_prof__add_int(nfy_buf *b, long long v)
+void nfy__ops_add_int(nfy_buf *b, long long v)
 {
     char tmp[24];
     size_t n = 0;
@@ -32,7 +31,7 @@ void nfy_prof__add_int(nfy_buf *b, long long v)
 
 static double share(const nfy_prof_op *op, double total)
 {
-    return total > 0 ? 100.0 * nfy_prof__self_time(op) / total : 0.0;
+    return total > 0 ? 100.0 * nfy_prof_op_self_time(op) / total : 0.0;
 }
 
 /* The name reports use: resolved full name, "aten::" added to bare ones. */
@@ -55,7 +54,7 @@ void nfy_prof_render_all_ops(const nfy_prof_table *t, nfy_buf *out)
     if (!names)
         abort();
     for (size_t i = 0; i < t->ops.len; i++)
-        if (nfy_prof__is_operator(&t->ops.items[i]))
+        if (nfy_prof_op_is_operator(&t->ops.items[i]))
             names[n++] = display_name(&t->ops.items[i], &a);
     qsort(names, n, sizeof *names, cmp_str);
     for (size_t i = 0; i < n; i++) {
@@ -87,14 +86,14 @@ static void join_shapes(const nfy_prof_op *op, nfy_buf *tmp, int32_t after)
         (void)nfy_buf_addview(tmp, s->text);
         if (after >= 0) {
             (void)nfy_buf_addch(tmp, '@');
-            nfy_prof__add_int(tmp, s->first_step);
+            nfy__ops_add_int(tmp, s->first_step);
         }
     }
 }
 
 /* "1-3 5 7-9": runs of consecutive steps as ranges (logs with thousands
  * of per-step tables would otherwise list every one). */
-void nfy_prof__join_steps(const nfy_prof_step_vec *v, nfy_buf *tmp)
+void nfy__ops_join_steps(const nfy_prof_step_vec *v, nfy_buf *tmp)
 {
     nfy_buf_reset(tmp);
     for (size_t k = 0; k < v->len;) {
@@ -103,16 +102,16 @@ void nfy_prof__join_steps(const nfy_prof_step_vec *v, nfy_buf *tmp)
             e++;
         if (k)
             (void)nfy_buf_addch(tmp, ' ');
-        nfy_prof__add_int(tmp, v->items[k]);
+        nfy__ops_add_int(tmp, v->items[k]);
         if (e > k) {
             (void)nfy_buf_addch(tmp, '-');
-            nfy_prof__add_int(tmp, v->items[e]);
+            nfy__ops_add_int(tmp, v->items[e]);
         }
         k = e + 1;
     }
 }
 
-void nfy_prof__notes_of(const nfy_prof_op *op, nfy_buf *tmp)
+void nfy__ops_notes(const nfy_prof_op *op, nfy_buf *tmp)
 {
     nfy_buf_reset(tmp);
     if (op->flags & NFY_PROW_NAME_TRUNCATED)
@@ -144,13 +143,35 @@ void nfy_prof__notes_of(const nfy_prof_op *op, nfy_buf *tmp)
         tmp->len -= 2, tmp->data[tmp->len] = '\0';
 }
 
+void nfy__ops_join_sites(const nfy_prof_op *op, double total, nfy_buf *tmp)
+{
+    nfy_buf_reset(tmp);
+    size_t order[NFY_PROF_SITES_MAX];
+    nfy_prof_op_sites_by_calls(op, order);
+    for (size_t k = 0; k < op->sites.len; k++) {
+        const nfy_prof_site *s = &op->sites.items[order[k]];
+        nfy_str file, func;
+        uint32_t line;
+        nfy_prof_site_parts(s->text, &file, &line, &func);
+        (void)nfy_buf_addf(tmp, "%s%.*s:%u %.*s (%lld call%s, %.2f%%)",
+                           k ? "; " : "", NFY_STR_FMT(file), (unsigned)line,
+                           NFY_STR_FMT(func), (long long)s->calls,
+                           s->calls == 1 ? "" : "s",
+                           total > 0 ? 100.0 * s->self_us / total : 0.0);
+    }
+    if (op->other_site_calls)
+        (void)nfy_buf_addf(tmp, "%s%lld calls from other sites",
+                           op->sites.len ? "; " : "",
+                           (long long)op->other_site_calls);
+}
+
 void nfy_prof_render_ops_csv(const nfy_prof_table *t,
                              const nfy_prof_report_meta *m, nfy_buf *out)
 {
     (void)m;
     nfy_arena a = NFY_ARENA_INIT;
     nfy_buf tmp = NFY_BUF_INIT;
-    double total = nfy_prof__total_self(t);
+    double total = nfy_prof_table_self_time(t);
     (void)nfy_buf_addstr(out, "Op,Overload,Kind,Calls,Input Shapes,Self CPU "
                               "(us),Self Device (us),Self Time Share (%),"
                               "Status,Supported Since,First Step,Steps,"
@@ -173,13 +194,13 @@ void nfy_prof_render_ops_csv(const nfy_prof_table *t,
             (void)nfy_buf_addf(out, ",%d,", (int)op->first_step);
         else
             (void)nfy_buf_addstr(out, ",,");
-        nfy_prof__join_steps(&op->steps, &tmp);
+        nfy__ops_join_steps(&op->steps, &tmp);
         csv_view(out, nfy_buf_view(&tmp));
-        (void)nfy_buf_addf(out, ",%s,", nfy_prof__dyn_name(op->dyn));
-        nfy_prof__notes_of(op, &tmp);
+        (void)nfy_buf_addf(out, ",%s,", nfy_prof_dyn_name(op->dyn));
+        nfy__ops_notes(op, &tmp);
         csv_view(out, nfy_buf_view(&tmp));
         (void)nfy_buf_addch(out, ',');
-        nfy__prof_join_sites(op, total, &tmp);
+        nfy__ops_join_sites(op, total, &tmp);
         csv_view(out, nfy_buf_view(&tmp));
         (void)nfy_buf_addch(out, '\n');
     }
@@ -200,7 +221,7 @@ void nfy_prof_render_dynamic_csv(const nfy_prof_table *t,
             continue;
         csv_view(out, display_name(op, &a));
         (void)nfy_buf_addf(out, ",%s,%s,%d,", nfy_prof_kind_name(op->kind),
-                           nfy_prof__dyn_name(op->dyn), (int)m->ref_step);
+                           nfy_prof_dyn_name(op->dyn), (int)m->ref_step);
         nfy_buf_reset(&tmp);
         bool first = true;
         bool all = op->dyn == NFY_PDYN_POSSIBLE; /* no step to cut at */
@@ -221,7 +242,7 @@ void nfy_prof_render_dynamic_csv(const nfy_prof_table *t,
             join_shapes(op, &tmp, m->ref_step);
         csv_view(out, nfy_buf_view(&tmp));
         (void)nfy_buf_addch(out, ',');
-        nfy_prof__join_steps(&op->steps, &tmp);
+        nfy__ops_join_steps(&op->steps, &tmp);
         csv_view(out, nfy_buf_view(&tmp));
         (void)nfy_buf_addch(out, '\n');
     }
@@ -266,12 +287,12 @@ nfy_status nfy_prof_report_write(const nfy_prof_table *t,
         void (*render)(const nfy_prof_table *, const nfy_prof_report_meta *,
                        nfy_buf *);
     } outs[] = {
-        {NFY_PROF_OUT_CSV, "ops.csv", nfy_prof_render_ops_csv},
-        {NFY_PROF_OUT_CSV, "dynamic_ops.csv", nfy_prof_render_dynamic_csv},
-        {NFY_PROF_OUT_JSON, "report.json", nfy_prof_render_json},
-        {NFY_PROF_OUT_MD, "summary.md", nfy_prof_render_md},
-        {NFY_PROF_OUT_HTML, "report.html", nfy_prof_render_html},
-        {NFY_PROF_OUT_SARIF, "ops.sarif", nfy_prof_render_sarif},
+        {NFY_REPORT_CSV, "ops.csv", nfy_prof_render_ops_csv},
+        {NFY_REPORT_CSV, "dynamic_ops.csv", nfy_prof_render_dynamic_csv},
+        {NFY_REPORT_JSON, "report.json", nfy_prof_render_json},
+        {NFY_REPORT_MD, "summary.md", nfy_prof_render_md},
+        {NFY_REPORT_HTML, "report.html", nfy_prof_render_html},
+        {NFY_REPORT_SARIF, "ops.sarif", nfy_prof_render_sarif},
     };
     for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++) {
         if (!(m->formats & outs[i].fmt))
