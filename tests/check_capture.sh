@@ -120,18 +120,30 @@ sys.exit(steps != ['ProfilerStep#0', 'ProfilerStep#2'])"
 M=tests/data/capture/stack_model.py
 fwd=$(grep -n 'def forward' "$M" | cut -d: -f1)
 hlp=$(grep -n 'def step_fn' tests/data/capture/stack_helper.py | cut -d: -f1)
+# the calls themselves, found in the source from the frames' functions
+direct=$(grep -n 'torch.heaviside(y' "$M" | cut -d: -f1)
+method=$(grep -n 'detach().heaviside' "$M" | cut -d: -f1)
+hcall=$(grep -n 'torch.heaviside' tests/data/capture/stack_helper.py | cut -d: -f1)
+calls_csv="stack_model.py:$direct Net.forward torch.heaviside, :$method Tensor.heaviside (4 calls, [0-9.]*%); stack_helper.py:$hcall step_fn torch.heaviside (2 calls, [0-9.]*%)"
 "$NPUIFY" ops --capture --torch-version 2.0 -o "$tmp/st" -- \
     $PY "$M" >"$tmp/st.log" 2>&1
 rc=$?
 check "with_stack capture runs (rc=$rc)" test "$rc" -eq 0
 check "capture trace holds call stacks" grep -q '"Call stack"' "$tmp/st/npuify_trace.json"
-check "capture: heaviside sites in ops.csv (forward:$fwd x4, step_fn:$hlp x2)" \
-    grep -q "^aten::heaviside,.*cpu-fallback,.*\"stack_model.py:$fwd forward (4 calls, [0-9.]*%); stack_helper.py:$hlp step_fn (2 calls, [0-9.]*%)\"\$" "$tmp/st/ops.csv"
+check "capture: heaviside sites in ops.csv, at their calls ($direct, $method; helper $hcall)" \
+    grep -q "^aten::heaviside,.*cpu-fallback,.*\"$calls_csv\"\$" "$tmp/st/ops.csv"
 check "capture: sites in report.json" $PY -c "
 import json, sys
 r = json.load(open('$tmp/st/report.json'))
 op = [o for o in r['ops'] if o['name'] == 'aten::heaviside'][0]
 got = [(s['file'], s['line'], s['function'], s['calls']) for s in op['sites']]
+calls = [[(c['line'], c['col'], c['api'], c['function']) for c in s['in_source']]
+         for s in op['sites']]
+want = [[($direct, 13, 'torch.heaviside', 'Net.forward'),
+         ($method, 13, 'Tensor.heaviside', 'Net.forward')],
+        [($hcall, 12, 'torch.heaviside', 'step_fn')]]
+if calls != want:
+    sys.exit('in_source %r' % calls)
 sys.exit(got != [('$M', $fwd, 'forward', 4),
                  ('tests/data/capture/stack_helper.py', $hlp, 'step_fn', 2)]
          and got != [('stack_model.py', $fwd, 'forward', 4),
@@ -139,11 +151,11 @@ sys.exit(got != [('$M', $fwd, 'forward', 4),
 check "capture: torch's own frames are no site (aten::addmm from nn.Linear)" \
     grep -q "^aten::addmm,.*\"stack_model.py:$fwd forward" "$tmp/st/ops.csv"
 check "capture: sites in summary.md" \
-    grep -q "^- \`aten::heaviside\`: stack_model.py:$fwd forward" "$tmp/st/summary.md"
-check "capture: by-line table in report.html" \
-    grep -q 'id="sites"' "$tmp/st/report.html"
+    grep -q "^- \`aten::heaviside\`: stack_model.py:$direct Net.forward torch.heaviside" "$tmp/st/summary.md"
+check "capture: by-line table in report.html, at the call" \
+    grep -q "<td><code>stack_model.py:$direct</code></td><td><code>Net.forward</code></td><td><code>torch.heaviside; :$method Tensor.heaviside</code></td>" "$tmp/st/report.html"
 "$NPUIFY" ops "$tmp/st/npuify_trace.json" --torch-version 2.0 --format sarif \
-    -o "$tmp/sar" -q >/dev/null 2>&1
+    --source tests/data/capture -o "$tmp/sar" -q >/dev/null 2>&1
 check "--format sarif: ops.sarif alone, the fallback op at both sites" $PY -c "
 import json, os, sys
 assert sorted(os.listdir('$tmp/sar')) == ['all_ops.txt', 'ops.sarif']
@@ -152,19 +164,33 @@ assert d['version'] == '2.1.0'
 got = []
 for r in d['runs'][0]['results']:
     loc = r['locations'][0]['physicalLocation']
+    rel = [(x['physicalLocation']['region']['startLine'], x['message']['text'])
+           for x in r.get('relatedLocations', [])]
     got.append((r['ruleId'], os.path.basename(loc['artifactLocation']['uri']),
-                loc['region']['startLine'], r['message']['text'].split(';')[0]))
-want = [('ops-cpu-fallback', 'stack_model.py', $fwd,
-         'aten::heaviside falls back to the CPU on torch_npu 2.0'),
-        ('ops-cpu-fallback', 'stack_helper.py', $hlp,
-         'aten::heaviside falls back to the CPU on torch_npu 2.0')]
+                loc['region']['startLine'], loc['region']['startColumn'],
+                r['message']['text'].split(';')[0], rel))
+want = [('ops-cpu-fallback', 'stack_model.py', $direct, 13,
+         'aten::heaviside falls back to the CPU on torch_npu 2.0',
+         [($method, 'Tensor.heaviside')]),
+        ('ops-cpu-fallback', 'stack_helper.py', $hcall, 12,
+         'aten::heaviside falls back to the CPU on torch_npu 2.0', [])]
 sys.exit(0 if got == want else 'got %r' % got)"
 # the same from the profiler's own text table (multi-line Source Location)
 (cd tests/data/capture && $PY stack_model.py --table "$tmp/stack_table.txt") >/dev/null 2>&1
 check "with_stack table written" grep -q "Source Location" "$tmp/stack_table.txt"
 "$NPUIFY" ops "$tmp/stack_table.txt" --torch-version 2.0 -o "$tmp/stt" -q >/dev/null 2>&1
-check "table: heaviside sites in ops.csv" \
+check "table, source not found: heaviside sites as the frames name them" \
     grep -q "^aten::heaviside,.*\"stack_model.py:$fwd forward (4 calls, [0-9.]*%); stack_helper.py:$hlp step_fn (2 calls, [0-9.]*%)\"\$" "$tmp/stt/ops.csv"
+"$NPUIFY" ops "$tmp/stack_table.txt" --torch-version 2.0 -o "$tmp/sts" -q \
+    --source tests/data/capture >/dev/null 2>&1
+check "table with --source: heaviside sites at their calls" \
+    grep -q "^aten::heaviside,.*\"$calls_csv\"\$" "$tmp/sts/ops.csv"
+# a torch 2.x frame names the calling line: that call alone
+printf '# frames of torch 2.x name the calling line\nimport torch\ndef f(x):\n    a = torch.heaviside(x, x)\n    return a.heaviside(x)\n' >"$tmp/t2.py"
+printf '[{"ph": "X", "cat": "cpu_op", "name": "aten::heaviside", "ts": 1, "dur": 5, "pid": 1, "tid": 1, "args": {"Call stack": "t2.py(5): f;t2.py(8): <module>"}}]\n' >"$tmp/t2.json"
+"$NPUIFY" ops "$tmp/t2.json" --torch-version 2.0 --source "$tmp" -o "$tmp/t2o" -q >/dev/null 2>&1
+check "torch 2.x frame (calling line): that call only" \
+    grep -q '"t2.py:5 f Tensor.heaviside (1 call, [0-9.]*%)"' "$tmp/t2o/ops.csv"
 
 # ---- usage and input errors ----------------------------------------------
 "$NPUIFY" ops --capture -o "$tmp/out5" >/dev/null 2>&1

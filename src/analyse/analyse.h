@@ -124,4 +124,39 @@ bool nfy_analyse_text_wanted(const char *relpath);
 void nfy_analyse_text(const nfy_analyse_opts *opts, const nfy_source *src,
                       const char *relpath, nfy_report *report);
 
+/* ---- The exact call behind a profiler frame (src/analyse/op_calls.c) ---- */
+
+/** One call that can dispatch an operator, in the function a frame names. */
+typedef struct {
+    uint32_t line, col; /* of the callee's first token, both 1-based */
+    uint8_t rank;       /* 0 a torch API, 1 a Tensor method, 2 another
+                           same-named call; +3 for a name derived from the
+                           operator's (in-place, private, namespaced) */
+    nfy_str api;        /* "torch.heaviside", "Tensor.heaviside" */
+    nfy_str where;      /* the function: "Net.forward", "<module>" */
+} nfy_an_op_call;
+
+/* Names tried per operator (its own and the derived ones). */
+#define NFY_AN_OP_NAMES_MAX 6
+
+/**
+ * The calls in the function a with_stack frame names (func, at
+ * frame_line: its def line on torch 1.x, the calling line on torch 2.x)
+ * that can dispatch the aten operator op ("aten::heaviside"), best first:
+ * at most cap into out. Strings live in a (or in the file). 0 when the
+ * function is not in the file or nothing in it matches.
+ */
+size_t nfy_an_op_calls(const nfy_pysyn *m, const nfy_resolution *r,
+                       uint32_t frame_line, nfy_str func, nfy_str op,
+                       nfy_arena *a, nfy_an_op_call *out, size_t cap);
+/** A Python file parsed and resolved once for many frames. */
+typedef struct nfy_an_pyfile nfy_an_pyfile;
+/** NULL when path cannot be read (or is too large to parse). */
+nfy_an_pyfile *nfy_an_pyfile_open(const char *path);
+/** nfy_an_op_calls on f; the strings are copied into a. */
+size_t nfy_an_pyfile_op_calls(nfy_an_pyfile *f, uint32_t frame_line,
+                              nfy_str func, nfy_str op, nfy_arena *a,
+                              nfy_an_op_call *out, size_t cap);
+void nfy_an_pyfile_close(nfy_an_pyfile *f);
+
 #endif

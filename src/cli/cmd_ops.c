@@ -18,6 +18,7 @@
 #include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "cli/ops_npu.h"
+#include "cli/ops_sites.h"
 #include "cli/opt_table.h"
 #include "core/core.h"
 #include "proflog/capture.h"
@@ -34,6 +35,7 @@ enum ops_opt {
     OPT_EVERY,
     OPT_ALL_PROCESSES,
     OPT_ROWS,
+    OPT_SOURCE,
     OPT_JSON_DIAGS,
     OPT_QUIET,
     OPT_GPU_COMPARE
@@ -63,6 +65,10 @@ static const nfy_cli_option ops_opts[] = {
      "also write rows.tsv: every row read (debugging,\n"
      "tests): input, table, step, rank, calls, flags,\n"
      "name, overload, shapes"},
+    {OPT_SOURCE, NULL, "--source", "DIR",
+     "where the profiled project is, when a\n"
+     "with_stack frame's file is not readable as named\n"
+     "(default: the frames' paths only)"},
     {OPT_JSON_DIAGS, NULL, "--json-diagnostics", NULL,
      "diagnostics as JSON lines"},
     {OPT_QUIET, "-q", "--quiet", NULL, "print no summary"},
@@ -99,6 +105,7 @@ static const nfy_cli_command ops_cmd = {
 typedef struct {
     const char *out_dir;
     const char *version_text;
+    const char *source; /* --source DIR, or NULL */
     bool compare;
     bool quiet;
     bool json_diags;
@@ -153,6 +160,9 @@ static int take_option(ops_args *a, int id, const char *val)
         break;
     case OPT_JSON_DIAGS:
         a->json_diags = true;
+        break;
+    case OPT_SOURCE:
+        a->source = val;
         break;
     case OPT_QUIET:
         a->quiet = true;
@@ -375,6 +385,25 @@ static int run_capture(ops_args *a, nfy_diags *d)
     return st == NFY_OK ? 0 : NFY_EXIT_INPUT;
 }
 
+/* Where frames' files are looked for: --source, else (with --capture)
+ * the profiled script's directory, which the profiler names files
+ * relative to (its sys.path[0]), else the current directory. */
+static const char *source_root(const ops_args *a, nfy_arena *ar)
+{
+    if (a->source)
+        return a->source;
+    for (char **c = a->cmd; a->capture && c && *c; c++) {
+        nfy_str arg = nfy_str_from_cstr(*c);
+        if (!nfy_str_ends_with(arg, NFY_STR_LIT(".py")))
+            continue;
+        const char *slash = strrchr(*c, '/');
+        return !slash        ? "."
+               : slash == *c ? "/"
+                             : nfy_arena_strndup(ar, *c, (size_t)(slash - *c));
+    }
+    return ".";
+}
+
 static int analyse(ops_args *a, const nfy_apidb_version *v, nfy_diags *d)
 {
     nfy_prof_table t;
@@ -401,6 +430,8 @@ static int analyse(ops_args *a, const nfy_apidb_version *v, nfy_diags *d)
     nfy_prof_table_resolve_truncated(&t);
     nfy_prof_table_check(&t, v, a->compare);
     nfy_prof_table_sort(&t);
+    nfy_arena calls = NFY_ARENA_INIT; /* the sites' calls in the source */
+    nfy_cli_ops_sites_in_source(&t, source_root(a, &calls), &calls);
     nfy_prof_report_meta m = {v,          infos,      a->ninputs, ref,
                               a->compare, a->formats, d};
     nfy_status st = nfy_prof_report_write(&t, &m, a->out_dir, d);
@@ -419,6 +450,7 @@ static int analyse(ops_args *a, const nfy_apidb_version *v, nfy_diags *d)
         print_summary(&t, a, v, ref);
     free(infos);
     nfy_prof_table_release(&t);
+    nfy_arena_release(&calls);
     if (st != NFY_OK)
         return NFY_EXIT_INTERNAL;
     return ok ? NFY_EXIT_OK : NFY_EXIT_INPUT;

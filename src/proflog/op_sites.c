@@ -118,7 +118,7 @@ void nfy__prof_add_site(nfy_prof_table *t, nfy_prof_op *op, nfy_str frame,
         op->other_site_calls += calls;
         return;
     }
-    nfy_prof_site s = {intern_site(t, frame), calls, self_us};
+    nfy_prof_site s = {intern_site(t, frame), calls, self_us, NULL, 0};
     nfy_vec_push(&op->sites, s);
 }
 

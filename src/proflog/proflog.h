@@ -208,6 +208,15 @@ typedef struct {
 
 typedef NFY_VEC(nfy_prof_shape) nfy_prof_shape_vec;
 
+/* A call in the user's source that can dispatch a site's op, in the
+ * function the frame names (found in the source by the caller of the
+ * readers: src/analyse/op_calls.c). */
+typedef struct {
+    uint32_t line, col; /* 1-based */
+    nfy_str api;        /* "torch.heaviside", "Tensor.heaviside" */
+    nfy_str function;   /* "Net.forward" */
+} nfy_prof_call;
+
 /* One source site of an op: the user's frame its calls came from
  * (with_stack). text is interned in the table (one copy per distinct
  * frame, whatever the number of ops or rows naming it). */
@@ -215,6 +224,11 @@ typedef struct {
     nfy_str text; /* "model.py(9): forward" as the profiler printed it */
     int64_t calls;
     double self_us; /* host plus device self time */
+    /* The candidate calls, best first (none when the source was not
+       read or holds no call of the op's name); owned by whoever set
+       them, which outlives the reports. */
+    const nfy_prof_call *in_source;
+    uint32_t nin_source;
 } nfy_prof_site;
 
 typedef NFY_VEC(nfy_prof_site) nfy_prof_site_vec;

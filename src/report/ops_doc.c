@@ -56,6 +56,26 @@ static void json_could_be(nfy_str amb, nfy_buf *out)
     (void)nfy_buf_addstr(out, "],");
 }
 
+/* "in_source": the calls in the frame's function that can dispatch the
+ * op, best first (empty when the source was not read). */
+static void json_in_source(const nfy_prof_site *s, nfy_buf *out)
+{
+    jkey(out, "in_source");
+    (void)nfy_buf_addch(out, '[');
+    for (uint32_t i = 0; i < s->nin_source; i++) {
+        const nfy_prof_call *c = &s->in_source[i];
+        (void)nfy_buf_addf(out, "%s{\"line\":%u,\"col\":%u,", i ? "," : "",
+                           c->line, c->col);
+        jkey(out, "api");
+        jstr(out, c->api);
+        (void)nfy_buf_addch(out, ',');
+        jkey(out, "function");
+        jstr(out, c->function);
+        (void)nfy_buf_addch(out, '}');
+    }
+    (void)nfy_buf_addch(out, ']');
+}
+
 static void json_op(const nfy_prof_op *op, double total, nfy_arena *a,
                     nfy_buf *out)
 {
@@ -132,9 +152,11 @@ static void json_op(const nfy_prof_op *op, double total, nfy_arena *a,
         (void)nfy_buf_addf(out, ",\"line\":%u,", (unsigned)line);
         jkey(out, "function");
         jstr(out, func);
-        (void)nfy_buf_addf(out, ",\"calls\":%lld,\"self_share_pct\":%.2f}",
+        (void)nfy_buf_addf(out, ",\"calls\":%lld,\"self_share_pct\":%.2f,",
                            (long long)s->calls,
                            total > 0 ? 100.0 * s->self_us / total : 0.0);
+        json_in_source(s, out);
+        (void)nfy_buf_addch(out, '}');
     }
     (void)nfy_buf_addf(out, "],\"other_site_calls\":%lld}",
                        (long long)op->other_site_calls);

@@ -349,12 +349,26 @@ static int cmp_site_ref(const void *pa, const void *pb)
                : nfy_str_cmp(a->op->name, b->op->name);
 }
 
+/* The calls found in the source for a site: "torch.heaviside", then
+ * the other candidates with their lines ("; :21 Tensor.heaviside"). */
+static void site_calls(const nfy_prof_site *s, nfy_buf *tmp)
+{
+    nfy_buf_reset(tmp);
+    for (uint32_t i = 0; i < s->nin_source; i++) {
+        const nfy_prof_call *c = &s->in_source[i];
+        if (i)
+            (void)nfy_buf_addf(tmp, "; :%u ", c->line);
+        (void)nfy_buf_addview(tmp, c->api);
+    }
+}
+
 /* The work list's operators by the line of the user's code they came
  * from (with_stack profiles): file:line, function, operator, calls. */
 static void sites_table(const html_ctx *h, op_filter keep)
 {
-    static const char *const heads[] = {"Source line", "Function", "Operator",
-                                        "Status",      "Calls",    "Share"};
+    static const char *const heads[] = {"Source line", "Function", "Call",
+                                        "Operator",    "Status",   "Calls",
+                                        "Share"};
     NFY_VEC(site_ref) refs = {NULL, 0, 0};
     for (size_t i = 0; i < h->t->ops.len; i++) {
         const nfy_prof_op *op = &h->t->ops.items[i];
@@ -363,6 +377,10 @@ static void sites_table(const html_ctx *h, op_filter keep)
         for (size_t k = 0; k < op->sites.len; k++) {
             site_ref r = {{0}, {0}, 0, op, &op->sites.items[k]};
             nfy_prof_site_parts(r.site->text, &r.file, &r.line, &r.func);
+            if (r.site->nin_source) { /* the call itself, not the def */
+                r.line = r.site->in_source[0].line;
+                r.func = r.site->in_source[0].function;
+            }
             nfy_vec_push(&refs, r);
         }
     }
@@ -379,6 +397,8 @@ static void sites_table(const html_ctx *h, op_filter keep)
         (void)nfy_buf_addstr(h->out, "<tr>");
         td_text(h->out, nfy_buf_view(h->tmp), true);
         td_text(h->out, r->func, true);
+        site_calls(r->site, h->tmp);
+        td_text(h->out, nfy_buf_view(h->tmp), true);
         td_text(h->out, shown_name(r->op, h->arena), true);
         td_status(h->out, r->op->status);
         td_int(h->out, r->site->calls);

@@ -143,6 +143,19 @@ void nfy__ops_notes(const nfy_prof_op *op, nfy_buf *tmp)
         tmp->len -= 2, tmp->data[tmp->len] = '\0';
 }
 
+/* "model.py:20 Net.forward torch.heaviside, :21 Tensor.heaviside": the
+ * calls the frame's function holds, best first. */
+static void add_calls_in_source(const nfy_prof_site *s, nfy_str file,
+                                nfy_buf *tmp)
+{
+    const nfy_prof_call *c = &s->in_source[0];
+    (void)nfy_buf_addf(tmp, "%.*s:%u %.*s %.*s", NFY_STR_FMT(file), c->line,
+                       NFY_STR_FMT(c->function), NFY_STR_FMT(c->api));
+    for (uint32_t i = 1; i < s->nin_source; i++)
+        (void)nfy_buf_addf(tmp, ", :%u %.*s", s->in_source[i].line,
+                           NFY_STR_FMT(s->in_source[i].api));
+}
+
 void nfy__ops_join_sites(const nfy_prof_op *op, double total, nfy_buf *tmp)
 {
     nfy_buf_reset(tmp);
@@ -153,9 +166,14 @@ void nfy__ops_join_sites(const nfy_prof_op *op, double total, nfy_buf *tmp)
         nfy_str file, func;
         uint32_t line;
         nfy_prof_site_parts(s->text, &file, &line, &func);
-        (void)nfy_buf_addf(tmp, "%s%.*s:%u %.*s (%lld call%s, %.2f%%)",
-                           k ? "; " : "", NFY_STR_FMT(file), (unsigned)line,
-                           NFY_STR_FMT(func), (long long)s->calls,
+        if (k)
+            (void)nfy_buf_addstr(tmp, "; ");
+        if (s->nin_source)
+            add_calls_in_source(s, file, tmp);
+        else
+            (void)nfy_buf_addf(tmp, "%.*s:%u %.*s", NFY_STR_FMT(file),
+                               (unsigned)line, NFY_STR_FMT(func));
+        (void)nfy_buf_addf(tmp, " (%lld call%s, %.2f%%)", (long long)s->calls,
                            s->calls == 1 ? "" : "s",
                            total > 0 ? 100.0 * s->self_us / total : 0.0);
     }

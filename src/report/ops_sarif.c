@@ -48,6 +48,48 @@ static void message(const nfy_prof_op *op, const nfy_prof_report_meta *m,
     nfy_buf_release(&text);
 }
 
+/* A site's location: the best call in the source when it was found
+ * (the other candidates as related locations), else the frame's line. */
+static void site_locations(const nfy_prof_site *site, nfy_buf *out)
+{
+    nfy_str file, func;
+    uint32_t line;
+    nfy_prof_site_parts(site->text, &file, &line, &func);
+    const nfy_prof_call *best = site->nin_source ? &site->in_source[0] : NULL;
+    (void)nfy_buf_addstr(out, ", \"locations\": [{\"physicalLocation\": "
+                              "{\"artifactLocation\": {\"uri\": ");
+    jstr(out, file);
+    (void)nfy_buf_addstr(out, "}");
+    if (best)
+        (void)nfy_buf_addf(out,
+                           ", \"region\": {\"startLine\": %u, "
+                           "\"startColumn\": %u}",
+                           best->line, best->col);
+    else if (line)
+        (void)nfy_buf_addf(out, ", \"region\": {\"startLine\": %u}",
+                           (unsigned)line);
+    (void)nfy_buf_addstr(out, "}, \"logicalLocations\": [{\"name\": ");
+    jstr(out, best ? best->function : func);
+    (void)nfy_buf_addstr(out, ", \"kind\": \"function\"}]}]");
+    if (site->nin_source < 2)
+        return;
+    (void)nfy_buf_addstr(out, ", \"relatedLocations\": [");
+    for (uint32_t i = 1; i < site->nin_source; i++) {
+        const nfy_prof_call *c = &site->in_source[i];
+        (void)nfy_buf_addf(out, "%s{\"id\": %u, \"message\": {\"text\": ",
+                           i > 1 ? ", " : "", i);
+        jstr(out, c->api);
+        (void)nfy_buf_addstr(out, "}, \"physicalLocation\": "
+                                  "{\"artifactLocation\": {\"uri\": ");
+        jstr(out, file);
+        (void)nfy_buf_addf(out,
+                           "}, \"region\": {\"startLine\": %u, "
+                           "\"startColumn\": %u}}}",
+                           c->line, c->col);
+    }
+    (void)nfy_buf_addstr(out, "]");
+}
+
 static void result(const nfy_prof_op *op, const nfy_prof_report_meta *m,
                    const nfy_prof_site *site, double total, bool *first,
                    nfy_arena *a, nfy_buf *out)
@@ -63,21 +105,8 @@ static void result(const nfy_prof_op *op, const nfy_prof_report_meta *m,
     *first = false;
     message(op, m, calls, total > 0 ? 100.0 * self / total : 0.0, a, out);
     (void)nfy_buf_addstr(out, "}");
-    if (site) {
-        nfy_str file, func;
-        uint32_t line;
-        nfy_prof_site_parts(site->text, &file, &line, &func);
-        (void)nfy_buf_addstr(out, ", \"locations\": [{\"physicalLocation\": "
-                                  "{\"artifactLocation\": {\"uri\": ");
-        jstr(out, file);
-        (void)nfy_buf_addstr(out, "}");
-        if (line)
-            (void)nfy_buf_addf(out, ", \"region\": {\"startLine\": %u}",
-                               (unsigned)line);
-        (void)nfy_buf_addstr(out, "}, \"logicalLocations\": [{\"name\": ");
-        jstr(out, func);
-        (void)nfy_buf_addstr(out, ", \"kind\": \"function\"}]}]");
-    }
+    if (site)
+        site_locations(site, out);
     (void)nfy_buf_addstr(out, "}");
 }
 
