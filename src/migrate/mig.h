@@ -3,8 +3,7 @@
  * (migrate.c, which speaks report.h) and the passes (which speak pylex,
  * pysyn, resolve and rules). The passes record findings as mig_note values
  * with mirror enums, so no translation unit needs report.h together with
- * pylex.h, rules.h or apidb.h (their enum constants collide; see
- * .api_requests.txt). migrate.c maps the mirrors onto report.h.
+ * pylex.h, rules.h or apidb.h. migrate.c maps the mirrors onto report.h.
  */
 #ifndef NPUIFY_MIGRATE_MIG_H
 #define NPUIFY_MIGRATE_MIG_H

@@ -1,7 +1,7 @@
 /*
  * `npuify ops` outputs: all_ops.txt (Huawei's file: one operator per line),
  * ops.csv, dynamic_ops.csv, report.json, summary.md and report.html (the
- * last three rendered in op_report_doc.c and op_html.c). Everything is
+ * last three rendered in op_report_doc.c and report/ops_html.c). Everything is
  * rendered from a sorted nfy_prof_table, so the bytes depend only on the
  * input: no timestamps, no absolute paths beyond what the caller passes.
  */
