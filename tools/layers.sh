@@ -10,7 +10,9 @@
 # Generated objects (OBJDIR/gen) hold data: nfy__ names, no references.
 #   tools/layers.sh [-d DESIGN] [-s SRC] [-a ALLOW] [-p HEADER] OBJDIR...
 #   tools/layers.sh --renames [...] OBJDIR...  (a sed script to stdout)
-# OBJDIR is a build tree (src/MODULE/.../*.o, gen/*.o). ALLOW holds the
+#   tools/layers.sh --objects OBJDIR >FILE     (its symbols, for reuse)
+# OBJDIR is a build tree (src/MODULE/.../*.o, gen/*.o) or a FILE written by
+# --objects (nm read once for several checks). ALLOW holds the
 # marked exceptions (tests/layers.allow). One line per violation; exit 1
 # when there is one, 2 on a usage error.
 set -u
@@ -23,6 +25,7 @@ while [ $# -gt 0 ]; do
     -a) allow=$2; shift 2 ;;
     -p) api=$2; shift 2 ;;
     --renames) mode=renames; shift ;;
+    --objects) mode=objects; shift ;;
     -*) echo "layers: unknown option $1" >&2; exit 2 ;;
     *) break ;;
     esac
@@ -31,6 +34,15 @@ done
 export LC_ALL=C
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
+
+# objects OBJDIR: one "S MODULE OBJECT SYMBOL TYPE" line per symbol.
+objects() {
+    if [ -f "$1" ]; then cat "$1"; return; fi
+    o=${1%/}
+    find "$o/src" "$o/gen" -name '*.o' 2>/dev/null | sort | xargs -r nm -A -P -g |
+        sed -E "s,^$o/(src/([^/]+)|(gen))/([^:]*): ([^ ]+) ([A-Za-z]).*,S \\2\\3 \\1/\\4 \\5 \\6,"
+}
+if [ "$mode" = objects ]; then objects "$1"; exit; fi
 
 # Every fact as one tagged line, so one awk program sees them all.
 {
@@ -42,10 +54,7 @@ trap 'rm -rf "$tmp"' EXIT
     grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[A-Za-z0-9_]+/' \
         --include='*.c' --include='*.h' "$src" |
         sed -E "s,^$src/([^/]+)/([^:]*:[0-9]+):[^\"]*\"([^/\"]+)/.*,I \\1 $src/\\1/\\2 \\3,"
-    for o in "$@"; do
-        find "$o/src" "$o/gen" -name '*.o' 2>/dev/null | sort | xargs -r nm -A -P -g |
-            sed -E "s,^$o/(src/([^/]+)|(gen))/([^:]*): ([^ ]+) ([A-Za-z]).*,S \\2\\3 \\1/\\4 \\5 \\6,"
-    done
+    for o in "$@"; do objects "$o"; done
 } >"$tmp/facts"
 grep -q '^L ' "$tmp/facts" || { echo "layers: no 'layers:' line in $design" >&2; exit 2; }
 grep -q '^S ' "$tmp/facts" || { echo "layers: no objects under $*" >&2; exit 2; }
@@ -108,7 +117,7 @@ END {
             priv_seen[s] = 1
             if (mode == "renames") { viol[s] = 1; continue }
             if (s in name_ok) name_used[s] = 1
-            else fail(ro[i] ": " m " uses " s ", internal (nfy__) to " n)
+            else fail(ro[i] ": " m " uses " s ", internal (nfy__) to " n " (" renamed(n, s) "?)")
         }
     }
     for (i = 1; i <= nd; i++) {
@@ -117,7 +126,7 @@ END {
         if ((s in api) || s == "main" || !(m in pos) || prefix_ok(m, s)) continue
         if (mode == "renames") { viol[s] = 1; continue }
         if (s in name_ok) { name_used[s] = 1; continue }
-        fail(m " defines " s ": not nfy_" tag[m] "_... or nfy__" tag[m] "_...")
+        fail(m " defines " s ": not nfy_" tag[m] "_... or nfy__" tag[m] "_... (" renamed(m, s) "?)")
     }
     for (k in edge_ok) if (!(k in edge_used)) {
         split(k, e, SUBSEP); fail(allowf ": \"edge " e[1] " " e[2] "\" is no longer needed: delete it")
