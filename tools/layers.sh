@@ -90,6 +90,7 @@ $1 == "X" && $2 == "edge" { edge_ok[$3, $4] = 1; next }
 $1 == "X" && $2 == "name" { name_ok[$3] = 1; next }
 $1 == "X" { fail(allowf ": not an \"edge FROM TO\" or \"name SYMBOL\" line: " substr($0, 3)); next }
 $1 == "I" { ni++; im[ni] = $2; iwhere[ni] = $3; it[ni] = $4; next }
+$1 == "S" && $4 ~ /^__|\./ { next } # compiler-made names (sanitizers, ODR indicators)
 $1 == "S" && ($5 == "U" || $5 == "w" || $5 == "v") { nr++; rm_[nr] = $2; ro[nr] = $3; rs[nr] = $4; next }
 $1 == "S" { if (!($4 in def)) { def[$4] = $2; nd++; ds[nd] = $4 } next }
 END {
