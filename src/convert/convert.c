@@ -17,8 +17,6 @@
 #include "convert/convert_internal.h"
 #include "edit/edit.h"
 
-/* Python and shell files larger than this are copied, not migrated. */
-
 /* rel is a skipped path or lies below one (the walk still descends into a
  * skipped directory). */
 bool nfy__convert_skipped(const nfy__converter *c, const char *rel)

@@ -52,7 +52,7 @@
 #include "rules/rules.h"
 
 /* Operation type, msFmkTransplt's enum plus NONE for non-change findings.
- * (Named NFY_OPTYPE_* by the lead: pylex.h owns NFY_OP_* for operators.) */
+ * (NFY_OPTYPE_*: pylex.h owns NFY_OP_* for operators.) */
 typedef enum {
     NFY_OPTYPE_NONE,   /* advice, unknown API, left unchanged: no operation */
     NFY_OPTYPE_INSERT, /* code added */
@@ -62,8 +62,7 @@ typedef enum {
                             */
 } nfy_op_type;
 
-/* Safety levels are the rule catalogue's (rules.h): SAFE, UNSAFE, MANUAL.
- * (Shared by the lead so both headers can be included together.) */
+/* Safety levels are the rule catalogue's (rules.h): SAFE, UNSAFE, MANUAL. */
 typedef nfy_rule_safety nfy_safety;
 
 /** "INSERT", "MODIFY", "DELETE", "UNSUPPORTED", "" for NONE. */
