@@ -3,9 +3,9 @@
  * line (or listed, one path a line, in the file given with -l) into memory
  * first, then times, best of N rounds (default 3), only the work:
  *   scan       count newlines with memchr (a memory-bandwidth baseline)
- *   tokenize   nfy_lex on every file
- *   structure  nfy_lex + nfy_pysyn_parse on every file (arena per file)
- *   pysyn      nfy_pysyn_parse alone, on tokens made beforehand (nfy_lex
+ *   tokenize   nfy_lex_lex on every file
+ *   structure  nfy_lex_lex + nfy_pysyn_parse on every file (arena per file)
+ *   pysyn      nfy_pysyn_parse alone, on tokens made beforehand (nfy_lex_lex
  *              also makes the token summary pysyn's first pass reads)
  * (-p: only pysyn, -s: only structure, -t: only tokenize; for profilers)
  * and prints one line per measurement:
@@ -81,11 +81,11 @@ static void run_lex(const source_vec *v, sink *k)
     nfy_lex_scratch sc;
     nfy_lex_scratch_init(&sc);
     nfy_tokens toks;
-    nfy_tokens_init(&toks);
+    nfy_lex_tokens_init(&toks);
     for (size_t i = 0; i < v->len; i++) {
         if (nfy_lex_reuse(&v->items[i], &toks, NULL, &sc) == NFY_OK)
             k->value += toks.toks.len;
-        nfy_tokens_recycle(&toks, &sc);
+        nfy_lex_tokens_recycle(&toks, &sc);
     }
     nfy_lex_scratch_release(&sc);
 }
@@ -93,9 +93,9 @@ static void run_lex(const source_vec *v, sink *k)
 static void run_syn(const source_vec *v, sink *k)
 {
     nfy_front_scratch sc;
-    nfy_front_scratch_init(&sc);
+    nfy_pysyn_front_scratch_init(&sc);
     nfy_tokens toks;
-    nfy_tokens_init(&toks);
+    nfy_lex_tokens_init(&toks);
     nfy_arena arena = NFY_ARENA_INIT;
     for (size_t i = 0; i < v->len; i++) {
         nfy_pysyn *m = NULL;
@@ -104,9 +104,9 @@ static void run_syn(const source_vec *v, sink *k)
                                   &m) == NFY_OK)
             k->value += m->nstmts + m->ncalls;
         nfy_arena_release(&arena);
-        nfy_tokens_recycle(&toks, &sc.lex);
+        nfy_lex_tokens_recycle(&toks, &sc.lex);
     }
-    nfy_front_scratch_release(&sc);
+    nfy_pysyn_front_scratch_release(&sc);
 }
 
 typedef NFY_VEC(nfy_tokens) tokens_vec;
@@ -207,14 +207,14 @@ int main(int argc, char **argv)
     if (!only_structure)
         nfy_vec_reserve(&tv, v.len);
     for (size_t i = 0; i < v.len && !only_structure; i++) {
-        nfy_tokens_init(&tv.items[i]);
-        (void)nfy_lex(&v.items[i], &tv.items[i], NULL); /* never fails */
+        nfy_lex_tokens_init(&tv.items[i]);
+        (void)nfy_lex_lex(&v.items[i], &tv.items[i], NULL); /* never fails */
         tv.len++;
     }
     if (!only_structure)
         measure("pysyn", (work){NULL, run_pysyn_only, &tv}, &v, bytes, rounds);
     for (size_t i = 0; i < tv.len; i++)
-        nfy_tokens_release(&tv.items[i]);
+        nfy_lex_tokens_release(&tv.items[i]);
     nfy_vec_free(&tv);
     for (size_t i = 0; i < v.len; i++)
         nfy_source_release(&v.items[i]);

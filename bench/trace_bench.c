@@ -1,5 +1,5 @@
 /*
- * trace_bench FILE...: time nfy_proflog_read_trace over each file with a
+ * trace_bench FILE...: time nfy_prof_read_trace over each file with a
  * sink that only counts rows (the reader alone, no aggregation) and print
  * one line per file: bytes, rows, wall and CPU seconds and MB/s (CPU time
  * is the steadier number on a shared machine). Used by bench/trace.sh.
@@ -45,7 +45,7 @@ int main(int argc, char **argv)
         nfy_proflog_opts o = {argv[i], &diags, count_row, &c, 0};
         double t0 = now(CLOCK_MONOTONIC);
         double c0 = now(CLOCK_PROCESS_CPUTIME_ID);
-        nfy_status s = nfy_proflog_read_trace(argv[i], &o);
+        nfy_status s = nfy_prof_read_trace(argv[i], &o);
         double dt = now(CLOCK_MONOTONIC) - t0;
         double dc = now(CLOCK_PROCESS_CPUTIME_ID) - c0;
         double mb = (double)st.st_size / 1e6;

@@ -2,7 +2,7 @@
  * libFuzzer target for pylex: any bytes must tokenize without a crash, end
  * with ENDMARKER, give back the input byte for byte from the tokens'
  * [trivia_start, end) ranges, keep positions ordered, and let
- * nfy_fstring_split stay inside every f-string token. Aborts on violation.
+ * nfy_lex_fstring_split stay inside every f-string token. Aborts on violation.
  * Build: clang -fsanitize=fuzzer,address -Iinclude -Isrc fuzz/fuzz_lex.c
  * followed by every .c file of src/core and src/pylex (no other libraries).
  * Seeds: fuzz/corpus_lex/.
@@ -28,7 +28,7 @@ static void check_fstring(const nfy_source *src, const nfy_token *t,
                           nfy_fstring_parts *parts)
 {
     parts->len = 0;
-    if (!nfy_fstring_split(src, t, parts))
+    if (!nfy_lex_fstring_split(src, t, parts))
         return;
     for (size_t i = 0; i < parts->len; i++) {
         const nfy_fstring_part *p = &parts->items[i];
@@ -46,11 +46,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (nfy_source_from_mem(&src, "fuzz.py", (const char *)data, size))
         return 0;
     nfy_tokens toks;
-    nfy_tokens_init(&toks);
+    nfy_lex_tokens_init(&toks);
     nfy_diags diags;
     nfy_diags_init(&diags);
-    check(nfy_lex(&src, &toks, &diags) == NFY_OK, "nfy_lex failed");
-    check(nfy_tokens_lossless(&src, &toks, NULL), "lossless check failed");
+    check(nfy_lex_lex(&src, &toks, &diags) == NFY_OK, "nfy_lex_lex failed");
+    check(nfy_lex_tokens_lossless(&src, &toks, NULL), "lossless check failed");
     size_t at = 0;
     uint32_t line = 1;
     nfy_fstring_parts parts = {NULL, 0, 0};
@@ -75,7 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
           "no ENDMARKER");
     nfy_vec_free(&parts);
     nfy_diags_release(&diags);
-    nfy_tokens_release(&toks);
+    nfy_lex_tokens_release(&toks);
     nfy_source_release(&src);
     return 0;
 }

@@ -42,8 +42,7 @@ static size_t convert_once(const nfy_migrate_opts *mo, const char *text,
     nfy_diags diags;
     nfy_diags_init(&diags);
     nfy_migrate_info info;
-    nfy_status st =
-        nfy_migrate_file(mo, &src, "fuzz.py", &es, &rep, &info, &diags);
+    nfy_status st = nfy_mig_file(mo, &src, "fuzz.py", &es, &rep, &info, &diags);
     check(st == NFY_OK || st == NFY_ELIMIT, "migrate status");
     check(nfy_edit_set_apply(&es, &diags, out) == NFY_OK, "apply");
     size_t n = es.edits.len;

@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     nfy_diags_init(&diags);
     diags.max = 64;
     nfy_npu_csv_opts o = {"fuzz.csv", &diags, 64, 32, check_record, &records};
-    (void)nfy_npu_csv_read_mem((const char *)data, size, &o);
+    (void)nfy_npuprof_csv_read_mem((const char *)data, size, &o);
     nfy_diags_release(&diags);
     return 0;
 }

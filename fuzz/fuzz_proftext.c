@@ -29,12 +29,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     nfy_diags_init(&diags);
     diags.max = 64;
     nfy_proflog_opts o = {"fuzz.log", &diags, check_row, &rows, 4096};
-    nfy_proflog_text *r = nfy_proflog_text_new(&o);
+    nfy_proflog_text *r = nfy_prof_text_new(&o);
     size_t split = size ? data[0] % (size + 1) : 0;
-    (void)nfy_proflog_text_feed(r, data, split);
-    (void)nfy_proflog_text_feed(r, data + split, size - split);
-    (void)nfy_proflog_text_finish(r);
-    nfy_proflog_text_free(r);
+    (void)nfy_prof_text_feed(r, data, split);
+    (void)nfy_prof_text_feed(r, data + split, size - split);
+    (void)nfy_prof_text_finish(r);
+    nfy_prof_text_free(r);
     nfy_diags_release(&diags);
     return 0;
 }

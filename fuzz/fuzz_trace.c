@@ -1,6 +1,6 @@
 /*
  * libFuzzer target for the chrome-trace reader: any bytes (plain or gzip)
- * through nfy_proflog_read_trace's memory twin, with a tiny per-field cap so
+ * through nfy_prof_read_trace's memory twin, with a tiny per-field cap so
  * the cut paths run too. Rows are checked for basic invariants. Build:
  * sh fuzz/run.sh trace (seed corpus: fuzz/corpus_trace/).
  */
@@ -35,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     nfy_proflog_opts o = {"fuzz.json", &diags, check_row, &rows, 300};
     /* Odd first bytes: reads of 1-16 bytes, so tokens cross refills. */
     size_t max_read = size && (data[0] & 1) ? 1 + data[0] % 16 : 0;
-    (void)nfy__proflog_read_trace_mem(data, size, &o, max_read);
+    (void)nfy__prof_read_trace_mem(data, size, &o, max_read);
     nfy_diags_release(&diags);
     return 0;
 }

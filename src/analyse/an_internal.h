@@ -19,7 +19,7 @@ typedef struct {
     nfy_arena *arena;
     const char **btype; /* per binding: type qual, "" none, NULL not yet */
     const char **bown;  /* per binding: the type it gives, as btype */
-    nfy_rule_env env;   /* which rules are active (nfy_rule_activity_in) */
+    nfy_rule_env env;   /* which rules are active (nfy_rules_activity_in) */
     /* the version verdicts are judged for: the first of v's name, as
        nfy_analyse_judge(v->name) finds it, parsed once per file */
     const nfy_apidb_version *judge_v;
@@ -98,51 +98,55 @@ typedef struct {
 
 /** The entry of qual for c (c's run or file memo; past the memo's limit, a
  * fresh one in c->arena). */
-an_named *an_name(an_ctx *c, nfy_str qual);
+an_named *nfy__analyse_name(an_ctx *c, nfy_str qual);
 /** The judgement of n's name for c, made once. */
-const an_judgement *an_named_judgement(an_ctx *c, an_named *n);
+const an_judgement *nfy__analyse_named_judgement(an_ctx *c, an_named *n);
 /** The versions of the run memo kept for c's options (made from the same
  * options: the same versions), when there is one. */
-bool an_memo_versions(const an_ctx *c, const nfy_apidb_version **v,
-                      const nfy_apidb_version **judge_v);
+bool nfy__analyse_memo_versions(const an_ctx *c, const nfy_apidb_version **v,
+                                const nfy_apidb_version **judge_v);
 /** Free the file's memo (not the run's). */
-void an_memo_release(an_ctx *c);
+void nfy__analyse_memo_release(an_ctx *c);
 
 /** Record a finding of rule id at span with api and detail (the Tips). */
-void an_emit(an_ctx *c, const char *rule, nfy_span span, const char *api,
-             const char *detail, const char *npu_api);
+void nfy__analyse_emit(an_ctx *c, const char *rule, nfy_span span,
+                       const char *api, const char *detail,
+                       const char *npu_api);
 /* The optional columns of a finding. */
 typedef struct {
     const char *api, *detail, *npu_api, *api_type, *after;
     const char *message; /* the whole message (NULL: "rule message: detail") */
 } an_extra;
-/** an_emit with every column. */
-void an_emit_as(an_ctx *c, const char *rule, nfy_span span, an_extra x);
-/** an_emit_as for the active rule r (an_rule's answer, not NULL). */
-void an_emit_rule(an_ctx *c, const nfy_rule *r, nfy_span span, an_extra x);
+/** nfy__analyse_emit with every column. */
+void nfy__analyse_emit_as(an_ctx *c, const char *rule, nfy_span span,
+                          an_extra x);
+/** nfy__analyse_emit_as for the active rule r (nfy__analyse_rule's answer, not
+ * NULL). */
+void nfy__analyse_emit_rule(an_ctx *c, const nfy_rule *r, nfy_span span,
+                            an_extra x);
 /** Rule id of the set when it is active for the run (the one activation
  * decision, as convert's), or NULL (then nothing is emitted). */
-const nfy_rule *an_rule(const an_ctx *c, const char *id);
+const nfy_rule *nfy__analyse_rule(const an_ctx *c, const char *id);
 
 /* Passes over a resolved Python file. */
-void an_torch_apis(an_ctx *c);
-void an_custom_ops(an_ctx *c);
-void an_triton(an_ctx *c);
-void an_dynamic_shapes(an_ctx *c);
+void nfy__analyse_torch_apis(an_ctx *c);
+void nfy__analyse_custom_ops(an_ctx *c);
+void nfy__analyse_triton(an_ctx *c);
+void nfy__analyse_dynamic_shapes(an_ctx *c);
 
 /** The torch type of local binding b: "torch.nn.MaxPool2d", "torch.Tensor",
  * or "" when not surely known (every binding of the name in its scope must
  * agree). */
-const char *an_binding_type(an_ctx *c, uint32_t b);
+const char *nfy__analyse_binding_type(an_ctx *c, uint32_t b);
 /** Qualified name of the callee when tokens [first, end) are exactly one call
  * of a resolved dotted name; else empty. */
-nfy_str an_value_call(const an_ctx *c, uint32_t first, uint32_t end);
+nfy_str nfy__analyse_value_call(const an_ctx *c, uint32_t first, uint32_t end);
 
 /** Per token: 1 inside a type annotation (annotations.c). */
-uint8_t *an_annotation_tokens(an_ctx *c);
+uint8_t *nfy__analyse_annotation_tokens(an_ctx *c);
 
 /* Text files. */
-void an_cpp_cuda(an_ctx *c);
-void an_dependencies(an_ctx *c);
+void nfy__analyse_cpp_cuda(an_ctx *c);
+void nfy__analyse_dependencies(an_ctx *c);
 
 #endif

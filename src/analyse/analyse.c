@@ -38,10 +38,10 @@ nfy_status nfy_analyse_modes_parse(const char *list, unsigned *modes)
     return *modes ? NFY_OK : NFY_EUSAGE;
 }
 
-const nfy_rule *an_rule(const an_ctx *c, const char *id)
+const nfy_rule *nfy__analyse_rule(const an_ctx *c, const char *id)
 {
-    const nfy_rule *r = nfy_rule_set_find(c->o->rules, id);
-    return r != NULL && nfy_rule_activity_in(r, &c->env) != NFY_RULE_INACTIVE
+    const nfy_rule *r = nfy_rules_set_find(c->o->rules, id);
+    return r != NULL && nfy_rules_activity_in(r, &c->env) != NFY_RULE_INACTIVE
                ? r
                : NULL;
 }
@@ -54,7 +54,7 @@ static nfy_rule_env an_env(const nfy_analyse_opts *o)
     mo.rules = o->rules;
     mo.torch_version = o->torch_version;
     nfy_rule_env env = {0};
-    if (nfy_migrate_rule_env(&mo, &env) != NFY_OK)
+    if (nfy_mig_rule_env(&mo, &env) != NFY_OK)
         env.torch_version = NULL;
     return env;
 }
@@ -62,39 +62,41 @@ static nfy_rule_env an_env(const nfy_analyse_opts *o)
 /* The report file a finding goes to, from its rule's tags (rules.json). */
 static nfy_finding_cat cat_of(const nfy_rule *r)
 {
-    if (nfy_rule_has_tag(r, "unknown"))
+    if (nfy_rules_has_tag(r, "unknown"))
         return NFY_CAT_UNKNOWN_API;
-    if (nfy_rule_has_tag(r, "cuda-op"))
+    if (nfy_rules_has_tag(r, "cuda-op"))
         return NFY_CAT_CUDA_OP;
-    if (nfy_rule_has_tag(r, "precision"))
+    if (nfy_rules_has_tag(r, "precision"))
         return NFY_CAT_PRECISION_ADVICE;
-    if (nfy_rule_has_tag(r, "performance"))
+    if (nfy_rules_has_tag(r, "performance"))
         return NFY_CAT_PERFORMANCE_ADVICE;
     return NFY_CAT_UNSUPPORTED_API;
 }
 
-void an_emit(an_ctx *c, const char *rule, nfy_span span, const char *api,
-             const char *detail, const char *npu_api)
+void nfy__analyse_emit(an_ctx *c, const char *rule, nfy_span span,
+                       const char *api, const char *detail, const char *npu_api)
 {
-    an_emit_as(c, rule, span,
-               (an_extra){api, detail, npu_api, NULL, NULL, NULL});
+    nfy__analyse_emit_as(c, rule, span,
+                         (an_extra){api, detail, npu_api, NULL, NULL, NULL});
 }
 
-void an_emit_as(an_ctx *c, const char *rule, nfy_span span, an_extra x)
+void nfy__analyse_emit_as(an_ctx *c, const char *rule, nfy_span span,
+                          an_extra x)
 {
-    const nfy_rule *r = an_rule(c, rule);
+    const nfy_rule *r = nfy__analyse_rule(c, rule);
     if (r != NULL)
-        an_emit_rule(c, r, span, x);
+        nfy__analyse_emit_rule(c, r, span, x);
 }
 
-void an_emit_rule(an_ctx *c, const nfy_rule *r, nfy_span span, an_extra x)
+void nfy__analyse_emit_rule(an_ctx *c, const nfy_rule *r, nfy_span span,
+                            an_extra x)
 {
     const char *api = x.api, *detail = x.detail, *npu_api = x.npu_api;
     if (c->rep == NULL)
         return;
     nfy_finding f = {0};
     f.file = c->rel;
-    nfy_finding_locate(&f, c->src, span);
+    nfy_report_finding_locate(&f, c->src, span);
     f.rule = r->id;
     f.cat = cat_of(r);
     f.op = NFY_OPTYPE_NONE;
@@ -145,20 +147,21 @@ void nfy_analyse_python(void *ctx, const nfy_source *src, const char *relpath,
                 .arena = &arena,
                 .env = an_env(o),
                 .keep = keep};
-    if (!an_memo_versions(&c, &c.v, &c.judge_v)) { /* parsed once a run */
+    if (!nfy__analyse_memo_versions(&c, &c.v,
+                                    &c.judge_v)) { /* parsed once a run */
         c.v = version_of(o->torch_version);
         c.judge_v = version_of(c.v->name);
     }
     c.btype = nfy_arena_calloc(&arena, syn->nbindings + 1, sizeof *c.btype);
     if (o->modes & NFY_ANALYSE_TORCH_APIS) {
-        an_torch_apis(&c);
-        an_dynamic_shapes(&c);
+        nfy__analyse_torch_apis(&c);
+        nfy__analyse_dynamic_shapes(&c);
     }
     if (o->modes & NFY_ANALYSE_EXTENSIONS) {
-        an_custom_ops(&c);
-        an_triton(&c);
+        nfy__analyse_custom_ops(&c);
+        nfy__analyse_triton(&c);
     }
-    an_memo_release(&c);
+    nfy__analyse_memo_release(&c);
     nfy_arena_release(&arena);
 }
 
@@ -219,10 +222,10 @@ void nfy_analyse_text(const nfy_analyse_opts *o, const nfy_source *src,
                 .first_open = nfy_report_open_mark(report)};
     c.judge_v = version_of(c.v->name);
     if ((o->modes & NFY_ANALYSE_EXTENSIONS) && is_cpp_source(relpath))
-        an_cpp_cuda(&c);
+        nfy__analyse_cpp_cuda(&c);
     if ((o->modes & NFY_ANALYSE_DEPENDENCIES) && is_dependency_file(relpath))
-        an_dependencies(&c);
+        nfy__analyse_dependencies(&c);
     nfy_report_merge_sites(report, c.first_open);
-    an_memo_release(&c);
+    nfy__analyse_memo_release(&c);
     nfy_arena_release(&arena);
 }

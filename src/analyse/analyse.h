@@ -146,17 +146,17 @@ typedef struct {
  * at most cap into out. Strings live in a (or in the file). 0 when the
  * function is not in the file or nothing in it matches.
  */
-size_t nfy_an_op_calls(const nfy_pysyn *m, const nfy_resolution *r,
-                       uint32_t frame_line, nfy_str func, nfy_str op,
-                       nfy_arena *a, nfy_an_op_call *out, size_t cap);
+size_t nfy_analyse_op_calls(const nfy_pysyn *m, const nfy_resolution *r,
+                            uint32_t frame_line, nfy_str func, nfy_str op,
+                            nfy_arena *a, nfy_an_op_call *out, size_t cap);
 /** A Python file parsed and resolved once for many frames. */
 typedef struct nfy_an_pyfile nfy_an_pyfile;
 /** NULL when path cannot be read (or is too large to parse). */
-nfy_an_pyfile *nfy_an_pyfile_open(const char *path);
-/** nfy_an_op_calls on f; the strings are copied into a. */
-size_t nfy_an_pyfile_op_calls(nfy_an_pyfile *f, uint32_t frame_line,
-                              nfy_str func, nfy_str op, nfy_arena *a,
-                              nfy_an_op_call *out, size_t cap);
-void nfy_an_pyfile_close(nfy_an_pyfile *f);
+nfy_an_pyfile *nfy_analyse_pyfile_open(const char *path);
+/** nfy_analyse_op_calls on f; the strings are copied into a. */
+size_t nfy_analyse_pyfile_op_calls(nfy_an_pyfile *f, uint32_t frame_line,
+                                   nfy_str func, nfy_str op, nfy_arena *a,
+                                   nfy_an_op_call *out, size_t cap);
+void nfy_analyse_pyfile_close(nfy_an_pyfile *f);
 
 #endif

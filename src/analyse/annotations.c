@@ -54,7 +54,7 @@ static void def_header(const an_ctx *c, const nfy_stmt *s, uint8_t *ann)
         (void)mark_until(c, ann, rpar + 2, s->end, ':', 0);
 }
 
-uint8_t *an_annotation_tokens(an_ctx *c)
+uint8_t *nfy__analyse_annotation_tokens(an_ctx *c)
 {
     const nfy_pysyn *m = c->m;
     uint8_t *ann = nfy_arena_calloc(c->arena, m->ntoks + 1, 1);

@@ -39,7 +39,7 @@ static void emit(an_ctx *c, cuda_tally *t, nfy_span sp, const char *api,
 {
     if (t->listed < CUDA_FINDINGS_MAX) {
         t->listed++;
-        an_emit(c, "NPU708", sp, api, detail, npu);
+        nfy__analyse_emit(c, "NPU708", sp, api, detail, npu);
     } else if (t->more++ == 0) {
         t->first_more = sp;
     }
@@ -49,12 +49,13 @@ static void emit_summary(an_ctx *c, const cuda_tally *t)
 {
     if (t->more == 0)
         return;
-    an_emit(c, "NPU708", t->first_more, "(not listed)",
-            nfy_arena_fmt(c->arena,
-                          "%zu more CUDA constructs from this line on, not "
-                          "listed (at most %d a file)",
-                          t->more, CUDA_FINDINGS_MAX),
-            NULL);
+    nfy__analyse_emit(
+        c, "NPU708", t->first_more, "(not listed)",
+        nfy_arena_fmt(c->arena,
+                      "%zu more CUDA constructs from this line on, not "
+                      "listed (at most %d a file)",
+                      t->more, CUDA_FINDINGS_MAX),
+        NULL);
 }
 
 static bool ident_char(char ch)
@@ -115,7 +116,7 @@ static const char *find_in(const char *p, size_t n, const char *needle)
     return NULL;
 }
 
-void an_cpp_cuda(an_ctx *c)
+void nfy__analyse_cpp_cuda(an_ctx *c)
 {
     const char *s = c->src->data;
     size_t n = c->src->len;

@@ -41,8 +41,8 @@ static const char *defined_at(an_ctx *c, const nfy_name_use *u,
     if (res->kind == NFY_RES_IMPORT || res->kind == NFY_RES_ALIAS) {
         nfy_str q = res->qual;
         if (nfy_str_starts_with(q, NFY_STR_LIT("torch.ops.")) &&
-            nfy_dotted_count(q) == 4) {
-            nfy_str ns = last_part(nfy_dotted_head(q, 3));
+            nfy_resolve_dotted_count(q) == 4) {
+            nfy_str ns = last_part(nfy_resolve_dotted_head(q, 3));
             char *key = nfy_arena_fmt(c->arena, "%.*s::%.*s", (int)ns.len,
                                       ns.ptr, (int)name.len, name.ptr);
             return nfy_analyse_exts_find(c->o->exts, nfy_str_from_cstr(key),
@@ -50,7 +50,8 @@ static const char *defined_at(an_ctx *c, const nfy_name_use *u,
         }
         if (nfy_str_starts_with(q, NFY_STR_LIT("torch.")))
             return NULL;
-        nfy_str recv = last_part(nfy_dotted_head(q, nfy_dotted_count(q) - 1));
+        nfy_str recv = last_part(
+            nfy_resolve_dotted_head(q, nfy_resolve_dotted_count(q) - 1));
         const char *w = lookup(c, recv, name, cuda);
         return w ? w
                  : lookup(c, NFY_STR_LIT("TORCH_EXTENSION_NAME"), name, cuda);
@@ -61,7 +62,7 @@ static const char *defined_at(an_ctx *c, const nfy_name_use *u,
     const nfy_binding *b = &c->m->bindings[res->binding];
     if (b->kind != NFY_BIND_ASSIGN || b->value_first == NFY_NONE)
         return NULL;
-    nfy_str q = an_value_call(c, b->value_first, b->value_end);
+    nfy_str q = nfy__analyse_value_call(c, b->value_first, b->value_end);
     if (!nfy_str_eq_cstr(q, "torch.utils.cpp_extension.load") &&
         !nfy_str_eq_cstr(q, "torch.utils.cpp_extension.load_inline"))
         return NULL;
@@ -128,7 +129,7 @@ static nfy_str gate_of(const an_ctx *c, uint32_t s)
     return (nfy_str){"", 0};
 }
 
-void an_custom_ops(an_ctx *c)
+void nfy__analyse_custom_ops(an_ctx *c)
 {
     if (c->o->exts == NULL || c->o->exts->len == 0)
         return;
@@ -156,9 +157,9 @@ void an_custom_ops(an_ctx *c)
                                 "project's other path runs when it is off",
                                 NFY_STR_FMT(flag))
                 : "";
-        an_emit(c,
-                cuda ? tried || flag.len > 0 ? "NPU713" : "NPU504" : "NPU711",
-                nfy_pysyn_range_span(c->m, u->tok, u->chain_end + 1), api,
-                nfy_arena_fmt(c->arena, "defined at %s%s", where, why), NULL);
+        nfy__analyse_emit(
+            c, cuda ? tried || flag.len > 0 ? "NPU713" : "NPU504" : "NPU711",
+            nfy_pysyn_range_span(c->m, u->tok, u->chain_end + 1), api,
+            nfy_arena_fmt(c->arena, "defined at %s%s", where, why), NULL);
     }
 }

@@ -52,14 +52,14 @@ static void match_word(an_ctx *c, const nfy_rule *r, nfy_str w, size_t off)
     for (size_t i = 0; i < r->nmap; i++) {
         const nfy_rule_pair *p = &r->map[i];
         if ((strchr(p->from, '/') != NULL) != path ||
-            !nfy_rule_glob(p->from, nfy_str_from_cstr(key)))
+            !nfy_rules_glob(p->from, nfy_str_from_cstr(key)))
             continue;
         const char *to = p->to && p->to[0] ? p->to : NULL;
-        an_emit(c, "NPU706", (nfy_span){(uint32_t)off, (uint32_t)(off + w.len)},
-                key,
-                to ? nfy_arena_fmt(c->arena, "%s; NPU: %s", p->note, to)
-                   : p->note,
-                to);
+        nfy__analyse_emit(
+            c, "NPU706", (nfy_span){(uint32_t)off, (uint32_t)(off + w.len)},
+            key,
+            to ? nfy_arena_fmt(c->arena, "%s; NPU: %s", p->note, to) : p->note,
+            to);
         return;
     }
 }
@@ -102,9 +102,9 @@ static void scan_quoted(an_ctx *c, const nfy_rule *r, size_t b, size_t e)
     }
 }
 
-void an_dependencies(an_ctx *c)
+void nfy__analyse_dependencies(an_ctx *c)
 {
-    const nfy_rule *r = an_rule(c, "NPU706");
+    const nfy_rule *r = nfy__analyse_rule(c, "NPU706");
     if (r == NULL)
         return;
     bool quoted = quoted_only(c->rel);

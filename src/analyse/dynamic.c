@@ -43,20 +43,21 @@ static void data_sized_call(an_ctx *c, const nfy_call *k)
     bool torch_fn =
         (res->kind == NFY_RES_IMPORT || res->kind == NFY_RES_ALIAS) &&
         AN_STARTS(q, "torch.") && is_data_sized(last_part(q)) &&
-        (nfy_dotted_count(q) == 2 || AN_STARTS(q, "torch.Tensor."));
+        (nfy_resolve_dotted_count(q) == 2 || AN_STARTS(q, "torch.Tensor."));
     bool tensor_method =
         res->kind == NFY_RES_LOCAL && res->binding != NFY_NONE &&
         u->nparts == 2 &&
         is_data_sized(nfy_pysyn_tok_text(c->m, u->chain_end)) &&
-        strcmp(an_binding_type(c, res->binding), "torch.Tensor") == 0;
+        strcmp(nfy__analyse_binding_type(c, res->binding), "torch.Tensor") == 0;
     if (!torch_fn && !tensor_method)
         return;
     nfy_str name = nfy_pysyn_tok_text(c->m, u->chain_end);
-    an_emit(c, "NPU710", nfy_pysyn_range_span(c->m, u->tok, u->chain_end + 1),
-            nfy_arena_fmt(c->arena, "%s%.*s", torch_fn ? "" : "torch.Tensor.",
-                          (int)(torch_fn ? q.len : name.len),
-                          torch_fn ? q.ptr : name.ptr),
-            "output size depends on the data", NULL);
+    nfy__analyse_emit(
+        c, "NPU710", nfy_pysyn_range_span(c->m, u->tok, u->chain_end + 1),
+        nfy_arena_fmt(c->arena, "%s%.*s", torch_fn ? "" : "torch.Tensor.",
+                      (int)(torch_fn ? q.len : name.len),
+                      torch_fn ? q.ptr : name.ptr),
+        "output size depends on the data", NULL);
 }
 
 static void loader_call(an_ctx *c, uint32_t ki, const nfy_call *k)
@@ -79,9 +80,10 @@ static void loader_call(an_ctx *c, uint32_t ki, const nfy_call *k)
         if (c->m->args[k->args_first + i].kind == NFY_ARG_DSTAR)
             return;
     const nfy_name_use *u = &c->m->uses[k->use];
-    an_emit(c, "NPU710", nfy_pysyn_range_span(c->m, u->tok, u->chain_end + 1),
-            "torch.utils.data.DataLoader",
-            "without drop_last=True the last batch has another size", NULL);
+    nfy__analyse_emit(
+        c, "NPU710", nfy_pysyn_range_span(c->m, u->tok, u->chain_end + 1),
+        "torch.utils.data.DataLoader",
+        "without drop_last=True the last batch has another size", NULL);
 }
 
 static bool is_compare(const an_ctx *c, uint32_t t)
@@ -112,14 +114,14 @@ static void mask_index(an_ctx *c, const nfy_subscript *s)
         if (is_compare(c, t)) {
             nfy_span sp =
                 nfy_pysyn_range_span(c->m, s->base_first, s->rsqb + 1);
-            an_emit(c, "NPU710", sp, "boolean-mask indexing",
-                    "the result size depends on the mask", NULL);
+            nfy__analyse_emit(c, "NPU710", sp, "boolean-mask indexing",
+                              "the result size depends on the mask", NULL);
             return;
         }
     }
 }
 
-void an_dynamic_shapes(an_ctx *c)
+void nfy__analyse_dynamic_shapes(an_ctx *c)
 {
     if (!nfy_resolve_imports_module(c->r, "torch"))
         return;

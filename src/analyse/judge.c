@@ -98,10 +98,10 @@ void nfy__analyse_judge_in(const nfy_apidb_api_lists *l, nfy_str qual,
     out->status = NFY_API_UNKNOWN;
     if (!nfy_str_starts_with(qual, NFY_STR_LIT("torch.")))
         return;
-    uint32_t parts = nfy_dotted_count(qual);
+    uint32_t parts = nfy_resolve_dotted_count(qual);
     asked whole = {0}; /* the lists on qual itself (n == parts comes first) */
     for (uint32_t n = parts; n >= 2; n--) {
-        nfy_str head = nfy_dotted_head(qual, n);
+        nfy_str head = nfy_resolve_dotted_head(qual, n);
         if (n < parts && head.ptr[head.len + 1] != '_')
             break; /* only dunder/private tails go to their owner */
         asked a;

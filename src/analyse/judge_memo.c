@@ -99,8 +99,8 @@ static struct an_memo *memo_of(an_ctx *c)
     return c->memo;
 }
 
-bool an_memo_versions(const an_ctx *c, const nfy_apidb_version **v,
-                      const nfy_apidb_version **judge_v)
+bool nfy__analyse_memo_versions(const an_ctx *c, const nfy_apidb_version **v,
+                                const nfy_apidb_version **judge_v)
 {
     const nfy_migrate_keep *k = c->keep;
     if (k == NULL || k->free_fn != memo_free ||
@@ -112,7 +112,7 @@ bool an_memo_versions(const an_ctx *c, const nfy_apidb_version **v,
     return true;
 }
 
-void an_memo_release(an_ctx *c)
+void nfy__analyse_memo_release(an_ctx *c)
 {
     if (c->memo_owned)
         memo_free(c->memo);
@@ -120,7 +120,7 @@ void an_memo_release(an_ctx *c)
     c->memo_owned = false;
 }
 
-an_named *an_name(an_ctx *c, nfy_str qual)
+an_named *nfy__analyse_name(an_ctx *c, nfy_str qual)
 {
     struct an_memo *m = memo_of(c);
     uint32_t h = (uint32_t)nfy_str_hash_words(qual);
@@ -141,7 +141,7 @@ an_named *an_name(an_ctx *c, nfy_str qual)
     return n;
 }
 
-const an_judgement *an_named_judgement(an_ctx *c, an_named *n)
+const an_judgement *nfy__analyse_named_judgement(an_ctx *c, an_named *n)
 {
     if (!n->judged) {
         struct an_memo *m = memo_of(c);

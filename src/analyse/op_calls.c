@@ -212,9 +212,9 @@ static bool any_on_line(const nfy_an_op_call *out, size_t n, uint32_t line)
     return false;
 }
 
-size_t nfy_an_op_calls(const nfy_pysyn *m, const nfy_resolution *r,
-                       uint32_t frame_line, nfy_str func, nfy_str op,
-                       nfy_arena *a, nfy_an_op_call *out, size_t cap)
+size_t nfy_analyse_op_calls(const nfy_pysyn *m, const nfy_resolution *r,
+                            uint32_t frame_line, nfy_str func, nfy_str op,
+                            nfy_arena *a, nfy_an_op_call *out, size_t cap)
 {
     op_name names[NFY_AN_OP_NAMES_MAX];
     size_t nnames = op_names(op, names);
@@ -264,7 +264,7 @@ struct nfy_an_pyfile {
     nfy_resolution *r;
 };
 
-nfy_an_pyfile *nfy_an_pyfile_open(const char *path)
+nfy_an_pyfile *nfy_analyse_pyfile_open(const char *path)
 {
     nfy_an_pyfile *f = calloc(1, sizeof *f);
     if (!f)
@@ -273,28 +273,28 @@ nfy_an_pyfile *nfy_an_pyfile_open(const char *path)
         free(f);
         return NULL;
     }
-    nfy_tokens_init(&f->toks);
+    nfy_lex_tokens_init(&f->toks);
     nfy_arena_init(&f->arena);
     nfy_diags d;
     nfy_diags_init(&d);
     bool ok =
-        nfy_lex(&f->src, &f->toks, &d) == NFY_OK &&
+        nfy_lex_lex(&f->src, &f->toks, &d) == NFY_OK &&
         nfy_pysyn_parse(&f->src, &f->toks, &f->arena, &d, &f->m) == NFY_OK &&
-        nfy_resolve(f->m, &f->arena, &f->r) == NFY_OK;
+        nfy_resolve_resolve(f->m, &f->arena, &f->r) == NFY_OK;
     nfy_diags_release(&d);
     if (!ok) {
-        nfy_an_pyfile_close(f);
+        nfy_analyse_pyfile_close(f);
         return NULL;
     }
     return f;
 }
 
-size_t nfy_an_pyfile_op_calls(nfy_an_pyfile *f, uint32_t frame_line,
-                              nfy_str func, nfy_str op, nfy_arena *a,
-                              nfy_an_op_call *out, size_t cap)
+size_t nfy_analyse_pyfile_op_calls(nfy_an_pyfile *f, uint32_t frame_line,
+                                   nfy_str func, nfy_str op, nfy_arena *a,
+                                   nfy_an_op_call *out, size_t cap)
 {
-    size_t n =
-        nfy_an_op_calls(f->m, f->r, frame_line, func, op, &f->arena, out, cap);
+    size_t n = nfy_analyse_op_calls(f->m, f->r, frame_line, func, op, &f->arena,
+                                    out, cap);
     for (size_t i = 0; i < n; i++) { /* out outlives the file */
         out[i].api = nfy_arena_str(a, out[i].api);
         out[i].where = nfy_arena_str(a, out[i].where);
@@ -302,12 +302,12 @@ size_t nfy_an_pyfile_op_calls(nfy_an_pyfile *f, uint32_t frame_line,
     return n;
 }
 
-void nfy_an_pyfile_close(nfy_an_pyfile *f)
+void nfy_analyse_pyfile_close(nfy_an_pyfile *f)
 {
     if (!f)
         return;
     nfy_arena_release(&f->arena);
-    nfy_tokens_release(&f->toks);
+    nfy_lex_tokens_release(&f->toks);
     nfy_source_release(&f->src);
     free(f);
 }

@@ -6,10 +6,9 @@
  *  - a call or .forward of a local built by a torch class constructor
  *    (`m = nn.MaxPool2d(2)`, then `m(x)`): the class itself, and methods
  *    the lists name for that class (an inherited one is not guessed);
- *  - a method of a local that is surely a tensor (an_binding_type), which
- *    also gets Huawei's precision advice (NPU703) the name rules cannot
- *    give it.
- * torch.ops.* (operators, see custom_ops.c), torch.cuda.* names no list
+ *  - a method of a local that is surely a tensor (nfy__analyse_binding_type),
+ * which also gets Huawei's precision advice (NPU703) the name rules cannot give
+ * it. torch.ops.* (operators, see custom_ops.c), torch.cuda.* names no list
  * knows (convert's CUDA rules own them) and private names (a component
  * starting with '_') get no NPU702; dtype constants, the classes of an
  * isinstance/issubclass test and type annotations get no verdict.
@@ -155,7 +154,7 @@ static const char *ops_without_kernel(an_ctx *c, const char *ops,
             if (++missing <= 3)
                 out = nfy_arena_fmt(c->arena, "%s%saten::%.*s (%s)",
                                     out ? out : "", out ? ", " : "", (int)n, p,
-                                    nfy_op_status_name(st));
+                                    nfy_apidb_op_status_name(st));
         }
         p = comma ? comma + 1 : NULL;
     }
@@ -175,8 +174,9 @@ static const char *inventory_detail(an_ctx *c, nfy_str api)
     /* a member the inventory lists under another path of its class (an
      * alias, an inherited method, an enum value) is judged by its class or
      * value */
-    for (uint32_t n = nfy_dotted_count(api) - 1; !found && n >= 3; n--) {
-        if (!nfy_apidb_torch_inventory(nfy_dotted_head(api, n), &e))
+    for (uint32_t n = nfy_resolve_dotted_count(api) - 1; !found && n >= 3;
+         n--) {
+        if (!nfy_apidb_torch_inventory(nfy_resolve_dotted_head(api, n), &e))
             continue;
         if (e.kind != NFY_TORCH_CLASS && e.kind != NFY_TORCH_CONST)
             break; /* a module's or function's member: not its own */
@@ -200,8 +200,8 @@ static const char *inventory_detail(an_ctx *c, nfy_str api)
     return nfy_arena_fmt(c->arena,
                          "torch %s's inventory: a %s whose code reaches %s "
                          "in torch_npu %s, no NPU kernel and no CPU fallback",
-                         e.torch_version, nfy_torch_kind_name(e.kind), missing,
-                         c->v->name);
+                         e.torch_version, nfy_apidb_torch_kind_name(e.kind),
+                         missing, c->v->name);
 }
 
 /* Whether q turns a trained model into a file for another runtime: an
@@ -233,9 +233,9 @@ static void make_finding(an_ctx *c, an_named *n, const an_judgement *j)
     }
     const char *check = disagreement(c, &d);
     bool unsupported = j->status == NFY_API_UNSUPPORTED && check == NULL;
-    n->rule = an_rule(c, !unsupported         ? "NPU702"
-                         : export_api(j->api) ? "NPU714"
-                                              : "NPU701");
+    n->rule = nfy__analyse_rule(c, !unsupported         ? "NPU702"
+                                   : export_api(j->api) ? "NPU714"
+                                                        : "NPU701");
     if (n->rule != NULL && check != NULL) {
         n->api = d.api;
         n->message = check;
@@ -258,12 +258,12 @@ static void make_finding(an_ctx *c, an_named *n, const an_judgement *j)
 static bool flagged_by_convert(const an_ctx *c, nfy_str q)
 {
     const nfy_rule *r;
-    for (size_t i = 0; (r = nfy_rule_set_at(c->o->rules, i)) != NULL; i++)
+    for (size_t i = 0; (r = nfy_rules_set_at(c->o->rules, i)) != NULL; i++)
         if (r->kind == NFY_RULE_FLAG && r->match == NFY_MATCH_NAME &&
-            !nfy_rule_has_tag(r, "precision") &&
-            !nfy_rule_has_tag(r, "performance") &&
-            nfy_rule_map_find(r, q) != NULL &&
-            nfy_rule_activity_in(r, &c->env) != NFY_RULE_INACTIVE)
+            !nfy_rules_has_tag(r, "precision") &&
+            !nfy_rules_has_tag(r, "performance") &&
+            nfy_rules_map_find(r, q) != NULL &&
+            nfy_rules_activity_in(r, &c->env) != NFY_RULE_INACTIVE)
             return true;
     return false;
 }
@@ -271,7 +271,7 @@ static bool flagged_by_convert(const an_ctx *c, nfy_str q)
 /* Judge qual and emit at span; only_listed: stay silent on unknown. */
 static void judge_at(an_ctx *c, nfy_str qual, nfy_span span, bool only_listed)
 {
-    an_named *n = an_name(c, qual);
+    an_named *n = nfy__analyse_name(c, qual);
     if (!n->tested) {
         n->dtype = is_dtype(qual);
         n->only_listed = owned_elsewhere(qual) || is_private(qual);
@@ -280,7 +280,7 @@ static void judge_at(an_ctx *c, nfy_str qual, nfy_span span, bool only_listed)
     }
     if (n->dtype || n->flagged)
         return;
-    const an_judgement *j = an_named_judgement(c, n);
+    const an_judgement *j = nfy__analyse_named_judgement(c, n);
     int st = j->status;
     if (!j->judged || st == NFY_API_SUPPORTED)
         return;
@@ -289,8 +289,9 @@ static void judge_at(an_ctx *c, nfy_str qual, nfy_span span, bool only_listed)
     if (n->emit == 0)
         make_finding(c, n, j);
     if (n->emit == 2)
-        an_emit_rule(c, n->rule, span,
-                     (an_extra){n->api, NULL, NULL, NULL, NULL, n->message});
+        nfy__analyse_emit_rule(
+            c, n->rule, span,
+            (an_extra){n->api, NULL, NULL, NULL, NULL, n->message});
 }
 
 static nfy_span tok_span(const an_ctx *c, uint32_t first, uint32_t last)
@@ -316,14 +317,14 @@ static bool next_is(const an_ctx *c, uint32_t t, const char *text)
  * cannot see: its receiver's type is known here only. */
 static void precision_advice(an_ctx *c, const char *api, nfy_span sp)
 {
-    const nfy_rule *r = an_rule(c, "NPU703");
+    const nfy_rule *r = nfy__analyse_rule(c, "NPU703");
     const nfy_rule_pair *row =
-        r ? nfy_rule_map_find(r, nfy_str_from_cstr(api)) : NULL;
+        r ? nfy_rules_map_find(r, nfy_str_from_cstr(api)) : NULL;
     if (row != NULL) /* worded as the name rule words its rows */
-        an_emit_as(c, "NPU703", sp,
-                   (an_extra){api, NULL, NULL, NULL, NULL,
-                              nfy_arena_fmt(c->arena, "%s (%s)", r->message,
-                                            row->note)});
+        nfy__analyse_emit_as(c, "NPU703", sp,
+                             (an_extra){api, NULL, NULL, NULL, NULL,
+                                        nfy_arena_fmt(c->arena, "%s (%s)",
+                                                      r->message, row->note)});
 }
 
 static void typed_use(an_ctx *c, const nfy_name_use *u, const char *type)
@@ -373,11 +374,11 @@ static uint8_t *type_tests(an_ctx *c)
     return in_test;
 }
 
-void an_torch_apis(an_ctx *c)
+void nfy__analyse_torch_apis(an_ctx *c)
 {
     const nfy_pysyn *m = c->m;
     const uint8_t *in_test = type_tests(c);
-    const uint8_t *in_ann = an_annotation_tokens(c);
+    const uint8_t *in_ann = nfy__analyse_annotation_tokens(c);
     for (uint32_t i = 0; i < m->nuses; i++) {
         const nfy_name_use *u = &m->uses[i];
         if (u->ctx != NFY_CTX_LOAD || in_test[u->tok] || in_ann[u->tok])
@@ -392,7 +393,7 @@ void an_torch_apis(an_ctx *c)
         }
         if (res->kind != NFY_RES_LOCAL || res->binding == NFY_NONE)
             continue;
-        const char *type = an_binding_type(c, res->binding);
+        const char *type = nfy__analyse_binding_type(c, res->binding);
         if (type[0] != '\0')
             typed_use(c, u, type);
     }

@@ -44,12 +44,13 @@ static void launches(an_ctx *c, uint32_t binding, const char *name)
         const nfy_res *res = nfy_resolve_use(c->r, s->use);
         if (u->nparts != 1 || res->binding != binding)
             continue;
-        an_emit(c, "NPU705", nfy_pysyn_range_span(c->m, u->tok, s->rsqb + 1),
-                name, "launch of the kernel", NULL);
+        nfy__analyse_emit(c, "NPU705",
+                          nfy_pysyn_range_span(c->m, u->tok, s->rsqb + 1), name,
+                          "launch of the kernel", NULL);
     }
 }
 
-void an_triton(an_ctx *c)
+void nfy__analyse_triton(an_ctx *c)
 {
     for (uint32_t i = 0; i < c->m->nstmts; i++) {
         const nfy_stmt *s = &c->m->stmts[i];
@@ -58,9 +59,10 @@ void an_triton(an_ctx *c)
             continue;
         nfy_str name = nfy_pysyn_tok_text(c->m, s->name_tok);
         char *api = nfy_arena_strndup(c->arena, name.ptr, name.len);
-        an_emit(c, "NPU705",
-                nfy_pysyn_range_span(c->m, s->name_tok, s->name_tok + 1), api,
-                "kernel definition", NULL);
+        nfy__analyse_emit(
+            c, "NPU705",
+            nfy_pysyn_range_span(c->m, s->name_tok, s->name_tok + 1), api,
+            "kernel definition", NULL);
         uint32_t b = def_binding(c, s->name_tok);
         if (b != NFY_NONE)
             launches(c, b, api);

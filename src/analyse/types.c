@@ -49,7 +49,7 @@ static bool is_torch_class(nfy_str q)
            !AN_STR_IS(q, "torch.Tensor");
 }
 
-nfy_str an_value_call(const an_ctx *c, uint32_t first, uint32_t end)
+nfy_str nfy__analyse_value_call(const an_ctx *c, uint32_t first, uint32_t end)
 {
     const nfy_pysyn *m = c->m;
     nfy_str none = {NULL, 0};
@@ -97,7 +97,7 @@ static const char *own_type_of(const an_ctx *c, const nfy_binding *b)
         return tensor_param(c, b) ? "torch.Tensor" : "";
     if (b->kind != NFY_BIND_ASSIGN || b->value_first == NFY_NONE)
         return "";
-    nfy_str q = an_value_call(c, b->value_first, b->value_end);
+    nfy_str q = nfy__analyse_value_call(c, b->value_first, b->value_end);
     if (is_factory(q))
         return "torch.Tensor";
     if (is_torch_class(q))
@@ -117,7 +117,7 @@ static const char *own_type(an_ctx *c, uint32_t i)
     return c->bown[i];
 }
 
-const char *an_binding_type(an_ctx *c, uint32_t bi)
+const char *nfy__analyse_binding_type(an_ctx *c, uint32_t bi)
 {
     if (bi >= c->m->nbindings)
         return "";

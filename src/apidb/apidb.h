@@ -80,7 +80,7 @@ typedef enum {
 } nfy_op_status;
 
 /** "unknown", "supported", "cpu-fallback", "unsupported", "composite". */
-const char *nfy_op_status_name(nfy_op_status st);
+const char *nfy_apidb_op_status_name(nfy_op_status st);
 
 typedef struct {
     nfy_op_status status;
@@ -250,7 +250,7 @@ typedef struct {
 } nfy_torch_entry;
 
 /** "class", "Python function", ... ("not in torch's API" for NONE). */
-const char *nfy_torch_kind_name(nfy_torch_kind k);
+const char *nfy_apidb_torch_kind_name(nfy_torch_kind k);
 /**
  * torch's public API inventory (data/torch/api_inventory_v*.tsv) on
  * qualname: false when it does not name it (out->torch_version still

@@ -24,7 +24,7 @@ static nfy_torch_kind kind_of(const char *s)
     return NFY_TORCH_NONE;
 }
 
-const char *nfy_torch_kind_name(nfy_torch_kind k)
+const char *nfy_apidb_torch_kind_name(nfy_torch_kind k)
 {
     static const char *const names[] = {
         "not in torch's API", "module",

@@ -60,7 +60,7 @@ static op_name parse_op(nfy_str s)
     return op;
 }
 
-const char *nfy_op_status_name(nfy_op_status st)
+const char *nfy_apidb_op_status_name(nfy_op_status st)
 {
     switch (st) {
     case NFY_OP_SUPPORTED:

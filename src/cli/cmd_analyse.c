@@ -173,7 +173,7 @@ static void print_summary(const analyse_args *a, const nfy_report *rep)
     printf("npuify analyse: %zu %s scanned, effort %s: %zu blocking (%zu "
            "custom %s), %zu manual, %zu automatic %s\n",
            t.files_scanned, nfy_plural(t.files_scanned, "file", "files"),
-           nfy_effort_name(e), c.blocking, c.kernels,
+           nfy_report_effort_name(e), c.blocking, c.kernels,
            nfy_plural(c.kernels, "kernel", "kernels"), c.manual, c.edits,
            nfy_plural(c.edits, "edit", "edits"));
     printf("torch APIs: %zu unsupported, %zu unknown; CUDA APIs: %zu; "
@@ -215,7 +215,7 @@ static nfy_status run(const analyse_args *a, const nfy_analyse_opts *ao,
     return st != NFY_OK ? st : cst;
 }
 
-int nfy_cmd_analyse(int argc, char **argv)
+int nfy_cli_cmd_analyse(int argc, char **argv)
 {
     analyse_args a = {0};
     nfy_cli_conv_args_init(&a.c, 1);

@@ -279,7 +279,7 @@ static void warn_amp_missing(const nfy_report *rep, const nfy_rule_set *rules,
 {
     const nfy_rule *amp = NULL;
     for (size_t i = 0; rules && i < nfy_rule_set_count(rules); i++) {
-        const nfy_rule *r = nfy_rule_set_at(rules, i);
+        const nfy_rule *r = nfy_rules_set_at(rules, i);
         if (r->pass == NFY_PASS_AMP_MISSING)
             amp = r;
     }
@@ -390,7 +390,7 @@ static int finish(convert_args *a, nfy_report *rep, nfy_buf *diff,
     return check_outcome(a, rep, stats);
 }
 
-int nfy_cmd_convert(int argc, char **argv)
+int nfy_cli_cmd_convert(int argc, char **argv)
 {
     convert_args a = {0};
     nfy_cli_conv_args_init(&a.c, nfy_cli_default_jobs());
@@ -403,7 +403,8 @@ int nfy_cmd_convert(int argc, char **argv)
     const nfy_rule_set *rules = a.c.rules;
     nfy_decisions *decisions = NULL;
     if (rc < 0 && a.decisions &&
-        nfy_decisions_load(a.decisions, a.c.conv.src, &decisions, &diags))
+        nfy_convert_decisions_load(a.decisions, a.c.conv.src, &decisions,
+                                   &diags))
         rc = NFY_EXIT_INPUT;
     if (rc >= 0) {
         nfy_cli_print_diags(&diags, a.c.color, a.c.json_diags);
@@ -452,7 +453,7 @@ int nfy_cmd_convert(int argc, char **argv)
     nfy_buf_release(&diff);
     nfy_report_release(&rep);
     nfy_cli_conv_args_release(&a.c);
-    nfy_decisions_free(decisions);
+    nfy_convert_decisions_free(decisions);
     nfy_diags_release(&diags);
     nfy_arena_release(&ar);
     return rc;

@@ -181,7 +181,7 @@ static json_t *query_op(const nfy_apidb_version *v, const char *name)
     set_str(o, "name", name);
     set_str(o, "kind", "operator");
     set_str(o, "torch_version", v->name);
-    set_str(o, "status", nfy_op_status_name(st));
+    set_str(o, "status", nfy_apidb_op_status_name(st));
     json_object_set_new(o, "supported", json_boolean(st == NFY_OP_SUPPORTED));
     json_object_set_new(o, "cpu_fallback",
                         json_boolean(st == NFY_OP_CPU_FALLBACK));
@@ -238,7 +238,8 @@ static void add_alternatives(json_t *o, const nfy_apidb_version *v, nfy_str n,
     json_t *alt = json_array();
     nfy_rule_hit hits[4];
     size_t nh =
-        rules ? nfy_rule_set_lookup(rules, NFY_LOOKUP_QUALNAME, n, hits, 4) : 0;
+        rules ? nfy_rules_set_lookup(rules, NFY_LOOKUP_QUALNAME, n, hits, 4)
+              : 0;
     for (size_t i = 0; i < nh && i < 4; i++) {
         const nfy_rule_hit *h = &hits[i];
         if ((h->rule->flags & NFY_RULE_F_APIDB) &&
@@ -516,7 +517,7 @@ static int unknown_sub(const char *sub)
     return rc;
 }
 
-int nfy_cmd_db(int argc, char **argv)
+int nfy_cli_cmd_db(int argc, char **argv)
 {
     db_args a = {0};
     int rc = parse_args(argc, argv, &a);

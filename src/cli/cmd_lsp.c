@@ -142,7 +142,7 @@ static int parse_args(int argc, char **argv, nfy_lsp_opts *o, nfy_arena *a)
     return -1;
 }
 
-int nfy_cmd_lsp(int argc, char **argv)
+int nfy_cli_cmd_lsp(int argc, char **argv)
 {
     nfy_arena a = NFY_ARENA_INIT;
     nfy_lsp_opts o = {.debounce_ms = 20, .hover = hover_text};

@@ -271,7 +271,7 @@ static void read_text_rest(gzFile gz, const char *path, nfy_proflog_text *r,
         abort();
     int n;
     while ((n = gzread(gz, buf, CHUNK)) > 0)
-        (void)nfy_proflog_text_feed(r, buf, (size_t)n);
+        (void)nfy_prof_text_feed(r, buf, (size_t)n);
     if (n < 0)
         nfy_diag_add_at(d, NFY_SEV_ERROR, "ops-io", path, 0, 0,
                         "read error (%s)", gzerror(gz, &n));
@@ -303,19 +303,19 @@ static bool read_input(const char *path, nfy_prof_table *t, nfy_diags *d,
     if (nh < 0)
         nh = 0; /* reported by read_text_rest */
     bool trace = !is_stdin && (name_says_trace(path) ||
-                               nfy_proflog_sniff_trace(head, (size_t)nh));
+                               nfy_prof_sniff_trace(head, (size_t)nh));
     if (trace) {
         gzclose(gz);
         info->format = "trace";
-        (void)nfy_proflog_read_trace(path, &o);
+        (void)nfy_prof_read_trace(path, &o);
         info->stats.rows = t->rows - rows0;
     } else {
-        nfy_proflog_text *r = nfy_proflog_text_new(&o);
-        (void)nfy_proflog_text_feed(r, head, (size_t)nh);
+        nfy_proflog_text *r = nfy_prof_text_new(&o);
+        (void)nfy_prof_text_feed(r, head, (size_t)nh);
         read_text_rest(gz, path, r, d);
-        (void)nfy_proflog_text_finish(r);
-        nfy_proflog_text_stats(r, &info->stats);
-        nfy_proflog_text_free(r);
+        (void)nfy_prof_text_finish(r);
+        nfy_prof_text_stats(r, &info->stats);
+        nfy_prof_text_free(r);
         gzclose(gz);
     }
     if (t->rows == rows0 && nfy_diags_count(d, NFY_SEV_ERROR) == before)
@@ -376,12 +376,12 @@ static int run_capture(ops_args *a, nfy_diags *d)
 {
     nfy_capture_opts co = {a->out_dir, a->cmd, a->every, a->all_processes, d};
     nfy_capture_result res;
-    nfy_status st = nfy_ops_capture(&co, &res);
+    nfy_status st = nfy_prof_ops_capture(&co, &res);
     if (st == NFY_OK) {
         for (size_t i = 0; i < res.n_traces; i++)
             a->inputs[a->ninputs++] = strdup(res.trace_paths[i]);
     }
-    nfy_capture_result_release(&res);
+    nfy_prof_capture_result_release(&res);
     return st == NFY_OK ? 0 : NFY_EXIT_INPUT;
 }
 
@@ -434,7 +434,7 @@ static int analyse(ops_args *a, const nfy_apidb_version *v, nfy_diags *d)
     nfy_cli_ops_sites_in_source(&t, source_root(a, &calls), &calls);
     nfy_prof_report_meta m = {v,          infos,      a->ninputs, ref,
                               a->compare, a->formats, d};
-    nfy_status st = nfy_prof_report_write(&t, &m, a->out_dir, d);
+    nfy_status st = nfy_report_prof_report_write(&t, &m, a->out_dir, d);
     if (st == NFY_OK && a->rows) {
         nfy_arena ar = NFY_ARENA_INIT;
         st = rows.status;
@@ -538,7 +538,7 @@ static int npu_mode(ops_args *a)
     return nfy_cli_ops_npu(&n);
 }
 
-int nfy_cmd_ops(int argc, char **argv)
+int nfy_cli_cmd_ops(int argc, char **argv)
 {
     ops_args a;
     memset(&a, 0, sizeof a);

@@ -111,7 +111,7 @@ static int review(review_args *a, const nfy_rule_set *rules, nfy_report *rep,
     return rc;
 }
 
-int nfy_cmd_review(int argc, char **argv)
+int nfy_cli_cmd_review(int argc, char **argv)
 {
     review_args a;
     nfy_cli_conv_args_init(&a.c, 1);

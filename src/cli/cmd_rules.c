@@ -82,7 +82,7 @@ static int take_option(rules_args *a, int id, const char *val)
         a->files[a->nfiles++] = val;
         break;
     case OPT_KIND:
-        if (!nfy_rule_kind_parse(nfy_str_from_cstr(val), &k))
+        if (!nfy_rules_kind_parse(nfy_str_from_cstr(val), &k))
             return nfy_cli_usage_error("rules", "unknown --kind");
         a->kind = (int)k;
         break;
@@ -129,7 +129,7 @@ static int parse_args(int argc, char **argv, rules_args *a)
 static int load_set(const rules_args *a, nfy_rule_set **out, nfy_diags *diags)
 {
     nfy_rule_set *set =
-        a->no_builtin ? nfy_rule_set_new_empty() : nfy_rule_set_new(diags);
+        a->no_builtin ? nfy_rules_set_new_empty() : nfy_rule_set_new(diags);
     if (!set)
         return NFY_EXIT_INTERNAL;
     int rc = -1;
@@ -160,7 +160,7 @@ static int print_rules(const rules_args *a, const nfy_rule_set *set)
 
 static int explain(const rules_args *a, const nfy_rule_set *set)
 {
-    const nfy_rule *r = nfy_rule_set_find(set, a->explain);
+    const nfy_rule *r = nfy_rules_set_find(set, a->explain);
     if (!r) {
         nfy_buf m = NFY_BUF_INIT;
         nfy_buf_addf(&m, "no rule '%s' (see 'npuify rules')", a->explain);
@@ -170,17 +170,17 @@ static int explain(const rules_args *a, const nfy_rule_set *set)
     }
     nfy_buf out = NFY_BUF_INIT;
     if (a->json) {
-        nfy_rule_render_json(r, &out);
+        nfy_rules_rule_render_json(r, &out);
         nfy_buf_addch(&out, '\n');
     } else {
-        nfy_rule_render_explain(r, &out);
+        nfy_rules_render_explain(r, &out);
     }
     fwrite(out.data ? out.data : "", 1, out.len, stdout);
     nfy_buf_release(&out);
     return NFY_EXIT_OK;
 }
 
-int nfy_cmd_rules(int argc, char **argv)
+int nfy_cli_cmd_rules(int argc, char **argv)
 {
     rules_args a = {.kind = -1};
     (void)nfy_cli_color("auto", &a.color);

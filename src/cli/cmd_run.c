@@ -28,20 +28,20 @@ static const char about[] =
     "Links are pointed as Python would see them from the project: into\n"
     "the converted copy when inside it, at the original file outside it.\n";
 
-int nfy_cmd_run(int argc, char **argv)
+int nfy_cli_cmd_run(int argc, char **argv)
 {
     nfy_run_args args;
-    int rc = nfy_run_parse(argc, argv, synopsis, about, false, &args);
+    int rc = nfy_cli_run_parse(argc, argv, synopsis, about, false, &args);
     if (rc >= 0)
         return rc;
     if (args.ncmd == 0 || args.clean_cache) {
-        rc = nfy_run_cache_only("run", &args);
+        rc = nfy_cli_run_cache_only("run", &args);
         if (rc || args.ncmd == 0)
             return rc;
     }
     nfy_arena a = NFY_ARENA_INIT;
     nfy_run_plan plan;
-    rc = nfy_run_prepare("run", &args, &a, &plan);
+    rc = nfy_cli_run_prepare("run", &args, &a, &plan);
     if (rc < 0 && args.print_cache) {
         printf("%s\n", plan.entry.tree);
         rc = NFY_EXIT_OK;
@@ -56,7 +56,7 @@ int nfy_cmd_run(int argc, char **argv)
         nfy_arena_release(&a);
         return NFY_EXIT_INTERNAL;
     }
-    if (nfy_run_python_lacks(plan.argv, "torch_npu")) {
+    if (nfy_cli_run_python_lacks(plan.argv, "torch_npu")) {
         fprintf(stderr,
                 "%s: error[run-no-torch-npu]: torch_npu is not installed for "
                 "this Python, so the converted copy cannot import it: install "

@@ -90,7 +90,7 @@ static void dump_stmts(const nfy_pysyn *m, nfy_buf *out)
     for (uint32_t i = 0; i < m->nstmts; i++) {
         const nfy_stmt *s = &m->stmts[i];
         nfy_buf_addf(out, "{\"type\": \"stmt\", \"i\": %u, \"kind\": \"%s\"", i,
-                     nfy_stmt_kind_name((nfy_stmt_kind)s->kind));
+                     nfy_pysyn_stmt_kind_name((nfy_stmt_kind)s->kind));
         nfy_buf_addf(out,
                      ", \"line\": %u, \"col\": %u, \"parent\": %ld, "
                      "\"body_end\": %u, \"depth\": %u, \"scope\": %u",
@@ -121,7 +121,7 @@ static void dump_scopes(const nfy_pysyn *m, nfy_buf *out)
         nfy_buf_addf(out,
                      "{\"type\": \"scope\", \"i\": %u, \"kind\": \"%s\", "
                      "\"parent\": %ld, \"stmt\": %ld",
-                     i, nfy_scope_kind_name((nfy_scope_kind)s->kind),
+                     i, nfy_pysyn_scope_kind_name((nfy_scope_kind)s->kind),
                      idx(s->parent), idx(s->stmt));
         if (s->name_tok != NFY_NONE)
             add_text(out, "name", nfy_pysyn_tok_text(m, s->name_tok));
@@ -136,7 +136,7 @@ static void dump_bindings(const nfy_pysyn *m, nfy_buf *out)
     for (uint32_t i = 0; i < m->nbindings; i++) {
         const nfy_binding *b = &m->bindings[i];
         nfy_buf_addf(out, "{\"type\": \"binding\", \"kind\": \"%s\"",
-                     nfy_bind_kind_name((nfy_bind_kind)b->kind));
+                     nfy_pysyn_bind_kind_name((nfy_bind_kind)b->kind));
         add_text(out, "name", nfy_pysyn_tok_text(m, b->tok));
         add_pos(out, m, b->tok);
         nfy_buf_addf(out, ", \"scope\": %u", b->scope);
@@ -181,7 +181,7 @@ static void dump_args(const nfy_pysyn *m, const nfy_call *c, nfy_buf *out)
     for (uint32_t k = 0; k < c->nargs; k++) {
         const nfy_arg *a = &m->args[c->args_first + k];
         nfy_buf_addf(out, "%s{\"kind\": \"%s\"", k ? ", " : "",
-                     nfy_arg_kind_name((nfy_arg_kind)a->kind));
+                     nfy_pysyn_arg_kind_name((nfy_arg_kind)a->kind));
         if (a->name_tok != NFY_NONE)
             add_text(out, "name", nfy_pysyn_tok_text(m, a->name_tok));
         add_text(out, "value", nfy_pysyn_span_text(m, a->value_span));
@@ -222,7 +222,7 @@ static void dump_strings(const nfy_pysyn *m, nfy_buf *out)
         nfy_buf_addstr(out, "{\"type\": \"string\"");
         add_pos(out, m, s->first);
         nfy_buf_addf(out, ", \"ctx\": \"%s\"",
-                     nfy_str_ctx_name((nfy_str_ctx)s->ctx));
+                     nfy_pysyn_str_ctx_name((nfy_str_ctx)s->ctx));
         add_text(out, "text", nfy_pysyn_span_text(m, s->span));
         nfy_buf_addf(out, ", \"call\": %ld, \"arg\": %ld", idx(s->call),
                      idx(s->arg));
@@ -260,7 +260,7 @@ static void dump_withs_uses(const nfy_pysyn *m, bool uses, nfy_arena *a,
                      ctx_names[u->ctx % 3], u->scope);
         if (u->binding != NFY_NONE)
             nfy_buf_addf(out, ", \"bind\": \"%s\"",
-                         nfy_bind_kind_name(
+                         nfy_pysyn_bind_kind_name(
                              (nfy_bind_kind)m->bindings[u->binding].kind));
         nfy_buf_addstr(out, "}\n");
     }
@@ -304,7 +304,7 @@ static bool one_file(syntax_run *run, const char *path, nfy_buf *out)
     nfy_diags diags;
     nfy_diags_init(&diags);
     nfy_tokens toks;
-    nfy_tokens_init(&toks);
+    nfy_lex_tokens_init(&toks);
     nfy_arena arena = NFY_ARENA_INIT;
     nfy_pysyn *m = NULL;
     double t0 = now_seconds();
@@ -333,7 +333,7 @@ static bool one_file(syntax_run *run, const char *path, nfy_buf *out)
     if (!run->quiet && !run->stats)
         nfy_cli_print_diags(&diags, false, false);
     nfy_arena_release(&arena);
-    nfy_tokens_recycle(&toks, &run->scratch.lex);
+    nfy_lex_tokens_recycle(&toks, &run->scratch.lex);
     nfy_diags_release(&diags);
     nfy_source_release(&src);
     return !st && !nerr;
@@ -370,7 +370,7 @@ static int parse_args(int argc, char **argv, syntax_run *run,
     return -1;
 }
 
-int nfy_cmd_syntax(int argc, char **argv)
+int nfy_cli_cmd_syntax(int argc, char **argv)
 {
     syntax_run run;
     memset(&run, 0, sizeof run);
@@ -384,7 +384,7 @@ int nfy_cmd_syntax(int argc, char **argv)
         return rc;
     }
     run.many = nfiles > 1;
-    nfy_front_scratch_init(&run.scratch);
+    nfy_pysyn_front_scratch_init(&run.scratch);
     nfy_buf out = NFY_BUF_INIT;
     bool bad = false;
     for (int i = 0; i < nfiles; i++) {
@@ -397,7 +397,7 @@ int nfy_cmd_syntax(int argc, char **argv)
     }
     free(files);
     nfy_buf_release(&out);
-    nfy_front_scratch_release(&run.scratch);
+    nfy_pysyn_front_scratch_release(&run.scratch);
     if (run.stats)
         printf("%zu %s, %zu bytes, %zu %s, %.3f s, %.1f MB/s\n", run.files,
                nfy_plural(run.files, "file", "files"), run.bytes, run.errors,

@@ -58,9 +58,9 @@ static void dump_tokens(const nfy_source *src, const nfy_tokens *t,
     for (size_t i = 0; i < t->toks.len; i++) {
         const nfy_token *tok = &t->toks.items[i];
         nfy_buf_addstr(out, "{\"type\": \"");
-        nfy_buf_addstr(out, nfy_tok_kind_name((nfy_tok_kind)tok->kind));
+        nfy_buf_addstr(out, nfy_lex_tok_kind_name((nfy_tok_kind)tok->kind));
         nfy_buf_addstr(out, "\", \"string\": ");
-        nfy_str text = nfy_token_text(src, tok);
+        nfy_str text = nfy_lex_token_text(src, tok);
         nfy_json_escape(out, text.ptr, text.len);
         nfy_buf_addf(out, ", \"start\": [%u, %u], \"end\": [%u, %u]}\n",
                      tok->line, tok->col, tok->end_line, tok->end_col);
@@ -71,7 +71,7 @@ static void dump_tokens(const nfy_source *src, const nfy_tokens *t,
 static bool roundtrip_ok(const nfy_source *src, const nfy_tokens *t,
                          uint32_t *bad)
 {
-    if (!nfy_tokens_lossless(src, t, bad))
+    if (!nfy_lex_tokens_lossless(src, t, bad))
         return false;
     nfy_buf b = NFY_BUF_INIT;
     for (size_t i = 0; i < t->toks.len; i++) {
@@ -116,11 +116,11 @@ static bool one_file(tokens_run *run, const char *path, nfy_tokens *toks,
     nfy_diags diags;
     nfy_diags_init(&diags);
     double t0 = now_seconds();
-    st = nfy_lex(&src, toks, &diags);
+    st = nfy_lex_lex(&src, toks, &diags);
     double cold = now_seconds() - t0, warm = cold;
     for (int rep = 0; run->mode == MODE_STATS && rep < 2; rep++) {
         t0 = now_seconds(); /* again, with the token array already grown */
-        (void)nfy_lex(&src, toks, NULL);
+        (void)nfy_lex_lex(&src, toks, NULL);
         double dt = now_seconds() - t0;
         warm = dt < warm ? dt : warm;
     }
@@ -215,7 +215,7 @@ static int parse_args(int argc, char **argv, tokens_run *run,
     return -1;
 }
 
-int nfy_cmd_tokens(int argc, char **argv)
+int nfy_cli_cmd_tokens(int argc, char **argv)
 {
     tokens_run run;
     memset(&run, 0, sizeof run);
@@ -230,7 +230,7 @@ int nfy_cmd_tokens(int argc, char **argv)
     }
     run.many = nfiles > 1 || run.list;
     nfy_tokens toks;
-    nfy_tokens_init(&toks);
+    nfy_lex_tokens_init(&toks);
     nfy_buf out = NFY_BUF_INIT;
     bool unreadable = false;
     for (int i = 0; i < nfiles; i++) {
@@ -241,7 +241,7 @@ int nfy_cmd_tokens(int argc, char **argv)
         unreadable |= !files_from(&run, &toks, &out);
     free(files);
     nfy_buf_release(&out);
-    nfy_tokens_release(&toks);
+    nfy_lex_tokens_release(&toks);
     if (run.mode == MODE_ROUNDTRIP)
         printf("roundtrip: %zu %s, %zu failed\n", run.files,
                nfy_plural(run.files, "file", "files"), run.failures);

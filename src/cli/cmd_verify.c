@@ -86,7 +86,7 @@ static int conclude(const nfy_verify_child *child, unsigned timeout_s,
 
 static int setup(nfy_arena *a, const nfy_run_args *args, verify_setup *s)
 {
-    if (!nfy_verify_find(a, &s->paths)) {
+    if (!nfy_cli_verify_find(a, &s->paths)) {
         fprintf(stderr, "npuify verify: error[internal]: the NPU emulator is "
                         "not installed next to this binary "
                         "(share/npuify/npu_emu)\n");
@@ -115,7 +115,7 @@ static int verify(const nfy_run_args *args, nfy_arena *a)
     if (rc >= 0)
         return rc;
     nfy_run_plan plan;
-    rc = nfy_run_prepare("verify", args, a, &plan);
+    rc = nfy_cli_run_prepare("verify", args, a, &plan);
     if (rc >= 0)
         return rc;
     const char *tmp = getenv("TMPDIR");
@@ -133,7 +133,7 @@ static int verify(const nfy_run_args *args, nfy_arena *a)
         unlink(events);
         return NFY_EXIT_INTERNAL;
     }
-    if (nfy_run_python_lacks(plan.argv, "torch")) {
+    if (nfy_cli_run_python_lacks(plan.argv, "torch")) {
         unlink(events);
         fprintf(stderr,
                 "%s: error[verify-no-torch]: this Python has no torch "
@@ -145,26 +145,26 @@ static int verify(const nfy_run_args *args, nfy_arena *a)
         return NFY_EXIT_FINDINGS;
     }
     nfy_verify_child child;
-    nfy_verify_run_child(plan.argv, args->timeout_s, &child);
+    nfy_cli_verify_run_child(plan.argv, args->timeout_s, &child);
     nfy_diags diags;
     nfy_diags_init(&diags);
     nfy_rule_set *rules = nfy_rule_set_new(&diags);
     nfy_diags_release(&diags);
     nfy_verify_summary sum;
-    nfy_verify_report(events, rules, s.version->name, &sum);
+    nfy_cli_verify_report(events, rules, s.version->name, &sum);
     nfy_rule_set_free(rules);
     unlink(events);
     return conclude(&child, args->timeout_s, &s, &sum, args->c.quiet);
 }
 
-int nfy_cmd_verify(int argc, char **argv)
+int nfy_cli_cmd_verify(int argc, char **argv)
 {
     nfy_run_args args;
-    int rc = nfy_run_parse(argc, argv, synopsis, about, true, &args);
+    int rc = nfy_cli_run_parse(argc, argv, synopsis, about, true, &args);
     if (rc >= 0)
         return rc;
     if (args.ncmd == 0 && !args.print_path)
-        return nfy_run_cache_only("verify", &args);
+        return nfy_cli_run_cache_only("verify", &args);
     nfy_arena a = NFY_ARENA_INIT;
     rc = verify(&args, &a);
     nfy_arena_release(&a);

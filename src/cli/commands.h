@@ -7,16 +7,16 @@
 
 #include "cli/exit.h"
 
-int nfy_cmd_tokens(int argc, char **argv);
-int nfy_cmd_syntax(int argc, char **argv);
-int nfy_cmd_convert(int argc, char **argv);
-int nfy_cmd_rules(int argc, char **argv);
-int nfy_cmd_ops(int argc, char **argv);
-int nfy_cmd_run(int argc, char **argv);
-int nfy_cmd_verify(int argc, char **argv);
-int nfy_cmd_review(int argc, char **argv);
-int nfy_cmd_analyse(int argc, char **argv);
-int nfy_cmd_db(int argc, char **argv);
-int nfy_cmd_lsp(int argc, char **argv);
+int nfy_cli_cmd_tokens(int argc, char **argv);
+int nfy_cli_cmd_syntax(int argc, char **argv);
+int nfy_cli_cmd_convert(int argc, char **argv);
+int nfy_cli_cmd_rules(int argc, char **argv);
+int nfy_cli_cmd_ops(int argc, char **argv);
+int nfy_cli_cmd_run(int argc, char **argv);
+int nfy_cli_cmd_verify(int argc, char **argv);
+int nfy_cli_cmd_review(int argc, char **argv);
+int nfy_cli_cmd_analyse(int argc, char **argv);
+int nfy_cli_cmd_db(int argc, char **argv);
+int nfy_cli_cmd_lsp(int argc, char **argv);
 
 #endif

@@ -16,7 +16,7 @@ void nfy_cli_conv_args_init(nfy_cli_conv_args *a, unsigned jobs)
     a->conv.backup = true;
     a->conv.jobs = jobs;
     (void)nfy_cli_color("auto", &a->color);
-    nfy_project_config_init(&a->cfg);
+    nfy_convert_project_config_init(&a->cfg);
 }
 
 void nfy_cli_conv_args_release(nfy_cli_conv_args *a)
@@ -24,7 +24,7 @@ void nfy_cli_conv_args_release(nfy_cli_conv_args *a)
     nfy_rule_set_free(a->rules);
     a->rules = NULL;
     a->conv.rules = NULL;
-    nfy_project_config_release(&a->cfg);
+    nfy_convert_project_config_release(&a->cfg);
 }
 
 unsigned nfy_cli_default_jobs(void)

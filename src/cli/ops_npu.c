@@ -26,7 +26,7 @@ static bool looks_like_trace(const char *path)
         return false;
     size_t n = fread(head, 1, sizeof head, f);
     fclose(f);
-    return nfy_proflog_sniff_trace(head, n);
+    return nfy_prof_sniff_trace(head, n);
 }
 
 /* The GPU side into t; false on an input error. */
@@ -35,7 +35,7 @@ static bool read_gpu(const char *path, nfy_prof_table *t, nfy_diags *d)
     size_t before = nfy_diags_count(d, NFY_SEV_ERROR);
     nfy_proflog_opts o = {path, d, nfy_prof_table_sink, t, 0};
     if (looks_like_trace(path)) {
-        (void)nfy_proflog_read_trace(path, &o);
+        (void)nfy_prof_read_trace(path, &o);
     } else {
         FILE *f = fopen(path, "rb");
         if (!f) {
@@ -43,7 +43,7 @@ static bool read_gpu(const char *path, nfy_prof_table *t, nfy_diags *d)
                             "cannot open the GPU profile");
             return false;
         }
-        (void)nfy_proflog_read_text(f, &o);
+        (void)nfy_prof_read_text(f, &o);
         fclose(f);
     }
     if (!t->rows && nfy_diags_count(d, NFY_SEV_ERROR) == before)
@@ -92,8 +92,8 @@ int nfy_cli_ops_npu(const nfy_cli_ops_npu_args *a)
     nfy_diags_init(&d);
     d.max = 10000;
     nfy_npu_profile p;
-    nfy_npu_profile_init(&p);
-    nfy_status st = nfy_npu_read_dir(&p, a->npu_dir, &d);
+    nfy_npuprof_profile_init(&p);
+    nfy_status st = nfy_npuprof_read_dir(&p, a->npu_dir, &d);
     bool ok = st == NFY_OK;
     bool readable = st != NFY_ENOENT;
     nfy_prof_table gpu;
@@ -107,11 +107,12 @@ int nfy_cli_ops_npu(const nfy_cli_ops_npu_args *a)
     int rc = ok ? NFY_EXIT_OK : NFY_EXIT_INPUT;
     if (readable) {
         nfy_npu_analysis an;
-        nfy_npu_analyse(&p, &an);
+        nfy_npuprof_analyse(&p, &an);
         nfy_npu_compare c;
         if (have_gpu)
-            nfy_npu_compare_build(&gpu, &p, &c);
-        st = nfy_npu_write_reports(&p, &an, have_gpu ? &c : NULL, a->out_dir);
+            nfy_npuprof_compare_build(&gpu, &p, &c);
+        st = nfy_npuprof_write_reports(&p, &an, have_gpu ? &c : NULL,
+                                       a->out_dir);
         print_diags(&d, a->json_diags);
         if (st != NFY_OK) {
             fprintf(stderr,
@@ -123,13 +124,13 @@ int nfy_cli_ops_npu(const nfy_cli_ops_npu_args *a)
             print_summary(&an, have_gpu ? &c : NULL, a->out_dir);
         }
         if (have_gpu)
-            nfy_npu_compare_release(&c);
-        nfy_npu_analysis_release(&an);
+            nfy_npuprof_compare_release(&c);
+        nfy_npuprof_analysis_release(&an);
     } else {
         print_diags(&d, a->json_diags);
     }
     nfy_prof_table_release(&gpu);
-    nfy_npu_profile_release(&p);
+    nfy_npuprof_profile_release(&p);
     nfy_diags_release(&d);
     return rc;
 }

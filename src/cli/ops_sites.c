@@ -57,7 +57,7 @@ static nfy_an_pyfile *file_of(file_slots *files, nfy_str name, const char *root,
         if (nfy_str_eq(files->items[i].name, name))
             return files->items[i].f;
     const char *path = locate(name, root, a);
-    file_slot s = {name, path ? nfy_an_pyfile_open(path) : NULL};
+    file_slot s = {name, path ? nfy_analyse_pyfile_open(path) : NULL};
     nfy_vec_push(files, s);
     return s.f;
 }
@@ -74,7 +74,8 @@ static void join_site(nfy_prof_site *s, nfy_str op, file_slots *files,
     if (!f)
         return;
     nfy_an_op_call c[CALLS_PER_SITE];
-    size_t n = nfy_an_pyfile_op_calls(f, line, func, op, a, c, CALLS_PER_SITE);
+    size_t n =
+        nfy_analyse_pyfile_op_calls(f, line, func, op, a, c, CALLS_PER_SITE);
     if (!n)
         return;
     nfy_prof_call *out = nfy_arena_calloc(a, n, sizeof *out);
@@ -94,6 +95,6 @@ void nfy_cli_ops_sites_in_source(nfy_prof_table *t, const char *root,
             join_site(&op->sites.items[k], op->full_name, &files, root, a);
     }
     for (size_t i = 0; i < files.len; i++)
-        nfy_an_pyfile_close(files.items[i].f);
+        nfy_analyse_pyfile_close(files.items[i].f);
     nfy_vec_free(&files);
 }

@@ -27,7 +27,8 @@ int nfy_cli_project_settings(nfy_project_config *cfg, const char *src,
                              nfy_diags *diags)
 {
     nfy_arena a = NFY_ARENA_INIT;
-    nfy_status st = nfy_project_config_load(settings_dir(src, &a), cfg, diags);
+    nfy_status st =
+        nfy_convert_project_config_load(settings_dir(src, &a), cfg, diags);
     nfy_arena_release(&a);
     if (st)
         return NFY_EXIT_INPUT;

@@ -123,8 +123,8 @@ static int take_option(const char *cmd, int id, const char *val,
     return -1;
 }
 
-int nfy_run_parse(int argc, char **argv, const char *synopsis,
-                  const char *about, bool verify, nfy_run_args *out)
+int nfy_cli_run_parse(int argc, char **argv, const char *synopsis,
+                      const char *about, bool verify, nfy_run_args *out)
 {
     memset(out, 0, sizeof *out);
     nfy_cli_conv_args_init(&out->c, 1);
@@ -284,8 +284,8 @@ static const char *join_path_var(nfy_arena *a, const char *first)
                        : nfy_arena_strdup(a, first);
 }
 
-int nfy_run_prepare(const char *cmd, const nfy_run_args *args, nfy_arena *a,
-                    nfy_run_plan *plan)
+int nfy_cli_run_prepare(const char *cmd, const nfy_run_args *args, nfy_arena *a,
+                        nfy_run_plan *plan)
 {
     memset(plan, 0, sizeof *plan);
     int si = script_index(args);
@@ -332,7 +332,7 @@ int nfy_run_prepare(const char *cmd, const nfy_run_args *args, nfy_arena *a,
     return -1;
 }
 
-bool nfy_run_python_lacks(char *const *argv, const char *module)
+bool nfy_cli_run_python_lacks(char *const *argv, const char *module)
 {
     const char *base = strrchr(argv[0], '/');
     base = base ? base + 1 : argv[0];
@@ -349,7 +349,7 @@ bool nfy_run_python_lacks(char *const *argv, const char *module)
     return r.started && r.status == 3;
 }
 
-int nfy_run_cache_only(const char *cmd, const nfy_run_args *args)
+int nfy_cli_run_cache_only(const char *cmd, const nfy_run_args *args)
 {
     nfy_arena a = NFY_ARENA_INIT;
     nfy_diags diags;

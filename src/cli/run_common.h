@@ -29,8 +29,8 @@ typedef struct {
  * -1 to go on, else an exit code (help printed, or a usage error
  * reported).
  */
-int nfy_run_parse(int argc, char **argv, const char *synopsis,
-                  const char *about, bool verify, nfy_run_args *out);
+int nfy_cli_run_parse(int argc, char **argv, const char *synopsis,
+                      const char *about, bool verify, nfy_run_args *out);
 
 /* The converted command, ready to exec. */
 typedef struct {
@@ -46,17 +46,17 @@ typedef struct {
  * the plan. Returns -1 on success, else an exit code (diagnostics
  * printed).
  */
-int nfy_run_prepare(const char *cmd, const nfy_run_args *args, nfy_arena *a,
-                    nfy_run_plan *plan);
+int nfy_cli_run_prepare(const char *cmd, const nfy_run_args *args, nfy_arena *a,
+                        nfy_run_plan *plan);
 
 /*
  * True when argv[0] is a Python (its name starts with "python") in which
  * `module` cannot be imported (importlib finds no such module, with the
  * environment as it is now); false when it has it or cannot be asked.
  */
-bool nfy_run_python_lacks(char *const *argv, const char *module);
+bool nfy_cli_run_python_lacks(char *const *argv, const char *module);
 
 /* --print-cache / --clean-cache without a command. Returns an exit code. */
-int nfy_run_cache_only(const char *cmd, const nfy_run_args *args);
+int nfy_cli_run_cache_only(const char *cmd, const nfy_run_args *args);
 
 #endif

@@ -18,7 +18,7 @@ typedef struct {
  * executable's real path, or, run from the build tree (build/MODE/npuify),
  * the source tree's tools/npu_emu and data/npu. False when neither exists.
  */
-bool nfy_verify_find(nfy_arena *a, nfy_verify_paths *out);
+bool nfy_cli_verify_find(nfy_arena *a, nfy_verify_paths *out);
 
 typedef struct {
     size_t problems;  /* CUDA calls, invented and unemulated names */
@@ -31,8 +31,8 @@ typedef struct {
  * (files relative to the working directory when inside it) with the rule
  * that should have handled it, and sum the exit records.
  */
-void nfy_verify_report(const char *events, const nfy_rule_set *rules,
-                       const char *torch_version, nfy_verify_summary *sum);
+void nfy_cli_verify_report(const char *events, const nfy_rule_set *rules,
+                           const char *torch_version, nfy_verify_summary *sum);
 
 typedef struct {
     int status;     /* the script's exit code, or 128 + its signal */
@@ -46,7 +46,7 @@ typedef struct {
  * limit) the group gets SIGTERM, then SIGKILL 5 s later. Those signals
  * stay blocked in npuify when it returns (the caller cleans up and exits).
  */
-void nfy_verify_run_child(char **argv, unsigned timeout_s,
-                          nfy_verify_child *out);
+void nfy_cli_verify_run_child(char **argv, unsigned timeout_s,
+                              nfy_verify_child *out);
 
 #endif

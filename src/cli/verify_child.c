@@ -9,8 +9,8 @@
 #include "cli/verify.h"
 #include "core/spawn.h"
 
-void nfy_verify_run_child(char **argv, unsigned timeout_s,
-                          nfy_verify_child *out)
+void nfy_cli_verify_run_child(char **argv, unsigned timeout_s,
+                              nfy_verify_child *out)
 {
     nfy_spawn_opts o = {.argv = argv,
                         .own_group = true,

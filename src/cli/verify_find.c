@@ -28,7 +28,7 @@ static bool try_pair(nfy_arena *a, const char *emu, const char *data,
     return true;
 }
 
-bool nfy_verify_find(nfy_arena *a, nfy_verify_paths *out)
+bool nfy_cli_verify_find(nfy_arena *a, nfy_verify_paths *out)
 {
     char exe[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);

@@ -39,7 +39,7 @@ static void print_problem(json_t *o, const nfy_rule_set *rules,
            : !strcmp(kind, "invented") ? "verify-api"
                                        : "verify-emulator");
     if (cuda) {
-        const nfy_rule *r = rules ? nfy_rule_set_find(rules, rule_id) : NULL;
+        const nfy_rule *r = rules ? nfy_rules_set_find(rules, rule_id) : NULL;
         printf("CUDA call left after migration: %s (rule %s: %s)\n", api,
                rule_id, r ? r->message : "?");
     } else if (!strcmp(kind, "invented"))
@@ -88,8 +88,8 @@ static void take(json_t *o, const nfy_rule_set *rules, const char *version,
         print_problem(o, rules, version, cwd);
 }
 
-void nfy_verify_report(const char *events, const nfy_rule_set *rules,
-                       const char *torch_version, nfy_verify_summary *sum)
+void nfy_cli_verify_report(const char *events, const nfy_rule_set *rules,
+                           const char *torch_version, nfy_verify_summary *sum)
 {
     memset(sum, 0, sizeof *sum);
     FILE *f = fopen(events, "r");

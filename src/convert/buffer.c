@@ -82,10 +82,10 @@ nfy_status nfy_convert_buffer_with(const nfy_convert_opts *opts,
     const char *entries[] = {rel, NULL};
     if (opts->mode == NFY_CONVERT_MODE_AUTO || opts->distributed)
         setup.passes.mo.entries = entries;
-    nfy_migrate_project_init(&setup.passes.proj);
+    nfy_mig_project_init(&setup.passes.proj);
     convert_source(&setup.passes, kind, &src, rel, rep, out, diags);
-    nfy_migrate_project_finish(&setup.passes.proj, &setup.passes.mo, rep);
-    nfy_migrate_project_release(&setup.passes.proj);
+    nfy_mig_project_finish(&setup.passes.proj, &setup.passes.mo, rep);
+    nfy_mig_project_release(&setup.passes.proj);
     nfy_report_seal(rep);
     nfy_source_release(&src);
     return NFY_OK;

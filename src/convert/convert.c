@@ -37,10 +37,10 @@ static void flag_file_rules(nfy__converter *c, const char *rel)
     const char *slash = strrchr(rel, '/');
     nfy_str base = nfy_str_from_cstr(slash ? slash + 1 : rel);
     for (size_t i = 0; i < nfy_rule_set_count(c->o->rules); i++) {
-        const nfy_rule *r = nfy_rule_set_at(c->o->rules, i);
+        const nfy_rule *r = nfy_rules_set_at(c->o->rules, i);
         if (r->match != NFY_MATCH_FILE ||
-            nfy_rule_activity_in(r, &c->passes->env) == NFY_RULE_INACTIVE ||
-            !nfy_rule_glob(r->pattern, base))
+            nfy_rules_activity_in(r, &c->passes->env) == NFY_RULE_INACTIVE ||
+            !nfy_rules_glob(r->pattern, base))
             continue;
         nfy_finding f = {.file = rel,
                          .rule = r->id,
@@ -294,11 +294,11 @@ nfy_status nfy_convert_run_with(const nfy_convert_opts *opts,
     nfy__convert_setup setup;
     nfy__convert_setup_init(&setup, opts, hooks);
     if (opts->mode == NFY_CONVERT_MODE_AUTO || opts->distributed)
-        setup.passes.mo.entries = nfy__auto_entries(opts, &a);
+        setup.passes.mo.entries = nfy__convert_auto_entries(opts, &a);
     nfy_convert_passes *passes = &setup.passes;
     nfy_migrate_modules modules;
-    nfy_migrate_modules_init(&modules);
-    nfy_migrate_project_init(&passes->proj);
+    nfy_mig_modules_init(&modules);
+    nfy_mig_project_init(&passes->proj);
     nfy__converter c = {.o = opts,
                         .passes = passes,
                         .rep = rep,
@@ -316,7 +316,7 @@ nfy_status nfy_convert_run_with(const nfy_convert_opts *opts,
             realpath(opts->src, real) ? nfy_arena_strdup(&a, real) : opts->src;
     } else {
         if (opts->rules) {
-            nfy__project_modules(opts, &modules);
+            nfy__convert_project_modules(opts, &modules);
             passes->mo.modules = &modules;
         }
         if (opts->action == NFY_CONVERT_WRITE)
@@ -338,7 +338,7 @@ nfy_status nfy_convert_run_with(const nfy_convert_opts *opts,
      * differently per file (see parallel.c). */
     bool parallel = opts->jobs > 1 && !c.single_file && !diags->max;
     c.cache_dirs = !parallel && !c.single_file;
-    c.kept_max = nfy__kept_budget(parallel ? opts->jobs : 1);
+    c.kept_max = nfy__convert_kept_budget(parallel ? opts->jobs : 1);
     if (opts->action == NFY_CONVERT_WRITE)
         c.umask_known = nfy_umask_get(&c.umask);
     if (!c.write_rc) {
@@ -351,11 +351,11 @@ nfy_status nfy_convert_run_with(const nfy_convert_opts *opts,
     if (c.root_fd >= 0)
         close(c.root_fd);
     if (opts->rules)
-        nfy_migrate_project_finish(&passes->proj, &passes->mo, rep);
+        nfy_mig_project_finish(&passes->proj, &passes->mo, rep);
     if (opts->rules && opts->distributed && !c.single_file)
-        nfy__write_launcher(opts, passes->hooks.decisions, rep, diags);
-    nfy_migrate_project_release(&passes->proj);
-    nfy_migrate_modules_release(&modules);
+        nfy__convert_write_launcher(opts, passes->hooks.decisions, rep, diags);
+    nfy_mig_project_release(&passes->proj);
+    nfy_mig_modules_release(&modules);
     nfy_arena_release(&a);
     return c.write_rc;
 }

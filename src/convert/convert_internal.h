@@ -9,7 +9,7 @@
 /* Absolute symlink-free path, also for a path whose tail does not exist. */
 char *nfy__convert_abspath(nfy_arena *a, const char *path);
 /* True when inner equals outer or lies below it (both absolute). */
-bool nfy__path_is_inside(const char *inner, const char *outer);
+bool nfy__convert_path_is_inside(const char *inner, const char *outer);
 /* Validate src/dst for the action; diagnostics say what is wrong. */
 nfy_status nfy__convert_check_paths(const nfy_convert_opts *o, nfy_arena *a,
                                     nfy_diags *diags);
@@ -93,9 +93,10 @@ void nfy__convert_review(const nfy_convert_passes *p, const nfy_source *src,
                          size_t first, nfy_diags *diags);
 
 /* A notebook's edits (over its JSON) and findings (notebook.c). */
-nfy_status nfy__notebook_edits(nfy_convert_passes *p, const nfy_source *src,
-                               const char *rel, nfy_edit_set *set,
-                               nfy_report *rep, nfy_diags *diags);
+nfy_status nfy__convert_notebook_edits(nfy_convert_passes *p,
+                                       const nfy_source *src, const char *rel,
+                                       nfy_edit_set *set, nfy_report *rep,
+                                       nfy_diags *diags);
 
 /*
  * Does result (set applied to in, a Python file) still parse? When not, an
@@ -112,10 +113,12 @@ void nfy__convert_unapply(nfy_report *rep, const char *rel, size_t first,
 
 /* --mode auto: entry scripts named by --main or run by a launcher in the
  * tree, NULL-terminated relpaths in a (entries.c). */
-const char *const *nfy__auto_entries(const nfy_convert_opts *o, nfy_arena *a);
+const char *const *nfy__convert_auto_entries(const nfy_convert_opts *o,
+                                             nfy_arena *a);
 /** The modules SRC's .py files make importable (a tree; out initialised),
  * finished (src/convert/modules.c). */
-void nfy__project_modules(const nfy_convert_opts *o, nfy_migrate_modules *out);
+void nfy__convert_project_modules(const nfy_convert_opts *o,
+                                  nfy_migrate_modules *out);
 
 /* An output directory kept open: its descriptor and its path below the
  * output root (malloc). */
@@ -160,7 +163,7 @@ typedef struct {
  * NFY__KEPT_DIRS, or less, so that with the few each converter opens for
  * an entry (input, output, a directory) all of them stay within half the
  * process's descriptor limit; none when even that is tight. */
-size_t nfy__kept_budget(unsigned threads);
+size_t nfy__convert_kept_budget(unsigned threads);
 
 /* ---- Output (output.c); each failure said once, on its path. ---- */
 /* An error on one side of one file ("what: reason"). */
@@ -213,8 +216,8 @@ nfy_status nfy__convert_parallel(nfy__converter *c, const nfy_walk_opts *wo,
                                  unsigned jobs);
 
 /** --distributed: run_distributed_npu.sh at the output root (launcher.c). */
-void nfy__write_launcher(const nfy_convert_opts *o,
-                         const struct nfy_decisions *decisions, nfy_report *rep,
-                         nfy_diags *d);
+void nfy__convert_write_launcher(const nfy_convert_opts *o,
+                                 const struct nfy_decisions *decisions,
+                                 nfy_report *rep, nfy_diags *d);
 
 #endif

@@ -593,8 +593,8 @@ static nfy_status check_all(reader *r, const char *src_root, bool have_edits,
     return st;
 }
 
-nfy_status nfy_decisions_load(const char *path, const char *src_root,
-                              nfy_decisions **out, nfy_diags *diags)
+nfy_status nfy_convert_decisions_load(const char *path, const char *src_root,
+                                      nfy_decisions **out, nfy_diags *diags)
 {
     *out = NULL;
     nfy_decisions *d = calloc(1, sizeof *d);
@@ -622,14 +622,14 @@ nfy_status nfy_decisions_load(const char *path, const char *src_root,
         fclose(r.f);
     nfy_vec_free(&r.entries);
     if (st) {
-        nfy_decisions_free(d);
+        nfy_convert_decisions_free(d);
         return st;
     }
     *out = d;
     return NFY_OK;
 }
 
-void nfy_decisions_free(nfy_decisions *d)
+void nfy_convert_decisions_free(nfy_decisions *d)
 {
     if (!d)
         return;
@@ -637,18 +637,18 @@ void nfy_decisions_free(nfy_decisions *d)
     free(d);
 }
 
-bool nfy_decisions_accepts(const nfy_decisions *d, const char *id)
+bool nfy_convert_decisions_accepts(const nfy_decisions *d, const char *id)
 {
     return d && id &&
            bsearch(&id, d->accepted, d->naccepted, sizeof(char *), cmp_str);
 }
 
-bool nfy_decisions_knows(const nfy_decisions *d, const char *id)
+bool nfy_convert_decisions_knows(const nfy_decisions *d, const char *id)
 {
     return d && id && bsearch(&id, d->known, d->count, sizeof(char *), cmp_str);
 }
 
-size_t nfy_decisions_count(const nfy_decisions *d, size_t *accepted)
+size_t nfy_convert_decisions_count(const nfy_decisions *d, size_t *accepted)
 {
     if (accepted)
         *accepted = d ? d->naccepted : 0;

@@ -159,8 +159,8 @@ static int on_file(void *ctx, const nfy_walk_entry *e)
     nfy_source src;
     if (nfy_source_load(&src, e->path, NFY__MAX_SCRIPT_BYTES) != NFY_OK)
         return 0; /* the conversion reports it */
-    char *text = kind == NFY_FILE_KIND_SHELL ? nfy__shell_text(&src)
-                                             : nfy__dockerfile_text(&src);
+    char *text = kind == NFY_FILE_KIND_SHELL ? nfy_mig_shell_text(&src)
+                                             : nfy_mig_dockerfile_text(&src);
     if (text != NULL)
         scan_text(s, e->rel, text);
     free(text);
@@ -180,7 +180,8 @@ static nfy_str under_src(const char *src, const char *path)
     return p;
 }
 
-const char *const *nfy__auto_entries(const nfy_convert_opts *o, nfy_arena *a)
+const char *const *nfy__convert_auto_entries(const nfy_convert_opts *o,
+                                             nfy_arena *a)
 {
     path_vec out = {0};
     entry_scan s = {a, &out};

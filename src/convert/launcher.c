@@ -74,7 +74,7 @@ static nfy_finding *launcher_finding(const nfy_convert_opts *o, nfy_report *rep,
     nfy_migrate_opts mo = {
         o->rules, o->torch_version, NFY_MIGRATE_DISTRIBUTED, NULL, NULL, NULL,
         NULL};
-    nfy_migrate_launcher_note(&mo, rep, what);
+    nfy_mig_launcher_note(&mo, rep, what);
     return nfy_report_open_since(rep, before, &n);
 }
 
@@ -127,7 +127,7 @@ static void not_accepted(const nfy_convert_opts *o,
     f.cat = NFY_CAT_LEFT_UNCHANGED;
     f.api = LAUNCHER;
     f.edit_id = id;
-    f.message = nfy_decisions_knows(decisions, id)
+    f.message = nfy_convert_decisions_knows(decisions, id)
                     ? "not applied: not accepted in the review (rejected in "
                       "--decisions): " LAUNCHER " not written"
                     : "not applied: not accepted in the review (new since the "
@@ -166,7 +166,7 @@ static bool project_has_one(nfy_arena *a, const nfy_convert_opts *o)
 static const char *launcher_rule(const nfy_rule_set *rules)
 {
     for (size_t i = 0; rules && i < nfy_rule_set_count(rules); i++) {
-        const nfy_rule *r = nfy_rule_set_at(rules, i);
+        const nfy_rule *r = nfy_rules_set_at(rules, i);
         if (r->pass == NFY_PASS_LAUNCHER)
             return r->id;
     }
@@ -179,8 +179,8 @@ static bool ddp_inserted(const nfy_rule_set *rules, const nfy_report *rep)
 {
     const char *ddp = NULL;
     for (size_t i = 0; rules && i < nfy_rule_set_count(rules) && !ddp; i++)
-        if (nfy_rule_set_at(rules, i)->pass == NFY_PASS_DDP_REWRITE)
-            ddp = nfy_rule_set_at(rules, i)->id;
+        if (nfy_rules_set_at(rules, i)->pass == NFY_PASS_DDP_REWRITE)
+            ddp = nfy_rules_set_at(rules, i)->id;
     size_t n = ddp ? nfy_report_finding_count(rep) : 0;
     for (size_t i = 0; i < n; i++) {
         nfy_finding f;
@@ -191,9 +191,9 @@ static bool ddp_inserted(const nfy_rule_set *rules, const nfy_report *rep)
     return false;
 }
 
-void nfy__write_launcher(const nfy_convert_opts *o,
-                         const nfy_decisions *decisions, nfy_report *rep,
-                         nfy_diags *d)
+void nfy__convert_write_launcher(const nfy_convert_opts *o,
+                                 const nfy_decisions *decisions,
+                                 nfy_report *rep, nfy_diags *d)
 {
     if (!ddp_inserted(o->rules, rep)) {
         (void)launcher_finding(o, rep,
@@ -216,7 +216,7 @@ void nfy__write_launcher(const nfy_convert_opts *o,
         reviewable(rep,
                    launcher_finding(o, rep, "not written (no output tree)"), id,
                    text);
-    else if (decisions && id && !nfy_decisions_accepts(decisions, id))
+    else if (decisions && id && !nfy_convert_decisions_accepts(decisions, id))
         not_accepted(o, decisions, rep, rule, id);
     else
         reviewable(rep,

@@ -9,15 +9,16 @@
 static int on_module(void *ctx, const nfy_walk_entry *e)
 {
     if (e->kind == NFY_WALK_FILE)
-        nfy_migrate_modules_add(ctx, e->rel);
+        nfy_mig_modules_add(ctx, e->rel);
     return 0;
 }
 
-void nfy__project_modules(const nfy_convert_opts *o, nfy_migrate_modules *out)
+void nfy__convert_project_modules(const nfy_convert_opts *o,
+                                  nfy_migrate_modules *out)
 {
     static const char *const skip_names[] = {".git", "__pycache__", NULL};
     nfy_walk_opts wo = {skip_names, o->dst};
     nfy_status st = nfy_walk(o->src, &wo, on_module, out, NULL);
     (void)st; /* the conversion's own walk reports what is unreadable */
-    nfy_migrate_modules_finish(out);
+    nfy_mig_modules_finish(out);
 }

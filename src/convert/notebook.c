@@ -32,7 +32,7 @@ typedef struct {
 
 static const nfy_rule *not_scanned_rule(const nfy_convert_passes *p)
 {
-    return nfy_rule_set_find(p->o->rules, "NPU533");
+    return nfy_rules_set_find(p->o->rules, "NPU533");
 }
 
 /* A note that part of the notebook is not read, at JSON offset at. */
@@ -42,8 +42,8 @@ static void not_scanned(const nfy_convert_passes *p, nb_view *v, uint32_t at,
     const nfy_rule *r = not_scanned_rule(p);
     if (!r)
         return;
-    nfy__manual_finding(v->src, v->rel, (nfy_span){at, end}, r,
-                        nfy_report_strndup(rep, why, strlen(why)), rep);
+    nfy_mig_manual_finding(v->src, v->rel, (nfy_span){at, end}, r,
+                           nfy_report_strndup(rep, why, strlen(why)), rep);
 }
 
 static void blank(char *s, size_t from, size_t to)
@@ -195,7 +195,7 @@ static nfy_status build_views(const nfy_convert_passes *p, nb_view *v,
         for (size_t k = c->first; k < c->first + c->n; k++) {
             nfy_nb_str *st = &v->nb.strs.items[k];
             st->pos = (uint32_t)v->text.len;
-            nfy__nb_decode(v->src->data, *st, &v->text);
+            nfy__convert_nb_decode(v->src->data, *st, &v->text);
             st->len = (uint32_t)v->text.len - st->pos;
         }
         c->len = (uint32_t)v->text.len - c->pos;
@@ -251,7 +251,7 @@ static uint32_t json_offset(const nb_view *v, uint32_t off)
     uint32_t in = off - st->pos;
     if (in > st->len)
         in = st->len;
-    return nfy__nb_raw_offset(v->src->data, *st, in);
+    return nfy__convert_nb_raw_offset(v->src->data, *st, in);
 }
 
 /* json_offset for the end of a span: a span that ends where the next
@@ -266,7 +266,8 @@ static uint32_t json_end_offset(const nb_view *v, uint32_t start, uint32_t end)
         return json_offset(v, end);
     const nfy_nb_str *st = &v->nb.strs.items[k];
     uint32_t in = end - st->pos;
-    return nfy__nb_raw_offset(v->src->data, *st, in > st->len ? st->len : in);
+    return nfy__convert_nb_raw_offset(v->src->data, *st,
+                                      in > st->len ? st->len : in);
 }
 
 /* The cell of view offset off and the line within it (1-based). */
@@ -300,7 +301,7 @@ static void change_as_json(const nb_view *v, nfy_finding *f, uint32_t s,
     if (!f->after)
         return;
     nfy_buf b = NFY_BUF_INIT;
-    nfy__nb_encode(&b, f->after, strlen(f->after), st->ascii);
+    nfy__convert_nb_encode(&b, f->after, strlen(f->after), st->ascii);
     if (!b.status && b.len >= 2)
         f->after = nfy_report_strndup(rep, b.data + 1, b.len - 2);
     nfy_buf_release(&b);
@@ -414,7 +415,7 @@ static nfy_status emit_group(const nb_view *v, const nb_edit *g, size_t n,
         else if (a > c->first)
             start = strs[a - 1].end;
     } else if (!c->array) {
-        nfy__nb_encode(&json, text.data, text.len, ascii);
+        nfy__convert_nb_encode(&json, text.data, text.len, ascii);
     } else {
         nfy_str sep = list_sep(v, c, &tmp);
         for (size_t i = 0; i < text.len;) {
@@ -422,7 +423,7 @@ static nfy_status emit_group(const nb_view *v, const nb_edit *g, size_t n,
             j += j < text.len;
             if (i)
                 nfy_buf_addview(&json, sep);
-            nfy__nb_encode(&json, text.data + i, j - i, ascii);
+            nfy__convert_nb_encode(&json, text.data + i, j - i, ascii);
             i = j;
         }
     }
@@ -495,12 +496,12 @@ static void drop_broken_cell(const nfy_convert_passes *p, nb_view *v,
     if (nfy_source_from_mem(&cs, v->rel, v->python + c->pos, c->len))
         return;
     nfy_tokens toks;
-    nfy_tokens_init(&toks);
+    nfy_lex_tokens_init(&toks);
     nfy_arena a = NFY_ARENA_INIT;
     nfy_diags d;
     nfy_diags_init(&d);
     nfy_pysyn *m = NULL;
-    if (nfy_lex(&cs, &toks, &d) == NFY_OK)
+    if (nfy_lex_lex(&cs, &toks, &d) == NFY_OK)
         if (nfy_pysyn_parse(&cs, &toks, &a, &d, &m) != NFY_OK)
             m = NULL; /* too many tokens: the passes say so */
     size_t first = diags->items.len;
@@ -529,7 +530,7 @@ static void drop_broken_cell(const nfy_convert_passes *p, nb_view *v,
     }
     nfy_diags_release(&d);
     nfy_arena_release(&a);
-    nfy_tokens_release(&toks);
+    nfy_lex_tokens_release(&toks);
     nfy_source_release(&cs);
 }
 
@@ -622,14 +623,15 @@ static nfy_status convert_views(nfy_convert_passes *p, nb_view *v,
     return st ? st : pass_st;
 }
 
-nfy_status nfy__notebook_edits(nfy_convert_passes *p, const nfy_source *src,
-                               const char *rel, nfy_edit_set *set,
-                               nfy_report *rep, nfy_diags *diags)
+nfy_status nfy__convert_notebook_edits(nfy_convert_passes *p,
+                                       const nfy_source *src, const char *rel,
+                                       nfy_edit_set *set, nfy_report *rep,
+                                       nfy_diags *diags)
 {
     if (!p->o->rules)
         return NFY_OK;
     nb_view v = {.src = src, .rel = rel, .text = NFY_BUF_INIT};
-    nfy__nb_parse(&v.nb, src->data, src->len);
+    nfy__convert_nb_parse(&v.nb, src->data, src->len);
     nfy_status st = NFY_OK;
     if (readable(p, &v, rep, diags)) {
         st = build_views(p, &v, rep);
@@ -639,6 +641,6 @@ nfy_status nfy__notebook_edits(nfy_convert_passes *p, const nfy_source *src,
     free(v.python);
     free(v.shell);
     nfy_buf_release(&v.text);
-    nfy__nb_release(&v.nb);
+    nfy__convert_nb_release(&v.nb);
     return st;
 }

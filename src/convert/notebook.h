@@ -39,16 +39,17 @@ typedef struct {
 
 /* Parse data[0..len): the cells and their source strings; on invalid JSON
  * nb->error says why at nb->error_at (cells may be partial). */
-void nfy__nb_parse(nfy_notebook *nb, const char *data, size_t len);
-void nfy__nb_release(nfy_notebook *nb);
+void nfy__convert_nb_parse(nfy_notebook *nb, const char *data, size_t len);
+void nfy__convert_nb_release(nfy_notebook *nb);
 
 /* Append the decoded text of the JSON string token [start, end) to out. */
-nfy_status nfy__nb_decode(const char *data, nfy_nb_str s, nfy_buf *out);
+nfy_status nfy__convert_nb_decode(const char *data, nfy_nb_str s, nfy_buf *out);
 /* The byte of the token that decoded offset off of its text comes from. */
-uint32_t nfy__nb_raw_offset(const char *data, nfy_nb_str s, uint32_t off);
+uint32_t nfy__convert_nb_raw_offset(const char *data, nfy_nb_str s,
+                                    uint32_t off);
 /* Append text as a JSON string, as Python's json.dumps writes it (non-ASCII
  * as \u escapes when ascii). */
-nfy_status nfy__nb_encode(nfy_buf *out, const char *text, size_t len,
-                          bool ascii);
+nfy_status nfy__convert_nb_encode(nfy_buf *out, const char *text, size_t len,
+                                  bool ascii);
 
 #endif

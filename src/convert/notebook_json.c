@@ -314,7 +314,7 @@ static int top_key(reader *r, nfy_str key, void *ctx, int depth)
     return 0;
 }
 
-void nfy__nb_parse(nfy_notebook *nb, const char *data, size_t len)
+void nfy__convert_nb_parse(nfy_notebook *nb, const char *data, size_t len)
 {
     memset(nb, 0, sizeof *nb);
     reader r = {data, len, 0, nb};
@@ -327,7 +327,7 @@ void nfy__nb_parse(nfy_notebook *nb, const char *data, size_t len)
     }
 }
 
-void nfy__nb_release(nfy_notebook *nb)
+void nfy__convert_nb_release(nfy_notebook *nb)
 {
     nfy_vec_free(&nb->strs);
     nfy_vec_free(&nb->cells);
@@ -384,7 +384,7 @@ static size_t escape_at(const char *p, const char *end, unsigned long *cp)
     return 6;
 }
 
-nfy_status nfy__nb_decode(const char *data, nfy_nb_str s, nfy_buf *out)
+nfy_status nfy__convert_nb_decode(const char *data, nfy_nb_str s, nfy_buf *out)
 {
     const char *p = data + s.start + 1, *end = data + s.end - 1;
     while (p < end) {
@@ -408,7 +408,8 @@ static size_t utf8_len(unsigned long cp)
     return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
 }
 
-uint32_t nfy__nb_raw_offset(const char *data, nfy_nb_str s, uint32_t off)
+uint32_t nfy__convert_nb_raw_offset(const char *data, nfy_nb_str s,
+                                    uint32_t off)
 {
     const char *p = data + s.start + 1, *end = data + s.end - 1;
     uint32_t at = 0;
@@ -425,8 +426,8 @@ uint32_t nfy__nb_raw_offset(const char *data, nfy_nb_str s, uint32_t off)
     return (uint32_t)(p - data);
 }
 
-nfy_status nfy__nb_encode(nfy_buf *out, const char *text, size_t len,
-                          bool ascii)
+nfy_status nfy__convert_nb_encode(nfy_buf *out, const char *text, size_t len,
+                                  bool ascii)
 {
     nfy_buf_addch(out, '"');
     for (size_t i = 0; i < len; i++) {

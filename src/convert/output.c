@@ -61,7 +61,7 @@ static bool kept_covers(const char *kept, const char *dir)
 
 /* Keep dirfd open as rel's for the entries after this one, where there is
  * room (else it is closed after its entry). */
-size_t nfy__kept_budget(unsigned threads)
+size_t nfy__convert_kept_budget(unsigned threads)
 {
     struct rlimit rl;
     if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY)

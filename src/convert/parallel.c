@@ -411,10 +411,10 @@ static size_t start_workers(job_list *jl, worker *ws, size_t n)
         worker *w = &ws[started];
         w->jl = jl;
         w->passes = *jl->main->passes;
-        nfy_migrate_project_init(&w->passes.proj);
+        nfy_mig_project_init(&w->passes.proj);
         thread_converter(jl->main, &w->passes, &w->c);
         if (pthread_create(&w->tid, NULL, worker_main, w) != 0) {
-            nfy_migrate_project_release(&w->passes.proj);
+            nfy_mig_project_release(&w->passes.proj);
             break;
         }
         started++;
@@ -448,8 +448,8 @@ nfy_status nfy__convert_parallel(nfy__converter *c, const nfy_walk_opts *wo,
                      jl.walk_diags.items.len);
     for (size_t i = 0; i < nworkers; i++) {
         pthread_join(ws[i].tid, NULL);
-        nfy_migrate_project_merge(&c->passes->proj, &ws[i].passes.proj);
-        nfy_migrate_project_release(&ws[i].passes.proj);
+        nfy_mig_project_merge(&c->passes->proj, &ws[i].passes.proj);
+        nfy_mig_project_release(&ws[i].passes.proj);
     }
     free(ws);
     nfy__convert_forget_dir(&jl.self);

@@ -17,13 +17,14 @@ static nfy_status file_edits(nfy_convert_passes *p, nfy_file_kind kind,
         return NFY_OK;
     nfy_migrate_script_rules scripts = {p->o->rules, &p->env};
     if (kind == NFY_FILE_KIND_DOCKERFILE) {
-        nfy__script_line_findings(&scripts, src, rel, NFY_CTX_DOCKERFILE, rep);
+        nfy_mig_script_line_findings(&scripts, src, rel, NFY_CTX_DOCKERFILE,
+                                     rep);
         return NFY_OK;
     }
     if (kind == NFY_FILE_KIND_SHELL) {
-        nfy__script_line_findings(&scripts, src, rel, NFY_CTX_SHELL, rep);
+        nfy_mig_script_line_findings(&scripts, src, rel, NFY_CTX_SHELL, rep);
         nfy_status st =
-            nfy__shell_env_edits(&scripts, src, rel, set, rep, diags);
+            nfy_mig_shell_env_edits(&scripts, src, rel, set, rep, diags);
         nfy_edit_set_normalize(set, diags);
         size_t first = nfy_report_open_mark(rep), n;
         nfy_report_add_edits(rep, rel, set, NFY_SAFETY_SAFE);
@@ -31,15 +32,15 @@ static nfy_status file_edits(nfy_convert_passes *p, nfy_file_kind kind,
          * --unsafe edits too) */
         nfy_finding *changes = nfy_report_open_since(rep, first, &n);
         for (size_t i = 0; i < n; i++) {
-            const nfy_rule *r = nfy_rule_set_find(p->o->rules, changes[i].rule);
+            const nfy_rule *r =
+                nfy_rules_set_find(p->o->rules, changes[i].rule);
             if (r != NULL && r->safety == NFY_SAFETY_UNSAFE)
                 changes[i].safety = NFY_SAFETY_UNSAFE;
         }
         return st;
     }
     /* the project is this thread's: it keeps the run state across files */
-    return nfy_migrate_project_file(&p->proj, &p->mo, src, rel, set, rep,
-                                    diags);
+    return nfy_mig_project_file(&p->proj, &p->mo, src, rel, set, rep, diags);
 }
 
 nfy_status nfy__convert_edits(nfy_convert_passes *p, nfy_file_kind kind,
@@ -49,7 +50,7 @@ nfy_status nfy__convert_edits(nfy_convert_passes *p, nfy_file_kind kind,
 {
     /* a notebook's views go through this, each with its own review */
     if (kind == NFY_FILE_KIND_NOTEBOOK)
-        return nfy__notebook_edits(p, src, rel, set, rep, diags);
+        return nfy__convert_notebook_edits(p, src, rel, set, rep, diags);
     size_t first = nfy_report_open_mark(rep);
     nfy_status st = file_edits(p, kind, src, rel, set, rep, diags);
     nfy_report_merge_sites(rep, first);
@@ -75,7 +76,7 @@ void nfy__convert_setup_init(nfy__convert_setup *s, const nfy_convert_opts *o,
                   (o->distributed ? NFY_MIGRATE_DISTRIBUTED : 0) |
                   (o->training ? NFY_MIGRATE_TRAINING : 0);
     p->mo.model = o->model;
-    if (nfy_migrate_rule_env(&p->mo, &p->env) != NFY_OK)
+    if (nfy_mig_rule_env(&p->mo, &p->env) != NFY_OK)
         p->env.torch_version = o->torch_version; /* file: diagnosed */
     p->mo.observer = p->hooks.observer;
 }

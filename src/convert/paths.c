@@ -48,7 +48,7 @@ char *nfy__convert_abspath(nfy_arena *a, const char *path)
     }
 }
 
-bool nfy__path_is_inside(const char *inner, const char *outer)
+bool nfy__convert_path_is_inside(const char *inner, const char *outer)
 {
     size_t n = strlen(outer);
     if (strncmp(inner, outer, n))
@@ -84,12 +84,12 @@ const char *nfy__convert_single_dst(nfy_arena *a, const nfy_convert_opts *o)
 static nfy_status check_tree(const nfy_convert_opts *o, const char *src_abs,
                              const char *dst_abs, nfy_diags *diags)
 {
-    if (nfy__path_is_inside(dst_abs, src_abs))
+    if (nfy__convert_path_is_inside(dst_abs, src_abs))
         return reject(diags, o->dst, "convert-dst",
                       "output lies inside the input '%s'; choose an output "
                       "outside it",
                       o->src);
-    if (nfy__path_is_inside(src_abs, dst_abs))
+    if (nfy__convert_path_is_inside(src_abs, dst_abs))
         return reject(diags, o->dst, "convert-dst",
                       "the input '%s' lies inside the output; its files "
                       "would be overwritten; choose an output outside it",

@@ -22,17 +22,17 @@ typedef struct {
     bool failed;
 } cfg_reader;
 
-void nfy_project_config_init(nfy_project_config *c)
+void nfy_convert_project_config_init(nfy_project_config *c)
 {
     memset(c, 0, sizeof *c);
     c->amp = -1;
     c->unsafe = -1;
 }
 
-void nfy_project_config_release(nfy_project_config *c)
+void nfy_convert_project_config_release(nfy_project_config *c)
 {
     nfy_arena_release(&c->arena);
-    nfy_project_config_init(c);
+    nfy_convert_project_config_init(c);
 }
 
 static uint32_t col_of(const cfg_reader *r, const char *p)
@@ -377,8 +377,9 @@ static nfy_status read_file(const char *path, nfy_buf *b, nfy_diags *diags)
     return st;
 }
 
-nfy_status nfy_project_config_load(const char *dir, nfy_project_config *c,
-                                   nfy_diags *diags)
+nfy_status nfy_convert_project_config_load(const char *dir,
+                                           nfy_project_config *c,
+                                           nfy_diags *diags)
 {
     static const char *const names[] = {"npuify.toml", "pyproject.toml"};
     for (size_t i = 0; i < 2; i++) {

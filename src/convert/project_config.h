@@ -25,15 +25,16 @@ typedef struct {
     nfy_arena arena; /* owns every string above */
 } nfy_project_config;
 
-void nfy_project_config_init(nfy_project_config *c);
-void nfy_project_config_release(nfy_project_config *c);
+void nfy_convert_project_config_init(nfy_project_config *c);
+void nfy_convert_project_config_release(nfy_project_config *c);
 /*
  * Read the settings of the project at dir into c (initialised). No file is
  * NFY_OK with c->path NULL; an unreadable or malformed file is diagnosed
  * (file:line:col) and returns NFY_EIO or NFY_ESYNTAX, c then holding the
  * keys read before the error.
  */
-nfy_status nfy_project_config_load(const char *dir, nfy_project_config *c,
-                                   nfy_diags *diags);
+nfy_status nfy_convert_project_config_load(const char *dir,
+                                           nfy_project_config *c,
+                                           nfy_diags *diags);
 
 #endif

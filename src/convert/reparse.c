@@ -23,9 +23,9 @@ static bool first_syntax_error(const char *name, const char *text, size_t len,
     nfy_diags_init(&d);
     nfy_arena a = NFY_ARENA_INIT;
     nfy_tokens toks;
-    nfy_tokens_init(&toks);
+    nfy_lex_tokens_init(&toks);
     nfy_pysyn *m = NULL;
-    nfy_status st = nfy_lex(&src, &toks, &d);
+    nfy_status st = nfy_lex_lex(&src, &toks, &d);
     if (st == NFY_OK)
         st = nfy_pysyn_parse(&src, &toks, &a, &d, &m);
     bool bad = nfy_diags_count(&d, NFY_SEV_ERROR) > 0 || (m && m->nerrors);
@@ -35,7 +35,7 @@ static bool first_syntax_error(const char *name, const char *text, size_t len,
             *offset = d.items.items[i].offset;
             break;
         }
-    nfy_tokens_release(&toks);
+    nfy_lex_tokens_release(&toks);
     nfy_arena_release(&a);
     nfy_diags_release(&d);
     nfy_source_release(&src);

@@ -26,7 +26,7 @@ static size_t change_findings(nfy_report *rep, const char *rel, size_t first,
 }
 
 /* f's edit id id, without its first part (shown, the escaped f->file) and
- * ':'; nfy_finding_edit_id puts them back. */
+ * ':'; nfy_report_finding_edit_id puts them back. */
 static void set_edit_id(nfy_report *rep, nfy_finding *f, const char *shown,
                         const char *id)
 {
@@ -120,8 +120,8 @@ static size_t users_of(const nfy_convert_opts *o, const nfy_edit_set *set,
     size_t users = 0;
     for (size_t j = 0; j < set->edits.len; j++) {
         const nfy_edit *e = &set->edits.items[j];
-        if (!keep[j] || nfy_edit_is_import(o->rules, e->rule) ||
-            !nfy_edit_needs_import(stmt, e->text.ptr, e->text.len))
+        if (!keep[j] || nfy_review_edit_is_import(o->rules, e->rule) ||
+            !nfy_review_edit_needs_import(stmt, e->text.ptr, e->text.len))
             continue;
         if (users < 5)
             nfy_buf_addf(lines, "%s%u", users ? ", " : "", fs[j]->start_line);
@@ -141,9 +141,9 @@ static void keep_needed_imports(const nfy_convert_opts *o, const char *rel,
 {
     for (size_t k = 0; k < set->edits.len; k++) {
         const nfy_edit *imp = &set->edits.items[k];
-        if (keep[k] || !nfy_edit_is_import(o->rules, imp->rule))
+        if (keep[k] || !nfy_review_edit_is_import(o->rules, imp->rule))
             continue;
-        const nfy_rule *r = nfy_rule_set_find(o->rules, imp->rule);
+        const nfy_rule *r = nfy_rules_set_find(o->rules, imp->rule);
         nfy_buf lines = NFY_BUF_INIT;
         size_t users = r->replacement
                            ? users_of(o, set, fs, keep, r->replacement, &lines)
@@ -195,12 +195,12 @@ void nfy__convert_review(const nfy_convert_passes *p, const nfy_source *src,
     const char *shown = nfy_name_shown(&name, rel);
     bool paired = fs && ids && keep &&
                   change_findings(rep, rel, first, fs, n) == n &&
-                  nfy_edit_ids(shown, set, &a, ids) == NFY_OK;
+                  nfy_review_edit_ids(shown, set, &a, ids) == NFY_OK;
     for (size_t k = 0; keep && k < n; k++) {
         if (paired) /* the file is the finding's own: kept once, there */
             set_edit_id(rep, fs[k], shown, ids[k]);
-        keep[k] =
-            !decisions || (paired && nfy_decisions_accepts(decisions, ids[k]));
+        keep[k] = !decisions ||
+                  (paired && nfy_convert_decisions_accepts(decisions, ids[k]));
     }
     if (decisions && paired)
         keep_needed_imports(o, rel, set, fs, keep, diags);
@@ -210,7 +210,7 @@ void nfy__convert_review(const nfy_convert_passes *p, const nfy_source *src,
             set->edits.items[kept++] = set->edits.items[k];
         else if (paired)
             mark_not_accepted(rep, fs[k],
-                              nfy_decisions_knows(decisions, ids[k]));
+                              nfy_convert_decisions_knows(decisions, ids[k]));
     }
     set->edits.len = kept;
     nfy_buf_release(&name);

@@ -261,10 +261,10 @@ static void emit_hunks(nfy_buf *out, const line_table *o, const line_table *n,
     }
 }
 
-nfy_status nfy_diff_ranges(const char *path, const char *old_text,
-                           size_t old_len, const char *new_text, size_t new_len,
-                           const nfy_span *a, const nfy_span *b, size_t n,
-                           nfy_buf *out)
+nfy_status nfy_edit_diff_ranges(const char *path, const char *old_text,
+                                size_t old_len, const char *new_text,
+                                size_t new_len, const nfy_span *a,
+                                const nfy_span *b, size_t n, nfy_buf *out)
 {
     line_table ot, nt;
     lines_build(&ot, old_text, old_len);
@@ -324,8 +324,8 @@ nfy_status nfy_edit_set_diff(nfy_edit_set *set, const char *path,
     /* Edits that cancel out (insert a line here, delete an equal one there)
      * leave the text as it was: no diff, as `diff -u` would print. */
     if (!st && !text_equal(set->src->data, set->src->len, edited, edited_len))
-        st = nfy_diff_ranges(path, set->src->data, set->src->len, edited,
-                             edited_len, a, b, n, out);
+        st = nfy_edit_diff_ranges(path, set->src->data, set->src->len, edited,
+                                  edited_len, a, b, n, out);
 out:
     free(a);
     free(b);

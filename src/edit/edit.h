@@ -125,10 +125,9 @@ NFY_NODISCARD nfy_status nfy_edit_set_diff(nfy_edit_set *set, const char *path,
  * into old_text and b[i] into new_text, with identical bytes between them.
  * Used by nfy_edit_set_diff; exposed for callers with their own edits.
  */
-NFY_NODISCARD nfy_status nfy_diff_ranges(const char *path, const char *old_text,
-                                         size_t old_len, const char *new_text,
-                                         size_t new_len, const nfy_span *a,
-                                         const nfy_span *b, size_t n,
-                                         nfy_buf *out);
+NFY_NODISCARD nfy_status
+nfy_edit_diff_ranges(const char *path, const char *old_text, size_t old_len,
+                     const char *new_text, size_t new_len, const nfy_span *a,
+                     const nfy_span *b, size_t n, nfy_buf *out);
 
 #endif

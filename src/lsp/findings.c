@@ -35,7 +35,7 @@ void nfy__lsp_keep_finding(nfy__lsp_server *s, nfy__lsp_doc *doc,
                            const nfy__lsp_lines *lines, uint32_t first_line,
                            const nfy_finding *f)
 {
-    const nfy_rule *r = nfy_rule_set_find(s->rules, f->rule);
+    const nfy_rule *r = nfy_rules_set_find(s->rules, f->rule);
     nfy__lsp_finding k = {0};
     k.start = nfy__lsp_position(lines, f->start_line, f->start_col);
     k.end = nfy__lsp_position(lines, f->end_line, f->end_col);

@@ -78,7 +78,8 @@ static void load_project(nfy__lsp_server *s)
 {
     nfy_diags d;
     nfy_diags_init(&d);
-    if (s->root && nfy_project_config_load(s->root, &s->config, &d) == NFY_OK)
+    if (s->root &&
+        nfy_convert_project_config_load(s->root, &s->config, &d) == NFY_OK)
         for (size_t i = 0; i < s->config.nrules; i++)
             if (nfy_rules_load_file(s->rules, s->config.rules[i], &d))
                 continue; /* diagnosed: the other files still load */
@@ -305,7 +306,7 @@ int nfy_lsp_serve(int in_fd, int out_fd, const nfy_lsp_opts *opts)
     memset(&s, 0, sizeof s);
     s.opts = opts;
     nfy__lsp_io_init(&s.io, in_fd, out_fd);
-    nfy_project_config_init(&s.config);
+    nfy_convert_project_config_init(&s.config);
     s.explained = json_object();
     nfy_diags d;
     nfy_diags_init(&d);
@@ -335,7 +336,7 @@ int nfy_lsp_serve(int in_fd, int out_fd, const nfy_lsp_opts *opts)
     nfy__lsp_notebooks_release(&s);
     nfy__lsp_docs_release(&s.docs);
     nfy_rule_set_free(s.rules);
-    nfy_project_config_release(&s.config);
+    nfy_convert_project_config_release(&s.config);
     json_decref(s.explained);
     nfy__lsp_io_release(&s.io);
     free(s.root);

@@ -73,7 +73,7 @@ char *nfy__lsp_path_uri(const char *path)
 char *nfy__lsp_explain_uri(nfy__lsp_server *s, const char *rule)
 {
     const char *dir = s->opts->explain_dir;
-    const nfy_rule *r = nfy_rule_set_find(s->rules, rule);
+    const nfy_rule *r = nfy_rules_set_find(s->rules, rule);
     if (!dir || !r || strchr(rule, '/') || rule[0] == '.')
         return NULL;
     json_t *known = json_object_get(s->explained, rule);
@@ -84,7 +84,7 @@ char *nfy__lsp_explain_uri(nfy__lsp_server *s, const char *rule)
     char *uri = NULL;
     if (nfy_mkdirs(dir, 0700) == NFY_OK) {
         nfy_buf text = NFY_BUF_INIT;
-        nfy_rule_render_explain(r, &text);
+        nfy_rules_render_explain(r, &text);
         if (nfy_file_write_atomic_flags(path, text.data ? text.data : "",
                                         text.len, 0600, 0) == NFY_OK)
             uri = nfy__lsp_path_uri(path);

@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-bool mig_bigrams_add(mig_bigrams *bg, unsigned char a, unsigned char b)
+bool nfy__mig_bigrams_add(mig_bigrams *bg, unsigned char a, unsigned char b)
 {
     for (uint32_t k = 0; k < bg->n; k++) {
         if (bg->first[k][0] == a && bg->second[k][0] == b)
@@ -23,7 +23,7 @@ bool mig_bigrams_add(mig_bigrams *bg, unsigned char a, unsigned char b)
     return true;
 }
 
-void mig_bigrams_fold(mig_bigrams *bg)
+void nfy__mig_bigrams_fold(mig_bigrams *bg)
 {
     memset(bg->fold, 0x20, sizeof bg->fold);
 }
@@ -130,8 +130,8 @@ static bool find_avx2(const mig_bigrams *bg, const unsigned char *u, size_t i,
 }
 #    endif
 
-size_t mig_bigram_find(const mig_bigrams *bg, const char *s, size_t len,
-                       size_t from)
+size_t nfy__mig_bigram_find(const mig_bigrams *bg, const char *s, size_t len,
+                            size_t from)
 {
     const unsigned char *u = (const unsigned char *)s;
     size_t i = from;
@@ -155,8 +155,8 @@ size_t mig_bigram_find(const mig_bigrams *bg, const char *s, size_t len,
 
 #else
 
-size_t mig_bigram_find(const mig_bigrams *bg, const char *s, size_t len,
-                       size_t from)
+size_t nfy__mig_bigram_find(const mig_bigrams *bg, const char *s, size_t len,
+                            size_t from)
 {
     for (size_t i = from; i + 1 < len; i++) {
         unsigned char a = (unsigned char)s[i] | bg->fold[0];

@@ -23,11 +23,11 @@ typedef struct {
 } mig_bigrams;
 
 /** Add the pair a, b (already there: nothing); false when bg is full. */
-bool mig_bigrams_add(mig_bigrams *bg, unsigned char a, unsigned char b);
+bool nfy__mig_bigrams_add(mig_bigrams *bg, unsigned char a, unsigned char b);
 /** Compare text bytes | 0x20 from now on. */
-void mig_bigrams_fold(mig_bigrams *bg);
+void nfy__mig_bigrams_fold(mig_bigrams *bg);
 /** The first i >= from with s[i], s[i + 1] one of bg's pairs, else len. */
-size_t mig_bigram_find(const mig_bigrams *bg, const char *s, size_t len,
-                       size_t from);
+size_t nfy__mig_bigram_find(const mig_bigrams *bg, const char *s, size_t len,
+                            size_t from);
 
 #endif

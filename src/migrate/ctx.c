@@ -1,7 +1,7 @@
 /*
  * The per-file pass driver and the helpers every pass shares: tokenize,
  * structure and resolve the file, then run the passes (registry.c).
- * Rule gating (asked of nfy_rule_activity_in, the one decision) and the
+ * Rule gating (asked of nfy_rules_activity_in, the one decision) and the
  * token claims that keep edits disjoint live here, so each pass only
  * decides what to match.
  */
@@ -16,31 +16,32 @@
 /* ---- rules ----------------------------------------------------------------
  */
 
-bool mig_rule_on(const mig_ctx *c, const nfy_rule *r)
+bool nfy__mig_rule_on(const mig_ctx *c, const nfy_rule *r)
 {
-    return nfy_rule_activity_in(r, &c->p->env) != NFY_RULE_INACTIVE;
+    return nfy_rules_activity_in(r, &c->p->env) != NFY_RULE_INACTIVE;
 }
 
-bool mig_rule_edits(const mig_ctx *c, const nfy_rule *r)
+bool nfy__mig_rule_edits(const mig_ctx *c, const nfy_rule *r)
 {
-    return nfy_rule_activity_in(r, &c->p->env) == NFY_RULE_EDITS;
+    return nfy_rules_activity_in(r, &c->p->env) == NFY_RULE_EDITS;
 }
 
-void mig_flag_class(const nfy_rule *r, nfy_finding_cat *cat, nfy_op_type *op)
+void nfy__mig_flag_class(const nfy_rule *r, nfy_finding_cat *cat,
+                         nfy_op_type *op)
 {
     *op = NFY_OPTYPE_NONE;
     /* affinity first: those rows belong in affinity_api_call.csv even when
        tagged performance too */
-    if (nfy_rule_has_tag(r, "affinity"))
+    if (nfy_rules_has_tag(r, "affinity"))
         *cat = NFY_CAT_AFFINITY_API;
-    else if (nfy_rule_has_tag(r, "precision"))
+    else if (nfy_rules_has_tag(r, "precision"))
         *cat = NFY_CAT_PRECISION_ADVICE;
-    else if (nfy_rule_has_tag(r, "performance") ||
+    else if (nfy_rules_has_tag(r, "performance") ||
              r->category == NFY_RULE_CAT_ADVICE)
         *cat = NFY_CAT_PERFORMANCE_ADVICE;
-    else if (nfy_rule_has_tag(r, "unknown"))
+    else if (nfy_rules_has_tag(r, "unknown"))
         *cat = NFY_CAT_UNKNOWN_API;
-    else if (nfy_rule_has_tag(r, "cuda-op") ||
+    else if (nfy_rules_has_tag(r, "cuda-op") ||
              r->category == NFY_RULE_CAT_CUDA_API) {
         *cat = NFY_CAT_CUDA_OP;
         if (r->severity >= NFY_SEV_WARNING)
@@ -53,7 +54,7 @@ void mig_flag_class(const nfy_rule *r, nfy_finding_cat *cat, nfy_op_type *op)
     }
 }
 
-const nfy_rule *mig_pass_rule_of(const mig_ctx *c, nfy_pass_id pass)
+const nfy_rule *nfy__mig_pass_rule_of(const mig_ctx *c, nfy_pass_id pass)
 {
     return (int)pass >= 0 && pass < NFY_PASS_COUNT ? c->p->run->pass_rule[pass]
                                                    : NULL;
@@ -62,7 +63,7 @@ const nfy_rule *mig_pass_rule_of(const mig_ctx *c, nfy_pass_id pass)
 /* ---- emitting -------------------------------------------------------------
  */
 
-bool mig_claimed(const mig_ctx *c, uint32_t tfirst, uint32_t tend)
+bool nfy__mig_claimed(const mig_ctx *c, uint32_t tfirst, uint32_t tend)
 {
     for (uint32_t t = tfirst; t < tend && t < c->m->ntoks; t++) {
         if (c->claimed[t] == CLAIM_WHOLE)
@@ -71,25 +72,25 @@ bool mig_claimed(const mig_ctx *c, uint32_t tfirst, uint32_t tend)
     return false;
 }
 
-const char *mig_set_id(mig_ctx *c, uint32_t lit)
+const char *nfy__mig_set_id(mig_ctx *c, uint32_t lit)
 {
     const nfy_token *t = &c->m->toks[c->m->strings[lit].first];
-    return mig_fmt(c, "vs%u.%u", t->line, t->col);
+    return nfy_mig_fmt(c, "vs%u.%u", t->line, t->col);
 }
 
-void mig_tag_last_note(mig_ctx *c, const char *id, nfy_str name)
+void nfy__mig_tag_last_note(mig_ctx *c, const char *id, nfy_str name)
 {
     if (c->notes->len == 0)
         return;
     nfy_vec_last(c->notes)->vset_id = id;
-    nfy_vec_last(c->notes)->vset_name = mig_strdup(c, name);
+    nfy_vec_last(c->notes)->vset_name = nfy_mig_strdup(c, name);
 }
 
-void mig_tag_edit(mig_ctx *c, nfy_span span, const char *id, nfy_str name)
+void nfy__mig_tag_edit(mig_ctx *c, nfy_span span, const char *id, nfy_str name)
 {
     if (c->vtags != NULL)
         nfy_vec_push(c->vtags,
-                     ((mig_vtag){span.start, id, mig_strdup(c, name)}));
+                     ((mig_vtag){span.start, id, nfy_mig_strdup(c, name)}));
 }
 
 static nfy_span span_of(uint32_t start, uint32_t end)
@@ -104,35 +105,39 @@ static nfy_op_type op_of_shape(uint32_t start, uint32_t end, const char *text)
     return text[0] == '\0' ? NFY_OPTYPE_DELETE : NFY_OPTYPE_MODIFY;
 }
 
-bool mig_edit(mig_ctx *c, const nfy_rule *r, uint32_t tfirst, uint32_t tend,
-              uint32_t start, uint32_t end, const char *text, const char *note)
+bool nfy__mig_edit(mig_ctx *c, const nfy_rule *r, uint32_t tfirst,
+                   uint32_t tend, uint32_t start, uint32_t end,
+                   const char *text, const char *note)
 {
     nfy_span sp = span_of(start, end);
-    if (mig_claimed(c, tfirst, tend))
+    if (nfy__mig_claimed(c, tfirst, tend))
         return false;
     if ((c->p->flags & NFY_MIGRATE_AUTO) && r->kind != NFY_RULE_INSERT_IMPORT)
         return false;
     if (r->safety == NFY_SAFETY_MANUAL) {
-        mig_note_add(c, r, sp, NFY_CAT_UNSUPPORTED_API, NFY_OPTYPE_UNSUPPORTED,
-                     NULL, note);
-        nfy_vec_last(c->notes)->after = mig_strdup(c, nfy_str_from_cstr(text));
+        nfy__mig_note_add(c, r, sp, NFY_CAT_UNSUPPORTED_API,
+                          NFY_OPTYPE_UNSUPPORTED, NULL, note);
+        nfy_vec_last(c->notes)->after =
+            nfy_mig_strdup(c, nfy_str_from_cstr(text));
         return false;
     }
-    if (r->safety == NFY_SAFETY_UNSAFE && !mig_rule_edits(c, r)) {
+    if (r->safety == NFY_SAFETY_UNSAFE && !nfy__mig_rule_edits(c, r)) {
         /* listed where the rule's kind of problem belongs, for a human */
         nfy_finding_cat cat;
         nfy_op_type op;
-        mig_flag_class(r, &cat, &op);
-        mig_note_add(c, r, sp, cat, op, NULL,
-                     mig_fmt(c, "not applied: unsafe rule (use --unsafe): %s",
-                             note ? note : r->message));
-        nfy_vec_last(c->notes)->after = mig_strdup(c, nfy_str_from_cstr(text));
+        nfy__mig_flag_class(r, &cat, &op);
+        nfy__mig_note_add(
+            c, r, sp, cat, op, NULL,
+            nfy_mig_fmt(c, "not applied: unsafe rule (use --unsafe): %s",
+                        note ? note : r->message));
+        nfy_vec_last(c->notes)->after =
+            nfy_mig_strdup(c, nfy_str_from_cstr(text));
         return false;
     }
     if (c->withhold) {
-        mig_note_add(c, r, sp, NFY_CAT_LEFT_UNCHANGED,
-                     op_of_shape(start, end, text), NULL,
-                     "not applied: the file has syntax errors");
+        nfy__mig_note_add(c, r, sp, NFY_CAT_LEFT_UNCHANGED,
+                          op_of_shape(start, end, text), NULL,
+                          "not applied: the file has syntax errors");
         return false;
     }
     if (nfy_edit_set_add(c->edits, start, end, nfy_str_from_cstr(text), r->id,
@@ -143,18 +148,18 @@ bool mig_edit(mig_ctx *c, const nfy_rule *r, uint32_t tfirst, uint32_t tend,
     return true;
 }
 
-bool mig_edit_api(mig_ctx *c, const nfy_rule *r, uint32_t tfirst, uint32_t tend,
-                  uint32_t start, uint32_t end, const char *text,
-                  const char *note, const char *api)
+bool nfy__mig_edit_api(mig_ctx *c, const nfy_rule *r, uint32_t tfirst,
+                       uint32_t tend, uint32_t start, uint32_t end,
+                       const char *text, const char *note, const char *api)
 {
     size_t before = c->notes->len;
-    bool done = mig_edit(c, r, tfirst, tend, start, end, text, note);
+    bool done = nfy__mig_edit(c, r, tfirst, tend, start, end, text, note);
     if (c->notes->len > before && nfy_vec_last(c->notes)->api == NULL)
         nfy_vec_last(c->notes)->api = api;
     return done;
 }
 
-char *mig_snippet(mig_ctx *c, nfy_str s)
+char *nfy__mig_snippet(mig_ctx *c, nfy_str s)
 {
     size_t n = 0;
     while (n < s.len && n < 60 && s.ptr[n] != '\n' && s.ptr[n] != '\r') {
@@ -164,12 +169,12 @@ char *mig_snippet(mig_ctx *c, nfy_str s)
             break;
         n += k;
     }
-    return mig_strdup(c, nfy_str_slice(s, 0, n));
+    return nfy_mig_strdup(c, nfy_str_slice(s, 0, n));
 }
 
-void mig_note_id(mig_ctx *c, const char *rule, nfy_safety safety, nfy_span span,
-                 nfy_finding_cat cat, nfy_op_type op, const char *api,
-                 const char *message)
+void nfy__mig_note_id(mig_ctx *c, const char *rule, nfy_safety safety,
+                      nfy_span span, nfy_finding_cat cat, nfy_op_type op,
+                      const char *api, const char *message)
 {
     mig_note n = {span,         rule, (uint8_t)op, (uint8_t)safety,
                   (uint8_t)cat, api,  message,     NULL,
@@ -177,49 +182,49 @@ void mig_note_id(mig_ctx *c, const char *rule, nfy_safety safety, nfy_span span,
     nfy_vec_push(c->notes, n);
 }
 
-void mig_note_add(mig_ctx *c, const nfy_rule *r, nfy_span span,
-                  nfy_finding_cat cat, nfy_op_type op, const char *api,
-                  const char *message)
+void nfy__mig_note_add(mig_ctx *c, const nfy_rule *r, nfy_span span,
+                       nfy_finding_cat cat, nfy_op_type op, const char *api,
+                       const char *message)
 {
     nfy_safety s = r->safety == NFY_SAFETY_MANUAL   ? NFY_SAFETY_MANUAL
                    : r->safety == NFY_SAFETY_UNSAFE ? NFY_SAFETY_UNSAFE
                                                     : NFY_SAFETY_SAFE;
-    mig_note_id(c, r->id, s, span, cat, op, api,
-                message ? message : r->message);
+    nfy__mig_note_id(c, r->id, s, span, cat, op, api,
+                     message ? message : r->message);
 }
 
-const char *mig_with_hint(mig_ctx *c, const char *msg, const char *hint)
+const char *nfy__mig_with_hint(mig_ctx *c, const char *msg, const char *hint)
 {
-    hint = mig_hint_in_env(c->arena, &c->p->env, hint);
+    hint = nfy__mig_hint_in_env(c->arena, &c->p->env, hint);
     if (hint == NULL || hint[0] == '\0')
         return msg;
     size_t n = strlen(msg);
     bool stop = n > 0 && strchr(".!?:", msg[n - 1]) != NULL;
-    return mig_fmt(c, "%s%s %s", msg, stop ? "" : ".", hint);
+    return nfy_mig_fmt(c, "%s%s %s", msg, stop ? "" : ".", hint);
 }
 
-void mig_flag(mig_ctx *c, const nfy_rule *r, nfy_span span, const char *api,
-              const char *suggest)
+void nfy__mig_flag(mig_ctx *c, const nfy_rule *r, nfy_span span,
+                   const char *api, const char *suggest)
 {
     nfy_finding_cat cat;
     nfy_op_type op;
-    mig_flag_class(r, &cat, &op);
-    const char *msg = mig_with_hint(c, r->message, r->hint);
-    mig_note_add(c, r, span, cat, op, api, msg);
+    nfy__mig_flag_class(r, &cat, &op);
+    const char *msg = nfy__mig_with_hint(c, r->message, r->hint);
+    nfy__mig_note_add(c, r, span, cat, op, api, msg);
     nfy_vec_last(c->notes)->npu_api = suggest;
 }
 
 /* ---- tokens ----------------------------------------------------------------
  */
 
-nfy_str mig_stmt_indent(const mig_ctx *c, uint32_t s)
+nfy_str nfy__mig_stmt_indent(const mig_ctx *c, uint32_t s)
 {
     const nfy_token *first = &c->m->toks[c->m->stmts[s].first];
     uint32_t ls = c->src->line_starts[first->line - 1];
     return (nfy_str){c->src->data + ls, first->start - ls};
 }
 
-bool mig_is_indent(nfy_str s)
+bool nfy__mig_is_indent(nfy_str s)
 {
     for (size_t i = 0; i < s.len; i++) {
         if (s.ptr[i] != ' ' && s.ptr[i] != '\t')
@@ -228,12 +233,12 @@ bool mig_is_indent(nfy_str s)
     return true;
 }
 
-nfy_span mig_tok_span(const mig_ctx *c, uint32_t t)
+nfy_span nfy__mig_tok_span(const mig_ctx *c, uint32_t t)
 {
     return span_of(c->m->toks[t].start, c->m->toks[t].end);
 }
 
-bool mig_tok_op(const mig_ctx *c, uint32_t t, int op)
+bool nfy_mig_tok_op(const mig_ctx *c, uint32_t t, int op)
 {
     return t < c->m->ntoks && c->m->toks[t].kind == NFY_TOK_OP &&
            c->m->toks[t].op == (uint32_t)op;
@@ -245,7 +250,7 @@ static bool is_trivial(const nfy_token *t)
            t->kind == NFY_TOK_INDENT || t->kind == NFY_TOK_DEDENT;
 }
 
-uint32_t mig_prev_sig(const mig_ctx *c, uint32_t t)
+uint32_t nfy__mig_prev_sig(const mig_ctx *c, uint32_t t)
 {
     while (t > 0 && t <= c->m->ntoks) {
         t--;
@@ -255,7 +260,7 @@ uint32_t mig_prev_sig(const mig_ctx *c, uint32_t t)
     return NFY_NONE;
 }
 
-uint32_t mig_next_sig(const mig_ctx *c, uint32_t t)
+uint32_t nfy__mig_next_sig(const mig_ctx *c, uint32_t t)
 {
     for (t++; t < c->m->ntoks; t++) {
         if (!is_trivial(&c->m->toks[t]))
@@ -264,12 +269,12 @@ uint32_t mig_next_sig(const mig_ctx *c, uint32_t t)
     return NFY_NONE;
 }
 
-char *mig_strdup(mig_ctx *c, nfy_str s)
+char *nfy_mig_strdup(mig_ctx *c, nfy_str s)
 {
     return nfy_arena_strndup(c->arena, s.ptr ? s.ptr : "", s.len);
 }
 
-char *mig_fmt(mig_ctx *c, const char *fmt, ...)
+char *nfy_mig_fmt(mig_ctx *c, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -281,7 +286,7 @@ char *mig_fmt(mig_ctx *c, const char *fmt, ...)
 /* ---- strings ----------------------------------------------------------------
  */
 
-nfy_str mig_string_body(const mig_ctx *c, uint32_t t, uint32_t *body_off)
+nfy_str nfy_mig_string_body(const mig_ctx *c, uint32_t t, uint32_t *body_off)
 {
     const nfy_token *tk = &c->m->toks[t];
     nfy_str s = mig_tok(c, t);
@@ -298,7 +303,7 @@ nfy_str mig_string_body(const mig_ctx *c, uint32_t t, uint32_t *body_off)
     return (nfy_str){s.ptr + i + q, s.len - i - 2 * q};
 }
 
-nfy_str mig_callee_qual_of(const mig_ctx *c, uint32_t k)
+nfy_str nfy_mig_callee_qual_of(const mig_ctx *c, uint32_t k)
 {
     const nfy_call *call = &c->m->calls[k];
     if (call->dotted.len == 0 || call->use == NFY_NONE)
@@ -306,10 +311,10 @@ nfy_str mig_callee_qual_of(const mig_ctx *c, uint32_t k)
     return nfy_resolve_use(c->r, call->use)->qual;
 }
 
-bool mig_attr_on_module(const mig_ctx *c, uint32_t attr_tok)
+bool nfy_mig_attr_on_module(const mig_ctx *c, uint32_t attr_tok)
 {
     nfy_str q = nfy_resolve_attr_receiver(c->r, attr_tok);
-    nfy_str root = nfy_dotted_head(q, 1);
+    nfy_str root = nfy_resolve_dotted_head(q, 1);
     return MIG_IS_LIT(root, "torch") || MIG_IS_LIT(root, "torch_npu");
 }
 
@@ -340,7 +345,7 @@ static void fill_info(mig_ctx *c)
         nfy_str mod = imp->module;
         if (!(imp->flags & NFY_IMPF_FROM) && imp->nnames > 0)
             mod = c->m->import_names[imp->names_first].name;
-        if (nfy_str_eq(nfy_dotted_head(mod, 1), NFY_STR_LIT("torch")) &&
+        if (nfy_str_eq(nfy_resolve_dotted_head(mod, 1), NFY_STR_LIT("torch")) &&
             imp->level == 0) {
             in->first_torch_line = c->m->stmts[imp->stmt].line;
             break;
@@ -348,17 +353,17 @@ static void fill_info(mig_ctx *c)
     }
 }
 
-nfy_status mig_python(const mig_params *p, const nfy_source *src,
-                      nfy_edit_set *edits, mig_note_vec *notes,
-                      mig_vtag_vec *vtags, nfy_migrate_info *info,
-                      nfy_arena *arena, nfy_diags *diags)
+nfy_status nfy__mig_python(const mig_params *p, const nfy_source *src,
+                           nfy_edit_set *edits, mig_note_vec *notes,
+                           mig_vtag_vec *vtags, nfy_migrate_info *info,
+                           nfy_arena *arena, nfy_diags *diags)
 {
     nfy_diags local;
     nfy_diags_init(&local);
     nfy_diags *dg = diags ? diags : &local;
     size_t errs0 = nfy_diags_count(dg, NFY_SEV_ERROR);
     nfy_tokens toks;
-    nfy_tokens_init(&toks);
+    nfy_lex_tokens_init(&toks);
     nfy_front_scratch *fs = &p->run->front;
     nfy_status st = nfy_lex_reuse(src, &toks, dg, &fs->lex);
     nfy_pysyn *m = NULL;
@@ -366,7 +371,7 @@ nfy_status mig_python(const mig_params *p, const nfy_source *src,
         st = nfy_pysyn_parse_reuse(src, &toks, arena, dg, fs, &m);
     nfy_resolution *r = NULL;
     if (st == NFY_OK)
-        st = nfy_resolve(m, arena, &r);
+        st = nfy_resolve_resolve(m, arena, &r);
     if (st == NFY_OK) {
         mig_ctx c = {.p = p,
                      .src = src,
@@ -387,17 +392,17 @@ nfy_status mig_python(const mig_params *p, const nfy_source *src,
         nfy_str *quals =
             nfy_arena_alloc(arena, (m->ncalls + 1) * sizeof *quals);
         for (uint32_t k = 0; k < m->ncalls; k++)
-            quals[k] = mig_callee_qual_of(&c, k);
+            quals[k] = nfy_mig_callee_qual_of(&c, k);
         c.callee_q = quals;
         c.lit_body =
             nfy_arena_alloc(arena, (m->nstrings + 1) * sizeof *c.lit_body);
         c.lit_off = nfy_arena_calloc(arena, m->nstrings + 1, sizeof *c.lit_off);
         for (uint32_t i = 0; i < m->nstrings; i++)
             c.lit_body[i] =
-                mig_string_body(&c, m->strings[i].first, &c.lit_off[i]);
+                nfy_mig_string_body(&c, m->strings[i].first, &c.lit_off[i]);
         fill_info(&c);
         size_t edits0 = edits->edits.len, notes0 = notes->len;
-        mig_run_passes(&c);
+        nfy__mig_run_passes(&c);
         if ((p->flags & (NFY_MIGRATE_AMP | NFY_MIGRATE_DISTRIBUTED |
                          NFY_MIGRATE_TRAINING)) &&
             !c.withhold)
@@ -410,7 +415,7 @@ nfy_status mig_python(const mig_params *p, const nfy_source *src,
             info->uses_cuda = notes->items[i].cat != NFY_CAT_LEFT_UNCHANGED &&
                               notes->items[i].cat != NFY_CAT_PERFORMANCE_ADVICE;
     }
-    nfy_tokens_recycle(&toks, &fs->lex);
+    nfy_lex_tokens_recycle(&toks, &fs->lex);
     nfy_diags_release(&local);
     return st;
 }

@@ -39,7 +39,7 @@ static bool is_cuda_loader(const mig_ctx *c, uint32_t k)
         for (uint32_t t = a->value_first; t < a->value_end; t++) {
             uint32_t off;
             if (c->m->toks[t].kind == NFY_TOK_STRING &&
-                ends_with_cu(mig_string_body(c, t, &off)))
+                ends_with_cu(nfy_mig_string_body(c, t, &off)))
                 return true;
         }
     }
@@ -88,8 +88,8 @@ static void collect_plugins(mig_ctx *c, mig_guard *g)
                   ? g->loader_at[call->callee_first] != 0
                   : is_cuda_loader(c, k)))
             continue;
-        uint32_t eq = mig_prev_sig(c, c->m->stmts[s].value_first);
-        uint32_t tgt = mig_prev_sig(c, eq);
+        uint32_t eq = nfy__mig_prev_sig(c, c->m->stmts[s].value_first);
+        uint32_t tgt = nfy__mig_prev_sig(c, eq);
         if (tgt != NFY_NONE && c->m->toks[tgt].kind == NFY_TOK_NAME)
             nfy_vec_push(&g->plugins, mig_tok(c, tgt));
     }
@@ -113,7 +113,7 @@ static bool cudnn_op_name(mig_ctx *c, uint32_t t, const char **why)
 {
     uint32_t off;
     if (c->m->toks[t].kind != NFY_TOK_STRING ||
-        !nfy_str_contains(mig_string_body(c, t, &off),
+        !nfy_str_contains(nfy_mig_string_body(c, t, &off),
                           NFY_STR_LIT("aten::cudnn_")))
         return false;
     *why = "a cuDNN-only operator";
@@ -185,8 +185,8 @@ static bool def_reaches(mig_ctx *c, mig_guard *g, uint32_t s, int depth,
                         const char **why)
 {
     if (triton_kernel(c, s)) {
-        *why = mig_fmt(c, "a Triton kernel (%.*s)",
-                       NFY_STR_FMT(mig_tok(c, c->m->stmts[s].name_tok)));
+        *why = nfy_mig_fmt(c, "a Triton kernel (%.*s)",
+                           NFY_STR_FMT(mig_tok(c, c->m->stmts[s].name_tok)));
         return true;
     }
     if (g->def_state[s] == DEF_YES) {
@@ -211,10 +211,10 @@ static bool def_reaches(mig_ctx *c, mig_guard *g, uint32_t s, int depth,
  * token t (self or cls before the dot), or NONE. */
 static uint32_t own_method(const mig_ctx *c, uint32_t t)
 {
-    uint32_t dot = mig_prev_sig(c, t), recv = mig_prev_sig(c, dot);
-    if (!mig_tok_op(c, dot, NFY_OP_DOT) ||
+    uint32_t dot = nfy__mig_prev_sig(c, t), recv = nfy__mig_prev_sig(c, dot);
+    if (!nfy_mig_tok_op(c, dot, NFY_OP_DOT) ||
         !(mig_tok_is(c, recv, "self") || mig_tok_is(c, recv, "cls")) ||
-        mig_tok_op(c, mig_prev_sig(c, recv), NFY_OP_DOT))
+        nfy_mig_tok_op(c, nfy__mig_prev_sig(c, recv), NFY_OP_DOT))
         return NFY_NONE;
     uint32_t cls = c->m->tok_stmt[t];
     while (cls != NFY_NONE && c->m->stmts[cls].kind != NFY_STMT_CLASS)
@@ -245,7 +245,7 @@ static bool tok_reaches(mig_ctx *c, mig_guard *g, uint32_t t, int depth,
     nfy_str name = mig_tok(c, t);
     nfy_str q = nfy_resolve_use(c->r, u)->qual;
     if (cuda_only_qual(q) || is_plugin(g, name)) {
-        *why = mig_fmt(c, "CUDA-only code (%.*s)", NFY_STR_FMT(name));
+        *why = nfy_mig_fmt(c, "CUDA-only code (%.*s)", NFY_STR_FMT(name));
         return true;
     }
     uint32_t s = local_def(c, g, name);
@@ -288,11 +288,12 @@ static void build(mig_ctx *c, mig_guard *g)
 /* Is the test negated (`!=`, `not in`, `not x.is_cuda`)? */
 static bool negated(const mig_ctx *c, uint32_t head, uint32_t end)
 {
-    uint32_t p = mig_prev_sig(c, head), n = mig_next_sig(c, end - 1);
-    while (mig_tok_op(c, p, NFY_OP_DOT)) /* x.is_cuda: from the chain's head */
-        p = mig_prev_sig(c, mig_prev_sig(c, p));
-    return mig_tok_op(c, p, NFY_OP_NOTEQUAL) ||
-           mig_tok_op(c, n, NFY_OP_NOTEQUAL) || mig_tok_is(c, n, "not") ||
+    uint32_t p = nfy__mig_prev_sig(c, head), n = nfy__mig_next_sig(c, end - 1);
+    while (
+        nfy_mig_tok_op(c, p, NFY_OP_DOT)) /* x.is_cuda: from the chain's head */
+        p = nfy__mig_prev_sig(c, nfy__mig_prev_sig(c, p));
+    return nfy_mig_tok_op(c, p, NFY_OP_NOTEQUAL) ||
+           nfy_mig_tok_op(c, n, NFY_OP_NOTEQUAL) || mig_tok_is(c, n, "not") ||
            mig_tok_is(c, p, "not");
 }
 
@@ -352,8 +353,8 @@ static void guarded_range(const mig_ctx *c, uint32_t head, uint32_t end,
     }
 }
 
-bool mig_guarded_tokens(const mig_ctx *c, uint32_t head, uint32_t end,
-                        uint32_t *a, uint32_t *b)
+bool nfy__mig_guarded_tokens(const mig_ctx *c, uint32_t head, uint32_t end,
+                             uint32_t *a, uint32_t *b)
 {
     if (stmt_of(c, head) == NFY_NONE)
         return false;
@@ -398,16 +399,16 @@ static bool guard_at(mig_ctx *c, mig_guard *g, uint32_t head, uint32_t end,
            callers_guard(c, g, def, depth, why);
 }
 
-bool mig_guards_cuda_only(mig_ctx *c, mig_guard *g, uint32_t head, uint32_t end,
-                          const char **why)
+bool nfy__mig_guards_cuda_only(mig_ctx *c, mig_guard *g, uint32_t head,
+                               uint32_t end, const char **why)
 {
     if (!g->built)
         build(c, g);
     return guard_at(c, g, head, end, false, 0, why);
 }
 
-bool mig_other_branch_cuda_only(mig_ctx *c, mig_guard *g, uint32_t head,
-                                uint32_t end, const char **why)
+bool nfy__mig_other_branch_cuda_only(mig_ctx *c, mig_guard *g, uint32_t head,
+                                     uint32_t end, const char **why)
 {
     if (!g->built)
         build(c, g);
@@ -416,43 +417,44 @@ bool mig_other_branch_cuda_only(mig_ctx *c, mig_guard *g, uint32_t head,
 
 /* The receiver of attribute token name_tok: `self.props` of
  * `self.props.major`. */
-nfy_str mig_receiver_text(const mig_ctx *c, uint32_t name_tok)
+nfy_str nfy__mig_receiver_text(const mig_ctx *c, uint32_t name_tok)
 {
     nfy_str none = {"", 0};
-    uint32_t dot = mig_prev_sig(c, name_tok);
-    uint32_t end = mig_prev_sig(c, dot), start = end;
+    uint32_t dot = nfy__mig_prev_sig(c, name_tok);
+    uint32_t end = nfy__mig_prev_sig(c, dot), start = end;
     if (end == NFY_NONE || c->m->toks[end].kind != NFY_TOK_NAME)
         return none;
-    while (mig_tok_op(c, mig_prev_sig(c, start), NFY_OP_DOT) &&
-           mig_prev_sig(c, mig_prev_sig(c, start)) != NFY_NONE &&
-           c->m->toks[mig_prev_sig(c, mig_prev_sig(c, start))].kind ==
+    while (nfy_mig_tok_op(c, nfy__mig_prev_sig(c, start), NFY_OP_DOT) &&
+           nfy__mig_prev_sig(c, nfy__mig_prev_sig(c, start)) != NFY_NONE &&
+           c->m->toks[nfy__mig_prev_sig(c, nfy__mig_prev_sig(c, start))].kind ==
                NFY_TOK_NAME)
-        start = mig_prev_sig(c, mig_prev_sig(c, start));
+        start = nfy__mig_prev_sig(c, nfy__mig_prev_sig(c, start));
     uint32_t s = c->m->toks[start].start, e = c->m->toks[end].end;
     return (nfy_str){c->src->data + s, e - s};
 }
 
-uint32_t mig_def_of(const mig_ctx *c, uint32_t tok)
+uint32_t nfy__mig_def_of(const mig_ctx *c, uint32_t tok)
 {
     uint32_t s = stmt_of(c, tok);
     return s == NFY_NONE ? NFY_NONE : enclosing_def(c, s);
 }
 
-bool mig_note_guard(mig_ctx *c, nfy_span span, const char *api, const char *why)
+bool nfy__mig_note_guard(mig_ctx *c, nfy_span span, const char *api,
+                         const char *why)
 {
-    const nfy_rule *r = mig_pass_rule_of(c, NFY_PASS_CUDA_GUARD);
+    const nfy_rule *r = nfy__mig_pass_rule_of(c, NFY_PASS_CUDA_GUARD);
     if (r == NULL)
         return false;
-    mig_note_add(c, r, span, NFY_CAT_UNSUPPORTED_API, NFY_OPTYPE_UNSUPPORTED,
-                 api,
-                 mig_fmt(c,
-                         "%s: the test guards %s, so the portable branch "
-                         "runs on NPU. %s",
-                         r->message, why, r->hint ? r->hint : ""));
+    nfy__mig_note_add(
+        c, r, span, NFY_CAT_UNSUPPORTED_API, NFY_OPTYPE_UNSUPPORTED, api,
+        nfy_mig_fmt(c,
+                    "%s: the test guards %s, so the portable branch "
+                    "runs on NPU. %s",
+                    r->message, why, r->hint ? r->hint : ""));
     return true;
 }
 
-void mig_guard_free(mig_guard *g)
+void nfy__mig_guard_free(mig_guard *g)
 {
     nfy_vec_free(&g->plugins);
 }

@@ -16,8 +16,8 @@ static bool tok_word(const mig_ctx *c, uint32_t t, const char *w)
 
 static bool is_cmp(const mig_ctx *c, uint32_t t)
 {
-    return mig_tok_op(c, t, NFY_OP_EQEQUAL) ||
-           mig_tok_op(c, t, NFY_OP_NOTEQUAL) || tok_word(c, t, "in");
+    return nfy_mig_tok_op(c, t, NFY_OP_EQEQUAL) ||
+           nfy_mig_tok_op(c, t, NFY_OP_NOTEQUAL) || tok_word(c, t, "in");
 }
 
 /* Does the source text s name a device ("device", any case)? */
@@ -71,12 +71,12 @@ static nfy_str primary_text(const mig_ctx *c, uint32_t t)
     if (c->m->match[t] != NFY_NONE && c->m->match[t] > t)
         last = c->m->match[t];
     for (;;) {
-        uint32_t n = mig_next_sig(c, last);
-        if (mig_tok_op(c, n, NFY_OP_DOT) &&
-            c->m->toks[mig_next_sig(c, n)].kind == NFY_TOK_NAME)
-            last = mig_next_sig(c, n);
-        else if ((mig_tok_op(c, n, NFY_OP_LPAR) ||
-                  mig_tok_op(c, n, NFY_OP_LSQB)) &&
+        uint32_t n = nfy__mig_next_sig(c, last);
+        if (nfy_mig_tok_op(c, n, NFY_OP_DOT) &&
+            c->m->toks[nfy__mig_next_sig(c, n)].kind == NFY_TOK_NAME)
+            last = nfy__mig_next_sig(c, n);
+        else if ((nfy_mig_tok_op(c, n, NFY_OP_LPAR) ||
+                  nfy_mig_tok_op(c, n, NFY_OP_LSQB)) &&
                  c->m->match[n] != NFY_NONE && c->m->match[n] > n)
             last = c->m->match[n];
         else
@@ -95,12 +95,12 @@ static nfy_str primary_text(const mig_ctx *c, uint32_t t)
  */
 static int device_membership(const mig_ctx *c, uint32_t end)
 {
-    uint32_t op = mig_next_sig(c, end - 1);
+    uint32_t op = nfy__mig_next_sig(c, end - 1);
     if (tok_word(c, op, "not"))
-        op = mig_next_sig(c, op);
+        op = nfy__mig_next_sig(c, op);
     if (!tok_word(c, op, "in"))
         return -1;
-    nfy_str box = primary_text(c, mig_next_sig(c, op));
+    nfy_str box = primary_text(c, nfy__mig_next_sig(c, op));
     if (nfy_str_contains(box, NFY_STR_LIT("device_name")))
         return 0;
     return names_device(box) ? 1 : 0;
@@ -108,8 +108,9 @@ static int device_membership(const mig_ctx *c, uint32_t end)
 
 static bool is_open(const mig_ctx *c, uint32_t t)
 {
-    return mig_tok_op(c, t, NFY_OP_LPAR) || mig_tok_op(c, t, NFY_OP_LSQB) ||
-           mig_tok_op(c, t, NFY_OP_LBRACE);
+    return nfy_mig_tok_op(c, t, NFY_OP_LPAR) ||
+           nfy_mig_tok_op(c, t, NFY_OP_LSQB) ||
+           nfy_mig_tok_op(c, t, NFY_OP_LBRACE);
 }
 
 /*
@@ -118,33 +119,35 @@ static bool is_open(const mig_ctx *c, uint32_t t)
  * operand of ==, != or in (also `for d in ("cuda", "cpu")`). Returns the
  * display's opening bracket, or NFY_NONE.
  */
-uint32_t mig_compared_display(const mig_ctx *c, uint32_t head, uint32_t end)
+uint32_t nfy__mig_compared_display(const mig_ctx *c, uint32_t head,
+                                   uint32_t end)
 {
-    uint32_t after = mig_next_sig(c, end - 1);
-    if (after == NFY_NONE ||
-        (!mig_tok_op(c, after, NFY_OP_COMMA) && c->m->match[after] == NFY_NONE))
+    uint32_t after = nfy__mig_next_sig(c, end - 1);
+    if (after == NFY_NONE || (!nfy_mig_tok_op(c, after, NFY_OP_COMMA) &&
+                              c->m->match[after] == NFY_NONE))
         return NFY_NONE;
     uint32_t stmt = c->m->tok_stmt[head];
-    for (uint32_t t = mig_prev_sig(c, head); t != NFY_NONE;
-         t = mig_prev_sig(c, t)) {
+    for (uint32_t t = nfy__mig_prev_sig(c, head); t != NFY_NONE;
+         t = nfy__mig_prev_sig(c, t)) {
         if (c->m->tok_stmt[t] != stmt)
             return NFY_NONE;
         if (is_open(c, t)) {
             uint32_t close = c->m->match[t];
-            bool cmp = close != NFY_NONE && (is_cmp(c, mig_prev_sig(c, t)) ||
-                                             is_cmp(c, mig_next_sig(c, close)));
+            bool cmp =
+                close != NFY_NONE && (is_cmp(c, nfy__mig_prev_sig(c, t)) ||
+                                      is_cmp(c, nfy__mig_next_sig(c, close)));
             return cmp ? t : NFY_NONE;
         }
         if (c->m->match[t] != NFY_NONE) /* a nested closed group */
             t = c->m->match[t];
-        else if (!mig_tok_op(c, t, NFY_OP_COMMA) &&
+        else if (!nfy_mig_tok_op(c, t, NFY_OP_COMMA) &&
                  c->m->toks[t].kind != NFY_TOK_STRING)
             return NFY_NONE; /* only literals may come before it */
     }
     return NFY_NONE;
 }
 
-bool mig_tok_is_cmp(const mig_ctx *c, uint32_t t)
+bool nfy__mig_tok_is_cmp(const mig_ctx *c, uint32_t t)
 {
     return is_cmp(c, t);
 }
@@ -153,43 +156,44 @@ bool mig_tok_is_cmp(const mig_ctx *c, uint32_t t)
  * [head, end) covers the whole of [vfirst, vend) up to a trailing
  * formatting (% x, .format(...), + x) or conditional (x if c else y).
  */
-bool mig_expr_whole(const mig_ctx *c, uint32_t head, uint32_t end,
-                    uint32_t vfirst, uint32_t vend)
+bool nfy__mig_expr_whole(const mig_ctx *c, uint32_t head, uint32_t end,
+                         uint32_t vfirst, uint32_t vend)
 {
     if (head < vfirst || end > vend)
         return false;
     /* backend=("nccl" if cuda else "gloo"): the parentheses are no operator */
-    while (vfirst < head && mig_tok_op(c, vfirst, NFY_OP_LPAR) &&
+    while (vfirst < head && nfy_mig_tok_op(c, vfirst, NFY_OP_LPAR) &&
            c->m->match[vfirst] != NFY_NONE && c->m->match[vfirst] < vend &&
-           mig_next_sig(c, c->m->match[vfirst]) >= vend) {
+           nfy__mig_next_sig(c, c->m->match[vfirst]) >= vend) {
         vend = c->m->match[vfirst];
-        vfirst = mig_next_sig(c, vfirst);
+        vfirst = nfy__mig_next_sig(c, vfirst);
     }
-    uint32_t prev = mig_prev_sig(c, head);
+    uint32_t prev = nfy__mig_prev_sig(c, head);
     if (head != vfirst && !tok_word(c, prev, "else"))
         return false;
-    uint32_t next = mig_next_sig(c, end - 1);
+    uint32_t next = nfy__mig_next_sig(c, end - 1);
     if (next == NFY_NONE || next >= vend)
         return true;
-    if (mig_tok_op(c, next, NFY_OP_PERCENT) || mig_tok_op(c, next, NFY_OP_PLUS))
+    if (nfy_mig_tok_op(c, next, NFY_OP_PERCENT) ||
+        nfy_mig_tok_op(c, next, NFY_OP_PLUS))
         return true;
     if (tok_word(c, next, "if"))
         return true;
-    return mig_tok_op(c, next, NFY_OP_DOT) &&
-           mig_tok_is(c, mig_next_sig(c, next), "format");
+    return nfy_mig_tok_op(c, next, NFY_OP_DOT) &&
+           mig_tok_is(c, nfy__mig_next_sig(c, next), "format");
 }
 
-nfy_str mig_chain_qual_ending(const mig_ctx *c, uint32_t t)
+nfy_str nfy__mig_chain_qual_ending(const mig_ctx *c, uint32_t t)
 {
     nfy_str none = nfy_str_slice(NFY_STR_LIT(""), 0, 0);
     if (t == NFY_NONE || c->m->toks[t].kind != NFY_TOK_NAME)
         return none;
     uint32_t n = 1;
     for (;;) {
-        uint32_t dot = mig_prev_sig(c, t);
-        if (!mig_tok_op(c, dot, NFY_OP_DOT))
+        uint32_t dot = nfy__mig_prev_sig(c, t);
+        if (!nfy_mig_tok_op(c, dot, NFY_OP_DOT))
             break;
-        uint32_t nm = mig_prev_sig(c, dot);
+        uint32_t nm = nfy__mig_prev_sig(c, dot);
         if (nm == NFY_NONE || c->m->toks[nm].kind != NFY_TOK_NAME)
             return none;
         t = nm;
@@ -213,11 +217,11 @@ static nfy_str assign_target(const mig_ctx *c, uint32_t head, uint32_t end,
     const nfy_stmt *st = &c->m->stmts[s];
     if ((st->kind != NFY_STMT_ASSIGN && st->kind != NFY_STMT_ANNASSIGN) ||
         st->value_first == NFY_NONE ||
-        !mig_expr_whole(c, head, end, st->value_first, st->value_end))
+        !nfy__mig_expr_whole(c, head, end, st->value_first, st->value_end))
         return none;
-    uint32_t eq = mig_prev_sig(c, st->value_first);
+    uint32_t eq = nfy__mig_prev_sig(c, st->value_first);
     uint32_t tgt =
-        st->kind == NFY_STMT_ANNASSIGN ? st->first : mig_prev_sig(c, eq);
+        st->kind == NFY_STMT_ANNASSIGN ? st->first : nfy__mig_prev_sig(c, eq);
     if (tgt == NFY_NONE || c->m->toks[tgt].kind != NFY_TOK_NAME)
         return none;
     return mig_tok(c, tgt);
@@ -226,10 +230,11 @@ static nfy_str assign_target(const mig_ctx *c, uint32_t head, uint32_t end,
 static bool in_subscript(const mig_ctx *c, uint32_t head, uint32_t end,
                          const char *name)
 {
-    uint32_t l = mig_prev_sig(c, head), r = mig_next_sig(c, end - 1);
-    if (!mig_tok_op(c, l, NFY_OP_LSQB) || !mig_tok_op(c, r, NFY_OP_RSQB))
+    uint32_t l = nfy__mig_prev_sig(c, head), r = nfy__mig_next_sig(c, end - 1);
+    if (!nfy_mig_tok_op(c, l, NFY_OP_LSQB) ||
+        !nfy_mig_tok_op(c, r, NFY_OP_RSQB))
         return false;
-    nfy_str q = mig_chain_qual_ending(c, mig_prev_sig(c, l));
+    nfy_str q = nfy__mig_chain_qual_ending(c, nfy__mig_prev_sig(c, l));
     return name == NULL || mig_str_is(q, name);
 }
 
@@ -243,11 +248,11 @@ static bool argparse_fits(const mig_ctx *c, uint32_t a, uint32_t head,
     if (mig_tok_is(c, arg->name_tok, "choices"))
         return head >= arg->value_first && end <= arg->value_end;
     return mig_tok_is(c, arg->name_tok, "default") &&
-           mig_expr_whole(c, head, end, arg->value_first, arg->value_end);
+           nfy__mig_expr_whole(c, head, end, arg->value_first, arg->value_end);
 }
 
-bool mig_expr_in_ctx(const mig_ctx *c, uint32_t head, uint32_t end,
-                     uint32_t lit, const nfy_rule_ctx *x)
+bool nfy__mig_expr_in_ctx(const mig_ctx *c, uint32_t head, uint32_t end,
+                          uint32_t lit, const nfy_rule_ctx *x)
 {
     uint32_t a = c->tok_arg[head];
     const nfy_arg *arg = a != NFY_NONE ? &c->m->args[a] : NULL;
@@ -255,29 +260,31 @@ bool mig_expr_in_ctx(const mig_ctx *c, uint32_t head, uint32_t end,
        most contexts fail on them, before the callee and the value */
     switch (x->kind) {
     case NFY_CTX_ARG:
-        return arg != NULL && mig_arg_slot_fits(c, a, x) &&
-               mig_call_fits(c, arg->call, x->name) &&
-               mig_expr_whole(c, head, end, arg->value_first, arg->value_end);
+        return arg != NULL && nfy__mig_arg_slot_fits(c, a, x) &&
+               nfy__mig_call_fits(c, arg->call, x->name) &&
+               nfy__mig_expr_whole(c, head, end, arg->value_first,
+                                   arg->value_end);
     case NFY_CTX_KEYWORD:
         return arg != NULL && arg->kind == NFY_ARG_KEYWORD &&
                mig_tok_is(c, arg->name_tok, x->name) &&
-               mig_expr_whole(c, head, end, arg->value_first, arg->value_end);
+               nfy__mig_expr_whole(c, head, end, arg->value_first,
+                                   arg->value_end);
     case NFY_CTX_COMPARE: {
         int member = device_membership(c, end);
         if (member >= 0)
             return member == 1;
         if (lit != NFY_NONE && c->m->strings[lit].ctx == NFY_STR_COMPARE)
             return true;
-        return is_cmp(c, mig_prev_sig(c, head)) ||
-               is_cmp(c, mig_next_sig(c, end - 1)) ||
+        return is_cmp(c, nfy__mig_prev_sig(c, head)) ||
+               is_cmp(c, nfy__mig_next_sig(c, end - 1)) ||
                device_prefix_test(c, head, end) ||
-               mig_compared_display(c, head, end) != NFY_NONE;
+               nfy__mig_compared_display(c, head, end) != NFY_NONE;
     }
     case NFY_CTX_ARGPARSE:
         return arg != NULL && argparse_fits(c, a, head, end);
     case NFY_CTX_ASSIGN: {
         nfy_str t = assign_target(c, head, end, lit);
-        return t.len > 0 && (x->name == NULL || nfy_rule_glob(x->name, t));
+        return t.len > 0 && (x->name == NULL || nfy_rules_glob(x->name, t));
     }
     case NFY_CTX_SUBSCRIPT:
         return in_subscript(c, head, end, x->name);
@@ -302,27 +309,27 @@ static int ctx_specificity(const nfy_rule_ctx *x)
     }
 }
 
-int mig_expr_rule_spec(const mig_ctx *c, uint32_t head, uint32_t end,
-                       uint32_t lit, const nfy_rule *r)
+int nfy__mig_expr_rule_spec(const mig_ctx *c, uint32_t head, uint32_t end,
+                            uint32_t lit, const nfy_rule *r)
 {
     if (r->nctx == 0)
         return 0;
     int best = -1;
     for (size_t i = 0; i < r->nctx; i++) {
         int sp = ctx_specificity(&r->ctx[i]);
-        if (sp > best && mig_expr_in_ctx(c, head, end, lit, &r->ctx[i]))
+        if (sp > best && nfy__mig_expr_in_ctx(c, head, end, lit, &r->ctx[i]))
             best = sp;
     }
     return best;
 }
 
-bool mig_expr_in_rule(const mig_ctx *c, uint32_t head, uint32_t end,
-                      uint32_t lit, const nfy_rule *r)
+bool nfy__mig_expr_in_rule(const mig_ctx *c, uint32_t head, uint32_t end,
+                           uint32_t lit, const nfy_rule *r)
 {
     if (r->nctx == 0)
         return true;
     for (size_t i = 0; i < r->nctx; i++) {
-        if (mig_expr_in_ctx(c, head, end, lit, &r->ctx[i]))
+        if (nfy__mig_expr_in_ctx(c, head, end, lit, &r->ctx[i]))
             return true;
     }
     return false;

@@ -42,7 +42,8 @@ static bool is_wrapper(nfy_str s)
 
 static bool is_close(const mig_ctx *c, uint32_t t)
 {
-    return mig_tok_op(c, t, NFY_OP_RPAR) || mig_tok_op(c, t, NFY_OP_RSQB);
+    return nfy_mig_tok_op(c, t, NFY_OP_RPAR) ||
+           nfy_mig_tok_op(c, t, NFY_OP_RSQB);
 }
 
 /* First token of the primary expression that ends at token t. */
@@ -52,17 +53,17 @@ static uint32_t primary_start(const mig_ctx *c, uint32_t t)
     while (t != NFY_NONE) {
         if (is_close(c, t) && c->m->match[t] != NFY_NONE) {
             start = c->m->match[t];
-            uint32_t p = mig_prev_sig(c, start);
+            uint32_t p = nfy__mig_prev_sig(c, start);
             if (is_close(c, p) || (is_name(c, p) && !is_keyword(mig_tok(c, p))))
                 t = p;
             else
                 break;
         } else if (is_name(c, t) && !is_keyword(mig_tok(c, t))) {
             start = t;
-            uint32_t p = mig_prev_sig(c, t);
-            if (!mig_tok_op(c, p, NFY_OP_DOT))
+            uint32_t p = nfy__mig_prev_sig(c, t);
+            if (!nfy_mig_tok_op(c, p, NFY_OP_DOT))
                 break;
-            t = mig_prev_sig(c, p);
+            t = nfy__mig_prev_sig(c, p);
         } else {
             break;
         }
@@ -79,11 +80,12 @@ static uint32_t primary_end(const mig_ctx *c, uint32_t t)
     if (c->m->match[t] != NFY_NONE)
         last = c->m->match[t];
     for (;;) {
-        uint32_t n = mig_next_sig(c, last);
-        if (mig_tok_op(c, n, NFY_OP_DOT) && is_name(c, mig_next_sig(c, n)))
-            last = mig_next_sig(c, n);
-        else if ((mig_tok_op(c, n, NFY_OP_LPAR) ||
-                  mig_tok_op(c, n, NFY_OP_LSQB)) &&
+        uint32_t n = nfy__mig_next_sig(c, last);
+        if (nfy_mig_tok_op(c, n, NFY_OP_DOT) &&
+            is_name(c, nfy__mig_next_sig(c, n)))
+            last = nfy__mig_next_sig(c, n);
+        else if ((nfy_mig_tok_op(c, n, NFY_OP_LPAR) ||
+                  nfy_mig_tok_op(c, n, NFY_OP_LSQB)) &&
                  c->m->match[n] != NFY_NONE)
             last = c->m->match[n];
         else
@@ -102,16 +104,16 @@ static nfy_str operand_name(mig_ctx *c, uint32_t a, uint32_t b, uint32_t *at)
 {
     nfy_str none = nfy_str_slice(NFY_STR_LIT(""), 0, 0);
     uint32_t last = NFY_NONE;
-    for (uint32_t t = a; t < b && t != NFY_NONE; t = mig_next_sig(c, t)) {
+    for (uint32_t t = a; t < b && t != NFY_NONE; t = nfy__mig_next_sig(c, t)) {
         if (is_name(c, t) && !is_keyword(mig_tok(c, t)) &&
             !is_wrapper(mig_tok(c, t)))
             last = t;
         else if (is_name(c, t) && is_wrapper(mig_tok(c, t)) &&
                  last == NFY_NONE &&
-                 mig_tok_op(c, mig_next_sig(c, t), NFY_OP_LPAR)) {
-            uint32_t l = mig_next_sig(c, t), r = c->m->match[l];
+                 nfy_mig_tok_op(c, nfy__mig_next_sig(c, t), NFY_OP_LPAR)) {
+            uint32_t l = nfy__mig_next_sig(c, t), r = c->m->match[l];
             if (r != NFY_NONE && r < b)
-                return operand_name(c, mig_next_sig(c, l), r, at);
+                return operand_name(c, nfy__mig_next_sig(c, l), r, at);
         }
         if (c->m->match[t] != NFY_NONE && c->m->match[t] > t)
             t = c->m->match[t];
@@ -120,16 +122,16 @@ static nfy_str operand_name(mig_ctx *c, uint32_t a, uint32_t b, uint32_t *at)
         return none;
     *at = last;
     nfy_str name = mig_tok(c, last);
-    uint32_t dot = mig_prev_sig(c, last);
-    if (!mig_str_is(name, "type") || !mig_tok_op(c, dot, NFY_OP_DOT))
+    uint32_t dot = nfy__mig_prev_sig(c, last);
+    if (!mig_str_is(name, "type") || !nfy_mig_tok_op(c, dot, NFY_OP_DOT))
         return name;
-    uint32_t base = mig_prev_sig(c, dot);
-    if (mig_tok_op(c, base, NFY_OP_RPAR) && c->m->match[base] != NFY_NONE)
-        base = mig_prev_sig(c, c->m->match[base]);
+    uint32_t base = nfy__mig_prev_sig(c, dot);
+    if (nfy_mig_tok_op(c, base, NFY_OP_RPAR) && c->m->match[base] != NFY_NONE)
+        base = nfy__mig_prev_sig(c, c->m->match[base]);
     if (!is_name(c, base))
         return name;
     return nfy_str_from_cstr(
-        mig_fmt(c, "%.*s.type", NFY_STR_FMT(mig_tok(c, base))));
+        nfy_mig_fmt(c, "%.*s.type", NFY_STR_FMT(mig_tok(c, base))));
 }
 
 /* The operand on the other side of comparison operator op from [head,
@@ -137,16 +139,16 @@ static nfy_str operand_name(mig_ctx *c, uint32_t a, uint32_t b, uint32_t *at)
 static nfy_str compared_name(mig_ctx *c, uint32_t op, bool before, uint32_t *at)
 {
     if (before) {
-        uint32_t t = mig_prev_sig(c, op);
+        uint32_t t = nfy__mig_prev_sig(c, op);
         if (mig_tok_is(c, op, "in") && mig_tok_is(c, t, "not"))
-            t = mig_prev_sig(c, t);
+            t = nfy__mig_prev_sig(c, t);
         if (t == NFY_NONE)
             return nfy_str_slice(NFY_STR_LIT(""), 0, 0);
         return operand_name(c, primary_start(c, t), t + 1, at);
     }
-    uint32_t t = mig_next_sig(c, op);
+    uint32_t t = nfy__mig_next_sig(c, op);
     if (mig_tok_is(c, op, "not"))
-        t = mig_next_sig(c, t);
+        t = nfy__mig_next_sig(c, t);
     return operand_name(c, t, primary_end(c, t), at);
 }
 
@@ -155,36 +157,37 @@ static nfy_str compare_name(mig_ctx *c, uint32_t head, uint32_t end,
                             uint32_t *at)
 {
     nfy_str none = nfy_str_slice(NFY_STR_LIT(""), 0, 0);
-    uint32_t disp = mig_compared_display(c, head, end);
+    uint32_t disp = nfy__mig_compared_display(c, head, end);
     if (disp != NFY_NONE) {
         head = disp;
         end = c->m->match[disp] + 1;
     }
-    uint32_t p = mig_prev_sig(c, head);
+    uint32_t p = nfy__mig_prev_sig(c, head);
     if (mig_tok_is(c, p, "not") &&
-        mig_tok_is(c, mig_next_sig(c, head), "in")) /* "x" not in y */
+        mig_tok_is(c, nfy__mig_next_sig(c, head), "in")) /* "x" not in y */
         p = NFY_NONE;
-    uint32_t n = mig_next_sig(c, end - 1);
+    uint32_t n = nfy__mig_next_sig(c, end - 1);
     if (mig_tok_is(c, n, "not"))
-        n = mig_next_sig(c, n);
-    if (p != NFY_NONE && mig_tok_is_cmp(c, p))
+        n = nfy__mig_next_sig(c, n);
+    if (p != NFY_NONE && nfy__mig_tok_is_cmp(c, p))
         return compared_name(c, p, true, at);
-    if (n != NFY_NONE && mig_tok_is_cmp(c, n))
+    if (n != NFY_NONE && nfy__mig_tok_is_cmp(c, n))
         return compared_name(c, n, false, at);
     return none;
 }
 
-bool mig_lit_compared(const mig_ctx *c, uint32_t lit)
+bool nfy__mig_lit_compared(const mig_ctx *c, uint32_t lit)
 {
     const nfy_strlit *s = &c->m->strings[lit];
     uint32_t head = s->first, end = s->end;
-    uint32_t disp = mig_compared_display(c, head, end);
+    uint32_t disp = nfy__mig_compared_display(c, head, end);
     if (disp != NFY_NONE)
         return true;
-    uint32_t n = mig_next_sig(c, end - 1);
+    uint32_t n = nfy__mig_next_sig(c, end - 1);
     if (mig_tok_is(c, n, "not"))
-        n = mig_next_sig(c, n);
-    return mig_tok_is_cmp(c, mig_prev_sig(c, head)) || mig_tok_is_cmp(c, n);
+        n = nfy__mig_next_sig(c, n);
+    return nfy__mig_tok_is_cmp(c, nfy__mig_prev_sig(c, head)) ||
+           nfy__mig_tok_is_cmp(c, n);
 }
 
 /* dest of an add_argument call: dest=, else the first "--long" option. */
@@ -198,7 +201,7 @@ static nfy_str argparse_dest(mig_ctx *c, uint32_t k, uint32_t *at)
         uint32_t off, v = a->value_first;
         if (v == NFY_NONE || v + 1 != a->value_end)
             continue;
-        nfy_str b = mig_string_body(c, v, &off);
+        nfy_str b = nfy_mig_string_body(c, v, &off);
         if (a->kind == NFY_ARG_KEYWORD && mig_tok_is(c, a->name_tok, "dest")) {
             *at = v;
             return b;
@@ -215,7 +218,7 @@ static nfy_str argparse_dest(mig_ctx *c, uint32_t k, uint32_t *at)
     }
     if (best.len == 0)
         return none;
-    char *d = mig_strdup(c, best);
+    char *d = nfy_mig_strdup(c, best);
     for (char *p = d; *p; p++)
         *p = *p == '-' ? '_' : *p;
     return nfy_str_from_cstr(d);
@@ -232,9 +235,10 @@ static nfy_str field_target(mig_ctx *c, uint32_t k, uint32_t *at)
     if ((st->kind != NFY_STMT_ASSIGN && st->kind != NFY_STMT_ANNASSIGN) ||
         st->value_first != c->m->calls[k].callee_first)
         return none;
-    uint32_t tgt = st->kind == NFY_STMT_ANNASSIGN
-                       ? st->first
-                       : mig_prev_sig(c, mig_prev_sig(c, st->value_first));
+    uint32_t tgt =
+        st->kind == NFY_STMT_ANNASSIGN
+            ? st->first
+            : nfy__mig_prev_sig(c, nfy__mig_prev_sig(c, st->value_first));
     if (!is_name(c, tgt))
         return none;
     *at = tgt;
@@ -251,7 +255,8 @@ static nfy_str arg_name(mig_ctx *c, uint32_t head, uint32_t end, uint32_t *at)
     const nfy_arg *arg = &c->m->args[a];
     if (arg->kind != NFY_ARG_KEYWORD)
         return none;
-    bool whole = mig_expr_whole(c, head, end, arg->value_first, arg->value_end);
+    bool whole =
+        nfy__mig_expr_whole(c, head, end, arg->value_first, arg->value_end);
     if (mig_str_is(mig_callee_attr(c, arg->call), "add_argument") &&
         (mig_tok_is(c, arg->name_tok, "choices") ||
          (whole && mig_tok_is(c, arg->name_tok, "default"))))
@@ -275,11 +280,11 @@ static nfy_str assign_name(mig_ctx *c, uint32_t head, uint32_t end,
     const nfy_stmt *st = &c->m->stmts[s];
     if ((st->kind != NFY_STMT_ASSIGN && st->kind != NFY_STMT_ANNASSIGN) ||
         st->value_first == NFY_NONE ||
-        !mig_expr_whole(c, head, end, st->value_first, st->value_end))
+        !nfy__mig_expr_whole(c, head, end, st->value_first, st->value_end))
         return none;
-    uint32_t eq = mig_prev_sig(c, st->value_first);
+    uint32_t eq = nfy__mig_prev_sig(c, st->value_first);
     uint32_t last =
-        st->kind == NFY_STMT_ANNASSIGN ? st->first : mig_prev_sig(c, eq);
+        st->kind == NFY_STMT_ANNASSIGN ? st->first : nfy__mig_prev_sig(c, eq);
     if (!is_name(c, last) || primary_start(c, last) != st->first)
         return none;
     *at = last;
@@ -290,16 +295,16 @@ static nfy_str assign_name(mig_ctx *c, uint32_t head, uint32_t end,
 static nfy_str dict_name(mig_ctx *c, uint32_t head, uint32_t end, uint32_t *at)
 {
     nfy_str none = nfy_str_slice(NFY_STR_LIT(""), 0, 0);
-    uint32_t colon = mig_prev_sig(c, head);
-    uint32_t after = mig_next_sig(c, end - 1);
-    if (!mig_tok_op(c, colon, NFY_OP_COLON) ||
-        !(mig_tok_op(c, after, NFY_OP_COMMA) ||
-          mig_tok_op(c, after, NFY_OP_RBRACE)))
+    uint32_t colon = nfy__mig_prev_sig(c, head);
+    uint32_t after = nfy__mig_next_sig(c, end - 1);
+    if (!nfy_mig_tok_op(c, colon, NFY_OP_COLON) ||
+        !(nfy_mig_tok_op(c, after, NFY_OP_COMMA) ||
+          nfy_mig_tok_op(c, after, NFY_OP_RBRACE)))
         return none;
-    uint32_t key = mig_prev_sig(c, colon), off;
+    uint32_t key = nfy__mig_prev_sig(c, colon), off;
     if (key == NFY_NONE || c->m->toks[key].kind != NFY_TOK_STRING)
         return none;
-    nfy_str b = mig_string_body(c, key, &off);
+    nfy_str b = nfy_mig_string_body(c, key, &off);
     if (b.len == 0)
         return none;
     *at = key;
@@ -328,8 +333,9 @@ static uint32_t binding_at(mig_ctx *c, uint32_t t)
 
 static uint32_t variable_binding(mig_ctx *c, uint32_t t)
 {
-    if (!is_name(c, t) || mig_tok_op(c, mig_prev_sig(c, t), NFY_OP_DOT) ||
-        mig_tok_op(c, mig_next_sig(c, t), NFY_OP_DOT))
+    if (!is_name(c, t) ||
+        nfy_mig_tok_op(c, nfy__mig_prev_sig(c, t), NFY_OP_DOT) ||
+        nfy_mig_tok_op(c, nfy__mig_next_sig(c, t), NFY_OP_DOT))
         return NFY_NONE;
     uint32_t u = nfy_pysyn_use_at(c->m, t);
     if (u != NFY_NONE)
@@ -339,7 +345,7 @@ static uint32_t variable_binding(mig_ctx *c, uint32_t t)
     return binding_at(c, t); /* a parameter */
 }
 
-nfy_str mig_lit_name(mig_ctx *c, uint32_t lit, mig_lit_key *key)
+nfy_str nfy__mig_lit_name(mig_ctx *c, uint32_t lit, mig_lit_key *key)
 {
     const nfy_strlit *s = &c->m->strings[lit];
     uint32_t at = NFY_NONE;
@@ -379,7 +385,7 @@ static bool word_in(nfy_str w, const char *const *list, size_t n)
     return false;
 }
 
-bool mig_name_is_device(nfy_str name)
+bool nfy__mig_name_is_device(nfy_str name)
 {
     static const char *const yes[] = {"dev",      "devs",     "backend",
                                       "backends", "location", "accelerator",
@@ -471,8 +477,8 @@ static void join_run(const mig_set_key *lits, uint32_t *set,
     }
 }
 
-void mig_group_sets(mig_ctx *c, const mig_set_key *lits, uint32_t n,
-                    uint32_t *set, uint32_t *next)
+void nfy__mig_group_sets(mig_ctx *c, const mig_set_key *lits, uint32_t n,
+                         uint32_t *set, uint32_t *next)
 {
     NFY_VEC(name_key) keys = {0};
     for (uint32_t i = 0; i < n; i++) {

@@ -23,13 +23,13 @@ static void blank_comment_lines(char *b, size_t n)
     }
 }
 
-char *nfy__dockerfile_text(const nfy_source *src)
+char *nfy_mig_dockerfile_text(const nfy_source *src)
 {
-    char *blanked = nfy__text_copy(src);
+    char *blanked = nfy__mig_text_copy(src);
     if (blanked == NULL)
         return NULL;
     /* Comment lines first, then RUN's shell comments and continuations. */
     blank_comment_lines(blanked, src->len);
-    nfy__shell_blank(blanked, src->len);
+    nfy__mig_shell_blank(blanked, src->len);
     return blanked;
 }

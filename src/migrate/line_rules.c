@@ -2,8 +2,8 @@
  * Line rules of shell scripts and Dockerfiles: flag rules with match "line"
  * (a POSIX ERE) or match "string" (literal text), whose contexts name the
  * file kind ("shell", "dockerfile"). They run over the file kind's blanked
- * text (nfy__shell_text, nfy__dockerfile_text): a copy in which comments and
- * line continuations are spaces, so a logical line is one '\n'-free run and
+ * text (nfy_mig_shell_text, nfy_mig_dockerfile_text): a copy in which comments
+ * and line continuations are spaces, so a logical line is one '\n'-free run and
  * every offset is the source's own.
  */
 #include <regex.h>
@@ -17,7 +17,7 @@ static bool rule_for_kind(const nfy_rule *r, const nfy_rule_env *env,
                           nfy_rule_ctx_kind where)
 {
     if (r->kind != NFY_RULE_FLAG ||
-        nfy_rule_activity_in(r, env) == NFY_RULE_INACTIVE)
+        nfy_rules_activity_in(r, env) == NFY_RULE_INACTIVE)
         return false;
     if (r->match != NFY_MATCH_LINE && r->match != NFY_MATCH_STRING)
         return false;
@@ -27,9 +27,9 @@ static bool rule_for_kind(const nfy_rule *r, const nfy_rule_env *env,
     return r->match == NFY_MATCH_LINE && r->nctx == 0;
 }
 
-void nfy__manual_finding(const nfy_source *src, const char *rel, nfy_span sp,
-                         const nfy_rule *r, const char *message,
-                         nfy_report *rep)
+void nfy_mig_manual_finding(const nfy_source *src, const char *rel, nfy_span sp,
+                            const nfy_rule *r, const char *message,
+                            nfy_report *rep)
 {
     nfy_arena a = NFY_ARENA_INIT;
     nfy_finding f = {
@@ -40,7 +40,7 @@ void nfy__manual_finding(const nfy_source *src, const char *rel, nfy_span sp,
         .cat = NFY_CAT_UNSUPPORTED_API,
         .api = nfy_arena_strndup(&a, src->data + sp.start, sp.end - sp.start),
         .message = message};
-    nfy_finding_locate(&f, src, sp);
+    nfy_report_finding_locate(&f, src, sp);
     nfy_report_add_finding(rep, &f);
     nfy_arena_release(&a);
 }
@@ -54,7 +54,7 @@ static void add_finding(const nfy_rule *r, const nfy_source *src,
     bool stop = n > 0 && strchr(".!?:", msg[n - 1]) != NULL;
     if (r->hint && *r->hint)
         msg = nfy_arena_fmt(&a, "%s%s %s", msg, stop ? "" : ".", r->hint);
-    nfy__manual_finding(src, rel, sp, r, msg, rep);
+    nfy_mig_manual_finding(src, rel, sp, r, msg, rep);
     nfy_arena_release(&a);
 }
 
@@ -104,17 +104,17 @@ static void scan_rule(const nfy_rule *r, const nfy_source *src, const char *rel,
         regfree(&rx);
 }
 
-void nfy__script_line_findings(const nfy_migrate_script_rules *ps,
-                               const nfy_source *src, const char *rel,
-                               nfy_rule_ctx_kind where, nfy_report *rep)
+void nfy_mig_script_line_findings(const nfy_migrate_script_rules *ps,
+                                  const nfy_source *src, const char *rel,
+                                  nfy_rule_ctx_kind where, nfy_report *rep)
 {
-    char *blanked = where == NFY_CTX_DOCKERFILE ? nfy__dockerfile_text(src)
-                                                : nfy__shell_text(src);
+    char *blanked = where == NFY_CTX_DOCKERFILE ? nfy_mig_dockerfile_text(src)
+                                                : nfy_mig_shell_text(src);
     if (blanked == NULL)
         return;
     const nfy_rule_set *rules = ps->rules;
     for (size_t i = 0; i < nfy_rule_set_count(rules); i++) {
-        const nfy_rule *r = nfy_rule_set_at(rules, i);
+        const nfy_rule *r = nfy_rules_set_at(rules, i);
         if (rule_for_kind(r, ps->env, where))
             scan_rule(r, src, rel, blanked, rep);
     }
@@ -140,7 +140,7 @@ static bool word_start(const char *b, size_t i)
            b[i - 1] == '(';
 }
 
-char *nfy__text_copy(const nfy_source *src)
+char *nfy__mig_text_copy(const nfy_source *src)
 {
     char *b = malloc(src->len + 1);
     if (b == NULL)
@@ -151,7 +151,7 @@ char *nfy__text_copy(const nfy_source *src)
     return b;
 }
 
-void nfy__shell_blank(char *b, size_t n)
+void nfy__mig_shell_blank(char *b, size_t n)
 {
     char quote = 0;
     for (size_t i = 0; i < n; i++) {

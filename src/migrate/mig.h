@@ -58,38 +58,39 @@ typedef struct {
  * findings into notes, the value sets of rewritten literals into vtags;
  * strings in arena.
  */
-nfy_status mig_python(const mig_params *p, const nfy_source *src,
-                      nfy_edit_set *edits, mig_note_vec *notes,
-                      mig_vtag_vec *vtags, nfy_migrate_info *info,
-                      nfy_arena *arena, nfy_diags *diags);
+nfy_status nfy__mig_python(const mig_params *p, const nfy_source *src,
+                           nfy_edit_set *edits, mig_note_vec *notes,
+                           mig_vtag_vec *vtags, nfy_migrate_info *info,
+                           nfy_arena *arena, nfy_diags *diags);
 
 /* ---- rules (rule_lookup.c) ---- */
 /** hint without the sentences that advise an option of env already in
  * force ("'convert --amp' inserts them." under --amp): advice never names
  * the option just used. hint itself when nothing is dropped. */
-const char *mig_hint_in_env(nfy_arena *a, const nfy_rule_env *env,
-                            const char *hint);
+const char *nfy__mig_hint_in_env(nfy_arena *a, const nfy_rule_env *env,
+                                 const char *hint);
 /** The rule environment of flags (NFY_MIGRATE_*) and a canonical version. */
-void mig_rule_env(unsigned flags, const char *version, nfy_rule_env *out);
+void nfy__mig_rule_env(unsigned flags, const char *version, nfy_rule_env *out);
 /** Safety of rule id (NFY_SAFETY_SAFE when unknown), and whether it exists. */
-nfy_safety mig_rule_safety(const nfy_rule_set *set, const char *id);
+nfy_safety nfy__mig_rule_safety(const nfy_rule_set *set, const char *id);
 
 /** The first active rule of a dedicated pass, or NULL. */
-const nfy_rule *mig_pass_rule_in(const nfy_rule_set *set,
-                                 const nfy_rule_env *env, nfy_pass_id pass);
+const nfy_rule *nfy__mig_pass_rule_in(const nfy_rule_set *set,
+                                      const nfy_rule_env *env,
+                                      nfy_pass_id pass);
 /** The same rule's id, message, hint. */
-bool mig_pass_rule(const nfy_rule_set *set, const nfy_rule_env *env,
-                   nfy_pass_id pass, const char **id, const char **message,
-                   const char **hint);
+bool nfy__mig_pass_rule(const nfy_rule_set *set, const nfy_rule_env *env,
+                        nfy_pass_id pass, const char **id, const char **message,
+                        const char **hint);
 /** Row i of that rule's map (false past the end or without the rule). */
-bool mig_pass_rule_row(const nfy_rule_set *set, const nfy_rule_env *env,
-                       nfy_pass_id pass, size_t i, const char **from,
-                       const char **note);
+bool nfy__mig_pass_rule_row(const nfy_rule_set *set, const nfy_rule_env *env,
+                            nfy_pass_id pass, size_t i, const char **from,
+                            const char **note);
 
 /* ---- apidb questions (run.c) ---- */
 /** Canonical version name for text (NULL: default); NULL if unknown. */
-const char *mig_version_canon(const char *text, nfy_status *st);
+const char *nfy__mig_version_canon(const char *text, nfy_status *st);
 /** Whether torch.npu has the attribute named by a qualified name. */
-bool mig_npu_has(const char *ver, nfy_str qual);
+bool nfy__mig_npu_has(const char *ver, nfy_str qual);
 
 #endif

@@ -2,7 +2,7 @@
  * Public face of the migration passes (src/migrate/migrate.h): checks the
  * options, runs the passes of one file (ctx.c) in a per-file arena, turns
  * their notes and the kept edits into report findings, and keeps the
- * project-level facts (AMP anywhere?) for nfy_migrate_project_finish.
+ * project-level facts (AMP anywhere?) for nfy_mig_project_finish.
  */
 #include "migrate/migrate.h"
 
@@ -29,7 +29,7 @@ static void add_notes(nfy_report *rep, const nfy_source *src,
         const mig_note *n = &notes->items[i];
         nfy_finding f = {0};
         f.file = relpath;
-        nfy_finding_locate(&f, src, n->span);
+        nfy_report_finding_locate(&f, src, n->span);
         f.rule = n->rule;
         f.op = n->op;
         f.safety = n->safety;
@@ -68,12 +68,12 @@ static void add_changes(nfy_report *rep, const nfy_migrate_opts *opts,
         const nfy_edit *e = &set->edits.items[i];
         nfy_finding f = {0};
         f.file = relpath;
-        nfy_finding_locate(&f, src, e->span);
+        nfy_report_finding_locate(&f, src, e->span);
         f.rule = e->rule;
         f.op = e->span.start == e->span.end ? NFY_OPTYPE_INSERT
                : e->text.len == 0           ? NFY_OPTYPE_DELETE
                                             : NFY_OPTYPE_MODIFY;
-        f.safety = mig_rule_safety(opts->rules, e->rule);
+        f.safety = nfy__mig_rule_safety(opts->rules, e->rule);
         f.cat = NFY_CAT_CHANGE;
         f.message = e->note;
         f.before = nfy_arena_strndup(a, src->data + e->span.start,
@@ -110,28 +110,28 @@ static const char *or_empty_hint(const char *hint)
     return hint ? hint : "";
 }
 
-nfy_status nfy_migrate_file(const nfy_migrate_opts *opts, const nfy_source *src,
-                            const char *relpath, nfy_edit_set *edits,
-                            nfy_report *report, nfy_migrate_info *info,
-                            nfy_diags *diags)
+nfy_status nfy_mig_file(const nfy_migrate_opts *opts, const nfy_source *src,
+                        const char *relpath, nfy_edit_set *edits,
+                        nfy_report *report, nfy_migrate_info *info,
+                        nfy_diags *diags)
 {
     nfy_migrate_run *run = NULL;
-    nfy_status st = nfy_migrate_run_new(opts, &run);
+    nfy_status st = nfy_mig_run_new(opts, &run);
     if (st != NFY_OK) {
         if (info != NULL)
             *info = (nfy_migrate_info){0};
         usage_diag(opts, diags);
         return st;
     }
-    st = nfy_migrate_file_in(run, src, relpath, edits, report, info, diags);
-    nfy_migrate_run_free(run);
+    st = nfy_mig_file_in(run, src, relpath, edits, report, info, diags);
+    nfy_mig_run_free(run);
     return st;
 }
 
-nfy_status nfy_migrate_file_in(nfy_migrate_run *run, const nfy_source *src,
-                               const char *relpath, nfy_edit_set *edits,
-                               nfy_report *report, nfy_migrate_info *info,
-                               nfy_diags *diags)
+nfy_status nfy_mig_file_in(nfy_migrate_run *run, const nfy_source *src,
+                           const char *relpath, nfy_edit_set *edits,
+                           nfy_report *report, nfy_migrate_info *info,
+                           nfy_diags *diags)
 {
     const nfy_migrate_opts *opts = &run->opts;
     nfy_migrate_info mi = {0};
@@ -153,7 +153,7 @@ nfy_status nfy_migrate_file_in(nfy_migrate_run *run, const nfy_source *src,
     mig_note_vec notes = {0};
     mig_vtag_vec vtags = {0};
     nfy_status st =
-        mig_python(&p, src, edits, &notes, &vtags, &mi, &arena, diags);
+        nfy__mig_python(&p, src, edits, &notes, &vtags, &mi, &arena, diags);
     (void)nfy_edit_set_normalize(edits, diags);
     if (report != NULL) {
         add_notes(report, src, relpath, &notes);
@@ -169,36 +169,35 @@ nfy_status nfy_migrate_file_in(nfy_migrate_run *run, const nfy_source *src,
     return st;
 }
 
-nfy_status nfy_migrate_project_file(nfy_migrate_project *p,
-                                    const nfy_migrate_opts *opts,
-                                    const nfy_source *src, const char *relpath,
-                                    nfy_edit_set *edits, nfy_report *report,
-                                    nfy_diags *diags)
+nfy_status nfy_mig_project_file(nfy_migrate_project *p,
+                                const nfy_migrate_opts *opts,
+                                const nfy_source *src, const char *relpath,
+                                nfy_edit_set *edits, nfy_report *report,
+                                nfy_diags *diags)
 {
     nfy_migrate_info info;
     nfy_status st;
-    if (p->run == NULL && nfy_migrate_run_new(opts, &p->run) != NFY_OK)
-        st = nfy_migrate_file(opts, src, relpath, edits, report, &info,
-                              diags); /* diagnosed there */
+    if (p->run == NULL && nfy_mig_run_new(opts, &p->run) != NFY_OK)
+        st = nfy_mig_file(opts, src, relpath, edits, report, &info,
+                          diags); /* diagnosed there */
     else
-        st = nfy_migrate_file_in(p->run, src, relpath, edits, report, &info,
-                                 diags);
-    nfy_migrate_project_add(p, relpath, &info);
+        st = nfy_mig_file_in(p->run, src, relpath, edits, report, &info, diags);
+    nfy_mig_project_add(p, relpath, &info);
     return st;
 }
 
 /* ---- project
  * ----------------------------------------------------------------- */
 
-void nfy_migrate_project_init(nfy_migrate_project *p)
+void nfy_mig_project_init(nfy_migrate_project *p)
 {
     memset(p, 0, sizeof *p);
     nfy_arena_init(&p->arena);
 }
 
-void nfy_migrate_project_release(nfy_migrate_project *p)
+void nfy_mig_project_release(nfy_migrate_project *p)
 {
-    nfy_migrate_run_free(p->run);
+    nfy_mig_run_free(p->run);
     nfy_arena_release(&p->arena);
     memset(p, 0, sizeof *p);
 }
@@ -216,8 +215,8 @@ static void keep_first(nfy_migrate_project *p, const char **slot,
     }
 }
 
-void nfy_migrate_project_add(nfy_migrate_project *p, const char *relpath,
-                             const nfy_migrate_info *info)
+void nfy_mig_project_add(nfy_migrate_project *p, const char *relpath,
+                         const nfy_migrate_info *info)
 {
     p->files++;
     if (info == NULL || !info->scanned)
@@ -236,8 +235,8 @@ void nfy_migrate_project_add(nfy_migrate_project *p, const char *relpath,
                    info->fp16_line);
 }
 
-void nfy_migrate_project_merge(nfy_migrate_project *dst,
-                               const nfy_migrate_project *src)
+void nfy_mig_project_merge(nfy_migrate_project *dst,
+                           const nfy_migrate_project *src)
 {
     dst->files += src->files;
     dst->torch_files += src->torch_files;
@@ -250,13 +249,13 @@ void nfy_migrate_project_merge(nfy_migrate_project *dst,
                src->first_fp16_file, src->first_fp16_line);
 }
 
-nfy_status nfy_migrate_rule_env(const nfy_migrate_opts *opts, nfy_rule_env *out)
+nfy_status nfy_mig_rule_env(const nfy_migrate_opts *opts, nfy_rule_env *out)
 {
     nfy_status st = NFY_OK;
-    const char *ver = mig_version_canon(opts->torch_version, &st);
+    const char *ver = nfy__mig_version_canon(opts->torch_version, &st);
     if (ver == NULL)
         return st != NFY_OK ? st : NFY_EUSAGE;
-    mig_rule_env(opts->flags, ver, out);
+    nfy__mig_rule_env(opts->flags, ver, out);
     return NFY_OK;
 }
 
@@ -265,12 +264,12 @@ static void global_advice(const nfy_migrate_opts *opts, const nfy_rule_env *env,
                           nfy_report *report)
 {
     const char *id, *msg, *hint, *from, *note;
-    if (!mig_pass_rule(opts->rules, env, NFY_PASS_GLOBAL_ADVICE, &id, &msg,
-                       &hint))
+    if (!nfy__mig_pass_rule(opts->rules, env, NFY_PASS_GLOBAL_ADVICE, &id, &msg,
+                            &hint))
         return;
     nfy_arena a;
     nfy_arena_init(&a);
-    for (size_t i = 0; mig_pass_rule_row(
+    for (size_t i = 0; nfy__mig_pass_rule_row(
              opts->rules, env, NFY_PASS_GLOBAL_ADVICE, i, &from, &note);
          i++) {
         nfy_finding f = {0};
@@ -285,19 +284,18 @@ static void global_advice(const nfy_migrate_opts *opts, const nfy_rule_env *env,
     nfy_arena_release(&a);
 }
 
-void nfy_migrate_project_finish(const nfy_migrate_project *p,
-                                const nfy_migrate_opts *opts,
-                                nfy_report *report)
+void nfy_mig_project_finish(const nfy_migrate_project *p,
+                            const nfy_migrate_opts *opts, nfy_report *report)
 {
     const char *id, *msg, *hint;
     nfy_rule_env env;
     if (report == NULL || opts == NULL || opts->rules == NULL ||
-        p->torch_files == 0 || nfy_migrate_rule_env(opts, &env) != NFY_OK)
+        p->torch_files == 0 || nfy_mig_rule_env(opts, &env) != NFY_OK)
         return;
     global_advice(opts, &env, report);
     if (p->amp_files > 0 ||
-        !mig_pass_rule(opts->rules, &env, NFY_PASS_AMP_MISSING, &id, &msg,
-                       &hint))
+        !nfy__mig_pass_rule(opts->rules, &env, NFY_PASS_AMP_MISSING, &id, &msg,
+                            &hint))
         return;
     nfy_arena a;
     nfy_arena_init(&a);
@@ -309,31 +307,32 @@ void nfy_migrate_project_finish(const nfy_migrate_project *p,
     f.api = "AMP";
     const char *fid, *fmsg, *fhint;
     if (p->first_fp16_file &&
-        mig_pass_rule(opts->rules, &env, NFY_PASS_AMP_MANUAL_FP16, &fid, &fmsg,
-                      &fhint))
+        nfy__mig_pass_rule(opts->rules, &env, NFY_PASS_AMP_MANUAL_FP16, &fid,
+                           &fmsg, &fhint))
         /* fp16 by hand is not "no mixed precision": say what was found */
         f.message = nfy_arena_fmt(
             &a,
             "no torch AMP (autocast/GradScaler) found, but %s (%s:%u, %s). %s",
             fmsg, p->first_fp16_file, p->first_fp16_line, fid,
-            or_empty_hint(mig_hint_in_env(&a, &env, fhint)));
+            or_empty_hint(nfy__mig_hint_in_env(&a, &env, fhint)));
     else
         f.message = nfy_arena_fmt(
             &a, "%s (%zu %s torch, none uses AMP). %s", msg, p->torch_files,
             nfy_plural(p->torch_files, "file uses", "files use"),
-            or_empty_hint(mig_hint_in_env(&a, &env, hint)));
+            or_empty_hint(nfy__mig_hint_in_env(&a, &env, hint)));
     nfy_report_add_finding(report, &f);
     nfy_arena_release(&a);
 }
 
-void nfy_migrate_launcher_note(const nfy_migrate_opts *opts, nfy_report *report,
-                               const char *detail)
+void nfy_mig_launcher_note(const nfy_migrate_opts *opts, nfy_report *report,
+                           const char *detail)
 {
     const char *id, *msg, *hint;
     nfy_rule_env env;
     if (report == NULL || opts == NULL || opts->rules == NULL ||
-        nfy_migrate_rule_env(opts, &env) != NFY_OK ||
-        !mig_pass_rule(opts->rules, &env, NFY_PASS_LAUNCHER, &id, &msg, &hint))
+        nfy_mig_rule_env(opts, &env) != NFY_OK ||
+        !nfy__mig_pass_rule(opts->rules, &env, NFY_PASS_LAUNCHER, &id, &msg,
+                            &hint))
         return;
     nfy_arena a;
     nfy_arena_init(&a);

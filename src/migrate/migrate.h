@@ -16,8 +16,8 @@
  * name, rule kind, run order, modes and host. Passes marked preview there are
  * not built: their rules are never active. The NPU7xx passes and "cuda-ops" are
  * src/analyse's, fed by the observer below. FILE rules such as *.cu are
- * convert's. Whether a rule is active is nfy_rule_activity_in over
- * nfy_migrate_rule_env, for every file kind.
+ * convert's. Whether a rule is active is nfy_rules_activity_in over
+ * nfy_mig_rule_env, for every file kind.
  *
  * Guarantees: edits are minimal (a token, a string's leading "cuda", one
  * inserted line) and never overlap; running the passes on their own output
@@ -30,26 +30,26 @@
  *
  *     nfy_migrate_opts mo = {.rules = set, .torch_version = "2.1"};
  *     nfy_migrate_project proj;
- *     nfy_migrate_project_init(&proj);
+ *     nfy_mig_project_init(&proj);
  *     for each file F (relative path rel, loaded into src):
  *         nfy_edit_set es;
  *         nfy_migrate_info info;
  *         nfy_edit_set_init(&es, &src);
- *         if (nfy_migrate_file(&mo, &src, rel, &es, rep, &info, diags)
+ *         if (nfy_mig_file(&mo, &src, rel, &es, rep, &info, diags)
  *                 == NFY_OK && es.edits.len > 0)
  *             nfy_edit_set_apply(&es, diags, &out);  (write out, else copy)
- *         nfy_migrate_project_add(&proj, rel, &info);
+ *         nfy_mig_project_add(&proj, rel, &info);
  *         nfy_edit_set_release(&es);
- *     nfy_migrate_project_finish(&proj, &mo, rep);
- *     nfy_migrate_project_release(&proj);
+ *     nfy_mig_project_finish(&proj, &mo, rep);
+ *     nfy_mig_project_release(&proj);
  *
  * Shell scripts and Dockerfiles go through migrate/scripts.h. Do not call
- * nfy_report_add_edits for these edits: nfy_migrate_file has already
+ * nfy_report_add_edits for these edits: nfy_mig_file has already
  * recorded them with the right safety.
  *
- * Thread safety: nfy_migrate_file only reads opts and the rule set; use
+ * Thread safety: nfy_mig_file only reads opts and the rule set; use
  * one nfy_report and one nfy_migrate_project per worker and merge them.
- * A driver of many files calls nfy_migrate_project_file instead, which
+ * A driver of many files calls nfy_mig_project_file instead, which
  * keeps the run state (nfy_migrate_run) in the worker's project.
  */
 #ifndef NPUIFY_MIGRATE_H
@@ -124,21 +124,21 @@ typedef struct {
 
 typedef struct nfy_migrate_modules {
     nfy_arena arena;
-    /* sorted by name, each once after nfy_migrate_modules_finish */
+    /* sorted by name, each once after nfy_mig_modules_finish */
     NFY_VEC(nfy_migrate_module) items;
     NFY_VEC(const char *) paths; /* the .py files added */
 } nfy_migrate_modules;
 
-void nfy_migrate_modules_init(nfy_migrate_modules *m);
-void nfy_migrate_modules_release(nfy_migrate_modules *m);
+void nfy_mig_modules_init(nfy_migrate_modules *m);
+void nfy_mig_modules_release(nfy_migrate_modules *m);
 /** Add .py file relpath ('/'-separated); other files add nothing. */
-void nfy_migrate_modules_add(nfy_migrate_modules *m, const char *relpath);
-/** Name the modules of the added files (then nfy_migrate_module_find
+void nfy_mig_modules_add(nfy_migrate_modules *m, const char *relpath);
+/** Name the modules of the added files (then nfy_mig_module_find
  * works). */
-void nfy_migrate_modules_finish(nfy_migrate_modules *m);
+void nfy_mig_modules_finish(nfy_migrate_modules *m);
 /** The module named q, or NULL (m may be NULL: none known). */
-const nfy_migrate_module *nfy_migrate_module_find(const nfy_migrate_modules *m,
-                                                  nfy_str q);
+const nfy_migrate_module *nfy_mig_module_find(const nfy_migrate_modules *m,
+                                              nfy_str q);
 
 typedef struct {
     const struct nfy_rule_set *rules; /* required; built-in + custom rules */
@@ -155,19 +155,19 @@ typedef struct {
 
 /**
  * The rule environment of these options (canonical torch version, the
- * option names their flags turn on, --unsafe), for nfy_rule_activity_in:
+ * option names their flags turn on, --unsafe), for nfy_rules_activity_in:
  * what other file kinds (shell scripts, file-name rules) use to decide
  * rules exactly as the Python passes do. NFY_EUSAGE for an unknown
  * torch_version.
  */
-NFY_NODISCARD nfy_status nfy_migrate_rule_env(const nfy_migrate_opts *opts,
-                                              struct nfy_rule_env *out);
+NFY_NODISCARD nfy_status nfy_mig_rule_env(const nfy_migrate_opts *opts,
+                                          struct nfy_rule_env *out);
 
 /**
  * Whether some module runs pass `pass`: its row of the pass table
  * (rules/pass_table.h) names a host. True exactly for the passes marked built.
  */
-bool nfy_migrate_runs_pass(nfy_pass_id pass);
+bool nfy_mig_runs_pass(nfy_pass_id pass);
 
 /** Per-file facts for project-level rules. */
 typedef struct {
@@ -198,10 +198,11 @@ typedef struct {
  * Returns NFY_OK; NFY_EUSAGE for a bad torch_version or missing rules (with
  * a diagnostic), NFY_ELIMIT for files too large to tokenize.
  */
-NFY_NODISCARD nfy_status
-nfy_migrate_file(const nfy_migrate_opts *opts, const nfy_source *src,
-                 const char *relpath, nfy_edit_set *edits, nfy_report *report,
-                 nfy_migrate_info *info, nfy_diags *diags);
+NFY_NODISCARD nfy_status nfy_mig_file(const nfy_migrate_opts *opts,
+                                      const nfy_source *src,
+                                      const char *relpath, nfy_edit_set *edits,
+                                      nfy_report *report,
+                                      nfy_migrate_info *info, nfy_diags *diags);
 
 /**
  * What the options decide for every file (canonical version, rule
@@ -211,20 +212,20 @@ nfy_migrate_file(const nfy_migrate_opts *opts, const nfy_source *src,
 typedef struct nfy_migrate_run nfy_migrate_run;
 
 /** Build the run state of opts (copied; its pointers must outlive the run).
- * NFY_EUSAGE (*out NULL) where nfy_migrate_file would refuse opts. */
-NFY_NODISCARD nfy_status nfy_migrate_run_new(const nfy_migrate_opts *opts,
-                                             nfy_migrate_run **out);
-void nfy_migrate_run_free(nfy_migrate_run *run);
-/** nfy_migrate_file with the options of run (same results). */
-NFY_NODISCARD nfy_status nfy_migrate_file_in(
-    nfy_migrate_run *run, const nfy_source *src, const char *relpath,
-    nfy_edit_set *edits, nfy_report *report, nfy_migrate_info *info,
-    nfy_diags *diags);
+ * NFY_EUSAGE (*out NULL) where nfy_mig_file would refuse opts. */
+NFY_NODISCARD nfy_status nfy_mig_run_new(const nfy_migrate_opts *opts,
+                                         nfy_migrate_run **out);
+void nfy_mig_run_free(nfy_migrate_run *run);
+/** nfy_mig_file with the options of run (same results). */
+NFY_NODISCARD nfy_status
+nfy_mig_file_in(nfy_migrate_run *run, const nfy_source *src,
+                const char *relpath, nfy_edit_set *edits, nfy_report *report,
+                nfy_migrate_info *info, nfy_diags *diags);
 
 /** Project-level state: facts gathered from every file. */
 typedef struct {
     nfy_arena arena;
-    nfy_migrate_run *run;       /* of nfy_migrate_project_file, or NULL */
+    nfy_migrate_run *run;       /* of nfy_mig_project_file, or NULL */
     size_t files;               /* files added */
     size_t torch_files;         /* files that use torch */
     size_t amp_files;           /* files that use AMP */
@@ -236,39 +237,38 @@ typedef struct {
     const char *first_torch_file; /* smallest relpath using torch, or NULL */
 } nfy_migrate_project;
 
-void nfy_migrate_project_init(nfy_migrate_project *p);
-void nfy_migrate_project_release(nfy_migrate_project *p);
+void nfy_mig_project_init(nfy_migrate_project *p);
+void nfy_mig_project_release(nfy_migrate_project *p);
 /** Record one file's facts (relpath is copied). */
-void nfy_migrate_project_add(nfy_migrate_project *p, const char *relpath,
-                             const nfy_migrate_info *info);
+void nfy_mig_project_add(nfy_migrate_project *p, const char *relpath,
+                         const nfy_migrate_info *info);
 /**
- * nfy_migrate_file, then nfy_migrate_project_add: the run state is built
+ * nfy_mig_file, then nfy_mig_project_add: the run state is built
  * on the first file and kept in p (one project per thread; the same opts
  * for every file), so what the options decide is decided once.
  */
-NFY_NODISCARD nfy_status nfy_migrate_project_file(
-    nfy_migrate_project *p, const nfy_migrate_opts *opts, const nfy_source *src,
-    const char *relpath, nfy_edit_set *edits, nfy_report *report,
-    nfy_diags *diags);
+NFY_NODISCARD nfy_status
+nfy_mig_project_file(nfy_migrate_project *p, const nfy_migrate_opts *opts,
+                     const nfy_source *src, const char *relpath,
+                     nfy_edit_set *edits, nfy_report *report, nfy_diags *diags);
 /** Add src's facts into dst (for parallel workers; src's run stays). */
-void nfy_migrate_project_merge(nfy_migrate_project *dst,
-                               const nfy_migrate_project *src);
+void nfy_mig_project_merge(nfy_migrate_project *dst,
+                           const nfy_migrate_project *src);
 /**
  * Project-level findings into report (file NULL, written "NA"), only for a
  * project that uses torch: the run-time advice rows of the "global-advice"
  * rule, and, without AMP anywhere, one loud "amp-missing" finding.
  * Deterministic for any file order.
  */
-void nfy_migrate_project_finish(const nfy_migrate_project *p,
-                                const nfy_migrate_opts *opts,
-                                nfy_report *report);
+void nfy_mig_project_finish(const nfy_migrate_project *p,
+                            const nfy_migrate_opts *opts, nfy_report *report);
 
 /**
  * --distributed: the launcher finding (rule of pass "launcher", NPU310)
  * with detail (what was written where, or why not); nothing when the rule
  * is off.
  */
-void nfy_migrate_launcher_note(const nfy_migrate_opts *opts, nfy_report *report,
-                               const char *detail);
+void nfy_mig_launcher_note(const nfy_migrate_opts *opts, nfy_report *report,
+                           const char *detail);
 
 #endif

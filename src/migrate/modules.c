@@ -14,13 +14,13 @@
 
 #include "migrate/migrate.h"
 
-void nfy_migrate_modules_init(nfy_migrate_modules *m)
+void nfy_mig_modules_init(nfy_migrate_modules *m)
 {
     memset(m, 0, sizeof *m);
     nfy_arena_init(&m->arena);
 }
 
-void nfy_migrate_modules_release(nfy_migrate_modules *m)
+void nfy_mig_modules_release(nfy_migrate_modules *m)
 {
     nfy_vec_free(&m->items);
     nfy_vec_free(&m->paths);
@@ -47,7 +47,7 @@ static void add_range(nfy_migrate_modules *m, const char *const *comp,
 
 enum { MODULE_DEPTH_MAX = 32 };
 
-void nfy_migrate_modules_add(nfy_migrate_modules *m, const char *relpath)
+void nfy_mig_modules_add(nfy_migrate_modules *m, const char *relpath)
 {
     size_t n = strlen(relpath);
     if (n >= 4 && strcmp(relpath + n - 3, ".py") == 0)
@@ -103,7 +103,7 @@ static int by_name(const void *a, const void *b)
                   ((const nfy_migrate_module *)b)->name);
 }
 
-void nfy_migrate_modules_finish(nfy_migrate_modules *m)
+void nfy_mig_modules_finish(nfy_migrate_modules *m)
 {
     if (m->paths.len == 0)
         return; /* no .py file: no modules (and no array to sort) */
@@ -132,8 +132,8 @@ static int cmp_q(nfy_str q, const char *s)
     return c != 0 ? c : q.len < n ? -1 : q.len > n;
 }
 
-const nfy_migrate_module *nfy_migrate_module_find(const nfy_migrate_modules *m,
-                                                  nfy_str q)
+const nfy_migrate_module *nfy_mig_module_find(const nfy_migrate_modules *m,
+                                              nfy_str q)
 {
     if (m == NULL || q.len == 0)
         return NULL;

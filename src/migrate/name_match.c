@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-nfy_str mig_comp(nfy_str q, uint32_t i)
+nfy_str nfy__mig_comp(nfy_str q, uint32_t i)
 {
     size_t start = 0;
     for (size_t p = 0; p <= q.len; p++) {
@@ -23,7 +23,7 @@ nfy_str mig_comp(nfy_str q, uint32_t i)
 }
 
 /* Does q equal f or lie below it (f + "." prefix)? */
-bool mig_q_under(nfy_str q, nfy_str f)
+bool nfy__mig_q_under(nfy_str q, nfy_str f)
 {
     if (f.len == 0 || !nfy_str_starts_with(q, f))
         return false;
@@ -53,7 +53,7 @@ static bool from_fits(const nfy_rule *r, nfy_str q, const char *from,
 {
     switch (r->match) {
     case NFY_MATCH_NAME:
-    case NFY_MATCH_MODULE: /* mig_q_under */
+    case NFY_MATCH_MODULE: /* nfy__mig_q_under */
         return cstr_prefix(q, from, n) && *n > 0 &&
                (q.len == *n || q.ptr[*n] == '.');
     case NFY_MATCH_CALL:
@@ -63,14 +63,14 @@ static bool from_fits(const nfy_rule *r, nfy_str q, const char *from,
     }
 }
 
-bool mig_q_under_cstr(nfy_str q, const char *f)
+bool nfy__mig_q_under_cstr(nfy_str q, const char *f)
 {
     size_t n;
     return cstr_prefix(q, f, &n) && n > 0 && (q.len == n || q.ptr[n] == '.');
 }
 
-bool mig_qmatch_rule(const nfy_rule *r, nfy_str q, bool is_call,
-                     mig_qmatch *out)
+bool nfy__mig_qmatch_rule(const nfy_rule *r, nfy_str q, bool is_call,
+                          mig_qmatch *out)
 {
     size_t n = 0;
     if (r->nmap == 0) {
@@ -105,12 +105,13 @@ bool mig_qmatch_rule(const nfy_rule *r, nfy_str q, bool is_call,
 
 static bool comp_eq(nfy_str a, uint32_t i, nfy_str b, uint32_t j)
 {
-    return nfy_str_eq(mig_comp(a, i), mig_comp(b, j));
+    return nfy_str_eq(nfy__mig_comp(a, i), nfy__mig_comp(b, j));
 }
 
-void mig_rename_plan(nfy_str from, nfy_str to, mig_rplan *p)
+void nfy__mig_rename_plan(nfy_str from, nfy_str to, mig_rplan *p)
 {
-    uint32_t k = nfy_dotted_count(from), n = nfy_dotted_count(to);
+    uint32_t k = nfy_resolve_dotted_count(from),
+             n = nfy_resolve_dotted_count(to);
     uint32_t d = 0, e = 0;
     while (d < k && d < n && comp_eq(from, d, to, d))
         d++;
@@ -119,27 +120,28 @@ void mig_rename_plan(nfy_str from, nfy_str to, mig_rplan *p)
     *p = (mig_rplan){k, n, d, e};
 }
 
-char *mig_join_comps(nfy_arena *a, nfy_str q, uint32_t first, uint32_t end)
+char *nfy__mig_join_comps(nfy_arena *a, nfy_str q, uint32_t first, uint32_t end)
 {
     nfy_buf b = NFY_BUF_INIT;
     for (uint32_t i = first; i < end; i++) {
         if (i > first)
             (void)nfy_buf_addch(&b, '.');
-        (void)nfy_buf_addview(&b, mig_comp(q, i));
+        (void)nfy_buf_addview(&b, nfy__mig_comp(q, i));
     }
     char *s = nfy_arena_strndup(a, nfy_buf_cstr(&b), b.len);
     nfy_buf_release(&b);
     return s;
 }
 
-nfy_str mig_concat_tail(nfy_arena *a, const char *to, nfy_str q, uint32_t k)
+nfy_str nfy__mig_concat_tail(nfy_arena *a, const char *to, nfy_str q,
+                             uint32_t k)
 {
-    uint32_t n = nfy_dotted_count(q);
+    uint32_t n = nfy_resolve_dotted_count(q);
     nfy_buf b = NFY_BUF_INIT;
     (void)nfy_buf_addstr(&b, to);
     for (uint32_t i = k; i < n; i++) {
         (void)nfy_buf_addch(&b, '.');
-        (void)nfy_buf_addview(&b, mig_comp(q, i));
+        (void)nfy_buf_addview(&b, nfy__mig_comp(q, i));
     }
     nfy_str s = nfy_arena_str(a, nfy_buf_view(&b));
     nfy_buf_release(&b);
@@ -193,14 +195,14 @@ static void rindex_add(mig_rule_index *ix, uint32_t rule, const char *from)
         ix->max_len = n;
 }
 
-void mig_rindex_build(mig_rule_index *ix, const mig_rule_list *rl,
-                      nfy_arena *arena)
+void nfy__mig_rindex_build(mig_rule_index *ix, const mig_rule_list *rl,
+                           nfy_arena *arena)
 {
     rindex_build(ix, rl, arena, false);
 }
 
-void mig_rindex_build_rows(mig_rule_index *ix, const mig_rule_list *rl,
-                           nfy_arena *arena)
+void nfy__mig_rindex_build_rows(mig_rule_index *ix, const mig_rule_list *rl,
+                                nfy_arena *arena)
 {
     rindex_build(ix, rl, arena, true);
 }
@@ -229,7 +231,7 @@ static void rindex_build(mig_rule_index *ix, const mig_rule_list *rl,
         const nfy_rule *r = rl->items[i];
         if (!any_match && r->match != NFY_MATCH_NAME &&
             r->match != NFY_MATCH_MODULE && r->match != NFY_MATCH_CALL)
-            continue; /* mig_qmatch_rule never fits them */
+            continue; /* nfy__mig_qmatch_rule never fits them */
         if (r->nmap == 0)
             rindex_add(ix, (uint32_t)i, r->pattern);
         for (size_t k = 0; k < r->nmap; k++)
@@ -255,11 +257,12 @@ static uint32_t rindex_mark(const mig_rule_index *ix, nfy_str q, size_t len,
 }
 
 /*
- * Every rule that mig_qmatch_rule can fit to q has a `from` (its pattern,
+ * Every rule that nfy__mig_qmatch_rule can fit to q has a `from` (its pattern,
  * or a map row) that is q or a dotted prefix of q: only those are
  * candidates. They go to out (room for rl->len) in list order.
  */
-uint32_t mig_rindex_find(const mig_rule_index *ix, nfy_str q, uint32_t *out)
+uint32_t nfy__mig_rindex_find(const mig_rule_index *ix, nfy_str q,
+                              uint32_t *out)
 {
     uint32_t n = 0;
     if (q.len == 0) { /* only empty patterns could fit: no filter */

@@ -21,19 +21,19 @@ typedef struct {
 
 static const mig_pass_row rows[] = {
 #define MIG_ROW(id, name, kind, state, run, modes, host)                       \
-    MIG_IF_REGISTRY_##host({mig_pass_##run, MIG_RUN_##modes}, )
+    MIG_IF_REGISTRY_##host({nfy__mig_pass_##run, MIG_RUN_##modes}, )
     NFY_PASS_TABLE(MIG_ROW)
 #undef MIG_ROW
 };
 
 /* Every row has a host but a preview pass's (host NONE). */
-bool nfy_migrate_runs_pass(nfy_pass_id pass)
+bool nfy_mig_runs_pass(nfy_pass_id pass)
 {
-    const nfy_pass_info *p = nfy_pass_info_of(pass);
+    const nfy_pass_info *p = nfy_rules_pass_info_of(pass);
     return p != NULL && p->host[0] != '\0';
 }
 
-void mig_run_passes(mig_ctx *c)
+void nfy__mig_run_passes(mig_ctx *c)
 {
     bool autom = (c->p->flags & NFY_MIGRATE_AUTO) != 0;
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)

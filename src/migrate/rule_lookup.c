@@ -7,7 +7,7 @@
 #include "migrate/mig.h"
 #include "rules/rules.h"
 
-void mig_rule_env(unsigned flags, const char *version, nfy_rule_env *out)
+void nfy__mig_rule_env(unsigned flags, const char *version, nfy_rule_env *out)
 {
     static const struct {
         const char *name;
@@ -29,32 +29,32 @@ void mig_rule_env(unsigned flags, const char *version, nfy_rule_env *out)
             out->options[n++] = opts[i].name;
 }
 
-nfy_safety mig_rule_safety(const nfy_rule_set *set, const char *id)
+nfy_safety nfy__mig_rule_safety(const nfy_rule_set *set, const char *id)
 {
-    const nfy_rule *r = nfy_rule_set_find(set, id);
+    const nfy_rule *r = nfy_rules_set_find(set, id);
     if (r == NULL || r->safety == NFY_SAFETY_SAFE)
         return NFY_SAFETY_SAFE;
     return r->safety == NFY_SAFETY_UNSAFE ? NFY_SAFETY_UNSAFE
                                           : NFY_SAFETY_MANUAL;
 }
 
-const nfy_rule *mig_pass_rule_in(const nfy_rule_set *set,
-                                 const nfy_rule_env *env, nfy_pass_id pass)
+const nfy_rule *nfy__mig_pass_rule_in(const nfy_rule_set *set,
+                                      const nfy_rule_env *env, nfy_pass_id pass)
 {
     nfy_rule_iter it;
-    nfy_rule_iter_init(&it, set, -1, NFY_MATCH_PASS);
-    for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));)
+    nfy_rules_iter_init(&it, set, -1, NFY_MATCH_PASS);
+    for (const nfy_rule *r; (r = nfy_rules_iter_next(&it));)
         if (r->pass == pass &&
-            nfy_rule_activity_in(r, env) != NFY_RULE_INACTIVE)
+            nfy_rules_activity_in(r, env) != NFY_RULE_INACTIVE)
             return r;
     return NULL;
 }
 
-bool mig_pass_rule(const nfy_rule_set *set, const nfy_rule_env *env,
-                   nfy_pass_id pass, const char **id, const char **message,
-                   const char **hint)
+bool nfy__mig_pass_rule(const nfy_rule_set *set, const nfy_rule_env *env,
+                        nfy_pass_id pass, const char **id, const char **message,
+                        const char **hint)
 {
-    const nfy_rule *r = mig_pass_rule_in(set, env, pass);
+    const nfy_rule *r = nfy__mig_pass_rule_in(set, env, pass);
     if (r == NULL)
         return false;
     *id = r->id;
@@ -63,11 +63,11 @@ bool mig_pass_rule(const nfy_rule_set *set, const nfy_rule_env *env,
     return true;
 }
 
-bool mig_pass_rule_row(const nfy_rule_set *set, const nfy_rule_env *env,
-                       nfy_pass_id pass, size_t i, const char **from,
-                       const char **note)
+bool nfy__mig_pass_rule_row(const nfy_rule_set *set, const nfy_rule_env *env,
+                            nfy_pass_id pass, size_t i, const char **from,
+                            const char **note)
 {
-    const nfy_rule *r = mig_pass_rule_in(set, env, pass);
+    const nfy_rule *r = nfy__mig_pass_rule_in(set, env, pass);
     if (r == NULL || i >= r->nmap)
         return false;
     *from = r->map[i].from;
@@ -105,8 +105,8 @@ static void drop_advice(nfy_buf *out, const char *s, const char *e,
     nfy_buf_addstr(out, e[-1] == ' ' ? ". " : ".");
 }
 
-const char *mig_hint_in_env(nfy_arena *a, const nfy_rule_env *env,
-                            const char *hint)
+const char *nfy__mig_hint_in_env(nfy_arena *a, const nfy_rule_env *env,
+                                 const char *hint)
 {
     if (hint == NULL || env->options[0] == NULL)
         return hint;

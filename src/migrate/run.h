@@ -1,5 +1,5 @@
 /*
- * Internal to src/migrate: what nfy_migrate_file decides from its options
+ * Internal to src/migrate: what nfy_mig_file decides from its options
  * alone, once per run instead of once per file (run.c). One nfy_migrate_run
  * serves one thread: the name index keeps scratch marks, and the observer's
  * kept state is its own.
@@ -48,8 +48,8 @@ typedef struct {
 } mig_str_rules;
 
 /** Build the string rules of set active in env (passes/strings.c). */
-void mig_str_rules_build(const nfy_rule_set *set, const nfy_rule_env *env,
-                         nfy_arena *arena, mig_str_rules *out);
+void nfy__mig_str_rules_build(const nfy_rule_set *set, const nfy_rule_env *env,
+                              nfy_arena *arena, mig_str_rules *out);
 
 /* An IMPORT rule's pattern or map row, measured once. */
 typedef struct {
@@ -88,8 +88,8 @@ typedef struct {
 } mig_imp_rules;
 
 /** Build the import rules of set active in env (passes/imports.c). */
-void mig_imp_rules_build(const nfy_rule_set *set, const nfy_rule_env *env,
-                         nfy_arena *arena, mig_imp_rules *out);
+void nfy__mig_imp_rules_build(const nfy_rule_set *set, const nfy_rule_env *env,
+                              nfy_arena *arena, mig_imp_rules *out);
 
 /* A shell line rule (context "shell") with its pattern compiled once. */
 typedef struct {
@@ -100,10 +100,11 @@ typedef struct {
 typedef NFY_VEC(mig_shell_rule) mig_shell_rule_list;
 
 /** The active shell line rules of set in set order, those whose pattern
- *  compiles (passes/shell_cmd.c); free with mig_shell_rules_free. */
-void mig_shell_rules_build(const nfy_rule_set *set, const nfy_rule_env *env,
-                           mig_shell_rule_list *out);
-void mig_shell_rules_free(mig_shell_rule_list *l);
+ *  compiles (passes/shell_cmd.c); free with nfy__mig_shell_rules_free. */
+void nfy__mig_shell_rules_build(const nfy_rule_set *set,
+                                const nfy_rule_env *env,
+                                mig_shell_rule_list *out);
+void nfy__mig_shell_rules_free(mig_shell_rule_list *l);
 
 /* The int-device rule's ARG contexts by the last component of their
  * callee (passes/intdev.c), built on first use: chained by a hash of it, each
@@ -156,10 +157,10 @@ struct nfy_migrate_run {
     const char *version; /* canonical apidb version name */
     nfy_rule_env env;
     nfy_arena arena;
-    mig_rule_list names;     /* mig_rules_collect */
+    mig_rule_list names;     /* nfy__mig_rules_collect */
     mig_rule_index names_ix; /* over names */
-    uint32_t *cand;          /* scratch of mig_rindex_find over names */
-    const nfy_rule *pass_rule[NFY_PASS_COUNT]; /* mig_pass_rule_in each */
+    uint32_t *cand;          /* scratch of nfy__mig_rindex_find over names */
+    const nfy_rule *pass_rule[NFY_PASS_COUNT]; /* nfy__mig_pass_rule_in each */
     mig_str_rules strings;                     /* the string pass's rules */
     mig_imp_rules imports;                     /* the import pass's rules */
     mig_shell_rule_list shell;                 /* the shell pass's rules */

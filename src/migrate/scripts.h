@@ -15,38 +15,38 @@
 #include "rules/rules.h"
 
 /* The rules a script is migrated by: the set, and the run's environment
- * (nfy_migrate_rule_env) that says which of them are active. */
+ * (nfy_mig_rule_env) that says which of them are active. */
 typedef struct {
     const nfy_rule_set *rules;
     const nfy_rule_env *env;
 } nfy_migrate_script_rules;
 
 /* Rename CUDA/NCCL environment names in a shell script (ENV rules). */
-nfy_status nfy__shell_env_edits(const nfy_migrate_script_rules *ps,
-                                const nfy_source *src, const char *rel,
-                                nfy_edit_set *set, nfy_report *rep,
-                                nfy_diags *diags);
+nfy_status nfy_mig_shell_env_edits(const nfy_migrate_script_rules *ps,
+                                   const nfy_source *src, const char *rel,
+                                   nfy_edit_set *set, nfy_report *rep,
+                                   nfy_diags *diags);
 /*
  * Findings of the flag rules with match "line" (or literal "string") whose
  * contexts include `where` (NFY_CTX_SHELL or NFY_CTX_DOCKERFILE), over the
  * file's blanked text (line_rules.c).
  */
-void nfy__script_line_findings(const nfy_migrate_script_rules *ps,
-                               const nfy_source *src, const char *rel,
-                               nfy_rule_ctx_kind where, nfy_report *rep);
+void nfy_mig_script_line_findings(const nfy_migrate_script_rules *ps,
+                                  const nfy_source *src, const char *rel,
+                                  nfy_rule_ctx_kind where, nfy_report *rep);
 /* The blanked text (comments, continuations) of a shell script or a
  * Dockerfile, NUL-terminated (malloc; NULL: out of memory). */
-char *nfy__shell_text(const nfy_source *src);
-char *nfy__dockerfile_text(const nfy_source *src);
+char *nfy_mig_shell_text(const nfy_source *src);
+char *nfy_mig_dockerfile_text(const nfy_source *src);
 /* A manual finding of rule r at span sp of src (its text is the API). */
-void nfy__manual_finding(const nfy_source *src, const char *rel, nfy_span sp,
-                         const nfy_rule *r, const char *message,
-                         nfy_report *rep);
+void nfy_mig_manual_finding(const nfy_source *src, const char *rel, nfy_span sp,
+                            const nfy_rule *r, const char *message,
+                            nfy_report *rep);
 
 /* ---- shared by shell.c, dockerfile.c and line_rules.c ---- */
 /* A NUL-terminated copy of src, NUL bytes as spaces (malloc; NULL: OOM). */
-char *nfy__text_copy(const nfy_source *src);
+char *nfy__mig_text_copy(const nfy_source *src);
 /* Blank shell comments, line continuations and CRs in b[0..n). */
-void nfy__shell_blank(char *b, size_t n);
+void nfy__mig_shell_blank(char *b, size_t n);
 
 #endif

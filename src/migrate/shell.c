@@ -5,7 +5,7 @@
  * include "shell". A name without a counterpart is reported, not changed.
  * The scan is lexical: comments and single-quoted text are skipped.
  * The line rules of context "shell" (docker run --gpus, nvidia-smi, ...)
- * are reported by nfy__script_line_findings over nfy__shell_text.
+ * are reported by nfy_mig_script_line_findings over nfy_mig_shell_text.
  */
 #include <string.h>
 
@@ -25,7 +25,7 @@ static bool is_ident(char c)
 static bool rule_in_shell(const nfy_migrate_script_rules *ps, const nfy_rule *r)
 {
     if (r->match != NFY_MATCH_ENV ||
-        nfy_rule_activity_in(r, ps->env) == NFY_RULE_INACTIVE)
+        nfy_rules_activity_in(r, ps->env) == NFY_RULE_INACTIVE)
         return false;
     for (size_t i = 0; i < r->nctx; i++)
         if (r->ctx[i].kind == NFY_CTX_SHELL)
@@ -48,14 +48,14 @@ static void record_name(const nfy_migrate_script_rules *ps,
     const nfy_rule_set *rules = ps->rules;
     nfy_str name = {src->data + sp.start, sp.end - sp.start};
     for (size_t i = 0; i < nfy_rule_set_count(rules); i++) {
-        const nfy_rule *r = nfy_rule_set_at(rules, i);
-        if (!rule_in_shell(ps, r) || !nfy_rule_glob(r->pattern, name))
+        const nfy_rule *r = nfy_rules_set_at(rules, i);
+        if (!rule_in_shell(ps, r) || !nfy_rules_glob(r->pattern, name))
             continue;
         /* A matching name without a table row has no known counterpart. */
-        const nfy_rule_pair *p = nfy_rule_map_find(r, name);
+        const nfy_rule_pair *p = nfy_rules_map_find(r, name);
         bool renames = p && p->to && *p->to;
-        if (renames && nfy_rule_activity_in(r, ps->env) != NFY_RULE_EDITS) {
-            nfy__manual_finding(src, rel, sp, r, not_applied(r), rep);
+        if (renames && nfy_rules_activity_in(r, ps->env) != NFY_RULE_EDITS) {
+            nfy_mig_manual_finding(src, rel, sp, r, not_applied(r), rep);
             return;
         }
         if (renames) {
@@ -66,8 +66,8 @@ static void record_name(const nfy_migrate_script_rules *ps,
             (void)st;
             return;
         }
-        nfy__manual_finding(src, rel, sp, r,
-                            p && p->note ? p->note : r->message, rep);
+        nfy_mig_manual_finding(src, rel, sp, r,
+                               p && p->note ? p->note : r->message, rep);
         return;
     }
 }
@@ -116,11 +116,11 @@ static const nfy_rule *option_rule(const nfy_migrate_script_rules *ps,
 {
     const nfy_rule *any_option = NULL;
     for (size_t i = 0; i < nfy_rule_set_count(ps->rules); i++) {
-        const nfy_rule *r = nfy_rule_set_at(ps->rules, i);
+        const nfy_rule *r = nfy_rules_set_at(ps->rules, i);
         if (r->kind != NFY_RULE_REWRITE_STRING ||
             r->match != NFY_MATCH_STRING || !r->replacement ||
             !nfy_str_eq_cstr(value, r->pattern) ||
-            nfy_rule_activity_in(r, ps->env) == NFY_RULE_INACTIVE)
+            nfy_rules_activity_in(r, ps->env) == NFY_RULE_INACTIVE)
             continue;
         if (kw_ctx_names(r, opt))
             return r;
@@ -161,9 +161,10 @@ static size_t scan_option(const nfy_migrate_script_rules *ps,
     while (vend < n && is_ident(s[vend]))
         vend++;
     const nfy_rule *r = option_rule(ps, opt, (nfy_str){s + v, vend - v});
-    if (r && vend > v && nfy_rule_activity_in(r, ps->env) != NFY_RULE_EDITS) {
-        nfy__manual_finding(src, rel, (nfy_span){(uint32_t)v, (uint32_t)vend},
-                            r, not_applied(r), rep);
+    if (r && vend > v && nfy_rules_activity_in(r, ps->env) != NFY_RULE_EDITS) {
+        nfy_mig_manual_finding(src, rel,
+                               (nfy_span){(uint32_t)v, (uint32_t)vend}, r,
+                               not_applied(r), rep);
     } else if (r && vend > v) {
         nfy_status st = nfy_edit_set_add(set, (uint32_t)v, (uint32_t)vend,
                                          nfy_str_from_cstr(r->replacement),
@@ -181,10 +182,10 @@ static bool at_word_start(const char *s, size_t i)
            s[i - 1] == '|';
 }
 
-nfy_status nfy__shell_env_edits(const nfy_migrate_script_rules *ps,
-                                const nfy_source *src, const char *rel,
-                                nfy_edit_set *set, nfy_report *rep,
-                                nfy_diags *diags)
+nfy_status nfy_mig_shell_env_edits(const nfy_migrate_script_rules *ps,
+                                   const nfy_source *src, const char *rel,
+                                   nfy_edit_set *set, nfy_report *rep,
+                                   nfy_diags *diags)
 {
     const char *s = src->data;
     size_t n = src->len;
@@ -227,10 +228,10 @@ nfy_status nfy__shell_env_edits(const nfy_migrate_script_rules *ps,
     return NFY_OK;
 }
 
-char *nfy__shell_text(const nfy_source *src)
+char *nfy_mig_shell_text(const nfy_source *src)
 {
-    char *blanked = nfy__text_copy(src);
+    char *blanked = nfy__mig_text_copy(src);
     if (blanked != NULL)
-        nfy__shell_blank(blanked, src->len);
+        nfy__mig_shell_blank(blanked, src->len);
     return blanked;
 }

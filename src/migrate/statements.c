@@ -6,13 +6,13 @@
 #include "migrate/pass.h"
 
 /* A simple statement alone on its own physical lines, no multi-line string. */
-bool mig_own_lines(const mig_ctx *c, uint32_t s)
+bool nfy__mig_own_lines(const mig_ctx *c, uint32_t s)
 {
     const nfy_stmt *st = &c->m->stmts[s];
     if (st->flags &
         (NFY_STMTF_COMPOUND | NFY_STMTF_INLINE_BODY | NFY_STMTF_ERROR))
         return false;
-    uint32_t nl = mig_next_sig(c, st->end - 1);
+    uint32_t nl = nfy__mig_next_sig(c, st->end - 1);
     if (nl == NFY_NONE || c->m->toks[nl].kind != NFY_TOK_NEWLINE)
         return false;
     for (uint32_t t = st->first; t < st->end; t++) {
@@ -20,29 +20,30 @@ bool mig_own_lines(const mig_ctx *c, uint32_t s)
         if (tk->kind == NFY_TOK_STRING && tk->end_line != tk->line)
             return false;
     }
-    return mig_is_indent(mig_stmt_indent(c, s));
+    return nfy__mig_is_indent(nfy__mig_stmt_indent(c, s));
 }
 
 /* Expression statement `RECV . word ( ARGS )`: the '(' token, or NONE. */
-uint32_t mig_method_stmt(const mig_ctx *c, uint32_t s, const char *word)
+uint32_t nfy_mig_method_stmt(const mig_ctx *c, uint32_t s, const char *word)
 {
     const nfy_stmt *st = &c->m->stmts[s];
     if (st->kind != NFY_STMT_EXPR || st->end < st->first + 5 ||
-        !mig_tok_op(c, st->end - 1, NFY_OP_RPAR))
+        !nfy_mig_tok_op(c, st->end - 1, NFY_OP_RPAR))
         return NFY_NONE;
     int depth = 0;
     for (uint32_t t = st->end; t > st->first;) {
         t--;
-        if (mig_tok_op(c, t, NFY_OP_RPAR) || mig_tok_op(c, t, NFY_OP_RSQB) ||
-            mig_tok_op(c, t, NFY_OP_RBRACE))
+        if (nfy_mig_tok_op(c, t, NFY_OP_RPAR) ||
+            nfy_mig_tok_op(c, t, NFY_OP_RSQB) ||
+            nfy_mig_tok_op(c, t, NFY_OP_RBRACE))
             depth++;
-        else if (mig_tok_op(c, t, NFY_OP_LPAR) ||
-                 mig_tok_op(c, t, NFY_OP_LSQB) ||
-                 mig_tok_op(c, t, NFY_OP_LBRACE))
+        else if (nfy_mig_tok_op(c, t, NFY_OP_LPAR) ||
+                 nfy_mig_tok_op(c, t, NFY_OP_LSQB) ||
+                 nfy_mig_tok_op(c, t, NFY_OP_LBRACE))
             depth--;
         if (depth == 0)
             return t >= st->first + 3 && mig_tok_is(c, t - 1, word) &&
-                           mig_tok_op(c, t - 2, NFY_OP_DOT)
+                           nfy_mig_tok_op(c, t - 2, NFY_OP_DOT)
                        ? t
                        : NFY_NONE;
     }
@@ -51,43 +52,44 @@ uint32_t mig_method_stmt(const mig_ctx *c, uint32_t s, const char *word)
 
 static nfy_str line_break(const mig_ctx *c, uint32_t s)
 {
-    nfy_str nl = mig_tok(c, mig_next_sig(c, c->m->stmts[s].end - 1));
+    nfy_str nl = mig_tok(c, nfy__mig_next_sig(c, c->m->stmts[s].end - 1));
     return nl.len > 0 ? nl : NFY_STR_LIT("\n");
 }
 
-uint32_t mig_line_start_of(const mig_ctx *c, uint32_t s)
+uint32_t nfy__mig_line_start_of(const mig_ctx *c, uint32_t s)
 {
     return c->src->line_starts[c->m->toks[c->m->stmts[s].first].line - 1];
 }
 
-void mig_insert_line(mig_ctx *c, const nfy_rule *r, uint32_t at, uint32_t s,
-                     const char *code)
+void nfy__mig_insert_line(mig_ctx *c, const nfy_rule *r, uint32_t at,
+                          uint32_t s, const char *code)
 {
-    nfy_str ind = mig_stmt_indent(c, s), br = line_break(c, s);
-    mig_edit(c, r, 0, 0, at, at,
-             mig_fmt(c, "%.*s%s%.*s", NFY_STR_FMT(ind), code, NFY_STR_FMT(br)),
-             mig_fmt(c, "%s: insert %s",
-                     r->pass == NFY_PASS_DDP_REWRITE ? "DDP" : "AMP", code));
+    nfy_str ind = nfy__mig_stmt_indent(c, s), br = line_break(c, s);
+    nfy__mig_edit(
+        c, r, 0, 0, at, at,
+        nfy_mig_fmt(c, "%.*s%s%.*s", NFY_STR_FMT(ind), code, NFY_STR_FMT(br)),
+        nfy_mig_fmt(c, "%s: insert %s",
+                    r->pass == NFY_PASS_DDP_REWRITE ? "DDP" : "AMP", code));
 }
 
-void mig_wrap_lines(mig_ctx *c, const nfy_rule *r, uint32_t first,
-                    uint32_t last, const char *header, const char *note)
+void nfy__mig_wrap_lines(mig_ctx *c, const nfy_rule *r, uint32_t first,
+                         uint32_t last, const char *header, const char *note)
 {
-    nfy_str ind = mig_stmt_indent(c, first);
+    nfy_str ind = nfy__mig_stmt_indent(c, first);
     const char *unit = ind.len > 0 && ind.ptr[0] == '\t' ? "\t" : "    ";
-    mig_insert_line(c, r, mig_line_start_of(c, first), first, header);
+    nfy__mig_insert_line(c, r, nfy__mig_line_start_of(c, first), first, header);
     uint32_t l1 = c->m->toks[c->m->stmts[first].first].line;
     uint32_t l2 = c->m->toks[c->m->stmts[last].end - 1].end_line;
     for (uint32_t l = l1; l <= l2; l++) {
         uint32_t at = c->src->line_starts[l - 1];
         if (at < c->src->len && c->src->data[at] != '\n' &&
             c->src->data[at] != '\r')
-            mig_edit(c, r, 0, 0, at, at, unit, note); /* not blank lines */
+            nfy__mig_edit(c, r, 0, 0, at, at, unit, note); /* not blank lines */
     }
 }
 
 /* The name `import torch` (or `import torch as th`) binds, or "". */
-nfy_str mig_torch_name(const mig_ctx *c, uint32_t *stmt)
+nfy_str nfy__mig_torch_name(const mig_ctx *c, uint32_t *stmt)
 {
     for (uint32_t i = 0; i < c->m->nimport_names; i++) {
         const nfy_import_name *in = &c->m->import_names[i];
@@ -102,7 +104,7 @@ nfy_str mig_torch_name(const mig_ctx *c, uint32_t *stmt)
 }
 
 /* After the last top-level import of the leading import block. */
-uint32_t mig_import_block_end(const mig_ctx *c, uint32_t at_least)
+uint32_t nfy__mig_import_block_end(const mig_ctx *c, uint32_t at_least)
 {
     uint32_t last = at_least;
     for (uint32_t s = 0; s < c->m->nstmts; s++) {
@@ -111,7 +113,7 @@ uint32_t mig_import_block_end(const mig_ctx *c, uint32_t at_least)
             continue;
         bool imp =
             st->kind == NFY_STMT_IMPORT || st->kind == NFY_STMT_FROM_IMPORT;
-        if (imp && mig_own_lines(c, s) && s > last)
+        if (imp && nfy__mig_own_lines(c, s) && s > last)
             last = s;
         else if (!imp && !(st->flags & NFY_STMTF_DOCSTRING) && s > at_least)
             break;
@@ -119,7 +121,7 @@ uint32_t mig_import_block_end(const mig_ctx *c, uint32_t at_least)
     return last;
 }
 
-uint32_t mig_prev_sibling(const mig_ctx *c, uint32_t s)
+uint32_t nfy__mig_prev_sibling(const mig_ctx *c, uint32_t s)
 {
     uint32_t parent = c->m->stmts[s].parent;
     for (uint32_t p = s; p > 0;) {

@@ -29,7 +29,7 @@ typedef struct {
  * `device.type`, `add_argument("--dist-backend", default="nccl")` meets
  * `dist_backend`.
  */
-nfy_str mig_lit_name(mig_ctx *c, uint32_t lit, mig_lit_key *key);
+nfy_str nfy__mig_lit_name(mig_ctx *c, uint32_t lit, mig_lit_key *key);
 
 /** A named literal's key; name empty: in no set. */
 typedef struct {
@@ -43,16 +43,16 @@ typedef struct {
  * member (smallest index) of i's set, NFY_NONE for unnamed literals;
  * next[i] chains the members in source order.
  */
-void mig_group_sets(mig_ctx *c, const mig_set_key *lits, uint32_t n,
-                    uint32_t *set, uint32_t *next);
+void nfy__mig_group_sets(mig_ctx *c, const mig_set_key *lits, uint32_t n,
+                         uint32_t *set, uint32_t *next);
 
 /** Whether a value-set name names a device or a backend (device,
  * map_location, dist_backend, device.type) rather than, e.g., a kernel
  * implementation selector (impl, backend_impl) or a label. */
-bool mig_name_is_device(nfy_str name);
+bool nfy__mig_name_is_device(nfy_str name);
 
 /** Whether literal lit is compared (==, !=, in, a compared display). */
-bool mig_lit_compared(const mig_ctx *c, uint32_t lit);
+bool nfy__mig_lit_compared(const mig_ctx *c, uint32_t lit);
 
 /* ---- guards of CUDA-only code (ctxguard.c) ---- */
 
@@ -74,23 +74,23 @@ typedef struct {
  * what follows the if), or the rest of the statement. *why says what was
  * reached ("custom CUDA extension call _plugin.scale(...)").
  */
-bool mig_guards_cuda_only(mig_ctx *c, mig_guard *g, uint32_t head, uint32_t end,
-                          const char **why);
+bool nfy__mig_guards_cuda_only(mig_ctx *c, mig_guard *g, uint32_t head,
+                               uint32_t end, const char **why);
 /** The same for the branch the test does not guard: `if x.device.type ==
  * "cpu": portable(x) else: plugin(x)` sends NPU tensors to the plugin. */
-bool mig_other_branch_cuda_only(mig_ctx *c, mig_guard *g, uint32_t head,
-                                uint32_t end, const char **why);
-void mig_guard_free(mig_guard *g);
+bool nfy__mig_other_branch_cuda_only(mig_ctx *c, mig_guard *g, uint32_t head,
+                                     uint32_t end, const char **why);
+void nfy__mig_guard_free(mig_guard *g);
 /** Tokens [*a, *b) a test at [head, end) guards (see above). */
-bool mig_guarded_tokens(const mig_ctx *c, uint32_t head, uint32_t end,
-                        uint32_t *a, uint32_t *b);
+bool nfy__mig_guarded_tokens(const mig_ctx *c, uint32_t head, uint32_t end,
+                             uint32_t *a, uint32_t *b);
 /** The receiver of attribute token name_tok (`self.x` of `self.x.is_cuda`),
  * "" when it is not a dotted name. */
-nfy_str mig_receiver_text(const mig_ctx *c, uint32_t name_tok);
+nfy_str nfy__mig_receiver_text(const mig_ctx *c, uint32_t name_tok);
 /** The def statement token tok runs in, or NFY_NONE. */
-uint32_t mig_def_of(const mig_ctx *c, uint32_t tok);
+uint32_t nfy__mig_def_of(const mig_ctx *c, uint32_t tok);
 /** Report the kept test at span (NPU113) with why; false without the rule. */
-bool mig_note_guard(mig_ctx *c, nfy_span span, const char *api,
-                    const char *why);
+bool nfy__mig_note_guard(mig_ctx *c, nfy_span span, const char *api,
+                         const char *why);
 
 #endif

@@ -41,8 +41,8 @@ static int cmp_rows(const void *a, const void *b)
     return nfy_str_cmp(x->name, y->name);
 }
 
-void nfy_npu_compare_build(const nfy_prof_table *gpu, const nfy_npu_profile *p,
-                           nfy_npu_compare *c)
+void nfy_npuprof_compare_build(const nfy_prof_table *gpu,
+                               const nfy_npu_profile *p, nfy_npu_compare *c)
 {
     memset(c, 0, sizeof *c);
     c->gpu_steps = gpu->steps.len ? (int64_t)gpu->steps.len : 1;
@@ -63,7 +63,7 @@ void nfy_npu_compare_build(const nfy_prof_table *gpu, const nfy_npu_profile *p,
         r.gpu_calls = op->calls;
         r.gpu_us = or0(op->self_us[NFY_PDEV_ACCEL]) / (double)c->gpu_steps;
         r.gpu_host_us = or0(op->total_us[NFY_PDEV_CPU]) / (double)c->gpu_steps;
-        const nfy_npu_hostop *h = nfy_npu_hostop_find(p, r.name);
+        const nfy_npu_hostop *h = nfy_npuprof_hostop_find(p, r.name);
         if (h) {
             matched[h - p->hostops.items] = true;
             r.on_npu = true;
@@ -113,7 +113,7 @@ void nfy_npu_compare_build(const nfy_prof_table *gpu, const nfy_npu_profile *p,
         qsort(c->rows.items, c->rows.len, sizeof *c->rows.items, cmp_rows);
 }
 
-void nfy_npu_compare_release(nfy_npu_compare *c)
+void nfy_npuprof_compare_release(nfy_npu_compare *c)
 {
     nfy_vec_free(&c->rows);
 }

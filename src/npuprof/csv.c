@@ -189,8 +189,8 @@ static nfy_status csv_finish(csv_state *s)
     return st;
 }
 
-nfy_status nfy_npu_csv_read_mem(const char *data, size_t len,
-                                const nfy_npu_csv_opts *o)
+nfy_status nfy_npuprof_csv_read_mem(const char *data, size_t len,
+                                    const nfy_npu_csv_opts *o)
 {
     csv_state s;
     csv_init(&s, o);
@@ -198,7 +198,8 @@ nfy_status nfy_npu_csv_read_mem(const char *data, size_t len,
     return csv_finish(&s);
 }
 
-nfy_status nfy_npu_csv_read_file(const char *path, const nfy_npu_csv_opts *o)
+nfy_status nfy_npuprof_csv_read_file(const char *path,
+                                     const nfy_npu_csv_opts *o)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {

@@ -70,12 +70,12 @@ static void kernel_of(db_ctx *c, sqlite3_stmt *st, nfy_npu_core core)
 {
     nfy_npu_kernel k;
     memset(&k, 0, sizeof k);
-    k.name = nfy_npu_intern(c->p, col_str(st, 0));
-    k.type = nfy_npu_intern(c->p, col_str(st, 1));
+    k.name = nfy_npuprof_intern(c->p, col_str(st, 0));
+    k.type = nfy_npuprof_intern(c->p, col_str(st, 1));
     k.core =
-        core != NFY_NCORE_OTHER ? core : nfy_npu_core_parse(col_str(st, 2));
-    k.shapes = nfy_npu_intern(c->p, col_str(st, 3));
-    k.dtypes = nfy_npu_intern(c->p, col_str(st, 4));
+        core != NFY_NCORE_OTHER ? core : nfy_npuprof_core_parse(col_str(st, 2));
+    k.shapes = nfy_npuprof_intern(c->p, col_str(st, 3));
+    k.dtypes = nfy_npuprof_intern(c->p, col_str(st, 4));
     double s = (double)sqlite3_column_int64(st, 5);
     double e = (double)sqlite3_column_int64(st, 6);
     k.start_us = s / 1000.0;
@@ -97,7 +97,7 @@ static void comm_row(db_ctx *c, sqlite3_stmt *st)
 
 static void api_row(db_ctx *c, sqlite3_stmt *st)
 {
-    nfy_npu_hostop *h = nfy_npu_hostop_get(c->p, col_str(st, 0));
+    nfy_npu_hostop *h = nfy_npuprof_hostop_get(c->p, col_str(st, 0));
     int64_t s = sqlite3_column_int64(st, 1), e = sqlite3_column_int64(st, 2);
     h->calls++;
     h->host_us += e >= s ? (double)(e - s) / 1000.0 : 0;
@@ -144,7 +144,8 @@ static const char api_sql[] =
     "SELECT n.value, a.startNs, a.endNs FROM PYTORCH_API a LEFT JOIN "
     "STRING_IDS n ON n.id = a.name";
 
-nfy_status nfy_npu_read_db(nfy_npu_profile *p, const char *path, nfy_diags *d)
+nfy_status nfy_npuprof_read_db(nfy_npu_profile *p, const char *path,
+                               nfy_diags *d)
 {
     p->src.db = nfy_arena_strdup(&p->arena, path);
     db_ctx c = {p, d, path, NULL};

@@ -79,7 +79,7 @@ static const char *files_dir(nfy_arena *a, const char *dir, nfy_diags *d)
     return is_dir(out) ? out : NULL;
 }
 
-bool nfy_npu_is_profile_dir(const char *dir)
+bool nfy_npuprof_is_profile_dir(const char *dir)
 {
     nfy_arena a = NFY_ARENA_INIT;
     nfy_diags quiet;
@@ -100,7 +100,8 @@ static char *find_db(nfy_arena *a, const char *base)
     return db;
 }
 
-nfy_status nfy_npu_read_dir(nfy_npu_profile *p, const char *dir, nfy_diags *d)
+nfy_status nfy_npuprof_read_dir(nfy_npu_profile *p, const char *dir,
+                                nfy_diags *d)
 {
     nfy_arena a = NFY_ARENA_INIT;
     const char *base = files_dir(&a, dir, d);
@@ -118,13 +119,14 @@ nfy_status nfy_npu_read_dir(nfy_npu_profile *p, const char *dir, nfy_diags *d)
     const char *os = nfy_path_join(&a, base, "op_statistic.csv");
     const char *tv = nfy_path_join(&a, base, "trace_view.json");
     const char *db = find_db(&a, base);
-    if (is_file(kd) && (s = nfy_npu_read_kernel_details(p, kd, d)) != NFY_OK)
+    if (is_file(kd) &&
+        (s = nfy_npuprof_read_kernel_details(p, kd, d)) != NFY_OK)
         st = s;
-    if (is_file(os) && (s = nfy_npu_read_op_statistic(p, os, d)) != NFY_OK)
+    if (is_file(os) && (s = nfy_npuprof_read_op_statistic(p, os, d)) != NFY_OK)
         st = s;
-    if (is_file(tv) && (s = nfy_npu_read_trace_view(p, tv, d)) != NFY_OK)
+    if (is_file(tv) && (s = nfy_npuprof_read_trace_view(p, tv, d)) != NFY_OK)
         st = s;
-    if (db && (s = nfy_npu_read_db(p, db, d)) != NFY_OK)
+    if (db && (s = nfy_npuprof_read_db(p, db, d)) != NFY_OK)
         st = s;
     if (!p->src.kernel_details && !p->src.op_statistic && !p->src.trace_view &&
         !p->src.db) {

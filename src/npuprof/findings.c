@@ -110,7 +110,7 @@ static char *list_types(nfy_arena *ar, const typeagg *g, size_t n)
         const nfy_npu_typesum *t = &g->v.items[i];
         (void)nfy_buf_addf(
             &b, "%s%.*s (%s%s%.*s): %lld %s, %.1f us", i ? "; " : "",
-            NFY_STR_FMT(t->type), nfy_npu_core_name(t->core),
+            NFY_STR_FMT(t->type), nfy_npuprof_core_name(t->core),
             t->dtypes.len ? ", " : "", NFY_STR_FMT(t->dtypes),
             (long long)t->count,
             nfy_plural((size_t)t->count, "kernel", "kernels"), t->total_us);
@@ -613,7 +613,7 @@ static void totals(const nfy_npu_profile *p, nfy_npu_analysis *a)
     nfy_vec_free(&steps);
 }
 
-void nfy_npu_analyse(const nfy_npu_profile *p, nfy_npu_analysis *a)
+void nfy_npuprof_analyse(const nfy_npu_profile *p, nfy_npu_analysis *a)
 {
     memset(a, 0, sizeof *a);
     nfy_arena_init(&a->arena);
@@ -626,7 +626,7 @@ void nfy_npu_analyse(const nfy_npu_profile *p, nfy_npu_analysis *a)
     find_optimizer(p, a);
 }
 
-void nfy_npu_analysis_release(nfy_npu_analysis *a)
+void nfy_npuprof_analysis_release(nfy_npu_analysis *a)
 {
     nfy_vec_free(&a->items);
     nfy_vec_free(&a->types);

@@ -151,11 +151,11 @@ static int kernel_row(void *ctx, const nfy_str *cells, size_t n, uint32_t line)
     nfy_npu_profile *p = t->p;
     k.step = isnan(step) || step < 0 || step > 1e9 ? NFY_NPU_STEP_NONE
                                                    : (int32_t)step;
-    k.name = nfy_npu_intern(p, cell(t, K_NAME, cells, n));
-    k.type = nfy_npu_intern(p, cell(t, K_TYPE, cells, n));
-    k.shapes = nfy_npu_intern(p, cell(t, K_SHAPES, cells, n));
-    k.dtypes = nfy_npu_intern(p, cell(t, K_DTYPES, cells, n));
-    k.core = nfy_npu_core_parse(cell(t, K_CORE, cells, n));
+    k.name = nfy_npuprof_intern(p, cell(t, K_NAME, cells, n));
+    k.type = nfy_npuprof_intern(p, cell(t, K_TYPE, cells, n));
+    k.shapes = nfy_npuprof_intern(p, cell(t, K_SHAPES, cells, n));
+    k.dtypes = nfy_npuprof_intern(p, cell(t, K_DTYPES, cells, n));
+    k.core = nfy_npuprof_core_parse(cell(t, K_CORE, cells, n));
     if (k.core == NFY_NCORE_OTHER &&
         (nfy_str_starts_with(k.name, NFY_STR_LIT("hcom_")) ||
          nfy_str_contains_ci(k.type, "hcom")))
@@ -184,8 +184,8 @@ static int stat_row(void *ctx, const nfy_str *cells, size_t n, uint32_t line)
         return 0;
     }
     s.count = isnan(count) || count < 0 || count > 9e15 ? 0 : (int64_t)count;
-    s.type = nfy_npu_intern(t->p, cell(t, S_TYPE, cells, n));
-    s.core = nfy_npu_core_parse(cell(t, S_CORE, cells, n));
+    s.type = nfy_npuprof_intern(t->p, cell(t, S_TYPE, cells, n));
+    s.core = nfy_npuprof_core_parse(cell(t, S_CORE, cells, n));
     nfy_vec_push(&t->p->opstats, s);
     return 0;
 }
@@ -201,7 +201,7 @@ static nfy_status read_table(nfy_npu_profile *p, const char *path, nfy_diags *d,
     t.titles = kernels ? kernel_titles : stat_titles;
     t.nfields = kernels ? K__COUNT : S__COUNT;
     nfy_npu_csv_opts o = {path, d, 0, 0, kernels ? kernel_row : stat_row, &t};
-    nfy_status st = nfy_npu_csv_read_file(path, &o);
+    nfy_status st = nfy_npuprof_csv_read_file(path, &o);
     if (st == NFY_OK && !t.have_header) {
         nfy_diag_add_at(d, NFY_SEV_ERROR, "npu-empty", path, 1, 0,
                         "empty file: no header row");
@@ -215,15 +215,15 @@ static nfy_status read_table(nfy_npu_profile *p, const char *path, nfy_diags *d,
     return st;
 }
 
-nfy_status nfy_npu_read_kernel_details(nfy_npu_profile *p, const char *path,
-                                       nfy_diags *d)
+nfy_status nfy_npuprof_read_kernel_details(nfy_npu_profile *p, const char *path,
+                                           nfy_diags *d)
 {
     p->src.kernel_details = nfy_arena_strdup(&p->arena, path);
     return read_table(p, path, d, true);
 }
 
-nfy_status nfy_npu_read_op_statistic(nfy_npu_profile *p, const char *path,
-                                     nfy_diags *d)
+nfy_status nfy_npuprof_read_op_statistic(nfy_npu_profile *p, const char *path,
+                                         nfy_diags *d)
 {
     p->src.op_statistic = nfy_arena_strdup(&p->arena, path);
     return read_table(p, path, d, false);

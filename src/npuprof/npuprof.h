@@ -42,9 +42,9 @@ typedef enum {
     NFY_NCORE__COUNT
 } nfy_npu_core;
 
-const char *nfy_npu_core_name(nfy_npu_core c);
+const char *nfy_npuprof_core_name(nfy_npu_core c);
 /** "AI_CORE", "AI_VECTOR_CORE", "AI_CPU", "MIX_AIC", "HCCL"... */
-nfy_npu_core nfy_npu_core_parse(nfy_str s);
+nfy_npu_core nfy_npuprof_core_parse(nfy_str s);
 
 /* One device task (kernel_details row, db COMPUTE_TASK_INFO/TASK row or
  * COMMUNICATION_OP row). Strings are interned in the profile's arena. */
@@ -107,15 +107,15 @@ typedef struct {
     uint64_t bad_rows; /* rows skipped (wrong cell count, bad numbers) */
 } nfy_npu_profile;
 
-void nfy_npu_profile_init(nfy_npu_profile *p);
-void nfy_npu_profile_release(nfy_npu_profile *p);
+void nfy_npuprof_profile_init(nfy_npu_profile *p);
+void nfy_npuprof_profile_release(nfy_npu_profile *p);
 /** One arena copy per distinct string. */
-nfy_str nfy_npu_intern(nfy_npu_profile *p, nfy_str s);
+nfy_str nfy_npuprof_intern(nfy_npu_profile *p, nfy_str s);
 /** The host op named name, created on first use. */
-nfy_npu_hostop *nfy_npu_hostop_get(nfy_npu_profile *p, nfy_str name);
+nfy_npu_hostop *nfy_npuprof_hostop_get(nfy_npu_profile *p, nfy_str name);
 /** The host op named name, or NULL. */
-const nfy_npu_hostop *nfy_npu_hostop_find(const nfy_npu_profile *p,
-                                          nfy_str name);
+const nfy_npu_hostop *nfy_npuprof_hostop_find(const nfy_npu_profile *p,
+                                              nfy_str name);
 
 /* ---- CSV (csv.c) ----------------------------------------------------------
  */
@@ -136,32 +136,35 @@ typedef struct {
 
 /** RFC 4180 (quotes, "" escapes, CRLF, BOM); an unterminated quote is an
  *  error at the line:col where it opened. NFY_OK or NFY_ESYNTAX. */
-nfy_status nfy_npu_csv_read_mem(const char *data, size_t len,
-                                const nfy_npu_csv_opts *o);
-nfy_status nfy_npu_csv_read_file(const char *path, const nfy_npu_csv_opts *o);
+nfy_status nfy_npuprof_csv_read_mem(const char *data, size_t len,
+                                    const nfy_npu_csv_opts *o);
+nfy_status nfy_npuprof_csv_read_file(const char *path,
+                                     const nfy_npu_csv_opts *o);
 
 /* ---- Readers (kernels.c, trace_view.c, db.c, dir.c) -----------------------
  */
 
 /** kernel_details.csv (or an msprof op_summary_*.csv: Op Name, OP Type,
  *  Task Type, Task Start Time(us)... are read as their aliases). */
-nfy_status nfy_npu_read_kernel_details(nfy_npu_profile *p, const char *path,
-                                       nfy_diags *d);
-nfy_status nfy_npu_read_op_statistic(nfy_npu_profile *p, const char *path,
-                                     nfy_diags *d);
+nfy_status nfy_npuprof_read_kernel_details(nfy_npu_profile *p, const char *path,
+                                           nfy_diags *d);
+nfy_status nfy_npuprof_read_op_statistic(nfy_npu_profile *p, const char *path,
+                                         nfy_diags *d);
 /** trace_view.json: framework ops (cat cpu_op), async_npu flows to Ascend
  *  Hardware tasks, Enqueue/Dequeue, Overlap Analysis. */
-nfy_status nfy_npu_read_trace_view(nfy_npu_profile *p, const char *path,
-                                   nfy_diags *d);
+nfy_status nfy_npuprof_read_trace_view(nfy_npu_profile *p, const char *path,
+                                       nfy_diags *d);
 /** ascend_pytorch_profiler*.db / analysis.db: tables COMPUTE_TASK_INFO,
  *  TASK, STRING_IDS, COMMUNICATION_OP, PYTORCH_API, STEP_TIME. */
-nfy_status nfy_npu_read_db(nfy_npu_profile *p, const char *path, nfy_diags *d);
+nfy_status nfy_npuprof_read_db(nfy_npu_profile *p, const char *path,
+                               nfy_diags *d);
 /** A *_ascend_pt directory, its ASCEND_PROFILER_OUTPUT, or a directory
  *  holding the files: reads what is there (kernel_details.csv before the
  *  db's tasks: one source of kernels). NFY_ENOENT when nothing is found. */
-nfy_status nfy_npu_read_dir(nfy_npu_profile *p, const char *dir, nfy_diags *d);
+nfy_status nfy_npuprof_read_dir(nfy_npu_profile *p, const char *dir,
+                                nfy_diags *d);
 /** True when dir looks like an NPU profile directory. */
-bool nfy_npu_is_profile_dir(const char *dir);
+bool nfy_npuprof_is_profile_dir(const char *dir);
 
 /* ---- Findings (findings.c) ------------------------------------------------
  */
@@ -209,8 +212,8 @@ typedef struct {
     double step_us; /* kernel time per step (steps > 0) */
 } nfy_npu_analysis;
 
-void nfy_npu_analyse(const nfy_npu_profile *p, nfy_npu_analysis *a);
-void nfy_npu_analysis_release(nfy_npu_analysis *a);
+void nfy_npuprof_analyse(const nfy_npu_profile *p, nfy_npu_analysis *a);
+void nfy_npuprof_analysis_release(nfy_npu_analysis *a);
 
 /* ---- Compare (compare.c) --------------------------------------------------
  */
@@ -235,27 +238,27 @@ typedef struct {
 
 /** Join the operators (kind OP or COMM) of a CUDA profile's table with
  *  the NPU profile's framework operators by name. */
-void nfy_npu_compare_build(const nfy_prof_table *gpu, const nfy_npu_profile *p,
-                           nfy_npu_compare *c);
-void nfy_npu_compare_release(nfy_npu_compare *c);
+void nfy_npuprof_compare_build(const nfy_prof_table *gpu,
+                               const nfy_npu_profile *p, nfy_npu_compare *c);
+void nfy_npuprof_compare_release(nfy_npu_compare *c);
 
 /* ---- Reports (render.c) ---------------------------------------------------
  */
 
-void nfy_npu_render_md(const nfy_npu_profile *p, const nfy_npu_analysis *a,
-                       nfy_buf *out);
-void nfy_npu_render_json(const nfy_npu_profile *p, const nfy_npu_analysis *a,
-                         nfy_buf *out);
-void nfy_npu_render_types_csv(const nfy_npu_analysis *a, nfy_buf *out);
-void nfy_npu_render_html(const nfy_npu_profile *p, const nfy_npu_analysis *a,
-                         nfy_buf *out);
-void nfy_npu_render_compare_md(const nfy_npu_compare *c, nfy_buf *out);
-void nfy_npu_render_compare_csv(const nfy_npu_compare *c, nfy_buf *out);
+void nfy_npuprof_render_md(const nfy_npu_profile *p, const nfy_npu_analysis *a,
+                           nfy_buf *out);
+void nfy_npuprof_render_json(const nfy_npu_profile *p,
+                             const nfy_npu_analysis *a, nfy_buf *out);
+void nfy_npuprof_render_types_csv(const nfy_npu_analysis *a, nfy_buf *out);
+void nfy_npuprof_render_html(const nfy_npu_profile *p,
+                             const nfy_npu_analysis *a, nfy_buf *out);
+void nfy_npuprof_render_compare_md(const nfy_npu_compare *c, nfy_buf *out);
+void nfy_npuprof_render_compare_csv(const nfy_npu_compare *c, nfy_buf *out);
 /** npu_summary.md, npu_report.json, npu_types.csv, npu_report.html and,
  *  with c, compare.md
  *  and compare.csv into dir (created); deterministic, atomic. */
-nfy_status nfy_npu_write_reports(const nfy_npu_profile *p,
-                                 const nfy_npu_analysis *a,
-                                 const nfy_npu_compare *c, const char *dir);
+nfy_status nfy_npuprof_write_reports(const nfy_npu_profile *p,
+                                     const nfy_npu_analysis *a,
+                                     const nfy_npu_compare *c, const char *dir);
 
 #endif

@@ -9,12 +9,12 @@
 static const char *const core_names[NFY_NCORE__COUNT] = {
     "OTHER", "AI_CORE", "AI_VECTOR_CORE", "AI_CPU", "MIX", "HCCL"};
 
-const char *nfy_npu_core_name(nfy_npu_core c)
+const char *nfy_npuprof_core_name(nfy_npu_core c)
 {
     return (unsigned)c < NFY_NCORE__COUNT ? core_names[c] : "OTHER";
 }
 
-nfy_npu_core nfy_npu_core_parse(nfy_str s)
+nfy_npu_core nfy_npuprof_core_parse(nfy_str s)
 {
     if (nfy_str_eq_cstr(s, "AI_CORE") || nfy_str_eq_cstr(s, "AI Core"))
         return NFY_NCORE_AI_CORE;
@@ -29,13 +29,13 @@ nfy_npu_core nfy_npu_core_parse(nfy_str s)
     return NFY_NCORE_OTHER;
 }
 
-void nfy_npu_profile_init(nfy_npu_profile *p)
+void nfy_npuprof_profile_init(nfy_npu_profile *p)
 {
     memset(p, 0, sizeof *p);
     nfy_arena_init(&p->arena);
 }
 
-void nfy_npu_profile_release(nfy_npu_profile *p)
+void nfy_npuprof_profile_release(nfy_npu_profile *p)
 {
     free(p->intern);
     free(p->hostop_index);
@@ -65,7 +65,7 @@ static void intern_grow(nfy_npu_profile *p)
     p->intern_cap = cap;
 }
 
-nfy_str nfy_npu_intern(nfy_npu_profile *p, nfy_str s)
+nfy_str nfy_npuprof_intern(nfy_npu_profile *p, nfy_str s)
 {
     if (!s.len)
         return NFY_STR_LIT("");
@@ -99,7 +99,7 @@ static void hostop_reindex(nfy_npu_profile *p)
     p->hostop_cap = cap;
 }
 
-nfy_npu_hostop *nfy_npu_hostop_get(nfy_npu_profile *p, nfy_str name)
+nfy_npu_hostop *nfy_npuprof_hostop_get(nfy_npu_profile *p, nfy_str name)
 {
     if ((p->hostops.len + 1) * 2 > p->hostop_cap)
         hostop_reindex(p);
@@ -110,14 +110,14 @@ nfy_npu_hostop *nfy_npu_hostop_get(nfy_npu_profile *p, nfy_str name)
             return h;
         j = (j + 1) & (p->hostop_cap - 1);
     }
-    nfy_npu_hostop h = {nfy_npu_intern(p, name), 0, 0, 0};
+    nfy_npu_hostop h = {nfy_npuprof_intern(p, name), 0, 0, 0};
     nfy_vec_push(&p->hostops, h);
     p->hostop_index[j] = (uint32_t)p->hostops.len;
     return nfy_vec_last(&p->hostops);
 }
 
-const nfy_npu_hostop *nfy_npu_hostop_find(const nfy_npu_profile *p,
-                                          nfy_str name)
+const nfy_npu_hostop *nfy_npuprof_hostop_find(const nfy_npu_profile *p,
+                                              nfy_str name)
 {
     if (!p->hostop_cap)
         return NULL;

@@ -99,9 +99,10 @@ static void md_breakdown(const nfy_npu_analysis *a, nfy_buf *b)
     for (int c = 0; c < NFY_NCORE__COUNT; c++) {
         if (a->core_us[c] <= 0)
             continue;
-        (void)nfy_buf_addf(
-            b, "| %s | %.1f | %.1f%% |\n", nfy_npu_core_name(c), a->core_us[c],
-            a->kernel_us > 0 ? 100 * a->core_us[c] / a->kernel_us : 0);
+        (void)nfy_buf_addf(b, "| %s | %.1f | %.1f%% |\n",
+                           nfy_npuprof_core_name(c), a->core_us[c],
+                           a->kernel_us > 0 ? 100 * a->core_us[c] / a->kernel_us
+                                            : 0);
     }
     (void)nfy_buf_addf(b, "\n## Top operator types\n\n| type | core | input "
                           "dtypes | kernels | time (us) | per step (us) | "
@@ -111,7 +112,7 @@ static void md_breakdown(const nfy_npu_analysis *a, nfy_buf *b)
         const nfy_npu_typesum *t = &a->types.items[i];
         (void)nfy_buf_addstr(b, "| ");
         md_cell(b, t->type);
-        (void)nfy_buf_addf(b, " | %s | ", nfy_npu_core_name(t->core));
+        (void)nfy_buf_addf(b, " | %s | ", nfy_npuprof_core_name(t->core));
         md_cell(b, t->dtypes);
         (void)nfy_buf_addf(
             b, " | %lld | %.1f | %.1f | %.1f | %.1f%% |\n", (long long)t->count,
@@ -122,8 +123,8 @@ static void md_breakdown(const nfy_npu_analysis *a, nfy_buf *b)
     (void)nfy_buf_addch(b, '\n');
 }
 
-void nfy_npu_render_md(const nfy_npu_profile *p, const nfy_npu_analysis *a,
-                       nfy_buf *b)
+void nfy_npuprof_render_md(const nfy_npu_profile *p, const nfy_npu_analysis *a,
+                           nfy_buf *b)
 {
     (void)nfy_buf_addstr(b, "# NPU profile\n\n");
     md_sources(p, b);
@@ -141,8 +142,8 @@ void nfy_npu_render_md(const nfy_npu_profile *p, const nfy_npu_analysis *a,
     md_breakdown(a, b);
 }
 
-void nfy_npu_render_json(const nfy_npu_profile *p, const nfy_npu_analysis *a,
-                         nfy_buf *b)
+void nfy_npuprof_render_json(const nfy_npu_profile *p,
+                             const nfy_npu_analysis *a, nfy_buf *b)
 {
     (void)nfy_buf_addstr(b, "{\"schema\": \"npuify-npu-profile/1\", "
                             "\"sources\": {");
@@ -159,7 +160,7 @@ void nfy_npu_render_json(const nfy_npu_profile *p, const nfy_npu_analysis *a,
         a->busy_us, (unsigned long long)p->bad_rows);
     for (int c = 0; c < NFY_NCORE__COUNT; c++)
         (void)nfy_buf_addf(b, "%s\"%s\": %.3f", c ? ", " : "",
-                           nfy_npu_core_name(c), a->core_us[c]);
+                           nfy_npuprof_core_name(c), a->core_us[c]);
     const nfy_npu_timeline *t = &p->tl;
     (void)nfy_buf_addf(
         b,
@@ -192,7 +193,7 @@ void nfy_npu_render_json(const nfy_npu_profile *p, const nfy_npu_analysis *a,
         const nfy_npu_typesum *ty = &a->types.items[i];
         (void)nfy_buf_addstr(b, i ? ",\n  {" : "\n  {");
         json_str(b, "type", ty->type, true);
-        json_cstr(b, "core", nfy_npu_core_name(ty->core), true);
+        json_cstr(b, "core", nfy_npuprof_core_name(ty->core), true);
         json_str(b, "input_dtypes", ty->dtypes, true);
         (void)nfy_buf_addf(b,
                            "\"count\": %lld, \"total_us\": %.3f, \"max_us\": "
@@ -202,14 +203,14 @@ void nfy_npu_render_json(const nfy_npu_profile *p, const nfy_npu_analysis *a,
     (void)nfy_buf_addstr(b, "]}\n");
 }
 
-void nfy_npu_render_types_csv(const nfy_npu_analysis *a, nfy_buf *b)
+void nfy_npuprof_render_types_csv(const nfy_npu_analysis *a, nfy_buf *b)
 {
     (void)nfy_buf_addstr(b, "Type,Core,Input Data Types,Kernels,Total Time(us),"
                             "Max Time(us),Share(%)\n");
     for (size_t i = 0; i < a->types.len; i++) {
         const nfy_npu_typesum *t = &a->types.items[i];
         nfy_csv_escape(b, t->type.ptr, t->type.len);
-        (void)nfy_buf_addf(b, ",%s,", nfy_npu_core_name(t->core));
+        (void)nfy_buf_addf(b, ",%s,", nfy_npuprof_core_name(t->core));
         nfy_csv_escape(b, t->dtypes.ptr, t->dtypes.len);
         (void)nfy_buf_addf(
             b, ",%lld,%.3f,%.3f,%.2f\n", (long long)t->count, t->total_us,
@@ -232,7 +233,7 @@ static void ratio(nfy_buf *b, const nfy_npu_cmp_row *r)
         (void)nfy_buf_addstr(b, "-");
 }
 
-void nfy_npu_render_compare_md(const nfy_npu_compare *c, nfy_buf *b)
+void nfy_npuprof_render_compare_md(const nfy_npu_compare *c, nfy_buf *b)
 {
     const char *what = c->by_host ? "host time" : "device time";
     (void)nfy_buf_addf(
@@ -268,7 +269,7 @@ void nfy_npu_render_compare_md(const nfy_npu_compare *c, nfy_buf *b)
     (void)nfy_buf_addch(b, '\n');
 }
 
-void nfy_npu_render_compare_csv(const nfy_npu_compare *c, nfy_buf *b)
+void nfy_npuprof_render_compare_csv(const nfy_npu_compare *c, nfy_buf *b)
 {
     (void)nfy_buf_addstr(b, "Operator,Side,GPU Calls,NPU Calls,GPU Time(us),"
                             "NPU Time(us),Diff(us),GPU Share(%),NPU Share(%),"
@@ -316,7 +317,7 @@ static void html_core_chart(const nfy_npu_analysis *a, nfy_buf *b)
                            "<rect x=\"130\" y=\"%d\" width=\"%.1f\" "
                            "height=\"18\" fill=\"%s\"/><text x=\"%.1f\" "
                            "y=\"%d\" font-size=\"13\">%.1f us (%.1f%%)</text>",
-                           y + 14, nfy_npu_core_name(c), y, 300 * share,
+                           y + 14, nfy_npuprof_core_name(c), y, 300 * share,
                            colour[c], 136 + 300 * share, y + 14, a->core_us[c],
                            100 * share);
         y += 26;
@@ -324,8 +325,8 @@ static void html_core_chart(const nfy_npu_analysis *a, nfy_buf *b)
     (void)nfy_buf_addstr(b, "</svg>\n");
 }
 
-void nfy_npu_render_html(const nfy_npu_profile *p, const nfy_npu_analysis *a,
-                         nfy_buf *b)
+void nfy_npuprof_render_html(const nfy_npu_profile *p,
+                             const nfy_npu_analysis *a, nfy_buf *b)
 {
     (void)p;
     (void)nfy_buf_addstr(
@@ -366,7 +367,7 @@ void nfy_npu_render_html(const nfy_npu_profile *p, const nfy_npu_analysis *a,
         (void)nfy_buf_addstr(b, "<tr><td>");
         nfy_html_escape(b, t->type.ptr, t->type.len);
         (void)nfy_buf_addf(b, "</td><td>%s</td><td>",
-                           nfy_npu_core_name(t->core));
+                           nfy_npuprof_core_name(t->core));
         nfy_html_escape(b, t->dtypes.ptr, t->dtypes.len);
         (void)nfy_buf_addf(b,
                            "</td><td>%lld</td><td>%.1f</td><td>%.1f%%</td>"
@@ -390,30 +391,30 @@ static nfy_status write_one(const char *dir, const char *name, nfy_buf *b)
     return st;
 }
 
-nfy_status nfy_npu_write_reports(const nfy_npu_profile *p,
-                                 const nfy_npu_analysis *a,
-                                 const nfy_npu_compare *c, const char *dir)
+nfy_status nfy_npuprof_write_reports(const nfy_npu_profile *p,
+                                     const nfy_npu_analysis *a,
+                                     const nfy_npu_compare *c, const char *dir)
 {
     nfy_status st = nfy_mkdirs(dir, 0755);
     if (st != NFY_OK)
         return st;
     nfy_buf b = NFY_BUF_INIT;
-    nfy_npu_render_md(p, a, &b);
+    nfy_npuprof_render_md(p, a, &b);
     st = write_one(dir, "npu_summary.md", &b);
-    nfy_npu_render_json(p, a, &b);
+    nfy_npuprof_render_json(p, a, &b);
     if (st == NFY_OK)
         st = write_one(dir, "npu_report.json", &b);
-    nfy_npu_render_types_csv(a, &b);
+    nfy_npuprof_render_types_csv(a, &b);
     if (st == NFY_OK)
         st = write_one(dir, "npu_types.csv", &b);
-    nfy_npu_render_html(p, a, &b);
+    nfy_npuprof_render_html(p, a, &b);
     if (st == NFY_OK)
         st = write_one(dir, "npu_report.html", &b);
     if (c) {
-        nfy_npu_render_compare_md(c, &b);
+        nfy_npuprof_render_compare_md(c, &b);
         if (st == NFY_OK)
             st = write_one(dir, "compare.md", &b);
-        nfy_npu_render_compare_csv(c, &b);
+        nfy_npuprof_render_compare_csv(c, &b);
         if (st == NFY_OK)
             st = write_one(dir, "compare.csv", &b);
     }

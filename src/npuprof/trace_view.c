@@ -138,7 +138,7 @@ static void take_complete(tv_ctx *c, json_t *ev)
     int64_t pid = id_of(json_object_get(ev, "pid"));
     int64_t tid = id_of(json_object_get(ev, "tid"));
     if (nfy_str_eq_cstr(cat, "cpu_op")) {
-        nfy_npu_hostop *h = nfy_npu_hostop_get(c->p, name);
+        nfy_npu_hostop *h = nfy_npuprof_hostop_get(c->p, name);
         h->calls++;
         h->host_us += dur;
         cpu_ev e = {ts, ts + dur, tid, (uint32_t)(h - c->p->hostops.items)};
@@ -293,8 +293,8 @@ static void sum_overlap(tv_ctx *c)
     }
 }
 
-nfy_status nfy_npu_read_trace_view(nfy_npu_profile *p, const char *path,
-                                   nfy_diags *d)
+nfy_status nfy_npuprof_read_trace_view(nfy_npu_profile *p, const char *path,
+                                       nfy_diags *d)
 {
     p->src.trace_view = nfy_arena_strdup(&p->arena, path);
     json_error_t err;

@@ -13,7 +13,7 @@
  * it writes into out_dir:
  *   npuify_trace.json          kineto-style trace with "Input Dims" and one
  *                              ProfilerStep#N window per optimizer step,
- *                              readable by nfy_proflog_read_trace;
+ *                              readable by nfy_prof_read_trace;
  *   npuify_key_averages.txt    key_averages(group_by_input_shape=True)
  *                              table, readable by the text reader;
  *   npuify_kineto_trace.json   the profiler's own trace (kineto builds only).
@@ -56,13 +56,13 @@ typedef struct {
  * with a diagnostic when the command wrote no trace (not Python, no torch,
  * killed by a signal, os._exit); NFY_EUSAGE for an empty argv or no out_dir;
  * NFY_EIO when the temporary directory or out_dir cannot be made. res is
- * always initialised; release it with nfy_capture_result_release.
+ * always initialised; release it with nfy_prof_capture_result_release.
  */
-NFY_NODISCARD nfy_status nfy_ops_capture(const nfy_capture_opts *opts,
-                                         nfy_capture_result *res);
-void nfy_capture_result_release(nfy_capture_result *res);
+NFY_NODISCARD nfy_status nfy_prof_ops_capture(const nfy_capture_opts *opts,
+                                              nfy_capture_result *res);
+void nfy_prof_capture_result_release(nfy_capture_result *res);
 
 /** The embedded sitecustomize.py template (for tests and --print). */
-nfy_str nfy_capture_template(void);
+nfy_str nfy_prof_capture_template(void);
 
 #endif

@@ -115,27 +115,27 @@ typedef struct {
 typedef struct nfy_proflog_text nfy_proflog_text;
 
 /** A streaming text reader; feed it chunks of any size. Never NULL. */
-nfy_proflog_text *nfy_proflog_text_new(const nfy_proflog_opts *opts);
+nfy_proflog_text *nfy_prof_text_new(const nfy_proflog_opts *opts);
 /**
  * Feed the next bytes (any split; UTF-16LE/BE with BOM and UTF-8 BOM are
  * detected from the first bytes and transcoded). NFY_OK or the sink's stop.
  */
-nfy_status nfy_proflog_text_feed(nfy_proflog_text *r, const void *data,
-                                 size_t len);
+nfy_status nfy_prof_text_feed(nfy_proflog_text *r, const void *data,
+                              size_t len);
 /** End of input: the last line and any open (cut) tables are flushed. */
-nfy_status nfy_proflog_text_finish(nfy_proflog_text *r);
+nfy_status nfy_prof_text_finish(nfy_proflog_text *r);
 /** Statistics: lines read, tables found, rows emitted, malformed rows. */
 typedef struct {
     uint64_t lines, tables, rows, bad_rows, bytes;
 } nfy_proflog_stats;
-void nfy_proflog_text_stats(const nfy_proflog_text *r, nfy_proflog_stats *st);
-void nfy_proflog_text_free(nfy_proflog_text *r);
+void nfy_prof_text_stats(const nfy_proflog_text *r, nfy_proflog_stats *st);
+void nfy_prof_text_free(nfy_proflog_text *r);
 
 /** Read a whole stream with the text reader (64 KiB chunks). */
-nfy_status nfy_proflog_read_text(FILE *in, const nfy_proflog_opts *opts);
+nfy_status nfy_prof_read_text(FILE *in, const nfy_proflog_opts *opts);
 /** Read a memory buffer with the text reader. */
-nfy_status nfy_proflog_read_text_mem(const void *data, size_t len,
-                                     const nfy_proflog_opts *opts);
+nfy_status nfy_prof_read_text_mem(const void *data, size_t len,
+                                  const nfy_proflog_opts *opts);
 
 /* ---- Trace reader (implemented in src/proflog/trace_reader.c) ---------- */
 
@@ -153,14 +153,13 @@ nfy_status nfy_proflog_read_text_mem(const void *data, size_t len,
  * NFY_PROW_STEP_MARKER on the ProfilerStep events themselves. Invalid JSON
  * gives a diagnostic with line:col and the events before it are kept.
  */
-nfy_status nfy_proflog_read_trace(const char *path,
-                                  const nfy_proflog_opts *opts);
+nfy_status nfy_prof_read_trace(const char *path, const nfy_proflog_opts *opts);
 
 /** True when the bytes look like a JSON trace: gzip magic, or (after an
  *  optional UTF-8 BOM and blanks) '{', or '[' followed by '{' or ']' (so
  *  "[rank0]: ..." stays text). Used by `npuify ops` to choose the reader.
  *  Implemented on the text side (src/proflog/text_cells.c). */
-bool nfy_proflog_sniff_trace(const void *head, size_t len);
+bool nfy_prof_sniff_trace(const void *head, size_t len);
 
 /* ---- Cells (exposed for tests) ----------------------------------------- */
 

@@ -202,7 +202,7 @@ static size_t skip_ws(const unsigned char *p, size_t i, size_t len)
 
 /* A trace starts with '{' or with '[' then '{' / ']' (an event array);
  * "[rank0]: ..." and "[W init.cpp]" start text logs. */
-bool nfy_proflog_sniff_trace(const void *head, size_t len)
+bool nfy_prof_sniff_trace(const void *head, size_t len)
 {
     const unsigned char *p = head;
     if (len >= 2 && p[0] == 0x1f && p[1] == 0x8b)

@@ -38,7 +38,7 @@ struct nfy_proflog_text {
     size_t last_stream;
 };
 
-nfy_proflog_text *nfy_proflog_text_new(const nfy_proflog_opts *opts)
+nfy_proflog_text *nfy_prof_text_new(const nfy_proflog_opts *opts)
 {
     nfy_proflog_text *r = calloc(1, sizeof *r);
     if (!r) {
@@ -57,7 +57,7 @@ nfy_proflog_text *nfy_proflog_text_new(const nfy_proflog_opts *opts)
     return r;
 }
 
-void nfy_proflog_text_free(nfy_proflog_text *r)
+void nfy_prof_text_free(nfy_proflog_text *r)
 {
     if (!r)
         return;
@@ -70,7 +70,7 @@ void nfy_proflog_text_free(nfy_proflog_text *r)
     free(r);
 }
 
-void nfy_proflog_text_stats(const nfy_proflog_text *r, nfy_proflog_stats *st)
+void nfy_prof_text_stats(const nfy_proflog_text *r, nfy_proflog_stats *st)
 {
     *st = r->st;
 }
@@ -330,8 +330,7 @@ static void feed_decoded(nfy_proflog_text *r, const unsigned char *p, size_t n)
         feed_utf16(r, p, n);
 }
 
-nfy_status nfy_proflog_text_feed(nfy_proflog_text *r, const void *data,
-                                 size_t len)
+nfy_status nfy_prof_text_feed(nfy_proflog_text *r, const void *data, size_t len)
 {
     const unsigned char *p = data;
     r->st.bytes += len;
@@ -353,7 +352,7 @@ nfy_status nfy_proflog_text_feed(nfy_proflog_text *r, const void *data,
     return NFY_OK;
 }
 
-nfy_status nfy_proflog_text_finish(nfy_proflog_text *r)
+nfy_status nfy_prof_text_finish(nfy_proflog_text *r)
 {
     if (r->enc == ENC_UNKNOWN) {
         unsigned char h[4];
@@ -377,32 +376,32 @@ nfy_status nfy_proflog_text_finish(nfy_proflog_text *r)
     return NFY_OK;
 }
 
-nfy_status nfy_proflog_read_text_mem(const void *data, size_t len,
-                                     const nfy_proflog_opts *opts)
+nfy_status nfy_prof_read_text_mem(const void *data, size_t len,
+                                  const nfy_proflog_opts *opts)
 {
-    nfy_proflog_text *r = nfy_proflog_text_new(opts);
-    nfy_status st = nfy_proflog_text_feed(r, data, len);
+    nfy_proflog_text *r = nfy_prof_text_new(opts);
+    nfy_status st = nfy_prof_text_feed(r, data, len);
     if (st == NFY_OK)
-        st = nfy_proflog_text_finish(r);
-    nfy_proflog_text_free(r);
+        st = nfy_prof_text_finish(r);
+    nfy_prof_text_free(r);
     return st;
 }
 
-nfy_status nfy_proflog_read_text(FILE *in, const nfy_proflog_opts *opts)
+nfy_status nfy_prof_read_text(FILE *in, const nfy_proflog_opts *opts)
 {
     enum { CHUNK = 1 << 16 };
     char *buf = malloc(CHUNK);
     if (!buf)
         return NFY_ENOMEM;
-    nfy_proflog_text *r = nfy_proflog_text_new(opts);
+    nfy_proflog_text *r = nfy_prof_text_new(opts);
     nfy_status st = NFY_OK;
     size_t n;
     while ((n = fread(buf, 1, CHUNK, in)) > 0)
-        (void)nfy_proflog_text_feed(r, buf, n);
+        (void)nfy_prof_text_feed(r, buf, n);
     if (ferror(in))
         st = NFY_EIO;
-    (void)nfy_proflog_text_finish(r);
-    nfy_proflog_text_free(r);
+    (void)nfy_prof_text_finish(r);
+    nfy_prof_text_free(r);
     free(buf);
     return st;
 }

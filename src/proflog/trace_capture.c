@@ -1,6 +1,6 @@
 /*
- * nfy_ops_capture: run a command with the profiler switched on from outside
- * (see src/proflog/capture.h). The Python side is the embedded
+ * nfy_prof_ops_capture: run a command with the profiler switched on from
+ * outside (see src/proflog/capture.h). The Python side is the embedded
  * sitecustomize.py; this file makes the private directory it lives in,
  * starts the command with PYTHONPATH and the NPUIFY_CAPTURE_* variables set
  * (in the child only, after fork), waits, cleans up and collects what the
@@ -26,7 +26,7 @@ extern const size_t nfy__capture_sitecustomize_len;
 
 #define TEMPLATE_NAME "sitecustomize.py"
 
-nfy_str nfy_capture_template(void)
+nfy_str nfy_prof_capture_template(void)
 {
     return (nfy_str){(const char *)nfy__capture_sitecustomize,
                      nfy__capture_sitecustomize_len};
@@ -72,7 +72,7 @@ static nfy_status make_site_dir(char *dir, size_t cap)
     int fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (fd < 0)
         return nfy_status_from_errno(errno);
-    nfy_str t = nfy_capture_template();
+    nfy_str t = nfy_prof_capture_template();
     nfy_status st = write_all(fd, t.ptr, t.len);
     if (close(fd) != 0 && !st)
         st = NFY_EIO;
@@ -290,7 +290,8 @@ static void collect_outputs(const char *out, nfy_capture_result *res)
         free(table);
 }
 
-nfy_status nfy_ops_capture(const nfy_capture_opts *o, nfy_capture_result *res)
+nfy_status nfy_prof_ops_capture(const nfy_capture_opts *o,
+                                nfy_capture_result *res)
 {
     memset(res, 0, sizeof *res);
     res->exit_code = 127;
@@ -341,7 +342,7 @@ nfy_status nfy_ops_capture(const nfy_capture_opts *o, nfy_capture_result *res)
     return NFY_OK;
 }
 
-void nfy_capture_result_release(nfy_capture_result *res)
+void nfy_prof_capture_result_release(nfy_capture_result *res)
 {
     for (size_t i = 0; i < res->n_traces; i++)
         free(res->trace_paths[i]);

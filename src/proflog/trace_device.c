@@ -23,7 +23,7 @@ static uint32_t find(const nfy_trace_devmap *m, int64_t ext)
     return nfy_htab_get(&m->by_key, nfy_hash_u64((uint64_t)ext), key_is, &p);
 }
 
-void nfy__trace_devmap_add(nfy_trace_devmap *m, int64_t ext, double us)
+void nfy__prof_trace_devmap_add(nfy_trace_devmap *m, int64_t ext, double us)
 {
     if (!(us >= 0))
         return; /* NaN or negative durations add nothing */
@@ -37,7 +37,8 @@ void nfy__trace_devmap_add(nfy_trace_devmap *m, int64_t ext, double us)
     m->us.items[row] += us;
 }
 
-bool nfy__trace_devmap_get(const nfy_trace_devmap *m, int64_t ext, double *us)
+bool nfy__prof_trace_devmap_get(const nfy_trace_devmap *m, int64_t ext,
+                                double *us)
 {
     uint32_t row = find(m, ext);
     if (row == NFY_HTAB_NONE)
@@ -46,7 +47,7 @@ bool nfy__trace_devmap_get(const nfy_trace_devmap *m, int64_t ext, double *us)
     return true;
 }
 
-void nfy__trace_devmap_release(nfy_trace_devmap *m)
+void nfy__prof_trace_devmap_release(nfy_trace_devmap *m)
 {
     nfy_vec_free(&m->keys);
     nfy_vec_free(&m->us);

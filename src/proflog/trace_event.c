@@ -16,7 +16,7 @@
 /* Small fields: ph, cat, and pid/tid text. */
 #define SMALL_CAP 256
 
-void nfy__trace_event_init(nfy_trace_event *ev, size_t cap)
+void nfy__prof_trace_event_init(nfy_trace_event *ev, size_t cap)
 {
     memset(ev, 0, sizeof *ev);
     nfy_buf_init(&ev->name, cap);
@@ -28,7 +28,7 @@ void nfy__trace_event_init(nfy_trace_event *ev, size_t cap)
     nfy_buf_init(&ev->tid, SMALL_CAP);
 }
 
-void nfy__trace_event_release(nfy_trace_event *ev)
+void nfy__prof_trace_event_release(nfy_trace_event *ev)
 {
     nfy_buf_release(&ev->name);
     nfy_buf_release(&ev->shapes);
@@ -39,7 +39,7 @@ void nfy__trace_event_release(nfy_trace_event *ev)
     nfy_buf_release(&ev->tid);
 }
 
-void nfy__trace_event_reset(nfy_trace_event *ev)
+void nfy__prof_trace_event_reset(nfy_trace_event *ev)
 {
     nfy_buf_reset(&ev->name);
     nfy_buf_reset(&ev->shapes);
@@ -224,8 +224,8 @@ static bool event_member(nfy_json_lex *lx, nfy_trace_event *ev, int depth,
             return false;
         /* The first pass needs step markers and device work only (their
          * "cat" comes before "name" in kineto): skip the rest raw. */
-        if (ev->light && !nfy__trace_event_is_device(ev) &&
-            nfy__trace_step_number(nfy_buf_view(&ev->name)) < 0) {
+        if (ev->light && !nfy__prof_trace_event_is_device(ev) &&
+            nfy__prof_trace_step_number(nfy_buf_view(&ev->name)) < 0) {
             ev->done = true;
             return nfy_json_lex_skip_rest(lx);
         }
@@ -253,7 +253,8 @@ static bool event_member(nfy_json_lex *lx, nfy_trace_event *ev, int depth,
     }
 }
 
-bool nfy__trace_event_parse(nfy_json_lex *lx, nfy_trace_event *ev, int depth)
+bool nfy__prof_trace_event_parse(nfy_json_lex *lx, nfy_trace_event *ev,
+                                 int depth)
 {
     ev->offset = lx->tok_offset;
     return walk_object(lx, ev, depth, event_member);
@@ -268,7 +269,7 @@ static bool category_in(nfy_str cat, const char *const *list, size_t n)
     return false;
 }
 
-bool nfy__trace_event_is_device(const nfy_trace_event *ev)
+bool nfy__prof_trace_event_is_device(const nfy_trace_event *ev)
 {
     static const char *const cats[] = {"kernel", "gpu_memcpy", "gpu_memset",
                                        "memcpy", "memset"};
@@ -276,7 +277,7 @@ bool nfy__trace_event_is_device(const nfy_trace_event *ev)
                                       sizeof cats / sizeof *cats);
 }
 
-bool nfy__trace_event_wanted(const nfy_trace_event *ev)
+bool nfy__prof_trace_event_wanted(const nfy_trace_event *ev)
 {
     nfy_str ph = nfy_buf_view(&ev->ph);
     nfy_str cat = nfy_buf_view(&ev->cat);
@@ -290,7 +291,7 @@ bool nfy__trace_event_wanted(const nfy_trace_event *ev)
     return cat.len == 0 || category_in(cat, cats, sizeof cats / sizeof *cats);
 }
 
-int32_t nfy__trace_step_number(nfy_str name)
+int32_t nfy__prof_trace_step_number(nfy_str name)
 {
     const nfy_str prefix = NFY_STR_LIT("ProfilerStep#");
     if (!nfy_str_starts_with(name, prefix) || name.len == prefix.len ||
@@ -305,14 +306,14 @@ int32_t nfy__trace_step_number(nfy_str name)
     return n;
 }
 
-uint64_t nfy__trace_pid_key(const nfy_trace_event *ev)
+uint64_t nfy__prof_trace_pid_key(const nfy_trace_event *ev)
 {
     return nfy_str_hash(nfy_buf_view(&ev->pid));
 }
 
-uint64_t nfy__trace_thread_key(const nfy_trace_event *ev)
+uint64_t nfy__prof_trace_thread_key(const nfy_trace_event *ev)
 {
-    uint64_t h = nfy__trace_pid_key(ev);
+    uint64_t h = nfy__prof_trace_pid_key(ev);
     return h ^ (nfy_str_hash(nfy_buf_view(&ev->tid)) * NFY_HASH_GOLDEN +
                 (h << 6) + (h >> 2));
 }

@@ -25,23 +25,24 @@ typedef struct {
     uint64_t offset;
 } nfy_trace_event;
 
-void nfy__trace_event_init(nfy_trace_event *ev, size_t cap);
-void nfy__trace_event_release(nfy_trace_event *ev);
-void nfy__trace_event_reset(nfy_trace_event *ev);
+void nfy__prof_trace_event_init(nfy_trace_event *ev, size_t cap);
+void nfy__prof_trace_event_release(nfy_trace_event *ev);
+void nfy__prof_trace_event_reset(nfy_trace_event *ev);
 /**
  * Parse the object whose "{" was just read into ev. depth is the object's
  * nesting. False on a grammar error (lx->error, lx->tok_offset).
  */
-bool nfy__trace_event_parse(nfy_json_lex *lx, nfy_trace_event *ev, int depth);
+bool nfy__prof_trace_event_parse(nfy_json_lex *lx, nfy_trace_event *ev,
+                                 int depth);
 /** Is it an operator-like event the sink wants (ph X, cat cpu_op...)? */
-bool nfy__trace_event_wanted(const nfy_trace_event *ev);
+bool nfy__prof_trace_event_wanted(const nfy_trace_event *ev);
 /** Is it device work (cat kernel, gpu_memcpy, gpu_memset, any case)? */
-bool nfy__trace_event_is_device(const nfy_trace_event *ev);
+bool nfy__prof_trace_event_is_device(const nfy_trace_event *ev);
 /** N of "ProfilerStep#N", or -1 when the name is not a step marker. */
-int32_t nfy__trace_step_number(nfy_str name);
+int32_t nfy__prof_trace_step_number(nfy_str name);
 /** 64-bit key of the event's (pid, tid) and of its pid alone. */
-uint64_t nfy__trace_thread_key(const nfy_trace_event *ev);
-uint64_t nfy__trace_pid_key(const nfy_trace_event *ev);
+uint64_t nfy__prof_trace_thread_key(const nfy_trace_event *ev);
+uint64_t nfy__prof_trace_pid_key(const nfy_trace_event *ev);
 
 /* ---- Device time per External id (first pass; trace_device.c) ----------- */
 
@@ -55,10 +56,11 @@ typedef struct {
     nfy_htab by_key; /* rows of keys and us */
 } nfy_trace_devmap;
 
-void nfy__trace_devmap_add(nfy_trace_devmap *m, int64_t ext, double us);
+void nfy__prof_trace_devmap_add(nfy_trace_devmap *m, int64_t ext, double us);
 /** Device time of ext; false when it launched nothing. */
-bool nfy__trace_devmap_get(const nfy_trace_devmap *m, int64_t ext, double *us);
-void nfy__trace_devmap_release(nfy_trace_devmap *m);
+bool nfy__prof_trace_devmap_get(const nfy_trace_devmap *m, int64_t ext,
+                                double *us);
+void nfy__prof_trace_devmap_release(nfy_trace_devmap *m);
 
 /* ---- Step windows (first pass) and self-time stacks --------------------- */
 
@@ -102,25 +104,25 @@ typedef struct {
     int stopped;        /* the sink asked to stop */
 } nfy_trace_rows;
 
-void nfy__trace_rows_init(nfy_trace_rows *r, const nfy_proflog_opts *opts,
-                          size_t cap);
-void nfy__trace_rows_release(nfy_trace_rows *r);
+void nfy__prof_trace_rows_init(nfy_trace_rows *r, const nfy_proflog_opts *opts,
+                               size_t cap);
+void nfy__prof_trace_rows_release(nfy_trace_rows *r);
 /** First pass: remember a kernel's duration under its External id. */
-void nfy__trace_rows_device(nfy_trace_rows *r, const nfy_trace_event *ev);
+void nfy__prof_trace_rows_device(nfy_trace_rows *r, const nfy_trace_event *ev);
 /** First pass: remember a ProfilerStep#N window. */
-void nfy__trace_rows_window(nfy_trace_rows *r, const nfy_trace_event *ev);
+void nfy__prof_trace_rows_window(nfy_trace_rows *r, const nfy_trace_event *ev);
 /** Second pass: an operator event; rows reach the sink once complete. */
-void nfy__trace_rows_event(nfy_trace_rows *r, const nfy_trace_event *ev);
+void nfy__prof_trace_rows_event(nfy_trace_rows *r, const nfy_trace_event *ev);
 /** End of input: emit everything still open. */
-void nfy__trace_rows_flush(nfy_trace_rows *r);
+void nfy__prof_trace_rows_flush(nfy_trace_rows *r);
 
 /**
- * nfy_proflog_read_trace over memory (tests and fuzzing). max_read > 0
+ * nfy_prof_read_trace over memory (tests and fuzzing). max_read > 0
  * hands the lexer at most that many bytes per read, so that every token
  * and every lookahead crosses refills; 0 reads normally.
  */
-nfy_status nfy__proflog_read_trace_mem(const void *data, size_t len,
-                                       const nfy_proflog_opts *opts,
-                                       size_t max_read);
+nfy_status nfy__prof_read_trace_mem(const void *data, size_t len,
+                                    const nfy_proflog_opts *opts,
+                                    size_t max_read);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * nfy_proflog_read_trace: chrome trace JSON (legacy array or kineto
+ * nfy_prof_read_trace: chrome trace JSON (legacy array or kineto
  * {"traceEvents": [...]}, plain or gzip) to proflog rows, streaming.
  *
  * Passes: a trace needs its ProfilerStep#N windows before its ops can be
@@ -65,13 +65,13 @@ static void handle_event(trace_reader *rd)
     if (ev->cut)
         report(rd, NFY_SEV_WARNING, "trace-cut", ev->offset,
                "event field longer than the size limit; cut");
-    bool marker = nfy__trace_step_number(nfy_buf_view(&ev->name)) >= 0;
+    bool marker = nfy__prof_trace_step_number(nfy_buf_view(&ev->name)) >= 0;
     if (marker && rd->pass != PASS_ROWS)
-        nfy__trace_rows_window(&rd->rows, ev);
-    if (rd->pass != PASS_ROWS && nfy__trace_event_is_device(ev))
-        nfy__trace_rows_device(&rd->rows, ev);
-    if (rd->pass != PASS_WINDOWS && nfy__trace_event_wanted(ev))
-        nfy__trace_rows_event(&rd->rows, ev);
+        nfy__prof_trace_rows_window(&rd->rows, ev);
+    if (rd->pass != PASS_ROWS && nfy__prof_trace_event_is_device(ev))
+        nfy__prof_trace_rows_device(&rd->rows, ev);
+    if (rd->pass != PASS_WINDOWS && nfy__prof_trace_event_wanted(ev))
+        nfy__prof_trace_rows_event(&rd->rows, ev);
 }
 
 /* After an error: find the next event; returns its first token or EOF. */
@@ -136,8 +136,8 @@ static bool walk_events(trace_reader *rd, int depth)
             return false;
         }
         if (t == NFY_JT_LBRACE) {
-            nfy__trace_event_reset(&rd->ev);
-            if (nfy__trace_event_parse(lx, &rd->ev, depth + 1)) {
+            nfy__prof_trace_event_reset(&rd->ev);
+            if (nfy__prof_trace_event_parse(lx, &rd->ev, depth + 1)) {
                 handle_event(rd);
                 t = after_element(rd);
             } else {
@@ -323,8 +323,8 @@ static nfy_status read_input(nfy_json_input *in, const char *path,
     rd.path = path;
     size_t cap = opts->max_line ? opts->max_line : DEFAULT_CAP;
     nfy_json_lex_init(&rd.lx, in, cap);
-    nfy__trace_event_init(&rd.ev, cap);
-    nfy__trace_rows_init(&rd.rows, opts, cap);
+    nfy__prof_trace_event_init(&rd.ev, cap);
+    nfy__prof_trace_rows_init(&rd.rows, opts, cap);
     rd.rows.path = path;
 
     rd.pass = PASS_ONLINE;
@@ -345,16 +345,15 @@ static nfy_status read_input(nfy_json_input *in, const char *path,
         }
     }
     nfy_status st = walk(&rd);
-    nfy__trace_rows_flush(&rd.rows);
+    nfy__prof_trace_rows_flush(&rd.rows);
 
-    nfy__trace_rows_release(&rd.rows);
-    nfy__trace_event_release(&rd.ev);
+    nfy__prof_trace_rows_release(&rd.rows);
+    nfy__prof_trace_event_release(&rd.ev);
     nfy_json_lex_release(&rd.lx);
     return st;
 }
 
-nfy_status nfy_proflog_read_trace(const char *path,
-                                  const nfy_proflog_opts *opts)
+nfy_status nfy_prof_read_trace(const char *path, const nfy_proflog_opts *opts)
 {
     const char *shown = opts->path ? opts->path : path;
     nfy_json_input in;
@@ -370,9 +369,9 @@ nfy_status nfy_proflog_read_trace(const char *path,
     return st;
 }
 
-nfy_status nfy__proflog_read_trace_mem(const void *data, size_t len,
-                                       const nfy_proflog_opts *opts,
-                                       size_t max_read)
+nfy_status nfy__prof_read_trace_mem(const void *data, size_t len,
+                                    const nfy_proflog_opts *opts,
+                                    size_t max_read)
 {
     nfy_json_input in;
     nfy_json_input_mem(&in, data, len);

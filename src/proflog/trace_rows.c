@@ -25,8 +25,8 @@
 /* How many earlier windows a lookup walks back over. */
 #define WINDOW_SCAN 64
 
-void nfy__trace_rows_init(nfy_trace_rows *r, const nfy_proflog_opts *opts,
-                          size_t cap)
+void nfy__prof_trace_rows_init(nfy_trace_rows *r, const nfy_proflog_opts *opts,
+                               size_t cap)
 {
     memset(r, 0, sizeof *r);
     r->opts = opts;
@@ -41,7 +41,7 @@ static void pending_release(nfy_trace_pending *p)
     nfy_buf_release(&p->site);
 }
 
-void nfy__trace_rows_release(nfy_trace_rows *r)
+void nfy__prof_trace_rows_release(nfy_trace_rows *r)
 {
     for (size_t i = 0; i < r->threads.len; i++) {
         nfy_trace_thread *t = &r->threads.items[i];
@@ -51,22 +51,23 @@ void nfy__trace_rows_release(nfy_trace_rows *r)
     }
     nfy_vec_free(&r->threads);
     nfy_vec_free(&r->windows);
-    nfy__trace_devmap_release(&r->dev);
+    nfy__prof_trace_devmap_release(&r->dev);
 }
 
-void nfy__trace_rows_device(nfy_trace_rows *r, const nfy_trace_event *ev)
+void nfy__prof_trace_rows_device(nfy_trace_rows *r, const nfy_trace_event *ev)
 {
     if (ev->has_ext && ev->has_dur)
-        nfy__trace_devmap_add(&r->dev, ev->ext_id, ev->dur);
+        nfy__prof_trace_devmap_add(&r->dev, ev->ext_id, ev->dur);
 }
 
-void nfy__trace_rows_window(nfy_trace_rows *r, const nfy_trace_event *ev)
+void nfy__prof_trace_rows_window(nfy_trace_rows *r, const nfy_trace_event *ev)
 {
-    int32_t n = nfy__trace_step_number(nfy_buf_view(&ev->name));
+    int32_t n = nfy__prof_trace_step_number(nfy_buf_view(&ev->name));
     if (n < 0 || !ev->has_ts)
         return;
-    nfy_trace_window w = {nfy__trace_thread_key(ev), nfy__trace_pid_key(ev),
-                          ev->ts, ev->ts + (ev->has_dur ? ev->dur : 0), n};
+    nfy_trace_window w = {nfy__prof_trace_thread_key(ev),
+                          nfy__prof_trace_pid_key(ev), ev->ts,
+                          ev->ts + (ev->has_dur ? ev->dur : 0), n};
     /* Writers emit steps in order: appending keeps the vector sorted and
      * spares the single-pass mode a sort per step. */
     bool in_order =
@@ -106,7 +107,8 @@ static int32_t find_step(nfy_trace_rows *r, const nfy_trace_event *ev)
               window_cmp);
         r->windows_sorted = true;
     }
-    uint64_t thread = nfy__trace_thread_key(ev), pid = nfy__trace_pid_key(ev);
+    uint64_t thread = nfy__prof_trace_thread_key(ev),
+             pid = nfy__prof_trace_pid_key(ev);
     size_t end = windows_upto(r, ev->ts);
     size_t stop = end > WINDOW_SCAN ? end - WINDOW_SCAN : 0;
     int32_t by_pid = NFY_PROF_STEP_NONE;
@@ -198,10 +200,10 @@ static void fill_pending(nfy_trace_rows *r, nfy_trace_pending *p,
     p->child_us = 0;
     p->dev_self = p->dev_child = 0;
     if (ev->has_ext)
-        (void)nfy__trace_devmap_get(&r->dev, ev->ext_id, &p->dev_self);
+        (void)nfy__prof_trace_devmap_get(&r->dev, ev->ext_id, &p->dev_self);
     p->offset = ev->offset;
     nfy_str name = nfy_buf_view(&ev->name);
-    int32_t own = nfy__trace_step_number(name);
+    int32_t own = nfy__prof_trace_step_number(name);
     p->step = own >= 0 ? own : find_step(r, ev);
     p->flags = NFY_PROW_FROM_TRACE | NFY_PROW_RAW_EVENT;
     if (own >= 0)
@@ -243,13 +245,13 @@ static void emit_marker(nfy_trace_rows *r, const nfy_trace_event *ev)
     pending_release(&p);
 }
 
-void nfy__trace_rows_event(nfy_trace_rows *r, const nfy_trace_event *ev)
+void nfy__prof_trace_rows_event(nfy_trace_rows *r, const nfy_trace_event *ev)
 {
-    if (nfy__trace_step_number(nfy_buf_view(&ev->name)) >= 0) {
+    if (nfy__prof_trace_step_number(nfy_buf_view(&ev->name)) >= 0) {
         emit_marker(r, ev);
         return;
     }
-    nfy_trace_thread *t = thread_of(r, nfy__trace_thread_key(ev));
+    nfy_trace_thread *t = thread_of(r, nfy__prof_trace_thread_key(ev));
     if (!t->unsorted && t->depth &&
         (ev->ts < t->stack[t->depth - 1].ts || t->depth >= MAX_STACK)) {
         flush_thread(r, t);
@@ -275,7 +277,7 @@ void nfy__trace_rows_event(nfy_trace_rows *r, const nfy_trace_event *ev)
         pop(r, t);
 }
 
-void nfy__trace_rows_flush(nfy_trace_rows *r)
+void nfy__prof_trace_rows_flush(nfy_trace_rows *r)
 {
     for (size_t i = 0; i < r->threads.len; i++)
         flush_thread(r, &r->threads.items[i]);

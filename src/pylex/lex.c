@@ -1,6 +1,6 @@
 /*
  * The pylex driver: Python 3.11's Lib/tokenize.py _tokenize() redone over
- * bytes. nfy_lex sets the lexer up (BOM, encoding checks, the line table),
+ * bytes. nfy_lex_lex sets the lexer up (BOM, encoding checks, the line table),
  * lex_hot.c walks the lines, and at the end of the input this file
  * synthesises tokenize's NEWLINE, DEDENTs and ENDMARKER. Where tokenize
  * raises (unterminated strings at EOF, EOF inside brackets, inconsistent
@@ -210,7 +210,7 @@ static nfy_status lex_into(const nfy_source *src, nfy_tokens *out,
         if (!out->tokpos)
             abort();
     }
-    nfy__tokpos_reset(out->tokpos, out->toks.items);
+    nfy_lex_tokpos_reset(out->tokpos, out->toks.items);
     if (src->len > NFY_SOURCE_MAX_BYTES || src->len >= UINT32_MAX - 8)
         return NFY_ELIMIT;
     nfy__lexer lx;
@@ -247,7 +247,7 @@ static nfy_status lex_into(const nfy_source *src, nfy_tokens *out,
     return NFY_OK;
 }
 
-nfy_status nfy_lex(const nfy_source *src, nfy_tokens *out, nfy_diags *diags)
+nfy_status nfy_lex_lex(const nfy_source *src, nfy_tokens *out, nfy_diags *diags)
 {
     return lex_into(src, out, diags, false);
 }
@@ -257,7 +257,7 @@ nfy_status nfy_lex_reuse(const nfy_source *src, nfy_tokens *out,
 {
     if (!out->toks.items && !out->tokpos) { /* empty: take the spare */
         *out = sc->spare;
-        nfy_tokens_init(&sc->spare);
+        nfy_lex_tokens_init(&sc->spare);
     }
     return lex_into(src, out, diags, true);
 }

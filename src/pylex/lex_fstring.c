@@ -3,7 +3,7 @@
  * strings with any quotes (also the enclosing one), nested f-strings,
  * newlines and comments, and its format spec may hold nested fields. One
  * recursive scanner serves two callers: the lexer, to find where an
- * f-string ends, and nfy_fstring_split, which records the top-level literal
+ * f-string ends, and nfy_lex_fstring_split, which records the top-level literal
  * and {expr!conv:spec} parts of a token. Scans are bounded (nesting depth,
  * bytes), so hostile input costs little; past the bounds the lexer falls
  * back to Python 3.11's rules.
@@ -244,8 +244,8 @@ bool nfy__lex_fstring_scan(const char *s, uint32_t body, uint32_t n, char quote,
     return ok;
 }
 
-bool nfy_fstring_split(const nfy_source *src, const nfy_token *tok,
-                       nfy_fstring_parts *out)
+bool nfy_lex_fstring_split(const nfy_source *src, const nfy_token *tok,
+                           nfy_fstring_parts *out)
 {
     if (tok->kind != NFY_TOK_STRING || !(tok->flags & NFY_TOKF_FSTRING) ||
         tok->end > src->len)

@@ -231,8 +231,8 @@ static inline void hot_record(hot_state *h, unsigned kind, uint32_t op)
     unsigned kw = kind == NFY_TOK_NAME ? op & 0xFF : 0; /* op < 64 here */
     unsigned id = kind == NFY_TOK_OP ? op & 0xFF : 0;
     /* the fast loop's kinds: NAME NUMBER STRING OP NEWLINE (a constant
-       here, unlike nfy__tokpos_kind_class, which is in another file) */
-    unsigned hints = kind == NFY_TOK_OP        ? nfy__tokpos_op_event[op & 63]
+       here, unlike nfy_lex_tokpos_kind_class, which is in another file) */
+    unsigned hints = kind == NFY_TOK_OP ? nfy_lex_tokpos_op_event[op & 63]
                      : kind == NFY_TOK_NEWLINE ? TP_EVENT
                                                : 0;
     nfy__tokpos_set(r, kind, kw, id, hints);

@@ -1,5 +1,5 @@
 /*
- * The tokenizer's running state (one per nfy_lex call, on the stack) and
+ * The tokenizer's running state (one per nfy_lex_lex call, on the stack) and
  * the helpers the driver (lex.c) and the token loop (lex_line.c) share.
  * Mirrors the local variables of tokenize._tokenize(): the current physical
  * line, parenlev, continued, needcont and the indents stack.

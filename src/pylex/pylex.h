@@ -5,7 +5,7 @@
  * the same kinds (NAME, NUMBER, STRING, OP, COMMENT, NL, NEWLINE, INDENT,
  * DEDENT, ENDMARKER), the same strings and the same (line, col) positions,
  * columns in code points. An f-string is one STRING token, as tokenize in
- * Python 3.11 reports it; nfy_fstring_split gives its literal and {expr}
+ * Python 3.11 reports it; nfy_lex_fstring_split gives its literal and {expr}
  * parts.
  *
  * Losslessness: each token owns the bytes between the previous token's end
@@ -43,7 +43,7 @@ typedef enum {
 } nfy_tok_kind;
 
 /** "NAME", "OP", ... exactly as Python's token.tok_name spells them. */
-const char *nfy_tok_kind_name(nfy_tok_kind kind);
+const char *nfy_lex_tok_kind_name(nfy_tok_kind kind);
 
 /* Flags on STRING tokens (from the prefix). */
 enum nfy_tok_flags {
@@ -91,7 +91,7 @@ typedef enum {
 } nfy_op;
 
 /** The text of an operator id ("" for NFY_OP_NONE or an unknown id). */
-const char *nfy_op_text(unsigned op);
+const char *nfy_lex_op_text(unsigned op);
 
 /*
  * Keyword ids for NAME tokens (token.op). Hard keywords first, then the soft
@@ -123,25 +123,25 @@ typedef enum {
 #define NFY_KW_FIRST_SOFT NFY_KW_MATCH
 
 /** Keyword id of an identifier's bytes, NFY_KW_NONE if it is none. */
-nfy_kw nfy_keyword_lookup(const char *s, size_t n);
+nfy_kw nfy_lex_keyword_lookup(const char *s, size_t n);
 /** The text of a keyword id ("" for NFY_KW_NONE or an unknown id). */
-const char *nfy_kw_text(unsigned kw);
+const char *nfy_lex_kw_text(unsigned kw);
 
 /**
  * A file's tokens; owns its array. Spans point into the nfy_source.
- * tokpos is private to pylex and pysyn: a summary nfy_lex makes for
- * nfy_pysyn_parse, used while toks is as nfy_lex left it (same array and
+ * tokpos is private to pylex and pysyn: a summary nfy_lex_lex makes for
+ * nfy_pysyn_parse, used while toks is as nfy_lex_lex left it (same array and
  * length; change tokens in place and parse them, and the result follows
- * the old ones). Set up with nfy_tokens_init, free with
- * nfy_tokens_release.
+ * the old ones). Set up with nfy_lex_tokens_init, free with
+ * nfy_lex_tokens_release.
  */
 typedef struct {
     NFY_VEC(nfy_token) toks;
     struct nfy__tokpos_cache *tokpos;
 } nfy_tokens;
 
-void nfy_tokens_init(nfy_tokens *t);
-void nfy_tokens_release(nfy_tokens *t);
+void nfy_lex_tokens_init(nfy_tokens *t);
+void nfy_lex_tokens_release(nfy_tokens *t);
 
 /**
  * Tokenize src into out (which is cleared first). Problems go to diags
@@ -159,13 +159,14 @@ void nfy_tokens_release(nfy_tokens *t);
  * Where Python 3.11's tokenize raises instead, the tokens are our best
  * guess (e.g. an unterminated string is one ERRORTOKEN up to the end).
  */
-nfy_status nfy_lex(const nfy_source *src, nfy_tokens *out, nfy_diags *diags);
+nfy_status nfy_lex_lex(const nfy_source *src, nfy_tokens *out,
+                       nfy_diags *diags);
 
 /**
  * Token arrays kept between files (one per thread, owned by the caller) so
  * that each file reuses the pages of the last instead of faulting in fresh
- * ones. nfy_lex_reuse lexes into an empty out (nfy_tokens_init'ed or
- * recycled) with the scratch's arrays, and nfy_tokens_recycle gives them
+ * ones. nfy_lex_reuse lexes into an empty out (nfy_lex_tokens_init'ed or
+ * recycled) with the scratch's arrays, and nfy_lex_tokens_recycle gives them
  * back when the tokens (and any nfy_pysyn made from them) are no longer
  * used. Arrays over NFY_LEX_SCRATCH_KEEP bytes are freed instead, so one
  * huge file does not pin its memory for the whole run.
@@ -181,13 +182,13 @@ typedef struct {
 void nfy_lex_scratch_init(nfy_lex_scratch *sc);
 void nfy_lex_scratch_release(nfy_lex_scratch *sc);
 
-/** nfy_lex with the scratch's arrays; the tokens are the same. */
+/** nfy_lex_lex with the scratch's arrays; the tokens are the same. */
 nfy_status nfy_lex_reuse(const nfy_source *src, nfy_tokens *out,
                          nfy_diags *diags, nfy_lex_scratch *sc);
 
-/** Release t (as nfy_tokens_release), keeping its arrays in sc when they
+/** Release t (as nfy_lex_tokens_release), keeping its arrays in sc when they
     are small enough; t is left empty and may be lexed into again. */
-void nfy_tokens_recycle(nfy_tokens *t, nfy_lex_scratch *sc);
+void nfy_lex_tokens_recycle(nfy_tokens *t, nfy_lex_scratch *sc);
 
 /**
  * Check the lossless invariant: the tokens' [trivia_start, end) ranges are
@@ -195,11 +196,11 @@ void nfy_tokens_recycle(nfy_tokens *t, nfy_lex_scratch *sc);
  * ENDMARKER. Returns true when it holds; otherwise *bad_offset (may be NULL)
  * gets the first byte offset where it breaks.
  */
-bool nfy_tokens_lossless(const nfy_source *src, const nfy_tokens *t,
-                         uint32_t *bad_offset);
+bool nfy_lex_tokens_lossless(const nfy_source *src, const nfy_tokens *t,
+                             uint32_t *bad_offset);
 
 /** The token's text as a view ([start, end) of the source). */
-nfy_str nfy_token_text(const nfy_source *src, const nfy_token *tok);
+nfy_str nfy_lex_token_text(const nfy_source *src, const nfy_token *tok);
 
 /** One piece of an f-string STRING token. */
 typedef struct {
@@ -221,7 +222,7 @@ typedef NFY_VEC(nfy_fstring_part) nfy_fstring_parts;
  * parts. Parts are appended to out. Returns false if tok is not an f-string.
  * A malformed f-string (unclosed field) gives one literal part: its body.
  */
-bool nfy_fstring_split(const nfy_source *src, const nfy_token *tok,
-                       nfy_fstring_parts *out);
+bool nfy_lex_fstring_split(const nfy_source *src, const nfy_token *tok,
+                           nfy_fstring_parts *out);
 
 #endif

@@ -30,19 +30,19 @@ static const char *const kw_texts[] = {
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-const char *nfy_tok_kind_name(nfy_tok_kind kind)
+const char *nfy_lex_tok_kind_name(nfy_tok_kind kind)
 {
     if ((size_t)kind >= COUNT(kind_names))
         return "?";
     return kind_names[kind];
 }
 
-const char *nfy_op_text(unsigned op)
+const char *nfy_lex_op_text(unsigned op)
 {
     return op < COUNT(op_texts) ? op_texts[op] : "";
 }
 
-const char *nfy_kw_text(unsigned kw)
+const char *nfy_lex_kw_text(unsigned kw)
 {
     return kw < COUNT(kw_texts) ? kw_texts[kw] : "";
 }
@@ -85,12 +85,12 @@ unsigned nfy__lex_keyword_short(const char *s, size_t n)
     return nfy__lex_keyword(pad, n, 8);
 }
 
-nfy_kw nfy_keyword_lookup(const char *s, size_t n)
+nfy_kw nfy_lex_keyword_lookup(const char *s, size_t n)
 {
     return (nfy_kw)nfy__lex_keyword(s, n, n);
 }
 
-void nfy_tokens_init(nfy_tokens *t)
+void nfy_lex_tokens_init(nfy_tokens *t)
 {
     t->toks.items = NULL;
     t->toks.len = 0;
@@ -98,11 +98,11 @@ void nfy_tokens_init(nfy_tokens *t)
     t->tokpos = NULL;
 }
 
-void nfy_tokens_release(nfy_tokens *t)
+void nfy_lex_tokens_release(nfy_tokens *t)
 {
     nfy_vec_free(&t->toks);
     if (t->tokpos) {
-        nfy__tokpos_free(t->tokpos);
+        nfy_lex_tokpos_free(t->tokpos);
         free(t->tokpos);
         t->tokpos = NULL;
     }
@@ -110,12 +110,12 @@ void nfy_tokens_release(nfy_tokens *t)
 
 void nfy_lex_scratch_init(nfy_lex_scratch *sc)
 {
-    nfy_tokens_init(&sc->spare);
+    nfy_lex_tokens_init(&sc->spare);
 }
 
 void nfy_lex_scratch_release(nfy_lex_scratch *sc)
 {
-    nfy_tokens_release(&sc->spare);
+    nfy_lex_tokens_release(&sc->spare);
 }
 
 static size_t tokens_bytes(const nfy_tokens *t)
@@ -126,21 +126,21 @@ static size_t tokens_bytes(const nfy_tokens *t)
     return b;
 }
 
-void nfy_tokens_recycle(nfy_tokens *t, nfy_lex_scratch *sc)
+void nfy_lex_tokens_recycle(nfy_tokens *t, nfy_lex_scratch *sc)
 {
     bool spare_empty = !sc->spare.toks.items && !sc->spare.tokpos;
     if (spare_empty && tokens_bytes(t) <= NFY_LEX_SCRATCH_KEEP) {
         sc->spare = *t;
         sc->spare.toks.len = 0;
         if (sc->spare.tokpos)
-            nfy__tokpos_reset(sc->spare.tokpos, NULL);
+            nfy_lex_tokpos_reset(sc->spare.tokpos, NULL);
     } else {
-        nfy_tokens_release(t);
+        nfy_lex_tokens_release(t);
     }
-    nfy_tokens_init(t);
+    nfy_lex_tokens_init(t);
 }
 
-nfy_str nfy_token_text(const nfy_source *src, const nfy_token *tok)
+nfy_str nfy_lex_token_text(const nfy_source *src, const nfy_token *tok)
 {
     nfy_str s = {src->data + tok->start, tok->end - tok->start};
     return s;
@@ -153,8 +153,8 @@ static bool lossless_fail(uint32_t *bad_offset, uint32_t at)
     return false;
 }
 
-bool nfy_tokens_lossless(const nfy_source *src, const nfy_tokens *t,
-                         uint32_t *bad_offset)
+bool nfy_lex_tokens_lossless(const nfy_source *src, const nfy_tokens *t,
+                             uint32_t *bad_offset)
 {
     uint32_t at = 0;
     for (size_t i = 0; i < t->toks.len; i++) {

@@ -1,5 +1,5 @@
 /*
- * The token summary nfy_lex makes alongside its tokens for pysyn's first
+ * The token summary nfy_lex_lex makes alongside its tokens for pysyn's first
  * pass (private to pylex and pysyn): one 8-byte record per significant
  * token (not COMMENT or NL) with its kind, keyword and operator ids and
  * two hints. The lexer writes the records of most tokens while their
@@ -7,8 +7,8 @@
  * tokens again; pysyn visits only the records that carry a hint.
  *
  * The summary belongs to the nfy_tokens it was made with and is valid
- * while those are as nfy_lex left them (same array, same length);
- * nfy__tokpos_get says whether it is, and pysyn builds its own with
+ * while those are as nfy_lex_lex left them (same array, same length);
+ * nfy_lex_tokpos_get says whether it is, and pysyn builds its own with
  * nfy__tokpos_build when not.
  */
 #ifndef NPUIFY_PYLEX_TOKPOS_H
@@ -50,13 +50,13 @@ struct nfy__tokpos_cache {
 typedef struct nfy__tokpos_cache nfy__tokpos_cache;
 
 /* TP_EVENT for operator ids (brackets and ';'), indexed by op & 63. */
-extern const uint8_t nfy__tokpos_op_event[64];
+extern const uint8_t nfy_lex_tokpos_op_event[64];
 /* TP_EVENT for the kinds that always are events, 0 for the others, 0xFF
    for those that get no record (COMMENT, NL); indexed by kind & 15. */
-extern const uint8_t nfy__tokpos_kind_class[16];
+extern const uint8_t nfy_lex_tokpos_kind_class[16];
 
 /** Start an empty summary of toks (nothing summarised yet). */
-void nfy__tokpos_reset(nfy__tokpos_cache *c, const nfy_token *toks);
+void nfy_lex_tokpos_reset(nfy__tokpos_cache *c, const nfy_token *toks);
 /** Set a record's four byte fields (one store where bytes are little-endian
     in the word). */
 static inline void nfy__tokpos_set(nfy__tokpos *r, unsigned kind, unsigned kw,
@@ -98,7 +98,7 @@ static inline void nfy__tokpos_build(nfy__tokpos_cache *c,
     uint32_t prev_line = c->prev_end_line;
     for (size_t i = c->done; i < n; i++) {
         const nfy_token *t = &toks[i];
-        unsigned kind = t->kind, hints = nfy__tokpos_kind_class[kind & 15];
+        unsigned kind = t->kind, hints = nfy_lex_tokpos_kind_class[kind & 15];
         if (hints == 0xFF)
             continue;
         /* a NAME's op is its keyword id, an OP's its operator id */
@@ -107,7 +107,7 @@ static inline void nfy__tokpos_build(nfy__tokpos_cache *c,
             kw = t->op < 256 ? t->op : 0;
         } else if (kind == NFY_TOK_OP) {
             op = t->op & 0xFF;
-            hints |= nfy__tokpos_op_event[t->op & 63];
+            hints |= nfy_lex_tokpos_op_event[t->op & 63];
         }
         if (t->line > prev_line && !nfy__tokpos_after_end(c->items, r))
             hints |= TP_LINE;
@@ -121,8 +121,8 @@ static inline void nfy__tokpos_build(nfy__tokpos_cache *c,
     c->done = n;
 }
 /** The summary of t when it is complete and current, else NULL. */
-const nfy__tokpos_cache *nfy__tokpos_get(const nfy_tokens *t);
+const nfy__tokpos_cache *nfy_lex_tokpos_get(const nfy_tokens *t);
 /** Free a summary's records. */
-void nfy__tokpos_free(nfy__tokpos_cache *c);
+void nfy_lex_tokpos_free(nfy__tokpos_cache *c);
 
 #endif

@@ -98,10 +98,11 @@ static void report_unclosed(syn *s, bstack *b, size_t keep)
     uint32_t outer = stack->items[keep];
     while (stack->len > keep)
         s->pflags[pop_open(s, b)] |= PF_ERROR;
-    syn_error(s, outer, "syn-unclosed",
-              n == 1 ? "this bracket is never closed"
-                     : "this bracket and the ones opened after it are never "
-                       "closed");
+    nfy__pysyn_error(
+        s, outer, "syn-unclosed",
+        n == 1 ? "this bracket is never closed"
+               : "this bracket and the ones opened after it are never "
+                 "closed");
 }
 
 /* A closer at position p with the opener stack. */
@@ -109,7 +110,8 @@ static void close_bracket(syn *s, bstack *b, uint32_t p)
 {
     uint32_t op = syn_op(s, p);
     if (!b->count[kind_of(op)]) {
-        syn_error(s, p, "syn-unmatched", "closing bracket matches nothing");
+        nfy__pysyn_error(s, p, "syn-unmatched",
+                         "closing bracket matches nothing");
         return;
     }
     size_t i = b->v.len;
@@ -211,7 +213,7 @@ static void end_of_line(syn *s, pass1 *st, uint32_t p)
     st->recovering = false;
 }
 
-/* One position with a hint (see syn_pass1). */
+/* One position with a hint (see nfy__pysyn_pass1). */
 static void visit(syn *s, pass1 *st, uint32_t p)
 {
     const syn_pos *pos = s->pos;
@@ -280,7 +282,7 @@ static uint64_t hinted_mask(const syn_pos *pos, uint32_t a, uint32_t n)
  * found 64 at a time as a bit mask, not one branch each (whether a
  * position has a hint follows no pattern a branch predictor could learn).
  */
-void syn_pass1(syn *s)
+void nfy__pysyn_pass1(syn *s)
 {
     pass1 st = {{{0}, {0, 0, 0}}, false, false};
     uint32_t n = s->nsig;

@@ -52,7 +52,7 @@ static bool primary_end(const syn *s, uint32_t p)
     }
 }
 
-void syn_scan_begin(syn *s, uint32_t scope)
+void nfy__pysyn_scan_begin(syn *s, uint32_t scope)
 {
     s->cands.len = 0;
     s->eqs.len = 0;
@@ -229,7 +229,7 @@ static bool param_step(syn *s, frame *f, uint32_t p)
         if (op == NFY_OP_STAR || op == NFY_OP_DOUBLESTAR || op == NFY_OP_SLASH)
             return true;
         if (syn_is_ident(s, p)) {
-            syn_bind(s, NFY_BIND_PARAM, p, f->inner);
+            nfy__pysyn_bind(s, NFY_BIND_PARAM, p, f->inner);
             f->param = p;
             f->pstate = PS_NAME;
             return true;
@@ -249,13 +249,13 @@ static bool param_step(syn *s, frame *f, uint32_t p)
     }
 }
 
-void syn_scan_params(syn *s, uint32_t p, uint32_t fscope)
+void nfy__pysyn_scan_params(syn *s, uint32_t p, uint32_t fscope)
 {
     frame *f = push_frame(s, FR_PARAMS, p);
     f->inner = fscope;
 }
 
-void syn_scan_bases(syn *s, uint32_t p, uint32_t name_pos)
+void nfy__pysyn_scan_bases(syn *s, uint32_t p, uint32_t name_pos)
 {
     frame *f = push_frame(s, FR_CALL, p);
     new_call(s, f, p, name_pos, NFY_CALLF_CLASS_BASES);
@@ -264,7 +264,8 @@ void syn_scan_bases(syn *s, uint32_t p, uint32_t name_pos)
 static void open_lambda(syn *s, uint32_t p)
 {
     uint32_t outer = top(s)->scope;
-    uint32_t ls = syn_scope_push(s, NFY_SCOPE_LAMBDA, outer, s->pos[p].tok);
+    uint32_t ls =
+        nfy__pysyn_scope_push(s, NFY_SCOPE_LAMBDA, outer, s->pos[p].tok);
     frame *f = push_frame(s, FR_LAMBDA, NFY_NONE);
     f->inner = ls;
     f->scope = ls;
@@ -339,8 +340,8 @@ static void comp_for(syn *s, frame *f)
 {
     if (f->cstate == CS_NONE) {
         uint32_t from = f->scope;
-        uint32_t cs = syn_scope_push(s, NFY_SCOPE_COMPREHENSION, from,
-                                     s->pos[f->open].tok);
+        uint32_t cs = nfy__pysyn_scope_push(s, NFY_SCOPE_COMPREHENSION, from,
+                                            s->pos[f->open].tok);
         if (s->pmatch[f->open] != NFY_NONE)
             s->scopes.items[cs].end = s->pos[s->pmatch[f->open]].tok + 1;
         adopt_into(s, f, from, cs);
@@ -422,7 +423,7 @@ static void name_use(syn *s, uint32_t p, uint32_t e)
     unsigned next = p + 1 < e ? syn_op(s, p + 1) : NFY_OP_NONE;
     if (next == NFY_OP_COLONEQUAL) {
         uint32_t sc = nearest_non_comp(s, f->scope);
-        u->binding = syn_bind(s, NFY_BIND_WALRUS, p, sc);
+        u->binding = nfy__pysyn_bind(s, NFY_BIND_WALRUS, p, sc);
         u->ctx = NFY_CTX_STORE;
         u->scope = sc;
         return;
@@ -431,7 +432,7 @@ static void name_use(syn *s, uint32_t p, uint32_t e)
     bool target = !(1ull << (next & 63) & TRAILER_OPS);
     const frame *b = &s->frames.items[f->ubase];
     if (b->kind != FR_STMT && b->cstate == CS_TARGETS && target) {
-        u->binding = syn_bind(s, NFY_BIND_FOR, p, b->inner);
+        u->binding = nfy__pysyn_bind(s, NFY_BIND_FOR, p, b->inner);
         u->ctx = NFY_CTX_STORE;
         return;
     }
@@ -638,7 +639,7 @@ static uint32_t frame_step(syn *s, uint32_t p, uint32_t e)
     return 0;
 }
 
-void syn_scan(syn *s, uint32_t p, uint32_t e)
+void nfy__pysyn_scan(syn *s, uint32_t p, uint32_t e)
 {
     while (p < e) {
         if (top(s)->kind >= FR_CALL) {
@@ -654,7 +655,7 @@ void syn_scan(syn *s, uint32_t p, uint32_t e)
             p = scan_name(s, p, e);
             break;
         case NFY_TOK_STRING:
-            p = syn_string(s, p, e);
+            p = nfy__pysyn_string(s, p, e);
             break;
         case NFY_TOK_NUMBER:
             s->pstart = p;
@@ -673,7 +674,7 @@ void syn_scan(syn *s, uint32_t p, uint32_t e)
     }
 }
 
-void syn_scan_end(syn *s, uint32_t e)
+void nfy__pysyn_scan_end(syn *s, uint32_t e)
 {
     uint32_t last = e > s->st_first ? e - 1 : s->st_first;
     while (s->frames.len > 1) {

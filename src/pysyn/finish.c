@@ -10,16 +10,16 @@
 
 #include "pysyn/syn_internal.h"
 
-void syn_error(syn *s, uint32_t p, const char *code, const char *msg)
+void nfy__pysyn_error(syn *s, uint32_t p, const char *code, const char *msg)
 {
     s->pflags[p] |= PF_ERROR;
     s->any_bad = true;
     if (s->cur_stmt != NFY_NONE && p >= s->st_first && p < s->st_end)
         s->stmts.items[s->cur_stmt].flags |= NFY_STMTF_ERROR;
-    syn_error_tok(s, s->pos[p].tok, code, msg);
+    nfy__pysyn_error_tok(s, s->pos[p].tok, code, msg);
 }
 
-void syn_error_tok(syn *s, uint32_t t, const char *code, const char *msg)
+void nfy__pysyn_error_tok(syn *s, uint32_t t, const char *code, const char *msg)
 {
     s->nerrors++;
     if (!s->diags || s->nerrors > SYN_MAX_DIAGS + 1)
@@ -34,7 +34,7 @@ void syn_error_tok(syn *s, uint32_t t, const char *code, const char *msg)
                  msg);
 }
 
-nfy_str syn_join_dotted(syn *s, uint32_t p, uint32_t e)
+nfy_str nfy__pysyn_join_dotted(syn *s, uint32_t p, uint32_t e)
 {
     nfy_pysyn m;
     memset(&m, 0, sizeof m);
@@ -232,7 +232,7 @@ static void give_back(syn *s)
 
 static void release(syn *s)
 {
-    nfy__tokpos_free(&s->own_pos);
+    nfy_lex_tokpos_free(&s->own_pos);
     give_back(s);
     free(s->pmatch);
     nfy_vec_free(&s->breaks);
@@ -246,7 +246,7 @@ static void release(syn *s)
     nfy_vec_free(&s->eqs);
 }
 
-void syn_res_grow(void **items, size_t *cap, size_t elem)
+void nfy__pysyn_res_grow(void **items, size_t *cap, size_t elem)
 {
     size_t ncap = *cap ? *cap * 2 : 16;
     if (ncap > SIZE_MAX / 2 / elem)
@@ -282,8 +282,8 @@ static void reserve_results(syn *s)
         {(void **)&s->withs.items, &s->withs.cap, 16, sizeof(nfy_with_item)},
     };
     for (size_t i = 0; i < sizeof r / sizeof r[0]; i++) {
-        *r[i].cap = r[i].want / 2; /* syn_res_grow doubles it */
-        syn_res_grow(r[i].items, r[i].cap, r[i].elem);
+        *r[i].cap = r[i].want / 2; /* nfy__pysyn_res_grow doubles it */
+        nfy__pysyn_res_grow(r[i].items, r[i].cap, r[i].elem);
     }
 }
 
@@ -336,9 +336,9 @@ static nfy_status parse(const nfy_source *src, const nfy_tokens *toks,
     s.diags = diags;
     s.cur_stmt = s.pending = s.deco_first = s.main_guard = NFY_NONE;
     size_t n = s.ntoks + 1;
-    const nfy__tokpos_cache *sum = nfy__tokpos_get(toks);
-    if (!sum) { /* tokens not (or no longer) as nfy_lex left them */
-        nfy__tokpos_reset(&s.own_pos, s.toks);
+    const nfy__tokpos_cache *sum = nfy_lex_tokpos_get(toks);
+    if (!sum) { /* tokens not (or no longer) as nfy_lex_lex left them */
+        nfy_lex_tokpos_reset(&s.own_pos, s.toks);
         nfy__tokpos_build(&s.own_pos, s.toks, s.ntoks);
         sum = &s.own_pos;
     }
@@ -356,9 +356,9 @@ static nfy_status parse(const nfy_source *src, const nfy_tokens *toks,
     m->src = src;
     m->toks = s.toks;
     m->ntoks = s.ntoks;
-    syn_pass1(&s);
+    nfy__pysyn_pass1(&s);
     reserve_results(&s);
-    syn_pass2(&s);
+    nfy__pysyn_pass2(&s);
     group_args(&s);
     callee_text(&s, m);
     import_guards(&s);
@@ -382,13 +382,13 @@ nfy_status nfy_pysyn_parse_reuse(const nfy_source *src, const nfy_tokens *toks,
     return parse(src, toks, arena, diags, &sc->syn, out);
 }
 
-void nfy_front_scratch_init(nfy_front_scratch *sc)
+void nfy_pysyn_front_scratch_init(nfy_front_scratch *sc)
 {
     nfy_lex_scratch_init(&sc->lex);
     memset(&sc->syn, 0, sizeof sc->syn);
 }
 
-void nfy_front_scratch_release(nfy_front_scratch *sc)
+void nfy_pysyn_front_scratch_release(nfy_front_scratch *sc)
 {
     nfy_lex_scratch_release(&sc->lex);
     free(sc->syn.pmatch);

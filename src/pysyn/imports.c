@@ -67,7 +67,7 @@ static void add_name(cursor *c, uint32_t first, uint32_t end, bool from)
     n.import = c->imp;
     n.name_first = s->pos[first].tok;
     n.name_end = s->pos[end - 1].tok + 1;
-    n.name = syn_join_dotted(s, first, end);
+    n.name = nfy__pysyn_join_dotted(s, first, end);
     n.asname_tok = NFY_NONE;
     uint32_t last = end;
     uint32_t bound = first;
@@ -87,7 +87,7 @@ static void add_name(cursor *c, uint32_t first, uint32_t end, bool from)
         n.target = n.asname_tok != NFY_NONE ? n.name : n.bound;
     }
     n.span = syn_span(s, first, last);
-    n.binding = syn_bind(s, NFY_BIND_IMPORT, bound, imp->scope);
+    n.binding = nfy__pysyn_bind(s, NFY_BIND_IMPORT, bound, imp->scope);
     s->bindings.items[n.binding].import_name = (uint32_t)s->inames.len;
     RES_PUSH(s, &s->inames, n);
     imp->nnames++;
@@ -97,7 +97,7 @@ static void bad(cursor *c, const char *msg)
 {
     syn *s = c->s;
     uint32_t at = c->p < c->e ? c->p : c->e - 1;
-    syn_error(s, at, "syn-import", msg);
+    nfy__pysyn_error(s, at, "syn-import", msg);
     s->imports.items[c->imp].flags |= NFY_IMPF_ERROR;
     s->stmts.items[c->stmt].flags |= NFY_STMTF_ERROR;
 }
@@ -178,7 +178,7 @@ static void from_import(cursor *c)
     imp->level = count_dots(c);
     uint32_t first, end;
     if (c->p < c->e && s->pos[c->p].kw != KW_IMPORT && dotted(c, &first, &end))
-        imp->module = syn_join_dotted(s, first, end);
+        imp->module = nfy__pysyn_join_dotted(s, first, end);
     if (imp->level == 0 && !imp->module.len) {
         bad(c, "expected a module name");
         return;
@@ -210,7 +210,7 @@ static bool in_function(const syn *s, uint32_t sc)
     return false;
 }
 
-void syn_import(syn *s, uint32_t stmt_idx, uint32_t p, uint32_t e)
+void nfy__pysyn_import(syn *s, uint32_t stmt_idx, uint32_t p, uint32_t e)
 {
     nfy_import imp;
     memset(&imp, 0, sizeof imp);

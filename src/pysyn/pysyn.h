@@ -43,7 +43,7 @@
  * Limits: a line that the tokenizer merged because of an unclosed bracket
  * has no INDENT/DEDENT tokens, so its recovered statements become siblings
  * of the statement that opened the bracket. Names inside f-string
- * expressions are not name uses (split them with nfy_fstring_split).
+ * expressions are not name uses (split them with nfy_lex_fstring_split).
  */
 #ifndef NPUIFY_PYSYN_H
 #define NPUIFY_PYSYN_H
@@ -82,7 +82,7 @@ typedef enum {
 } nfy_stmt_kind;
 
 /** "expr", "def", ... (the names used by `npuify syntax`). */
-const char *nfy_stmt_kind_name(nfy_stmt_kind kind);
+const char *nfy_pysyn_stmt_kind_name(nfy_stmt_kind kind);
 
 enum nfy_stmt_flags {
     NFY_STMTF_COMPOUND = 1u << 0,    /* has a header ':' and a body */
@@ -131,7 +131,7 @@ typedef enum {
     NFY_SCOPE_COMPREHENSION /* list/set/dict comprehension, generator */
 } nfy_scope_kind;
 
-const char *nfy_scope_kind_name(nfy_scope_kind kind);
+const char *nfy_pysyn_scope_kind_name(nfy_scope_kind kind);
 
 /**
  * A scope. Scope 0 is the module. [first, end) are the tokens it covers
@@ -173,7 +173,7 @@ typedef enum {
 #undef NFY_BIND_ENUM
 } nfy_bind_kind;
 
-const char *nfy_bind_kind_name(nfy_bind_kind kind);
+const char *nfy_pysyn_bind_kind_name(nfy_bind_kind kind);
 
 /**
  * A name bound (or declared global/nonlocal) in a scope. tok is the NAME
@@ -271,7 +271,7 @@ typedef enum {
     NFY_ARG_DSTAR    /* **value */
 } nfy_arg_kind;
 
-const char *nfy_arg_kind_name(nfy_arg_kind kind);
+const char *nfy_pysyn_arg_kind_name(nfy_arg_kind kind);
 
 /**
  * One argument of a call. [first, end) are all its tokens; [value_first,
@@ -367,7 +367,7 @@ typedef enum {
     NFY_STR_OPERAND     /* of %, +, or receiver of a method ("".format) */
 } nfy_str_ctx;
 
-const char *nfy_str_ctx_name(nfy_str_ctx ctx);
+const char *nfy_pysyn_str_ctx_name(nfy_str_ctx ctx);
 
 /**
  * A string literal expression: one STRING token or an implicit
@@ -425,7 +425,7 @@ typedef struct {
 } nfy_pysyn;
 
 /**
- * Build the structure of src from its tokens (as nfy_lex made them; the
+ * Build the structure of src from its tokens (as nfy_lex_lex made them; the
  * last token must be ENDMARKER). Everything is allocated in arena and lives
  * as long as it, src and toks. Syntax problems go to diags (may be NULL)
  * with codes "syn-*" and do not stop the work. Uses no recursion, so any
@@ -455,8 +455,8 @@ typedef struct {
     nfy_pysyn_scratch syn;
 } nfy_front_scratch;
 
-void nfy_front_scratch_init(nfy_front_scratch *sc);
-void nfy_front_scratch_release(nfy_front_scratch *sc);
+void nfy_pysyn_front_scratch_init(nfy_front_scratch *sc);
+void nfy_pysyn_front_scratch_release(nfy_front_scratch *sc);
 
 /** nfy_pysyn_parse with sc's scratch arrays; the result is the same. */
 NFY_NODISCARD nfy_status nfy_pysyn_parse_reuse(

@@ -22,8 +22,8 @@ static uint32_t cur_scope(const syn *s)
     return s->scope_stack.items[s->scope_stack.len - 1];
 }
 
-uint32_t syn_scope_push(syn *s, nfy_scope_kind kind, uint32_t parent,
-                        uint32_t first)
+uint32_t nfy__pysyn_scope_push(syn *s, nfy_scope_kind kind, uint32_t parent,
+                               uint32_t first)
 {
     nfy_scope sc = {(uint16_t)kind, 0,     parent,  s->cur_stmt,
                     NFY_NONE,       first, NFY_NONE};
@@ -31,7 +31,8 @@ uint32_t syn_scope_push(syn *s, nfy_scope_kind kind, uint32_t parent,
     return (uint32_t)s->scopes.len - 1;
 }
 
-uint32_t syn_bind(syn *s, nfy_bind_kind kind, uint32_t pos, uint32_t scope)
+uint32_t nfy__pysyn_bind(syn *s, nfy_bind_kind kind, uint32_t pos,
+                         uint32_t scope)
 {
     nfy_binding *b = RES_SLOT(&s->bindings);
     b->kind = (uint16_t)kind;
@@ -51,7 +52,8 @@ static uint16_t error_flags(syn *s, uint32_t p, uint32_t e)
         if (s->pflags[i] & PF_ERROR)
             fl = NFY_STMTF_ERROR;
         if (syn_kind(s, i) == NFY_TOK_ERRORTOKEN && !fl) {
-            syn_error(s, i, "syn-bad-token", "statement has an invalid token");
+            nfy__pysyn_error(s, i, "syn-bad-token",
+                             "statement has an invalid token");
             fl = NFY_STMTF_ERROR;
         }
     }
@@ -65,8 +67,8 @@ static uint32_t new_stmt(syn *s, nfy_stmt_kind kind, uint32_t p, uint32_t e,
     const nfy_token *t = syn_tok(s, p);
     uint16_t flags = error_flags(s, p, e); /* may touch the last stmt */
     if (s->stmts.len == s->stmts.cap)
-        syn_res_grow((void **)&s->stmts.items, &s->stmts.cap,
-                     sizeof *s->stmts.items);
+        nfy__pysyn_res_grow((void **)&s->stmts.items, &s->stmts.cap,
+                            sizeof *s->stmts.items);
     nfy_stmt *st = &s->stmts.items[s->stmts.len++]; /* built in place */
     st->kind = (uint16_t)kind;
     st->flags = flags;
@@ -200,8 +202,8 @@ static void set_clause_of(syn *s, uint32_t idx, uint32_t parent)
         prev = s->stmts.items[prev].parent;
     if (prev == NFY_NONE ||
         !(s->stmts.items[prev].flags & NFY_STMTF_COMPOUND)) {
-        syn_error(s, s->st_first, "syn-orphan-clause",
-                  "clause without the statement it continues");
+        nfy__pysyn_error(s, s->st_first, "syn-orphan-clause",
+                         "clause without the statement it continues");
         s->stmts.items[idx].flags |= NFY_STMTF_ERROR;
         return;
     }
@@ -249,25 +251,25 @@ static void def_header(syn *s, uint32_t idx, uint32_t kwp, uint32_t c)
     uint32_t outer = cur_scope(s);
     uint32_t np = kwp + 1, lp = kwp + 2;
     uint32_t first = lp < c ? s->pos[lp].tok : s->pos[kwp].tok;
-    uint32_t fs = syn_scope_push(s, NFY_SCOPE_FUNCTION, outer, first);
+    uint32_t fs = nfy__pysyn_scope_push(s, NFY_SCOPE_FUNCTION, outer, first);
     nfy_stmt *st = &s->stmts.items[idx];
     st->body_scope = fs;
     if (np < c && syn_is_ident(s, np)) {
         st->name_tok = s->pos[np].tok;
         s->scopes.items[fs].name_tok = s->pos[np].tok;
-        syn_bind(s, NFY_BIND_DEF, np, outer);
+        nfy__pysyn_bind(s, NFY_BIND_DEF, np, outer);
     } else {
-        syn_error(s, kwp, "syn-def", "expected a function name");
+        nfy__pysyn_error(s, kwp, "syn-def", "expected a function name");
         st->flags |= NFY_STMTF_ERROR;
     }
-    syn_scan_begin(s, outer);
+    nfy__pysyn_scan_begin(s, outer);
     if (lp < c && syn_is_op(s, lp, NFY_OP_LPAR)) {
-        syn_scan_params(s, lp, fs);
-        syn_scan(s, lp + 1, c);
+        nfy__pysyn_scan_params(s, lp, fs);
+        nfy__pysyn_scan(s, lp + 1, c);
     } else if (np + 1 < c) {
-        syn_scan(s, np + 1, c);
+        nfy__pysyn_scan(s, np + 1, c);
     }
-    syn_scan_end(s, c);
+    nfy__pysyn_scan_end(s, c);
     SYN_PUSH(&s->scope_stack, fs);
 }
 
@@ -276,21 +278,22 @@ static void class_header(syn *s, uint32_t idx, uint32_t kwp, uint32_t c)
     uint32_t outer = cur_scope(s);
     uint32_t np = kwp + 1;
     nfy_stmt *st = &s->stmts.items[idx];
-    syn_scan_begin(s, outer);
+    nfy__pysyn_scan_begin(s, outer);
     if (np < c && syn_is_ident(s, np)) {
         st->name_tok = s->pos[np].tok;
-        syn_bind(s, NFY_BIND_CLASS, np, outer);
+        nfy__pysyn_bind(s, NFY_BIND_CLASS, np, outer);
         if (np + 1 < c && syn_is_op(s, np + 1, NFY_OP_LPAR)) {
-            syn_scan_bases(s, np + 1, np);
-            syn_scan(s, np + 2, c);
+            nfy__pysyn_scan_bases(s, np + 1, np);
+            nfy__pysyn_scan(s, np + 2, c);
         }
     } else {
-        syn_error(s, kwp, "syn-class", "expected a class name");
+        nfy__pysyn_error(s, kwp, "syn-class", "expected a class name");
         st->flags |= NFY_STMTF_ERROR;
     }
-    syn_scan_end(s, c);
-    uint32_t cs = syn_scope_push(s, NFY_SCOPE_CLASS, outer,
-                                 c < s->nsig ? s->pos[c].tok : s->pos[kwp].tok);
+    nfy__pysyn_scan_end(s, c);
+    uint32_t cs =
+        nfy__pysyn_scope_push(s, NFY_SCOPE_CLASS, outer,
+                              c < s->nsig ? s->pos[c].tok : s->pos[kwp].tok);
     s->scopes.items[cs].name_tok = st->name_tok;
     s->stmts.items[idx].body_scope = cs;
     SYN_PUSH(&s->scope_stack, cs);
@@ -298,10 +301,10 @@ static void class_header(syn *s, uint32_t idx, uint32_t kwp, uint32_t c)
 
 static void plain_header(syn *s, uint32_t idx, uint32_t kwp, uint32_t c)
 {
-    syn_scan_begin(s, cur_scope(s));
-    syn_scan(s, kwp + 1, c);
-    syn_scan_end(s, c);
-    syn_targets(s, idx);
+    nfy__pysyn_scan_begin(s, cur_scope(s));
+    nfy__pysyn_scan(s, kwp + 1, c);
+    nfy__pysyn_scan_end(s, c);
+    nfy__pysyn_targets(s, idx);
 }
 
 /* A compound header at p; returns the position after its ':' (or q). */
@@ -315,7 +318,8 @@ static uint32_t parse_compound(syn *s, int kind, uint32_t p, uint32_t q,
     nfy_stmt *st = &s->stmts.items[idx];
     st->flags |= NFY_STMTF_COMPOUND | (kwp != p ? NFY_STMTF_ASYNC : 0);
     if (c == NFY_NONE) {
-        syn_error(s, p, "syn-expected-colon", "compound statement without ':'");
+        nfy__pysyn_error(s, p, "syn-expected-colon",
+                         "compound statement without ':'");
         st->flags |= NFY_STMTF_ERROR;
         c = q;
     }
@@ -367,15 +371,15 @@ static void global_names(syn *s, uint32_t p, uint32_t e, nfy_bind_kind k)
 {
     for (uint32_t i = p + 1; i < e; i++)
         if (syn_is_ident(s, i))
-            syn_bind(s, k, i, cur_scope(s));
+            nfy__pysyn_bind(s, k, i, cur_scope(s));
 }
 
 static void decorator(syn *s, uint32_t idx, uint32_t p, uint32_t e)
 {
     uint32_t mark = (uint32_t)s->calls.len;
-    syn_scan_begin(s, cur_scope(s));
-    syn_scan(s, p + 1, e);
-    syn_scan_end(s, e);
+    nfy__pysyn_scan_begin(s, cur_scope(s));
+    nfy__pysyn_scan(s, p + 1, e);
+    nfy__pysyn_scan_end(s, e);
     for (uint32_t i = mark; i < s->calls.len; i++)
         if (p + 1 < e && s->calls.items[i].callee_first == s->pos[p + 1].tok)
             s->calls.items[i].flags |= NFY_CALLF_DECORATOR;
@@ -394,7 +398,7 @@ static void parse_simple(syn *s, uint32_t p, uint32_t e, uint32_t parent)
     switch (kind) {
     case NFY_STMT_IMPORT:
     case NFY_STMT_FROM_IMPORT:
-        syn_import(s, idx, p, e);
+        nfy__pysyn_import(s, idx, p, e);
         return;
     case NFY_STMT_GLOBAL:
         global_names(s, p, e, NFY_BIND_GLOBAL);
@@ -409,10 +413,10 @@ static void parse_simple(syn *s, uint32_t p, uint32_t e, uint32_t parent)
         break;
     }
     uint32_t from = kind == NFY_STMT_EXPR ? p : p + 1;
-    syn_scan_begin(s, cur_scope(s));
-    syn_scan(s, from, e);
-    syn_scan_end(s, e);
-    syn_targets(s, idx);
+    nfy__pysyn_scan_begin(s, cur_scope(s));
+    nfy__pysyn_scan(s, from, e);
+    nfy__pysyn_scan_end(s, e);
+    nfy__pysyn_targets(s, idx);
 }
 
 /* Close the body of an inline compound (if x: y) at the end of its line. */
@@ -479,7 +483,7 @@ static void open_block(syn *s, uint32_t p)
         b.scope = s->stmts.items[s->pending].body_scope;
         s->pending = NFY_NONE;
     } else {
-        syn_error(s, p, "syn-unexpected-indent", "unexpected indent");
+        nfy__pysyn_error(s, p, "syn-unexpected-indent", "unexpected indent");
         b.dummy = true;
         b.last_child = top_block(s)->last_child;
     }
@@ -506,8 +510,8 @@ static void missing_body(syn *s)
     uint32_t idx = s->pending;
     s->pending = NFY_NONE;
     nfy_stmt *st = &s->stmts.items[idx];
-    syn_error_tok(s, st->first, "syn-expected-indent",
-                  "expected an indented block");
+    nfy__pysyn_error_tok(s, st->first, "syn-expected-indent",
+                         "expected an indented block");
     st->flags |= NFY_STMTF_ERROR;
     if (st->body_scope != NFY_NONE && s->scope_stack.len > 1 &&
         cur_scope(s) == st->body_scope) {
@@ -566,10 +570,10 @@ static bool opens_block(const syn *s, uint32_t p)
     return (s->pflags[p] & PF_BREAK) && syn_tok(s, p)->col > top;
 }
 
-void syn_pass2(syn *s)
+void nfy__pysyn_pass2(syn *s)
 {
     s->cur_stmt = NFY_NONE;
-    uint32_t mod = syn_scope_push(s, NFY_SCOPE_MODULE, NFY_NONE, 0);
+    uint32_t mod = nfy__pysyn_scope_push(s, NFY_SCOPE_MODULE, NFY_NONE, 0);
     s->scopes.items[mod].end = s->ntoks;
     SYN_PUSH(&s->scope_stack, mod);
     block root = {NFY_NONE, NFY_NONE, NFY_NONE, false};

@@ -108,7 +108,7 @@ static nfy_str_ctx string_ctx(syn *s, nfy_strlit *str, uint32_t p,
     return str->call != NFY_NONE ? NFY_STR_IN_ARG : NFY_STR_OTHER;
 }
 
-uint32_t syn_string(syn *s, uint32_t p, uint32_t e)
+uint32_t nfy__pysyn_string(syn *s, uint32_t p, uint32_t e)
 {
     uint32_t q = p;
     uint16_t flags = 0;

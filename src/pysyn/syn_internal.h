@@ -4,7 +4,7 @@
  * The work runs over "significant positions": pos[p].tok is the token
  * index of the p-th token that is not a COMMENT or NL, so neighbours are
  * p - 1 and p + 1. The positions (kind, keyword and operator ids) are the
- * summary nfy_lex made with the tokens (pylex/tokpos.h), or built here when
+ * summary nfy_lex_lex made with the tokens (pylex/tokpos.h), or built here when
  * the tokens come without one. Pass 1 (brackets.c) finds bracket matches
  * with recovery and logical line ends; pass 2 (stmts.c) cuts
  * logical lines into statements and drives the expression scanner (exprs.c)
@@ -225,11 +225,12 @@ typedef struct {
  * nfy_pysyn adopts each into the caller's arena trimmed to its length,
  * so neither old copies nor spare capacity outlive the parse.
  */
-void syn_res_grow(void **items, size_t *cap, size_t elem);
+void nfy__pysyn_res_grow(void **items, size_t *cap, size_t elem);
 #define RES_PUSH(s, v, x)                                                      \
     ((v)->len < (v)->cap                                                       \
          ? (void)((v)->items[(v)->len++] = (x))                                \
-         : (syn_res_grow((void **)&(v)->items, &(v)->cap, sizeof *(v)->items), \
+         : (nfy__pysyn_res_grow((void **)&(v)->items, &(v)->cap,               \
+                                sizeof *(v)->items),                           \
             (void)((v)->items[(v)->len++] = (x))))
 
 /* The next element of a result vector, for building in place: a record
@@ -238,7 +239,8 @@ void syn_res_grow(void **items, size_t *cap, size_t elem);
 #define RES_SLOT(v)                                                            \
     ((v)->len < (v)->cap                                                       \
          ? &(v)->items[(v)->len++]                                             \
-         : (syn_res_grow((void **)&(v)->items, &(v)->cap, sizeof *(v)->items), \
+         : (nfy__pysyn_res_grow((void **)&(v)->items, &(v)->cap,               \
+                                sizeof *(v)->items),                           \
             &(v)->items[(v)->len++]))
 
 /* Token at position p. */
@@ -281,40 +283,42 @@ static inline bool syn_is_ident(const syn *s, uint32_t p)
 #define SYN_MAX_DIAGS 50
 
 /** Report a syn-* error at position p (len bytes; 0: the token). */
-void syn_error(syn *s, uint32_t p, const char *code, const char *msg);
+void nfy__pysyn_error(syn *s, uint32_t p, const char *code, const char *msg);
 /** The same at token index t. */
-void syn_error_tok(syn *s, uint32_t t, const char *code, const char *msg);
+void nfy__pysyn_error_tok(syn *s, uint32_t t, const char *code,
+                          const char *msg);
 
 /* brackets.c */
-void syn_pass1(syn *s);
+void nfy__pysyn_pass1(syn *s);
 
 /* stmts.c */
-void syn_pass2(syn *s);
-uint32_t syn_scope_push(syn *s, nfy_scope_kind kind, uint32_t parent,
-                        uint32_t first);
-uint32_t syn_bind(syn *s, nfy_bind_kind kind, uint32_t pos, uint32_t scope);
+void nfy__pysyn_pass2(syn *s);
+uint32_t nfy__pysyn_scope_push(syn *s, nfy_scope_kind kind, uint32_t parent,
+                               uint32_t first);
+uint32_t nfy__pysyn_bind(syn *s, nfy_bind_kind kind, uint32_t pos,
+                         uint32_t scope);
 
 /* exprs.c: scan positions [p, e) of the current statement. */
-void syn_scan_begin(syn *s, uint32_t scope);
-void syn_scan(syn *s, uint32_t p, uint32_t e);
-void syn_scan_end(syn *s, uint32_t e);
+void nfy__pysyn_scan_begin(syn *s, uint32_t scope);
+void nfy__pysyn_scan(syn *s, uint32_t p, uint32_t e);
+void nfy__pysyn_scan_end(syn *s, uint32_t e);
 /** Start a def's parameter frame at the '(' at position p. */
-void syn_scan_params(syn *s, uint32_t p, uint32_t fscope);
+void nfy__pysyn_scan_params(syn *s, uint32_t p, uint32_t fscope);
 /** Open class bases at the '(' at position p (a CALL frame, flagged). */
-void syn_scan_bases(syn *s, uint32_t p, uint32_t name_pos);
+void nfy__pysyn_scan_bases(syn *s, uint32_t p, uint32_t name_pos);
 
 /* strings.c: the string group starting at p; returns the position after. */
-uint32_t syn_string(syn *s, uint32_t p, uint32_t e);
+uint32_t nfy__pysyn_string(syn *s, uint32_t p, uint32_t e);
 
 /* targets.c: bindings from the statement-level facts. */
-void syn_targets(syn *s, uint32_t stmt_idx);
-void syn_with_items(syn *s, uint32_t stmt_idx, uint32_t p, uint32_t e);
+void nfy__pysyn_targets(syn *s, uint32_t stmt_idx);
+void nfy__pysyn_with_items(syn *s, uint32_t stmt_idx, uint32_t p, uint32_t e);
 
 /* imports.c */
-void syn_import(syn *s, uint32_t stmt_idx, uint32_t p, uint32_t e);
+void nfy__pysyn_import(syn *s, uint32_t stmt_idx, uint32_t p, uint32_t e);
 
 /* finish.c */
-nfy_str syn_join_dotted(syn *s, uint32_t p, uint32_t e);
+nfy_str nfy__pysyn_join_dotted(syn *s, uint32_t p, uint32_t e);
 void syn_finish(syn *s, nfy_pysyn *m);
 
 /* out[a, b) = v, 16 then 4 at a time where SSE2 has them (statements

@@ -38,7 +38,7 @@ static void bind_range(syn *s, nfy_bind_kind kind, uint32_t from, uint32_t to)
             continue;
         nfy_name_use *u = &s->uses.items[c->use];
         u->ctx = kind == NFY_BIND_DEL ? NFY_CTX_DEL : NFY_CTX_STORE;
-        u->binding = syn_bind(s, kind, c->pos, u->scope);
+        u->binding = nfy__pysyn_bind(s, kind, c->pos, u->scope);
     }
 }
 
@@ -140,7 +140,7 @@ static void case_captures(syn *s, uint32_t kwp, uint32_t c)
     }
 }
 
-void syn_targets(syn *s, uint32_t idx)
+void nfy__pysyn_targets(syn *s, uint32_t idx)
 {
     nfy_stmt *st = &s->stmts.items[idx];
     uint32_t kwp =
@@ -172,7 +172,7 @@ void syn_targets(syn *s, uint32_t idx)
             bind_range(s, NFY_BIND_FOR, kwp + 1, s->first_in);
         break;
     case NFY_STMT_WITH:
-        syn_with_items(s, idx, kwp + 1, c);
+        nfy__pysyn_with_items(s, idx, kwp + 1, c);
         break;
     case NFY_STMT_EXCEPT: {
         uint32_t as = find_kw(s, kwp + 1, c, KW_AS);
@@ -210,7 +210,7 @@ static void with_item(syn *s, uint32_t idx, uint32_t p, uint32_t e)
     RES_PUSH(s, &s->withs, w);
 }
 
-void syn_with_items(syn *s, uint32_t idx, uint32_t p, uint32_t e)
+void nfy__pysyn_with_items(syn *s, uint32_t idx, uint32_t p, uint32_t e)
 {
     /* with (a as b, c as d): the items are inside the parentheses */
     if (p < e && syn_is_op(s, p, NFY_OP_LPAR) && s->pmatch[p] == e - 1 &&

@@ -33,7 +33,7 @@ static const csv_info csv_table[NFY_CSV_COUNT] = {
                               "Api Call Name,Affinity Api Name"},
 };
 
-const char *nfy_csv_file_name(nfy_csv_kind kind)
+const char *nfy_report_csv_file_name(nfy_csv_kind kind)
 {
     return (unsigned)kind < NFY_CSV_COUNT ? csv_table[kind].file_name : "";
 }
@@ -64,7 +64,7 @@ static bool in_csv(nfy_csv_kind kind, const nfy_finding *f)
 
 static void field(nfy_buf *out, const char *s, bool last)
 {
-    s = nfy__or_empty(s);
+    s = nfy__report_empty(s);
     nfy_csv_escape(out, s, strlen(s));
     nfy_buf_addch(out, last ? '\n' : ',');
 }
@@ -102,8 +102,8 @@ static void change_message(nfy_buf *out, const nfy_finding *f)
         return;
     }
     nfy_buf msg = NFY_BUF_INIT;
-    nfy_buf_addf(&msg, "%s -> %s", nfy__or_empty(f->before),
-                 nfy__or_empty(f->after));
+    nfy_buf_addf(&msg, "%s -> %s", nfy__report_empty(f->before),
+                 nfy__report_empty(f->after));
     field(out, nfy_buf_cstr(&msg), false);
     nfy_buf_release(&msg);
 }
@@ -112,13 +112,14 @@ static void change_row(nfy_buf *out, const nfy_finding *f)
 {
     file_and_lines(out, f);
     field(out,
-          f->op == NFY_OPTYPE_NONE ? "UNSUPPORTED" : nfy_op_type_name(f->op),
+          f->op == NFY_OPTYPE_NONE ? "UNSUPPORTED"
+                                   : nfy_report_op_type_name(f->op),
           false);
     change_message(out, f);
     field(out, f->rule, false);
     num_field(out, f, f->start_col);
     num_field(out, f, f->end_col);
-    field(out, nfy_safety_name(f->safety), true);
+    field(out, nfy_report_safety_name(f->safety), true);
 }
 
 static void row(nfy_buf *out, nfy_csv_kind kind, const nfy_finding *f)
@@ -145,7 +146,8 @@ static void row(nfy_buf *out, nfy_csv_kind kind, const nfy_finding *f)
     }
 }
 
-void nfy__render_csv(const nfy__sorted *v, nfy_csv_kind kind, nfy_buf *out)
+void nfy__report_render_csv(const nfy__sorted *v, nfy_csv_kind kind,
+                            nfy_buf *out)
 {
     if ((unsigned)kind >= NFY_CSV_COUNT)
         return;
@@ -153,8 +155,8 @@ void nfy__render_csv(const nfy__sorted *v, nfy_csv_kind kind, nfy_buf *out)
     nfy_buf_addch(out, '\n');
     for (size_t i = 0; i < v->n; i++) {
         nfy_finding buf;
-        if (in_csv(kind, nfy__sorted_head(v, i, &buf)))
-            row(out, kind, nfy__sorted_at(v, i, &buf));
+        if (in_csv(kind, nfy__report_sorted_head(v, i, &buf)))
+            row(out, kind, nfy__report_sorted_at(v, i, &buf));
     }
 }
 
@@ -164,7 +166,7 @@ void nfy_report_render_csv(const nfy_report *rep, nfy_csv_kind kind,
     if ((unsigned)kind >= NFY_CSV_COUNT)
         return;
     nfy__sorted v;
-    nfy__sorted_init(&v, rep);
-    nfy__render_csv(&v, kind, out);
-    nfy__sorted_release(&v);
+    nfy__report_sorted_init(&v, rep);
+    nfy__report_render_csv(&v, kind, out);
+    nfy__report_sorted_release(&v);
 }

@@ -24,7 +24,7 @@
 static const char *const kernel_rules[] = {"NPU501", "NPU502", "NPU503",
                                            "NPU504", "NPU509", "NPU705"};
 
-bool nfy_finding_is_kernel(const nfy_finding *f)
+bool nfy_report_finding_is_kernel(const nfy_finding *f)
 {
     for (size_t i = 0; i < sizeof kernel_rules / sizeof kernel_rules[0]; i++)
         if (f->rule && strcmp(f->rule, kernel_rules[i]) == 0)
@@ -32,7 +32,7 @@ bool nfy_finding_is_kernel(const nfy_finding *f)
     return false;
 }
 
-/* nfy_finding_is_blocking, given whether f is a kernel. A rule of
+/* nfy_report_finding_is_blocking, given whether f is a kernel. A rule of
  * severity warning is work to do but runs (torch.backends.cuda flags, a
  * CUDA-only environment variable, fp16 by hand): manual, not blocking. */
 static bool blocking_as(const nfy_finding *f, bool kernel)
@@ -42,30 +42,30 @@ static bool blocking_as(const nfy_finding *f, bool kernel)
                       f->rule_severity != NFY_SEV_WARNING);
 }
 
-bool nfy_finding_is_blocking(const nfy_finding *f)
+bool nfy_report_finding_is_blocking(const nfy_finding *f)
 {
-    return blocking_as(f, nfy_finding_is_kernel(f));
+    return blocking_as(f, nfy_report_finding_is_kernel(f));
 }
 
-const char *nfy_effort_name(nfy_effort e)
+const char *nfy_report_effort_name(nfy_effort e)
 {
     static const char *const names[] = {"none", "low", "medium", "high"};
     return (unsigned)e <= NFY_EFFORT_HIGH ? names[e] : "none";
 }
 
-void nfy_effort_add(nfy_effort_counts *c, const nfy_finding *f)
+void nfy_report_effort_add(nfy_effort_counts *c, const nfy_finding *f)
 {
     if (f->cat == NFY_CAT_LEFT_UNCHANGED)
         return;
-    bool kernel = nfy_finding_is_kernel(f);
+    bool kernel = nfy_report_finding_is_kernel(f);
     bool blocking = blocking_as(f, kernel);
     c->kernels += kernel;
     c->blocking += blocking;
-    c->manual += nfy_finding_is_manual(f) && !blocking;
+    c->manual += nfy_report_finding_is_manual(f) && !blocking;
     c->edits += f->cat == NFY_CAT_CHANGE;
 }
 
-nfy_effort nfy_effort_of(const nfy_effort_counts *c)
+nfy_effort nfy_report_effort_of(const nfy_effort_counts *c)
 {
     if (c->kernels > 0 || c->blocking >= 10)
         return NFY_EFFORT_HIGH;
@@ -76,16 +76,16 @@ nfy_effort nfy_effort_of(const nfy_effort_counts *c)
     return NFY_EFFORT_NONE;
 }
 
-nfy_effort nfy__effort_range(const nfy__sorted *v, size_t first, size_t end,
-                             nfy_effort_counts *counts)
+nfy_effort nfy__report_effort_range(const nfy__sorted *v, size_t first,
+                                    size_t end, nfy_effort_counts *counts)
 {
     nfy_effort_counts c = {0};
     nfy_finding buf;
     for (size_t i = first; i < end; i++)
-        nfy_effort_add(&c, nfy__sorted_head(v, i, &buf));
+        nfy_report_effort_add(&c, nfy__report_sorted_head(v, i, &buf));
     if (counts)
         *counts = c;
-    return nfy_effort_of(&c);
+    return nfy_report_effort_of(&c);
 }
 
 nfy_effort nfy__report_effort(const nfy__sorted *v, const char *file,
@@ -93,15 +93,16 @@ nfy_effort nfy__report_effort(const nfy__sorted *v, const char *file,
 {
     size_t n = v->n, first = 0, end = n;
     if (file != NULL)
-        nfy__file_range(v, file, &first, &end);
-    nfy_effort e = nfy__effort_range(v, first, end, counts);
+        nfy__report_file_range(v, file, &first, &end);
+    nfy_effort e = nfy__report_effort_range(v, first, end, counts);
     /* the project: never below its worst file (findings sort by file) */
     for (size_t i = 0; file == NULL && i < n; i = end) {
-        const char *fi = nfy__sorted_file(v, i);
+        const char *fi = nfy__report_sorted_file(v, i);
         for (end = i + 1;
-             end < n && nfy__report_strcmp(nfy__sorted_file(v, end), fi) == 0;)
+             end < n &&
+             nfy__report_strcmp(nfy__report_sorted_file(v, end), fi) == 0;)
             end++;
-        nfy_effort fe = nfy__effort_range(v, i, end, NULL);
+        nfy_effort fe = nfy__report_effort_range(v, i, end, NULL);
         e = fe > e ? fe : e;
     }
     return e;
@@ -111,9 +112,9 @@ nfy_effort nfy_report_effort(const nfy_report *rep, const char *file,
                              nfy_effort_counts *counts)
 {
     nfy__sorted v;
-    nfy__sorted_init(&v, rep);
+    nfy__report_sorted_init(&v, rep);
     nfy_effort e = nfy__report_effort(&v, file, counts);
-    nfy__sorted_release(&v);
+    nfy__report_sorted_release(&v);
     return e;
 }
 
@@ -121,19 +122,21 @@ nfy_effort nfy_report_effort(const nfy_report *rep, const char *file,
  * the thresholds count. */
 static bool is_plain_blocking(const nfy_finding *f)
 {
-    return f->cat != NFY_CAT_LEFT_UNCHANGED && nfy_finding_is_blocking(f) &&
-           !nfy_finding_is_kernel(f);
+    return f->cat != NFY_CAT_LEFT_UNCHANGED &&
+           nfy_report_finding_is_blocking(f) &&
+           !nfy_report_finding_is_kernel(f);
 }
 
 static bool is_other_manual(const nfy_finding *f)
 {
     return f->cat != NFY_CAT_LEFT_UNCHANGED && f->cat != NFY_CAT_CHANGE &&
-           nfy_finding_is_manual(f) && !nfy_finding_is_blocking(f);
+           nfy_report_finding_is_manual(f) &&
+           !nfy_report_finding_is_blocking(f);
 }
 
 static bool is_kernel_finding(const nfy_finding *f)
 {
-    return f->cat != NFY_CAT_LEFT_UNCHANGED && nfy_finding_is_kernel(f);
+    return f->cat != NFY_CAT_LEFT_UNCHANGED && nfy_report_finding_is_kernel(f);
 }
 
 /* " (NPU504 x2, NPU705 x1)": the rules of the findings pred selects. */
@@ -142,8 +145,8 @@ static void add_rules_of(nfy_buf *out, const nfy_report *rep,
 {
     enum { SHOWN_RULES = 6 };
     nfy__rule_count_vec rc = {0};
-    nfy__rule_counts(rep, pred, &rc);
-    nfy__rule_counts_by_count(&rc);
+    nfy__report_rule_counts(rep, pred, &rc);
+    nfy__report_rule_counts_by_count(&rc);
     for (size_t i = 0; i < rc.len && i < SHOWN_RULES; i++)
         nfy_buf_addf(out, "%s%s x%zu", i ? ", " : " (", rc.items[i].rule,
                      rc.items[i].count);
@@ -153,11 +156,11 @@ static void add_rules_of(nfy_buf *out, const nfy_report *rep,
     nfy_vec_free(&rc);
 }
 
-void nfy__effort_drivers(const nfy_report *rep, nfy_effort e,
-                         const nfy_effort_counts *c, nfy_buf *out)
+void nfy__report_effort_drivers(const nfy_report *rep, nfy_effort e,
+                                const nfy_effort_counts *c, nfy_buf *out)
 {
     size_t plain = c->blocking - c->kernels;
-    nfy_buf_addf(out, "The level is %s because of ", nfy_effort_name(e));
+    nfy_buf_addf(out, "The level is %s because of ", nfy_report_effort_name(e));
     if (e == NFY_EFFORT_HIGH && c->kernels > 0) {
         nfy_buf_addf(out, "%zu custom kernel finding%s", c->kernels,
                      c->kernels == 1 ? "" : "s");

@@ -18,15 +18,15 @@ static void meta_line(nfy_buf *out, const nfy_report *rep)
 {
     const nfy_report_meta *m = &rep->meta;
     nfy_buf_addstr(out, "<p class=\"meta\">npuify ");
-    nfy__html_esc(out, m->command ? m->command : "convert");
+    nfy__report_html_esc(out, m->command ? m->command : "convert");
     if (m->source) {
         nfy_buf_addstr(out, " &middot; source <code>");
-        nfy__html_esc(out, m->source);
+        nfy__report_html_esc(out, m->source);
         nfy_buf_addstr(out, "</code>");
     }
     if (m->torch_version) {
         nfy_buf_addstr(out, " &middot; target torch ");
-        nfy__html_esc(out, m->torch_version);
+        nfy__report_html_esc(out, m->torch_version);
     }
     nfy_buf_addstr(out, "</p>\n");
 }
@@ -35,16 +35,17 @@ static void cards(nfy_buf *out, const nfy_report *rep,
                   const nfy_report_totals *t)
 {
     bool a = nfy__report_is_analyse(rep); /* nothing was written */
-    nfy__html_cards_open(out);
-    nfy__html_card(out, "need manual work", t->manual, true);
-    nfy__html_card(out, a ? "edits convert would make" : "edits made", t->edits,
-                   false);
-    nfy__html_card(out, a ? "files convert would change" : "files changed",
-                   t->files_changed, false);
-    nfy__html_card(out, "files scanned", t->files_scanned, false);
-    nfy__html_card(out, "files copied", t->files_copied, false);
-    nfy__html_card(out, "errors", t->files_error, true);
-    nfy__html_cards_close(out);
+    nfy__report_html_cards_open(out);
+    nfy__report_html_card(out, "need manual work", t->manual, true);
+    nfy__report_html_card(out, a ? "edits convert would make" : "edits made",
+                          t->edits, false);
+    nfy__report_html_card(out,
+                          a ? "files convert would change" : "files changed",
+                          t->files_changed, false);
+    nfy__report_html_card(out, "files scanned", t->files_scanned, false);
+    nfy__report_html_card(out, "files copied", t->files_copied, false);
+    nfy__report_html_card(out, "errors", t->files_error, true);
+    nfy__report_html_cards_close(out);
 }
 
 typedef struct {
@@ -66,7 +67,7 @@ static int cmp_where(const void *pa, const void *pb)
 static void name_td(nfy_buf *out, const char *file)
 {
     nfy_buf tmp = NFY_BUF_INIT;
-    nfy__html_td(out, nfy_name_shown(&tmp, file), false);
+    nfy__report_html_td(out, nfy_name_shown(&tmp, file), false);
     nfy_buf_release(&tmp);
 }
 
@@ -78,12 +79,12 @@ static void where(nfy_buf *out, const nfy__sorted *v)
     size_t nr = 0;
     for (size_t i = 0; rows && i < n; i++) {
         nfy_finding buf;
-        const nfy_finding *f = nfy__sorted_head(v, i, &buf);
+        const nfy_finding *f = nfy__report_sorted_head(v, i, &buf);
         const char *file = f->file ? f->file : "(project)";
         if (!nr || strcmp(rows[nr - 1].file, file))
             rows[nr++].file = file;
         where_row *r = &rows[nr - 1];
-        if (nfy__is_manual_finding(f))
+        if (nfy__report_is_manual_finding(f))
             r->manual++;
         else if (f->cat == NFY_CAT_CHANGE)
             r->edits++;
@@ -96,7 +97,7 @@ static void where(nfy_buf *out, const nfy__sorted *v)
                                          {"Manual work", 14},
                                          {"Edits", 12},
                                          {"Other findings", 14}};
-    nfy__html_table_open(out, "where", true, cols, 4);
+    nfy__report_html_table_open(out, "where", true, cols, 4);
     for (size_t i = 0; i < nr && i < WHERE_ROWS; i++) {
         nfy_buf_addstr(out, rows[i].manual ? "<tr class=\"manual\">" : "<tr>");
         name_td(out, rows[i].file);
@@ -107,7 +108,7 @@ static void where(nfy_buf *out, const nfy__sorted *v)
                      rows[i].manual, rows[i].manual, rows[i].edits,
                      rows[i].edits, rows[i].other, rows[i].other);
     }
-    nfy__html_table_close(out);
+    nfy__report_html_table_close(out);
     if (nr > WHERE_ROWS)
         nfy_buf_addf(out, "<p>%zu more files: see Files below.</p>\n",
                      nr - WHERE_ROWS);
@@ -118,8 +119,8 @@ static void charts(nfy_buf *out, const nfy_report *rep,
                    const nfy_report_totals *t)
 {
     nfy__rule_count_vec rc = {0};
-    nfy__rule_counts(rep, nfy__is_change, &rc);
-    nfy__rule_counts_by_count(&rc);
+    nfy__report_rule_counts(rep, nfy__report_is_change, &rc);
+    nfy__report_rule_counts_by_count(&rc);
     nfy__html_bar *bars = calloc(rc.len + NFY_CAT_COUNT, sizeof *bars);
     if (!bars) {
         nfy_vec_free(&rc);
@@ -132,14 +133,14 @@ static void charts(nfy_buf *out, const nfy_report *rep,
                                                             rc.items[i].rule)
                                            : NULL,
                             (double)rc.items[i].count, NULL};
-    nfy__html_bars(out, "Edits by rule", bars, rc.len);
+    nfy__report_html_bars(out, "Edits by rule", bars, rc.len);
     size_t nb = 0;
     for (int c = 0; c < NFY_CAT_COUNT; c++)
         if (t->by_cat[c])
             bars[nb++] =
                 (nfy__html_bar){nfy_finding_cat_name((nfy_finding_cat)c), NULL,
                                 (double)t->by_cat[c], NULL};
-    nfy__html_bars(out, "Findings by category", bars, nb);
+    nfy__report_html_bars(out, "Findings by category", bars, nb);
     free(bars);
     nfy_vec_free(&rc);
 }
@@ -154,12 +155,12 @@ static void code_cell(nfy_buf *out, const nfy_finding *f)
     nfy_buf_addstr(out, "<td>");
     if (before && *before) {
         nfy_buf_addstr(out, change ? "<code class=\"del\">" : "<code>");
-        nfy__html_esc(out, before);
+        nfy__report_html_esc(out, before);
         nfy_buf_addstr(out, "</code>");
     }
     if (change && after) {
         nfy_buf_addstr(out, "<code class=\"add\">");
-        nfy__html_esc(out, after);
+        nfy__report_html_esc(out, after);
         nfy_buf_addstr(out, "</code>");
     }
     nfy_buf_addstr(out, "</td>");
@@ -168,20 +169,22 @@ static void code_cell(nfy_buf *out, const nfy_finding *f)
 static void finding_row(nfy_buf *out, const nfy_finding *f)
 {
     nfy_buf loc = NFY_BUF_INIT;
-    nfy__add_location(&loc, f);
-    nfy_buf_addstr(out,
-                   nfy_finding_is_manual(f) ? "<tr class=\"manual\">" : "<tr>");
-    nfy__html_td(out, nfy_buf_cstr(&loc), false);
-    nfy__html_td(out, f->rule, false);
-    nfy__html_td(out,
-                 f->op != NFY_OPTYPE_NONE ? nfy_op_type_name(f->op)
-                                          : nfy_finding_cat_name(f->cat),
-                 false);
+    nfy__report_add_location(&loc, f);
+    nfy_buf_addstr(out, nfy_report_finding_is_manual(f)
+                            ? "<tr class=\"manual\">"
+                            : "<tr>");
+    nfy__report_html_td(out, nfy_buf_cstr(&loc), false);
+    nfy__report_html_td(out, f->rule, false);
+    nfy__report_html_td(out,
+                        f->op != NFY_OPTYPE_NONE
+                            ? nfy_report_op_type_name(f->op)
+                            : nfy_finding_cat_name(f->cat),
+                        false);
     nfy_buf_addstr(out, "<td>");
-    nfy__html_esc(out, f->message);
+    nfy__report_html_esc(out, f->message);
     if (f->api && *f->api) {
         nfy_buf_addstr(out, " <code>");
-        nfy__html_esc(out, f->api);
+        nfy__report_html_esc(out, f->api);
         nfy_buf_addstr(out, "</code>");
     }
     nfy_buf_addstr(out, "</td>");
@@ -199,18 +202,18 @@ static void table(nfy_buf *out, const nfy__sorted *v, nfy__finding_pred pred,
                                          {"Message", 28},
                                          {"Code (before / after)", 0}};
     nfy_buf_addstr(out, "<h2>");
-    nfy__html_esc(out, title);
+    nfy__report_html_esc(out, title);
     nfy_buf_addstr(out, "</h2>\n");
-    nfy__html_table_open(out, id, true, cols, 5);
+    nfy__report_html_table_open(out, id, true, cols, 5);
     size_t rows = 0;
     for (size_t i = 0; i < v->n; i++) {
         nfy_finding buf;
-        if (pred(nfy__sorted_head(v, i, &buf))) {
-            finding_row(out, nfy__sorted_at(v, i, &buf));
+        if (pred(nfy__report_sorted_head(v, i, &buf))) {
+            finding_row(out, nfy__report_sorted_at(v, i, &buf));
             rows++;
         }
     }
-    nfy__html_table_close(out);
+    nfy__report_html_table_close(out);
     if (!rows)
         nfy_buf_addstr(out, "<p>None.</p>\n");
 }
@@ -226,25 +229,26 @@ static void files_table(nfy_buf *out, const nfy_report *rep,
                                          {"Findings", 8},
                                          {"Note", 25}};
     nfy_buf_addstr(out, "<h2>Files</h2>\n");
-    nfy__html_table_open(out, "files", true, cols, 5);
+    nfy__report_html_table_open(out, "files", true, cols, 5);
     for (size_t i = 0; i < nf; i++) {
         size_t first, end, edits = 0;
-        nfy__file_range(v, files[i]->file, &first, &end);
+        nfy__report_file_range(v, files[i]->file, &first, &end);
         for (size_t k = first; k < end; k++) {
             nfy_finding buf;
-            edits += nfy__sorted_head(v, k, &buf)->cat == NFY_CAT_CHANGE;
+            edits += nfy__report_sorted_head(v, k, &buf)->cat == NFY_CAT_CHANGE;
         }
         nfy_buf_addstr(out, "<tr>");
         name_td(out, files[i]->file);
-        nfy__html_td(out, nfy_file_status_name(files[i]->status), false);
+        nfy__report_html_td(out, nfy_report_file_status_name(files[i]->status),
+                            false);
         nfy_buf_addf(out,
                      "<td class=\"n\" data-v=\"%zu\">%zu</td><td class=\"n\" "
                      "data-v=\"%zu\">%zu</td>",
                      edits, edits, end - first - edits, end - first - edits);
-        nfy__html_td(out, files[i]->note, false);
+        nfy__report_html_td(out, files[i]->note, false);
         nfy_buf_addstr(out, "</tr>\n");
     }
-    nfy__html_table_close(out);
+    nfy__report_html_table_close(out);
     free(files);
 }
 
@@ -256,11 +260,11 @@ static void verdict(nfy_buf *out, const nfy__sorted *v)
     nfy_effort_counts c;
     nfy_effort e = nfy__report_effort(v, NULL, &c);
     nfy_buf_addstr(out, "<h2 id=\"effort\">Effort: ");
-    nfy__html_esc(out, nfy_effort_name(e));
+    nfy__report_html_esc(out, nfy_report_effort_name(e));
     nfy_buf_addstr(out, "</h2>\n<p>");
     nfy_buf d = NFY_BUF_INIT;
-    nfy__effort_drivers(v->rep, e, &c, &d);
-    nfy__html_esc(out, nfy_buf_cstr(&d));
+    nfy__report_effort_drivers(v->rep, e, &c, &d);
+    nfy__report_html_esc(out, nfy_buf_cstr(&d));
     nfy_buf_release(&d);
     nfy_buf_addstr(out, " Nothing was written into the source tree: edits "
                         "and changed files below are what <code>npuify "
@@ -268,23 +272,23 @@ static void verdict(nfy_buf *out, const nfy__sorted *v)
     size_t rows = 0;
     for (size_t i = 0; i < v->n; i++) {
         nfy_finding buf;
-        const nfy_finding *f = nfy__sorted_head(v, i, &buf);
-        if (!nfy_finding_is_blocking(f) || rows++ >= TOP_BLOCKERS)
+        const nfy_finding *f = nfy__report_sorted_head(v, i, &buf);
+        if (!nfy_report_finding_is_blocking(f) || rows++ >= TOP_BLOCKERS)
             continue;
-        f = nfy__sorted_at(v, i, &buf);
+        f = nfy__report_sorted_at(v, i, &buf);
         nfy_buf_addstr(out, rows == 1 ? "<h3>Top blockers</h3>\n<ul>\n<li>"
                                       : "<li>");
         nfy_buf loc = NFY_BUF_INIT;
-        nfy__add_location(&loc, f);
+        nfy__report_add_location(&loc, f);
         nfy_buf_addstr(out, "<code>");
-        nfy__html_esc(out, nfy_buf_cstr(&loc));
+        nfy__report_html_esc(out, nfy_buf_cstr(&loc));
         nfy_buf_release(&loc);
         nfy_buf_addstr(out, "</code> ");
-        nfy__html_esc(out, nfy__or_empty(f->rule));
+        nfy__report_html_esc(out, nfy__report_empty(f->rule));
         nfy_buf_addstr(out, " <code>");
-        nfy__html_esc(out, nfy__or_empty(f->api));
+        nfy__report_html_esc(out, nfy__report_empty(f->api));
         nfy_buf_addstr(out, "</code>: ");
-        nfy__html_esc(out, nfy__or_empty(f->message));
+        nfy__report_html_esc(out, nfy__report_empty(f->message));
         nfy_buf_addstr(out, "</li>\n");
     }
     if (rows > TOP_BLOCKERS)
@@ -293,7 +297,7 @@ static void verdict(nfy_buf *out, const nfy__sorted *v)
     nfy_buf_addstr(out, rows ? "</ul>\n" : "<p>Nothing blocks the port.</p>\n");
 }
 
-void nfy__render_html(const nfy__sorted *v, nfy_buf *out)
+void nfy__report_render_html(const nfy__sorted *v, nfy_buf *out)
 {
     const nfy_report *rep = v->rep;
     nfy_report_totals t;
@@ -301,23 +305,24 @@ void nfy__render_html(const nfy__sorted *v, nfy_buf *out)
     bool a = nfy__report_is_analyse(rep);
     const char *title = a ? "npuify assessment (nothing was changed)"
                           : "npuify migration report";
-    nfy__html_open(out, title, title);
+    nfy__report_html_open(out, title, title);
     meta_line(out, rep);
     if (a)
         verdict(out, v);
     cards(out, rep, &t);
     where(out, v);
-    table(out, v, nfy__is_manual_finding, "manual", "Needs manual work");
+    table(out, v, nfy__report_is_manual_finding, "manual", "Needs manual work");
     charts(out, rep, &t);
-    table(out, v, nfy__is_change, "changes", "Changes");
-    table(out, v, nfy__is_other_finding, "other", "Other findings and advice");
-    table(out, v, nfy__is_left_unchanged, "left",
+    table(out, v, nfy__report_is_change, "changes", "Changes");
+    table(out, v, nfy__report_is_other_finding, "other",
+          "Other findings and advice");
+    table(out, v, nfy__report_is_left_unchanged, "left",
           "Left unchanged (with the reason)");
     files_table(out, rep, v);
-    nfy__html_close(out);
+    nfy__report_html_close(out);
 }
 
 void nfy_report_render_html(const nfy_report *rep, nfy_buf *out)
 {
-    nfy__render_sorted(rep, nfy__render_html, out);
+    nfy__report_render_sorted(rep, nfy__report_render_html, out);
 }

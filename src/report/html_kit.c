@@ -52,46 +52,46 @@ static const char script[] =
     "var p=document.createElement('pre');p.id='out';p.textContent="
     "JSON.stringify(o);document.body.appendChild(p);}";
 
-void nfy__html_esc_n(nfy_buf *out, const char *s, size_t n)
+void nfy__report_html_esc_n(nfy_buf *out, const char *s, size_t n)
 {
     nfy_html_escape(out, s ? s : "", s ? n : 0);
 }
 
-void nfy__html_esc(nfy_buf *out, const char *s)
+void nfy__report_html_esc(nfy_buf *out, const char *s)
 {
-    nfy__html_esc_n(out, s, s ? strlen(s) : 0);
+    nfy__report_html_esc_n(out, s, s ? strlen(s) : 0);
 }
 
-void nfy__html_open(nfy_buf *out, const char *title, const char *heading)
+void nfy__report_html_open(nfy_buf *out, const char *title, const char *heading)
 {
     nfy_buf_addstr(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
                         "charset=\"utf-8\">\n<meta name=\"viewport\" "
                         "content=\"width=device-width\">\n<title>");
-    nfy__html_esc(out, title);
+    nfy__report_html_esc(out, title);
     nfy_buf_addf(out, "</title>\n<style>%s</style></head><body>\n<h1>", style);
-    nfy__html_esc(out, heading);
+    nfy__report_html_esc(out, heading);
     nfy_buf_addstr(out, "</h1>\n");
 }
 
-void nfy__html_close(nfy_buf *out)
+void nfy__report_html_close(nfy_buf *out)
 {
     nfy_buf_addf(out, "<script>%s</script>\n</body></html>\n", script);
 }
 
-void nfy__html_cards_open(nfy_buf *out)
+void nfy__report_html_cards_open(nfy_buf *out)
 {
     nfy_buf_addstr(out, "<div class=\"cards\">\n");
 }
 
-void nfy__html_card(nfy_buf *out, const char *label, size_t n, bool warn)
+void nfy__report_html_card(nfy_buf *out, const char *label, size_t n, bool warn)
 {
     nfy_buf_addf(out, "<div class=\"card%s\"><b>%zu</b>",
                  warn && n ? " warn" : "", n);
-    nfy__html_esc(out, label);
+    nfy__report_html_esc(out, label);
     nfy_buf_addstr(out, "</div>\n");
 }
 
-void nfy__html_cards_close(nfy_buf *out)
+void nfy__report_html_cards_close(nfy_buf *out)
 {
     nfy_buf_addstr(out, "</div>\n");
 }
@@ -111,17 +111,17 @@ static void bar_label(nfy_buf *out, const nfy__html_bar *b)
         while (cut > 0 && ((unsigned char)text.data[cut] & 0xC0) == 0x80)
             cut--;
     }
-    nfy__html_esc_n(out, text.data, cut ? cut : n);
+    nfy__report_html_esc_n(out, text.data, cut ? cut : n);
     if (cut)
         nfy_buf_addstr(out, "...");
     nfy_buf_release(&text);
 }
 
-void nfy__html_bars(nfy_buf *out, const char *title, const nfy__html_bar *bars,
-                    size_t n)
+void nfy__report_html_bars(nfy_buf *out, const char *title,
+                           const nfy__html_bar *bars, size_t n)
 {
     nfy_buf_addstr(out, "<h2>");
-    nfy__html_esc(out, title);
+    nfy__report_html_esc(out, title);
     nfy_buf_addstr(out, "</h2>\n");
     if (!n) {
         nfy_buf_addstr(out, "<p>None.</p>\n");
@@ -135,7 +135,7 @@ void nfy__html_bars(nfy_buf *out, const char *title, const nfy__html_bar *bars,
                  "<svg class=\"chart\" role=\"img\" width=\"%u\" "
                  "height=\"%u\" viewBox=\"0 0 %u %u\"><title>",
                  w, h, w, h);
-    nfy__html_esc(out, title);
+    nfy__report_html_esc(out, title);
     nfy_buf_addstr(out, "</title>\n");
     for (size_t i = 0; i < n; i++) {
         unsigned y = (unsigned)i * ROW_H + 2;
@@ -149,7 +149,7 @@ void nfy__html_bars(nfy_buf *out, const char *title, const nfy__html_bar *bars,
                      LABEL_W, y + 2, len ? len : 1, ROW_H - 6,
                      LABEL_W + (len ? len : 1) + 6, y + 14);
         if (bars[i].value_text)
-            nfy__html_esc(out, bars[i].value_text);
+            nfy__report_html_esc(out, bars[i].value_text);
         else
             nfy_buf_addf(out, "%.0f", bars[i].value);
         nfy_buf_addstr(out, "</text></g>\n");
@@ -157,8 +157,8 @@ void nfy__html_bars(nfy_buf *out, const char *title, const nfy__html_bar *bars,
     nfy_buf_addstr(out, "</svg>\n");
 }
 
-void nfy__html_table_open(nfy_buf *out, const char *id, bool sortable,
-                          const nfy__html_col *cols, size_t n)
+void nfy__report_html_table_open(nfy_buf *out, const char *id, bool sortable,
+                                 const nfy__html_col *cols, size_t n)
 {
     nfy_buf_addf(out, "<table id=\"%s\"%s><colgroup>", id,
                  sortable ? " class=\"sort\"" : "");
@@ -171,20 +171,20 @@ void nfy__html_table_open(nfy_buf *out, const char *id, bool sortable,
     nfy_buf_addstr(out, "</colgroup><thead><tr>");
     for (size_t i = 0; i < n; i++) {
         nfy_buf_addstr(out, "<th>");
-        nfy__html_esc(out, cols[i].head);
+        nfy__report_html_esc(out, cols[i].head);
         nfy_buf_addstr(out, "</th>");
     }
     nfy_buf_addstr(out, "</tr></thead><tbody>\n");
 }
 
-void nfy__html_table_close(nfy_buf *out)
+void nfy__report_html_table_close(nfy_buf *out)
 {
     nfy_buf_addstr(out, "</tbody></table>\n");
 }
 
-void nfy__html_td(nfy_buf *out, const char *s, bool code)
+void nfy__report_html_td(nfy_buf *out, const char *s, bool code)
 {
     nfy_buf_addstr(out, code && s && *s ? "<td><code>" : "<td>");
-    nfy__html_esc(out, s);
+    nfy__report_html_esc(out, s);
     nfy_buf_addstr(out, code && s && *s ? "</code></td>" : "</td>");
 }

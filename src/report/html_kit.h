@@ -11,14 +11,16 @@
 #include "core/core.h"
 
 /* <!DOCTYPE> up to and including <body> and the <h1> heading. */
-void nfy__html_open(nfy_buf *out, const char *title, const char *heading);
+void nfy__report_html_open(nfy_buf *out, const char *title,
+                           const char *heading);
 /* The sorting / test-mode script and </body></html>. */
-void nfy__html_close(nfy_buf *out);
-void nfy__html_esc(nfy_buf *out, const char *s);
-void nfy__html_esc_n(nfy_buf *out, const char *s, size_t n);
-void nfy__html_cards_open(nfy_buf *out);
-void nfy__html_card(nfy_buf *out, const char *label, size_t n, bool warn);
-void nfy__html_cards_close(nfy_buf *out);
+void nfy__report_html_close(nfy_buf *out);
+void nfy__report_html_esc(nfy_buf *out, const char *s);
+void nfy__report_html_esc_n(nfy_buf *out, const char *s, size_t n);
+void nfy__report_html_cards_open(nfy_buf *out);
+void nfy__report_html_card(nfy_buf *out, const char *label, size_t n,
+                           bool warn);
+void nfy__report_html_cards_close(nfy_buf *out);
 
 /* One bar of a chart: a label (escaped) and its value. */
 typedef struct {
@@ -30,21 +32,21 @@ typedef struct {
 
 /* An inline SVG bar chart: labels in one column, bars from one x, so
  * every bar lines up; title is the <h2> and the chart's accessible name. */
-void nfy__html_bars(nfy_buf *out, const char *title, const nfy__html_bar *bars,
-                    size_t n);
+void nfy__report_html_bars(nfy_buf *out, const char *title,
+                           const nfy__html_bar *bars, size_t n);
 
 /*
  * A table: id (for tests and links), whether a header click sorts it, and
  * the column heads with their widths in percent (0: share the rest). Rows
- * use nfy__html_td*; nfy__html_table_close ends it.
+ * use nfy__report_html_td*; nfy__report_html_table_close ends it.
  */
 typedef struct {
     const char *head;
     unsigned width_pct;
 } nfy__html_col;
-void nfy__html_table_open(nfy_buf *out, const char *id, bool sortable,
-                          const nfy__html_col *cols, size_t n);
-void nfy__html_table_close(nfy_buf *out);
-void nfy__html_td(nfy_buf *out, const char *s, bool code);
+void nfy__report_html_table_open(nfy_buf *out, const char *id, bool sortable,
+                                 const nfy__html_col *cols, size_t n);
+void nfy__report_html_table_close(nfy_buf *out);
+void nfy__report_html_td(nfy_buf *out, const char *s, bool code);
 
 #endif

@@ -69,7 +69,7 @@ static void write_head(nfy_buf *out, const nfy_report *rep)
 static void write_counts(nfy_buf *out, const nfy_report *rep)
 {
     nfy__rule_count_vec rc = {0};
-    nfy__rule_counts(rep, nfy__any_finding, &rc);
+    nfy__report_rule_counts(rep, nfy__report_any_finding, &rc);
     nfy_buf_addstr(out, "    \"by_rule\": {");
     for (size_t i = 0; i < rc.len; i++)
         jkv_num(out, rc.items[i].rule, rc.items[i].count, i + 1 < rc.len);
@@ -109,15 +109,15 @@ static void write_files(nfy_buf *out, const nfy_report *rep,
     nfy_buf_addstr(out, "  \"files\": [");
     for (size_t i = 0; i < nf; i++) {
         size_t first, end, edits = 0;
-        nfy__file_range(v, files[i]->file, &first, &end);
+        nfy__report_file_range(v, files[i]->file, &first, &end);
         for (size_t k = first; k < end; k++) {
             nfy_finding buf;
-            edits += nfy__sorted_head(v, k, &buf)->cat == NFY_CAT_CHANGE;
+            edits += nfy__report_sorted_head(v, k, &buf)->cat == NFY_CAT_CHANGE;
         }
         nfy_buf_addstr(out, i ? ",\n    {" : "\n    {");
         jname(out, QKEY("path"), files[i]->file, true);
-        jkv_str(out, QKEY("status"), nfy_file_status_name(files[i]->status),
-                true);
+        jkv_str(out, QKEY("status"),
+                nfy_report_file_status_name(files[i]->status), true);
         jkv_num(out, "edits", edits, true);
         jkv_num(out, "findings", end - first - edits, true);
         jkv_str(out, QKEY("note"), files[i]->note, false);
@@ -147,8 +147,9 @@ static void write_finding(nfy_buf *out, const nfy_finding *f)
     jkv_str(out, QKEY("rule"), f->rule, true);
     jkv_str(out, QKEY("category"), nfy_finding_cat_name(f->cat), true);
     jkv_str(out, QKEY("op"),
-            f->op == NFY_OPTYPE_NONE ? NULL : nfy_op_type_name(f->op), true);
-    jkv_str(out, QKEY("safety"), nfy_safety_name(f->safety), true);
+            f->op == NFY_OPTYPE_NONE ? NULL : nfy_report_op_type_name(f->op),
+            true);
+    jkv_str(out, QKEY("safety"), nfy_report_safety_name(f->safety), true);
     jkv_str(out, QKEY("api"), f->api, true);
     jkv_str(out, QKEY("message"), f->message, true);
     jkv_str(out, QKEY("before"), f->before, true);
@@ -175,11 +176,11 @@ static void write_findings(nfy_buf *out, const char *key, const nfy__sorted *v,
     size_t written = 0;
     for (size_t i = 0; i < v->n; i++) {
         nfy_finding buf;
-        if ((nfy__sorted_head(v, i, &buf)->cat == NFY_CAT_LEFT_UNCHANGED) !=
-            left)
+        if ((nfy__report_sorted_head(v, i, &buf)->cat ==
+             NFY_CAT_LEFT_UNCHANGED) != left)
             continue;
         nfy_buf_addstr(out, written++ ? ",\n    " : "\n    ");
-        write_finding(out, nfy__sorted_at(v, i, &buf));
+        write_finding(out, nfy__report_sorted_at(v, i, &buf));
     }
     nfy_buf_addstr(out, written ? "\n  ]" : "]");
     nfy_buf_addstr(out, last ? "\n" : ",\n");
@@ -206,7 +207,7 @@ static void write_training(nfy_buf *out, const nfy_report *rep)
     free(rows);
 }
 
-void nfy__render_json(const nfy__sorted *v, nfy_buf *out)
+void nfy__report_render_json(const nfy__sorted *v, nfy_buf *out)
 {
     const nfy_report *rep = v->rep;
     bool training = rep->training.len > 0;
@@ -222,5 +223,5 @@ void nfy__render_json(const nfy__sorted *v, nfy_buf *out)
 
 void nfy_report_render_json(const nfy_report *rep, nfy_buf *out)
 {
-    nfy__render_sorted(rep, nfy__render_json, out);
+    nfy__report_render_sorted(rep, nfy__report_render_json, out);
 }

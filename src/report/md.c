@@ -26,7 +26,7 @@ static bool cell_plain8(const char *s)
  * CELL_MAX bytes (on a UTF-8 boundary) with an ellipsis. */
 static void cell(nfy_buf *out, const char *s, bool code)
 {
-    s = nfy__or_empty(s);
+    s = nfy__report_empty(s);
     size_t n = strlen(s);
     bool cut = n > CELL_MAX;
     if (cut) {
@@ -70,7 +70,7 @@ static void name_cell(nfy_buf *out, const char *file)
 static void loc_cell(nfy_buf *out, const nfy_finding *f)
 {
     nfy_buf loc = NFY_BUF_INIT;
-    nfy__add_location(&loc, f);
+    nfy__report_add_location(&loc, f);
     cell(out, nfy_buf_cstr(&loc), false);
     nfy_buf_release(&loc);
 }
@@ -123,8 +123,8 @@ static void md_effort_files(nfy_buf *out, const nfy_report *rep,
     nfy_effort_counts *counts = calloc(nf + 1, sizeof *counts);
     for (size_t i = 0; level && counts && i < nf; i++) {
         size_t first, end;
-        nfy__file_range(v, files[i]->file, &first, &end);
-        level[i] = nfy__effort_range(v, first, end, &counts[i]);
+        nfy__report_file_range(v, files[i]->file, &first, &end);
+        level[i] = nfy__report_effort_range(v, first, end, &counts[i]);
     }
     for (int l = NFY_EFFORT_HIGH; level && counts && l > NFY_EFFORT_NONE; l--)
         for (size_t i = 0; i < nf && shown < SHOWN_FILES; i++) {
@@ -137,8 +137,9 @@ static void md_effort_files(nfy_buf *out, const nfy_report *rep,
             nfy_buf_addch(out, '|');
             name_cell(out, files[i]->file);
             nfy_buf_addf(out, " %s | %zu | %zu | %zu | %zu |\n",
-                         nfy_effort_name((nfy_effort)l), counts[i].blocking,
-                         counts[i].kernels, counts[i].manual, counts[i].edits);
+                         nfy_report_effort_name((nfy_effort)l),
+                         counts[i].blocking, counts[i].kernels,
+                         counts[i].manual, counts[i].edits);
         }
     nfy_buf_addstr(out, shown ? "\n" : "");
     free(level);
@@ -153,8 +154,8 @@ static void md_effort(nfy_buf *out, const nfy_report *rep,
     enum { SHOWN_BLOCKING = 40 };
     nfy_effort_counts c;
     nfy_effort e = nfy__report_effort(v, NULL, &c);
-    nfy_buf_addf(out, "## Effort: %s\n\n", nfy_effort_name(e));
-    nfy__effort_drivers(rep, e, &c, out);
+    nfy_buf_addf(out, "## Effort: %s\n\n", nfy_report_effort_name(e));
+    nfy__report_effort_drivers(rep, e, &c, out);
     nfy_buf_addf(out,
                  " %zu blocking (%zu custom kernels), %zu other manual, "
                  "%zu automatic edits%s. Rule: high = a custom kernel or "
@@ -173,15 +174,15 @@ static void md_effort(nfy_buf *out, const nfy_report *rep,
     size_t rows = 0;
     for (size_t i = 0; i < v->n; i++) {
         nfy_finding buf;
-        const nfy_finding *f = nfy__sorted_head(v, i, &buf);
-        if (!nfy_finding_is_blocking(f) || rows++ >= SHOWN_BLOCKING)
+        const nfy_finding *f = nfy__report_sorted_head(v, i, &buf);
+        if (!nfy_report_finding_is_blocking(f) || rows++ >= SHOWN_BLOCKING)
             continue;
-        f = nfy__sorted_at(v, i, &buf);
+        f = nfy__report_sorted_at(v, i, &buf);
         nfy_buf_addstr(out, "- ");
-        nfy__add_location(out, f);
-        nfy_buf_addf(out, " %s `%s`: ", nfy__or_empty(f->rule),
-                     nfy__or_empty(f->api));
-        nfy__add_oneline(out, f->message);
+        nfy__report_add_location(out, f);
+        nfy_buf_addf(out, " %s `%s`: ", nfy__report_empty(f->rule),
+                     nfy__report_empty(f->api));
+        nfy__report_add_oneline(out, f->message);
         nfy_buf_addch(out, '\n');
     }
     if (rows > SHOWN_BLOCKING)
@@ -194,8 +195,8 @@ static void md_effort(nfy_buf *out, const nfy_report *rep,
 static void md_rules(nfy_buf *out, const nfy_report *rep)
 {
     nfy__rule_count_vec rc = {0};
-    nfy__rule_counts(rep, nfy__is_change, &rc);
-    nfy__rule_counts_by_count(&rc);
+    nfy__report_rule_counts(rep, nfy__report_is_change, &rc);
+    nfy__report_rule_counts_by_count(&rc);
     nfy_buf_addstr(out, "## Edits by rule\n\n");
     if (!rc.len)
         nfy_buf_addstr(out, "No edits.\n\n");
@@ -249,10 +250,10 @@ static void md_table(nfy_buf *out, const nfy__sorted *v, nfy__finding_pred pred,
     size_t rows = 0;
     for (size_t i = 0; i < v->n; i++) {
         nfy_finding buf;
-        const nfy_finding *f = nfy__sorted_head(v, i, &buf);
+        const nfy_finding *f = nfy__report_sorted_head(v, i, &buf);
         if (!pred(f))
             continue;
-        f = nfy__sorted_at(v, i, &buf);
+        f = nfy__report_sorted_at(v, i, &buf);
         if (!rows++)
             nfy_buf_addstr(out, "| Location | Rule | Kind | Safety | API "
                                 "| Message | Before | After |\n"
@@ -261,10 +262,10 @@ static void md_table(nfy_buf *out, const nfy__sorted *v, nfy__finding_pred pred,
         loc_cell(out, f);
         cell(out, f->rule, false);
         cell(out,
-             f->op != NFY_OPTYPE_NONE ? nfy_op_type_name(f->op)
+             f->op != NFY_OPTYPE_NONE ? nfy_report_op_type_name(f->op)
                                       : nfy_finding_cat_name(f->cat),
              false);
-        cell(out, nfy_safety_name(f->safety), false);
+        cell(out, nfy_report_safety_name(f->safety), false);
         cell(out, f->api, true);
         cell(out, f->message, false);
         cell(out, f->before, true);
@@ -284,14 +285,14 @@ static void md_files(nfy_buf *out, const nfy_report *rep, const nfy__sorted *v)
                             "|---|---|---:|---:|---|\n");
     for (size_t i = 0; i < nf; i++) {
         size_t first, end, edits = 0;
-        nfy__file_range(v, files[i]->file, &first, &end);
+        nfy__report_file_range(v, files[i]->file, &first, &end);
         for (size_t k = first; k < end; k++) {
             nfy_finding buf;
-            edits += nfy__sorted_head(v, k, &buf)->cat == NFY_CAT_CHANGE;
+            edits += nfy__report_sorted_head(v, k, &buf)->cat == NFY_CAT_CHANGE;
         }
         nfy_buf_addch(out, '|');
         name_cell(out, files[i]->file);
-        cell(out, nfy_file_status_name(files[i]->status), false);
+        cell(out, nfy_report_file_status_name(files[i]->status), false);
         nfy_buf_addf(out, " %zu | %zu |", edits, end - first - edits);
         cell(out, files[i]->note, false);
         nfy_buf_addch(out, '\n');
@@ -300,7 +301,7 @@ static void md_files(nfy_buf *out, const nfy_report *rep, const nfy__sorted *v)
     free(files);
 }
 
-void nfy__render_md(const nfy__sorted *v, nfy_buf *out)
+void nfy__report_render_md(const nfy__sorted *v, nfy_buf *out)
 {
     const nfy_report *rep = v->rep;
     nfy_report_totals t;
@@ -315,19 +316,19 @@ void nfy__render_md(const nfy__sorted *v, nfy_buf *out)
     }
     md_training(out, rep);
     md_rules(out, rep);
-    md_table(out, v, nfy__is_manual_finding, "Needs manual work",
+    md_table(out, v, nfy__report_is_manual_finding, "Needs manual work",
              "Nothing needs manual work.\n");
-    md_table(out, v, nfy__is_change, "Changes", "No changes.\n");
-    md_table(out, v, nfy__is_other_finding, "Other findings and advice",
+    md_table(out, v, nfy__report_is_change, "Changes", "No changes.\n");
+    md_table(out, v, nfy__report_is_other_finding, "Other findings and advice",
              "None.\n");
-    md_table(out, v, nfy__is_left_unchanged, "Left unchanged (with the reason)",
-             "None.\n");
+    md_table(out, v, nfy__report_is_left_unchanged,
+             "Left unchanged (with the reason)", "None.\n");
     md_files(out, rep, v);
 }
 
 void nfy_report_render_md(const nfy_report *rep, nfy_buf *out)
 {
-    nfy__render_sorted(rep, nfy__render_md, out);
+    nfy__report_render_sorted(rep, nfy__report_render_md, out);
 }
 
 /* ---- console ------------------------------------------------------------ */
@@ -336,8 +337,8 @@ static void console_edits(nfy_buf *out, const nfy_report *rep, size_t edits)
 {
     enum { SHOWN_RULES = 8 };
     nfy__rule_count_vec rc = {0};
-    nfy__rule_counts(rep, nfy__is_change, &rc);
-    nfy__rule_counts_by_count(&rc);
+    nfy__report_rule_counts(rep, nfy__report_is_change, &rc);
+    nfy__report_rule_counts_by_count(&rc);
     nfy_buf_addf(out, "edits: %zu", edits);
     for (size_t i = 0; i < rc.len && i < SHOWN_RULES; i++)
         nfy_buf_addf(out, "%s%s x%zu", i ? ", " : " (", rc.items[i].rule,
@@ -384,23 +385,23 @@ void nfy_report_render_console(const nfy_report *rep, const nfy_console_opts *o,
                  t.manual, nfy_plural(t.manual, "finding", "findings"),
                  t.manual ? off : "");
     nfy__sorted v;
-    nfy__sorted_init(&v, rep);
+    nfy__report_sorted_init(&v, rep);
     size_t shown = 0;
     for (size_t i = 0; i < v.n && shown < o->top; i++) {
         nfy_finding buf;
-        const nfy_finding *f = nfy__sorted_head(&v, i, &buf);
-        if (!nfy__is_manual_finding(f))
+        const nfy_finding *f = nfy__report_sorted_head(&v, i, &buf);
+        if (!nfy__report_is_manual_finding(f))
             continue;
-        f = nfy__sorted_at(&v, i, &buf);
+        f = nfy__report_sorted_at(&v, i, &buf);
         shown++;
         nfy_buf_addstr(out, "  ");
-        nfy__add_location_in(out, rep->meta.file_root, f);
+        nfy__report_add_location_in(out, rep->meta.file_root, f);
         nfy_buf_addf(out, ": %s%s%s ", warn, f->rule, off);
-        nfy__add_oneline(out, f->message ? f->message : f->api);
+        nfy__report_add_oneline(out, f->message ? f->message : f->api);
         nfy_buf_addch(out, '\n');
     }
     if (t.manual > shown)
         nfy_buf_addf(out, "  ... and %zu more (%s)\n", t.manual - shown,
                      o->more_hint ? o->more_hint : "see the report");
-    nfy__sorted_release(&v);
+    nfy__report_sorted_release(&v);
 }

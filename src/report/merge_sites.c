@@ -22,11 +22,11 @@ static bool mergeable(const nfy_finding *f)
 /* What a finding weighs for the effort (effort.c's classes). */
 static int weight(const nfy_finding *f)
 {
-    if (nfy_finding_is_kernel(f))
+    if (nfy_report_finding_is_kernel(f))
         return 3;
-    if (nfy_finding_is_blocking(f))
+    if (nfy_report_finding_is_blocking(f))
         return 2;
-    return nfy_finding_is_manual(f) ? 1 : 0;
+    return nfy_report_finding_is_manual(f) ? 1 : 0;
 }
 
 static bool advice_list(nfy_finding_cat c)
@@ -71,7 +71,7 @@ static void relate(nfy_report *rep, nfy_finding *keep, const nfy_finding *other)
  * analyse's flagged_by_convert has it), then the one that weighs more. */
 static int rank(const nfy_finding *f)
 {
-    bool verdict = nfy_rule_category_of_id(f->rule) == NFY_RULE_CAT_ANALYSIS;
+    bool verdict = nfy_rules_category_of_id(f->rule) == NFY_RULE_CAT_ANALYSIS;
     return (verdict ? 0 : 4) + weight(f);
 }
 

@@ -18,12 +18,12 @@ static const char *const cat_names[] = {
 static const char *const file_status_names[] = {"converted", "unchanged",
                                                 "copied", "skipped", "error"};
 
-const char *nfy_op_type_name(nfy_op_type op)
+const char *nfy_report_op_type_name(nfy_op_type op)
 {
     return (unsigned)op <= NFY_OPTYPE_UNSUPPORTED ? op_names[op] : "";
 }
 
-const char *nfy_safety_name(nfy_safety s)
+const char *nfy_report_safety_name(nfy_safety s)
 {
     return (unsigned)s <= NFY_SAFETY_MANUAL ? safety_names[s] : "manual";
 }
@@ -33,7 +33,7 @@ const char *nfy_finding_cat_name(nfy_finding_cat c)
     return (unsigned)c < NFY_CAT_COUNT ? cat_names[c] : "unknown";
 }
 
-const char *nfy_file_status_name(nfy_file_status s)
+const char *nfy_report_file_status_name(nfy_file_status s)
 {
     return (unsigned)s <= NFY_FILE_ERROR ? file_status_names[s] : "error";
 }
@@ -67,7 +67,7 @@ void nfy_report_set_meta(nfy_report *rep, const nfy_report_meta *meta)
 
 static const char *rule_message(void *ctx, const char *id)
 {
-    const nfy_rule *r = nfy_rule_set_find(ctx, id);
+    const nfy_rule *r = nfy_rules_set_find(ctx, id);
     return r ? r->message : NULL;
 }
 
@@ -103,13 +103,13 @@ void nfy_report_add_finding(nfy_report *rep, const nfy_finding *f)
     c.code_before = nfy__report_intern_cstr(rep, f->code_before);
     c.code_after = nfy__report_intern_cstr(rep, f->code_after);
     const nfy_rule *r =
-        rep->rules ? nfy_rule_set_find(rep->rules, c.rule) : NULL;
+        rep->rules ? nfy_rules_set_find(rep->rules, c.rule) : NULL;
     if (r && r->severity > c.rule_severity)
         c.rule_severity = r->severity;
     nfy_vec_push(&rep->open_findings, c);
 }
 
-const char *nfy_finding_edit_id(const nfy_finding *f, nfy_buf *buf)
+const char *nfy_report_finding_edit_id(const nfy_finding *f, nfy_buf *buf)
 {
     if (!f->edit_id || !f->edit_id_in_file)
         return f->edit_id;
@@ -122,7 +122,8 @@ const char *nfy_finding_edit_id(const nfy_finding *f, nfy_buf *buf)
     return nfy_buf_cstr(buf);
 }
 
-void nfy_finding_locate(nfy_finding *f, const nfy_source *src, nfy_span sp)
+void nfy_report_finding_locate(nfy_finding *f, const nfy_source *src,
+                               nfy_span sp)
 {
     nfy_source_linecol(src, sp.start, &f->start_line, &f->start_col);
     nfy_source_linecol(src, sp.end, &f->end_line, &f->end_col);
@@ -143,7 +144,7 @@ void nfy_report_add_edits(nfy_report *rep, const char *file, nfy_edit_set *set,
         const nfy_edit *e = &set->edits.items[i];
         nfy_finding f = {0};
         f.file = file;
-        nfy_finding_locate(&f, set->src, e->span);
+        nfy_report_finding_locate(&f, set->src, e->span);
         f.rule = e->rule;
         f.op = edit_op(e);
         f.safety = safety;
@@ -202,7 +203,7 @@ void nfy_report_merge(nfy_report *dst, const nfy_report *src)
     }
 }
 
-bool nfy_finding_is_manual(const nfy_finding *f)
+bool nfy_report_finding_is_manual(const nfy_finding *f)
 {
     switch (f->cat) {
     case NFY_CAT_LEFT_UNCHANGED:
@@ -257,7 +258,7 @@ void nfy_report_totals_get(const nfy_report *rep, nfy_report_totals *t)
             t->by_cat[f->cat]++;
         if (f->cat == NFY_CAT_CHANGE)
             t->edits++;
-        else if (nfy_finding_is_manual(f))
+        else if (nfy_report_finding_is_manual(f))
             t->manual++;
     }
 }

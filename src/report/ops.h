@@ -37,45 +37,48 @@ typedef struct {
  * atomically, deterministically (no timestamps). t must have been sorted
  * (nfy_prof_table_sort).
  */
-nfy_status nfy_prof_report_write(const nfy_prof_table *t,
-                                 const nfy_prof_report_meta *m, const char *dir,
-                                 nfy_diags *diags);
+nfy_status nfy_report_prof_report_write(const nfy_prof_table *t,
+                                        const nfy_prof_report_meta *m,
+                                        const char *dir, nfy_diags *diags);
 
 /** Render the ops.csv / dynamic_ops.csv / all_ops.txt / report.json /
  *  summary.md / report.html / ops.sarif text into out (used by the writer
  *  and by tests). m may be NULL only for the CSV renderers. */
-void nfy_prof_render_all_ops(const nfy_prof_table *t, nfy_buf *out);
-void nfy_prof_render_ops_csv(const nfy_prof_table *t,
-                             const nfy_prof_report_meta *m, nfy_buf *out);
-void nfy_prof_render_dynamic_csv(const nfy_prof_table *t,
+void nfy_report_prof_render_all_ops(const nfy_prof_table *t, nfy_buf *out);
+void nfy_report_prof_render_ops_csv(const nfy_prof_table *t,
+                                    const nfy_prof_report_meta *m,
+                                    nfy_buf *out);
+void nfy_report_prof_render_dynamic_csv(const nfy_prof_table *t,
+                                        const nfy_prof_report_meta *m,
+                                        nfy_buf *out);
+void nfy_report_prof_render_json(const nfy_prof_table *t,
                                  const nfy_prof_report_meta *m, nfy_buf *out);
-void nfy_prof_render_json(const nfy_prof_table *t,
-                          const nfy_prof_report_meta *m, nfy_buf *out);
-void nfy_prof_render_md(const nfy_prof_table *t, const nfy_prof_report_meta *m,
-                        nfy_buf *out);
+void nfy_report_prof_render_md(const nfy_prof_table *t,
+                               const nfy_prof_report_meta *m, nfy_buf *out);
 /**
  * report.html: one self-contained page (inline CSS, a small inline script
  * that only sorts tables): summary, unsupported / CPU-fallback operators by
  * self time, every operator, dynamic-shape operators, m->diags with
  * input:line. Every text from the input is HTML-escaped.
  */
-void nfy_prof_render_html(const nfy_prof_table *t,
-                          const nfy_prof_report_meta *m, nfy_buf *out);
+void nfy_report_prof_render_html(const nfy_prof_table *t,
+                                 const nfy_prof_report_meta *m, nfy_buf *out);
 /** ops.sarif: each unsupported / cpu-fallback operator at each of its
  *  sites (SARIF 2.1.0). */
-void nfy_prof_render_sarif(const nfy_prof_table *t,
-                           const nfy_prof_report_meta *m, nfy_buf *out);
+void nfy_report_prof_render_sarif(const nfy_prof_table *t,
+                                  const nfy_prof_report_meta *m, nfy_buf *out);
 
 /* Text the ops renderers share (ops_report.c). */
 
 /** Append a decimal integer (printf is slow for thousands of step ranges). */
-void nfy__ops_add_int(nfy_buf *b, long long v);
+void nfy__report_ops_add_int(nfy_buf *b, long long v);
 /** "1-3 5 7-9": a sorted step list as runs (tmp is reset first). */
-void nfy__ops_join_steps(const nfy_prof_step_vec *v, nfy_buf *tmp);
+void nfy__report_ops_join_steps(const nfy_prof_step_vec *v, nfy_buf *tmp);
 /** The Notes text of ops.csv (cut names, cut shapes...); tmp reset. */
-void nfy__ops_notes(const nfy_prof_op *op, nfy_buf *tmp);
+void nfy__report_ops_notes(const nfy_prof_op *op, nfy_buf *tmp);
 /** "model.py:9 forward (2 calls, 0.69%); ..." most calls first; tmp
  *  reset. total: the share's base (nfy_prof_table_self_time). */
-void nfy__ops_join_sites(const nfy_prof_op *op, double total, nfy_buf *tmp);
+void nfy__report_ops_join_sites(const nfy_prof_op *op, double total,
+                                nfy_buf *tmp);
 
 #endif

@@ -120,9 +120,9 @@ static void json_op(const nfy_prof_op *op, double total, nfy_arena *a,
                op->steps.items[e + 1] == op->steps.items[e] + 1)
             e++;
         (void)nfy_buf_addstr(out, k ? ",[" : "[");
-        nfy__ops_add_int(out, op->steps.items[k]);
+        nfy__report_ops_add_int(out, op->steps.items[k]);
         (void)nfy_buf_addch(out, ',');
-        nfy__ops_add_int(out, op->steps.items[e]);
+        nfy__report_ops_add_int(out, op->steps.items[e]);
         (void)nfy_buf_addch(out, ']');
         k = e + 1;
     }
@@ -162,8 +162,8 @@ static void json_op(const nfy_prof_op *op, double total, nfy_arena *a,
                        (long long)op->other_site_calls);
 }
 
-void nfy_prof_render_json(const nfy_prof_table *t,
-                          const nfy_prof_report_meta *m, nfy_buf *out)
+void nfy_report_prof_render_json(const nfy_prof_table *t,
+                                 const nfy_prof_report_meta *m, nfy_buf *out)
 {
     nfy_prof_counts c;
     nfy_prof_table_counts(t, &c);
@@ -280,7 +280,7 @@ static void md_sites(const nfy_prof_table *t, double total, nfy_arena *a,
             (void)nfy_buf_addstr(out, "\nWhere your code calls them "
                                       "(profiled with_stack):\n\n");
         any = true;
-        nfy__ops_join_sites(op, total, &tmp);
+        nfy__report_ops_join_sites(op, total, &tmp);
         (void)nfy_buf_addstr(out, "- `");
         md_cell(out, nfy_prof_qualified(a, op->full_name));
         (void)nfy_buf_addstr(out, "`: ");
@@ -290,8 +290,8 @@ static void md_sites(const nfy_prof_table *t, double total, nfy_arena *a,
     nfy_buf_release(&tmp);
 }
 
-void nfy_prof_render_md(const nfy_prof_table *t, const nfy_prof_report_meta *m,
-                        nfy_buf *out)
+void nfy_report_prof_render_md(const nfy_prof_table *t,
+                               const nfy_prof_report_meta *m, nfy_buf *out)
 {
     nfy_prof_counts c;
     nfy_prof_table_counts(t, &c);

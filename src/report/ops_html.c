@@ -85,7 +85,7 @@ static void td_status(nfy_buf *out, nfy_prof_status s)
 /* Steps as runs ("1-3 5"), sorted by the first step. */
 static void td_steps(nfy_buf *out, const nfy_prof_step_vec *steps, nfy_buf *tmp)
 {
-    nfy__ops_join_steps(steps, tmp);
+    nfy__report_ops_join_steps(steps, tmp);
     (void)nfy_buf_addstr(out, "<td data-v=\"");
     add_int(out, steps->len ? steps->items[0] : -1);
     (void)nfy_buf_addstr(out, "\">");
@@ -123,13 +123,14 @@ static void table_end(nfy_buf *out)
 
 static void card(nfy_buf *out, const char *label, size_t n, bool warn)
 {
-    nfy__html_card(out, label, n, warn);
+    nfy__report_html_card(out, label, n, warn);
 }
 
 static void head(const nfy_prof_table *t, const nfy_prof_report_meta *m,
                  nfy_buf *out)
 {
-    nfy__html_open(out, "npuify ops report", "npuify ops: operator report");
+    nfy__report_html_open(out, "npuify ops report",
+                          "npuify ops: operator report");
     (void)nfy_buf_addstr(out, "<p class=\"meta\">");
     if (m->version) {
         (void)nfy_buf_addstr(out, "target torch_npu ");
@@ -238,7 +239,7 @@ static void summary(const nfy_prof_table *t, double total, nfy_buf *out)
 {
     nfy_prof_counts c;
     nfy_prof_table_counts(t, &c);
-    nfy__html_cards_open(out);
+    nfy__report_html_cards_open(out);
     card(out, "operators", c.ops, false);
     card(out, "supported", c.supported, false);
     card(out, "cpu-fallback", c.fallback, true);
@@ -251,7 +252,7 @@ static void summary(const nfy_prof_table *t, double total, nfy_buf *out)
         card(out, "possibly dynamic", c.possible, true);
     card(out, "names cut", c.truncated, false);
     card(out, "steps", t->steps.len, false);
-    nfy__html_cards_close(out);
+    nfy__report_html_cards_close(out);
     status_table(t, total, out);
 }
 
@@ -318,7 +319,7 @@ static void op_row(const html_ctx *h, const nfy_prof_op *op)
     td_steps(out, &op->steps, h->tmp);
     td_text(out, nfy_str_from_cstr(nfy_prof_dyn_name(op->dyn)), false);
     td_text(out, op->first_version, false);
-    nfy__ops_notes(op, h->tmp);
+    nfy__report_ops_notes(op, h->tmp);
     if (op->flags & NFY_PROW_NAME_TRUNCATED) { /* the name as printed */
         (void)nfy_buf_addstr(h->tmp, h->tmp->len ? "; printed " : "printed ");
         (void)nfy_buf_addview(h->tmp, op->name);
@@ -617,8 +618,8 @@ static void diagnostics(const nfy_diags *d, nfy_buf *tmp, nfy_buf *out)
                            n + d->dropped - shown);
 }
 
-void nfy_prof_render_html(const nfy_prof_table *t,
-                          const nfy_prof_report_meta *m, nfy_buf *out)
+void nfy_report_prof_render_html(const nfy_prof_table *t,
+                                 const nfy_prof_report_meta *m, nfy_buf *out)
 {
     nfy_arena a = NFY_ARENA_INIT;
     nfy_buf tmp = NFY_BUF_INIT;
@@ -635,7 +636,7 @@ void nfy_prof_render_html(const nfy_prof_table *t,
     dynamic_section(&h, m);
     other_rows(&h);
     diagnostics(m->diags, &tmp, out);
-    nfy__html_close(out);
+    nfy__report_html_close(out);
     nfy_buf_release(&tmp);
     nfy_arena_release(&a);
 }

@@ -11,7 +11,7 @@
 
 #include "report/ops.h"
 
-void nfy__ops_add_int(nfy_buf *b, long long v)
+void nfy__report_ops_add_int(nfy_buf *b, long long v)
 {
     char tmp[24];
     size_t n = 0;
@@ -46,7 +46,7 @@ static int cmp_str(const void *a, const void *b)
     return nfy_str_cmp(*(const nfy_str *)a, *(const nfy_str *)b);
 }
 
-void nfy_prof_render_all_ops(const nfy_prof_table *t, nfy_buf *out)
+void nfy_report_prof_render_all_ops(const nfy_prof_table *t, nfy_buf *out)
 {
     nfy_arena a = NFY_ARENA_INIT;
     nfy_str *names = calloc(t->ops.len + 1, sizeof *names);
@@ -86,14 +86,14 @@ static void join_shapes(const nfy_prof_op *op, nfy_buf *tmp, int32_t after)
         (void)nfy_buf_addview(tmp, s->text);
         if (after >= 0) {
             (void)nfy_buf_addch(tmp, '@');
-            nfy__ops_add_int(tmp, s->first_step);
+            nfy__report_ops_add_int(tmp, s->first_step);
         }
     }
 }
 
 /* "1-3 5 7-9": runs of consecutive steps as ranges (logs with thousands
  * of per-step tables would otherwise list every one). */
-void nfy__ops_join_steps(const nfy_prof_step_vec *v, nfy_buf *tmp)
+void nfy__report_ops_join_steps(const nfy_prof_step_vec *v, nfy_buf *tmp)
 {
     nfy_buf_reset(tmp);
     for (size_t k = 0; k < v->len;) {
@@ -102,16 +102,16 @@ void nfy__ops_join_steps(const nfy_prof_step_vec *v, nfy_buf *tmp)
             e++;
         if (k)
             (void)nfy_buf_addch(tmp, ' ');
-        nfy__ops_add_int(tmp, v->items[k]);
+        nfy__report_ops_add_int(tmp, v->items[k]);
         if (e > k) {
             (void)nfy_buf_addch(tmp, '-');
-            nfy__ops_add_int(tmp, v->items[e]);
+            nfy__report_ops_add_int(tmp, v->items[e]);
         }
         k = e + 1;
     }
 }
 
-void nfy__ops_notes(const nfy_prof_op *op, nfy_buf *tmp)
+void nfy__report_ops_notes(const nfy_prof_op *op, nfy_buf *tmp)
 {
     nfy_buf_reset(tmp);
     if (op->flags & NFY_PROW_NAME_TRUNCATED)
@@ -156,7 +156,8 @@ static void add_calls_in_source(const nfy_prof_site *s, nfy_str file,
                            NFY_STR_FMT(s->in_source[i].api));
 }
 
-void nfy__ops_join_sites(const nfy_prof_op *op, double total, nfy_buf *tmp)
+void nfy__report_ops_join_sites(const nfy_prof_op *op, double total,
+                                nfy_buf *tmp)
 {
     nfy_buf_reset(tmp);
     size_t order[NFY_PROF_SITES_MAX];
@@ -183,8 +184,8 @@ void nfy__ops_join_sites(const nfy_prof_op *op, double total, nfy_buf *tmp)
                            (long long)op->other_site_calls);
 }
 
-void nfy_prof_render_ops_csv(const nfy_prof_table *t,
-                             const nfy_prof_report_meta *m, nfy_buf *out)
+void nfy_report_prof_render_ops_csv(const nfy_prof_table *t,
+                                    const nfy_prof_report_meta *m, nfy_buf *out)
 {
     (void)m;
     nfy_arena a = NFY_ARENA_INIT;
@@ -212,13 +213,13 @@ void nfy_prof_render_ops_csv(const nfy_prof_table *t,
             (void)nfy_buf_addf(out, ",%d,", (int)op->first_step);
         else
             (void)nfy_buf_addstr(out, ",,");
-        nfy__ops_join_steps(&op->steps, &tmp);
+        nfy__report_ops_join_steps(&op->steps, &tmp);
         csv_view(out, nfy_buf_view(&tmp));
         (void)nfy_buf_addf(out, ",%s,", nfy_prof_dyn_name(op->dyn));
-        nfy__ops_notes(op, &tmp);
+        nfy__report_ops_notes(op, &tmp);
         csv_view(out, nfy_buf_view(&tmp));
         (void)nfy_buf_addch(out, ',');
-        nfy__ops_join_sites(op, total, &tmp);
+        nfy__report_ops_join_sites(op, total, &tmp);
         csv_view(out, nfy_buf_view(&tmp));
         (void)nfy_buf_addch(out, '\n');
     }
@@ -226,8 +227,9 @@ void nfy_prof_render_ops_csv(const nfy_prof_table *t,
     nfy_arena_release(&a);
 }
 
-void nfy_prof_render_dynamic_csv(const nfy_prof_table *t,
-                                 const nfy_prof_report_meta *m, nfy_buf *out)
+void nfy_report_prof_render_dynamic_csv(const nfy_prof_table *t,
+                                        const nfy_prof_report_meta *m,
+                                        nfy_buf *out)
 {
     nfy_arena a = NFY_ARENA_INIT;
     nfy_buf tmp = NFY_BUF_INIT;
@@ -260,7 +262,7 @@ void nfy_prof_render_dynamic_csv(const nfy_prof_table *t,
             join_shapes(op, &tmp, m->ref_step);
         csv_view(out, nfy_buf_view(&tmp));
         (void)nfy_buf_addch(out, ',');
-        nfy__ops_join_steps(&op->steps, &tmp);
+        nfy__report_ops_join_steps(&op->steps, &tmp);
         csv_view(out, nfy_buf_view(&tmp));
         (void)nfy_buf_addch(out, '\n');
     }
@@ -283,9 +285,9 @@ static nfy_status write_one(const char *dir, const char *name, nfy_buf *b,
     return st;
 }
 
-nfy_status nfy_prof_report_write(const nfy_prof_table *t,
-                                 const nfy_prof_report_meta *m, const char *dir,
-                                 nfy_diags *diags)
+nfy_status nfy_report_prof_report_write(const nfy_prof_table *t,
+                                        const nfy_prof_report_meta *m,
+                                        const char *dir, nfy_diags *diags)
 {
     nfy_status st = nfy_mkdirs(dir, 0755);
     if (st) {
@@ -297,7 +299,7 @@ nfy_status nfy_prof_report_write(const nfy_prof_table *t,
     }
     nfy_status first = NFY_OK;
     nfy_buf b = NFY_BUF_INIT;
-    nfy_prof_render_all_ops(t, &b);
+    nfy_report_prof_render_all_ops(t, &b);
     first = write_one(dir, "all_ops.txt", &b, diags);
     struct {
         unsigned fmt;
@@ -305,12 +307,12 @@ nfy_status nfy_prof_report_write(const nfy_prof_table *t,
         void (*render)(const nfy_prof_table *, const nfy_prof_report_meta *,
                        nfy_buf *);
     } outs[] = {
-        {NFY_REPORT_CSV, "ops.csv", nfy_prof_render_ops_csv},
-        {NFY_REPORT_CSV, "dynamic_ops.csv", nfy_prof_render_dynamic_csv},
-        {NFY_REPORT_JSON, "report.json", nfy_prof_render_json},
-        {NFY_REPORT_MD, "summary.md", nfy_prof_render_md},
-        {NFY_REPORT_HTML, "report.html", nfy_prof_render_html},
-        {NFY_REPORT_SARIF, "ops.sarif", nfy_prof_render_sarif},
+        {NFY_REPORT_CSV, "ops.csv", nfy_report_prof_render_ops_csv},
+        {NFY_REPORT_CSV, "dynamic_ops.csv", nfy_report_prof_render_dynamic_csv},
+        {NFY_REPORT_JSON, "report.json", nfy_report_prof_render_json},
+        {NFY_REPORT_MD, "summary.md", nfy_report_prof_render_md},
+        {NFY_REPORT_HTML, "report.html", nfy_report_prof_render_html},
+        {NFY_REPORT_SARIF, "ops.sarif", nfy_report_prof_render_sarif},
     };
     for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++) {
         if (!(m->formats & outs[i].fmt))

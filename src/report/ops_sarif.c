@@ -110,8 +110,8 @@ static void result(const nfy_prof_op *op, const nfy_prof_report_meta *m,
     (void)nfy_buf_addstr(out, "}");
 }
 
-void nfy_prof_render_sarif(const nfy_prof_table *t,
-                           const nfy_prof_report_meta *m, nfy_buf *out)
+void nfy_report_prof_render_sarif(const nfy_prof_table *t,
+                                  const nfy_prof_report_meta *m, nfy_buf *out)
 {
     nfy_arena a = NFY_ARENA_INIT;
     double total = nfy_prof_table_self_time(t);

@@ -34,7 +34,7 @@ static const char *public_edit_id(const nfy_report *rep, const nfy_finding *f)
     if (!f->edit_id_in_file)
         return f->edit_id;
     nfy_buf id = NFY_BUF_INIT;
-    const char *s = nfy_finding_edit_id(f, &id);
+    const char *s = nfy_report_finding_edit_id(f, &id);
     s = nfy__report_intern((nfy_report *)rep, s, id.len);
     nfy_buf_release(&id);
     return s;
@@ -55,7 +55,7 @@ bool nfy_report_finding_get(const nfy_report *rep, size_t i,
                               .end_col = f->end_col,
                               .rule = f->rule,
                               .cat = f->cat,
-                              .manual = nfy_finding_is_manual(f),
+                              .manual = nfy_report_finding_is_manual(f),
                               .api = f->api,
                               .message = f->message,
                               .before = f->before,

@@ -66,9 +66,9 @@ typedef enum {
 typedef nfy_rule_safety nfy_safety;
 
 /** "INSERT", "MODIFY", "DELETE", "UNSUPPORTED", "" for NONE. */
-const char *nfy_op_type_name(nfy_op_type op);
+const char *nfy_report_op_type_name(nfy_op_type op);
 /** "safe", "unsafe", "manual". */
-const char *nfy_safety_name(nfy_safety s);
+const char *nfy_report_safety_name(nfy_safety s);
 
 /**
  * One finding or change record. All strings are NUL-terminated; every one may
@@ -106,17 +106,18 @@ typedef struct {
     nfy_severity rule_severity; /* the rule's severity, filled in by a report
                                    with rules (nfy_report_use_rules) */
     bool edit_id_in_file;       /* edit_id leaves out its first part, the
-                                   file and ':' (nfy_finding_edit_id) */
+                                   file and ':' (nfy_report_finding_edit_id) */
 } nfy_finding;
 
 typedef NFY_VEC(nfy_finding) nfy_finding_vec;
 
 /** The whole edit id of f, or NULL: f->edit_id itself, or put together in
  * *buf (valid until buf changes). */
-const char *nfy_finding_edit_id(const nfy_finding *f, nfy_buf *buf);
+const char *nfy_report_finding_edit_id(const nfy_finding *f, nfy_buf *buf);
 
 /** Set start/end line and column of f from a byte span of src. */
-void nfy_finding_locate(nfy_finding *f, const nfy_source *src, nfy_span sp);
+void nfy_report_finding_locate(nfy_finding *f, const nfy_source *src,
+                               nfy_span sp);
 
 /* What happened to one input file. */
 typedef enum {
@@ -128,7 +129,7 @@ typedef enum {
 } nfy_file_status;
 
 /** "converted", "unchanged", "copied", "skipped", "error". */
-const char *nfy_file_status_name(nfy_file_status s);
+const char *nfy_report_file_status_name(nfy_file_status s);
 
 typedef struct {
     const char *file; /* relative, '/'-separated */
@@ -299,7 +300,7 @@ void nfy_report_finding_read(const nfy_report *rep, size_t i, nfy_finding *out);
 /* Totals derived from the model (what the summaries print). */
 
 /** True when f needs a human (counted in totals.manual). */
-bool nfy_finding_is_manual(const nfy_finding *f);
+bool nfy_report_finding_is_manual(const nfy_finding *f);
 
 /* ---- Effort estimate (src/report/effort.c states the rule) ---- */
 typedef enum {
@@ -317,15 +318,15 @@ typedef struct {
 } nfy_effort_counts;
 
 /** "none", "low", "medium", "high". */
-const char *nfy_effort_name(nfy_effort e);
+const char *nfy_report_effort_name(nfy_effort e);
 /** A custom kernel finding (CUDA source, extension build, op call, Triton). */
-bool nfy_finding_is_kernel(const nfy_finding *f);
+bool nfy_report_finding_is_kernel(const nfy_finding *f);
 /** Blocks the port until a human acts: kernels and unsupported APIs. */
-bool nfy_finding_is_blocking(const nfy_finding *f);
+bool nfy_report_finding_is_blocking(const nfy_finding *f);
 /** Count f into c (left-unchanged records do not count). */
-void nfy_effort_add(nfy_effort_counts *c, const nfy_finding *f);
+void nfy_report_effort_add(nfy_effort_counts *c, const nfy_finding *f);
 /** The level the counts give. */
-nfy_effort nfy_effort_of(const nfy_effort_counts *c);
+nfy_effort nfy_report_effort_of(const nfy_effort_counts *c);
 /**
  * Effort for one file (file non-NULL) or the project (NULL: every finding,
  * and never below its worst file); counts (may be NULL) receives the
@@ -337,7 +338,7 @@ nfy_effort nfy_report_effort(const nfy_report *rep, const char *file,
 /* ---- Report formats (formats.c; the table: NFY_REPORT_FORMAT_MAP) ---- */
 
 /* The two reports: a tree's (convert, analyse, review: nfy_report_write)
- * and the operators' (ops: nfy_prof_report_write, report/ops.h). */
+ * and the operators' (ops: nfy_report_prof_report_write, report/ops.h). */
 typedef enum { NFY_REPORT_KIND_TREE, NFY_REPORT_KIND_OPS } nfy_report_kind;
 
 /** The NFY_REPORT_* formats a kind of report has. */
@@ -377,7 +378,7 @@ typedef enum {
 } nfy_csv_kind;
 
 /** File name of a CSV kind, e.g. "change_list.csv". */
-const char *nfy_csv_file_name(nfy_csv_kind kind);
+const char *nfy_report_csv_file_name(nfy_csv_kind kind);
 void nfy_report_render_csv(const nfy_report *rep, nfy_csv_kind kind,
                            nfy_buf *out);
 void nfy_report_render_log(const nfy_report *rep, nfy_buf *out);

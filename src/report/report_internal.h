@@ -43,17 +43,17 @@ typedef struct {
     size_t n;
 } nfy__sorted;
 
-void nfy__sorted_init(nfy__sorted *v, const nfy_report *rep);
-void nfy__sorted_release(nfy__sorted *v);
+void nfy__report_sorted_init(nfy__sorted *v, const nfy_report *rep);
+void nfy__report_sorted_release(nfy__sorted *v);
 /* Finding k of the order: the open finding itself, or a sealed one decoded
  * into *buf (valid until buf is reused). */
-const nfy_finding *nfy__sorted_at(const nfy__sorted *v, size_t k,
-                                  nfy_finding *buf);
+const nfy_finding *nfy__report_sorted_at(const nfy__sorted *v, size_t k,
+                                         nfy_finding *buf);
 /* Finding k of the order as nfy__report_finding_head gives it. */
-const nfy_finding *nfy__sorted_head(const nfy__sorted *v, size_t k,
-                                    nfy_finding *buf);
+const nfy_finding *nfy__report_sorted_head(const nfy__sorted *v, size_t k,
+                                           nfy_finding *buf);
 /* The file of finding k (NULL: project-wide), without decoding the rest. */
-const char *nfy__sorted_file(const nfy__sorted *v, size_t k);
+const char *nfy__report_sorted_file(const nfy__sorted *v, size_t k);
 
 /* strcmp with NULL sorting before every string. */
 int nfy__report_strcmp(const char *a, const char *b);
@@ -75,63 +75,66 @@ typedef NFY_VEC(nfy__rule_count) nfy__rule_count_vec;
  * nfy__report_finding_head decodes it: the row's own fields only). */
 typedef bool (*nfy__finding_pred)(const nfy_finding *f);
 
-bool nfy__is_change(const nfy_finding *f);
-bool nfy__any_finding(const nfy_finding *f);
-/* Not a change, and needs a human (nfy_finding_is_manual). */
-bool nfy__is_manual_finding(const nfy_finding *f);
+bool nfy__report_is_change(const nfy_finding *f);
+bool nfy__report_any_finding(const nfy_finding *f);
+/* Not a change, and needs a human (nfy_report_finding_is_manual). */
+bool nfy__report_is_manual_finding(const nfy_finding *f);
 /* Not a change, not manual, not left unchanged: advice, unknown, ... */
-bool nfy__is_other_finding(const nfy_finding *f);
-bool nfy__is_left_unchanged(const nfy_finding *f);
+bool nfy__report_is_other_finding(const nfy_finding *f);
+bool nfy__report_is_left_unchanged(const nfy_finding *f);
 
 /* Counts per rule id of the findings matching pred, sorted by rule id. */
-void nfy__rule_counts(const nfy_report *rep, nfy__finding_pred pred,
-                      nfy__rule_count_vec *out);
+void nfy__report_rule_counts(const nfy_report *rep, nfy__finding_pred pred,
+                             nfy__rule_count_vec *out);
 /* The same, ordered by count (descending), then rule id. */
-void nfy__rule_counts_by_count(nfy__rule_count_vec *v);
+void nfy__report_rule_counts_by_count(nfy__rule_count_vec *v);
 
 /* "file:line:col" (1-based column, as compilers print) or "project" for a
  * project-wide finding. */
-void nfy__add_location(nfy_buf *out, const nfy_finding *f);
+void nfy__report_add_location(nfy_buf *out, const nfy_finding *f);
 /* The same with the file as the user opens it from the current directory:
  * root (SRC as given; NULL: none) joined with the file. */
-void nfy__add_location_in(nfy_buf *out, const char *root, const nfy_finding *f);
+void nfy__report_add_location_in(nfy_buf *out, const char *root,
+                                 const nfy_finding *f);
 /* root joined with file by one '/' ("a/" + "b.py": "a/b.py"); file alone
  * when root is NULL, root alone when file is. */
-void nfy__add_path_in(nfy_buf *out, const char *root, const char *file);
+void nfy__report_add_path_in(nfy_buf *out, const char *root, const char *file);
 /* s with each line break (CR, LF, CRLF) as one space: one log line. */
-void nfy__add_oneline(nfy_buf *out, const char *s);
+void nfy__report_add_oneline(nfy_buf *out, const char *s);
 /* A string or "" for NULL. */
-const char *nfy__or_empty(const char *s);
+const char *nfy__report_empty(const char *s);
 /* Findings of one file: [*first, *end) of the sorted order. */
-void nfy__file_range(const nfy__sorted *v, const char *file, size_t *first,
-                     size_t *end);
+void nfy__report_file_range(const nfy__sorted *v, const char *file,
+                            size_t *first, size_t *end);
 
 /* The writers over an order already made: nfy_report_write sorts once for
  * every file it writes (each nfy_report_render_* sorts for itself, through
- * nfy__render_sorted). */
+ * nfy__report_render_sorted). */
 typedef void (*nfy__render_fn)(const nfy__sorted *v, nfy_buf *out);
 /* fn over rep's findings in the report order, made for this call. */
-void nfy__render_sorted(const nfy_report *rep, nfy__render_fn fn, nfy_buf *out);
-void nfy__render_log(const nfy__sorted *v, nfy_buf *out);
-void nfy__render_json(const nfy__sorted *v, nfy_buf *out);
-void nfy__render_md(const nfy__sorted *v, nfy_buf *out);
-void nfy__render_sarif(const nfy__sorted *v, nfy_buf *out);
-void nfy__render_html(const nfy__sorted *v, nfy_buf *out);
-void nfy__render_csv(const nfy__sorted *v, nfy_csv_kind kind, nfy_buf *out);
+void nfy__report_render_sorted(const nfy_report *rep, nfy__render_fn fn,
+                               nfy_buf *out);
+void nfy__report_render_log(const nfy__sorted *v, nfy_buf *out);
+void nfy__report_render_json(const nfy__sorted *v, nfy_buf *out);
+void nfy__report_render_md(const nfy__sorted *v, nfy_buf *out);
+void nfy__report_render_sarif(const nfy__sorted *v, nfy_buf *out);
+void nfy__report_render_html(const nfy__sorted *v, nfy_buf *out);
+void nfy__report_render_csv(const nfy__sorted *v, nfy_csv_kind kind,
+                            nfy_buf *out);
 /* nfy_report_effort over the order v. */
 nfy_effort nfy__report_effort(const nfy__sorted *v, const char *file,
                               nfy_effort_counts *counts);
 
 /* "The level is high because of 3 custom kernel findings (NPU504 x2,
  * NPU705 x1)." for level e with counts c. */
-void nfy__effort_drivers(const nfy_report *rep, nfy_effort e,
-                         const nfy_effort_counts *c, nfy_buf *out);
+void nfy__report_effort_drivers(const nfy_report *rep, nfy_effort e,
+                                const nfy_effort_counts *c, nfy_buf *out);
 /* Whether rep is an assessment (`npuify analyse`): nothing was written into
  * SRC, so the edits are what convert would make. */
 bool nfy__report_is_analyse(const nfy_report *rep);
 
 /* Effort of the findings [first, end) of the sorted order. */
-nfy_effort nfy__effort_range(const nfy__sorted *v, size_t first, size_t end,
-                             nfy_effort_counts *counts);
+nfy_effort nfy__report_effort_range(const nfy__sorted *v, size_t first,
+                                    size_t end, nfy_effort_counts *counts);
 
 #endif

@@ -17,7 +17,7 @@
 
 static void jstr(nfy_buf *out, const char *s)
 {
-    s = nfy__or_empty(s);
+    s = nfy__report_empty(s);
     nfy_json_escape(out, s, strlen(s));
 }
 
@@ -61,7 +61,7 @@ static const char *level_of(const nfy_finding *f)
 {
     if (f->cat == NFY_CAT_LEFT_UNCHANGED)
         return "none";
-    if (nfy_finding_is_manual(f) || f->cat == NFY_CAT_UNKNOWN_API)
+    if (nfy_report_finding_is_manual(f) || f->cat == NFY_CAT_UNKNOWN_API)
         return "warning";
     return "note";
 }
@@ -86,7 +86,7 @@ static void write_artifact(nfy_buf *out, const char *root, const nfy_finding *f)
 {
     nfy_buf path = NFY_BUF_INIT;
     if (root && root[0] != '/')
-        nfy__add_path_in(&path, root, f->file);
+        nfy__report_add_path_in(&path, root, f->file);
     else if (f->file)
         nfy_buf_addstr(&path, f->file);
     size_t skip = 0; /* leading "./" */
@@ -145,7 +145,7 @@ static size_t rule_index(const nfy__rule_count_vec *rules, const char *id)
 static void write_result(nfy_buf *out, const char *root, const nfy_finding *f,
                          const nfy__rule_count_vec *rules)
 {
-    const char *rule = nfy__or_empty(f->rule);
+    const char *rule = nfy__report_empty(f->rule);
     nfy_buf_addstr(out, "{\"ruleId\": ");
     jstr(out, rule);
     nfy_buf_addstr(out, ", \"ruleIndex\": ");
@@ -162,10 +162,10 @@ static void write_result(nfy_buf *out, const char *root, const nfy_finding *f,
     nfy_buf_addstr(out, ", \"properties\": {\"category\": ");
     jstr(out, nfy_finding_cat_name(f->cat));
     nfy_buf_addstr(out, ", \"safety\": ");
-    jstr(out, nfy_safety_name(f->safety));
+    jstr(out, nfy_report_safety_name(f->safety));
     if (f->op != NFY_OPTYPE_NONE) {
         nfy_buf_addstr(out, ", \"operation\": ");
-        jstr(out, nfy_op_type_name(f->op));
+        jstr(out, nfy_report_op_type_name(f->op));
     }
     if (f->api) {
         nfy_buf_addstr(out, ", \"api\": ");
@@ -220,11 +220,11 @@ static void write_base_ids(nfy_buf *out, const char *source)
     nfy_buf_addstr(out, "}}");
 }
 
-void nfy__render_sarif(const nfy__sorted *v, nfy_buf *out)
+void nfy__report_render_sarif(const nfy__sorted *v, nfy_buf *out)
 {
     const nfy_report *rep = v->rep;
     nfy__rule_count_vec rules = {0};
-    nfy__rule_counts(rep, nfy__any_finding, &rules);
+    nfy__report_rule_counts(rep, nfy__report_any_finding, &rules);
     nfy_buf_addstr(out, "{\n  \"$schema\": "
                         "\"https://json.schemastore.org/sarif-2.1.0.json\",\n"
                         "  \"version\": \"2.1.0\",\n  \"runs\": [{\n"
@@ -240,8 +240,8 @@ void nfy__render_sarif(const nfy__sorted *v, nfy_buf *out)
     for (size_t i = 0; i < v->n; i++) {
         nfy_finding buf;
         nfy_buf_addstr(out, i ? ",\n      " : "\n      ");
-        write_result(out, rep->meta.file_root, nfy__sorted_at(v, i, &buf),
-                     &rules);
+        write_result(out, rep->meta.file_root,
+                     nfy__report_sorted_at(v, i, &buf), &rules);
     }
     nfy_buf_addstr(out, v->n ? "\n    ]\n  }]\n}\n" : "]\n  }]\n}\n");
     nfy_vec_free(&rules);
@@ -249,5 +249,5 @@ void nfy__render_sarif(const nfy__sorted *v, nfy_buf *out)
 
 void nfy_report_render_sarif(const nfy_report *rep, nfy_buf *out)
 {
-    nfy__render_sorted(rep, nfy__render_sarif, out);
+    nfy__report_render_sorted(rep, nfy__report_render_sarif, out);
 }

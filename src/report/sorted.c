@@ -81,7 +81,7 @@ static int cmp_index(const void *pa, const void *pb, void *ctx)
     return nfy__report_cmp_finding(&fa, &fb);
 }
 
-void nfy__sorted_init(nfy__sorted *v, const nfy_report *rep)
+void nfy__report_sorted_init(nfy__sorted *v, const nfy_report *rep)
 {
     v->rep = rep;
     v->n = nfy_report_finding_count(rep);
@@ -94,15 +94,15 @@ void nfy__sorted_init(nfy__sorted *v, const nfy_report *rep)
         qsort_r(v->order, v->n, sizeof *v->order, cmp_index, (void *)rep);
 }
 
-void nfy__sorted_release(nfy__sorted *v)
+void nfy__report_sorted_release(nfy__sorted *v)
 {
     free(v->order);
     v->order = NULL;
     v->n = 0;
 }
 
-const nfy_finding *nfy__sorted_at(const nfy__sorted *v, size_t k,
-                                  nfy_finding *buf)
+const nfy_finding *nfy__report_sorted_at(const nfy__sorted *v, size_t k,
+                                         nfy_finding *buf)
 {
     size_t i = v->order[k], sealed = v->rep->nrows;
     if (i >= sealed)
@@ -111,21 +111,22 @@ const nfy_finding *nfy__sorted_at(const nfy__sorted *v, size_t k,
     return buf;
 }
 
-void nfy__render_sorted(const nfy_report *rep, nfy__render_fn fn, nfy_buf *out)
+void nfy__report_render_sorted(const nfy_report *rep, nfy__render_fn fn,
+                               nfy_buf *out)
 {
     nfy__sorted v;
-    nfy__sorted_init(&v, rep);
+    nfy__report_sorted_init(&v, rep);
     fn(&v, out);
-    nfy__sorted_release(&v);
+    nfy__report_sorted_release(&v);
 }
 
-const nfy_finding *nfy__sorted_head(const nfy__sorted *v, size_t k,
-                                    nfy_finding *buf)
+const nfy_finding *nfy__report_sorted_head(const nfy__sorted *v, size_t k,
+                                           nfy_finding *buf)
 {
     return nfy__report_finding_head(v->rep, v->order[k], buf);
 }
 
-const char *nfy__sorted_file(const nfy__sorted *v, size_t k)
+const char *nfy__report_sorted_file(const nfy__sorted *v, size_t k)
 {
     size_t i = v->order[k], sealed = v->rep->nrows;
     if (i >= sealed)
@@ -136,7 +137,7 @@ const char *nfy__sorted_file(const nfy__sorted *v, size_t k)
 size_t nfy_report_sorted(const nfy_report *rep, const nfy_finding ***out)
 {
     nfy__sorted v;
-    nfy__sorted_init(&v, rep);
+    nfy__report_sorted_init(&v, rep);
     /* The pointers, then the copies they point at, in one block. */
     const nfy_finding **p =
         calloc(1, (v.n ? v.n : 1) * (sizeof *p + sizeof(nfy_finding)));
@@ -148,7 +149,7 @@ size_t nfy_report_sorted(const nfy_report *rep, const nfy_finding ***out)
         p[k] = &copies[k];
     }
     size_t n = v.n;
-    nfy__sorted_release(&v);
+    nfy__report_sorted_release(&v);
     *out = p;
     return n;
 }

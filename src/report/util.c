@@ -9,47 +9,47 @@
 #include "core/htab.h"
 #include "report/report_internal.h"
 
-bool nfy__is_change(const nfy_finding *f)
+bool nfy__report_is_change(const nfy_finding *f)
 {
     return f->cat == NFY_CAT_CHANGE;
 }
 
-bool nfy__any_finding(const nfy_finding *f)
+bool nfy__report_any_finding(const nfy_finding *f)
 {
     (void)f;
     return true;
 }
 
-bool nfy__is_manual_finding(const nfy_finding *f)
+bool nfy__report_is_manual_finding(const nfy_finding *f)
 {
-    return f->cat != NFY_CAT_CHANGE && nfy_finding_is_manual(f);
+    return f->cat != NFY_CAT_CHANGE && nfy_report_finding_is_manual(f);
 }
 
-bool nfy__is_other_finding(const nfy_finding *f)
+bool nfy__report_is_other_finding(const nfy_finding *f)
 {
     return f->cat != NFY_CAT_CHANGE && f->cat != NFY_CAT_LEFT_UNCHANGED &&
-           !nfy_finding_is_manual(f);
+           !nfy_report_finding_is_manual(f);
 }
 
-bool nfy__is_left_unchanged(const nfy_finding *f)
+bool nfy__report_is_left_unchanged(const nfy_finding *f)
 {
     return f->cat == NFY_CAT_LEFT_UNCHANGED;
 }
 
-const char *nfy__or_empty(const char *s)
+const char *nfy__report_empty(const char *s)
 {
     return s ? s : "";
 }
 
-/* Does c end a run of nfy__add_oneline (a line break or the NUL)? */
+/* Does c end a run of nfy__report_add_oneline (a line break or the NUL)? */
 static bool ends_line_run(char c)
 {
     return (unsigned char)c <= '\r' && (c == '\0' || c == '\n' || c == '\r');
 }
 
-void nfy__add_oneline(nfy_buf *out, const char *s)
+void nfy__report_add_oneline(nfy_buf *out, const char *s)
 {
-    s = nfy__or_empty(s);
+    s = nfy__report_empty(s);
     for (;;) {
         const char *run = s;
         while (!ends_line_run(*s))
@@ -110,8 +110,8 @@ static int cmp_rule_count(const void *pa, const void *pb)
     return strcmp(a->rule, b->rule);
 }
 
-void nfy__rule_counts(const nfy_report *rep, nfy__finding_pred pred,
-                      nfy__rule_count_vec *out)
+void nfy__report_rule_counts(const nfy_report *rep, nfy__finding_pred pred,
+                             nfy__rule_count_vec *out)
 {
     rule_table t = {0};
     size_t count = nfy_report_finding_count(rep);
@@ -119,7 +119,7 @@ void nfy__rule_counts(const nfy_report *rep, nfy__finding_pred pred,
         nfy_finding buf;
         const nfy_finding *f = nfy__report_finding_head(rep, i, &buf);
         if (pred(f))
-            rule_table_count(&t, nfy__or_empty(f->rule));
+            rule_table_count(&t, nfy__report_empty(f->rule));
     }
     size_t n = 0;
     for (size_t i = 0; i < t.cap; i++)
@@ -145,13 +145,13 @@ static int cmp_by_count(const void *pa, const void *pb)
     return strcmp(a->rule, b->rule);
 }
 
-void nfy__rule_counts_by_count(nfy__rule_count_vec *v)
+void nfy__report_rule_counts_by_count(nfy__rule_count_vec *v)
 {
     if (v->len > 1)
         qsort(v->items, v->len, sizeof *v->items, cmp_by_count);
 }
 
-void nfy__add_path_in(nfy_buf *out, const char *root, const char *file)
+void nfy__report_add_path_in(nfy_buf *out, const char *root, const char *file)
 {
     size_t n = root ? strlen(root) : 0;
     while (n > 1 && root[n - 1] == '/')
@@ -164,19 +164,20 @@ void nfy__add_path_in(nfy_buf *out, const char *root, const char *file)
         nfy_buf_addstr(out, file);
 }
 
-void nfy__add_location(nfy_buf *out, const nfy_finding *f)
+void nfy__report_add_location(nfy_buf *out, const nfy_finding *f)
 {
-    nfy__add_location_in(out, NULL, f);
+    nfy__report_add_location_in(out, NULL, f);
 }
 
-void nfy__add_location_in(nfy_buf *out, const char *root, const nfy_finding *f)
+void nfy__report_add_location_in(nfy_buf *out, const char *root,
+                                 const nfy_finding *f)
 {
     if (!f->file) {
         nfy_buf_addstr(out, "project");
         return;
     }
     nfy_buf path = NFY_BUF_INIT;
-    nfy__add_path_in(&path, root, f->file);
+    nfy__report_add_path_in(&path, root, f->file);
     nfy_name_escape(out, path.data ? path.data : "", path.len);
     nfy_buf_release(&path);
     if (f->start_line) {
@@ -187,19 +188,20 @@ void nfy__add_location_in(nfy_buf *out, const char *root, const nfy_finding *f)
     }
 }
 
-void nfy__file_range(const nfy__sorted *v, const char *file, size_t *first,
-                     size_t *end)
+void nfy__report_file_range(const nfy__sorted *v, const char *file,
+                            size_t *first, size_t *end)
 {
     size_t lo = 0, hi = v->n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (nfy__report_strcmp(nfy__sorted_file(v, mid), file) < 0)
+        if (nfy__report_strcmp(nfy__report_sorted_file(v, mid), file) < 0)
             lo = mid + 1;
         else
             hi = mid;
     }
     *first = lo;
-    while (lo < v->n && !nfy__report_strcmp(nfy__sorted_file(v, lo), file))
+    while (lo < v->n &&
+           !nfy__report_strcmp(nfy__report_sorted_file(v, lo), file))
         lo++;
     *end = lo;
 }

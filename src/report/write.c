@@ -27,8 +27,9 @@ static void log_finding(nfy_buf *out, const nfy_finding *f)
         nfy_buf_addstr(out, " ~ ");
         nfy_buf_addu(out, f->end_line);
         nfy_buf_addstr(out, "   Operation Type: ");
-        nfy_buf_addstr(out, f->op == NFY_OPTYPE_NONE ? "UNSUPPORTED"
-                                                     : nfy_op_type_name(f->op));
+        nfy_buf_addstr(out, f->op == NFY_OPTYPE_NONE
+                                ? "UNSUPPORTED"
+                                : nfy_report_op_type_name(f->op));
         nfy_buf_addstr(out, "   Message: ");
     } else {
         if (!f->file || !f->start_line) {
@@ -40,10 +41,10 @@ static void log_finding(nfy_buf *out, const nfy_finding *f)
         }
         nfy_buf_addstr(out, nfy_finding_cat_name(f->cat));
         nfy_buf_addstr(out, "   ");
-        nfy__add_oneline(out, f->api);
+        nfy__report_add_oneline(out, f->api);
         nfy_buf_addstr(out, ": ");
     }
-    nfy__add_oneline(out, f->message);
+    nfy__report_add_oneline(out, f->message);
     nfy_buf_addstr(out, "   [");
     nfy_buf_addstr(out, f->rule ? f->rule : "(null)");
     nfy_buf_addstr(out, "]\n");
@@ -58,17 +59,17 @@ static void log_file(nfy_buf *out, const char *file,
     nfy_buf name = NFY_BUF_INIT; /* escaped as in every report */
     if (file) {
         nfy_buf_addf(out, "\n== %s: %s", nfy_name_shown(&name, file),
-                     status ? nfy_file_status_name(status->status)
+                     status ? nfy_report_file_status_name(status->status)
                             : "findings");
         if (status && status->note)
             nfy_buf_addf(out, " (%s)", status->note);
         nfy_buf_addch(out, '\n');
     }
     nfy_buf_release(&name);
-    nfy__file_range(v, file, &first, &end);
+    nfy__report_file_range(v, file, &first, &end);
     for (k = first; k < end; k++) {
         nfy_finding buf;
-        log_finding(out, nfy__sorted_at(v, k, &buf));
+        log_finding(out, nfy__report_sorted_at(v, k, &buf));
     }
     for (k = 0; k < nl; k++)
         if (!nfy__report_strcmp(lines[k]->file, file))
@@ -94,8 +95,8 @@ static size_t all_files(const nfy_report *rep, const nfy__sorted *v,
     for (size_t i = 0; i < rep->files.len; i++)
         names[m++] = rep->files.items[i].file;
     for (size_t i = 0; i < v->n; i++)
-        if (nfy__sorted_file(v, i))
-            names[m++] = nfy__sorted_file(v, i);
+        if (nfy__report_sorted_file(v, i))
+            names[m++] = nfy__report_sorted_file(v, i);
     for (size_t i = 0; i < nl; i++)
         if (lines[i]->file)
             names[m++] = lines[i]->file;
@@ -144,7 +145,7 @@ static void log_head(nfy_buf *out, const nfy_report *rep)
                  t.manual);
 }
 
-void nfy__render_log(const nfy__sorted *v, nfy_buf *out)
+void nfy__report_render_log(const nfy__sorted *v, nfy_buf *out)
 {
     const nfy_report *rep = v->rep;
     size_t nl = rep->log.len;
@@ -170,5 +171,5 @@ void nfy__render_log(const nfy__sorted *v, nfy_buf *out)
 
 void nfy_report_render_log(const nfy_report *rep, nfy_buf *out)
 {
-    nfy__render_sorted(rep, nfy__render_log, out);
+    nfy__report_render_sorted(rep, nfy__report_render_log, out);
 }

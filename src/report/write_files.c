@@ -57,7 +57,7 @@ static void render_task(const nfy__sorted *v, const char *dir, report_task *t)
         if (t->fn)
             t->fn(v, &b);
         else
-            nfy__render_csv(v, t->k, &b);
+            nfy__report_render_csv(v, t->k, &b);
         st = nfy_buf_flush(&b);
         nfy_buf_release(&b);
         if (st)
@@ -117,11 +117,11 @@ static size_t select_tasks(unsigned formats, report_task *tasks)
         nfy__render_fn fn;
         int rank;
     } table[TEXT_FILES] = {
-        {NFY_REPORT_MD, "summary.md", nfy__render_md, 2},
-        {NFY_REPORT_HTML, "report.html", nfy__render_html, 4},
-        {NFY_REPORT_JSON, "report.json", nfy__render_json, 1},
-        {NFY_REPORT_SARIF, "report.sarif", nfy__render_sarif, 3},
-        {NFY_REPORT_LOG, "npuify.log", nfy__render_log, 0}};
+        {NFY_REPORT_MD, "summary.md", nfy__report_render_md, 2},
+        {NFY_REPORT_HTML, "report.html", nfy__report_render_html, 4},
+        {NFY_REPORT_JSON, "report.json", nfy__report_render_json, 1},
+        {NFY_REPORT_SARIF, "report.sarif", nfy__report_render_sarif, 3},
+        {NFY_REPORT_LOG, "npuify.log", nfy__report_render_log, 0}};
     size_t n = 0;
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
         if (formats & table[i].bit)
@@ -131,7 +131,7 @@ static size_t select_tasks(unsigned formats, report_task *tasks)
     if (formats & NFY_REPORT_CSV)
         for (int k = 0; k < NFY_CSV_COUNT; k++)
             tasks[n++] =
-                (report_task){.name = nfy_csv_file_name((nfy_csv_kind)k),
+                (report_task){.name = nfy_report_csv_file_name((nfy_csv_kind)k),
                               .k = (nfy_csv_kind)k,
                               .rank = k};
     for (size_t i = 0; i < n; i++)
@@ -174,12 +174,12 @@ nfy_status nfy_report_write_jobs(const nfy_report *rep, const char *dir,
     report_task tasks[MAX_TASKS];
     size_t n = select_tasks(formats, tasks);
     nfy__sorted v; /* one order for every file written */
-    nfy__sorted_init(&v, rep);
+    nfy__report_sorted_init(&v, rep);
     task_queue q = {.v = &v, .dir = dir, .tasks = tasks, .ntasks = n};
     pthread_mutex_init(&q.lock, NULL);
     run_queue(&q, jobs);
     pthread_mutex_destroy(&q.lock);
-    nfy__sorted_release(&v);
+    nfy__report_sorted_release(&v);
     return gather(tasks, n, diags);
 }
 

@@ -17,13 +17,13 @@ enum bind_state { BS_TODO, BS_BUSY, BS_DONE };
 
 typedef nfy__res_index res_index;
 
-const char *nfy_res_kind_name(nfy_res_kind k)
+const char *nfy_resolve_kind_name(nfy_res_kind k)
 {
     static const char *const names[] = {"unbound", "local", "import", "alias"};
     return (unsigned)k < 4 ? names[k] : "?";
 }
 
-uint32_t nfy_dotted_count(nfy_str s)
+uint32_t nfy_resolve_dotted_count(nfy_str s)
 {
     if (s.len == 0)
         return 0;
@@ -34,7 +34,7 @@ uint32_t nfy_dotted_count(nfy_str s)
     return n;
 }
 
-nfy_str nfy_dotted_head(nfy_str s, uint32_t n)
+nfy_str nfy_resolve_dotted_head(nfy_str s, uint32_t n)
 {
     if (n == 0)
         return nfy_str_slice(s, 0, 0);
@@ -74,10 +74,10 @@ static nfy_str import_qual(const nfy_pysyn *m, const nfy_import_name *in,
     else if (in->asname.len > 0)
         q = in->name;
     else
-        q = nfy_dotted_head(in->name, 1);
+        q = nfy_resolve_dotted_head(in->name, 1);
     if (q.len == 0)
         q = in->target;
-    *head = nfy_dotted_count(q);
+    *head = nfy_resolve_dotted_count(q);
     return q;
 }
 
@@ -119,7 +119,7 @@ static void bind_compute(nfy_resolution *r, uint32_t bi, unsigned depth)
             if (r->uses[u].qual.len > 0) {
                 r->bind_qual[bi] = r->uses[u].qual;
                 r->bind_import[bi] = r->uses[u].import_name;
-                head = nfy_dotted_count(r->uses[u].qual);
+                head = nfy_resolve_dotted_count(r->uses[u].qual);
             }
         }
     }
@@ -198,8 +198,8 @@ static void resolve_use_at(nfy_resolution *r, uint32_t u, unsigned depth)
     res->qual = join_rest(ix->arena, r->bind_qual[b], chain);
 }
 
-nfy_status nfy_resolve(const nfy_pysyn *syn, nfy_arena *arena,
-                       nfy_resolution **out)
+nfy_status nfy_resolve_resolve(const nfy_pysyn *syn, nfy_arena *arena,
+                               nfy_resolution **out)
 {
     nfy_resolution *r = nfy_arena_calloc(arena, 1, sizeof *r);
     res_index *ix = nfy_arena_calloc(arena, 1, sizeof *ix);
@@ -262,7 +262,7 @@ nfy_str nfy_resolve_prefix(const nfy_resolution *r, uint32_t u, uint32_t nparts)
         res->binding < r->syn->nbindings &&
         r->syn->bindings[res->binding].kind == NFY_BIND_PARAM)
         return nfy_str_slice(res->qual, 0, 0);
-    return nfy_dotted_head(res->qual, res->head_parts + nparts - 1);
+    return nfy_resolve_dotted_head(res->qual, res->head_parts + nparts - 1);
 }
 
 /* Number of chain names of use u before token t. */

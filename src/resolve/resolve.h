@@ -47,7 +47,7 @@ typedef enum {
 } nfy_res_kind;
 
 /** "unbound", "local", "import", "alias". */
-const char *nfy_res_kind_name(nfy_res_kind k);
+const char *nfy_resolve_kind_name(nfy_res_kind k);
 
 /**
  * Resolution of one name use. qual is the qualified name of the whole chain
@@ -86,8 +86,9 @@ typedef struct {
  * before returning). Returns NFY_OK
  * (the only failure mode, out of memory, aborts).
  */
-NFY_NODISCARD nfy_status nfy_resolve(const nfy_pysyn *syn, nfy_arena *arena,
-                                     nfy_resolution **out);
+NFY_NODISCARD nfy_status nfy_resolve_resolve(const nfy_pysyn *syn,
+                                             nfy_arena *arena,
+                                             nfy_resolution **out);
 
 /** The resolution of name use u (u < syn->nuses). Inline: callers ask it
  * for every use. */
@@ -141,8 +142,8 @@ nfy_str nfy_resolve_attr_receiver(const nfy_resolution *r, uint32_t attr_tok);
 bool nfy_resolve_imports_module(const nfy_resolution *r, const char *module);
 
 /** Component count of a dotted name ("a.b.c" -> 3; "" -> 0). */
-uint32_t nfy_dotted_count(nfy_str s);
+uint32_t nfy_resolve_dotted_count(nfy_str s);
 /** The first n components of a dotted name (a view). */
-nfy_str nfy_dotted_head(nfy_str s, uint32_t n);
+nfy_str nfy_resolve_dotted_head(nfy_str s, uint32_t n);
 
 #endif

@@ -1,5 +1,5 @@
-/* Internal to src/resolve: the binding tables and the passes of nfy_resolve
- * beyond the scope walk. */
+/* Internal to src/resolve: the binding tables and the passes of
+ * nfy_resolve_resolve beyond the scope walk. */
 #ifndef NPUIFY_RESOLVE_INTERNAL_H
 #define NPUIFY_RESOLVE_INTERNAL_H
 

@@ -209,7 +209,7 @@ void nfy__resolve_self_attrs(nfy_resolution *r, nfy_arena *arena)
         if (a == NULL || a->conflict)
             continue;
         nfy_res *res = &r->uses[u];
-        uint32_t n = nfy_dotted_count(a->qual);
+        uint32_t n = nfy_resolve_dotted_count(a->qual);
         res->kind = NFY_RES_ALIAS;
         res->head_parts = (uint16_t)(n > UINT16_MAX ? UINT16_MAX : n - 1);
         res->import_name = a->import_name;

@@ -73,13 +73,14 @@ static bool import_binds(const char *stmt, nfy_str *name, nfy_str *module)
     return name->len > 0;
 }
 
-bool nfy_edit_is_import(const nfy_rule_set *rules, const char *rule)
+bool nfy_review_edit_is_import(const nfy_rule_set *rules, const char *rule)
 {
-    const nfy_rule *r = rules && rule ? nfy_rule_set_find(rules, rule) : NULL;
+    const nfy_rule *r = rules && rule ? nfy_rules_set_find(rules, rule) : NULL;
     return r && r->kind == NFY_RULE_INSERT_IMPORT;
 }
 
-bool nfy_edit_needs_import(const char *import_text, const char *text, size_t n)
+bool nfy_review_edit_needs_import(const char *import_text, const char *text,
+                                  size_t n)
 {
     nfy_str name, module;
     if (!import_text || !text || !import_binds(import_text, &name, &module))

@@ -18,8 +18,8 @@ static uint32_t line_of(const nfy_source *src, uint32_t off)
     return (uint32_t)nfy_source_line_index(src, off) + 1;
 }
 
-void nfy_edit_anchor_lines(const nfy_source *src, uint32_t start, uint32_t end,
-                           uint32_t *first, uint32_t *last)
+void nfy_review_edit_anchor_lines(const nfy_source *src, uint32_t start,
+                                  uint32_t end, uint32_t *first, uint32_t *last)
 {
     if (!src->nlines) {
         *first = *last = 0;
@@ -32,8 +32,8 @@ void nfy_edit_anchor_lines(const nfy_source *src, uint32_t start, uint32_t end,
         *last = *first = *first - 1;
 }
 
-void nfy_edit_anchor_text(const nfy_source *src, uint32_t first, uint32_t last,
-                          nfy_buf *out)
+void nfy_review_edit_anchor_text(const nfy_source *src, uint32_t first,
+                                 uint32_t last, nfy_buf *out)
 {
     for (uint32_t l = first; l && l <= last; l++) {
         nfy_str s = nfy_source_line(src, l);
@@ -120,8 +120,8 @@ static void put_id(const char *rel, const char *rule,
     (void)nfy_buf_add(out, hex, ID_HASH_HEX);
 }
 
-nfy_status nfy_edit_ids(const char *rel, const nfy_edit_set *set, nfy_arena *a,
-                        const char **ids)
+nfy_status nfy_review_edit_ids(const char *rel, const nfy_edit_set *set,
+                               nfy_arena *a, const char **ids)
 {
     size_t n = set->edits.len, cap = 16;
     while (cap < 2 * n)
@@ -135,8 +135,8 @@ nfy_status nfy_edit_ids(const char *rel, const nfy_edit_set *set, nfy_arena *a,
     for (size_t k = 0; k < n; k++) {
         const nfy_edit *e = &set->edits.items[k];
         uint32_t first, last;
-        nfy_edit_anchor_lines(set->src, e->span.start, e->span.end, &first,
-                              &last);
+        nfy_review_edit_anchor_lines(set->src, e->span.start, e->span.end,
+                                     &first, &last);
         if (k == 0 || first != af || last != al)
             anchor_digest(set->src, first, last, anchor);
         af = first;

@@ -104,9 +104,9 @@ static void context(nfy_buf *out, const nfy_source *src, const nfy_finding *f)
     nfy_buf_addf(out, ",\"start\":%u,\"end\":%u", s, e);
     nfy_buf_release(&after);
     uint32_t al, ae;
-    nfy_edit_anchor_lines(src, s, e, &al, &ae);
+    nfy_review_edit_anchor_lines(src, s, e, &al, &ae);
     nfy_buf anchor = NFY_BUF_INIT;
-    nfy_edit_anchor_text(src, al, ae, &anchor);
+    nfy_review_edit_anchor_text(src, al, ae, &anchor);
     nfy_buf_addstr(out, ",\"anchor\":");
     js_str(out, anchor.data, anchor.len);
     nfy_buf_release(&anchor);
@@ -128,15 +128,15 @@ static void find_imports(const nfy_finding **v, size_t i, size_t n,
     for (size_t j = i; j < n && v[j]->file && !strcmp(v[j]->file, v[i]->file);
          j++) {
         const nfy_finding *f = v[j];
-        const nfy_rule *r = nfy_edit_is_import(rules, f->rule)
-                                ? nfy_rule_set_find(rules, f->rule)
+        const nfy_rule *r = nfy_review_edit_is_import(rules, f->rule)
+                                ? nfy_rules_set_find(rules, f->rule)
                                 : NULL;
         if (!r || !r->replacement || f->cat != NFY_CAT_CHANGE || !f->edit_id ||
             fi->n == MAX_IMPORTS)
             continue;
         nfy_buf id = NFY_BUF_INIT;
         fi->id[fi->n] =
-            nfy_arena_strdup(&fi->arena, nfy_finding_edit_id(f, &id));
+            nfy_arena_strdup(&fi->arena, nfy_report_finding_edit_id(f, &id));
         fi->stmt[fi->n++] = r->replacement;
         nfy_buf_release(&id);
     }
@@ -146,11 +146,12 @@ static void find_imports(const nfy_finding **v, size_t i, size_t n,
 static void needs(nfy_buf *out, const nfy_finding *f, const file_imports *fi,
                   const nfy_rule_set *rules)
 {
-    if (!fi || nfy_edit_is_import(rules, f->rule) || !f->after)
+    if (!fi || nfy_review_edit_is_import(rules, f->rule) || !f->after)
         return;
     bool any = false;
     for (size_t k = 0; k < fi->n; k++) {
-        if (!nfy_edit_needs_import(fi->stmt[k], f->after, strlen(f->after)))
+        if (!nfy_review_edit_needs_import(fi->stmt[k], f->after,
+                                          strlen(f->after)))
             continue;
         nfy_buf_addstr(out, any ? "," : ",\"needs\":[");
         js_cstr(out, fi->id[k]);
@@ -179,7 +180,7 @@ static void created_file(nfy_buf *out, const nfy_finding *f)
     lines_array(out, text, text + strlen(text));
     nfy_buf_addstr(out, ",\"start\":0,\"end\":0");
     nfy_buf id = NFY_BUF_INIT;
-    js_key(out, "id", nfy_finding_edit_id(f, &id));
+    js_key(out, "id", nfy_report_finding_edit_id(f, &id));
     nfy_buf_release(&id);
     js_key(out, "old", "");
 }
@@ -187,7 +188,7 @@ static void created_file(nfy_buf *out, const nfy_finding *f)
 static void item(nfy_buf *out, const nfy_finding *f, const nfy_source *src,
                  const nfy_rule_set *rules, const file_imports *fi)
 {
-    const nfy_rule *r = rules ? nfy_rule_set_find(rules, f->rule) : NULL;
+    const nfy_rule *r = rules ? nfy_rules_set_find(rules, f->rule) : NULL;
     bool created = is_created_file(f);
     bool edit = (f->cat == NFY_CAT_CHANGE && f->edit_id) || created;
     nfy_buf_addf(out, "{\"kind\":\"%s\",\"line\":%u,\"col\":%u",
@@ -204,14 +205,14 @@ static void item(nfy_buf *out, const nfy_finding *f, const nfy_source *src,
            created ? "a new file convert -o DST writes at the root of DST"
                    : f->message);
     js_key(out, "category", nfy_finding_cat_name(f->cat));
-    js_key(out, "safety", nfy_safety_name(f->safety));
+    js_key(out, "safety", nfy_report_safety_name(f->safety));
     nfy_buf_addf(out, ",\"manual\":%s",
-                 nfy_finding_is_manual(f) ? "true" : "false");
+                 nfy_report_finding_is_manual(f) ? "true" : "false");
     if (created) {
         created_file(out, f);
     } else if (edit) {
         nfy_buf id = NFY_BUF_INIT;
-        js_key(out, "id", nfy_finding_edit_id(f, &id));
+        js_key(out, "id", nfy_report_finding_edit_id(f, &id));
         nfy_buf_release(&id);
         js_key(out, "old", f->before);
         js_key(out, "new", f->after);

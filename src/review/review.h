@@ -23,7 +23,7 @@
  * twice both ways, and an edit whose anchor lines are no longer in its
  * file (stale: its own text changed), each with file:line.
  * An edit of an insert-import rule is needed by the edits of its file that
- * use what it imports (nfy_edit_needs_import): the page says so, and
+ * use what it imports (nfy_review_edit_needs_import): the page says so, and
  * convert keeps a rejected import that an accepted edit needs (a warning
  * at its line), so no file uses torch_npu without importing it.
  */
@@ -38,21 +38,24 @@
  * The id of every edit of the normalized set (over file rel), in order:
  * ids[k] is a string in a. NFY_ENOMEM when no table could be had.
  */
-NFY_NODISCARD nfy_status nfy_edit_ids(const char *rel, const nfy_edit_set *set,
-                                      nfy_arena *a, const char **ids);
+NFY_NODISCARD nfy_status nfy_review_edit_ids(const char *rel,
+                                             const nfy_edit_set *set,
+                                             nfy_arena *a, const char **ids);
 /** The lines [*first, *last] the edit of [start, end) is anchored to: the
  * lines it touches, or for an insertion at a line's start the line above. */
-void nfy_edit_anchor_lines(const nfy_source *src, uint32_t start, uint32_t end,
-                           uint32_t *first, uint32_t *last);
+void nfy_review_edit_anchor_lines(const nfy_source *src, uint32_t start,
+                                  uint32_t end, uint32_t *first,
+                                  uint32_t *last);
 /** Append the anchor text: lines [first, last] without their line ends,
  * joined by '\n'. */
-void nfy_edit_anchor_text(const nfy_source *src, uint32_t first, uint32_t last,
-                          nfy_buf *out);
+void nfy_review_edit_anchor_text(const nfy_source *src, uint32_t first,
+                                 uint32_t last, nfy_buf *out);
 /** Is rule an insert-import rule of rules? */
-bool nfy_edit_is_import(const nfy_rule_set *rules, const char *rule);
+bool nfy_review_edit_is_import(const nfy_rule_set *rules, const char *rule);
 /** Does an edit whose new text is text[0, n) need the import statement
  * import_text ("import torch_npu") made by an insert-import rule? */
-bool nfy_edit_needs_import(const char *import_text, const char *text, size_t n);
+bool nfy_review_edit_needs_import(const char *import_text, const char *text,
+                                  size_t n);
 
 /**
  * The self-contained review page (inline CSS and script, no network): every
@@ -80,16 +83,16 @@ typedef struct nfy_decisions nfy_decisions;
  * conflicting decisions), NFY_ELIMIT (too large), NFY_EIO (unreadable) or
  * NFY_ERULE (stale entries).
  */
-NFY_NODISCARD nfy_status nfy_decisions_load(const char *path,
-                                            const char *src_root,
-                                            nfy_decisions **out,
-                                            nfy_diags *diags);
-void nfy_decisions_free(nfy_decisions *d);
+NFY_NODISCARD nfy_status nfy_convert_decisions_load(const char *path,
+                                                    const char *src_root,
+                                                    nfy_decisions **out,
+                                                    nfy_diags *diags);
+void nfy_convert_decisions_free(nfy_decisions *d);
 /** True when the decisions accept edit id. */
-bool nfy_decisions_accepts(const nfy_decisions *d, const char *id);
+bool nfy_convert_decisions_accepts(const nfy_decisions *d, const char *id);
 /** True when the decisions name edit id at all (accepted or rejected). */
-bool nfy_decisions_knows(const nfy_decisions *d, const char *id);
+bool nfy_convert_decisions_knows(const nfy_decisions *d, const char *id);
 /** Number of entries, and of accepted ones. */
-size_t nfy_decisions_count(const nfy_decisions *d, size_t *accepted);
+size_t nfy_convert_decisions_count(const nfy_decisions *d, size_t *accepted);
 
 #endif

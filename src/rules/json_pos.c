@@ -68,8 +68,9 @@ static bool find_element(nfy_json_lex *lx, size_t index, int depth,
     }
 }
 
-size_t nfy__json_locate(const char *text, size_t len,
-                        const rules_path_step *path, size_t depth, bool at_key)
+size_t nfy__rules_json_locate(const char *text, size_t len,
+                              const rules_path_step *path, size_t depth,
+                              bool at_key)
 {
     size_t cap = longest_key(path, depth) + 1;
     nfy_json_input in;
@@ -120,8 +121,8 @@ static size_t escape_bytes(const char *text, size_t len, size_t i, size_t *raw)
     return v < 0x80 ? 1 : v < 0x800 ? 2 : 3;
 }
 
-size_t nfy__json_string_byte(const char *text, size_t len, size_t quote,
-                             size_t inner)
+size_t nfy__rules_json_string_byte(const char *text, size_t len, size_t quote,
+                                   size_t inner)
 {
     if (quote >= len || text[quote] != '"')
         return quote;

@@ -11,7 +11,7 @@
  *   kind   the rule kind its rules take (nfy_rule_kind without NFY_RULE_);
  *          GENERIC: no rule names it, it interprets the generic kinds.
  *   state  BUILT, or PREVIEW: named but not built, its rules never fire.
- *   run    its function, mig_pass_<run> (host REGISTRY); NONE otherwise.
+ *   run    its function, nfy__mig_pass_<run> (host REGISTRY); NONE otherwise.
  *   modes  ALL, TOOL (not under --mode auto), AUTO (only under --mode auto).
  *   host   who runs it: REGISTRY, the pass loop of migrate, in the order of
  *          this table; PASS, inside another pass of migrate (named below);

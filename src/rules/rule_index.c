@@ -352,10 +352,10 @@ static void scan_string(const nfy_rule *r, nfy_str v, hit_list *hl)
 
 static void scan_env(const nfy_rule *r, nfy_str name, hit_list *hl)
 {
-    const nfy_rule_pair *p = nfy_rule_map_find(r, name);
+    const nfy_rule_pair *p = nfy_rules_map_find(r, name);
     if (p)
         hit_add(hl, r, p, name.len);
-    else if (nfy_rule_glob(r->pattern, name))
+    else if (nfy_rules_glob(r->pattern, name))
         hit_add(hl, r, NULL, 0); /* glob only: no counterpart known */
 }
 
@@ -369,13 +369,13 @@ static void lookup_scanned(const nfy_rule_set *set, nfy_lookup_space space,
         else if (space == NFY_LOOKUP_ENV && r->match == NFY_MATCH_ENV)
             scan_env(r, key, hl);
         else if (space == NFY_LOOKUP_FILE && r->match == NFY_MATCH_FILE &&
-                 nfy_rule_glob(r->pattern, key))
+                 nfy_rules_glob(r->pattern, key))
             hit_add(hl, r, NULL, key.len);
     }
 }
 
-size_t nfy_rule_set_lookup(const nfy_rule_set *set, nfy_lookup_space space,
-                           nfy_str key, nfy_rule_hit *hits, size_t max)
+size_t nfy_rules_set_lookup(const nfy_rule_set *set, nfy_lookup_space space,
+                            nfy_str key, nfy_rule_hit *hits, size_t max)
 {
     hit_list hl = {.hits = hits, .max = hits ? max : 0};
     if (!set || !key.ptr)

@@ -57,10 +57,11 @@ static void rules_verror(rules_loader *ld, bool at_key, size_t inner,
     nfy_buf_addstr(&msg, ": ");
     nfy_buf_vaddf(&msg, fmt, ap);
     size_t depth = ld->depth < RULES_PATH_MAX ? ld->depth : RULES_PATH_MAX;
-    size_t off =
-        nfy__json_locate(ld->src->data, ld->src->len, ld->path, depth, at_key);
+    size_t off = nfy__rules_json_locate(ld->src->data, ld->src->len, ld->path,
+                                        depth, at_key);
     if (inner != SIZE_MAX)
-        off = nfy__json_string_byte(ld->src->data, ld->src->len, off, inner);
+        off = nfy__rules_json_string_byte(ld->src->data, ld->src->len, off,
+                                          inner);
     nfy_diag_add(ld->diags, NFY_SEV_ERROR, "rule-invalid", ld->src,
                  (uint32_t)off, 1, "%s", nfy_buf_cstr(&msg));
     nfy_buf_release(&msg);
@@ -165,10 +166,10 @@ static void check_ids(rules_loader *ld)
         nfy__rules_push_key(ld, "rules");
         nfy__rules_push_index(ld, ld->ours ? i : 0);
         nfy__rules_push_key(ld, "id");
-        if (dup[i] || nfy_rule_set_find(ld->set, r->id) != NULL)
+        if (dup[i] || nfy_rules_set_find(ld->set, r->id) != NULL)
             nfy__rules_error(ld, false, "duplicate rule id '%s'", r->id);
         nfy__rules_pop(ld);
-        if (r->fallback && !nfy_rule_set_find(ld->set, r->fallback) &&
+        if (r->fallback && !nfy_rules_set_find(ld->set, r->fallback) &&
             !in_file(by, ld->out.len, r->fallback)) {
             nfy__rules_push_key(ld, "fallback");
             nfy__rules_error(ld, false, "fallback '%s' is no rule id",

@@ -25,27 +25,27 @@ static const char *name_at(const char *const *names, size_t n, int i)
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-const char *nfy_rule_kind_name(nfy_rule_kind k)
+const char *nfy_rules_kind_name(nfy_rule_kind k)
 {
     return name_at(kind_names, COUNT(kind_names), (int)k);
 }
 
-const char *nfy_match_kind_name(nfy_match_kind m)
+const char *nfy_rules_match_kind_name(nfy_match_kind m)
 {
     return name_at(match_names, COUNT(match_names), (int)m);
 }
 
-const char *nfy_rule_safety_name(nfy_rule_safety s)
+const char *nfy_rules_safety_name(nfy_rule_safety s)
 {
     return name_at(safety_names, COUNT(safety_names), (int)s);
 }
 
-const char *nfy_rule_category_name(nfy_rule_category c)
+const char *nfy_rules_category_name(nfy_rule_category c)
 {
     return name_at(cat_names, COUNT(cat_names), (int)c);
 }
 
-const char *nfy_rule_ctx_kind_name(nfy_rule_ctx_kind k)
+const char *nfy_rules_ctx_kind_name(nfy_rule_ctx_kind k)
 {
     return name_at(ctx_names, COUNT(ctx_names), (int)k);
 }
@@ -61,7 +61,7 @@ static bool parse_name(const char *const *names, size_t n, nfy_str s, int *out)
     return false;
 }
 
-bool nfy_rule_kind_parse(nfy_str s, nfy_rule_kind *out)
+bool nfy_rules_kind_parse(nfy_str s, nfy_rule_kind *out)
 {
     int v;
     if (!parse_name(kind_names, COUNT(kind_names), s, &v))
@@ -70,7 +70,7 @@ bool nfy_rule_kind_parse(nfy_str s, nfy_rule_kind *out)
     return true;
 }
 
-bool nfy_match_kind_parse(nfy_str s, nfy_match_kind *out)
+bool nfy_rules_match_kind_parse(nfy_str s, nfy_match_kind *out)
 {
     int v;
     if (!parse_name(match_names, COUNT(match_names), s, &v))
@@ -79,7 +79,7 @@ bool nfy_match_kind_parse(nfy_str s, nfy_match_kind *out)
     return true;
 }
 
-bool nfy_rule_safety_parse(nfy_str s, nfy_rule_safety *out)
+bool nfy_rules_safety_parse(nfy_str s, nfy_rule_safety *out)
 {
     int v;
     if (!parse_name(safety_names, COUNT(safety_names), s, &v))
@@ -88,7 +88,7 @@ bool nfy_rule_safety_parse(nfy_str s, nfy_rule_safety *out)
     return true;
 }
 
-nfy_rule_category nfy_rule_category_of_id(const char *id)
+nfy_rule_category nfy_rules_category_of_id(const char *id)
 {
     if (!id || strncmp(id, "NPU", 3) != 0 || strlen(id) != 6)
         return NFY_RULE_CAT_CUSTOM;
@@ -101,7 +101,7 @@ nfy_rule_category nfy_rule_category_of_id(const char *id)
     return (nfy_rule_category)(NFY_RULE_CAT_IMPORT + digit);
 }
 
-const char *nfy_rule_operation(const nfy_rule *r)
+const char *nfy_rules_operation(const nfy_rule *r)
 {
     switch (r->kind) {
     case NFY_RULE_INSERT_IMPORT:
@@ -134,7 +134,7 @@ static long version_part(const char **p, bool *present)
     return v;
 }
 
-int nfy_version_cmp(const char *a, const char *b)
+int nfy_rules_version_cmp(const char *a, const char *b)
 {
     a = a ? a : "";
     b = b ? b : "";
@@ -168,7 +168,7 @@ static int version_cmp_prefix(const char *ver, const char *bound)
     return 0;
 }
 
-bool nfy_rule_applies_to_torch(const nfy_rule *r, const char *ver)
+bool nfy_rules_applies_to_torch(const nfy_rule *r, const char *ver)
 {
     if (!ver || !*ver)
         return r->max_torch == NULL;
@@ -179,7 +179,7 @@ bool nfy_rule_applies_to_torch(const nfy_rule *r, const char *ver)
     return true;
 }
 
-bool nfy_rule_option_on(const nfy_rule *r, const char *const *options)
+bool nfy_rules_option_on(const nfy_rule *r, const char *const *options)
 {
     if (!r->option || !*r->option)
         return true;
@@ -245,17 +245,17 @@ static bool glob_any(const char *glob, nfy_str s, bool nocase)
     }
 }
 
-bool nfy_rule_glob(const char *glob, nfy_str s)
+bool nfy_rules_glob(const char *glob, nfy_str s)
 {
     return glob_any(glob, s, false);
 }
 
-bool nfy_rule_glob_nocase(const char *glob, nfy_str s)
+bool nfy_rules_glob_nocase(const char *glob, nfy_str s)
 {
     return glob_any(glob, s, true);
 }
 
-const nfy_rule_pair *nfy_rule_map_find(const nfy_rule *r, nfy_str key)
+const nfy_rule_pair *nfy_rules_map_find(const nfy_rule *r, nfy_str key)
 {
     for (size_t i = 0; i < r->nmap; i++)
         if (nfy_str_eq_cstr(key, r->map[i].from))
@@ -263,7 +263,7 @@ const nfy_rule_pair *nfy_rule_map_find(const nfy_rule *r, nfy_str key)
     return NULL;
 }
 
-bool nfy_rule_has_tag(const nfy_rule *r, const char *tag)
+bool nfy_rules_has_tag(const nfy_rule *r, const char *tag)
 {
     if (r->tags == NULL)
         return false;

@@ -32,14 +32,14 @@ static const nfy_pass_info passes[NFY_PASS_COUNT] = {
 #undef NFY_PASS_ROW
 };
 
-const nfy_pass_info *nfy_pass_info_of(nfy_pass_id id)
+const nfy_pass_info *nfy_rules_pass_info_of(nfy_pass_id id)
 {
     if ((int)id < 0 || id >= NFY_PASS_COUNT)
         return NULL;
     return &passes[id];
 }
 
-nfy_pass_id nfy_pass_parse(nfy_str name)
+nfy_pass_id nfy_rules_pass_parse(nfy_str name)
 {
     for (int i = 0; i < NFY_PASS_COUNT; i++)
         if (passes[i].kind != KIND_GENERIC &&
@@ -57,7 +57,7 @@ static const struct {
 #undef NFY_OPTION_ROW
 };
 
-bool nfy_option_known(nfy_str name, nfy_pass_state *state)
+bool nfy_rules_option_known(nfy_str name, nfy_pass_state *state)
 {
     for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
         if (nfy_str_eq_cstr(name, options[i].name)) {
@@ -79,7 +79,7 @@ static bool option_offered(const char *list)
         ptrdiff_t comma = nfy_str_find_char(rest, ',');
         size_t n = comma < 0 ? rest.len : (size_t)comma;
         nfy_pass_state st;
-        if (nfy_option_known(nfy_str_slice(rest, 0, n), &st) &&
+        if (nfy_rules_option_known(nfy_str_slice(rest, 0, n), &st) &&
             st == NFY_PASS_BUILT)
             return true;
         rest = nfy_str_slice(rest, comma < 0 ? rest.len : n + 1, rest.len);
@@ -87,9 +87,9 @@ static bool option_offered(const char *list)
     return false;
 }
 
-bool nfy_rule_preview_why(const nfy_rule *r, nfy_buf *why)
+bool nfy_rules_preview_why(const nfy_rule *r, nfy_buf *why)
 {
-    const nfy_pass_info *p = nfy_pass_info_of(r->pass);
+    const nfy_pass_info *p = nfy_rules_pass_info_of(r->pass);
     if (p != NULL && p->state == NFY_PASS_PREVIEW) {
         if (why)
             nfy_buf_addf(why, "pass '%s' is not built yet", p->name);
@@ -103,9 +103,9 @@ bool nfy_rule_preview_why(const nfy_rule *r, nfy_buf *why)
     return false;
 }
 
-bool nfy_rule_is_preview(const nfy_rule *r)
+bool nfy_rules_is_preview(const nfy_rule *r)
 {
-    return nfy_rule_preview_why(r, NULL);
+    return nfy_rules_preview_why(r, NULL);
 }
 
 /* An unsafe rule edits with --unsafe, or when its own option gate (open,
@@ -115,12 +115,12 @@ static bool unsafe_allowed(const nfy_rule *r, const nfy_rule_env *env)
     return env->unsafe || (r->option != NULL && r->option[0] != '\0');
 }
 
-nfy_rule_activity nfy_rule_activity_in(const nfy_rule *r,
-                                       const nfy_rule_env *env)
+nfy_rule_activity nfy_rules_activity_in(const nfy_rule *r,
+                                        const nfy_rule_env *env)
 {
-    if (r == NULL || !r->enabled || nfy_rule_is_preview(r) ||
-        !nfy_rule_option_on(r, env->options) ||
-        !nfy_rule_applies_to_torch(r, env->torch_version))
+    if (r == NULL || !r->enabled || nfy_rules_is_preview(r) ||
+        !nfy_rules_option_on(r, env->options) ||
+        !nfy_rules_applies_to_torch(r, env->torch_version))
         return NFY_RULE_INACTIVE;
     if (r->safety == NFY_SAFETY_MANUAL ||
         (r->safety == NFY_SAFETY_UNSAFE && !unsafe_allowed(r, env)) ||

@@ -31,11 +31,11 @@ void nfy_rules_render_table(const nfy_rule_set *set, int kind,
     size_t wid = 2, wkind = 4, wsafety = 6;
     size_t n = nfy_rule_set_count(set);
     for (size_t i = 0; i < n; i++) {
-        const nfy_rule *r = nfy_rule_set_at(set, i);
+        const nfy_rule *r = nfy_rules_set_at(set, i);
         if (!shown(r, kind, include_disabled))
             continue;
-        size_t a = strlen(r->id), b = strlen(nfy_rule_kind_name(r->kind));
-        size_t c = strlen(nfy_rule_safety_name(r->safety));
+        size_t a = strlen(r->id), b = strlen(nfy_rules_kind_name(r->kind));
+        size_t c = strlen(nfy_rules_safety_name(r->safety));
         wid = a > wid ? a : wid;
         wkind = b > wkind ? b : wkind;
         wsafety = c > wsafety ? c : wsafety;
@@ -45,13 +45,13 @@ void nfy_rules_render_table(const nfy_rule_set *set, int kind,
     pad(out, "SAFETY", wsafety + 2);
     nfy_buf_addstr(out, "MESSAGE\n");
     for (size_t i = 0; i < n; i++) {
-        const nfy_rule *r = nfy_rule_set_at(set, i);
+        const nfy_rule *r = nfy_rules_set_at(set, i);
         if (!shown(r, kind, include_disabled))
             continue;
         pad(out, r->id, wid + 2);
-        pad(out, nfy_rule_kind_name(r->kind), wkind + 2);
-        pad(out, nfy_rule_safety_name(r->safety), wsafety + 2);
-        if (nfy_rule_is_preview(r))
+        pad(out, nfy_rules_kind_name(r->kind), wkind + 2);
+        pad(out, nfy_rules_safety_name(r->safety), wsafety + 2);
+        if (nfy_rules_is_preview(r))
             nfy_buf_addstr(out, "[preview] ");
         if (!r->enabled)
             nfy_buf_addstr(out, "[off] ");
@@ -66,7 +66,7 @@ void nfy_rules_render_table(const nfy_rule_set *set, int kind,
 
 static void ctx_text(const nfy_rule_ctx *c, nfy_buf *out)
 {
-    nfy_buf_addstr(out, nfy_rule_ctx_kind_name(c->kind));
+    nfy_buf_addstr(out, nfy_rules_ctx_kind_name(c->kind));
     if (c->name)
         nfy_buf_addf(out, ":%s", c->name);
     if (c->pos >= 0)
@@ -92,8 +92,8 @@ static void indented(nfy_buf *out, const char *label, const char *text)
 
 static void explain_data(const nfy_rule *r, nfy_buf *out)
 {
-    nfy_buf_addf(out, "match:       %s \"%s\"\n", nfy_match_kind_name(r->match),
-                 r->pattern);
+    nfy_buf_addf(out, "match:       %s \"%s\"\n",
+                 nfy_rules_match_kind_name(r->match), r->pattern);
     if (r->replacement)
         nfy_buf_addf(out, "replacement: \"%s\"\n", r->replacement);
     if (r->arg_pos >= 0)
@@ -156,15 +156,15 @@ static void explain_lists(const nfy_rule *r, nfy_buf *out)
     }
 }
 
-void nfy_rule_render_explain(const nfy_rule *r, nfy_buf *out)
+void nfy_rules_render_explain(const nfy_rule *r, nfy_buf *out)
 {
     nfy_buf_addf(
-        out, "%s  %s  (%s, %s, %s%s)\n", r->id, nfy_rule_kind_name(r->kind),
-        nfy_rule_category_name(r->category), nfy_rule_safety_name(r->safety),
+        out, "%s  %s  (%s, %s, %s%s)\n", r->id, nfy_rules_kind_name(r->kind),
+        nfy_rules_category_name(r->category), nfy_rules_safety_name(r->safety),
         severity_names[r->severity % 3], r->enabled ? "" : ", off by default");
     nfy_buf_addf(out, "  %s\n\n", r->message);
     nfy_buf why = NFY_BUF_INIT;
-    if (nfy_rule_preview_why(r, &why))
+    if (nfy_rules_preview_why(r, &why))
         nfy_buf_addf(out,
                      "preview:     %s: this rule never fires; the example "
                      "shows what it is meant to do\n",
@@ -244,15 +244,15 @@ static void json_lists(const nfy_rule *r, nfy_buf *out)
     }
 }
 
-void nfy_rule_render_json(const nfy_rule *r, nfy_buf *out)
+void nfy_rules_rule_render_json(const nfy_rule *r, nfy_buf *out)
 {
     nfy_buf_addstr(out, "{\"id\": ");
     nfy_json_escape(out, r->id, strlen(r->id));
-    json_str(out, "kind", nfy_rule_kind_name(r->kind));
-    json_str(out, "match", nfy_match_kind_name(r->match));
+    json_str(out, "kind", nfy_rules_kind_name(r->kind));
+    json_str(out, "match", nfy_rules_match_kind_name(r->match));
     json_str(out, "pattern", r->pattern);
     json_str(out, "replacement", r->replacement);
-    json_str(out, "safety", nfy_rule_safety_name(r->safety));
+    json_str(out, "safety", nfy_rules_safety_name(r->safety));
     json_str(out, "severity", severity_names[r->severity % 3]);
     if (r->arg_pos >= 0) {
         json_key(out, "arg_pos");
@@ -287,11 +287,11 @@ void nfy_rules_render_json(const nfy_rule_set *set, int kind,
     nfy_buf_addstr(out, "{\"schema\": \"npuify-rules/1\", \"rules\": [\n");
     bool first = true;
     for (size_t i = 0; i < nfy_rule_set_count(set); i++) {
-        const nfy_rule *r = nfy_rule_set_at(set, i);
+        const nfy_rule *r = nfy_rules_set_at(set, i);
         if (!shown(r, kind, include_disabled))
             continue;
         nfy_buf_addstr(out, first ? "  " : ",\n  ");
-        nfy_rule_render_json(r, out);
+        nfy_rules_rule_render_json(r, out);
         first = false;
     }
     nfy_buf_addstr(out, "\n]}\n");

@@ -128,7 +128,7 @@ bool nfy__rules_parse_ctx(rules_loader *ld, const char *text, nfy_rule_ctx *c,
     size_t head = colon ? (size_t)(colon - text) : strlen(text);
     int kind = -1;
     for (int k = 0; k < NFY_CTX_COUNT; k++) {
-        const char *name = nfy_rule_ctx_kind_name((nfy_rule_ctx_kind)k);
+        const char *name = nfy_rules_ctx_kind_name((nfy_rule_ctx_kind)k);
         if (strlen(name) == head && !strncmp(name, text, head))
             kind = k;
     }
@@ -243,11 +243,11 @@ static void load_enum(rules_loader *ld, nfy_rule *r, const field *f, json_t *v,
         nfy_str_from_cstr(json_is_string(v) ? json_string_value(v) : "");
     bool ok = json_is_string(v);
     if (f->type == T_KIND)
-        ok = ok && nfy_rule_kind_parse(s, &r->kind);
+        ok = ok && nfy_rules_kind_parse(s, &r->kind);
     else if (f->type == T_MATCH)
-        ok = ok && nfy_match_kind_parse(s, &r->match);
+        ok = ok && nfy_rules_match_kind_parse(s, &r->match);
     else if (f->type == T_SAFETY) {
-        ok = ok && nfy_rule_safety_parse(s, &r->safety);
+        ok = ok && nfy_rules_safety_parse(s, &r->safety);
         *safety_set = ok;
     } else
         ok = ok && parse_severity(s.ptr, &r->severity);
@@ -327,9 +327,9 @@ static void load_rule(rules_loader *ld, json_t *obj)
         r->safety =
             r->kind == NFY_RULE_FLAG ? NFY_SAFETY_MANUAL : NFY_SAFETY_SAFE;
     r->enabled = !(r->flags & NFY_RULE_F_OFF);
-    r->category = nfy_rule_category_of_id(r->id);
+    r->category = nfy_rules_category_of_id(r->id);
     if (r->match == NFY_MATCH_PASS)
-        r->pass = nfy_pass_parse(nfy_str_from_cstr(r->pattern));
+        r->pass = nfy_rules_pass_parse(nfy_str_from_cstr(r->pattern));
     nfy__rules_check_rule(ld, r);
     if (ld->errors == errors_before)
         nfy_vec_push(&ld->out, r);
@@ -573,7 +573,7 @@ static void check_pass(rules_loader *ld, const nfy_rule *r)
 {
     if (r->match != NFY_MATCH_PASS)
         return;
-    const nfy_pass_info *p = nfy_pass_info_of(r->pass);
+    const nfy_pass_info *p = nfy_rules_pass_info_of(r->pass);
     if (p == NULL) {
         nfy__rules_push_key(ld, "pattern");
         nfy__rules_error(ld, false, "unknown pass '%s'", r->pattern);
@@ -581,7 +581,7 @@ static void check_pass(rules_loader *ld, const nfy_rule *r)
     } else if (p->kind != (int)r->kind) {
         nfy__rules_push_key(ld, "kind");
         nfy__rules_error(ld, false, "pass '%s' takes kind \"%s\"", p->name,
-                         nfy_rule_kind_name((nfy_rule_kind)p->kind));
+                         nfy_rules_kind_name((nfy_rule_kind)p->kind));
         nfy__rules_pop(ld);
     }
 }
@@ -597,7 +597,7 @@ static void check_option(rules_loader *ld, const nfy_rule *r)
         ptrdiff_t comma = nfy_str_find_char(rest, ',');
         size_t n = comma < 0 ? rest.len : (size_t)comma;
         nfy_str one = nfy_str_slice(rest, 0, n);
-        if (!nfy_option_known(one, NULL)) {
+        if (!nfy_rules_option_known(one, NULL)) {
             nfy__rules_push_key(ld, "option");
             nfy__rules_error(ld, false, "unknown option '%.*s'", (int)one.len,
                              one.ptr);
@@ -616,8 +616,8 @@ void nfy__rules_check_rule(rules_loader *ld, const nfy_rule *r)
     if (!(allowed_matches(r->kind) & BIT(r->match))) {
         nfy__rules_push_key(ld, "match");
         nfy__rules_error(ld, false, "match \"%s\" does not fit kind \"%s\"",
-                         nfy_match_kind_name(r->match),
-                         nfy_rule_kind_name(r->kind));
+                         nfy_rules_match_kind_name(r->match),
+                         nfy_rules_kind_name(r->kind));
         nfy__rules_pop(ld);
     }
     if (!*r->pattern && r->nmap == 0)

@@ -8,7 +8,7 @@
 
 #include "rules/rules_internal.h"
 
-nfy_rule_set *nfy_rule_set_new_empty(void)
+nfy_rule_set *nfy_rules_set_new_empty(void)
 {
     nfy_rule_set *set = calloc(1, sizeof *set);
     if (!set)
@@ -19,7 +19,7 @@ nfy_rule_set *nfy_rule_set_new_empty(void)
 
 nfy_rule_set *nfy_rule_set_new(nfy_diags *diags)
 {
-    nfy_rule_set *set = nfy_rule_set_new_empty();
+    nfy_rule_set *set = nfy_rules_set_new_empty();
     if (!set)
         return NULL;
     nfy_status st = nfy_rules_load_mem(set, "builtin",
@@ -48,14 +48,14 @@ size_t nfy_rule_set_count(const nfy_rule_set *set)
     return set ? set->rules.len : 0;
 }
 
-const nfy_rule *nfy_rule_set_at(const nfy_rule_set *set, size_t i)
+const nfy_rule *nfy_rules_set_at(const nfy_rule_set *set, size_t i)
 {
     if (!set || i >= set->rules.len)
         return NULL;
     return set->rules.items[i];
 }
 
-const nfy_rule *nfy_rule_set_find(const nfy_rule_set *set, const char *id)
+const nfy_rule *nfy_rules_set_find(const nfy_rule_set *set, const char *id)
 {
     if (!set || !id)
         return NULL;
@@ -67,7 +67,7 @@ const nfy_rule *nfy_rule_set_find(const nfy_rule_set *set, const char *id)
     return NULL;
 }
 
-nfy_status nfy_rule_set_enable(nfy_rule_set *set, const char *id, bool on)
+nfy_status nfy_rules_set_enable(nfy_rule_set *set, const char *id, bool on)
 {
     if (!set || !id)
         return NFY_EUSAGE;
@@ -80,8 +80,8 @@ nfy_status nfy_rule_set_enable(nfy_rule_set *set, const char *id, bool on)
     return NFY_ENOENT;
 }
 
-void nfy_rule_iter_init(nfy_rule_iter *it, const nfy_rule_set *set, int kind,
-                        int match)
+void nfy_rules_iter_init(nfy_rule_iter *it, const nfy_rule_set *set, int kind,
+                         int match)
 {
     it->set = set;
     it->next = 0;
@@ -117,7 +117,7 @@ static const nfy_rule *iter_chained(nfy_rule_iter *it)
     return NULL;
 }
 
-const nfy_rule *nfy_rule_iter_next(nfy_rule_iter *it)
+const nfy_rule *nfy_rules_iter_next(nfy_rule_iter *it)
 {
     if (it->chained)
         return iter_chained(it);

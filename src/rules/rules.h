@@ -18,7 +18,7 @@
  *
  * Ownership: an nfy_rule_set owns every rule and every string in it (one
  * arena); the pointers returned by lookups live as long as the set. Rules are
- * read-only to callers except through nfy_rule_set_enable.
+ * read-only to callers except through nfy_rules_set_enable.
  *
  * How a pass reads a rule, by kind (the authoritative contract):
  *
@@ -115,7 +115,7 @@
  * reports. Among edit rules the most specific wins: for names, the longest
  * matched name (exact beats prefix); for strings, an ARG context naming the
  * callee beats KEYWORD/ASSIGN, which beat COMPARE/ARGPARSE/SHELL/ANY; ties go
- * to the lower ID. nfy_rule_set_lookup returns hits in that order.
+ * to the lower ID. nfy_rules_set_lookup returns hits in that order.
  *
  * Dedicated passes (match PASS; pattern = pass name): the pass table
  * (pass_table.h, NFY_PASS_TABLE) is the registry of their names, the rule
@@ -128,7 +128,7 @@
  * asks (convert --unsafe, or the rule's option); MANUAL rules never edit.
  * option: when non-NULL, the rule applies only when one of the options in
  * this comma list is on ("distributed", "amp", "auto", "msfmktransplt",
- * "specify_device"); see nfy_rule_option_on. Whether a rule is active in a
+ * "specify_device"); see nfy_rules_option_on. Whether a rule is active in a
  * run (enabled, built, option gate, torch version, safety) is decided by
  * nfy_rule_activity alone, for every file kind.
  *
@@ -282,13 +282,13 @@ typedef struct {
     X(SPECIFY_DEVICE, "specify_device", PREVIEW)
 
 /** Whether option `name` is registered; *state receives its state. */
-bool nfy_option_known(nfy_str name, nfy_pass_state *state);
+bool nfy_rules_option_known(nfy_str name, nfy_pass_state *state);
 
 /** The row of a pass, or NULL for NFY_PASS_NONE / out of range. */
-const nfy_pass_info *nfy_pass_info_of(nfy_pass_id id);
+const nfy_pass_info *nfy_rules_pass_info_of(nfy_pass_id id);
 /** The dedicated pass named name (generic passes are not named by rules);
  * NFY_PASS_NONE when there is none. */
-nfy_pass_id nfy_pass_parse(nfy_str name);
+nfy_pass_id nfy_rules_pass_parse(nfy_str name);
 
 /* ---- Rule data ----------------------------------------------------------- */
 
@@ -346,25 +346,25 @@ typedef struct {
 
 /* ---- Names of enumerations ----------------------------------------------- */
 
-const char *nfy_rule_kind_name(nfy_rule_kind k);
-const char *nfy_match_kind_name(nfy_match_kind m);
-const char *nfy_rule_safety_name(nfy_rule_safety s);
-const char *nfy_rule_category_name(nfy_rule_category c);
-const char *nfy_rule_ctx_kind_name(nfy_rule_ctx_kind k);
+const char *nfy_rules_kind_name(nfy_rule_kind k);
+const char *nfy_rules_match_kind_name(nfy_match_kind m);
+const char *nfy_rules_safety_name(nfy_rule_safety s);
+const char *nfy_rules_category_name(nfy_rule_category c);
+const char *nfy_rules_ctx_kind_name(nfy_rule_ctx_kind k);
 /** Parse the names above; false when unknown. */
-bool nfy_rule_kind_parse(nfy_str s, nfy_rule_kind *out);
-bool nfy_match_kind_parse(nfy_str s, nfy_match_kind *out);
-bool nfy_rule_safety_parse(nfy_str s, nfy_rule_safety *out);
+bool nfy_rules_kind_parse(nfy_str s, nfy_rule_kind *out);
+bool nfy_rules_match_kind_parse(nfy_str s, nfy_match_kind *out);
+bool nfy_rules_safety_parse(nfy_str s, nfy_rule_safety *out);
 /** Category of an ID: NPU1xx -> DEVICE ...; anything else CUSTOM. */
-nfy_rule_category nfy_rule_category_of_id(const char *id);
+nfy_rule_category nfy_rules_category_of_id(const char *id);
 /** Operation Type column of change_list.csv: INSERT, MODIFY, DELETE,
  * UNSUPPORTED. */
-const char *nfy_rule_operation(const nfy_rule *r);
+const char *nfy_rules_operation(const nfy_rule *r);
 
 /* ---- Rule sets ----------------------------------------------------------- */
 
 /** An empty set (no built-in rules), for tests and custom-only runs. */
-NFY_NODISCARD nfy_rule_set *nfy_rule_set_new_empty(void);
+NFY_NODISCARD nfy_rule_set *nfy_rules_set_new_empty(void);
 
 /**
  * nfy_rules_load_file (npuify/npuify.h) adds the rules of a JSON rule file. The
@@ -400,17 +400,17 @@ NFY_NODISCARD nfy_status nfy_rules_load_mem(nfy_rule_set *set, const char *name,
                                             nfy_diags *diags);
 
 /** The i-th rule in load order (built-ins first, sorted by ID). */
-const nfy_rule *nfy_rule_set_at(const nfy_rule_set *set, size_t i);
+const nfy_rule *nfy_rules_set_at(const nfy_rule_set *set, size_t i);
 /** Rule by ID (exact, case-sensitive), or NULL. */
-const nfy_rule *nfy_rule_set_find(const nfy_rule_set *set, const char *id);
+const nfy_rule *nfy_rules_set_find(const nfy_rule_set *set, const char *id);
 /** Turn a rule on or off; NFY_ENOENT if there is no such ID. */
-nfy_status nfy_rule_set_enable(nfy_rule_set *set, const char *id, bool on);
+nfy_status nfy_rules_set_enable(nfy_rule_set *set, const char *id, bool on);
 
 /**
  * Iterate rules, optionally filtered. kind/match < 0 mean any; disabled
  * rules are skipped unless include_disabled.
- *   nfy_rule_iter it; nfy_rule_iter_init(&it, set, NFY_RULE_RENAME, -1);
- *   for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));) ...
+ *   nfy_rule_iter it; nfy_rules_iter_init(&it, set, NFY_RULE_RENAME, -1);
+ *   for (const nfy_rule *r; (r = nfy_rules_iter_next(&it));) ...
  */
 typedef struct {
     const nfy_rule_set *set;
@@ -421,9 +421,9 @@ typedef struct {
     bool chained; /* next walks the kind's chain (set at init) */
 } nfy_rule_iter;
 
-void nfy_rule_iter_init(nfy_rule_iter *it, const nfy_rule_set *set, int kind,
-                        int match);
-const nfy_rule *nfy_rule_iter_next(nfy_rule_iter *it);
+void nfy_rules_iter_init(nfy_rule_iter *it, const nfy_rule_set *set, int kind,
+                         int match);
+const nfy_rule *nfy_rules_iter_next(nfy_rule_iter *it);
 
 /* ---- Lookup for passes --------------------------------------------------- */
 
@@ -467,23 +467,23 @@ typedef struct {
  * precedence paragraph at the top; FLAG rules after edit rules of the same
  * length). Writes at most max hits and returns how many there are in all.
  */
-size_t nfy_rule_set_lookup(const nfy_rule_set *set, nfy_lookup_space space,
-                           nfy_str key, nfy_rule_hit *hits, size_t max);
+size_t nfy_rules_set_lookup(const nfy_rule_set *set, nfy_lookup_space space,
+                            nfy_str key, nfy_rule_hit *hits, size_t max);
 /** The map row whose from equals key, or NULL. */
-const nfy_rule_pair *nfy_rule_map_find(const nfy_rule *r, nfy_str key);
+const nfy_rule_pair *nfy_rules_map_find(const nfy_rule *r, nfy_str key);
 /**
  * Glob match: '*' any run, '?' one byte, '|' separates alternatives
  * ("*.cu|*.cuh"). Case-sensitive; the _nocase form folds ASCII case (used
  * for ASSIGN contexts).
  */
-bool nfy_rule_glob(const char *glob, nfy_str s);
-bool nfy_rule_glob_nocase(const char *glob, nfy_str s);
+bool nfy_rules_glob(const char *glob, nfy_str s);
+bool nfy_rules_glob_nocase(const char *glob, nfy_str s);
 /** Whether r's comma-separated tags include tag ("precision"). */
-bool nfy_rule_has_tag(const nfy_rule *r, const char *tag);
+bool nfy_rules_has_tag(const nfy_rule *r, const char *tag);
 /** Whether a string context list entry applies is the pass's call; this
  * says whether the rule's option gate is open given the enabled options
  * (a NULL-terminated list such as {"distributed", NULL}). */
-bool nfy_rule_option_on(const nfy_rule *r, const char *const *options);
+bool nfy_rules_option_on(const nfy_rule *r, const char *const *options);
 /* ---- Activation: the one place that decides -------------------------------
  */
 
@@ -509,23 +509,23 @@ typedef enum {
  * (Python passes, shell scripts, file-name rules) asks this, so a rule
  * behaves the same wherever it matches.
  */
-nfy_rule_activity nfy_rule_activity_in(const nfy_rule *r,
-                                       const nfy_rule_env *env);
+nfy_rule_activity nfy_rules_activity_in(const nfy_rule *r,
+                                        const nfy_rule_env *env);
 /**
  * A rule that cannot fire yet (shown as "preview"): its pass is not built,
  * or no option of its `option` list can be turned on. Writes the reason
  * ("pass 'ddp-rewrite' is not built yet") into why when non-NULL.
  */
-bool nfy_rule_preview_why(const nfy_rule *r, nfy_buf *why);
-bool nfy_rule_is_preview(const nfy_rule *r);
+bool nfy_rules_preview_why(const nfy_rule *r, nfy_buf *why);
+bool nfy_rules_is_preview(const nfy_rule *r);
 
 /**
  * Whether a rule applies to torch version ver ("2.1", "2.6.0"); NULL or ""
  * means the newest: only max_torch-bounded rules are excluded then.
  */
-bool nfy_rule_applies_to_torch(const nfy_rule *r, const char *ver);
+bool nfy_rules_applies_to_torch(const nfy_rule *r, const char *ver);
 /** Compare dotted versions numerically ("2.10" > "2.9"); <0, 0, >0. */
-int nfy_version_cmp(const char *a, const char *b);
+int nfy_rules_version_cmp(const char *a, const char *b);
 
 /* ---- Rendering (for `npuify rules`) -------------------------------------- */
 
@@ -536,9 +536,9 @@ int nfy_version_cmp(const char *a, const char *b);
 void nfy_rules_render_table(const nfy_rule_set *set, int kind,
                             bool include_disabled, nfy_buf *out);
 /** One rule in full, with its example, as text. */
-void nfy_rule_render_explain(const nfy_rule *r, nfy_buf *out);
+void nfy_rules_render_explain(const nfy_rule *r, nfy_buf *out);
 /** One rule as a JSON object in our schema (round-trips through the loader). */
-void nfy_rule_render_json(const nfy_rule *r, nfy_buf *out);
+void nfy_rules_rule_render_json(const nfy_rule *r, nfy_buf *out);
 /** {"schema": "npuify-rules/1", "rules": [...]}; kind < 0: every kind. */
 void nfy_rules_render_json(const nfy_rule_set *set, int kind,
                            bool include_disabled, nfy_buf *out);

@@ -395,8 +395,8 @@ static uint32_t loop_of_step(const mig_ctx *c, uint32_t s)
 static void find_steps(const mig_ctx *c, nfy_train *t)
 {
     for (uint32_t s = 0; s < c->m->nstmts; s++) {
-        uint32_t lp = mig_method_stmt(c, s, "backward");
-        if (lp == NFY_NONE || mig_attr_on_module(c, lp - 1))
+        uint32_t lp = nfy_mig_method_stmt(c, s, "backward");
+        if (lp == NFY_NONE || nfy_mig_attr_on_module(c, lp - 1))
             continue;
         if (kept(&t->nsteps))
             t->steps[t->nsteps - 1] = (nfy_train_step){s, loop_of_step(c, s)};
@@ -488,8 +488,8 @@ static bool same_key(const mig_ctx *c, uint32_t a, uint32_t b)
     if (c->m->toks[a].kind != c->m->toks[b].kind)
         return false;
     if (c->m->toks[a].kind == NFY_TOK_STRING)
-        return nfy_str_eq(mig_string_body(c, a, &off),
-                          mig_string_body(c, b, &off));
+        return nfy_str_eq(nfy_mig_string_body(c, a, &off),
+                          nfy_mig_string_body(c, b, &off));
     return nfy_str_eq(mig_tok(c, a), mig_tok(c, b));
 }
 
@@ -497,8 +497,8 @@ static bool same_key(const mig_ctx *c, uint32_t a, uint32_t b)
 static uint32_t item_key(const mig_ctx *c, uint32_t f, uint32_t e)
 {
     if (e != f + 4 || c->m->toks[f].kind != NFY_TOK_NAME ||
-        !mig_tok_op(c, f + 1, NFY_OP_LSQB) ||
-        !mig_tok_op(c, f + 3, NFY_OP_RSQB))
+        !nfy_mig_tok_op(c, f + 1, NFY_OP_LSQB) ||
+        !nfy_mig_tok_op(c, f + 3, NFY_OP_RSQB))
         return NFY_NONE;
     uint16_t k = c->m->toks[f + 2].kind;
     return k == NFY_TOK_STRING || k == NFY_TOK_NUMBER ? f + 2 : NFY_NONE;
@@ -518,7 +518,7 @@ static uint32_t code_tok(const mig_ctx *c, uint32_t t, uint32_t limit)
  * closing bracket at close). */
 static uint32_t element_end(const mig_ctx *c, uint32_t t, uint32_t close)
 {
-    while (t < close && !mig_tok_op(c, t, NFY_OP_COMMA)) {
+    while (t < close && !nfy_mig_tok_op(c, t, NFY_OP_COMMA)) {
         if (c->m->match[t] != NFY_NONE && c->m->match[t] > t)
             t = c->m->match[t];
         t++;
@@ -532,9 +532,9 @@ static uint32_t element_end(const mig_ctx *c, uint32_t t, uint32_t close)
 static bool display_value(const mig_ctx *c, uint32_t vf, uint32_t ve,
                           uint32_t key, uint32_t *first, uint32_t *end)
 {
-    bool brace = mig_tok_op(c, vf, NFY_OP_LBRACE);
-    bool list =
-        mig_tok_op(c, vf, NFY_OP_LSQB) || mig_tok_op(c, vf, NFY_OP_LPAR);
+    bool brace = nfy_mig_tok_op(c, vf, NFY_OP_LBRACE);
+    bool list = nfy_mig_tok_op(c, vf, NFY_OP_LSQB) ||
+                nfy_mig_tok_op(c, vf, NFY_OP_LPAR);
     if ((brace || list) && c->m->match[vf] == ve - 1) {
         uint32_t index = 0, want = NFY_NONE;
         if (list && c->m->toks[key].kind == NFY_TOK_NUMBER) {
@@ -547,7 +547,7 @@ static bool display_value(const mig_ctx *c, uint32_t vf, uint32_t ve,
         }
         for (uint32_t t = code_tok(c, vf + 1, ve - 1); t < ve - 1; index++) {
             uint32_t x = element_end(c, t, ve - 1);
-            if (brace && x > t + 2 && mig_tok_op(c, t + 1, NFY_OP_COLON) &&
+            if (brace && x > t + 2 && nfy_mig_tok_op(c, t + 1, NFY_OP_COLON) &&
                 same_key(c, t, key)) {
                 *first = code_tok(c, t + 2, x);
                 *end = x;
@@ -572,7 +572,7 @@ static bool display_value(const mig_ctx *c, uint32_t vf, uint32_t ve,
         const nfy_arg *a = &c->m->args[call->args_first + i];
         if (a->kind == NFY_ARG_KEYWORD &&
             nfy_str_eq(mig_tok(c, a->name_tok),
-                       mig_string_body(c, key, &off))) {
+                       nfy_mig_string_body(c, key, &off))) {
             *first = a->value_first;
             *end = a->value_end;
             return true;
@@ -597,9 +597,9 @@ static bool trace_item(const mig_ctx *c, nfy_train_loader *l, uint32_t f,
         if (st->kind == NFY_STMT_ASSIGN && st->scope == x->scope &&
             st->value_first == st->first + 5 &&
             nfy_str_eq(mig_tok(c, st->first), mig_tok(c, f)) &&
-            mig_tok_op(c, st->first + 1, NFY_OP_LSQB) &&
+            nfy_mig_tok_op(c, st->first + 1, NFY_OP_LSQB) &&
             same_key(c, st->first + 2, key) &&
-            mig_tok_op(c, st->first + 3, NFY_OP_RSQB))
+            nfy_mig_tok_op(c, st->first + 3, NFY_OP_RSQB))
             return trace(c, l, st->value_first, st->value_end, s, st->scope);
     }
     uint32_t vf, ve;
@@ -658,13 +658,13 @@ static bool trace(const mig_ctx *c, nfy_train_loader *l, uint32_t f, uint32_t e,
         return false;
     }
     if (e == f + 3 && mig_tok_is(c, f, "self") &&
-        mig_tok_op(c, f + 1, NFY_OP_DOT))
+        nfy_mig_tok_op(c, f + 1, NFY_OP_DOT))
         return trace_attr(c, l, f);
     uint32_t key = item_key(c, f, e);
     if (key != NFY_NONE)
         return trace_item(c, l, f, key, scope);
     if (e > f + 3 && c->m->toks[f].kind == NFY_TOK_NAME &&
-        mig_tok_op(c, f + 1, NFY_OP_LSQB) && c->m->match[f + 1] == e - 1) {
+        nfy_mig_tok_op(c, f + 1, NFY_OP_LSQB) && c->m->match[f + 1] == e - 1) {
         l->why = "the loop iterates a dict or list of loaders by a key that "
                  "is not a constant (a loop over phases)";
         return false;
@@ -686,7 +686,7 @@ static bool for_iterable(const mig_ctx *c, uint32_t s, uint32_t *f, uint32_t *e)
         }
         if (in == NFY_NONE && mig_tok_is(c, t, "in"))
             in = t;
-        else if (in != NFY_NONE && mig_tok_op(c, t, NFY_OP_COLON)) {
+        else if (in != NFY_NONE && nfy_mig_tok_op(c, t, NFY_OP_COLON)) {
             *f = in + 1;
             *e = t;
             return *e > *f;
@@ -922,7 +922,7 @@ static void row(mig_ctx *c, nfy_report *rep, const char *kind, uint32_t stmt,
         nl++;
     nfy_report_add_training(rep, c->p->relpath, kind,
                             c->m->toks[st->first].line,
-                            mig_strdup(c, nfy_str_slice(text, 0, nl)), how);
+                            nfy_mig_strdup(c, nfy_str_slice(text, 0, nl)), how);
 }
 
 static uint32_t line_of(const mig_ctx *c, uint32_t stmt)
@@ -961,11 +961,11 @@ static const char *module_how(mig_ctx *c, const nfy_train *t,
         c->m, nfy_pysyn_range_span(c->m, m->expr.first, m->expr.end));
     if (m->how != NFY_TRAIN_BY_OPTIMIZER || m->optim >= t->noptims ||
         m->optim >= NFY_TRAIN_MAX)
-        return mig_fmt(c, "%.*s: called in a training step's loop",
-                       NFY_STR_FMT(name));
-    return mig_fmt(c, "%.*s: its parameters reach the optimizer of line %u",
-                   NFY_STR_FMT(name),
-                   (unsigned)line_of(c, t->optims[m->optim].stmt));
+        return nfy_mig_fmt(c, "%.*s: called in a training step's loop",
+                           NFY_STR_FMT(name));
+    return nfy_mig_fmt(c, "%.*s: its parameters reach the optimizer of line %u",
+                       NFY_STR_FMT(name),
+                       (unsigned)line_of(c, t->optims[m->optim].stmt));
 }
 
 /* Whether tokens [f, e) name the name at token t. */
@@ -974,7 +974,7 @@ static bool mentions(const mig_ctx *c, uint32_t f, uint32_t e, uint32_t t)
     for (uint32_t i = f; i < e; i++)
         if (c->m->toks[i].kind == NFY_TOK_NAME &&
             nfy_str_eq(mig_tok(c, i), mig_tok(c, t)) &&
-            (i == 0 || !mig_tok_op(c, i - 1, NFY_OP_DOT)))
+            (i == 0 || !nfy_mig_tok_op(c, i - 1, NFY_OP_DOT)))
             return true;
     return false;
 }
@@ -984,7 +984,8 @@ static bool mentions(const mig_ctx *c, uint32_t f, uint32_t e, uint32_t t)
 static const char *step_how(mig_ctx *c, uint32_t s)
 {
     const nfy_stmt *st = &c->m->stmts[s];
-    uint32_t lp = mig_method_stmt(c, s, "backward"), first = NFY_NONE, n = 0;
+    uint32_t lp = nfy_mig_method_stmt(c, s, "backward"), first = NFY_NONE,
+             n = 0;
     if (lp == NFY_NONE || lp != st->first + 3 ||
         c->m->toks[st->first].kind != NFY_TOK_NAME)
         return NULL;
@@ -1011,9 +1012,10 @@ static const char *step_how(mig_ctx *c, uint32_t s)
     size_t nl = 0;
     while (nl < text.len && text.ptr[nl] != '\n' && text.ptr[nl] != '\r')
         nl++;
-    return mig_fmt(c, "the loss: %.*s (line %u%s)", (int)nl, text.ptr,
-                   (unsigned)line_of(c, first),
-                   n > 0 ? mig_fmt(c, ", grown by %u more", (unsigned)n) : "");
+    return nfy_mig_fmt(c, "the loss: %.*s (line %u%s)", (int)nl, text.ptr,
+                       (unsigned)line_of(c, first),
+                       n > 0 ? nfy_mig_fmt(c, ", grown by %u more", (unsigned)n)
+                             : "");
 }
 
 static void rows(mig_ctx *c, nfy_report *rep, const char *kind,
@@ -1042,7 +1044,7 @@ void nfy_train_report(mig_ctx *c, nfy_report *rep)
             "iterated by the loop holding the step");
     else
         row(c, rep, "train_loader", t.loader.loop,
-            mig_fmt(c, "not found: %s", t.loader.why));
+            nfy_mig_fmt(c, "not found: %s", t.loader.why));
     rows(c, rep, "eval_loader", t.evals, t.nevals);
     row(c, rep, "epoch_loop", t.epoch_loop, NULL);
     rows(c, rep, "clip", t.clips, t.nclips);

@@ -233,7 +233,7 @@ static void analyse_py(const char *text, const char *ver,
                      NFY_OK);
     nfy_edit_set es;
     nfy_edit_set_init(&es, &src);
-    assert_int_equal(nfy_migrate_file(&mo, &src, "t.py", &es, rep, NULL, &dg),
+    assert_int_equal(nfy_mig_file(&mo, &src, "t.py", &es, rep, NULL, &dg),
                      NFY_OK);
     nfy_edit_set_release(&es);
     nfy_source_release(&src);
@@ -255,8 +255,8 @@ static void migrate_one(nfy_migrate_project *proj, const nfy_migrate_opts *mo,
     nfy_edit_set_init(&es, &src);
     nfy_migrate_info info;
     assert_int_equal(
-        proj ? nfy_migrate_project_file(proj, mo, &src, "t.py", &es, rep, &dg)
-             : nfy_migrate_file(mo, &src, "t.py", &es, rep, &info, &dg),
+        proj ? nfy_mig_project_file(proj, mo, &src, "t.py", &es, rep, &dg)
+             : nfy_mig_file(mo, &src, "t.py", &es, rep, &info, &dg),
         NFY_OK);
     assert_int_equal(nfy_edit_set_apply(&es, &dg, out), NFY_OK);
     nfy_edit_set_release(&es);
@@ -296,7 +296,7 @@ static void test_run_state_kept(void **state)
     nfy_migrate_observer obs = {nfy_analyse_python, &ao};
     nfy_migrate_opts mo = {.rules = rules, .observer = &obs};
     nfy_migrate_project proj;
-    nfy_migrate_project_init(&proj);
+    nfy_mig_project_init(&proj);
     size_t nonempty = 0;
     for (int pass = 0; pass < 2; pass++) { /* the second: all kept */
         for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
@@ -318,7 +318,7 @@ static void test_run_state_kept(void **state)
     assert_int_equal(nonempty, 2 * (sizeof files / sizeof files[0]));
     assert_non_null(proj.run);
     assert_int_equal(proj.files, 6);
-    nfy_migrate_project_release(&proj);
+    nfy_mig_project_release(&proj);
     nfy_rule_set_free(rules);
     nfy_diags_release(&dg);
 }
@@ -514,19 +514,19 @@ static void test_effort(void **state)
 {
     (void)state;
     nfy_effort_counts c = {0};
-    assert_int_equal(nfy_effort_of(&c), NFY_EFFORT_NONE);
+    assert_int_equal(nfy_report_effort_of(&c), NFY_EFFORT_NONE);
     c.edits = 1;
-    assert_int_equal(nfy_effort_of(&c), NFY_EFFORT_LOW);
+    assert_int_equal(nfy_report_effort_of(&c), NFY_EFFORT_LOW);
     c.manual = 10;
-    assert_int_equal(nfy_effort_of(&c), NFY_EFFORT_MEDIUM);
+    assert_int_equal(nfy_report_effort_of(&c), NFY_EFFORT_MEDIUM);
     c.manual = 0;
     c.blocking = 1;
-    assert_int_equal(nfy_effort_of(&c), NFY_EFFORT_MEDIUM);
+    assert_int_equal(nfy_report_effort_of(&c), NFY_EFFORT_MEDIUM);
     c.blocking = 10;
-    assert_int_equal(nfy_effort_of(&c), NFY_EFFORT_HIGH);
+    assert_int_equal(nfy_report_effort_of(&c), NFY_EFFORT_HIGH);
     c.blocking = 1;
     c.kernels = 1;
-    assert_int_equal(nfy_effort_of(&c), NFY_EFFORT_HIGH);
+    assert_int_equal(nfy_report_effort_of(&c), NFY_EFFORT_HIGH);
 
     nfy_report rep;
     nfy_report_init(&rep);
@@ -542,15 +542,15 @@ static void test_effort(void **state)
     f.cat = NFY_CAT_UNKNOWN_API;
     f.safety = NFY_SAFETY_MANUAL;
     nfy_report_add_finding(&rep, &f);
-    assert_true(nfy_finding_is_kernel(&rep.open_findings.items[0]));
-    assert_false(nfy_finding_is_blocking(&rep.open_findings.items[1]));
+    assert_true(nfy_report_finding_is_kernel(&rep.open_findings.items[0]));
+    assert_false(nfy_report_finding_is_blocking(&rep.open_findings.items[1]));
     assert_int_equal(nfy_report_effort(&rep, "a.py", NULL), NFY_EFFORT_HIGH);
     /* an unknown API is to verify, not work */
     assert_int_equal(nfy_report_effort(&rep, "b.py", NULL), NFY_EFFORT_NONE);
     nfy_effort_counts pc;
     assert_int_equal(nfy_report_effort(&rep, NULL, &pc), NFY_EFFORT_HIGH);
     assert_int_equal(pc.kernels, 1);
-    assert_string_equal(nfy_effort_name(NFY_EFFORT_MEDIUM), "medium");
+    assert_string_equal(nfy_report_effort_name(NFY_EFFORT_MEDIUM), "medium");
     nfy_report_release(&rep);
 }
 

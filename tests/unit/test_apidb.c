@@ -251,7 +251,7 @@ static void test_cuda_only_kernels(void **state)
         if (st != cases[i].st || !info.npu_counterpart ||
             strcmp(info.npu_counterpart, cases[i].to) != 0)
             fail_msg("%s on %s: %s via %s", cases[i].op, cases[i].ver,
-                     nfy_op_status_name(st),
+                     nfy_apidb_op_status_name(st),
                      info.npu_counterpart ? info.npu_counterpart : "-");
     }
     /* _fused_adamw_ has an NPU kernel from 2.1 on: no counterpart needed */
@@ -358,7 +358,7 @@ static void test_torch_inventory(void **state)
     assert_string_equal(e.ops, "unique_consecutive");
     assert_false(nfy_apidb_torch_inventory(NFY_STR_LIT("torch.compile"), &e));
     assert_int_equal(e.kind, NFY_TORCH_NONE);
-    assert_string_equal(nfy_torch_kind_name(NFY_TORCH_NONE),
+    assert_string_equal(nfy_apidb_torch_kind_name(NFY_TORCH_NONE),
                         "not in torch's API");
 }
 
@@ -420,7 +420,7 @@ static void test_composite_explicit(void **state)
     for (size_t i = 0; i < sizeof generic / sizeof generic[0]; i++) {
         nfy_op_status st = nfy_apidb_op_status(V("2.1"), S(generic[i]), &info);
         if (st != NFY_OP_COMPOSITE || !info.explicit_composite)
-            fail_msg("%s: %s", generic[i], nfy_op_status_name(st));
+            fail_msg("%s: %s", generic[i], nfy_apidb_op_status_name(st));
     }
     /* mkldnn_convolution: filed as CompositeExplicitAutograd but calls
      * oneDNN; on NPU convolution runs instead (backend_ops.tsv) */
@@ -507,10 +507,11 @@ static void test_bad_op_names(void **state)
     assert_int_equal(nfy_apidb_op_status(NULL, nul, NULL), NFY_OP_UNKNOWN);
     assert_int_equal(nfy_apidb_op_status(NULL, S("  aten::mm \r\n"), NULL),
                      NFY_OP_SUPPORTED);
-    assert_string_equal(nfy_op_status_name(NFY_OP_CPU_FALLBACK),
+    assert_string_equal(nfy_apidb_op_status_name(NFY_OP_CPU_FALLBACK),
                         "cpu-fallback");
-    assert_string_equal(nfy_op_status_name(NFY_OP_COMPOSITE), "composite");
-    assert_string_equal(nfy_op_status_name((nfy_op_status)99), "unknown");
+    assert_string_equal(nfy_apidb_op_status_name(NFY_OP_COMPOSITE),
+                        "composite");
+    assert_string_equal(nfy_apidb_op_status_name((nfy_op_status)99), "unknown");
 }
 
 /* ---- Cross-check with the data files ----------------------------------- */

@@ -327,8 +327,8 @@ static void check_key(const nfy_apidb_version *v, const char *key,
     nfy_op_status want = generic ? NFY_OP_COMPOSITE : NFY_OP_CPU_FALLBACK;
     if (st != want || strcmp(info.torch_version, tabs[t].label) != 0)
         fail_msg("%s on %s: %s from %s, want %s from %s", name, v->name,
-                 nfy_op_status_name(st), info.torch_version,
-                 nfy_op_status_name(want), tabs[t].label);
+                 nfy_apidb_op_status_name(st), info.torch_version,
+                 nfy_apidb_op_status_name(want), tabs[t].label);
     assert_int_equal(info.explicit_composite, strcmp(e->kind, "explicit") == 0);
 }
 

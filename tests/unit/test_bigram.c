@@ -1,5 +1,5 @@
 /*
- * mig_bigram_find against a byte-by-byte search: every start offset and
+ * nfy__mig_bigram_find against a byte-by-byte search: every start offset and
  * length up to 100 bytes (the 32- and 16-wide blocks and the padded tail),
  * with and without case folding, with pairs of NUL and space (what the
  * padded tail is filled with, raw and folded).
@@ -45,9 +45,9 @@ static void check_set(const unsigned char (*pairs)[2], size_t npairs, bool fold)
     mig_bigrams bg;
     memset(&bg, 0, sizeof bg);
     for (size_t k = 0; k < npairs; k++)
-        assert_true(mig_bigrams_add(&bg, pairs[k][0], pairs[k][1]));
+        assert_true(nfy__mig_bigrams_add(&bg, pairs[k][0], pairs[k][1]));
     if (fold)
-        mig_bigrams_fold(&bg);
+        nfy__mig_bigrams_fold(&bg);
     uint32_t seed = 7;
     for (int round = 0; round < 40; round++) {
         for (size_t len = 0; len <= 100; len++) {
@@ -57,7 +57,8 @@ static void check_set(const unsigned char (*pairs)[2], size_t npairs, bool fold)
             fill(s, len, &seed);
             for (size_t from = 0; from <= len + 1; from++) {
                 size_t want = naive(pairs, npairs, fold, s, len, from);
-                size_t got = mig_bigram_find(&bg, (const char *)s, len, from);
+                size_t got =
+                    nfy__mig_bigram_find(&bg, (const char *)s, len, from);
                 if (want != got)
                     fail_msg("len %zu from %zu: want %zu, got %zu", len, from,
                              want, got);
@@ -108,7 +109,7 @@ static void test_full_set(void **state)
     size_t distinct = 0;
     for (size_t k = 0; k < MIG_BIGRAMS_MAX; k++) {
         uint32_t before = bg.n;
-        assert_true(mig_bigrams_add(&bg, pairs[k][0], pairs[k][1]));
+        assert_true(nfy__mig_bigrams_add(&bg, pairs[k][0], pairs[k][1]));
         distinct += bg.n > before;
     }
     assert_int_equal(bg.n, distinct);
@@ -120,7 +121,7 @@ static void test_empty_set_finds_nothing(void **state)
     (void)state;
     mig_bigrams bg;
     memset(&bg, 0, sizeof bg);
-    assert_int_equal(mig_bigram_find(&bg, "cuda cuda", 9, 0), 9);
+    assert_int_equal(nfy__mig_bigram_find(&bg, "cuda cuda", 9, 0), 9);
 }
 
 int main(void)

@@ -45,7 +45,8 @@ static char *blank(const char *text, bool dockerfile)
     assert_non_null(copy);
     src.data = copy;
     src.len = strlen(text);
-    char *b = dockerfile ? nfy__dockerfile_text(&src) : nfy__shell_text(&src);
+    char *b =
+        dockerfile ? nfy_mig_dockerfile_text(&src) : nfy_mig_shell_text(&src);
     free(copy);
     return b;
 }

@@ -375,14 +375,16 @@ static void test_diff_ranges_rejects_inconsistent(void **state)
     (void)state;
     nfy_buf out = NFY_BUF_INIT;
     nfy_span a = {0, 1}, b = {0, 2};
-    assert_int_equal(nfy_diff_ranges("p", "abc", 3, "xybc", 4, &a, &b, 1, &out),
-                     NFY_OK);
+    assert_int_equal(
+        nfy_edit_diff_ranges("p", "abc", 3, "xybc", 4, &a, &b, 1, &out),
+        NFY_OK);
     /* Text outside the ranges must be the same, in length and bytes. */
     assert_int_equal(
-        nfy_diff_ranges("p", "abc", 3, "xybcv", 5, &a, &b, 1, &out),
+        nfy_edit_diff_ranges("p", "abc", 3, "xybcv", 5, &a, &b, 1, &out),
         NFY_EUSAGE);
-    assert_int_equal(nfy_diff_ranges("p", "abc", 3, "xyzw", 4, &a, &b, 1, &out),
-                     NFY_EUSAGE);
+    assert_int_equal(
+        nfy_edit_diff_ranges("p", "abc", 3, "xyzw", 4, &a, &b, 1, &out),
+        NFY_EUSAGE);
     nfy_buf_release(&out);
 }
 

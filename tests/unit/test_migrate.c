@@ -49,7 +49,7 @@ static void run(const char *text, const char *ver, unsigned flags, result *res)
     nfy_diags d;
     nfy_diags_init(&d);
     assert_int_equal(
-        nfy_migrate_file(&mo, &src, "t.py", &es, &res->rep, &res->info, &d),
+        nfy_mig_file(&mo, &src, "t.py", &es, &res->rep, &res->info, &d),
         NFY_OK);
     nfy_buf out = NFY_BUF_INIT;
     assert_int_equal(nfy_edit_set_apply(&es, &d, &out), NFY_OK);
@@ -451,11 +451,11 @@ static void test_amp_detection(void **state)
     nfy_rule_set *rs = rules_get();
     nfy_migrate_opts mo = {.rules = rs};
     nfy_migrate_project p;
-    nfy_migrate_project_init(&p);
-    nfy_migrate_project_add(&p, "t.py", &r.info);
+    nfy_mig_project_init(&p);
+    nfy_mig_project_add(&p, "t.py", &r.info);
     nfy_report rep;
     nfy_report_init(&rep);
-    nfy_migrate_project_finish(&p, &mo, &rep);
+    nfy_mig_project_finish(&p, &mo, &rep);
     assert_int_equal(count_rule(&rep, "NPU402"), 1);
     assert_int_equal(count_rule(&rep, "NPU607"), 3); /* global advice rows */
     for (size_t i = 0; i < rep.open_findings.len; i++)
@@ -464,23 +464,23 @@ static void test_amp_detection(void **state)
     /* with AMP somewhere: no project finding */
     nfy_migrate_info amp = r.info;
     amp.uses_amp = true;
-    nfy_migrate_project_add(&p, "b.py", &amp);
+    nfy_mig_project_add(&p, "b.py", &amp);
     nfy_report_init(&rep);
-    nfy_migrate_project_finish(&p, &mo, &rep);
+    nfy_mig_project_finish(&p, &mo, &rep);
     assert_int_equal(count_rule(&rep, "NPU402"), 0);
     assert_int_equal(count_rule(&rep, "NPU607"), 3);
     nfy_report_release(&rep);
-    nfy_migrate_project_release(&p);
+    nfy_mig_project_release(&p);
     /* a project without torch gets no project findings at all */
     nfy_migrate_info none = {0};
     none.scanned = true;
-    nfy_migrate_project_init(&p);
-    nfy_migrate_project_add(&p, "x.py", &none);
+    nfy_mig_project_init(&p);
+    nfy_mig_project_add(&p, "x.py", &none);
     nfy_report_init(&rep);
-    nfy_migrate_project_finish(&p, &mo, &rep);
+    nfy_mig_project_finish(&p, &mo, &rep);
     assert_int_equal(rep.open_findings.len, 0);
     nfy_report_release(&rep);
-    nfy_migrate_project_release(&p);
+    nfy_mig_project_release(&p);
     nfy_rule_set_free(rs);
     result_release(&r);
 }
@@ -565,7 +565,7 @@ static void test_bad_version(void **state)
     nfy_edit_set_init(&es, &src);
     nfy_diags d;
     nfy_diags_init(&d);
-    assert_int_equal(nfy_migrate_file(&mo, &src, "t.py", &es, NULL, NULL, &d),
+    assert_int_equal(nfy_mig_file(&mo, &src, "t.py", &es, NULL, NULL, &d),
                      NFY_EUSAGE);
     assert_true(nfy_diags_count(&d, NFY_SEV_ERROR) >= 1);
     nfy_diags_release(&d);
@@ -813,10 +813,9 @@ static void test_pass_states(void **state)
 {
     (void)state;
     for (int id = 0; id < NFY_PASS_COUNT; id++) {
-        const nfy_pass_info *p = nfy_pass_info_of((nfy_pass_id)id);
+        const nfy_pass_info *p = nfy_rules_pass_info_of((nfy_pass_id)id);
         assert_non_null(p);
-        if (nfy_migrate_runs_pass((nfy_pass_id)id) !=
-            (p->state == NFY_PASS_BUILT))
+        if (nfy_mig_runs_pass((nfy_pass_id)id) != (p->state == NFY_PASS_BUILT))
             fail_msg("pass %s: marked %s", p->name,
                      p->state == NFY_PASS_BUILT ? "built, not run"
                                                 : "preview, but run");
@@ -830,18 +829,18 @@ static void test_project_modules(void **state)
 {
     (void)state;
     nfy_migrate_modules m;
-    nfy_migrate_modules_init(&m);
+    nfy_mig_modules_init(&m);
     static const char *const paths[] = {
         "mmcv/ops/__init__.py", "mmcv/__init__.py",  "mmcv/testing.py",
         "src/tools/train.py",   "bench/te/ddp.py",   "README.md",
         "csrc/cuda/kernel.cu",  "utils/__init__.py", "utils/te.py"};
     for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++)
-        nfy_migrate_modules_add(&m, paths[i]);
-    nfy_migrate_modules_finish(&m);
+        nfy_mig_modules_add(&m, paths[i]);
+    nfy_mig_modules_finish(&m);
     static const char *const dirs[] = {"mmcv", "mmcv.ops", "utils"};
     for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
         const nfy_migrate_module *x =
-            nfy_migrate_module_find(&m, nfy_str_from_cstr(dirs[i]));
+            nfy_mig_module_find(&m, nfy_str_from_cstr(dirs[i]));
         assert_non_null(x);
         assert_false(x->file);
     }
@@ -850,7 +849,7 @@ static void test_project_modules(void **state)
         "bench.te.ddp", "te.ddp",          "ddp",         "utils.te"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         const nfy_migrate_module *x =
-            nfy_migrate_module_find(&m, nfy_str_from_cstr(files[i]));
+            nfy_mig_module_find(&m, nfy_str_from_cstr(files[i]));
         assert_non_null(x);
         assert_true(x->file);
     }
@@ -862,17 +861,17 @@ static void test_project_modules(void **state)
         "src",      "bench",   "mmcv.fused_cuda",
         "mmcv.op",  ""};
     for (size_t i = 0; i < sizeof absent / sizeof absent[0]; i++)
-        assert_null(nfy_migrate_module_find(&m, nfy_str_from_cstr(absent[i])));
+        assert_null(nfy_mig_module_find(&m, nfy_str_from_cstr(absent[i])));
     for (size_t i = 1; i < m.items.len; i++) /* each name once */
         assert_true(strcmp(m.items.items[i - 1].name, m.items.items[i].name) <
                     0);
-    assert_null(nfy_migrate_module_find(NULL, NFY_STR_LIT("mmcv")));
-    nfy_migrate_modules_release(&m);
-    nfy_migrate_modules_init(&m); /* a tree without Python */
-    nfy_migrate_modules_add(&m, "README.md");
-    nfy_migrate_modules_finish(&m);
-    assert_null(nfy_migrate_module_find(&m, NFY_STR_LIT("README")));
-    nfy_migrate_modules_release(&m);
+    assert_null(nfy_mig_module_find(NULL, NFY_STR_LIT("mmcv")));
+    nfy_mig_modules_release(&m);
+    nfy_mig_modules_init(&m); /* a tree without Python */
+    nfy_mig_modules_add(&m, "README.md");
+    nfy_mig_modules_finish(&m);
+    assert_null(nfy_mig_module_find(&m, NFY_STR_LIT("README")));
+    nfy_mig_modules_release(&m);
 }
 
 int main(void)

@@ -34,7 +34,7 @@ static void test_cells_and_strings(void **state)
 {
     (void)state;
     nfy_notebook nb;
-    nfy__nb_parse(&nb, nb_text, strlen(nb_text));
+    nfy__convert_nb_parse(&nb, nb_text, strlen(nb_text));
     assert_null(nb.error);
     assert_int_equal(nb.nbformat, 4);
     assert_string_equal(nb.language, "python");
@@ -50,16 +50,17 @@ static void test_cells_and_strings(void **state)
     assert_memory_equal(nb_text + s[0].start, "\"import torch\\n\"", 16);
     assert_true(s[1].ascii);
     nfy_buf b = NFY_BUF_INIT;
-    assert_int_equal(nfy__nb_decode(nb_text, s[1], &b), NFY_OK);
+    assert_int_equal(nfy__convert_nb_decode(nb_text, s[1], &b), NFY_OK);
     assert_string_equal(nfy_buf_cstr(&b), "x = \"\xC3\xA9\"");
     /* decoded offset 5 (the e-acute) comes from the \u escape */
-    assert_memory_equal(nb_text + nfy__nb_raw_offset(nb_text, s[1], 5),
+    assert_memory_equal(nb_text + nfy__convert_nb_raw_offset(nb_text, s[1], 5),
                         "\\u00e9", 6);
     nfy_buf_reset(&b);
-    assert_int_equal(nfy__nb_encode(&b, "x = \"\xC3\xA9\"", 8, true), NFY_OK);
+    assert_int_equal(nfy__convert_nb_encode(&b, "x = \"\xC3\xA9\"", 8, true),
+                     NFY_OK);
     assert_memory_equal(b.data, nb_text + s[1].start, s[1].end - s[1].start);
     nfy_buf_release(&b);
-    nfy__nb_release(&nb);
+    nfy__convert_nb_release(&nb);
 }
 
 static void test_encode_like_json_dumps(void **state)
@@ -67,17 +68,19 @@ static void test_encode_like_json_dumps(void **state)
     (void)state;
     nfy_buf b = NFY_BUF_INIT;
     const char text[] = "a\"\\\n\t\x01\xF0\x9F\x98\x80/";
-    assert_int_equal(nfy__nb_encode(&b, text, sizeof text - 1, false), NFY_OK);
+    assert_int_equal(nfy__convert_nb_encode(&b, text, sizeof text - 1, false),
+                     NFY_OK);
     assert_string_equal(nfy_buf_cstr(&b),
                         "\"a\\\"\\\\\\n\\t\\u0001\xF0\x9F\x98\x80/\"");
     nfy_buf_reset(&b);
-    assert_int_equal(nfy__nb_encode(&b, text, sizeof text - 1, true), NFY_OK);
+    assert_int_equal(nfy__convert_nb_encode(&b, text, sizeof text - 1, true),
+                     NFY_OK);
     assert_string_equal(nfy_buf_cstr(&b),
                         "\"a\\\"\\\\\\n\\t\\u0001\\ud83d\\ude00/\"");
     /* and back */
     nfy_nb_str s = {0, (uint32_t)b.len, true, false, 0, 0};
     nfy_buf d = NFY_BUF_INIT;
-    assert_int_equal(nfy__nb_decode(b.data, s, &d), NFY_OK);
+    assert_int_equal(nfy__convert_nb_decode(b.data, s, &d), NFY_OK);
     assert_int_equal(d.len, sizeof text - 1);
     assert_memory_equal(d.data, text, d.len);
     nfy_buf_release(&d);
@@ -90,11 +93,11 @@ static void test_lone_surrogate_is_lossy(void **state)
     const char t[] = "{\"cells\": [{\"cell_type\": \"code\", \"source\": "
                      "[\"a\\ud800b\"]}]}";
     nfy_notebook nb;
-    nfy__nb_parse(&nb, t, strlen(t));
+    nfy__convert_nb_parse(&nb, t, strlen(t));
     assert_null(nb.error);
     assert_int_equal(nb.strs.len, 1);
     assert_true(nb.strs.items[0].lossy);
-    nfy__nb_release(&nb);
+    nfy__convert_nb_release(&nb);
 }
 
 static void test_bad_input_says_where(void **state)
@@ -112,10 +115,10 @@ static void test_bad_input_says_where(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         nfy_notebook nb;
-        nfy__nb_parse(&nb, cases[i].text, strlen(cases[i].text));
+        nfy__convert_nb_parse(&nb, cases[i].text, strlen(cases[i].text));
         assert_non_null(nb.error);
         assert_int_equal(nb.error_at, cases[i].at);
-        nfy__nb_release(&nb);
+        nfy__convert_nb_release(&nb);
     }
     /* deep nesting is an error, not a stack overflow */
     size_t n = 100000;
@@ -126,10 +129,10 @@ static void test_bad_input_says_where(void **state)
     memset(deep + 6 + n, ']', n);
     memcpy(deep + 6 + 2 * n, "}", 2);
     nfy_notebook nb;
-    nfy__nb_parse(&nb, deep, strlen(deep));
+    nfy__convert_nb_parse(&nb, deep, strlen(deep));
     assert_non_null(nb.error);
     assert_string_equal(nb.error, "nested too deeply");
-    nfy__nb_release(&nb);
+    nfy__convert_nb_release(&nb);
     free(deep);
 }
 

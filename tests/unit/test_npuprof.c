@@ -49,7 +49,7 @@ static nfy_status csv_mem(const char *text, csv_got *g, nfy_diags *d,
 {
     memset(g, 0, sizeof *g);
     nfy_npu_csv_opts o = {"t.csv", d, max_field, 0, keep_row, g};
-    return nfy_npu_csv_read_mem(text, strlen(text), &o);
+    return nfy_npuprof_csv_read_mem(text, strlen(text), &o);
 }
 
 static void test_csv_quotes(void **state)
@@ -140,7 +140,7 @@ static void test_kernel_details(void **state)
 {
     (void)state;
     nfy_npu_profile p;
-    nfy_npu_profile_init(&p);
+    nfy_npuprof_profile_init(&p);
     nfy_diags d;
     nfy_diags_init(&d);
     const char *path = write_tmp(
@@ -152,7 +152,7 @@ static void test_kernel_details(void **state)
                   "FLOAT;FLOAT\n"
                   "1,bad,Add,AI_VECTOR_CORE,240,soon,0,,\n"
                   "2,hcom_allReduce__1,hcom_allReduce_,HCCL,300,260,N/A,,\n");
-    assert_int_equal(nfy_npu_read_kernel_details(&p, path, &d), NFY_OK);
+    assert_int_equal(nfy_npuprof_read_kernel_details(&p, path, &d), NFY_OK);
     assert_int_equal(p.kernels.len, 3);
     assert_int_equal(p.bad_rows, 1);
     const nfy_npu_kernel *k = &p.kernels.items[1];
@@ -168,9 +168,9 @@ static void test_kernel_details(void **state)
     assert_int_equal(d.items.items[0].line, 4); /* the bad row */
     /* interned: the same type text is one copy */
     assert_ptr_equal(p.kernels.items[0].type.ptr,
-                     nfy_npu_intern(&p, NFY_STR_LIT("Cast")).ptr);
+                     nfy_npuprof_intern(&p, NFY_STR_LIT("Cast")).ptr);
     unlink(path);
-    nfy_npu_profile_release(&p);
+    nfy_npuprof_profile_release(&p);
     nfy_diags_release(&d);
 }
 
@@ -178,19 +178,19 @@ static void test_op_summary_aliases(void **state)
 {
     (void)state;
     nfy_npu_profile p;
-    nfy_npu_profile_init(&p);
+    nfy_npuprof_profile_init(&p);
     nfy_diags d;
     nfy_diags_init(&d);
     const char *path =
         write_tmp("os.csv", "Device_id,Op Name,OP Type,Task Type,Task Start "
                             "Time(us),Task Duration(us),Task Wait Time(us)\n"
                             "0,x,Cast,AI_CPU,1,2,0\n");
-    assert_int_equal(nfy_npu_read_kernel_details(&p, path, &d), NFY_OK);
+    assert_int_equal(nfy_npuprof_read_kernel_details(&p, path, &d), NFY_OK);
     assert_int_equal(p.kernels.len, 1);
     assert_true(nfy_str_eq_cstr(p.kernels.items[0].type, "Cast"));
     assert_int_equal(p.kernels.items[0].core, NFY_NCORE_AI_CPU);
     unlink(path);
-    nfy_npu_profile_release(&p);
+    nfy_npuprof_profile_release(&p);
     nfy_diags_release(&d);
 }
 
@@ -198,20 +198,21 @@ static void test_wrong_columns(void **state)
 {
     (void)state;
     nfy_npu_profile p;
-    nfy_npu_profile_init(&p);
+    nfy_npuprof_profile_init(&p);
     nfy_diags d;
     nfy_diags_init(&d);
     const char *path = write_tmp("wrong.csv", "Name,Calls,Self CPU\nx,1,2\n");
-    assert_int_equal(nfy_npu_read_kernel_details(&p, path, &d), NFY_ESYNTAX);
+    assert_int_equal(nfy_npuprof_read_kernel_details(&p, path, &d),
+                     NFY_ESYNTAX);
     assert_int_equal(p.kernels.len, 0);
     assert_string_equal(d.items.items[0].code, "npu-columns");
     assert_int_equal(d.items.items[0].line, 1);
     assert_non_null(strstr(d.items.items[0].msg, "Duration(us)"));
     const char *empty = write_tmp("empty.csv", "");
-    assert_int_equal(nfy_npu_read_op_statistic(&p, empty, &d), NFY_ESYNTAX);
+    assert_int_equal(nfy_npuprof_read_op_statistic(&p, empty, &d), NFY_ESYNTAX);
     unlink(path);
     unlink(empty);
-    nfy_npu_profile_release(&p);
+    nfy_npuprof_profile_release(&p);
     nfy_diags_release(&d);
 }
 
@@ -219,19 +220,19 @@ static void test_op_statistic(void **state)
 {
     (void)state;
     nfy_npu_profile p;
-    nfy_npu_profile_init(&p);
+    nfy_npuprof_profile_init(&p);
     nfy_diags d;
     nfy_diags_init(&d);
     const char *path = write_tmp(
         "st.csv", "Device_id,OP Type,Core Type,Count,Total Time(us),Min "
                   "Time(us),Avg Time(us),Max Time(us),Ratio(%)\n"
                   "0,MatMulV2,AI_CORE,22,914.000,39,41.5,44,42.95\n");
-    assert_int_equal(nfy_npu_read_op_statistic(&p, path, &d), NFY_OK);
+    assert_int_equal(nfy_npuprof_read_op_statistic(&p, path, &d), NFY_OK);
     assert_int_equal(p.opstats.len, 1);
     assert_int_equal(p.opstats.items[0].count, 22);
     assert_true(fabs(p.opstats.items[0].ratio - 42.95) < 1e-9);
     unlink(path);
-    nfy_npu_profile_release(&p);
+    nfy_npuprof_profile_release(&p);
     nfy_diags_release(&d);
 }
 
@@ -242,7 +243,7 @@ static void test_trace_view_flows(void **state)
 {
     (void)state;
     nfy_npu_profile p;
-    nfy_npu_profile_init(&p);
+    nfy_npuprof_profile_init(&p);
     nfy_diags d;
     nfy_diags_init(&d);
     const char *path = write_tmp(
@@ -265,11 +266,11 @@ static void test_trace_view_flows(void **state)
         "\"dur\":\"12\"},"
         "{\"ph\":\"X\",\"name\":\"Enqueue\",\"pid\":1,\"tid\":1,\"ts\":111,"
         "\"dur\":1}, 5, \"junk\", {\"ph\":\"X\"}]");
-    assert_int_equal(nfy_npu_read_trace_view(&p, path, &d), NFY_OK);
+    assert_int_equal(nfy_npuprof_read_trace_view(&p, path, &d), NFY_OK);
     const nfy_npu_hostop *mm =
-        nfy_npu_hostop_find(&p, NFY_STR_LIT("aten::addmm"));
+        nfy_npuprof_hostop_find(&p, NFY_STR_LIT("aten::addmm"));
     const nfy_npu_hostop *lin =
-        nfy_npu_hostop_find(&p, NFY_STR_LIT("aten::linear"));
+        nfy_npuprof_hostop_find(&p, NFY_STR_LIT("aten::linear"));
     assert_non_null(mm);
     assert_non_null(lin);
     assert_true(fabs(mm->device_us - 33.5) < 1e-9); /* innermost op */
@@ -279,7 +280,7 @@ static void test_trace_view_flows(void **state)
     assert_true(p.tl.overlap && fabs(p.tl.free_us - 12) < 1e-9);
     assert_int_equal(p.tl.enqueue_n, 1);
     unlink(path);
-    nfy_npu_profile_release(&p);
+    nfy_npuprof_profile_release(&p);
     nfy_diags_release(&d);
 }
 
@@ -287,19 +288,19 @@ static void test_trace_view_bad_json(void **state)
 {
     (void)state;
     nfy_npu_profile p;
-    nfy_npu_profile_init(&p);
+    nfy_npuprof_profile_init(&p);
     nfy_diags d;
     nfy_diags_init(&d);
     const char *path =
         write_tmp("bad.json", "[\n {\"ph\": \"X\",\n  \"ts\": }");
-    assert_int_equal(nfy_npu_read_trace_view(&p, path, &d), NFY_ESYNTAX);
+    assert_int_equal(nfy_npuprof_read_trace_view(&p, path, &d), NFY_ESYNTAX);
     assert_string_equal(d.items.items[0].code, "npu-json");
     assert_int_equal(d.items.items[0].line, 3);
     const char *obj = write_tmp("obj.json", "{\"a\": 1}");
-    assert_int_equal(nfy_npu_read_trace_view(&p, obj, &d), NFY_ESYNTAX);
+    assert_int_equal(nfy_npuprof_read_trace_view(&p, obj, &d), NFY_ESYNTAX);
     unlink(path);
     unlink(obj);
-    nfy_npu_profile_release(&p);
+    nfy_npuprof_profile_release(&p);
     nfy_diags_release(&d);
 }
 
@@ -307,16 +308,16 @@ static void test_db_not_a_database(void **state)
 {
     (void)state;
     nfy_npu_profile p;
-    nfy_npu_profile_init(&p);
+    nfy_npuprof_profile_init(&p);
     nfy_diags d;
     nfy_diags_init(&d);
     const char *path = write_tmp("x.db", "this is not SQLite at all\n");
-    assert_int_not_equal(nfy_npu_read_db(&p, path, &d), NFY_OK);
+    assert_int_not_equal(nfy_npuprof_read_db(&p, path, &d), NFY_OK);
     assert_true(nfy_diags_count(&d, NFY_SEV_ERROR) >= 1);
     assert_string_equal(d.items.items[0].code, "npu-db");
     assert_int_equal(p.kernels.len, 0);
     unlink(path);
-    nfy_npu_profile_release(&p);
+    nfy_npuprof_profile_release(&p);
     nfy_diags_release(&d);
 }
 
@@ -329,9 +330,9 @@ static void add_kernel(nfy_npu_profile *p, const char *type, nfy_npu_core c,
 {
     nfy_npu_kernel k;
     memset(&k, 0, sizeof k);
-    k.name = nfy_npu_intern(p, nfy_str_from_cstr(type));
+    k.name = nfy_npuprof_intern(p, nfy_str_from_cstr(type));
     k.type = k.name;
-    k.dtypes = nfy_npu_intern(p, nfy_str_from_cstr(dtypes));
+    k.dtypes = nfy_npuprof_intern(p, nfy_str_from_cstr(dtypes));
     k.core = c;
     k.start_us = start;
     k.dur_us = dur;
@@ -353,7 +354,7 @@ static void test_findings_fire(void **state)
 {
     (void)state;
     nfy_npu_profile p;
-    nfy_npu_profile_init(&p);
+    nfy_npuprof_profile_init(&p);
     double t = 1000;
     for (int step = 1; step <= 2; step++) {
         add_kernel(&p, "Cast", NFY_NCORE_AI_CPU, "INT64", t, 100, step);
@@ -368,7 +369,7 @@ static void test_findings_fire(void **state)
                        step);
     }
     nfy_npu_analysis a;
-    nfy_npu_analyse(&p, &a);
+    nfy_npuprof_analyse(&p, &a);
     assert_int_equal(a.kernels, 26);
     assert_int_equal(a.steps, 2);
     assert_true(fabs(a.kernel_us - 2 * (100 + 200 + 300 + 50)) < 1e-9);
@@ -393,15 +394,15 @@ static void test_findings_fire(void **state)
     f = finding(&a, NFY_NFIND_OPTIMIZER);
     assert_non_null(f);
     assert_int_equal(f->count, 20);
-    nfy_npu_analysis_release(&a);
-    nfy_npu_profile_release(&p);
+    nfy_npuprof_analysis_release(&a);
+    nfy_npuprof_profile_release(&p);
 }
 
 static void test_findings_quiet(void **state)
 {
     (void)state;
     nfy_npu_profile p;
-    nfy_npu_profile_init(&p);
+    nfy_npuprof_profile_init(&p);
     double t = 1000;
     for (int i = 0; i < 30; i++, t += 101) /* BF16, dense, big kernels */
         add_kernel(&p, i % 2 ? "MatMulV3" : "Add",
@@ -409,13 +410,13 @@ static void test_findings_quiet(void **state)
                    "DT_BF16;FLOAT16", t, 100, 1);
     add_kernel(&p, "ApplyAdamW", NFY_NCORE_AI_VECTOR, "FLOAT", t, 50, 1);
     nfy_npu_analysis a;
-    nfy_npu_analyse(&p, &a);
+    nfy_npuprof_analyse(&p, &a);
     assert_int_equal(a.items.len, 0);
     assert_int_equal(a.types.len, 3);
     assert_true(nfy_str_eq_cstr(a.types.items[0].type, "Add") ||
                 nfy_str_eq_cstr(a.types.items[0].type, "MatMulV3"));
-    nfy_npu_analysis_release(&a);
-    nfy_npu_profile_release(&p);
+    nfy_npuprof_analysis_release(&a);
+    nfy_npuprof_profile_release(&p);
 }
 
 /* ---- robustness ------------------------------------------------------------
@@ -463,19 +464,19 @@ static void test_truncations(void **state)
             if (flip && cut < n)
                 csv[cut] = saved;
             nfy_npu_profile p;
-            nfy_npu_profile_init(&p);
+            nfy_npuprof_profile_init(&p);
             nfy_diags d;
             nfy_diags_init(&d);
-            (void)nfy_npu_read_kernel_details(&p, path, &d);
+            (void)nfy_npuprof_read_kernel_details(&p, path, &d);
             assert_true(p.kernels.len <= 79 + 1);
             nfy_npu_analysis a;
-            nfy_npu_analyse(&p, &a);
+            nfy_npuprof_analyse(&p, &a);
             nfy_buf b = NFY_BUF_INIT;
-            nfy_npu_render_md(&p, &a, &b);
-            nfy_npu_render_json(&p, &a, &b);
+            nfy_npuprof_render_md(&p, &a, &b);
+            nfy_npuprof_render_json(&p, &a, &b);
             nfy_buf_release(&b);
-            nfy_npu_analysis_release(&a);
-            nfy_npu_profile_release(&p);
+            nfy_npuprof_analysis_release(&a);
+            nfy_npuprof_profile_release(&p);
             nfy_diags_release(&d);
         }
     }
@@ -486,12 +487,13 @@ static void test_truncations(void **state)
     for (size_t cut = 0; cut < n; cut += n / 97 + 1) {
         write_bytes(path, json, cut);
         nfy_npu_profile p;
-        nfy_npu_profile_init(&p);
+        nfy_npuprof_profile_init(&p);
         nfy_diags d;
         nfy_diags_init(&d);
-        assert_int_equal(nfy_npu_read_trace_view(&p, path, &d), NFY_ESYNTAX);
+        assert_int_equal(nfy_npuprof_read_trace_view(&p, path, &d),
+                         NFY_ESYNTAX);
         assert_int_equal(nfy_diags_count(&d, NFY_SEV_ERROR), 1);
-        nfy_npu_profile_release(&p);
+        nfy_npuprof_profile_release(&p);
         nfy_diags_release(&d);
     }
     unlink(path);

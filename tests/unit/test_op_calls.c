@@ -26,16 +26,16 @@ static char *calls_text(const char *py, uint32_t line, const char *func,
     nfy_source src;
     assert_int_equal(nfy_source_from_mem(&src, "t.py", py, strlen(py)), NFY_OK);
     nfy_tokens toks;
-    nfy_tokens_init(&toks);
+    nfy_lex_tokens_init(&toks);
     nfy_arena a = NFY_ARENA_INIT;
     nfy_pysyn *m = NULL;
     nfy_resolution *r = NULL;
-    assert_int_equal(nfy_lex(&src, &toks, NULL), NFY_OK);
+    assert_int_equal(nfy_lex_lex(&src, &toks, NULL), NFY_OK);
     assert_int_equal(nfy_pysyn_parse(&src, &toks, &a, NULL, &m), NFY_OK);
-    assert_int_equal(nfy_resolve(m, &a, &r), NFY_OK);
+    assert_int_equal(nfy_resolve_resolve(m, &a, &r), NFY_OK);
     nfy_an_op_call c[8];
-    size_t n = nfy_an_op_calls(m, r, line, nfy_str_from_cstr(func),
-                               nfy_str_from_cstr(op), &a, c, 8);
+    size_t n = nfy_analyse_op_calls(m, r, line, nfy_str_from_cstr(func),
+                                    nfy_str_from_cstr(op), &a, c, 8);
     size_t used = 0;
     out[0] = 0;
     for (size_t i = 0; i < n; i++)
@@ -44,7 +44,7 @@ static char *calls_text(const char *py, uint32_t line, const char *func,
                              c[i].line, c[i].col, c[i].rank, (int)c[i].api.len,
                              c[i].api.ptr, (int)c[i].where.len, c[i].where.ptr);
     nfy_arena_release(&a);
-    nfy_tokens_release(&toks);
+    nfy_lex_tokens_release(&toks);
     nfy_source_release(&src);
     return out;
 }

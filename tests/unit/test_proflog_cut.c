@@ -74,13 +74,13 @@ static void test_unique_known_operator(void **state)
     /* a backend op without NPU kernel: CPU fallback */
     assert_int_equal(op->status, NFY_PSTAT_FALLBACK);
     nfy_buf csv = NFY_BUF_INIT;
-    nfy_prof_render_ops_csv(&t, NULL, &csv);
+    nfy_report_prof_render_ops_csv(&t, NULL, &csv);
     assert_non_null(strstr(nfy_buf_cstr(&csv), FULL_UNIQUE ","));
     assert_non_null(
         strstr(nfy_buf_cstr(&csv), "resolved from the known operators"));
     nfy_buf_release(&csv);
     nfy_buf all = NFY_BUF_INIT;
-    nfy_prof_render_all_ops(&t, &all);
+    nfy_report_prof_render_all_ops(&t, &all);
     assert_non_null(strstr(nfy_buf_cstr(&all), FULL_UNIQUE "\n"));
     nfy_buf_release(&all);
 
@@ -108,7 +108,7 @@ static void test_ambiguous_known_operators(void **state)
     assert_int_equal(op->cut_candidates, 2);
     assert_int_equal(op->status, NFY_PSTAT_UNKNOWN);
     nfy_buf csv = NFY_BUF_INIT;
-    nfy_prof_render_ops_csv(&t, NULL, &csv);
+    nfy_report_prof_render_ops_csv(&t, NULL, &csv);
     assert_non_null(strstr(nfy_buf_cstr(&csv), "2 known operators start so"));
     assert_non_null(strstr(nfy_buf_cstr(&csv), CUT_TWO ","));
     nfy_buf_release(&csv);

@@ -99,7 +99,7 @@ static void render_html(const nfy_prof_table *t, const nfy_diags *d,
     static const nfy_prof_input_info inputs[] = {
         {"logs/<in>&\"x\".log", "text", {9, 2, 12, 1, 100}, 0}};
     nfy_prof_report_meta m = {V("2.6"), inputs, 1, 1, false, 0, d};
-    nfy_prof_render_html(t, &m, out);
+    nfy_report_prof_render_html(t, &m, out);
     assert_int_equal(out->status, NFY_OK);
 }
 
@@ -238,7 +238,7 @@ static void test_json_cut_fields(void **state)
     nfy_prof_input_info in = {"x.log", "text", {0, 0, 0, 0, 0}, 0};
     nfy_prof_report_meta m = {V("2.6"), &in, 1, 1, false, 0, NULL};
     nfy_buf out = NFY_BUF_INIT;
-    nfy_prof_render_json(&t, &m, &out);
+    nfy_report_prof_render_json(&t, &m, &out);
     json_error_t err;
     json_t *root = json_loads(nfy_buf_cstr(&out), 0, &err);
     assert_non_null(root);
@@ -283,7 +283,7 @@ static void test_json_could_be(void **state)
     nfy_prof_table_sort(&t);
     nfy_prof_report_meta m = {V("2.6"), NULL, 0, 1, false, 0, NULL};
     nfy_buf out = NFY_BUF_INIT;
-    nfy_prof_render_json(&t, &m, &out);
+    nfy_report_prof_render_json(&t, &m, &out);
     json_error_t err;
     json_t *root = json_loads(nfy_buf_cstr(&out), 0, &err);
     assert_non_null(root);

@@ -78,15 +78,15 @@ static void read_chunks(const char *text, size_t len, size_t chunk, got *g,
 {
     memset(g, 0, sizeof *g);
     nfy_proflog_opts o = {"t.log", d, collect, g, 0};
-    nfy_proflog_text *r = nfy_proflog_text_new(&o);
+    nfy_proflog_text *r = nfy_prof_text_new(&o);
     if (!chunk)
         chunk = len ? len : 1;
     for (size_t i = 0; i < len; i += chunk)
-        assert_int_equal(nfy_proflog_text_feed(
-                             r, text + i, i + chunk < len ? chunk : len - i),
-                         NFY_OK);
-    assert_int_equal(nfy_proflog_text_finish(r), NFY_OK);
-    nfy_proflog_text_free(r);
+        assert_int_equal(
+            nfy_prof_text_feed(r, text + i, i + chunk < len ? chunk : len - i),
+            NFY_OK);
+    assert_int_equal(nfy_prof_text_finish(r), NFY_OK);
+    nfy_prof_text_free(r);
 }
 
 static void read_str(const char *text, got *g)
@@ -182,12 +182,12 @@ static void test_shape_cut_and_sniff(void **state)
     assert_true(
         nfy_prof_shapes_truncated(NFY_STR_LIT("[[5, 64, 56, 56], [64")));
     assert_false(nfy_prof_shapes_truncated(NFY_STR_LIT("[[[704]], []]")));
-    assert_true(nfy_proflog_sniff_trace("[{\"name\"", 8));
-    assert_true(nfy_proflog_sniff_trace("\n  {\n", 5));
-    assert_true(nfy_proflog_sniff_trace("\x1f\x8b\x08", 3));
-    assert_false(nfy_proflog_sniff_trace("[rank0]: ---", 12));
-    assert_false(nfy_proflog_sniff_trace("[W init.cpp]", 12));
-    assert_false(nfy_proflog_sniff_trace("epoch 1", 7));
+    assert_true(nfy_prof_sniff_trace("[{\"name\"", 8));
+    assert_true(nfy_prof_sniff_trace("\n  {\n", 5));
+    assert_true(nfy_prof_sniff_trace("\x1f\x8b\x08", 3));
+    assert_false(nfy_prof_sniff_trace("[rank0]: ---", 12));
+    assert_false(nfy_prof_sniff_trace("[W init.cpp]", 12));
+    assert_false(nfy_prof_sniff_trace("epoch 1", 7));
 }
 
 /* ---- Layouts ------------------------------------------------------------- */

@@ -99,7 +99,7 @@ static nfy_status read_mem(collected *c, const char *text, size_t len,
 {
     nfy_proflog_opts o = opts_for(c);
     o.max_line = max_line;
-    return nfy__proflog_read_trace_mem(text, len, &o, 0);
+    return nfy__prof_read_trace_mem(text, len, &o, 0);
 }
 
 static const row_copy *find_row(const collected *c, const char *name,
@@ -177,7 +177,7 @@ static char *temp_file(const void *data, size_t len)
 static nfy_status read_file(collected *c, const char *path)
 {
     nfy_proflog_opts o = opts_for(c);
-    return nfy_proflog_read_trace(path, &o);
+    return nfy_prof_read_trace(path, &o);
 }
 
 /* ---- Samples ------------------------------------------------------------ */
@@ -509,20 +509,20 @@ static void test_device_map(void **state)
     nfy_trace_devmap m;
     memset(&m, 0, sizeof m);
     double v;
-    assert_false(nfy__trace_devmap_get(&m, 0, &v));
+    assert_false(nfy__prof_trace_devmap_get(&m, 0, &v));
     for (int64_t i = 0; i < 5000; i++) {
-        nfy__trace_devmap_add(&m, i * 7 - 100, (double)i);
-        nfy__trace_devmap_add(&m, i * 7 - 100, 0.5);
+        nfy__prof_trace_devmap_add(&m, i * 7 - 100, (double)i);
+        nfy__prof_trace_devmap_add(&m, i * 7 - 100, 0.5);
     }
-    nfy__trace_devmap_add(&m, 3, NAN); /* ignored */
+    nfy__prof_trace_devmap_add(&m, 3, NAN); /* ignored */
     assert_int_equal(m.keys.len, 5000);
     for (int64_t i = 0; i < 5000; i++) {
-        assert_true(nfy__trace_devmap_get(&m, i * 7 - 100, &v));
+        assert_true(nfy__prof_trace_devmap_get(&m, i * 7 - 100, &v));
         assert_true(v == (double)i + 0.5);
     }
-    assert_false(nfy__trace_devmap_get(&m, -99, &v));
-    assert_false(nfy__trace_devmap_get(&m, INT64_MAX, &v));
-    nfy__trace_devmap_release(&m);
+    assert_false(nfy__prof_trace_devmap_get(&m, -99, &v));
+    assert_false(nfy__prof_trace_devmap_get(&m, INT64_MAX, &v));
+    nfy__prof_trace_devmap_release(&m);
 }
 
 static void test_steps_two_pass(void **state)
@@ -653,7 +653,7 @@ static void same_with_tiny_reads(const char *text, size_t len)
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
         collected c;
         nfy_proflog_opts o = opts_for(&c);
-        assert_int_equal(nfy__proflog_read_trace_mem(text, len, &o, sizes[k]),
+        assert_int_equal(nfy__prof_read_trace_mem(text, len, &o, sizes[k]),
                          want);
         assert_int_equal(c.rows.len, ref.rows.len);
         for (size_t i = 0; i < c.rows.len; i++) {
@@ -925,7 +925,7 @@ static void test_sink_stop(void **state)
     collected c;
     nfy_proflog_opts o = opts_for(&c);
     c.stop_after = 1;
-    assert_int_equal(nfy_proflog_read_trace(LEGACY_MLP, &o), NFY_OK);
+    assert_int_equal(nfy_prof_read_trace(LEGACY_MLP, &o), NFY_OK);
     assert_int_equal(c.rows.len, 1);
     collected_free(&c);
 }
@@ -942,7 +942,7 @@ static char *make_temp_dir(void)
 static void test_capture_c_side(void **state)
 {
     (void)state;
-    nfy_str tpl = nfy_capture_template();
+    nfy_str tpl = nfy_prof_capture_template();
     assert_true(tpl.len > 1000);
     assert_non_null(strstr(tpl.ptr, "NPUIFY_CAPTURE_DIR"));
 
@@ -952,8 +952,8 @@ static void test_capture_c_side(void **state)
     memset(&o, 0, sizeof o);
     o.diags = &d;
     nfy_capture_result res;
-    assert_int_equal(nfy_ops_capture(&o, &res), NFY_EUSAGE);
-    nfy_capture_result_release(&res);
+    assert_int_equal(nfy_prof_ops_capture(&o, &res), NFY_EUSAGE);
+    nfy_prof_capture_result_release(&res);
 
     /* A stand-in for Python: checks what the child sees and writes a
      * trace where the sitecustomize would. */
@@ -972,12 +972,12 @@ static void test_capture_c_side(void **state)
     o.out_dir = out;
     o.argv = fake;
     o.every_n_steps = 3;
-    assert_int_equal(nfy_ops_capture(&o, &res), NFY_OK);
+    assert_int_equal(nfy_prof_ops_capture(&o, &res), NFY_OK);
     assert_int_equal(res.exit_code, 4);
     assert_int_equal(res.n_traces, 1);
     assert_non_null(strstr(res.trace_path, "/out/sub/npuify_trace.json"));
     assert_non_null(res.table_path);
-    nfy_capture_result_release(&res);
+    nfy_prof_capture_result_release(&res);
     /* The private sitecustomize directory is gone. */
     char site_file[300];
     snprintf(site_file, sizeof site_file, "%s/site", out);
@@ -990,15 +990,15 @@ static void test_capture_c_side(void **state)
     /* A command that writes nothing: old outputs are not taken for new. */
     char *const quiet[] = {"sh", "-c", "exit 0", NULL};
     o.argv = quiet;
-    assert_int_equal(nfy_ops_capture(&o, &res), NFY_ENOENT);
+    assert_int_equal(nfy_prof_ops_capture(&o, &res), NFY_ENOENT);
     assert_int_equal(res.exit_code, 0);
     assert_null(res.trace_path);
-    nfy_capture_result_release(&res);
+    nfy_prof_capture_result_release(&res);
 
     char *const missing[] = {"/nonexistent/python3", NULL};
     o.argv = missing;
-    assert_int_equal(nfy_ops_capture(&o, &res), NFY_ENOENT);
-    nfy_capture_result_release(&res);
+    assert_int_equal(nfy_prof_ops_capture(&o, &res), NFY_ENOENT);
+    nfy_prof_capture_result_release(&res);
     assert_true(nfy_diags_count(&d, NFY_SEV_ERROR) >= 3);
     nfy_diags_release(&d);
 

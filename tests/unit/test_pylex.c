@@ -5,7 +5,7 @@
  * lone CR, BOM, tabs and form feeds, continuations, end-of-file quirks,
  * ERRORTOKEN cases, non-ASCII names), then what tokenize cannot tell us:
  * PEP 701 f-strings, diagnostics for bad input, token flags and ids,
- * nfy_fstring_split, and the lossless property on random bytes.
+ * nfy_lex_fstring_split, and the lossless property on random bytes.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -32,11 +32,11 @@ typedef struct {
 static void lex_mem(lexed *l, const char *data, size_t len)
 {
     assert_int_equal(nfy_source_from_mem(&l->src, "t.py", data, len), NFY_OK);
-    nfy_tokens_init(&l->toks);
+    nfy_lex_tokens_init(&l->toks);
     nfy_diags_init(&l->diags);
-    assert_int_equal(nfy_lex(&l->src, &l->toks, &l->diags), NFY_OK);
+    assert_int_equal(nfy_lex_lex(&l->src, &l->toks, &l->diags), NFY_OK);
     uint32_t bad = 0;
-    assert_true(nfy_tokens_lossless(&l->src, &l->toks, &bad));
+    assert_true(nfy_lex_tokens_lossless(&l->src, &l->toks, &bad));
 }
 
 static void lex_str(lexed *l, const char *text)
@@ -46,7 +46,7 @@ static void lex_str(lexed *l, const char *text)
 
 static void lexed_release(lexed *l)
 {
-    nfy_tokens_release(&l->toks);
+    nfy_lex_tokens_release(&l->toks);
     nfy_diags_release(&l->diags);
     nfy_source_release(&l->src);
 }
@@ -55,7 +55,7 @@ static void lexed_release(lexed *l)
 static void describe(const lexed *l, const nfy_token *t, char *out, size_t cap)
 {
     size_t n = (size_t)snprintf(out, cap, "%s ",
-                                nfy_tok_kind_name((nfy_tok_kind)t->kind));
+                                nfy_lex_tok_kind_name((nfy_tok_kind)t->kind));
     for (uint32_t i = t->start; i < t->end && n + 8 < cap; i++) {
         char c = l->src.data[i];
         const char *esc = c == '\\'   ? "\\\\"
@@ -256,19 +256,21 @@ static void test_keyword_and_op_ids(void **state)
     assert_int_equal(tok_at(&l, 5)->op, NFY_OP_DOUBLESTAREQUAL);
     assert_int_equal(tok_at(&l, 6)->op, NFY_OP_ELLIPSIS);
     assert_int_equal(tok_at(&l, 7)->op, NFY_OP_NOTEQUAL);
-    assert_string_equal(nfy_op_text(NFY_OP_RARROW), "->");
-    assert_string_equal(nfy_kw_text(NFY_KW_NONLOCAL), "nonlocal");
-    assert_string_equal(nfy_tok_kind_name(NFY_TOK_ERRORTOKEN), "ERRORTOKEN");
+    assert_string_equal(nfy_lex_op_text(NFY_OP_RARROW), "->");
+    assert_string_equal(nfy_lex_kw_text(NFY_KW_NONLOCAL), "nonlocal");
+    assert_string_equal(nfy_lex_tok_kind_name(NFY_TOK_ERRORTOKEN),
+                        "ERRORTOKEN");
     for (unsigned k = 1; k <= NFY_KW_TYPE; k++) {
-        const char *text = nfy_kw_text(k);
+        const char *text = nfy_lex_kw_text(k);
         char upper[16];
         snprintf(upper, sizeof upper, "%s", text);
         upper[0] ^= 0x20; /* "If", "none": no keywords */
-        assert_int_equal(nfy_keyword_lookup(text, strlen(text)), k);
-        assert_int_equal(nfy_keyword_lookup(upper, strlen(upper)), NFY_KW_NONE);
+        assert_int_equal(nfy_lex_keyword_lookup(text, strlen(text)), k);
+        assert_int_equal(nfy_lex_keyword_lookup(upper, strlen(upper)),
+                         NFY_KW_NONE);
     }
-    assert_int_equal(nfy_keyword_lookup("continue", 8), NFY_KW_CONTINUE);
-    assert_int_equal(nfy_keyword_lookup("Continue", 8), NFY_KW_NONE);
+    assert_int_equal(nfy_lex_keyword_lookup("continue", 8), NFY_KW_CONTINUE);
+    assert_int_equal(nfy_lex_keyword_lookup("Continue", 8), NFY_KW_NONE);
     lexed_release(&l);
 }
 
@@ -279,7 +281,7 @@ static void test_operator_ids_in_source(void **state)
 {
     (void)state;
     for (unsigned op = 1; op <= NFY_OP_EXCLAMATION; op++) {
-        const char *text = nfy_op_text(op);
+        const char *text = nfy_lex_op_text(op);
         if (op == NFY_OP_EXCLAMATION)
             continue; /* 3.12's, tokenize 3.11 has no '!' */
         char src[64];
@@ -318,7 +320,7 @@ static void test_keyword_ids_in_source(void **state)
 {
     (void)state;
     for (unsigned k = 1; k <= NFY_KW_TYPE; k++) {
-        const char *kw = nfy_kw_text(k);
+        const char *kw = nfy_lex_kw_text(k);
         char text[160];
         snprintf(text, sizeof text,
                  "%s %s_ %sxxxxxxxxxxxxxxxxx x%s _%s %s1 %s\\\n%s", kw, kw, kw,
@@ -334,7 +336,8 @@ static void test_keyword_ids_in_source(void **state)
     }
 }
 
-/* ---- nfy_fstring_split -------------------------------------------------- */
+/* ---- nfy_lex_fstring_split --------------------------------------------------
+ */
 
 static nfy_str span_text(const lexed *l, nfy_span s)
 {
@@ -354,7 +357,7 @@ static void test_fstring_split_parts(void **state)
     lexed l;
     lex_str(&l, "f'a{x!r:>{w}}b{{c}}{y=}{d[\"k\"]}'\n");
     nfy_fstring_parts parts = {NULL, 0, 0};
-    assert_true(nfy_fstring_split(&l.src, tok_at(&l, 0), &parts));
+    assert_true(nfy_lex_fstring_split(&l.src, tok_at(&l, 0), &parts));
     assert_int_equal(parts.len, 5);
     assert_false(parts.items[0].is_expr);
     assert_span(&l, parts.items[0].span, "a");
@@ -377,11 +380,11 @@ static void test_fstring_split_nested_and_plain(void **state)
     lexed l;
     lex_str(&l, "rf'''{f'{y}'} z''' 'plain'\n");
     nfy_fstring_parts parts = {NULL, 0, 0};
-    assert_true(nfy_fstring_split(&l.src, tok_at(&l, 0), &parts));
+    assert_true(nfy_lex_fstring_split(&l.src, tok_at(&l, 0), &parts));
     assert_int_equal(parts.len, 2);
     assert_span(&l, parts.items[0].span, "f'{y}'");
     assert_span(&l, parts.items[1].span, " z");
-    assert_false(nfy_fstring_split(&l.src, tok_at(&l, 1), &parts));
+    assert_false(nfy_lex_fstring_split(&l.src, tok_at(&l, 1), &parts));
     assert_int_equal(parts.len, 2);
     nfy_vec_free(&parts);
     lexed_release(&l);
@@ -503,7 +506,7 @@ static void test_lossless_check_can_fail(void **state)
     lex_str(&l, "x = 1\n");
     uint32_t bad = 0;
     l.toks.toks.items[1].trivia_start++; /* lose a byte */
-    assert_false(nfy_tokens_lossless(&l.src, &l.toks, &bad));
+    assert_false(nfy_lex_tokens_lossless(&l.src, &l.toks, &bad));
     assert_int_equal(bad, 1);
     lexed_release(&l);
 }

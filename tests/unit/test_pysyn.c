@@ -31,10 +31,10 @@ static fixture *parse_n(const char *text, size_t len)
     fixture *f = calloc(1, sizeof *f);
     assert_non_null(f);
     assert_int_equal(nfy_source_from_mem(&f->src, "t.py", text, len), NFY_OK);
-    nfy_tokens_init(&f->toks);
+    nfy_lex_tokens_init(&f->toks);
     nfy_arena_init(&f->arena);
     nfy_diags_init(&f->diags);
-    assert_int_equal(nfy_lex(&f->src, &f->toks, &f->diags), NFY_OK);
+    assert_int_equal(nfy_lex_lex(&f->src, &f->toks, &f->diags), NFY_OK);
     nfy_pysyn *m = NULL;
     assert_int_equal(
         nfy_pysyn_parse(&f->src, &f->toks, &f->arena, &f->diags, &m), NFY_OK);
@@ -52,7 +52,7 @@ static void done(fixture *f)
 {
     nfy_diags_release(&f->diags);
     nfy_arena_release(&f->arena);
-    nfy_tokens_release(&f->toks);
+    nfy_lex_tokens_release(&f->toks);
     nfy_source_release(&f->src);
     free(f);
 }
@@ -557,7 +557,7 @@ static void test_strings(void **state)
     assert_true(s->flags & NFY_TOKF_FSTRING);
     assert_true(text_is(f, m->bindings[s->binding].tok, "s"));
     nfy_fstring_parts parts = {0};
-    assert_true(nfy_fstring_split(&f->src, &m->toks[s->first], &parts));
+    assert_true(nfy_lex_fstring_split(&f->src, &m->toks[s->first], &parts));
     assert_int_equal(parts.len, 2);
     assert_true(parts.items[1].is_expr);
     assert_true(span_is(f, parts.items[1].span, "rank"));
@@ -822,14 +822,14 @@ static void same_structure(const nfy_pysyn *m, const nfy_pysyn *ref)
     assert_int_equal(m->nerrors, ref->nerrors);
 }
 
-/* nfy_lex leaves a token summary for pysyn's first pass; tokens that did
- * not come from nfy_lex (here: copied into a fresh array) have none, and
+/* nfy_lex_lex leaves a token summary for pysyn's first pass; tokens that did
+ * not come from nfy_lex_lex (here: copied into a fresh array) have none, and
  * pysyn builds its own. Both ways must give the same structure. */
 static void check_same_without_summary(const char *text)
 {
     fixture *f = parse(text);
     nfy_tokens copy;
-    nfy_tokens_init(&copy);
+    nfy_lex_tokens_init(&copy);
     for (size_t i = 0; i < f->toks.toks.len; i++)
         nfy_vec_push(&copy.toks, f->toks.toks.items[i]);
     nfy_arena arena;
@@ -838,7 +838,7 @@ static void check_same_without_summary(const char *text)
     assert_int_equal(nfy_pysyn_parse(&f->src, &copy, &arena, NULL, &m), NFY_OK);
     same_structure(m, f->m);
     nfy_arena_release(&arena);
-    nfy_tokens_release(&copy);
+    nfy_lex_tokens_release(&copy);
     done(f);
 }
 
@@ -876,8 +876,8 @@ static void check_reuse_one(const char *text, nfy_front_scratch *sc,
     assert_int_equal(nfy_diags_count(&diags, NFY_SEV_NOTE),
                      nfy_diags_count(&f->diags, NFY_SEV_NOTE));
     same_structure(m, f->m);
-    nfy_tokens_recycle(toks, &sc->lex); /* m is not used after this */
-    if (strlen(text) > 100000)          /* too big to keep */
+    nfy_lex_tokens_recycle(toks, &sc->lex); /* m is not used after this */
+    if (strlen(text) > 100000)              /* too big to keep */
         assert_null(sc->lex.spare.toks.items);
     else
         assert_non_null(sc->lex.spare.toks.items);
@@ -909,14 +909,14 @@ static void test_scratch_reuse(void **state)
         "",
     };
     nfy_front_scratch sc;
-    nfy_front_scratch_init(&sc);
+    nfy_pysyn_front_scratch_init(&sc);
     nfy_tokens toks;
-    nfy_tokens_init(&toks);
+    nfy_lex_tokens_init(&toks);
     for (int round = 0; round < 2; round++)
         for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
             check_reuse_one(texts[i], &sc, &toks);
-    nfy_tokens_release(&toks);
-    nfy_front_scratch_release(&sc);
+    nfy_lex_tokens_release(&toks);
+    nfy_pysyn_front_scratch_release(&sc);
     free(deep);
     free(big);
 }

@@ -152,7 +152,7 @@ static void test_csv_headers_and_rows(void **state)
                            "Affinity Api Name\na/model.py,9,9,function,"
                            "torch.nn.functional.gelu,torch_npu.fast_gelu\n");
     free(s);
-    assert_string_equal(nfy_csv_file_name(NFY_CSV_AFFINITY_API),
+    assert_string_equal(nfy_report_csv_file_name(NFY_CSV_AFFINITY_API),
                         "affinity_api_call.csv");
     nfy_report_release(&rep);
 }
@@ -725,10 +725,10 @@ static void test_edit_id_in_file(void **state)
     nfy_finding f;
     nfy_report_finding_read(&rep, 0, &f);
     assert_true(f.edit_id_in_file);
-    assert_string_equal(nfy_finding_edit_id(&f, &b),
+    assert_string_equal(nfy_report_finding_edit_id(&f, &b),
                         "a/x.py:17:NPU201:0123abcd");
     nfy_report_finding_read(&rep, 1, &f);
-    assert_string_equal(nfy_finding_edit_id(&f, &b),
+    assert_string_equal(nfy_report_finding_edit_id(&f, &b),
                         "b/x.py:17:NPU201:0123abcd");
     nfy_report_seal(&rep);
     assert_int_equal(nfy__report_row(&rep, 0)->extra,
@@ -739,7 +739,7 @@ static void test_edit_id_in_file(void **state)
     assert_string_equal(i0.edit_id, "a/x.py:17:NPU201:0123abcd");
     assert_string_equal(i1.edit_id, "b/x.py:17:NPU201:0123abcd");
     f.edit_id = NULL;
-    assert_null(nfy_finding_edit_id(&f, &b));
+    assert_null(nfy_report_finding_edit_id(&f, &b));
     nfy_buf_release(&b);
     nfy_report_release(&rep);
 }
@@ -829,7 +829,7 @@ static void test_write_matches_renderers(void **state)
             free(want);
         }
         for (int k = 0; k < NFY_CSV_COUNT; k++) {
-            read_all(tmp, nfy_csv_file_name((nfy_csv_kind)k), &got);
+            read_all(tmp, nfy_report_csv_file_name((nfy_csv_kind)k), &got);
             char *want = render_csv(&rep, (nfy_csv_kind)k);
             assert_string_equal(nfy_buf_cstr(&got), want);
             free(want);
@@ -853,9 +853,10 @@ static void test_write_jobs_diag_order(void **state)
         mk("a.py", 1, 0, "NPU101", NFY_CAT_CHANGE, NFY_OPTYPE_MODIFY, "m");
     nfy_report_add_finding(&rep, &f);
     const char *blocked[] = {"report.html", "summary.md",
-                             nfy_csv_file_name((nfy_csv_kind)1), "report.json"};
-    const char *want[] = {nfy_csv_file_name((nfy_csv_kind)1), "report.json",
-                          "summary.md", "report.html"};
+                             nfy_report_csv_file_name((nfy_csv_kind)1),
+                             "report.json"};
+    const char *want[] = {nfy_report_csv_file_name((nfy_csv_kind)1),
+                          "report.json", "summary.md", "report.html"};
     static const unsigned jobs[] = {1, 2, 8};
     nfy_status first = NFY_OK;
     for (size_t j = 0; j < sizeof jobs / sizeof jobs[0]; j++) {
@@ -908,7 +909,7 @@ static void test_rule_counts_by_text(void **state)
         nfy_vec_push(&rep.open_findings, f); /* not interned */
     }
     nfy__rule_count_vec rc = {0};
-    nfy__rule_counts(&rep, nfy__any_finding, &rc);
+    nfy__report_rule_counts(&rep, nfy__report_any_finding, &rc);
     assert_int_equal(rc.len, 4);
     assert_string_equal(rc.items[0].rule, "");
     assert_int_equal(rc.items[0].count, 1);

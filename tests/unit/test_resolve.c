@@ -31,18 +31,18 @@ static void setup_text(fixture *f, const char *text)
     memset(f, 0, sizeof *f);
     assert_int_equal(nfy_source_from_mem(&f->src, "t.py", text, strlen(text)),
                      NFY_OK);
-    nfy_tokens_init(&f->toks);
+    nfy_lex_tokens_init(&f->toks);
     nfy_arena_init(&f->arena);
-    assert_int_equal(nfy_lex(&f->src, &f->toks, NULL), NFY_OK);
+    assert_int_equal(nfy_lex_lex(&f->src, &f->toks, NULL), NFY_OK);
     assert_int_equal(nfy_pysyn_parse(&f->src, &f->toks, &f->arena, NULL, &f->m),
                      NFY_OK);
-    assert_int_equal(nfy_resolve(f->m, &f->arena, &f->r), NFY_OK);
+    assert_int_equal(nfy_resolve_resolve(f->m, &f->arena, &f->r), NFY_OK);
 }
 
 static void teardown_fx(fixture *f)
 {
     nfy_arena_release(&f->arena);
-    nfy_tokens_release(&f->toks);
+    nfy_lex_tokens_release(&f->toks);
     nfy_source_release(&f->src);
 }
 
@@ -72,7 +72,7 @@ static void expect_qual(const char *text, const char *chain, int nth,
     const nfy_res *r = nfy_resolve_use(f.r, u);
     if (!nfy_str_eq_cstr(r->qual, qual))
         fail_msg("'%s' resolved to '%.*s' (%s), expected '%s'", chain,
-                 NFY_STR_FMT(r->qual), nfy_res_kind_name(r->kind), qual);
+                 NFY_STR_FMT(r->qual), nfy_resolve_kind_name(r->kind), qual);
     if (head >= 0)
         assert_int_equal(r->head_parts, head);
     teardown_fx(&f);
@@ -89,8 +89,8 @@ static void expect_kind(const char *text, const char *chain, int nth,
     const nfy_res *r = nfy_resolve_use(f.r, u);
     if (r->kind != kind)
         fail_msg("'%s' is %s ('%.*s'), expected %s", chain,
-                 nfy_res_kind_name(r->kind), NFY_STR_FMT(r->qual),
-                 nfy_res_kind_name(kind));
+                 nfy_resolve_kind_name(r->kind), NFY_STR_FMT(r->qual),
+                 nfy_resolve_kind_name(kind));
     teardown_fx(&f);
 }
 
@@ -250,10 +250,10 @@ static void test_prefix_and_helpers(void **state)
     assert_false(nfy_resolve_imports_module(f.r, "torch.nn"));
     assert_false(nfy_resolve_imports_module(f.r, "tor"));
     teardown_fx(&f);
-    assert_int_equal(nfy_dotted_count(NFY_STR_LIT("a.b.c")), 3);
-    assert_int_equal(nfy_dotted_count(NFY_STR_LIT("")), 0);
-    assert_true(
-        nfy_str_eq_cstr(nfy_dotted_head(NFY_STR_LIT("a.b.c"), 2), "a.b"));
+    assert_int_equal(nfy_resolve_dotted_count(NFY_STR_LIT("a.b.c")), 3);
+    assert_int_equal(nfy_resolve_dotted_count(NFY_STR_LIT("")), 0);
+    assert_true(nfy_str_eq_cstr(
+        nfy_resolve_dotted_head(NFY_STR_LIT("a.b.c"), 2), "a.b"));
 }
 
 static void test_more_scopes(void **state)
@@ -516,7 +516,7 @@ static void test_binding_order(void **state)
     copy.import_names = names;
     copy.strings = strs;
     nfy_resolution *r1 = NULL;
-    assert_int_equal(nfy_resolve(m, &f.arena, &r1), NFY_OK);
+    assert_int_equal(nfy_resolve_resolve(m, &f.arena, &r1), NFY_OK);
     for (uint32_t u = 0; u < m->nuses; u++) {
         const nfy_res *a = nfy_resolve_use(r0, u), *b = nfy_resolve_use(r1, u);
         uint32_t want = a->binding;

@@ -50,21 +50,21 @@ static void test_builtin_wellformed(void **state)
     size_t n = nfy_rule_set_count(set);
     assert_true(n >= 70);
     for (size_t i = 0; i < n; i++) {
-        const nfy_rule *r = nfy_rule_set_at(set, i);
+        const nfy_rule *r = nfy_rules_set_at(set, i);
         assert_non_null(r->message);
         assert_non_null(r->hint);
         assert_non_null(r->before);
         assert_string_equal(r->origin, "builtin");
         assert_int_not_equal(r->category, NFY_RULE_CAT_CUSTOM);
-        assert_int_equal(r->category, nfy_rule_category_of_id(r->id));
+        assert_int_equal(r->category, nfy_rules_category_of_id(r->id));
         if (i > 0) /* sorted, hence unique */
-            assert_true(strcmp(nfy_rule_set_at(set, i - 1)->id, r->id) < 0);
+            assert_true(strcmp(nfy_rules_set_at(set, i - 1)->id, r->id) < 0);
         if (r->kind == NFY_RULE_FLAG)
             assert_int_equal(r->safety, NFY_SAFETY_MANUAL);
         if (r->fallback)
-            assert_non_null(nfy_rule_set_find(set, r->fallback));
+            assert_non_null(nfy_rules_set_find(set, r->fallback));
     }
-    assert_null(nfy_rule_set_at(set, n));
+    assert_null(nfy_rules_set_at(set, n));
     nfy_rule_set_free(set);
 }
 
@@ -72,14 +72,14 @@ static void test_builtin_catalogue_content(void **state)
 {
     (void)state;
     nfy_rule_set *set = builtin();
-    const nfy_rule *r = nfy_rule_set_find(set, "NPU001");
+    const nfy_rule *r = nfy_rules_set_find(set, "NPU001");
     assert_non_null(r);
     assert_int_equal(r->kind, NFY_RULE_INSERT_IMPORT);
     assert_string_equal(r->replacement, "import torch_npu");
-    r = nfy_rule_set_find(set, "NPU003");
+    r = nfy_rules_set_find(set, "NPU003");
     assert_int_equal(r->kind, NFY_RULE_REMOVE_IMPORT);
     assert_string_equal(r->pattern, "amp_C");
-    r = nfy_rule_set_find(set, "NPU103");
+    r = nfy_rules_set_find(set, "NPU103");
     assert_int_equal(r->match, NFY_MATCH_STRING);
     assert_true(r->flags & NFY_RULE_F_DEVICE_FORM);
     assert_true(r->nctx >= 10);
@@ -87,14 +87,14 @@ static void test_builtin_catalogue_content(void **state)
     assert_string_equal(r->ctx[0].name, "torch.device");
     assert_int_equal(r->ctx[0].pos, 0);
     assert_string_equal(r->ctx[0].kw, "type");
-    r = nfy_rule_set_find(set, "NPU201");
+    r = nfy_rules_set_find(set, "NPU201");
     assert_true(r->flags & NFY_RULE_F_APIDB);
     assert_string_equal(r->fallback, "NPU202");
-    r = nfy_rule_set_find(set, "NPU290");
+    r = nfy_rules_set_find(set, "NPU290");
     assert_false(r->enabled);
     assert_true(r->nmap >= 40);
-    assert_null(nfy_rule_set_find(set, "NPU999"));
-    assert_null(nfy_rule_set_find(set, "npu101"));
+    assert_null(nfy_rules_set_find(set, "NPU999"));
+    assert_null(nfy_rules_set_find(set, "npu101"));
     nfy_rule_set_free(set);
 }
 
@@ -104,24 +104,24 @@ static void test_iterate(void **state)
     nfy_rule_set *set = builtin();
     nfy_rule_iter it;
     size_t renames = 0, all = 0, with_off = 0;
-    nfy_rule_iter_init(&it, set, NFY_RULE_RENAME, -1);
-    for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));) {
+    nfy_rules_iter_init(&it, set, NFY_RULE_RENAME, -1);
+    for (const nfy_rule *r; (r = nfy_rules_iter_next(&it));) {
         assert_int_equal(r->kind, NFY_RULE_RENAME);
         assert_true(r->enabled);
         renames++;
     }
-    nfy_rule_iter_init(&it, set, -1, -1);
-    while (nfy_rule_iter_next(&it))
+    nfy_rules_iter_init(&it, set, -1, -1);
+    while (nfy_rules_iter_next(&it))
         all++;
-    nfy_rule_iter_init(&it, set, -1, -1);
+    nfy_rules_iter_init(&it, set, -1, -1);
     it.include_disabled = true;
-    while (nfy_rule_iter_next(&it))
+    while (nfy_rules_iter_next(&it))
         with_off++;
     assert_true(renames >= 10);
     assert_true(all < with_off);
     assert_int_equal(with_off, nfy_rule_set_count(set));
-    nfy_rule_iter_init(&it, set, NFY_RULE_FLAG, NFY_MATCH_PASS);
-    const nfy_rule *r = nfy_rule_iter_next(&it);
+    nfy_rules_iter_init(&it, set, NFY_RULE_FLAG, NFY_MATCH_PASS);
+    const nfy_rule *r = nfy_rules_iter_next(&it);
     assert_non_null(r);
     assert_int_equal(r->match, NFY_MATCH_PASS);
     nfy_rule_set_free(set);
@@ -138,13 +138,13 @@ static void test_iterate_kinds(void **state)
         for (int match = -1; match < NFY_MATCH_COUNT; match++) {
             for (int off = 0; off < 2; off++) {
                 nfy_rule_iter it;
-                nfy_rule_iter_init(&it, set, kind, match);
+                nfy_rules_iter_init(&it, set, kind, match);
                 it.include_disabled = off;
                 size_t i = 0;
-                for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));) {
+                for (const nfy_rule *r; (r = nfy_rules_iter_next(&it));) {
                     const nfy_rule *want = NULL;
                     for (; i < nfy_rule_set_count(set) && want == NULL; i++) {
-                        const nfy_rule *x = nfy_rule_set_at(set, i);
+                        const nfy_rule *x = nfy_rules_set_at(set, i);
                         if ((int)x->kind == kind &&
                             (match < 0 || (int)x->match == match) &&
                             (x->enabled || off))
@@ -153,7 +153,7 @@ static void test_iterate_kinds(void **state)
                     assert_ptr_equal(r, want);
                 }
                 for (; i < nfy_rule_set_count(set); i++) {
-                    const nfy_rule *x = nfy_rule_set_at(set, i);
+                    const nfy_rule *x = nfy_rules_set_at(set, i);
                     assert_false((int)x->kind == kind &&
                                  (match < 0 || (int)x->match == match) &&
                                  (x->enabled || off));
@@ -170,7 +170,7 @@ static void test_iterate_kinds(void **state)
 static size_t lookup(const nfy_rule_set *set, nfy_lookup_space sp,
                      const char *key, nfy_rule_hit *hits, size_t max)
 {
-    return nfy_rule_set_lookup(set, sp, nfy_str_from_cstr(key), hits, max);
+    return nfy_rules_set_lookup(set, sp, nfy_str_from_cstr(key), hits, max);
 }
 
 static bool has_hit(const nfy_rule_hit *hits, size_t n, const char *id)
@@ -195,13 +195,13 @@ static void test_lookup_qualname(void **state)
 
     n = lookup(set, NFY_LOOKUP_QUALNAME, "torch.cuda.synchronize", h, 8);
     assert_false(has_hit(h, n, "NPU290")); /* off by default */
-    assert_int_equal(nfy_rule_set_enable(set, "NPU290", true), NFY_OK);
+    assert_int_equal(nfy_rules_set_enable(set, "NPU290", true), NFY_OK);
     n = lookup(set, NFY_LOOKUP_QUALNAME, "torch.cuda.synchronize", h, 8);
     assert_string_equal(h[0].rule->id, "NPU290");
     assert_non_null(h[0].pair);
     assert_string_equal(h[0].pair->to, "torch_npu.npu.synchronize");
-    assert_int_equal(nfy_rule_set_enable(set, "NOPE", true), NFY_ENOENT);
-    assert_int_equal(nfy_rule_set_enable(set, "NPU290", false), NFY_OK);
+    assert_int_equal(nfy_rules_set_enable(set, "NOPE", true), NFY_ENOENT);
+    assert_int_equal(nfy_rules_set_enable(set, "NPU290", false), NFY_OK);
 
     n = lookup(set, NFY_LOOKUP_QUALNAME, "torch.cuda.nvtx.range_push", h, 8);
     assert_string_equal(h[0].rule->id, "NPU208");
@@ -297,41 +297,41 @@ static void test_lookup_member_string_env_file(void **state)
 static void test_glob_version_option(void **state)
 {
     (void)state;
-    assert_true(nfy_rule_glob("*.cu|*.cuh", NFY_STR_LIT("a.cuh")));
-    assert_false(nfy_rule_glob("*.cu|*.cuh", NFY_STR_LIT("a.cux")));
-    assert_true(nfy_rule_glob("*NCCL_*", NFY_STR_LIT("TORCH_NCCL_X")));
-    assert_true(nfy_rule_glob("a?c", NFY_STR_LIT("abc")));
-    assert_false(nfy_rule_glob("a?c", NFY_STR_LIT("ac")));
-    assert_false(nfy_rule_glob("*device*", NFY_STR_LIT("DEVICE")));
-    assert_true(nfy_rule_glob_nocase("*device*", NFY_STR_LIT("MY_DEVICE")));
-    assert_true(nfy_version_cmp("2.10", "2.9") > 0);
-    assert_true(nfy_version_cmp("2.1", "2.1.0") == 0);
-    assert_true(nfy_version_cmp("1.11", "2.0") < 0);
+    assert_true(nfy_rules_glob("*.cu|*.cuh", NFY_STR_LIT("a.cuh")));
+    assert_false(nfy_rules_glob("*.cu|*.cuh", NFY_STR_LIT("a.cux")));
+    assert_true(nfy_rules_glob("*NCCL_*", NFY_STR_LIT("TORCH_NCCL_X")));
+    assert_true(nfy_rules_glob("a?c", NFY_STR_LIT("abc")));
+    assert_false(nfy_rules_glob("a?c", NFY_STR_LIT("ac")));
+    assert_false(nfy_rules_glob("*device*", NFY_STR_LIT("DEVICE")));
+    assert_true(nfy_rules_glob_nocase("*device*", NFY_STR_LIT("MY_DEVICE")));
+    assert_true(nfy_rules_version_cmp("2.10", "2.9") > 0);
+    assert_true(nfy_rules_version_cmp("2.1", "2.1.0") == 0);
+    assert_true(nfy_rules_version_cmp("1.11", "2.0") < 0);
 
     nfy_rule_set *set = builtin();
-    const nfy_rule *g = nfy_rule_set_find(set, "NPU210"); /* min 2.1 */
-    assert_false(nfy_rule_applies_to_torch(g, "2.0"));
-    assert_true(nfy_rule_applies_to_torch(g, "2.1.0"));
-    assert_true(nfy_rule_applies_to_torch(g, NULL));
-    const nfy_rule *d = nfy_rule_set_find(set, "NPU307");
+    const nfy_rule *g = nfy_rules_set_find(set, "NPU210"); /* min 2.1 */
+    assert_false(nfy_rules_applies_to_torch(g, "2.0"));
+    assert_true(nfy_rules_applies_to_torch(g, "2.1.0"));
+    assert_true(nfy_rules_applies_to_torch(g, NULL));
+    const nfy_rule *d = nfy_rules_set_find(set, "NPU307");
     const char *const dist[] = {"amp", "distributed", NULL};
     const char *const none[] = {NULL};
-    assert_true(nfy_rule_option_on(d, dist));
-    assert_false(nfy_rule_option_on(d, none));
-    assert_true(nfy_rule_option_on(nfy_rule_set_find(set, "NPU101"), none));
-    assert_string_equal(nfy_rule_operation(nfy_rule_set_find(set, "NPU001")),
+    assert_true(nfy_rules_option_on(d, dist));
+    assert_false(nfy_rules_option_on(d, none));
+    assert_true(nfy_rules_option_on(nfy_rules_set_find(set, "NPU101"), none));
+    assert_string_equal(nfy_rules_operation(nfy_rules_set_find(set, "NPU001")),
                         "INSERT");
-    assert_string_equal(nfy_rule_operation(nfy_rule_set_find(set, "NPU003")),
+    assert_string_equal(nfy_rules_operation(nfy_rules_set_find(set, "NPU003")),
                         "DELETE");
-    assert_string_equal(nfy_rule_operation(nfy_rule_set_find(set, "NPU306")),
+    assert_string_equal(nfy_rules_operation(nfy_rules_set_find(set, "NPU306")),
                         "UNSUPPORTED");
-    assert_string_equal(nfy_rule_operation(nfy_rule_set_find(set, "NPU101")),
+    assert_string_equal(nfy_rules_operation(nfy_rules_set_find(set, "NPU101")),
                         "MODIFY");
     nfy_rule_set_free(set);
-    assert_int_equal(nfy_rule_category_of_id("NPU305"),
+    assert_int_equal(nfy_rules_category_of_id("NPU305"),
                      NFY_RULE_CAT_DISTRIBUTED);
-    assert_int_equal(nfy_rule_category_of_id("NPU905"), NFY_RULE_CAT_CUSTOM);
-    assert_int_equal(nfy_rule_category_of_id("USR001"), NFY_RULE_CAT_CUSTOM);
+    assert_int_equal(nfy_rules_category_of_id("NPU905"), NFY_RULE_CAT_CUSTOM);
+    assert_int_equal(nfy_rules_category_of_id("USR001"), NFY_RULE_CAT_CUSTOM);
 }
 
 /* ---- Good custom files
@@ -362,15 +362,15 @@ static void test_load_ours(void **state)
     assert_int_equal(load_text(set, good_ours, &d), NFY_OK);
     assert_int_equal(d.items.len, 0);
     assert_int_equal(nfy_rule_set_count(set), before + 2);
-    const nfy_rule *r = nfy_rule_set_find(set, "USR001");
+    const nfy_rule *r = nfy_rules_set_find(set, "USR001");
     assert_int_equal(r->kind, NFY_RULE_REWRITE_ARG);
     assert_int_equal(r->arg_pos, 1);
     assert_string_equal(r->arg_kw, "device");
     assert_string_equal(r->origin, "t.json");
     assert_int_equal(r->category, NFY_RULE_CAT_CUSTOM);
     const char *const sd[] = {"specify_device", NULL};
-    assert_true(nfy_rule_option_on(r, sd));
-    r = nfy_rule_set_find(set, "USR002");
+    assert_true(nfy_rules_option_on(r, sd));
+    r = nfy_rules_set_find(set, "USR002");
     assert_false(r->enabled);
     assert_int_equal(r->nctx, 3);
     assert_int_equal(r->ctx[1].kind, NFY_CTX_ARG);
@@ -380,8 +380,8 @@ static void test_load_ours(void **state)
     assert_int_equal(r->ctx[2].kind, NFY_CTX_ASSIGN);
     assert_int_equal(r->nmap, 2);
     assert_string_equal(r->map[1].note, "none");
-    assert_non_null(nfy_rule_map_find(r, NFY_STR_LIT("c")));
-    assert_null(nfy_rule_map_find(r, NFY_STR_LIT("z")));
+    assert_non_null(nfy_rules_map_find(r, NFY_STR_LIT("c")));
+    assert_null(nfy_rules_map_find(r, NFY_STR_LIT("z")));
     /* Loading the same file again: its IDs are now duplicates. */
     assert_int_equal(load_text(set, good_ours, &d), NFY_ERULE);
     assert_int_equal(nfy_rule_set_count(set), before + 2);
@@ -412,13 +412,13 @@ static const char good_msft[] =
 static void test_load_msft(void **state)
 {
     (void)state;
-    nfy_rule_set *set = nfy_rule_set_new_empty();
+    nfy_rule_set *set = nfy_rules_set_new_empty();
     nfy_diags d;
     nfy_diags_init(&d);
     assert_int_equal(load_text(set, good_msft, &d), NFY_OK);
     assert_int_equal(d.items.len, 0);
     assert_int_equal(nfy_rule_set_count(set), 7);
-    const nfy_rule *r = nfy_rule_set_find(set, "MSFT-ARGS-001");
+    const nfy_rule *r = nfy_rules_set_find(set, "MSFT-ARGS-001");
     assert_non_null(r);
     assert_int_equal(r->kind, NFY_RULE_REWRITE_ARG);
     assert_int_equal(r->match, NFY_MATCH_CALL);
@@ -426,20 +426,20 @@ static void test_load_msft(void **state)
     assert_string_equal(r->replacement, "f'npu:{$ARG}'");
     assert_string_equal(r->skip, "(cpu)|(int|long)");
     assert_null(r->option);
-    r = nfy_rule_set_find(set, "MSFT-ARGS-002");
+    r = nfy_rules_set_find(set, "MSFT-ARGS-002");
     assert_true(r->flags & NFY_RULE_F_DELETE);
     assert_string_equal(r->option, "specify_device,distributed");
-    r = nfy_rule_set_find(set, "MSFT-FUNC-003");
+    r = nfy_rules_set_find(set, "MSFT-FUNC-003");
     assert_int_equal(r->match, NFY_MATCH_NAME);
-    r = nfy_rule_set_find(set, "MSFT-FUNC-004");
+    r = nfy_rules_set_find(set, "MSFT-FUNC-004");
     assert_int_equal(r->match, NFY_MATCH_METHOD);
-    r = nfy_rule_set_find(set, "MSFT-MODULE-005");
+    r = nfy_rules_set_find(set, "MSFT-MODULE-005");
     assert_int_equal(r->match, NFY_MATCH_MODULE);
     assert_string_equal(r->pattern, "torch.cuda");
     assert_string_equal(r->replacement, "torch.npu");
-    r = nfy_rule_set_find(set, "MSFT-STRING-006");
+    r = nfy_rules_set_find(set, "MSFT-STRING-006");
     assert_true(r->flags & NFY_RULE_F_SUBSTRING);
-    r = nfy_rule_set_find(set, "MSFT-ATTR-007");
+    r = nfy_rules_set_find(set, "MSFT-ATTR-007");
     assert_int_equal(r->match, NFY_MATCH_ATTR);
 
     /* Bare func_name: matched on the callee's last name. */
@@ -448,7 +448,7 @@ static void test_load_msft(void **state)
     assert_true(has_hit(h, n, "MSFT-ARGS-001"));
     /* A second file continues the numbering. */
     assert_int_equal(load_text(set, good_msft, &d), NFY_OK);
-    assert_non_null(nfy_rule_set_find(set, "MSFT-ARGS-008"));
+    assert_non_null(nfy_rules_set_find(set, "MSFT-ARGS-008"));
     nfy_diags_release(&d);
     nfy_rule_set_free(set);
 }
@@ -608,7 +608,7 @@ static void test_reports_every_error(void **state)
     (void)state;
     const char *text = RULE_HEAD MIN_RULE("A1") ", \"x\": 1},\n" MIN_RULE(
         "A2") ", \"y\": 2}]}";
-    nfy_rule_set *set = nfy_rule_set_new_empty();
+    nfy_rule_set *set = nfy_rules_set_new_empty();
     nfy_diags d;
     nfy_diags_init(&d);
     assert_int_equal(load_text(set, text, &d), NFY_ERULE);
@@ -640,7 +640,7 @@ static void test_mangled_files(void **state)
                     buf[cut] = junk[j];
                     n = len;
                 }
-                nfy_rule_set *set = nfy_rule_set_new_empty();
+                nfy_rule_set *set = nfy_rules_set_new_empty();
                 nfy_diags d;
                 nfy_diags_init(&d);
                 nfy_status st = nfy_rules_load_mem(set, "m.json", buf, n, &d);
@@ -659,7 +659,7 @@ static void test_mangled_files(void **state)
 static void test_load_file_errors(void **state)
 {
     (void)state;
-    nfy_rule_set *set = nfy_rule_set_new_empty();
+    nfy_rule_set *set = nfy_rules_set_new_empty();
     nfy_diags d;
     nfy_diags_init(&d);
     assert_int_equal(nfy_rules_load_file(set, "/nonexistent/r.json", &d),
@@ -680,7 +680,7 @@ static void test_render_roundtrip(void **state)
     nfy_rule_set *set = builtin();
     nfy_buf json = NFY_BUF_INIT, again = NFY_BUF_INIT;
     nfy_rules_render_json(set, -1, true, &json);
-    nfy_rule_set *copy = nfy_rule_set_new_empty();
+    nfy_rule_set *copy = nfy_rules_set_new_empty();
     nfy_diags d;
     nfy_diags_init(&d);
     assert_int_equal(
@@ -689,8 +689,8 @@ static void test_render_roundtrip(void **state)
     nfy_rules_render_json(copy, -1, true, &again);
     assert_string_equal(nfy_buf_cstr(&json), nfy_buf_cstr(&again));
     for (size_t i = 0; i < nfy_rule_set_count(set); i++) {
-        const nfy_rule *a = nfy_rule_set_at(set, i);
-        const nfy_rule *b = nfy_rule_set_at(copy, i);
+        const nfy_rule *a = nfy_rules_set_at(set, i);
+        const nfy_rule *b = nfy_rules_set_at(copy, i);
         assert_string_equal(a->id, b->id);
         assert_int_equal(a->enabled, b->enabled);
         assert_int_equal(a->nctx, b->nctx);
@@ -714,7 +714,7 @@ static void test_render_text(void **state)
     assert_null(strstr(s, "NPU101"));
     assert_null(strstr(s, "NPU290")); /* off, not included */
     nfy_buf_reset(&t);
-    nfy_rule_render_explain(nfy_rule_set_find(set, "NPU101"), &t);
+    nfy_rules_render_explain(nfy_rules_set_find(set, "NPU101"), &t);
     s = nfy_buf_cstr(&t);
     assert_non_null(strstr(s, "before:\n    model = model.cuda()"));
     assert_non_null(strstr(s, "after:\n    model = model.npu()"));
@@ -728,7 +728,7 @@ static nfy_rule_activity activity(const nfy_rule_set *set, const char *id,
                                   const char *ver, const char *opt, bool unsafe)
 {
     nfy_rule_env env = {ver, {opt, NULL}, unsafe, false};
-    return nfy_rule_activity_in(nfy_rule_set_find(set, id), &env);
+    return nfy_rules_activity_in(nfy_rules_set_find(set, id), &env);
 }
 
 static void test_activity(void **state)
@@ -755,9 +755,9 @@ static void test_activity(void **state)
     assert_int_equal(activity(set, "NPU210", "1.11", NULL, true),
                      NFY_RULE_INACTIVE);
     /* preview: an option no command offers (every pass is built) */
-    assert_true(nfy_rule_is_preview(nfy_rule_set_find(set, "NPU290")));
-    assert_false(nfy_rule_is_preview(nfy_rule_set_find(set, "NPU504")));
-    assert_false(nfy_rule_is_preview(nfy_rule_set_find(set, "NPU104")));
+    assert_true(nfy_rules_is_preview(nfy_rules_set_find(set, "NPU290")));
+    assert_false(nfy_rules_is_preview(nfy_rules_set_find(set, "NPU504")));
+    assert_false(nfy_rules_is_preview(nfy_rules_set_find(set, "NPU104")));
     assert_int_equal(activity(set, "NPU290", "2.8", NULL, true),
                      NFY_RULE_INACTIVE);
     /* --distributed opens ddp-rewrite, nothing else does */
@@ -768,13 +768,13 @@ static void test_activity(void **state)
     /* --mode auto: only the import rules edit */
     nfy_rule_env autom = {"2.8", {"auto", NULL}, false, true};
     assert_int_equal(
-        nfy_rule_activity_in(nfy_rule_set_find(set, "NPU002"), &autom),
+        nfy_rules_activity_in(nfy_rules_set_find(set, "NPU002"), &autom),
         NFY_RULE_EDITS);
     assert_int_equal(
-        nfy_rule_activity_in(nfy_rule_set_find(set, "NPU305"), &autom),
+        nfy_rules_activity_in(nfy_rules_set_find(set, "NPU305"), &autom),
         NFY_RULE_REPORTS);
     /* disabled */
-    assert_int_equal(nfy_rule_set_enable(set, "NPU101", false), NFY_OK);
+    assert_int_equal(nfy_rules_set_enable(set, "NPU101", false), NFY_OK);
     assert_int_equal(activity(set, "NPU101", "2.8", NULL, false),
                      NFY_RULE_INACTIVE);
     nfy_rule_set_free(set);
@@ -786,23 +786,25 @@ static void test_pass_registry(void **state)
     nfy_rule_set *set = builtin();
     /* every pass rule of the catalogue names a registered pass */
     for (size_t i = 0; i < nfy_rule_set_count(set); i++) {
-        const nfy_rule *r = nfy_rule_set_at(set, i);
+        const nfy_rule *r = nfy_rules_set_at(set, i);
         if (r->match != NFY_MATCH_PASS) {
             assert_int_equal(r->pass, NFY_PASS_NONE);
             continue;
         }
-        const nfy_pass_info *p = nfy_pass_info_of(r->pass);
+        const nfy_pass_info *p = nfy_rules_pass_info_of(r->pass);
         assert_non_null(p);
         assert_string_equal(p->name, r->pattern);
         assert_int_equal(p->kind, (int)r->kind);
     }
-    assert_int_equal(nfy_pass_parse(NFY_STR_LIT("amp-insert")),
+    assert_int_equal(nfy_rules_pass_parse(NFY_STR_LIT("amp-insert")),
                      NFY_PASS_AMP_INSERT);
-    assert_int_equal(nfy_pass_parse(NFY_STR_LIT("amp-insertx")), NFY_PASS_NONE);
+    assert_int_equal(nfy_rules_pass_parse(NFY_STR_LIT("amp-insertx")),
+                     NFY_PASS_NONE);
     /* a generic pass is in the table but no rule may name it */
-    assert_int_equal(nfy_pass_info_of(NFY_PASS_STRINGS)->kind, -1);
-    assert_int_equal(nfy_pass_parse(NFY_STR_LIT("strings")), NFY_PASS_NONE);
-    assert_null(nfy_pass_info_of(NFY_PASS_NONE));
+    assert_int_equal(nfy_rules_pass_info_of(NFY_PASS_STRINGS)->kind, -1);
+    assert_int_equal(nfy_rules_pass_parse(NFY_STR_LIT("strings")),
+                     NFY_PASS_NONE);
+    assert_null(nfy_rules_pass_info_of(NFY_PASS_NONE));
     nfy_rule_set_free(set);
 }
 

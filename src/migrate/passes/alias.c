@@ -22,11 +22,12 @@ typedef NFY_VEC(const nfy_rule *) member_rules;
 static void collect_rules(const mig_ctx *c, member_rules *out)
 {
     nfy_rule_iter it;
-    nfy_rule_iter_init(&it, c->rules, NFY_RULE_RENAME, -1);
-    for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));) {
+    nfy_rules_iter_init(&it, c->rules, NFY_RULE_RENAME, -1);
+    for (const nfy_rule *r; (r = nfy_rules_iter_next(&it));) {
         if ((r->match == NFY_MATCH_METHOD || r->match == NFY_MATCH_ATTR) &&
             r->replacement != NULL && r->replacement[0] != '\0' &&
-            strcmp(r->pattern, r->replacement) != 0 && mig_rule_edits(c, r))
+            strcmp(r->pattern, r->replacement) != 0 &&
+            nfy__mig_rule_edits(c, r))
             nfy_vec_push(out, r);
     }
 }
@@ -77,33 +78,34 @@ static uint32_t last_stmt_of(const mig_ctx *c, uint32_t s)
 static void insert_alias(mig_ctx *c, const nfy_rule *pass, const nfy_rule *r,
                          uint32_t s, uint32_t cls_tok)
 {
-    nfy_str ind = mig_stmt_indent(c, s);
+    nfy_str ind = nfy__mig_stmt_indent(c, s);
     uint32_t last = last_stmt_of(c, s);
-    uint32_t nl = mig_next_sig(c, c->m->stmts[last].end - 1);
-    if (!mig_is_indent(ind) || nl == NFY_NONE ||
+    uint32_t nl = nfy__mig_next_sig(c, c->m->stmts[last].end - 1);
+    if (!nfy__mig_is_indent(ind) || nl == NFY_NONE ||
         c->m->toks[nl].kind != NFY_TOK_NEWLINE)
         return; /* `x = 1; cuda = f` and the like: leave it to a human */
     nfy_str brk = mig_tok(c, nl);
-    const char *line =
-        mig_fmt(c, "%.*s%s = %s", NFY_STR_FMT(ind), r->replacement, r->pattern);
+    const char *line = nfy_mig_fmt(c, "%.*s%s = %s", NFY_STR_FMT(ind),
+                                   r->replacement, r->pattern);
     const char *text = brk.len == 0
-                           ? mig_fmt(c, "\n%s", line)
-                           : mig_fmt(c, "%s%.*s", line, NFY_STR_FMT(brk));
+                           ? nfy_mig_fmt(c, "\n%s", line)
+                           : nfy_mig_fmt(c, "%s%.*s", line, NFY_STR_FMT(brk));
     uint32_t at = c->m->toks[nl].end;
     const char *call = r->match == NFY_MATCH_METHOD ? "()" : "";
-    mig_edit(c, pass, 0, 0, at, at, text,
-             mig_fmt(c,
-                     "insert '%s = %s' in class %.*s: .%s%s is renamed "
-                     "to .%s%s everywhere",
-                     r->replacement, r->pattern,
-                     NFY_STR_FMT(mig_tok(c, cls_tok)), r->pattern, call,
-                     r->replacement, call));
+    nfy__mig_edit(
+        c, pass, 0, 0, at, at, text,
+        nfy_mig_fmt(c,
+                    "insert '%s = %s' in class %.*s: .%s%s is renamed "
+                    "to .%s%s everywhere",
+                    r->replacement, r->pattern,
+                    NFY_STR_FMT(mig_tok(c, cls_tok)), r->pattern, call,
+                    r->replacement, call));
 }
 
-void mig_pass_member_alias(mig_ctx *c)
+void nfy__mig_pass_member_alias(mig_ctx *c)
 {
-    const nfy_rule *pass = mig_pass_rule_of(c, NFY_PASS_MEMBER_ALIAS);
-    if (pass == NULL || !mig_rule_edits(c, pass))
+    const nfy_rule *pass = nfy__mig_pass_rule_of(c, NFY_PASS_MEMBER_ALIAS);
+    if (pass == NULL || !nfy__mig_rule_edits(c, pass))
         return;
     member_rules rl = {0};
     collect_rules(c, &rl);

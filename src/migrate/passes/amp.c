@@ -58,7 +58,7 @@ static bool dotted(const mig_ctx *c, uint32_t a, uint32_t b)
         return false;
     for (uint32_t t = a; t < b; t++)
         if ((t - a) % 2 == 0 ? c->m->toks[t].kind != NFY_TOK_NAME
-                             : !mig_tok_op(c, t, NFY_OP_DOT))
+                             : !nfy_mig_tok_op(c, t, NFY_OP_DOT))
             return false;
     return true;
 }
@@ -67,7 +67,7 @@ static bool dotted(const mig_ctx *c, uint32_t a, uint32_t b)
  * (optimizer, opt, optD, self.optimizer), never like a scheduler. */
 static bool as_step(const mig_ctx *c, uint32_t s, amp_event *e)
 {
-    uint32_t lp = mig_method_stmt(c, s, "step");
+    uint32_t lp = nfy_mig_method_stmt(c, s, "step");
     const nfy_stmt *st = &c->m->stmts[s];
     if (lp == NFY_NONE || !dotted(c, st->first, lp - 2))
         return false;
@@ -80,8 +80,8 @@ static bool as_step(const mig_ctx *c, uint32_t s, amp_event *e)
 
 static bool as_backward(const mig_ctx *c, uint32_t s, amp_event *e)
 {
-    uint32_t lp = mig_method_stmt(c, s, "backward");
-    if (lp == NFY_NONE || mig_attr_on_module(c, lp - 1))
+    uint32_t lp = nfy_mig_method_stmt(c, s, "backward");
+    if (lp == NFY_NONE || nfy_mig_attr_on_module(c, lp - 1))
         return false; /* torch.autograd.backward(...) is no loss */
     *e = (amp_event){s, c->m->stmts[s].first, lp - 2, false, false};
     return true;
@@ -95,7 +95,7 @@ static nfy_str toks_text(const mig_ctx *c, uint32_t a, uint32_t b)
 static bool stmt_mentions(mig_ctx *c, uint32_t s, const char *word)
 {
     nfy_str t = nfy_pysyn_span_text(c->m, c->m->stmts[s].span);
-    return strstr(mig_strdup(c, t), word) != NULL;
+    return strstr(nfy_mig_strdup(c, t), word) != NULL;
 }
 
 /* ---- groups -------------------------------------------------------------- */
@@ -152,14 +152,14 @@ static bool loop_between(const mig_ctx *c, uint32_t s, uint32_t head)
 
 static bool zero_grad_stmt(const mig_ctx *c, uint32_t s)
 {
-    return mig_method_stmt(c, s, "zero_grad") != NFY_NONE;
+    return nfy_mig_method_stmt(c, s, "zero_grad") != NFY_NONE;
 }
 
 static bool is_assign(const mig_ctx *c, uint32_t s)
 {
     uint16_t k = c->m->stmts[s].kind;
     return (k == NFY_STMT_ASSIGN || k == NFY_STMT_AUGASSIGN) &&
-           mig_own_lines(c, s);
+           nfy__mig_own_lines(c, s);
 }
 
 static bool is_clause(const mig_ctx *c, uint32_t s)
@@ -212,21 +212,22 @@ static bool forward_of(const mig_ctx *c, const amp_event *b, uint32_t *first,
                        uint32_t *last)
 {
     uint32_t root = b->recv_first;
-    while (root < b->recv_end && mig_tok_op(c, root, NFY_OP_LPAR))
+    while (root < b->recv_end && nfy_mig_tok_op(c, root, NFY_OP_LPAR))
         root++;
     if (root == b->recv_end || c->m->toks[root].kind != NFY_TOK_NAME)
         return false;
     amp_event e;
-    uint32_t a0 = mig_prev_sibling(c, b->stmt);
+    uint32_t a0 = nfy__mig_prev_sibling(c, b->stmt);
     while (a0 != NFY_NONE && (zero_grad_stmt(c, a0) || as_backward(c, a0, &e)))
-        a0 = mig_prev_sibling(c, a0); /* several losses share one forward */
+        a0 =
+            nfy__mig_prev_sibling(c, a0); /* several losses share one forward */
     uint32_t loss = NFY_NONE;
     bool all_assign = true;
-    for (uint32_t a = a0; a != NFY_NONE; a = mig_prev_sibling(c, a)) {
+    for (uint32_t a = a0; a != NFY_NONE; a = nfy__mig_prev_sibling(c, a)) {
         /* an if/with block adding a term (`if l1: loss += ...`) is part
          * of a loss built over several statements */
         bool block = wrappable_block(c, a) && !is_clause(c, a);
-        if (!block && !mig_own_lines(c, a))
+        if (!block && !nfy__mig_own_lines(c, a))
             return false;
         if (!block && is_assign(c, a) &&
             nfy_str_eq(mig_tok(c, c->m->stmts[a].first), mig_tok(c, root))) {
@@ -241,8 +242,8 @@ static bool forward_of(const mig_ctx *c, const amp_event *b, uint32_t *first,
     if (c->m->stmts[*last].flags & NFY_STMTF_COMPOUND)
         *last = c->m->stmts[*last].body_end - 1; /* the block's last line */
     *first = loss;
-    for (uint32_t p = mig_prev_sibling(c, loss); p != NFY_NONE;
-         p = mig_prev_sibling(c, p)) {
+    for (uint32_t p = nfy__mig_prev_sibling(c, loss); p != NFY_NONE;
+         p = nfy__mig_prev_sibling(c, p)) {
         if (!is_assign(c, p) && !wrappable_block(c, p))
             break;
         *first = p;
@@ -257,7 +258,7 @@ static bool forward_of(const mig_ctx *c, const amp_event *b, uint32_t *first,
 static const char *helper_name(mig_ctx *c, uint32_t head)
 {
     const nfy_stmt *st = &c->m->stmts[head];
-    return mig_strdup(c, mig_tok(c, st->name_tok));
+    return nfy_mig_strdup(c, mig_tok(c, st->name_tok));
 }
 
 /* Whether function `head` is passed to an optimizer step: a closure. */
@@ -280,8 +281,8 @@ static bool step_closure(const mig_ctx *c, uint32_t head)
 static bool clip_covered(const mig_ctx *c, uint32_t clip, uint32_t step)
 {
     amp_event e;
-    for (uint32_t p = mig_prev_sibling(c, step); p != NFY_NONE;
-         p = mig_prev_sibling(c, p)) {
+    for (uint32_t p = nfy__mig_prev_sibling(c, step); p != NFY_NONE;
+         p = nfy__mig_prev_sibling(c, p)) {
         if (as_backward(c, p, &e) || as_step(c, p, &e))
             return false;
         if (p == clip)
@@ -353,7 +354,7 @@ static bool one_optimizer(const mig_ctx *c, const amp_group *g)
 static bool unnamed_step(const mig_ctx *c, const amp_group *g)
 {
     for (uint32_t s = g->first; s < g->end; s++) {
-        uint32_t lp = mig_method_stmt(c, s, "step");
+        uint32_t lp = nfy_mig_method_stmt(c, s, "step");
         if (lp != NFY_NONE && lp + 1 == c->m->stmts[s].end - 1 &&
             !nfy_str_contains_ci(mig_tok(c, lp - 3), "sched") &&
             !nfy_str_contains_ci(mig_tok(c, lp - 3), "scaler"))
@@ -371,9 +372,9 @@ static const char *group_problem(mig_ctx *c, const amp_group *g)
     bool seen_backward = false;
     for (uint32_t i = 0; i < g->nev; i++) {
         const amp_event *e = &g->ev[i];
-        if (!mig_own_lines(c, e->stmt) ||
-            mig_claimed(c, c->m->stmts[e->stmt].first,
-                        c->m->stmts[e->stmt].end))
+        if (!nfy__mig_own_lines(c, e->stmt) ||
+            nfy__mig_claimed(c, c->m->stmts[e->stmt].first,
+                             c->m->stmts[e->stmt].end))
             return "the statement shares its line or is already edited";
         if (!e->step &&
             nfy_str_contains_ci(toks_text(c, e->recv_first, e->recv_end),
@@ -385,7 +386,7 @@ static const char *group_problem(mig_ctx *c, const amp_group *g)
             continue;
         }
         if (e->has_args)
-            return mig_fmt(
+            return nfy_mig_fmt(
                 c,
                 "%.*s.step(closure): GradScaler cannot step with a closure "
                 "(LBFGS-style optimizers); add AMP by hand or keep fp32",
@@ -415,7 +416,7 @@ static const char *group_problem(mig_ctx *c, const amp_group *g)
         return "gradient clipping before the loop's first backward(): "
                "place amp_scaler.unscale_(optimizer) before it by hand";
     for (uint32_t s = clip; s != NFY_NONE; s = clip_uncovered(c, g, s + 1)) {
-        if (!mig_own_lines(c, s))
+        if (!nfy__mig_own_lines(c, s))
             return "gradient clipping outside the step's block shares its "
                    "line: place amp_scaler.unscale_(optimizer) by hand";
         if (!steps_enclose(c, g, s))
@@ -437,18 +438,19 @@ static const char *group_problem(mig_ctx *c, const amp_group *g)
         bool in_def =
             g->head != NFY_NONE && c->m->stmts[g->head].kind == NFY_STMT_DEF;
         if (in_def && step_closure(c, g->head))
-            return mig_fmt(c,
-                           "backward() in closure %s of an optimizer step: "
-                           "GradScaler cannot step with a closure "
-                           "(LBFGS-style optimizers); keep fp32 or add AMP "
-                           "by hand",
-                           helper_name(c, g->head));
+            return nfy_mig_fmt(c,
+                               "backward() in closure %s of an optimizer step: "
+                               "GradScaler cannot step with a closure "
+                               "(LBFGS-style optimizers); keep fp32 or add AMP "
+                               "by hand",
+                               helper_name(c, g->head));
         if (in_def)
-            return mig_fmt(c,
-                           "backward() in helper function %s, which has no "
-                           "optimizer step: the step is in its caller; scale "
-                           "the loss and step through one GradScaler by hand",
-                           helper_name(c, g->head));
+            return nfy_mig_fmt(
+                c,
+                "backward() in helper function %s, which has no "
+                "optimizer step: the step is in its caller; scale "
+                "the loss and step through one GradScaler by hand",
+                helper_name(c, g->head));
         if (unnamed_step(c, g))
             return "the optimizer steps are not OPT.step() statements of "
                    "this loop (a loop over optimizers, opts[i].step()): "
@@ -486,13 +488,14 @@ static void classify(mig_ctx *c, const amp_event *b, amp_verdict v,
         {NFY_CAT_LEFT_UNCHANGED, NFY_OPTYPE_NONE, "left unchanged"},
         {NFY_CAT_UNSUPPORTED_API, NFY_OPTYPE_UNSUPPORTED, "AMP not inserted"},
     };
-    const nfy_rule *r = mig_pass_rule_of(c, NFY_PASS_AMP_STEP);
+    const nfy_rule *r = nfy__mig_pass_rule_of(c, NFY_PASS_AMP_STEP);
     if (r == NULL)
         return;
     const nfy_stmt *st = &c->m->stmts[b->stmt];
-    mig_note_add(c, r, st->span, kinds[v].cat, kinds[v].op,
-                 mig_strdup(c, toks_text(c, st->first, st->end)),
-                 mig_fmt(c, "training step: %s: %s", kinds[v].prefix, how));
+    nfy__mig_note_add(
+        c, r, st->span, kinds[v].cat, kinds[v].op,
+        nfy_mig_strdup(c, toks_text(c, st->first, st->end)),
+        nfy_mig_fmt(c, "training step: %s: %s", kinds[v].prefix, how));
 }
 
 /* ---- edits --------------------------------------------------------------- */
@@ -504,21 +507,23 @@ static void scale_backward(mig_ctx *c, const nfy_rule *r, const amp_event *b,
 {
     uint32_t f, l;
     if (forward_of(c, b, &f, &l) && f != *wrapped)
-        mig_wrap_lines(c, r, f, l,
-                       mig_fmt(c, "with %.*s.autocast(device_type=\"npu\"):",
-                               NFY_STR_FMT(torch)),
-                       "AMP: indent the forward pass");
+        nfy__mig_wrap_lines(
+            c, r, f, l,
+            nfy_mig_fmt(c, "with %.*s.autocast(device_type=\"npu\"):",
+                        NFY_STR_FMT(torch)),
+            "AMP: indent the forward pass");
     *wrapped = f;
     uint32_t a = b->recv_first, z = b->recv_end;
-    if (z - a >= 3 && mig_tok_op(c, a, NFY_OP_LPAR) &&
-        mig_tok_op(c, z - 1, NFY_OP_RPAR)) {
+    if (z - a >= 3 && nfy_mig_tok_op(c, a, NFY_OP_LPAR) &&
+        nfy_mig_tok_op(c, z - 1, NFY_OP_RPAR)) {
         a++; /* (loss / accum).backward(): no double parentheses */
         z--;
     }
-    mig_edit(c, r, b->recv_first, b->recv_end, c->m->toks[b->recv_first].start,
-             c->m->toks[b->recv_end - 1].end,
-             mig_fmt(c, SCALER ".scale(%.*s)", NFY_STR_FMT(toks_text(c, a, z))),
-             "AMP: scale the loss");
+    nfy__mig_edit(
+        c, r, b->recv_first, b->recv_end, c->m->toks[b->recv_first].start,
+        c->m->toks[b->recv_end - 1].end,
+        nfy_mig_fmt(c, SCALER ".scale(%.*s)", NFY_STR_FMT(toks_text(c, a, z))),
+        "AMP: scale the loss");
 }
 
 /* unscale_ before the first gradient clipping among the statements of the
@@ -528,16 +533,17 @@ static void unscale_before_clip(mig_ctx *c, const nfy_rule *r,
 {
     uint32_t clip = NFY_NONE;
     amp_event e;
-    for (uint32_t p = mig_prev_sibling(c, s->stmt); p != NFY_NONE;
-         p = mig_prev_sibling(c, p)) {
+    for (uint32_t p = nfy__mig_prev_sibling(c, s->stmt); p != NFY_NONE;
+         p = nfy__mig_prev_sibling(c, p)) {
         if (as_backward(c, p, &e) || as_step(c, p, &e))
             break;
-        if (stmt_mentions(c, p, "clip_grad") && mig_own_lines(c, p))
+        if (stmt_mentions(c, p, "clip_grad") && nfy__mig_own_lines(c, p))
             clip = p;
     }
     if (clip != NFY_NONE)
-        mig_insert_line(c, r, mig_line_start_of(c, clip), clip,
-                        mig_fmt(c, SCALER ".unscale_(%.*s)", NFY_STR_FMT(opt)));
+        nfy__mig_insert_line(
+            c, r, nfy__mig_line_start_of(c, clip), clip,
+            nfy_mig_fmt(c, SCALER ".unscale_(%.*s)", NFY_STR_FMT(opt)));
 }
 
 static void scale_step(mig_ctx *c, const nfy_rule *r, const amp_event *s,
@@ -546,12 +552,13 @@ static void scale_step(mig_ctx *c, const nfy_rule *r, const amp_event *s,
     nfy_str opt = toks_text(c, s->recv_first, s->recv_end);
     const nfy_stmt *st = &c->m->stmts[s->stmt];
     unscale_before_clip(c, r, s, opt);
-    mig_edit(c, r, st->first, st->end, st->span.start, st->span.end,
-             mig_fmt(c, SCALER ".step(%.*s)", NFY_STR_FMT(opt)),
-             "AMP: step through the scaler");
+    nfy__mig_edit(c, r, st->first, st->end, st->span.start, st->span.end,
+                  nfy_mig_fmt(c, SCALER ".step(%.*s)", NFY_STR_FMT(opt)),
+                  "AMP: step through the scaler");
     if (last) {
-        uint32_t nl = mig_next_sig(c, st->end - 1);
-        mig_insert_line(c, r, c->m->toks[nl].end, s->stmt, SCALER ".update()");
+        uint32_t nl = nfy__mig_next_sig(c, st->end - 1);
+        nfy__mig_insert_line(c, r, c->m->toks[nl].end, s->stmt,
+                             SCALER ".update()");
     }
 }
 
@@ -566,10 +573,10 @@ static void unscale_other_clips(mig_ctx *c, const nfy_rule *r,
             opt = toks_text(c, g->ev[i].recv_first, g->ev[i].recv_end);
     for (uint32_t s = clip_uncovered(c, g, g->first); s != NFY_NONE;
          s = clip_uncovered(c, g, s + 1))
-        if (mig_own_lines(c, s))
-            mig_insert_line(
-                c, r, mig_line_start_of(c, s), s,
-                mig_fmt(c, SCALER ".unscale_(%.*s)", NFY_STR_FMT(opt)));
+        if (nfy__mig_own_lines(c, s))
+            nfy__mig_insert_line(
+                c, r, nfy__mig_line_start_of(c, s), s,
+                nfy_mig_fmt(c, SCALER ".unscale_(%.*s)", NFY_STR_FMT(opt)));
 }
 
 static void transform(mig_ctx *c, const nfy_rule *r, const amp_group *g,
@@ -617,10 +624,11 @@ static bool optimizer_built(const mig_ctx *c, nfy_str opt, uint32_t scope,
         const nfy_arg *a = &c->m->args[call->args_first];
         uint32_t e = a->value_end;
         if (a->kind != NFY_ARG_POS || e < a->value_first + 5 ||
-            !mig_tok_op(c, e - 4, NFY_OP_DOT) ||
+            !nfy_mig_tok_op(c, e - 4, NFY_OP_DOT) ||
             !mig_tok_is(c, e - 3, "parameters") ||
-            !mig_tok_op(c, e - 2, NFY_OP_LPAR) ||
-            !mig_tok_op(c, e - 1, NFY_OP_RPAR) || !mig_own_lines(c, call->stmt))
+            !nfy_mig_tok_op(c, e - 2, NFY_OP_LPAR) ||
+            !nfy_mig_tok_op(c, e - 1, NFY_OP_RPAR) ||
+            !nfy__mig_own_lines(c, call->stmt))
             continue;
         *o = (apex_opt){call->stmt, a->value_first, e - 4, opt};
         return true;
@@ -643,11 +651,11 @@ static const char *apex_problem(mig_ctx *c, const amp_group *g, apex_opt *o)
                    "--amp";
     uint32_t first = g->ev[0].stmt;
     if (!optimizer_built(c, opt, c->m->stmts[first].scope, first, o))
-        return mig_fmt(c,
-                       "%.*s is not built here as OPT = "
-                       "torch.optim.X(MODEL.parameters(), ...): "
-                       "amp.initialize must follow its construction",
-                       NFY_STR_FMT(opt));
+        return nfy_mig_fmt(c,
+                           "%.*s is not built here as OPT = "
+                           "torch.optim.X(MODEL.parameters(), ...): "
+                           "amp.initialize must follow its construction",
+                           NFY_STR_FMT(opt));
     return NULL;
 }
 
@@ -655,18 +663,20 @@ static void apex_backward(mig_ctx *c, const nfy_rule *r, const amp_event *b,
                           nfy_str opt)
 {
     uint32_t a = b->recv_first, z = b->recv_end;
-    if (z - a >= 3 && mig_tok_op(c, a, NFY_OP_LPAR) &&
-        mig_tok_op(c, z - 1, NFY_OP_RPAR)) {
+    if (z - a >= 3 && nfy_mig_tok_op(c, a, NFY_OP_LPAR) &&
+        nfy_mig_tok_op(c, z - 1, NFY_OP_RPAR)) {
         a++;
         z--;
     }
-    mig_wrap_lines(c, r, b->stmt, b->stmt,
-                   mig_fmt(c, "with amp.scale_loss(%.*s, %.*s) as scaled_loss:",
-                           NFY_STR_FMT(toks_text(c, a, z)), NFY_STR_FMT(opt)),
-                   "AMP: backward under amp.scale_loss");
-    mig_edit(c, r, b->recv_first, b->recv_end, c->m->toks[b->recv_first].start,
-             c->m->toks[b->recv_end - 1].end, "scaled_loss",
-             "AMP: backward of the scaled loss");
+    nfy__mig_wrap_lines(
+        c, r, b->stmt, b->stmt,
+        nfy_mig_fmt(c, "with amp.scale_loss(%.*s, %.*s) as scaled_loss:",
+                    NFY_STR_FMT(toks_text(c, a, z)), NFY_STR_FMT(opt)),
+        "AMP: backward under amp.scale_loss");
+    nfy__mig_edit(c, r, b->recv_first, b->recv_end,
+                  c->m->toks[b->recv_first].start,
+                  c->m->toks[b->recv_end - 1].end, "scaled_loss",
+                  "AMP: backward of the scaled loss");
 }
 
 /* amp.initialize once per optimizer statement (*done: the last one). */
@@ -680,12 +690,12 @@ static void apex_transform(mig_ctx *c, const nfy_rule *r, const amp_group *g,
         return;
     *done = o->stmt;
     nfy_str m = toks_text(c, o->model_first, o->model_end);
-    uint32_t nl = mig_next_sig(c, c->m->stmts[o->stmt].end - 1);
-    mig_insert_line(
+    uint32_t nl = nfy__mig_next_sig(c, c->m->stmts[o->stmt].end - 1);
+    nfy__mig_insert_line(
         c, r, c->m->toks[nl].end, o->stmt,
-        mig_fmt(c, "%.*s, %.*s = amp.initialize(%.*s, %.*s, " APEX_INIT ")",
-                NFY_STR_FMT(m), NFY_STR_FMT(o->opt), NFY_STR_FMT(m),
-                NFY_STR_FMT(o->opt)));
+        nfy_mig_fmt(c, "%.*s, %.*s = amp.initialize(%.*s, %.*s, " APEX_INIT ")",
+                    NFY_STR_FMT(m), NFY_STR_FMT(o->opt), NFY_STR_FMT(m),
+                    NFY_STR_FMT(o->opt)));
 }
 
 /* ---- the pass -------------------------------------------------------------
@@ -706,13 +716,14 @@ static bool name_taken(const mig_ctx *c, const char *name)
 static void insert_scaler(mig_ctx *c, const nfy_rule *r, nfy_str torch,
                           uint32_t torch_stmt)
 {
-    uint32_t anchor = mig_import_block_end(c, torch_stmt);
-    uint32_t nl = mig_next_sig(c, c->m->stmts[anchor].end - 1);
-    mig_insert_line(c, r, c->m->toks[nl].end, anchor,
-                    c->p->flags & NFY_MIGRATE_AMP_APEX
-                        ? "from apex import amp"
-                        : mig_fmt(c, SCALER " = %.*s.npu.amp.GradScaler()",
-                                  NFY_STR_FMT(torch)));
+    uint32_t anchor = nfy__mig_import_block_end(c, torch_stmt);
+    uint32_t nl = nfy__mig_next_sig(c, c->m->stmts[anchor].end - 1);
+    nfy__mig_insert_line(
+        c, r, c->m->toks[nl].end, anchor,
+        c->p->flags & NFY_MIGRATE_AMP_APEX
+            ? "from apex import amp"
+            : nfy_mig_fmt(c, SCALER " = %.*s.npu.amp.GradScaler()",
+                          NFY_STR_FMT(torch)));
 }
 
 /* Why no step of this file can be transformed, or NULL. */
@@ -743,9 +754,9 @@ static const char *bf16_problem(mig_ctx *c, const amp_group *g)
         uint32_t f, l;
         if (e->step)
             continue;
-        if (!mig_own_lines(c, e->stmt) ||
-            mig_claimed(c, c->m->stmts[e->stmt].first,
-                        c->m->stmts[e->stmt].end))
+        if (!nfy__mig_own_lines(c, e->stmt) ||
+            nfy__mig_claimed(c, c->m->stmts[e->stmt].first,
+                             c->m->stmts[e->stmt].end))
             return "the statement shares its line or is already edited";
         if (nfy_str_contains_ci(toks_text(c, e->recv_first, e->recv_end),
                                 "accelerator"))
@@ -767,12 +778,13 @@ static void transform_bf16(mig_ctx *c, const nfy_rule *r, const amp_group *g,
         uint32_t f, l;
         if (g->ev[i].step || !forward_of(c, &g->ev[i], &f, &l) || f == wrapped)
             continue;
-        mig_wrap_lines(c, r, f, l,
-                       mig_fmt(c,
-                               "with %.*s.autocast(device_type=\"npu\", "
-                               "dtype=%.*s.bfloat16):",
-                               NFY_STR_FMT(torch), NFY_STR_FMT(torch)),
-                       "AMP: indent the forward pass");
+        nfy__mig_wrap_lines(
+            c, r, f, l,
+            nfy_mig_fmt(c,
+                        "with %.*s.autocast(device_type=\"npu\", "
+                        "dtype=%.*s.bfloat16):",
+                        NFY_STR_FMT(torch), NFY_STR_FMT(torch)),
+            "AMP: indent the forward pass");
         wrapped = f;
     }
 }
@@ -815,13 +827,13 @@ static const char *group_verdict(mig_ctx *c, const nfy_rule *r, uint32_t b,
     return why;
 }
 
-void mig_pass_amp_insert(mig_ctx *c)
+void nfy__mig_pass_amp_insert(mig_ctx *c)
 {
-    const nfy_rule *r = mig_pass_rule_of(c, NFY_PASS_AMP_INSERT);
+    const nfy_rule *r = nfy__mig_pass_rule_of(c, NFY_PASS_AMP_INSERT);
     if (r == NULL)
         return;
     uint32_t torch_stmt = NFY_NONE;
-    nfy_str torch = mig_torch_name(c, &torch_stmt);
+    nfy_str torch = nfy__mig_torch_name(c, &torch_stmt);
     const char *fp = c->info->uses_amp ? NULL : file_problem(c, torch);
     amp_seen *seen = nfy_arena_alloc(c->arena, sizeof *seen * c->m->nstmts);
     uint32_t nseen = 0, apex_done = NFY_NONE;

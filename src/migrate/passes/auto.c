@@ -20,9 +20,10 @@
 static const char *with_note(mig_ctx *c, const nfy_rule *r,
                              const nfy_rule_pair *row)
 {
-    const char *msg =
-        row->note ? mig_fmt(c, "%s: %s", r->message, row->note) : r->message;
-    return mig_with_hint(c, msg, r->hint);
+    const char *msg = row->note
+                          ? nfy_mig_fmt(c, "%s: %s", r->message, row->note)
+                          : r->message;
+    return nfy__mig_with_hint(c, msg, r->hint);
 }
 
 static void flag(mig_ctx *c, const nfy_rule *r, const nfy_rule_pair *row,
@@ -30,8 +31,8 @@ static void flag(mig_ctx *c, const nfy_rule *r, const nfy_rule_pair *row,
 {
     nfy_finding_cat cat;
     nfy_op_type op;
-    mig_flag_class(r, &cat, &op);
-    mig_note_add(c, r, sp, cat, op, api, with_note(c, r, row));
+    nfy__mig_flag_class(r, &cat, &op);
+    nfy__mig_note_add(c, r, sp, cat, op, api, with_note(c, r, row));
 }
 
 static void module_row(mig_ctx *c, const nfy_rule *r, const nfy_rule_pair *row)
@@ -40,17 +41,17 @@ static void module_row(mig_ctx *c, const nfy_rule *r, const nfy_rule_pair *row)
         const nfy_import_name *in = &c->m->import_names[i];
         const nfy_import *imp = &c->m->imports[in->import];
         nfy_str mod = (imp->flags & NFY_IMPF_FROM) ? imp->module : in->name;
-        if (imp->level == 0 && mig_q_under_cstr(mod, row->from))
+        if (imp->level == 0 && nfy__mig_q_under_cstr(mod, row->from))
             flag(c, r, row, c->m->stmts[imp->stmt].span, row->from);
     }
     for (uint32_t u = 0; u < c->m->nuses; u++) {
         const nfy_name_use *use = &c->m->uses[u];
         nfy_str q = nfy_resolve_use(c->r, u)->qual;
-        if (use->ctx != NFY_CTX_LOAD || !mig_q_under_cstr(q, row->from))
+        if (use->ctx != NFY_CTX_LOAD || !nfy__mig_q_under_cstr(q, row->from))
             continue;
         nfy_span sp = {c->m->toks[use->tok].start,
                        c->m->toks[use->chain_end].end};
-        flag(c, r, row, sp, mig_strdup(c, q));
+        flag(c, r, row, sp, nfy_mig_strdup(c, q));
     }
 }
 
@@ -66,19 +67,23 @@ static bool boundary(const mig_ctx *c, uint32_t t)
                 return true;
         return false;
     }
-    return mig_tok_op(c, t, NFY_OP_COMMA) || mig_tok_op(c, t, NFY_OP_EQUAL) ||
-           mig_tok_op(c, t, NFY_OP_COLON) || mig_tok_op(c, t, NFY_OP_EQEQUAL) ||
-           mig_tok_op(c, t, NFY_OP_NOTEQUAL) || tk->kind == NFY_TOK_NEWLINE;
+    return nfy_mig_tok_op(c, t, NFY_OP_COMMA) ||
+           nfy_mig_tok_op(c, t, NFY_OP_EQUAL) ||
+           nfy_mig_tok_op(c, t, NFY_OP_COLON) ||
+           nfy_mig_tok_op(c, t, NFY_OP_EQEQUAL) ||
+           nfy_mig_tok_op(c, t, NFY_OP_NOTEQUAL) || tk->kind == NFY_TOK_NEWLINE;
 }
 
 static bool opens(const mig_ctx *c, uint32_t t)
 {
-    return mig_tok_op(c, t, NFY_OP_LPAR) || mig_tok_op(c, t, NFY_OP_LSQB);
+    return nfy_mig_tok_op(c, t, NFY_OP_LPAR) ||
+           nfy_mig_tok_op(c, t, NFY_OP_LSQB);
 }
 
 static bool closes(const mig_ctx *c, uint32_t t)
 {
-    return mig_tok_op(c, t, NFY_OP_RPAR) || mig_tok_op(c, t, NFY_OP_RSQB);
+    return nfy_mig_tok_op(c, t, NFY_OP_RPAR) ||
+           nfy_mig_tok_op(c, t, NFY_OP_RSQB);
 }
 
 /* The operand that ends at token last: its first token. */
@@ -93,7 +98,7 @@ static uint32_t operand_start(const mig_ctx *c, uint32_t last, uint32_t lo)
             return t + 1;
         else if (depth == 0 && boundary(c, t))
             return t + 1;
-        uint32_t p = mig_prev_sig(c, t);
+        uint32_t p = nfy__mig_prev_sig(c, t);
         if (p == NFY_NONE || p < lo)
             return t;
         t = p;
@@ -104,14 +109,14 @@ static uint32_t operand_start(const mig_ctx *c, uint32_t last, uint32_t lo)
 static uint32_t operand_end(const mig_ctx *c, uint32_t first, uint32_t hi)
 {
     int depth = 0;
-    for (uint32_t t = first; t < hi; t = mig_next_sig(c, t)) {
+    for (uint32_t t = first; t < hi; t = nfy__mig_next_sig(c, t)) {
         if (opens(c, t))
             depth++;
         else if (closes(c, t) && depth-- == 0)
             return t;
         else if (depth == 0 && boundary(c, t))
             return t;
-        if (mig_next_sig(c, t) == NFY_NONE)
+        if (nfy__mig_next_sig(c, t) == NFY_NONE)
             return t + 1;
     }
     return hi;
@@ -135,9 +140,9 @@ static bool device_object(const mig_ctx *c, uint32_t first, uint32_t end)
     bool in_str = false;
     for (uint32_t t = first; t < end && t < c->m->ntoks; t++) {
         if (mig_tok_is(c, t, "str") && t + 1 < end &&
-            mig_tok_op(c, t + 1, NFY_OP_LPAR))
+            nfy_mig_tok_op(c, t + 1, NFY_OP_LPAR))
             in_str = true;
-        if (t == first || !mig_tok_op(c, t - 1, NFY_OP_DOT))
+        if (t == first || !nfy_mig_tok_op(c, t - 1, NFY_OP_DOT))
             continue;
         if (mig_tok_is(c, t, "type"))
             return true;
@@ -157,32 +162,32 @@ static bool compared_with_device(const mig_ctx *c, uint32_t lit,
     if (st == NFY_NONE)
         return false;
     uint32_t lo = c->m->stmts[st].first, hi = c->m->stmts[st].end;
-    uint32_t prev = mig_prev_sig(c, lit);
+    uint32_t prev = nfy__mig_prev_sig(c, lit);
     if (prev != NFY_NONE && prev >= lo) {
         uint32_t last = NFY_NONE;
-        if (mig_tok_op(c, prev, NFY_OP_EQEQUAL) ||
-            mig_tok_op(c, prev, NFY_OP_NOTEQUAL))
-            last = mig_prev_sig(c, prev);
-        else if (mig_tok_op(c, prev, NFY_OP_LPAR)) {
-            uint32_t m = mig_prev_sig(c, prev);
-            uint32_t dot = m != NFY_NONE ? mig_prev_sig(c, m) : NFY_NONE;
-            if (dot != NFY_NONE && mig_tok_op(c, dot, NFY_OP_DOT))
-                last = mig_prev_sig(c, dot);
+        if (nfy_mig_tok_op(c, prev, NFY_OP_EQEQUAL) ||
+            nfy_mig_tok_op(c, prev, NFY_OP_NOTEQUAL))
+            last = nfy__mig_prev_sig(c, prev);
+        else if (nfy_mig_tok_op(c, prev, NFY_OP_LPAR)) {
+            uint32_t m = nfy__mig_prev_sig(c, prev);
+            uint32_t dot = m != NFY_NONE ? nfy__mig_prev_sig(c, m) : NFY_NONE;
+            if (dot != NFY_NONE && nfy_mig_tok_op(c, dot, NFY_OP_DOT))
+                last = nfy__mig_prev_sig(c, dot);
         }
         if (last != NFY_NONE && last >= lo &&
             device_object(c, operand_start(c, last, lo), last + 1))
             return true;
     }
-    uint32_t next = mig_next_sig(c, lit_end - 1);
+    uint32_t next = nfy__mig_next_sig(c, lit_end - 1);
     if (next == NFY_NONE || next >= hi)
         return false;
     if (mig_tok_is(c, next, "not"))
-        next = mig_next_sig(c, next);
-    if (next == NFY_NONE ||
-        !(mig_tok_op(c, next, NFY_OP_EQEQUAL) ||
-          mig_tok_op(c, next, NFY_OP_NOTEQUAL) || mig_tok_is(c, next, "in")))
+        next = nfy__mig_next_sig(c, next);
+    if (next == NFY_NONE || !(nfy_mig_tok_op(c, next, NFY_OP_EQEQUAL) ||
+                              nfy_mig_tok_op(c, next, NFY_OP_NOTEQUAL) ||
+                              mig_tok_is(c, next, "in")))
         return false;
-    uint32_t first = mig_next_sig(c, next);
+    uint32_t first = nfy__mig_next_sig(c, next);
     return first != NFY_NONE && first < hi &&
            device_object(c, first, operand_end(c, first, hi));
 }
@@ -196,19 +201,19 @@ static void compared_string_row(mig_ctx *c, const nfy_rule *r,
     for (uint32_t i = 0; i < c->m->nstrings; i++) {
         const nfy_strlit *s = &c->m->strings[i];
         uint32_t off;
-        nfy_str body = mig_string_body(c, s->first, &off);
+        nfy_str body = nfy_mig_string_body(c, s->first, &off);
         bool dev = nfy_str_eq(body, want) ||
                    (nfy_str_starts_with(body, want) && body.len > want.len &&
                     body.ptr[want.len] == ':');
-        if (dev && mig_expr_in_ctx(c, s->first, s->end, i, &cmp) &&
+        if (dev && nfy__mig_expr_in_ctx(c, s->first, s->end, i, &cmp) &&
             compared_with_device(c, s->first, s->end))
-            flag(c, r, row, s->span, mig_strdup(c, body));
+            flag(c, r, row, s->span, nfy_mig_strdup(c, body));
     }
 }
 
-void mig_pass_auto_unhandled(mig_ctx *c)
+void nfy__mig_pass_auto_unhandled(mig_ctx *c)
 {
-    const nfy_rule *r = mig_pass_rule_of(c, NFY_PASS_AUTO_UNHANDLED);
+    const nfy_rule *r = nfy__mig_pass_rule_of(c, NFY_PASS_AUTO_UNHANDLED);
     for (size_t k = 0; r != NULL && k < r->nmap; k++) {
         const nfy_rule_pair *row = &r->map[k];
         if (row->from[0] == '"')

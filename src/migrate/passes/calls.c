@@ -33,8 +33,8 @@ typedef NFY_VEC(kept_test) kept_list;
 static const kept_test *kept_with(const mig_ctx *c, const kept_list *k,
                                   uint32_t tok)
 {
-    nfy_str recv = mig_receiver_text(c, tok);
-    uint32_t def = mig_def_of(c, tok);
+    nfy_str recv = nfy__mig_receiver_text(c, tok);
+    uint32_t def = nfy__mig_def_of(c, tok);
     for (size_t i = 0; i < k->len; i++) {
         if (k->items[i].tok == tok ||
             (recv.len && def != NFY_NONE && k->items[i].def == def &&
@@ -49,9 +49,9 @@ static void find_kept(mig_ctx *c, const nfy_rule *r, uint32_t tok, mig_guard *g,
 {
     const char *why = NULL;
     if (r->match == NFY_MATCH_ATTR && r->kind == NFY_RULE_RENAME &&
-        mig_guards_cuda_only(c, g, tok, tok + 1, &why))
-        nfy_vec_push(k, ((kept_test){tok, mig_def_of(c, tok),
-                                     mig_receiver_text(c, tok), why}));
+        nfy__mig_guards_cuda_only(c, g, tok, tok + 1, &why))
+        nfy_vec_push(k, ((kept_test){tok, nfy__mig_def_of(c, tok),
+                                     nfy__mig_receiver_text(c, tok), why}));
 }
 
 static void member_rule(mig_ctx *c, const kept_list *k, const nfy_rule *r,
@@ -59,25 +59,26 @@ static void member_rule(mig_ctx *c, const kept_list *k, const nfy_rule *r,
 {
     if (r->match == NFY_MATCH_METHOD && !called)
         return;
-    nfy_span sp = mig_tok_span(c, tok);
+    nfy_span sp = nfy__mig_tok_span(c, tok);
     const kept_test *kt =
         r->match == NFY_MATCH_ATTR ? kept_with(c, k, tok) : NULL;
     if (kt != NULL) { /* `if x.is_cuda: plugin(x)`: the other branch runs */
-        mig_note_guard(c, sp, mig_fmt(c, ".%s", r->pattern),
-                       kt->tok == tok
-                           ? kt->why
-                           : mig_fmt(c, "what the test of line %u guards, %s",
-                                     c->m->toks[kt->tok].line, kt->why));
+        nfy__mig_note_guard(
+            c, sp, nfy_mig_fmt(c, ".%s", r->pattern),
+            kt->tok == tok
+                ? kt->why
+                : nfy_mig_fmt(c, "what the test of line %u guards, %s",
+                              c->m->toks[kt->tok].line, kt->why));
         return;
     }
     if (r->kind == NFY_RULE_FLAG) {
-        mig_flag(c, r, sp, mig_fmt(c, ".%s", r->pattern), NULL);
+        nfy__mig_flag(c, r, sp, nfy_mig_fmt(c, ".%s", r->pattern), NULL);
         return;
     }
     if (r->kind != NFY_RULE_RENAME || r->replacement == NULL)
         return;
-    mig_edit(c, r, tok, tok + 1, sp.start, sp.end, r->replacement,
-             mig_fmt(c, ".%s -> .%s", r->pattern, r->replacement));
+    nfy__mig_edit(c, r, tok, tok + 1, sp.start, sp.end, r->replacement,
+                  nfy_mig_fmt(c, ".%s -> .%s", r->pattern, r->replacement));
 }
 
 static bool member_match(const nfy_rule *r)
@@ -94,14 +95,14 @@ static const mig_member_rules *member_rules(mig_ctx *c)
     nfy_arena *a = &c->p->run->arena;
     size_t n = 0;
     nfy_rule_iter it;
-    nfy_rule_iter_init(&it, c->rules, -1, -1);
-    for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));)
-        n += member_match(r) && mig_rule_on(c, r);
+    nfy_rules_iter_init(&it, c->rules, -1, -1);
+    for (const nfy_rule *r; (r = nfy_rules_iter_next(&it));)
+        n += member_match(r) && nfy__mig_rule_on(c, r);
     mr->rules = nfy_arena_alloc(a, (n + 1) * sizeof *mr->rules);
     mr->plen = nfy_arena_alloc(a, (n + 1) * sizeof *mr->plen);
-    nfy_rule_iter_init(&it, c->rules, -1, -1);
-    for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));) {
-        if (!member_match(r) || !mig_rule_on(c, r))
+    nfy_rules_iter_init(&it, c->rules, -1, -1);
+    for (const nfy_rule *r; (r = nfy_rules_iter_next(&it));) {
+        if (!member_match(r) || !nfy__mig_rule_on(c, r))
             continue;
         mr->rules[mr->len] = r;
         mr->plen[mr->len++] = r->pattern ? strlen(r->pattern) : 0;
@@ -137,7 +138,7 @@ static size_t next_candidate(const mig_member_rules *mr, uint64_t cand,
     return rest ? (size_t)__builtin_ctzll(rest) : mr->len;
 }
 
-void mig_pass_members(mig_ctx *c)
+void nfy__mig_pass_members(mig_ctx *c)
 {
     const mig_member_rules *mr = member_rules(c);
     mig_guard g = {0};
@@ -156,7 +157,7 @@ void mig_pass_members(mig_ctx *c)
                     !mig_str_is(name, r->pattern))
                     continue;
                 if (!checked) {
-                    on_module = mig_attr_on_module(c, tok);
+                    on_module = nfy_mig_attr_on_module(c, tok);
                     checked = true;
                 }
                 if (on_module)
@@ -164,20 +165,20 @@ void mig_pass_members(mig_ctx *c)
                 if (phase == 0)
                     find_kept(c, r, tok, &g, &kept);
                 else
-                    member_rule(
-                        c, &kept, r, tok,
-                        mig_tok_op(c, mig_next_sig(c, tok), NFY_OP_LPAR));
+                    member_rule(c, &kept, r, tok,
+                                nfy_mig_tok_op(c, nfy__mig_next_sig(c, tok),
+                                               NFY_OP_LPAR));
             }
         }
     }
     nfy_vec_free(&kept);
-    mig_guard_free(&g);
+    nfy__mig_guard_free(&g);
 }
 
 /* ---- contexts
  * ------------------------------------------------------------------ */
 
-bool mig_call_fits(const mig_ctx *c, uint32_t k, const char *callee)
+bool nfy__mig_call_fits(const mig_ctx *c, uint32_t k, const char *callee)
 {
     if (callee == NULL || callee[0] == '\0')
         return true;
@@ -185,7 +186,7 @@ bool mig_call_fits(const mig_ctx *c, uint32_t k, const char *callee)
         const nfy_call *call = &c->m->calls[k];
         return call->attr_tok != NFY_NONE &&
                mig_str_is(mig_tok(c, call->attr_tok), callee + 1) &&
-               !mig_attr_on_module(c, call->attr_tok);
+               !nfy_mig_attr_on_module(c, call->attr_tok);
     }
     nfy_str q = mig_callee_qual(c, k);
     if (mig_str_is(q, callee))
@@ -197,7 +198,7 @@ bool mig_call_fits(const mig_ctx *c, uint32_t k, const char *callee)
     return false;
 }
 
-bool mig_arg_slot_fits(const mig_ctx *c, uint32_t a, const nfy_rule_ctx *x)
+bool nfy__mig_arg_slot_fits(const mig_ctx *c, uint32_t a, const nfy_rule_ctx *x)
 {
     const nfy_arg *arg = &c->m->args[a];
     if (x->pos < 0 && x->kw == NULL)
@@ -208,10 +209,10 @@ bool mig_arg_slot_fits(const mig_ctx *c, uint32_t a, const nfy_rule_ctx *x)
            mig_tok_is(c, arg->name_tok, x->kw);
 }
 
-bool mig_arg_fits(const mig_ctx *c, uint32_t a, const nfy_rule_ctx *x)
+bool nfy__mig_arg_fits(const mig_ctx *c, uint32_t a, const nfy_rule_ctx *x)
 {
-    return mig_arg_slot_fits(c, a, x) &&
-           mig_call_fits(c, c->m->args[a].call, x->name);
+    return nfy__mig_arg_slot_fits(c, a, x) &&
+           nfy__mig_call_fits(c, c->m->args[a].call, x->name);
 }
 
 /* ---- rewrite-argument (generic)
@@ -230,7 +231,7 @@ static uint32_t rule_arg(const mig_ctx *c, const nfy_rule *r, uint32_t k)
     return NFY_NONE;
 }
 
-bool mig_skip_match(const char *skip, nfy_str text)
+bool nfy__mig_skip_match(const char *skip, nfy_str text)
 {
     if (skip == NULL || skip[0] == '\0')
         return false;
@@ -260,15 +261,16 @@ static void delete_arg(mig_ctx *c, const nfy_rule *r, uint32_t k, uint32_t a)
         start = c->m->args[a - 1].span.end;
         t1 = c->m->args[a - 1].end;
     } else {
-        uint32_t comma = mig_next_sig(c, arg->end - 1);
-        if (mig_tok_op(c, comma, NFY_OP_COMMA)) {
+        uint32_t comma = nfy__mig_next_sig(c, arg->end - 1);
+        if (nfy_mig_tok_op(c, comma, NFY_OP_COMMA)) {
             end = c->m->toks[comma].end;
             t2 = comma + 1;
         }
     }
-    mig_edit(c, r, t1, t2, start, end, "",
-             mig_fmt(c, "drop argument %.*s",
-                     NFY_STR_FMT(nfy_pysyn_span_text(c->m, arg->span))));
+    nfy__mig_edit(
+        c, r, t1, t2, start, end, "",
+        nfy_mig_fmt(c, "drop argument %.*s",
+                    NFY_STR_FMT(nfy_pysyn_span_text(c->m, arg->span))));
 }
 
 static char *fill_template(mig_ctx *c, const char *tpl, nfy_str arg)
@@ -282,7 +284,7 @@ static char *fill_template(mig_ctx *c, const char *tpl, nfy_str arg)
             (void)nfy_buf_addch(&b, *p++);
         }
     }
-    char *s = mig_strdup(c, nfy_buf_view(&b));
+    char *s = nfy_mig_strdup(c, nfy_buf_view(&b));
     nfy_buf_release(&b);
     return s;
 }
@@ -294,12 +296,12 @@ static void arg_rule(mig_ctx *c, const nfy_rule *r, uint32_t k)
         return;
     const nfy_arg *arg = &c->m->args[a];
     nfy_str text = nfy_pysyn_span_text(c->m, arg->value_span);
-    if (mig_skip_match(r->skip, text))
+    if (nfy__mig_skip_match(r->skip, text))
         return;
     if (r->arg_value != NULL) {
         uint32_t off;
         nfy_str body = arg->value_end == arg->value_first + 1
-                           ? mig_string_body(c, arg->value_first, &off)
+                           ? nfy_mig_string_body(c, arg->value_first, &off)
                            : nfy_str_slice(text, 0, 0);
         if (!mig_str_is(body, r->arg_value))
             return;
@@ -311,10 +313,10 @@ static void arg_rule(mig_ctx *c, const nfy_rule *r, uint32_t k)
     if (r->replacement == NULL)
         return;
     char *rep = fill_template(c, r->replacement, text);
-    if (strcmp(rep, mig_strdup(c, text)) == 0)
+    if (strcmp(rep, nfy_mig_strdup(c, text)) == 0)
         return;
-    mig_edit(c, r, arg->value_first, arg->value_end, arg->value_span.start,
-             arg->value_span.end, rep, NULL);
+    nfy__mig_edit(c, r, arg->value_first, arg->value_end, arg->value_span.start,
+                  arg->value_span.end, rep, NULL);
 }
 
 static inline bool call_may_fit(const mig_ctx *c, uint32_t k,
@@ -330,18 +332,19 @@ static void keyword_flag(mig_ctx *c, const nfy_rule *r, const size_t *lens,
         fits = r->ctx[i].kind == NFY_CTX_ARG &&
                (r->ctx[i].name == NULL ||
                 call_may_fit(c, k, r->ctx[i].name, lens[i])) &&
-               mig_call_fits(c, k, r->ctx[i].name);
+               nfy__mig_call_fits(c, k, r->ctx[i].name);
     if (!fits)
         return;
     for (uint32_t i = 0; i < call->nargs; i++) {
         const nfy_arg *arg = &c->m->args[call->args_first + i];
         if (arg->kind == NFY_ARG_KEYWORD &&
             mig_tok_is(c, arg->name_tok, r->pattern))
-            mig_flag(c, r, arg->span, mig_fmt(c, "%s=", r->pattern), NULL);
+            nfy__mig_flag(c, r, arg->span, nfy_mig_fmt(c, "%s=", r->pattern),
+                          NULL);
     }
 }
 
-/* False only where mig_call_fits(c, k, callee) is (callee of len bytes):
+/* False only where nfy__mig_call_fits(c, k, callee) is (callee of len bytes):
  * a name of another length cannot be it. */
 static inline bool call_may_fit(const mig_ctx *c, uint32_t k,
                                 const char *callee, size_t len)
@@ -376,20 +379,21 @@ static const mig_arg_rules *arg_rules(mig_ctx *c)
         return ar;
     size_t n = 0;
     nfy_rule_iter it;
-    nfy_rule_iter_init(&it, c->rules, -1, -1);
-    for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));)
-        n += (is_arg_rewrite(r) || is_keyword_flag(r)) && mig_rule_on(c, r);
+    nfy_rules_iter_init(&it, c->rules, -1, -1);
+    for (const nfy_rule *r; (r = nfy_rules_iter_next(&it));)
+        n +=
+            (is_arg_rewrite(r) || is_keyword_flag(r)) && nfy__mig_rule_on(c, r);
     ar->rules = nfy_arena_alloc(&c->p->run->arena, (n + 1) * sizeof *ar->rules);
-    nfy_rule_iter_init(&it, c->rules, -1, -1);
-    for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));) {
-        if ((is_arg_rewrite(r) || is_keyword_flag(r)) && mig_rule_on(c, r))
+    nfy_rules_iter_init(&it, c->rules, -1, -1);
+    for (const nfy_rule *r; (r = nfy_rules_iter_next(&it));) {
+        if ((is_arg_rewrite(r) || is_keyword_flag(r)) && nfy__mig_rule_on(c, r))
             ar->rules[ar->len++] = r;
     }
     ar->built = true;
     return ar;
 }
 
-void mig_pass_args(mig_ctx *c)
+void nfy__mig_pass_args(mig_ctx *c)
 {
     const mig_arg_rules *ar = arg_rules(c);
     for (size_t ri = 0; ri < ar->len; ri++) {
@@ -419,7 +423,8 @@ void mig_pass_args(mig_ctx *c)
         }
         size_t clen = strlen(callee);
         for (uint32_t k = 0; k < c->m->ncalls; k++) {
-            if (call_may_fit(c, k, callee, clen) && mig_call_fits(c, k, callee))
+            if (call_may_fit(c, k, callee, clen) &&
+                nfy__mig_call_fits(c, k, callee))
                 arg_rule(c, r, k);
         }
     }

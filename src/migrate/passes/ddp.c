@@ -51,8 +51,9 @@ typedef struct {
 static void report(mig_ctx *c, const ddp_state *d, uint32_t s, const char *why)
 {
     nfy_span sp = s == NFY_NONE ? (nfy_span){0, 0} : c->m->stmts[s].span;
-    mig_note_add(c, d->r, sp, NFY_CAT_UNSUPPORTED_API, NFY_OPTYPE_UNSUPPORTED,
-                 NULL, mig_fmt(c, "--distributed: %s", why));
+    nfy__mig_note_add(c, d->r, sp, NFY_CAT_UNSUPPORTED_API,
+                      NFY_OPTYPE_UNSUPPORTED, NULL,
+                      nfy_mig_fmt(c, "--distributed: %s", why));
 }
 
 static nfy_str text_of(const mig_ctx *c, uint32_t a, uint32_t b)
@@ -96,11 +97,12 @@ static bool rewrite_guard(mig_ctx *c, const ddp_state *d, uint32_t s)
         !nfy_str_contains_ci(cond, "device_count") &&
         !nfy_str_contains_ci(cond, "npu"))
         return false;
-    return mig_edit(
-        c, d->r, h->first + 1, h->end - 1, c->m->toks[h->first + 1].start,
-        c->m->toks[h->end - 2].end,
-        mig_fmt(c, "%.*s.distributed.is_initialized()", NFY_STR_FMT(d->torch)),
-        "DDP: wrap whenever a process group runs");
+    return nfy__mig_edit(c, d->r, h->first + 1, h->end - 1,
+                         c->m->toks[h->first + 1].start,
+                         c->m->toks[h->end - 2].end,
+                         nfy_mig_fmt(c, "%.*s.distributed.is_initialized()",
+                                     NFY_STR_FMT(d->torch)),
+                         "DDP: wrap whenever a process group runs");
 }
 
 static void rewrite_data_parallel(mig_ctx *c, ddp_state *d)
@@ -119,7 +121,7 @@ static void rewrite_data_parallel(mig_ctx *c, ddp_state *d)
          * NPU, so the move goes inside too: DDP(m.npu(...)). */
         uint32_t after = call->rpar + 1, mv = NFY_NONE;
         const char *move = "";
-        if (after + 2 < c->m->ntoks && mig_tok_op(c, after, NFY_OP_DOT) &&
+        if (after + 2 < c->m->ntoks && nfy_mig_tok_op(c, after, NFY_OP_DOT) &&
             c->m->toks[after + 1].kind == NFY_TOK_NAME)
             mv = after + 1;
         if (mv != NFY_NONE &&
@@ -142,26 +144,28 @@ static void rewrite_data_parallel(mig_ctx *c, ddp_state *d)
                        "DistributedDataParallel by hand");
                 continue;
             }
-            move = mig_fmt(c, ".npu%.*s",
-                           NFY_STR_FMT(text_of(c, c->m->calls[k2].lpar,
-                                               c->m->calls[k2].rpar + 1)));
+            move = nfy_mig_fmt(c, ".npu%.*s",
+                               NFY_STR_FMT(text_of(c, c->m->calls[k2].lpar,
+                                                   c->m->calls[k2].rpar + 1)));
         }
         nfy_str mod = text_of(c, m->value_first, m->value_end);
         nfy_str t = d->torch;
         bool guarded = rewrite_guard(c, d, call->stmt);
         const char *ddp =
-            guarded ? mig_fmt(c, "%.*s" DDP "(%.*s%s, " DDP_ARGS ")",
+            guarded
+                ? nfy_mig_fmt(c, "%.*s" DDP "(%.*s%s, " DDP_ARGS ")",
                               NFY_STR_FMT(t), NFY_STR_FMT(mod), move)
-                    : mig_fmt(c,
+                : nfy_mig_fmt(c,
                               "(%.*s" DDP "(%.*s%s, " DDP_ARGS ") if "
                               "%.*s.distributed.is_initialized() else %.*s)",
                               NFY_STR_FMT(t), NFY_STR_FMT(mod), move,
                               NFY_STR_FMT(t), NFY_STR_FMT(mod));
-        if (mig_edit(c, d->r, call->callee_first, call->rpar + 1,
-                     call->span.start, call->span.end, ddp,
-                     "DataParallel -> DistributedDataParallel when a "
-                     "process group runs (broadcast_buffers=False: Ascend's "
-                     "ports do not broadcast BatchNorm buffers each step)"))
+        if (nfy__mig_edit(
+                c, d->r, call->callee_first, call->rpar + 1, call->span.start,
+                call->span.end, ddp,
+                "DataParallel -> DistributedDataParallel when a "
+                "process group runs (broadcast_buffers=False: Ascend's "
+                "ports do not broadcast BatchNorm buffers each step)"))
             d->wrapped = true;
     }
 }
@@ -170,8 +174,8 @@ static void rewrite_data_parallel(mig_ctx *c, ddp_state *d)
 
 static const char *init_code(mig_ctx *c, nfy_str t, nfy_str br, bool os)
 {
-    const char *nl = mig_strdup(c, br);
-    return mig_fmt(
+    const char *nl = nfy_mig_strdup(c, br);
+    return nfy_mig_fmt(
         c,
         "%snpu_local_rank = int(os.environ.get(\"LOCAL_RANK\", \"0\"))%s"
         "npu_is_rank0 = int(os.environ.get(\"RANK\", \"0\")) == 0%s%s"
@@ -184,7 +188,7 @@ static const char *init_code(mig_ctx *c, nfy_str t, nfy_str br, bool os)
         "    %.*s.distributed.init_process_group(%s"
         "        \"hccl\", rank=int(os.environ.get(\"RANK\", \"0\")),%s"
         "        world_size=int(os.environ.get(\"WORLD_SIZE\", \"1\")))%s%s",
-        os ? "" : mig_fmt(c, "import os%s", nl), nl, nl, nl, nl, nl, nl, nl,
+        os ? "" : nfy_mig_fmt(c, "import os%s", nl), nl, nl, nl, nl, nl, nl, nl,
         NFY_STR_FMT(t), nl, NFY_STR_FMT(t), nl, nl, nl, nl);
 }
 
@@ -210,22 +214,22 @@ static bool insert_init(mig_ctx *c, const ddp_state *d, uint32_t torch_stmt,
                "npu_init_distributed() there by hand");
         return false;
     }
-    uint32_t anchor = mig_import_block_end(c, torch_stmt);
-    uint32_t nl = mig_next_sig(c, c->m->stmts[anchor].end - 1);
+    uint32_t anchor = nfy__mig_import_block_end(c, torch_stmt);
+    uint32_t nl = nfy__mig_next_sig(c, c->m->stmts[anchor].end - 1);
     nfy_str br = mig_tok(c, nl);
     if (br.len == 0)
         br = NFY_STR_LIT("\n");
-    mig_edit(c, d->r, 0, 0, c->m->toks[nl].end, c->m->toks[nl].end,
-             init_code(c, d->torch, br, binds(c, "os")),
-             "DDP: rank variables and process-group init (hccl, torchrun "
-             "environment)");
+    nfy__mig_edit(c, d->r, 0, 0, c->m->toks[nl].end, c->m->toks[nl].end,
+                  init_code(c, d->torch, br, binds(c, "os")),
+                  "DDP: rank variables and process-group init (hccl, torchrun "
+                  "environment)");
     uint32_t at = g == NFY_NONE ? anchor : g + 1;
     if (g == NFY_NONE)
-        mig_insert_line(c, d->r, c->m->toks[nl].end, anchor,
-                        "npu_init_distributed()");
+        nfy__mig_insert_line(c, d->r, c->m->toks[nl].end, anchor,
+                             "npu_init_distributed()");
     else
-        mig_insert_line(c, d->r, mig_line_start_of(c, at), at,
-                        "npu_init_distributed()");
+        nfy__mig_insert_line(c, d->r, nfy__mig_line_start_of(c, at), at,
+                             "npu_init_distributed()");
     return true;
 }
 
@@ -258,7 +262,7 @@ static bool sets_up_model(const mig_ctx *c, const ddp_state *d, uint32_t s)
         if ((st->kind == NFY_STMT_ASSIGN &&
              st->first + n + 1 == st->value_first) ||
             (st->kind == NFY_STMT_EXPR &&
-             mig_tok_op(c, st->first + n, NFY_OP_DOT)))
+             nfy_mig_tok_op(c, st->first + n, NFY_OP_DOT)))
             return true;
     }
     return false;
@@ -273,7 +277,7 @@ static uint32_t after_setup(const mig_ctx *c, uint32_t p)
     while (n < c->m->nstmts && c->m->stmts[n].clause_of != NFY_NONE &&
            c->m->stmts[n].parent == c->m->stmts[p].parent)
         n = c->m->stmts[n].body_end;
-    return n < c->m->nstmts && mig_is_indent(mig_stmt_indent(c, n)) &&
+    return n < c->m->nstmts && nfy__mig_is_indent(nfy__mig_stmt_indent(c, n)) &&
                    c->m->stmts[n].parent == c->m->stmts[p].parent
                ? n
                : NFY_NONE;
@@ -288,14 +292,14 @@ static uint32_t wrap_point(const mig_ctx *c, const ddp_state *d, uint32_t opt)
     uint32_t scope = c->m->stmts[opt].scope;
     for (uint32_t x = opt; x != NFY_NONE && c->m->stmts[x].scope == scope;
          x = c->m->stmts[x].parent) {
-        for (uint32_t p = mig_prev_sibling(c, x); p != NFY_NONE;
-             p = mig_prev_sibling(c, p))
+        for (uint32_t p = nfy__mig_prev_sibling(c, x); p != NFY_NONE;
+             p = nfy__mig_prev_sibling(c, p))
             if (sets_up_model(c, d, p))
                 return after_setup(c, p);
         if (c->m->stmts[x].kind == NFY_STMT_DEF)
             break;
     }
-    return mig_is_indent(mig_stmt_indent(c, opt)) ? opt : NFY_NONE;
+    return nfy__mig_is_indent(nfy__mig_stmt_indent(c, opt)) ? opt : NFY_NONE;
 }
 
 /* A module used only inside functions (a global the step's function
@@ -341,7 +345,7 @@ static bool find_models(mig_ctx *c, ddp_state *d)
         bool block = use != NFY_NONE &&
                      (c->m->stmts[use].flags & NFY_STMTF_COMPOUND) &&
                      !(c->m->stmts[use].flags & NFY_STMTF_INLINE_BODY);
-        if (use != NFY_NONE && !block && !mig_own_lines(c, use)) {
+        if (use != NFY_NONE && !block && !nfy__mig_own_lines(c, use)) {
             report(c, d, use,
                    "the statement using the model shares its line: wrap "
                    "the model in DistributedDataParallel by hand");
@@ -369,11 +373,12 @@ static bool find_models(mig_ctx *c, ddp_state *d)
                "other models are trained too: only --model is wrapped "
                "in DDP, the others train unsynchronised on each rank");
     if (d->nwraps == 0 && t->nmodules == 0)
-        report(c, d, t->noptims > 0 ? t->optims[0].stmt : NFY_NONE,
-               mig_fmt(c,
-                       "%s: the model to wrap in DistributedDataParallel is "
-                       "not clear; wrap it by hand or pass --model NAME",
-                       t->why_modules));
+        report(
+            c, d, t->noptims > 0 ? t->optims[0].stmt : NFY_NONE,
+            nfy_mig_fmt(c,
+                        "%s: the model to wrap in DistributedDataParallel is "
+                        "not clear; wrap it by hand or pass --model NAME",
+                        t->why_modules));
     else if (d->nwraps == 0 && want.len > 0)
         report(c, d, NFY_NONE,
                "no trained model is the --model given: wrap it by hand");
@@ -383,12 +388,13 @@ static bool find_models(mig_ctx *c, ddp_state *d)
 static void wrap_model(mig_ctx *c, const ddp_state *d, const ddp_wrap *w)
 {
     nfy_str m = text_of(c, w->first, w->end);
-    uint32_t nl = mig_next_sig(c, c->m->stmts[w->stmt].end - 1);
-    mig_insert_line(
-        c, d->r, w->after ? c->m->toks[nl].end : mig_line_start_of(c, w->stmt),
+    uint32_t nl = nfy__mig_next_sig(c, c->m->stmts[w->stmt].end - 1);
+    nfy__mig_insert_line(
+        c, d->r,
+        w->after ? c->m->toks[nl].end : nfy__mig_line_start_of(c, w->stmt),
         w->stmt,
-        mig_fmt(c, "%.*s = %.*s" DDP "(%.*s, " DDP_ARGS ")", NFY_STR_FMT(m),
-                NFY_STR_FMT(d->torch), NFY_STR_FMT(m)));
+        nfy_mig_fmt(c, "%.*s = %.*s" DDP "(%.*s, " DDP_ARGS ")", NFY_STR_FMT(m),
+                    NFY_STR_FMT(d->torch), NFY_STR_FMT(m)));
 }
 
 /* nn.Module's own methods and attributes, which DDP answers itself. */
@@ -439,8 +445,9 @@ static uint32_t stmt_of_tok(const mig_ctx *c, uint32_t from, uint32_t t)
 /* `torch.save(MODEL, ...)`: the model token saved whole. */
 static bool saved_whole(const mig_ctx *c, uint32_t t)
 {
-    return t >= 4 && mig_tok_op(c, t - 1, NFY_OP_LPAR) &&
-           mig_tok_is(c, t - 2, "save") && mig_tok_op(c, t - 3, NFY_OP_DOT) &&
+    return t >= 4 && nfy_mig_tok_op(c, t - 1, NFY_OP_LPAR) &&
+           mig_tok_is(c, t - 2, "save") &&
+           nfy_mig_tok_op(c, t - 3, NFY_OP_DOT) &&
            mig_tok_is(c, t - 4, "torch");
 }
 
@@ -501,22 +508,23 @@ static void through_module(mig_ctx *c, const ddp_state *d)
                "uses by hand");
     for (uint32_t t = 0; t + n + 1 < c->m->ntoks; t++) {
         if (!model_at(c, d, t, c->m->ntoks) ||
-            (t > 0 && mig_tok_op(c, t - 1, NFY_OP_DOT)))
+            (t > 0 && nfy_mig_tok_op(c, t - 1, NFY_OP_DOT)))
             continue;
         uint32_t st = stmt_of_tok(c, 0, t);
         if (st == NFY_NONE || !means_ddp(c, d, st, stop, global))
             continue;
         const nfy_stmt *sp = &c->m->stmts[st];
-        bool whole = saved_whole(c, t) && (mig_tok_op(c, t + n, NFY_OP_COMMA) ||
-                                           mig_tok_op(c, t + n, NFY_OP_RPAR));
-        bool attr = mig_tok_op(c, t + n, NFY_OP_DOT) &&
+        bool whole =
+            saved_whole(c, t) && (nfy_mig_tok_op(c, t + n, NFY_OP_COMMA) ||
+                                  nfy_mig_tok_op(c, t + n, NFY_OP_RPAR));
+        bool attr = nfy_mig_tok_op(c, t + n, NFY_OP_DOT) &&
                     !module_member(mig_tok(c, t + n + 1)) &&
                     !(sp->kind == NFY_STMT_ASSIGN && t < sp->value_first);
         if (!whole && !attr)
             continue;
         uint32_t at = c->m->toks[t + n - 1].end;
-        mig_edit(c, d->r, t + n, t + n + 1, at, at, ".module",
-                 "DDP: the unwrapped model is model.module");
+        nfy__mig_edit(c, d->r, t + n, t + n + 1, at, at, ".module",
+                      "DDP: the unwrapped model is model.module");
     }
 }
 
@@ -538,8 +546,8 @@ static bool insertable_before(const mig_ctx *c, uint32_t s)
     const nfy_stmt *st = &c->m->stmts[s];
     if (st->kind == NFY_STMT_FOR)
         return !(st->flags & NFY_STMTF_INLINE_BODY) &&
-               mig_is_indent(mig_stmt_indent(c, s));
-    return mig_own_lines(c, s);
+               nfy__mig_is_indent(nfy__mig_stmt_indent(c, s));
+    return nfy__mig_own_lines(c, s);
 }
 
 /* The dataset of loader call k as one name: as it is, or a dataset built
@@ -557,17 +565,18 @@ static bool dataset_name(mig_ctx *c, const ddp_state *d, uint32_t k,
         return true;
     }
     if (!insertable_before(c, s) || binds(c, HOISTED) ||
-        mig_claimed(c, ds->value_first, ds->value_end))
+        nfy__mig_claimed(c, ds->value_first, ds->value_end))
         return false;
-    mig_insert_line(
-        c, d->r, mig_line_start_of(c, s), s,
-        mig_fmt(c, HOISTED " = %.*s",
-                NFY_STR_FMT(text_of(c, ds->value_first, ds->value_end))));
-    mig_edit(c, d->r, ds->value_first, ds->value_end,
-             c->m->toks[ds->value_first].start,
-             c->m->toks[ds->value_end - 1].end, HOISTED,
-             "DDP: the dataset built inline is hoisted into a variable for "
-             "its DistributedSampler");
+    nfy__mig_insert_line(
+        c, d->r, nfy__mig_line_start_of(c, s), s,
+        nfy_mig_fmt(c, HOISTED " = %.*s",
+                    NFY_STR_FMT(text_of(c, ds->value_first, ds->value_end))));
+    nfy__mig_edit(
+        c, d->r, ds->value_first, ds->value_end,
+        c->m->toks[ds->value_first].start, c->m->toks[ds->value_end - 1].end,
+        HOISTED,
+        "DDP: the dataset built inline is hoisted into a variable for "
+        "its DistributedSampler");
     *out = NFY_STR_LIT(HOISTED);
     return true;
 }
@@ -609,24 +618,26 @@ static bool sampler_in_dict(mig_ctx *c, const ddp_state *d, uint32_t k,
         return false;
     if (dict_shared(c, k, dn)) {
         report(c, d, s,
-               mig_fmt(c,
-                       "the loader options **%.*s are shared with another "
-                       "loader: give the training loader a "
-                       "DistributedSampler by hand",
-                       NFY_STR_FMT(dn)));
+               nfy_mig_fmt(c,
+                           "the loader options **%.*s are shared with another "
+                           "loader: give the training loader a "
+                           "DistributedSampler by hand",
+                           NFY_STR_FMT(dn)));
         return false;
     }
-    uint32_t at = mig_line_start_of(c, s);
-    mig_insert_line(c, d->r, at, s,
-                    mig_fmt(c,
-                            "%.*s[\"sampler\"] = %.*s" SAMPLER
-                            "(%.*s, shuffle=%.*s.pop(\"shuffle\", False))",
-                            NFY_STR_FMT(dn), NFY_STR_FMT(d->torch),
-                            NFY_STR_FMT(dsn), NFY_STR_FMT(dn)));
+    uint32_t at = nfy__mig_line_start_of(c, s);
+    nfy__mig_insert_line(
+        c, d->r, at, s,
+        nfy_mig_fmt(c,
+                    "%.*s[\"sampler\"] = %.*s" SAMPLER
+                    "(%.*s, shuffle=%.*s.pop(\"shuffle\", False))",
+                    NFY_STR_FMT(dn), NFY_STR_FMT(d->torch), NFY_STR_FMT(dsn),
+                    NFY_STR_FMT(dn)));
     if (arg_of(c, k, "drop_last", NFY_NONE) == NULL)
-        mig_insert_line(c, d->r, at, s,
-                        mig_fmt(c, "%.*s.setdefault(\"drop_last\", True)",
-                                NFY_STR_FMT(dn)));
+        nfy__mig_insert_line(c, d->r, at, s,
+                             nfy_mig_fmt(c,
+                                         "%.*s.setdefault(\"drop_last\", True)",
+                                         NFY_STR_FMT(dn)));
     return true;
 }
 
@@ -656,25 +667,27 @@ static bool add_sampler(mig_ctx *c, const ddp_state *d, uint32_t k)
     if (sh != NULL) {
         nfy_str v = text_of(c, sh->value_first, sh->value_end);
         bool on = kw_true(c, k, "shuffle");
-        mig_edit(c, d->r, sh->first, sh->end, sh->span.start, sh->span.end,
-                 mig_fmt(c, "sampler=%.*s" SAMPLER "(%.*s%s%.*s)",
-                         NFY_STR_FMT(d->torch), NFY_STR_FMT(dsn),
-                         on ? "" : ", shuffle=", on ? 0 : (int)v.len, v.ptr),
-                 on ? "DDP: DistributedSampler (it shuffles)"
-                    : "DDP: DistributedSampler (the loader's shuffle moves "
-                      "into it)");
+        nfy__mig_edit(
+            c, d->r, sh->first, sh->end, sh->span.start, sh->span.end,
+            nfy_mig_fmt(c, "sampler=%.*s" SAMPLER "(%.*s%s%.*s)",
+                        NFY_STR_FMT(d->torch), NFY_STR_FMT(dsn),
+                        on ? "" : ", shuffle=", on ? 0 : (int)v.len, v.ptr),
+            on ? "DDP: DistributedSampler (it shuffles)"
+               : "DDP: DistributedSampler (the loader's shuffle moves "
+                 "into it)");
     } else if (dict != NULL) {
         if (!sampler_in_dict(c, d, k, dict, dsn))
             return false;
     } else
-        mig_edit(c, d->r, 0, 0, end, end,
-                 mig_fmt(c, ", sampler=%.*s" SAMPLER "(%.*s, shuffle=False)",
-                         NFY_STR_FMT(d->torch), NFY_STR_FMT(dsn)),
-                 "DDP: DistributedSampler");
+        nfy__mig_edit(
+            c, d->r, 0, 0, end, end,
+            nfy_mig_fmt(c, ", sampler=%.*s" SAMPLER "(%.*s, shuffle=False)",
+                        NFY_STR_FMT(d->torch), NFY_STR_FMT(dsn)),
+            "DDP: DistributedSampler");
     if (arg_of(c, k, "drop_last", NFY_NONE) == NULL && dict == NULL)
-        mig_edit(c, d->r, 0, 0, end, end, ", drop_last=True",
-                 "DDP: drop_last=True (static batch shapes on NPU; every "
-                 "rank runs the same number of steps)");
+        nfy__mig_edit(c, d->r, 0, 0, end, end, ", drop_last=True",
+                      "DDP: drop_last=True (static batch shapes on NPU; every "
+                      "rank runs the same number of steps)");
     return true;
 }
 
@@ -689,11 +702,11 @@ static bool loader_in_scope(const mig_ctx *c, const nfy_train *t,
         for (uint32_t i = 0; i < t->loader.nhops; i++) {
             const nfy_train_hop *h = &t->loader.hops[i];
             uint32_t n = h->expr.end - h->expr.first;
-            bool named =
-                ((n == 1 || n == 4) &&
-                 c->m->toks[h->expr.first].kind == NFY_TOK_NAME &&
-                 (n == 1 || mig_tok_op(c, h->expr.first + 1, NFY_OP_LSQB))) ||
-                (n == 3 && mig_tok_is(c, h->expr.first, "self"));
+            bool named = ((n == 1 || n == 4) &&
+                          c->m->toks[h->expr.first].kind == NFY_TOK_NAME &&
+                          (n == 1 || nfy_mig_tok_op(c, h->expr.first + 1,
+                                                    NFY_OP_LSQB))) ||
+                         (n == 3 && mig_tok_is(c, h->expr.first, "self"));
             uint32_t b = named
                              ? nfy_resolve_lookup(c->r, h->scope, h->expr.first,
                                                   mig_tok(c, h->expr.first))
@@ -741,20 +754,22 @@ static void set_epoch(mig_ctx *c, const ddp_state *d)
                "LOADER.sampler.set_epoch(epoch) at its top by hand");
         return;
     }
-    mig_insert_line(c, d->r, mig_line_start_of(c, e + 1), e + 1,
-                    mig_fmt(c, "%.*s.sampler.set_epoch(%.*s)", NFY_STR_FMT(ld),
-                            NFY_STR_FMT(mig_tok(c, st->first + 1))));
+    nfy__mig_insert_line(c, d->r, nfy__mig_line_start_of(c, e + 1), e + 1,
+                         nfy_mig_fmt(c, "%.*s.sampler.set_epoch(%.*s)",
+                                     NFY_STR_FMT(ld),
+                                     NFY_STR_FMT(mig_tok(c, st->first + 1))));
 }
 
 static void shard_loader(mig_ctx *c, const ddp_state *d)
 {
     const nfy_train *t = &d->t;
     if (t->loader.call == NFY_NONE) {
-        report(c, d, t->loader.loop,
-               mig_fmt(c,
-                       "no training DataLoader found (%s): every rank trains "
-                       "on all of the data; shard it by rank by hand",
-                       t->loader.why));
+        report(
+            c, d, t->loader.loop,
+            nfy_mig_fmt(c,
+                        "no training DataLoader found (%s): every rank trains "
+                        "on all of the data; shard it by rank by hand",
+                        t->loader.why));
         return;
     }
     if (add_sampler(c, d, t->loader.call))
@@ -776,7 +791,7 @@ static bool log_or_save(const mig_ctx *c, uint32_t k)
     print = print || nfy_train_log_kind(c, k) == NFY_TRAIN_LOG_INFO;
     return (print || qual_is(c, k, "torch.save")) &&
            st->kind == NFY_STMT_EXPR && st->first == call->callee_first &&
-           call->rpar + 1 == st->end && mig_own_lines(c, call->stmt);
+           call->rpar + 1 == st->end && nfy__mig_own_lines(c, call->stmt);
 }
 
 /* Runs of print/torch.save statements after the inserted definitions go
@@ -795,8 +810,8 @@ static void rank0_only(mig_ctx *c, const ddp_state *d, uint32_t after)
         while (last + 1 < c->m->nstmts && mark[last + 1] &&
                c->m->stmts[last + 1].parent == c->m->stmts[s].parent)
             last++;
-        mig_wrap_lines(c, d->r, s, last,
-                       "if npu_is_rank0:", "DDP: log and save on rank 0 only");
+        nfy__mig_wrap_lines(c, d->r, s, last, "if npu_is_rank0:",
+                            "DDP: log and save on rank 0 only");
         s = last;
     }
 }
@@ -808,7 +823,7 @@ static void fixed_devices(mig_ctx *c, const ddp_state *d)
         uint32_t off;
         if (c->m->toks[t].kind != NFY_TOK_STRING)
             continue;
-        nfy_str b = mig_string_body(c, t, &off);
+        nfy_str b = nfy_mig_string_body(c, t, &off);
         if (!mig_str_is(b, "cuda:0") && !mig_str_is(b, "npu:0"))
             continue;
         uint32_t s = stmt_of_tok(c, 0, t);
@@ -853,8 +868,8 @@ static void rank0_bars(mig_ctx *c, const ddp_state *d)
             arg_of(c, k, "disable", NFY_NONE) != NULL)
             continue;
         uint32_t at = c->m->args[call->args_first + call->nargs - 1].span.end;
-        mig_edit(c, d->r, 0, 0, at, at, ", disable=not npu_is_rank0",
-                 "DDP: the progress bar on rank 0 only");
+        nfy__mig_edit(c, d->r, 0, 0, at, at, ", disable=not npu_is_rank0",
+                      "DDP: the progress bar on rank 0 only");
     }
 }
 
@@ -905,15 +920,15 @@ static uint32_t distributed_already(const mig_ctx *c)
     return NFY_NONE;
 }
 
-void mig_pass_ddp(mig_ctx *c)
+void nfy__mig_pass_ddp(mig_ctx *c)
 {
     ddp_state d;
     memset(&d, 0, sizeof d);
-    d.r = mig_pass_rule_of(c, NFY_PASS_DDP_REWRITE);
+    d.r = nfy__mig_pass_rule_of(c, NFY_PASS_DDP_REWRITE);
     uint32_t torch_stmt = NFY_NONE, at;
     if (d.r == NULL || c->withhold)
         return;
-    d.torch = mig_torch_name(c, &torch_stmt);
+    d.torch = nfy__mig_torch_name(c, &torch_stmt);
     if (d.torch.len == 0) {
         for (uint32_t k = 0; k < c->m->ncalls; k++)
             if (qual_is(c, k, "torch.nn.DataParallel") ||
@@ -967,7 +982,7 @@ void mig_pass_ddp(mig_ctx *c)
         through_module(c, &d);
     }
     shard_loader(c, &d);
-    rank0_only(c, &d, mig_import_block_end(c, torch_stmt));
+    rank0_only(c, &d, nfy__mig_import_block_end(c, torch_stmt));
     rank0_bars(c, &d);
     fixed_devices(c, &d);
 }

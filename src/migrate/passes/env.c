@@ -50,18 +50,20 @@ static bool env_dict_key(const mig_ctx *c, uint32_t lit)
     if (st == NFY_NONE || c->m->stmts[st].kind != NFY_STMT_ASSIGN ||
         c->m->stmts[st].value_first == NFY_NONE)
         return false;
-    uint32_t eq = mig_prev_sig(c, c->m->stmts[st].value_first);
-    return env_like_name(mig_tok(c, mig_prev_sig(c, eq)));
+    uint32_t eq = nfy__mig_prev_sig(c, c->m->stmts[st].value_first);
+    return env_like_name(mig_tok(c, nfy__mig_prev_sig(c, eq)));
 }
 
 /* env["X"] on a variable named like env (a copy of os.environ). */
 static bool env_var_subscript(const mig_ctx *c, uint32_t lit)
 {
     const nfy_strlit *s = &c->m->strings[lit];
-    uint32_t l = mig_prev_sig(c, s->first), r = mig_next_sig(c, s->end - 1);
-    if (!mig_tok_op(c, l, NFY_OP_LSQB) || !mig_tok_op(c, r, NFY_OP_RSQB))
+    uint32_t l = nfy__mig_prev_sig(c, s->first),
+             r = nfy__mig_next_sig(c, s->end - 1);
+    if (!nfy_mig_tok_op(c, l, NFY_OP_LSQB) ||
+        !nfy_mig_tok_op(c, r, NFY_OP_RSQB))
         return false;
-    uint32_t base = mig_prev_sig(c, l);
+    uint32_t base = nfy__mig_prev_sig(c, l);
     return base != NFY_NONE && c->m->toks[base].kind == NFY_TOK_NAME &&
            env_like_name(mig_tok(c, base));
 }
@@ -78,7 +80,7 @@ static bool env_ctx(const mig_ctx *c, uint32_t lit, const nfy_rule *r)
                 return true;
             continue;
         }
-        if (mig_expr_in_ctx(c, s->first, s->end, lit, x))
+        if (nfy__mig_expr_in_ctx(c, s->first, s->end, lit, x))
             return true;
     }
     return false;
@@ -89,10 +91,11 @@ static const char *no_counterpart(mig_ctx *c, const nfy_rule_pair *row,
                                   nfy_str body)
 {
     if (row == NULL)
-        return mig_fmt(c, "%.*s: no NPU counterpart known, check it by hand",
-                       NFY_STR_FMT(body));
-    return mig_fmt(c, "%.*s has no NPU counterpart%s%s", NFY_STR_FMT(body),
-                   row->note ? ": " : "", row->note ? row->note : "");
+        return nfy_mig_fmt(c,
+                           "%.*s: no NPU counterpart known, check it by hand",
+                           NFY_STR_FMT(body));
+    return nfy_mig_fmt(c, "%.*s has no NPU counterpart%s%s", NFY_STR_FMT(body),
+                       row->note ? ": " : "", row->note ? row->note : "");
 }
 
 static void env_literal(mig_ctx *c, uint32_t lit, const nfy_rule *r,
@@ -100,40 +103,40 @@ static void env_literal(mig_ctx *c, uint32_t lit, const nfy_rule *r,
 {
     if (!env_ctx(c, lit, r))
         return;
-    const nfy_rule_pair *row = nfy_rule_map_find(r, body);
+    const nfy_rule_pair *row = nfy_rules_map_find(r, body);
     uint32_t t = c->m->strings[lit].first;
     nfy_span sp = {off, off + (uint32_t)body.len};
     if (row == NULL || row->to == NULL || row->to[0] == '\0') {
         nfy_finding_cat cat;
         nfy_op_type op;
-        mig_flag_class(r, &cat, &op);
-        mig_note_add(c, r, sp, cat, op, mig_strdup(c, body),
-                     no_counterpart(c, row, body));
+        nfy__mig_flag_class(r, &cat, &op);
+        nfy__mig_note_add(c, r, sp, cat, op, nfy_mig_strdup(c, body),
+                          no_counterpart(c, row, body));
         nfy_vec_last(c->notes)->safety = NFY_SAFETY_MANUAL;
         c->claimed[t] =
             CLAIM_WHOLE; /* reported: not "left unchanged" as text */
         return;
     }
-    mig_edit(c, r, t, t + 1, sp.start, sp.end, row->to,
-             mig_fmt(c, "%.*s -> %s", NFY_STR_FMT(body), row->to));
+    nfy__mig_edit(c, r, t, t + 1, sp.start, sp.end, row->to,
+                  nfy_mig_fmt(c, "%.*s -> %s", NFY_STR_FMT(body), row->to));
 }
 
-void mig_pass_env(mig_ctx *c)
+void nfy__mig_pass_env(mig_ctx *c)
 {
     nfy_rule_iter it;
-    nfy_rule_iter_init(&it, c->rules, NFY_RULE_REWRITE_STRING, NFY_MATCH_ENV);
-    for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));) {
-        if (!mig_rule_on(c, r))
+    nfy_rules_iter_init(&it, c->rules, NFY_RULE_REWRITE_STRING, NFY_MATCH_ENV);
+    for (const nfy_rule *r; (r = nfy_rules_iter_next(&it));) {
+        if (!nfy__mig_rule_on(c, r))
             continue;
         for (uint32_t i = 0; i < c->m->nstrings; i++) {
             const nfy_strlit *s = &c->m->strings[i];
             if (s->end != s->first + 1 ||
                 (s->flags & (NFY_TOKF_FSTRING | NFY_TOKF_BYTES)) ||
-                mig_claimed(c, s->first, s->end))
+                nfy__mig_claimed(c, s->first, s->end))
                 continue;
             nfy_str body = c->lit_body[i];
             if (body.len > 0 && env_shaped(body) &&
-                nfy_rule_glob(r->pattern, body))
+                nfy_rules_glob(r->pattern, body))
                 env_literal(c, i, r, body, c->lit_off[i]);
         }
     }

@@ -33,7 +33,7 @@ static bool scales(const mig_ctx *c, uint32_t first, uint32_t end)
         if (scaler_scale(c, t))
             return false; /* scaler.scale(loss): AMP's loss scaling */
     for (uint32_t t = first; t < end; t++) {
-        if (mig_tok_op(c, t, NFY_OP_STAR) || mig_tok_is(c, t, "mul") ||
+        if (nfy_mig_tok_op(c, t, NFY_OP_STAR) || mig_tok_is(c, t, "mul") ||
             mig_tok_is(c, t, "mul_") ||
             (c->m->toks[t].kind == NFY_TOK_NAME && scale_name(mig_tok(c, t))))
             return true;
@@ -71,11 +71,11 @@ static bool is_half_call(const mig_ctx *c, uint32_t k)
         mig_tok_is(c, r + 2, "float") && mig_tok_is(c, r + 3, "(");
     return call->attr_tok != NFY_NONE && call->nargs == 0 &&
            mig_tok_is(c, call->attr_tok, "half") &&
-           !mig_attr_on_module(c, call->attr_tok) && !back_to_fp32;
+           !nfy_mig_attr_on_module(c, call->attr_tok) && !back_to_fp32;
 }
 
 /* Is q apex.fp16_utils or below it, or does it end in FP16_Optimizer?
- * (mig_q_under_cstr and nfy_str_ends_with, the lengths known here) */
+ * (nfy__mig_q_under_cstr and nfy_str_ends_with, the lengths known here) */
 static bool apex_fp16_qual(nfy_str q)
 {
     static const char head[] = "apex.fp16_utils", tail[] = "FP16_Optimizer";
@@ -95,9 +95,9 @@ static uint32_t apex_fp16_use(const mig_ctx *c)
     return NFY_NONE;
 }
 
-void mig_pass_fp16(mig_ctx *c)
+void nfy__mig_pass_fp16(mig_ctx *c)
 {
-    const nfy_rule *r = mig_pass_rule_of(c, NFY_PASS_AMP_MANUAL_FP16);
+    const nfy_rule *r = nfy__mig_pass_rule_of(c, NFY_PASS_AMP_MANUAL_FP16);
     if (r == NULL)
         return;
     uint32_t u = apex_fp16_use(c);
@@ -107,7 +107,7 @@ void mig_pass_fp16(mig_ctx *c)
         const nfy_name_use *use = &c->m->uses[u];
         at = (nfy_span){c->m->toks[use->tok].start,
                         c->m->toks[use->chain_end].end};
-        api = mig_strdup(c, nfy_resolve_use(c->r, u)->qual);
+        api = nfy_mig_strdup(c, nfy_resolve_use(c->r, u)->qual);
     } else {
         uint32_t half = NFY_NONE;
         bool scaled = false;
@@ -123,5 +123,5 @@ void mig_pass_fp16(mig_ctx *c)
     }
     uint32_t col;
     nfy_source_linecol(c->src, at.start, &c->info->fp16_line, &col);
-    mig_flag(c, r, at, api, NULL);
+    nfy__mig_flag(c, r, at, api, NULL);
 }

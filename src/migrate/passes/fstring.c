@@ -72,9 +72,9 @@ static void chain_rename(mig_ctx *c, uint32_t scope, uint32_t tok,
     nfy_str qual = nfy_arena_str(c->arena, nfy_buf_view(&q));
     nfy_buf_release(&q);
     mig_qmatch m;
-    if (mig_best_rename(c, qual, ch->called, &m))
-        mig_rename_chain(c, &m, qual, c->r->bind_head[b], ch->names, ch->n,
-                         NULL, false);
+    if (nfy__mig_best_rename(c, qual, ch->called, &m))
+        nfy__mig_rename_chain(c, &m, qual, c->r->bind_head[b], ch->names, ch->n,
+                              NULL, false);
 }
 
 /* Scan one {expression} part, skipping nested string literals. */
@@ -102,7 +102,7 @@ static void scan_expr(mig_ctx *c, uint32_t scope, uint32_t tok, nfy_span sp)
     }
 }
 
-void mig_pass_fstrings(mig_ctx *c)
+void nfy__mig_pass_fstrings(mig_ctx *c)
 {
     nfy_fstring_parts parts = {0};
     for (uint32_t g = 0; g < c->m->nstrings && c->p->run->names.len > 0; g++) {
@@ -112,7 +112,7 @@ void mig_pass_fstrings(mig_ctx *c)
         for (uint32_t t = s->first; t < s->end; t++) {
             parts.len = 0;
             if (c->m->toks[t].kind != NFY_TOK_STRING ||
-                !nfy_fstring_split(c->src, &c->m->toks[t], &parts))
+                !nfy_lex_fstring_split(c->src, &c->m->toks[t], &parts))
                 continue;
             size_t before = c->edits->edits.len;
             for (size_t i = 0; i < parts.len; i++) {

@@ -40,11 +40,11 @@ static void rewrite_path(mig_ctx *c, const nfy_rule *r, const uint32_t *toks,
 {
     uint32_t p = 0, s = 0;
     while (p < nold && p < nnew &&
-           nfy_str_eq(mig_comp(oldq, p), mig_comp(newq, p)))
+           nfy_str_eq(nfy__mig_comp(oldq, p), nfy__mig_comp(newq, p)))
         p++;
-    while (
-        s < nold - p && s < nnew - p &&
-        nfy_str_eq(mig_comp(oldq, nold - 1 - s), mig_comp(newq, nnew - 1 - s)))
+    while (s < nold - p && s < nnew - p &&
+           nfy_str_eq(nfy__mig_comp(oldq, nold - 1 - s),
+                      nfy__mig_comp(newq, nnew - 1 - s)))
         s++;
     if (p == nold - s) {
         if (p == nnew - s)
@@ -53,29 +53,29 @@ static void rewrite_path(mig_ctx *c, const nfy_rule *r, const uint32_t *toks,
         if (p >= nold - s)
             s = 0;
     }
-    char *text = mig_join_comps(c->arena, newq, p, nnew - s);
+    char *text = nfy__mig_join_comps(c->arena, newq, p, nnew - s);
     uint32_t t1 = toks[p], t2 = toks[nold - s - 1];
-    mig_edit_api(c, r, t1, t2 + 1, c->m->toks[t1].start, c->m->toks[t2].end,
-                 text, note, mig_strdup(c, oldq));
+    nfy__mig_edit_api(c, r, t1, t2 + 1, c->m->toks[t1].start,
+                      c->m->toks[t2].end, text, note, nfy_mig_strdup(c, oldq));
 }
 
 /* The module a from-imported name would come from after renaming. */
 static nfy_str new_module_of(mig_ctx *c, const nfy_import_name *in)
 {
     nfy_str target = in->target;
-    uint32_t n = nfy_dotted_count(target);
+    uint32_t n = nfy_resolve_dotted_count(target);
     mig_qmatch m;
-    if (mig_best_rename(c, target, false, &m) && m.to != NULL && m.to[0] &&
-        nfy_dotted_count(m.from) <= n) {
-        nfy_str q =
-            mig_concat_tail(c->arena, m.to, target, nfy_dotted_count(m.from));
+    if (nfy__mig_best_rename(c, target, false, &m) && m.to != NULL && m.to[0] &&
+        nfy_resolve_dotted_count(m.from) <= n) {
+        nfy_str q = nfy__mig_concat_tail(c->arena, m.to, target,
+                                         nfy_resolve_dotted_count(m.from));
         bool ok = !(m.rule->flags & NFY_RULE_F_APIDB) ||
-                  n == nfy_dotted_count(m.from) ||
-                  mig_npu_has(c->p->version, q);
-        if (ok && mig_rule_edits(c, m.rule))
-            return nfy_dotted_head(q, nfy_dotted_count(q) - 1);
+                  n == nfy_resolve_dotted_count(m.from) ||
+                  nfy__mig_npu_has(c->p->version, q);
+        if (ok && nfy__mig_rule_edits(c, m.rule))
+            return nfy_resolve_dotted_head(q, nfy_resolve_dotted_count(q) - 1);
     }
-    return nfy_dotted_head(target, n - 1);
+    return nfy_resolve_dotted_head(target, n - 1);
 }
 
 /* Do all names of a from-import move to the same new module? */
@@ -95,42 +95,45 @@ static void rename_from_import(mig_ctx *c, const nfy_import *imp,
 {
     uint32_t mt[COMPS_MAX];
     uint32_t nm = path_names(c, imp->module_first, imp->module_end, mt);
-    uint32_t nt = nfy_dotted_count(newq);
-    const char *note = mig_fmt(c, "%s -> %s", mig_strdup(c, target), newq.ptr);
+    uint32_t nt = nfy_resolve_dotted_count(newq);
+    const char *note =
+        nfy_mig_fmt(c, "%s -> %s", nfy_mig_strdup(c, target), newq.ptr);
     bool star = (imp->flags & NFY_IMPF_STAR) != 0;
     uint32_t nnew_mod = star ? nt : nt - 1;
-    if (!mig_rule_edits(c, m->rule)) { /* unsafe or manual: report it once */
-        mig_edit_api(c, m->rule, in->name_first, in->name_first + 1,
-                     in->span.start, in->span.end, newq.ptr, note,
-                     mig_strdup(c, target));
+    if (!nfy__mig_rule_edits(c,
+                             m->rule)) { /* unsafe or manual: report it once */
+        nfy__mig_edit_api(c, m->rule, in->name_first, in->name_first + 1,
+                          in->span.start, in->span.end, newq.ptr, note,
+                          nfy_mig_strdup(c, target));
         return;
     }
     if (!star && imp->nnames > 1 &&
-        !names_agree(c, imp, nfy_dotted_head(newq, nt - 1))) {
-        if (!mig_claimed(c, in->name_first, in->name_first + 1))
-            mig_note_add(c, m->rule, in->span, NFY_CAT_LEFT_UNCHANGED,
-                         NFY_OPTYPE_NONE, mig_strdup(c, target),
-                         mig_fmt(c,
-                                 "not applied: the other names of this "
-                                 "import stay in %.*s; import %.*s "
-                                 "separately as %s",
-                                 NFY_STR_FMT(imp->module),
-                                 NFY_STR_FMT(in->name), newq.ptr));
+        !names_agree(c, imp, nfy_resolve_dotted_head(newq, nt - 1))) {
+        if (!nfy__mig_claimed(c, in->name_first, in->name_first + 1))
+            nfy__mig_note_add(
+                c, m->rule, in->span, NFY_CAT_LEFT_UNCHANGED, NFY_OPTYPE_NONE,
+                nfy_mig_strdup(c, target),
+                nfy_mig_fmt(c,
+                            "not applied: the other names of this "
+                            "import stay in %.*s; import %.*s "
+                            "separately as %s",
+                            NFY_STR_FMT(imp->module), NFY_STR_FMT(in->name),
+                            newq.ptr));
         return;
     }
     rewrite_path(c, m->rule, mt, nm, target, newq, nnew_mod, note);
     if (star)
         return;
-    nfy_str oldname = in->name, newname = mig_comp(newq, nt - 1);
+    nfy_str oldname = in->name, newname = nfy__mig_comp(newq, nt - 1);
     if (nfy_str_eq(oldname, newname))
         return;
     uint32_t t = in->name_first;
     char *text = in->asname.len > 0
-                     ? mig_strdup(c, newname)
-                     : mig_fmt(c, "%.*s as %.*s", NFY_STR_FMT(newname),
-                               NFY_STR_FMT(oldname));
-    mig_edit_api(c, m->rule, t, t + 1, c->m->toks[t].start, c->m->toks[t].end,
-                 text, note, mig_strdup(c, target));
+                     ? nfy_mig_strdup(c, newname)
+                     : nfy_mig_fmt(c, "%.*s as %.*s", NFY_STR_FMT(newname),
+                                   NFY_STR_FMT(oldname));
+    nfy__mig_edit_api(c, m->rule, t, t + 1, c->m->toks[t].start,
+                      c->m->toks[t].end, text, note, nfy_mig_strdup(c, target));
 }
 
 static void rename_import_name(mig_ctx *c, const nfy_import_name *in)
@@ -143,9 +146,10 @@ static void rename_import_name(mig_ctx *c, const nfy_import_name *in)
     if (imp->flags & NFY_IMPF_STAR)
         target = imp->module;
     mig_qmatch m;
-    if (!mig_best_rename(c, target, false, &m))
+    if (!nfy__mig_best_rename(c, target, false, &m))
         return;
-    uint32_t k = nfy_dotted_count(m.from), n = nfy_dotted_count(target);
+    uint32_t k = nfy_resolve_dotted_count(m.from),
+             n = nfy_resolve_dotted_count(target);
     if (k > n)
         return; /* renamed below what is imported: the uses carry it */
     nfy_span sp =
@@ -153,13 +157,13 @@ static void rename_import_name(mig_ctx *c, const nfy_import_name *in)
             ? nfy_pysyn_range_span(c->m, imp->module_first, imp->module_end)
             : in->span;
     if (m.to == NULL || m.to[0] == '\0') {
-        mig_report_norename(c, &m, sp, target, false);
+        nfy__mig_report_norename(c, &m, sp, target, false);
         return;
     }
-    nfy_str newq = mig_concat_tail(c->arena, m.to, target, k);
+    nfy_str newq = nfy__mig_concat_tail(c->arena, m.to, target, k);
     if ((m.rule->flags & NFY_RULE_F_APIDB) && n > k &&
-        !mig_npu_has(c->p->version, newq)) {
-        mig_report_norename(c, &m, sp, target, true);
+        !nfy__mig_npu_has(c->p->version, newq)) {
+        nfy__mig_report_norename(c, &m, sp, target, true);
         return;
     }
     if (from) {
@@ -168,8 +172,9 @@ static void rename_import_name(mig_ctx *c, const nfy_import_name *in)
     }
     uint32_t toks[COMPS_MAX];
     uint32_t nold = path_names(c, in->name_first, in->name_end, toks);
-    rewrite_path(c, m.rule, toks, nold, target, newq, nfy_dotted_count(newq),
-                 mig_fmt(c, "%s -> %s", mig_strdup(c, target), newq.ptr));
+    rewrite_path(
+        c, m.rule, toks, nold, target, newq, nfy_resolve_dotted_count(newq),
+        nfy_mig_fmt(c, "%s -> %s", nfy_mig_strdup(c, target), newq.ptr));
 }
 
 /* ---- remove-import ----------------------------------------------------------
@@ -199,7 +204,7 @@ static bool stmt_line_range(const mig_ctx *c, uint32_t s, nfy_span *out)
         if (c->src->data[o] != ' ' && c->src->data[o] != '\t')
             return false; /* something before it on the line */
     }
-    uint32_t nl = mig_next_sig(c, st->end - 1);
+    uint32_t nl = nfy__mig_next_sig(c, st->end - 1);
     if (nl == NFY_NONE || c->m->toks[nl].kind != NFY_TOK_NEWLINE)
         return false; /* `import x; y` or an inline body */
     *out = (nfy_span){ls, c->m->toks[nl].end};
@@ -210,31 +215,31 @@ static void remove_import(mig_ctx *c, const nfy_rule *r, const nfy_import *imp,
                           const nfy_import_name *in)
 {
     const nfy_stmt *st = &c->m->stmts[imp->stmt];
-    const char *note = mig_fmt(c, "remove import of %s", r->pattern);
+    const char *note = nfy_mig_fmt(c, "remove import of %s", r->pattern);
     if (imp->nnames > 1 && !(imp->flags & NFY_IMPF_FROM)) {
         /* drop `amp_C, ` (or `, amp_C` when last) from a list */
         uint32_t t1 = in->name_first, t2 = in->asname_tok != NFY_NONE
                                                ? in->asname_tok + 1
                                                : in->name_end;
-        uint32_t next = mig_next_sig(c, t2 - 1);
-        uint32_t prev = mig_prev_sig(c, t1);
-        if (mig_tok_op(c, next, NFY_OP_COMMA)) {
-            uint32_t after = mig_next_sig(c, next);
-            mig_edit(c, r, t1, after, c->m->toks[t1].start,
-                     c->m->toks[after].start, "", note);
-        } else if (mig_tok_op(c, prev, NFY_OP_COMMA)) {
-            mig_edit(c, r, prev, t2, c->m->toks[prev].start,
-                     c->m->toks[t2 - 1].end, "", note);
+        uint32_t next = nfy__mig_next_sig(c, t2 - 1);
+        uint32_t prev = nfy__mig_prev_sig(c, t1);
+        if (nfy_mig_tok_op(c, next, NFY_OP_COMMA)) {
+            uint32_t after = nfy__mig_next_sig(c, next);
+            nfy__mig_edit(c, r, t1, after, c->m->toks[t1].start,
+                          c->m->toks[after].start, "", note);
+        } else if (nfy_mig_tok_op(c, prev, NFY_OP_COMMA)) {
+            nfy__mig_edit(c, r, prev, t2, c->m->toks[prev].start,
+                          c->m->toks[t2 - 1].end, "", note);
         }
         return;
     }
     nfy_span line;
     if (!only_statement_of_body(c, imp->stmt) &&
         stmt_line_range(c, imp->stmt, &line))
-        mig_edit(c, r, st->first, st->end, line.start, line.end, "", note);
+        nfy__mig_edit(c, r, st->first, st->end, line.start, line.end, "", note);
     else
-        mig_edit(c, r, st->first, st->end, st->span.start, st->span.end, "pass",
-                 note);
+        nfy__mig_edit(c, r, st->first, st->end, st->span.start, st->span.end,
+                      "pass", note);
 }
 
 typedef mig_imp_pat imp_pat;
@@ -244,7 +249,7 @@ typedef mig_imp_rule imp_rule;
  * pat (`*_cuda`: compiled extension modules)? */
 static bool module_fits(nfy_str q, const imp_pat *pat)
 {
-    if (!pat->glob) /* mig_q_under */
+    if (!pat->glob) /* nfy__mig_q_under */
         return pat->len > 0 && q.len >= pat->len &&
                memcmp(q.ptr, pat->text, pat->len) == 0 &&
                (q.len == pat->len || q.ptr[pat->len] == '.');
@@ -252,8 +257,8 @@ static bool module_fits(nfy_str q, const imp_pat *pat)
     if (pat->lit_len > 0 &&
         nfy_str_find(q, (nfy_str){pat->lit, pat->lit_len}) < 0)
         return false;
-    for (uint32_t k = 0, n = nfy_dotted_count(q); k < n; k++) {
-        if (nfy_rule_glob(pat->text, mig_comp(q, k)))
+    for (uint32_t k = 0, n = nfy_resolve_dotted_count(q); k < n; k++) {
+        if (nfy_rules_glob(pat->text, nfy__mig_comp(q, k)))
             return true;
     }
     return false;
@@ -302,11 +307,11 @@ static bool first_party(const mig_ctx *c, const nfy_import *imp,
     if (mods == NULL)
         return false;
     if (!(imp->flags & NFY_IMPF_FROM))
-        return nfy_migrate_module_find(mods, in->name) != NULL;
-    const nfy_migrate_module *m = nfy_migrate_module_find(mods, imp->module);
+        return nfy_mig_module_find(mods, in->name) != NULL;
+    const nfy_migrate_module *m = nfy_mig_module_find(mods, imp->module);
     if (module_fits(imp->module, pat))
         return m != NULL;
-    return nfy_migrate_module_find(mods, in->target) != NULL ||
+    return nfy_mig_module_find(mods, in->target) != NULL ||
            (m != NULL && m->file);
 }
 
@@ -332,14 +337,14 @@ static bool has_glob(const imp_rule *ir)
     return false;
 }
 
-void mig_imp_rules_build(const nfy_rule_set *set, const nfy_rule_env *env,
-                         nfy_arena *arena, mig_imp_rules *out)
+void nfy__mig_imp_rules_build(const nfy_rule_set *set, const nfy_rule_env *env,
+                              nfy_arena *arena, mig_imp_rules *out)
 {
     memset(out, 0, sizeof *out);
     nfy_rule_iter it;
-    nfy_rule_iter_init(&it, set, -1, NFY_MATCH_IMPORT);
-    for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));) {
-        if (nfy_rule_activity_in(r, env) == NFY_RULE_INACTIVE)
+    nfy_rules_iter_init(&it, set, -1, NFY_MATCH_IMPORT);
+    for (const nfy_rule *r; (r = nfy_rules_iter_next(&it));) {
+        if (nfy_rules_activity_in(r, env) == NFY_RULE_INACTIVE)
             continue;
         size_t n = r->nmap ? r->nmap : 1;
         imp_rule ir = {r, nfy_arena_alloc(arena, n * sizeof(imp_pat)), n};
@@ -356,7 +361,7 @@ void mig_imp_rules_build(const nfy_rule_set *set, const nfy_rule_env *env,
     for (size_t i = 0; i < n; i++)
         if (has_glob(&out->all.items[i]))
             out->globbed[out->nglobbed++] = (uint32_t)i;
-    mig_rindex_build_rows(&out->rows, &out->rules, arena);
+    nfy__mig_rindex_build_rows(&out->rows, &out->rules, arena);
 }
 
 /* Sort v[0..n) ascending and drop repeats (a handful of rules). */
@@ -383,10 +388,10 @@ static uint32_t import_candidates(const mig_imp_rules *ir,
 {
     uint32_t n = 0;
     if (!(imp->flags & NFY_IMPF_FROM)) {
-        n += mig_rindex_find(&ir->rows, in->name, ir->cand + n);
+        n += nfy__mig_rindex_find(&ir->rows, in->name, ir->cand + n);
     } else {
-        n += mig_rindex_find(&ir->rows, imp->module, ir->cand + n);
-        n += mig_rindex_find(&ir->rows, in->target, ir->cand + n);
+        n += nfy__mig_rindex_find(&ir->rows, imp->module, ir->cand + n);
+        n += nfy__mig_rindex_find(&ir->rows, in->target, ir->cand + n);
     }
     for (uint32_t i = 0; i < ir->nglobbed; i++)
         ir->cand[n++] = ir->globbed[i];
@@ -435,13 +440,14 @@ static void mark_optional(mig_ctx *c, const nfy_import *imp)
         return;
     n->cat = NFY_CAT_CUDA_OP;
     n->op = NFY_OPTYPE_NONE;
-    n->message = mig_fmt(c,
-                         "optional dependency (%s: the project runs without "
-                         "it; check that its fallback serves on NPU): %s",
-                         (imp->flags & NFY_IMPF_GUARDED)
-                             ? "imported inside try/except ImportError"
-                             : "imported only when it is installed",
-                         n->message);
+    n->message =
+        nfy_mig_fmt(c,
+                    "optional dependency (%s: the project runs without "
+                    "it; check that its fallback serves on NPU): %s",
+                    (imp->flags & NFY_IMPF_GUARDED)
+                        ? "imported inside try/except ImportError"
+                        : "imported only when it is installed",
+                    n->message);
 }
 
 static void import_rules(mig_ctx *c, const mig_imp_rules *irl,
@@ -465,13 +471,14 @@ static void import_rules(mig_ctx *c, const mig_imp_rules *irl,
             remove_import(c, r, imp, in);
         } else if (r->kind == NFY_RULE_FLAG &&
                    !(*flagged_stmt == imp->stmt && *flagged == r)) {
-            mig_flag(c, r, c->m->stmts[imp->stmt].span,
-                     mig_strdup(c, (imp->flags & NFY_IMPF_FROM) ? in->target
-                                                                : in->name),
-                     NULL);
+            nfy__mig_flag(c, r, c->m->stmts[imp->stmt].span,
+                          nfy_mig_strdup(c, (imp->flags & NFY_IMPF_FROM)
+                                                ? in->target
+                                                : in->name),
+                          NULL);
             if (pair != NULL && pair->note != NULL && pair->note[0])
                 nfy_vec_last(c->notes)->message =
-                    mig_fmt(c, "%s (%s)", r->message, pair->note);
+                    nfy_mig_fmt(c, "%s (%s)", r->message, pair->note);
             mark_optional(c, imp);
             *flagged_stmt = imp->stmt;
             *flagged = r;
@@ -479,7 +486,7 @@ static void import_rules(mig_ctx *c, const mig_imp_rules *irl,
     }
 }
 
-void mig_pass_imports(mig_ctx *c)
+void nfy__mig_pass_imports(mig_ctx *c)
 {
     const mig_imp_rules *irl = &c->p->run->imports;
     uint32_t flagged_stmt = NFY_NONE;

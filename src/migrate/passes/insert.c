@@ -45,7 +45,7 @@ static uint32_t already_there(const mig_ctx *c, const char *text)
         const nfy_import_name *in = &c->m->import_names[i];
         const nfy_import *imp = &c->m->imports[in->import];
         bool from = (imp->flags & NFY_IMPF_FROM) != 0;
-        if (name.len == 0 && !from && mig_q_under(in->name, mod))
+        if (name.len == 0 && !from && nfy__mig_q_under(in->name, mod))
             return i;
         if (name.len > 0 && from && imp->level == 0 &&
             nfy_str_eq(imp->module, mod) && nfy_str_eq(in->name, name))
@@ -62,13 +62,13 @@ static uint32_t first_import_of(const mig_ctx *c, nfy_str module)
         if (imp->level != 0 || imp->nnames == 0)
             continue;
         if (imp->flags & NFY_IMPF_FROM) {
-            if (mig_q_under(imp->module, module))
+            if (nfy__mig_q_under(imp->module, module))
                 return i;
             continue;
         }
         for (uint32_t k = 0; k < imp->nnames; k++) {
-            if (mig_q_under(c->m->import_names[imp->names_first + k].name,
-                            module))
+            if (nfy__mig_q_under(c->m->import_names[imp->names_first + k].name,
+                                 module))
                 return i;
         }
     }
@@ -78,14 +78,15 @@ static uint32_t first_import_of(const mig_ctx *c, nfy_str module)
 static void insert_at(mig_ctx *c, const nfy_rule *r, uint32_t s, bool before)
 {
     const nfy_stmt *st = &c->m->stmts[s];
-    nfy_str ind = mig_stmt_indent(c, s);
-    uint32_t nl = mig_next_sig(c, st->end - 1);
+    nfy_str ind = nfy__mig_stmt_indent(c, s);
+    uint32_t nl = nfy__mig_next_sig(c, st->end - 1);
     bool own_line = nl != NFY_NONE && c->m->toks[nl].kind == NFY_TOK_NEWLINE &&
-                    !(st->flags & NFY_STMTF_INLINE_BODY) && mig_is_indent(ind);
-    const char *note = mig_fmt(c, "insert '%s'", r->replacement);
+                    !(st->flags & NFY_STMTF_INLINE_BODY) &&
+                    nfy__mig_is_indent(ind);
+    const char *note = nfy_mig_fmt(c, "insert '%s'", r->replacement);
     if (!own_line) { /* `import torch; x = 1` or `if a: import torch` */
-        mig_edit(c, r, 0, 0, st->span.end, st->span.end,
-                 mig_fmt(c, "; %s", r->replacement), note);
+        nfy__mig_edit(c, r, 0, 0, st->span.end, st->span.end,
+                      nfy_mig_fmt(c, "; %s", r->replacement), note);
         return;
     }
     nfy_str brk = mig_tok(c, nl);
@@ -93,24 +94,24 @@ static void insert_at(mig_ctx *c, const nfy_rule *r, uint32_t s, bool before)
         brk = NFY_STR_LIT("\n");
     if (before) {
         uint32_t at = c->src->line_starts[c->m->toks[st->first].line - 1];
-        mig_edit(c, r, 0, 0, at, at,
-                 mig_fmt(c, "%.*s%s%.*s", NFY_STR_FMT(ind), r->replacement,
-                         NFY_STR_FMT(brk)),
-                 note);
+        nfy__mig_edit(c, r, 0, 0, at, at,
+                      nfy_mig_fmt(c, "%.*s%s%.*s", NFY_STR_FMT(ind),
+                                  r->replacement, NFY_STR_FMT(brk)),
+                      note);
         return;
     }
     uint32_t at = c->m->toks[nl].end;
     const char *text =
         mig_tok(c, nl).len == 0
-            ? mig_fmt(c, "\n%.*s%s", NFY_STR_FMT(ind), r->replacement)
-            : mig_fmt(c, "%.*s%s%.*s", NFY_STR_FMT(ind), r->replacement,
-                      NFY_STR_FMT(brk));
-    mig_edit(c, r, 0, 0, at, at, text, note);
+            ? nfy_mig_fmt(c, "\n%.*s%s", NFY_STR_FMT(ind), r->replacement)
+            : nfy_mig_fmt(c, "%.*s%s%.*s", NFY_STR_FMT(ind), r->replacement,
+                          NFY_STR_FMT(brk));
+    nfy__mig_edit(c, r, 0, 0, at, at, text, note);
 }
 
 static bool stmt_edited(const mig_ctx *c, uint32_t s)
 {
-    return mig_claimed(c, c->m->stmts[s].first, c->m->stmts[s].end);
+    return nfy__mig_claimed(c, c->m->stmts[s].first, c->m->stmts[s].end);
 }
 
 /*
@@ -151,9 +152,9 @@ static void insert_top(mig_ctx *c)
     if (s == NFY_NONE)
         return;
     nfy_rule_iter it;
-    nfy_rule_iter_init(&it, c->rules, NFY_RULE_INSERT_IMPORT, -1);
-    for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));) {
-        if (mig_rule_on(c, r) && r->replacement != NULL &&
+    nfy_rules_iter_init(&it, c->rules, NFY_RULE_INSERT_IMPORT, -1);
+    for (const nfy_rule *r; (r = nfy_rules_iter_next(&it));) {
+        if (nfy__mig_rule_on(c, r) && r->replacement != NULL &&
             already_there(c, r->replacement) == NFY_NONE)
             insert_at(c, r, s, before);
     }
@@ -222,7 +223,7 @@ static bool entry_script(const mig_ctx *c)
            top_level_training(c);
 }
 
-void mig_pass_insert_import(mig_ctx *c)
+void nfy__mig_pass_insert_import(mig_ctx *c)
 {
     if ((c->p->flags & NFY_MIGRATE_AUTO) && !entry_script(c))
         return;
@@ -232,10 +233,10 @@ void mig_pass_insert_import(mig_ctx *c)
         return;
     }
     nfy_rule_iter it;
-    nfy_rule_iter_init(&it, c->rules, NFY_RULE_INSERT_IMPORT, -1);
+    nfy_rules_iter_init(&it, c->rules, NFY_RULE_INSERT_IMPORT, -1);
     uint32_t anchor_import = NFY_NONE; /* the statement we inserted after */
-    for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));) {
-        if (!mig_rule_on(c, r) || r->replacement == NULL)
+    for (const nfy_rule *r; (r = nfy_rules_iter_next(&it));) {
+        if (!nfy__mig_rule_on(c, r) || r->replacement == NULL)
             continue;
         uint32_t imp = first_import_of(c, nfy_str_from_cstr(r->pattern));
         if (imp == NFY_NONE || already_there(c, r->replacement) != NFY_NONE)

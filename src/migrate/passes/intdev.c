@@ -38,17 +38,17 @@ static nfy_str dest_of(mig_ctx *c, uint32_t k)
             uint32_t b = nfy_pysyn_posarg(c->m, k, p);
             if (b == NFY_NONE)
                 break;
-            nfy_str s = mig_string_body(c, c->m->args[b].value_first, &off);
+            nfy_str s = nfy_mig_string_body(c, c->m->args[b].value_first, &off);
             if (nfy_str_starts_with(s, NFY_STR_LIT("--")))
                 a = b;
         }
     }
     if (a == NFY_NONE)
         return nfy_str_slice(NFY_STR_LIT(""), 0, 0);
-    nfy_str s = mig_string_body(c, c->m->args[a].value_first, &off);
+    nfy_str s = nfy_mig_string_body(c, c->m->args[a].value_first, &off);
     while (s.len > 0 && s.ptr[0] == '-')
         s = nfy_str_slice(s, 1, s.len);
-    char *d = mig_strdup(c, s);
+    char *d = nfy_mig_strdup(c, s);
     for (char *p = d; *p; p++)
         *p = *p == '-' ? '_' : *p;
     return nfy_str_from_cstr(d);
@@ -100,7 +100,7 @@ static uint32_t chain_end(const mig_ctx *c, uint32_t t, uint32_t end,
     for (;;) {
         (*nparts)++;
         uint32_t dot = t + 1;
-        if (dot + 1 >= end || !mig_tok_op(c, dot, NFY_OP_DOT) ||
+        if (dot + 1 >= end || !nfy_mig_tok_op(c, dot, NFY_OP_DOT) ||
             c->m->toks[dot + 1].kind != NFY_TOK_NAME)
             return t;
         t = dot + 1;
@@ -146,7 +146,7 @@ static bool is_int_expr(intdev *ix, uint32_t first, uint32_t end, int depth)
     if (last + 1 == end)
         return name_is_int(ix, first, last, nparts, depth);
     uint32_t lpar = last + 1;
-    if (!mig_tok_op(c, lpar, NFY_OP_LPAR) || c->m->match[lpar] != end - 1)
+    if (!nfy_mig_tok_op(c, lpar, NFY_OP_LPAR) || c->m->match[lpar] != end - 1)
         return false;
     return int_function(mig_tok(c, last));
 }
@@ -181,11 +181,11 @@ static void rewrite_value(intdev *ix, uint32_t first, uint32_t end)
     nfy_str text = nfy_pysyn_span_text(c->m, sp);
     const nfy_rule *r = ix->rule;
     if (end == first + 1 && c->m->toks[first].kind == NFY_TOK_NUMBER &&
-        is_int_expr(ix, first, end, 0) && !mig_claimed(c, first, end)) {
-        mig_edit(c, r, first, end, sp.start, sp.end,
-                 mig_fmt(c, "\"npu:%.*s\"", NFY_STR_FMT(text)),
-                 mig_fmt(c, "int device %.*s -> \"npu:%.*s\"",
-                         NFY_STR_FMT(text), NFY_STR_FMT(text)));
+        is_int_expr(ix, first, end, 0) && !nfy__mig_claimed(c, first, end)) {
+        nfy__mig_edit(c, r, first, end, sp.start, sp.end,
+                      nfy_mig_fmt(c, "\"npu:%.*s\"", NFY_STR_FMT(text)),
+                      nfy_mig_fmt(c, "int device %.*s -> \"npu:%.*s\"",
+                                  NFY_STR_FMT(text), NFY_STR_FMT(text)));
         return;
     }
     bool dq = nfy_str_find_char(text, '"') >= 0;
@@ -193,18 +193,21 @@ static void rewrite_value(intdev *ix, uint32_t first, uint32_t end)
     if (is_int_expr(ix, first, end, 0) && !(dq && sq) &&
         nfy_str_find_char(text, '\n') < 0) {
         const char *q = dq ? "'" : "\"";
-        const char *note = mig_fmt(c, "int device %.*s -> f%snpu:{%.*s}%s",
-                                   NFY_STR_FMT(text), q, NFY_STR_FMT(text), q);
-        if (!mig_claimed(c, first, end)) { /* one readable replacement */
-            mig_edit(c, r, first, end, sp.start, sp.end,
-                     mig_fmt(c, "f%snpu:{%.*s}%s", q, NFY_STR_FMT(text), q),
-                     note);
+        const char *note =
+            nfy_mig_fmt(c, "int device %.*s -> f%snpu:{%.*s}%s",
+                        NFY_STR_FMT(text), q, NFY_STR_FMT(text), q);
+        if (!nfy__mig_claimed(c, first, end)) { /* one readable replacement */
+            nfy__mig_edit(
+                c, r, first, end, sp.start, sp.end,
+                nfy_mig_fmt(c, "f%snpu:{%.*s}%s", q, NFY_STR_FMT(text), q),
+                note);
             return;
         }
         /* a rename inside (torch.cuda.current_device()): wrap around it */
-        if (mig_edit(c, r, 0, 0, sp.start, sp.start, mig_fmt(c, "f%snpu:{", q),
-                     note))
-            mig_edit(c, r, 0, 0, sp.end, sp.end, mig_fmt(c, "}%s", q), note);
+        if (nfy__mig_edit(c, r, 0, 0, sp.start, sp.start,
+                          nfy_mig_fmt(c, "f%snpu:{", q), note))
+            nfy__mig_edit(c, r, 0, 0, sp.end, sp.end, nfy_mig_fmt(c, "}%s", q),
+                          note);
         return;
     }
     uint32_t nparts;
@@ -212,13 +215,14 @@ static void rewrite_value(intdev *ix, uint32_t first, uint32_t end)
     if (ix->doubtful == NULL || last == NFY_NONE || last + 1 != end ||
         !looks_like_index(mig_tok(c, last)))
         return;
-    mig_note_add(c, ix->doubtful, sp, NFY_CAT_UNKNOWN_API, NFY_OPTYPE_NONE,
-                 mig_strdup(c, text),
-                 mig_fmt(c,
-                         "%.*s may be an int device index: on NPU an int "
-                         "device means CUDA; if it is one, write "
-                         "f\"npu:{%.*s}\" (left unchanged)",
-                         NFY_STR_FMT(text), NFY_STR_FMT(text)));
+    nfy__mig_note_add(
+        c, ix->doubtful, sp, NFY_CAT_UNKNOWN_API, NFY_OPTYPE_NONE,
+        nfy_mig_strdup(c, text),
+        nfy_mig_fmt(c,
+                    "%.*s may be an int device index: on NPU an int "
+                    "device means CUDA; if it is one, write "
+                    "f\"npu:{%.*s}\" (left unchanged)",
+                    NFY_STR_FMT(text), NFY_STR_FMT(text)));
 }
 
 static void ddp_args(intdev *ix, uint32_t k)
@@ -236,11 +240,11 @@ static void ddp_args(intdev *ix, uint32_t k)
     if (a == NFY_NONE)
         return;
     uint32_t f = c->m->args[a].value_first, e = c->m->args[a].value_end;
-    if (e >= f + 3 && mig_tok_op(c, f, NFY_OP_LSQB) &&
+    if (e >= f + 3 && nfy_mig_tok_op(c, f, NFY_OP_LSQB) &&
         c->m->match[f] == e - 1) {
         uint32_t start = f + 1;
         for (uint32_t t = f + 1; t < e; t++) {
-            bool sep = mig_tok_op(c, t, NFY_OP_COMMA) || t == e - 1;
+            bool sep = nfy_mig_tok_op(c, t, NFY_OP_COMMA) || t == e - 1;
             if (sep && t > start)
                 rewrite_value(ix, start, t);
             if (sep)
@@ -352,7 +356,7 @@ static void ctx_args(intdev *ix, uint32_t k)
          i = ix->tx->next[i]) {
         const nfy_rule_ctx *x = &ix->rule->ctx[i];
         if (x->kind != NFY_CTX_ARG || !same_text(ix->tx->tails[i], tail) ||
-            !mig_call_fits(c, k, x->name))
+            !nfy__mig_call_fits(c, k, x->name))
             continue;
         uint32_t a = x->kw ? nfy_pysyn_kwarg(c->m, k, x->kw) : NFY_NONE;
         if (a == NFY_NONE && x->pos >= 0)
@@ -364,11 +368,11 @@ static void ctx_args(intdev *ix, uint32_t k)
     }
 }
 
-void mig_pass_int_device(mig_ctx *c)
+void nfy__mig_pass_int_device(mig_ctx *c)
 {
     intdev ix = {c,
-                 mig_pass_rule_of(c, NFY_PASS_INT_DEVICE),
-                 mig_pass_rule_of(c, NFY_PASS_INT_DEVICE_RUNTIME),
+                 nfy__mig_pass_rule_of(c, NFY_PASS_INT_DEVICE),
+                 nfy__mig_pass_rule_of(c, NFY_PASS_INT_DEVICE_RUNTIME),
                  {0},
                  NULL};
     if (ix.rule == NULL)

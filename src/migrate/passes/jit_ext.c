@@ -42,7 +42,7 @@ static bool mentions_cu(mig_ctx *c, uint32_t first, uint32_t end, int depth)
 {
     for (uint32_t t = first; t < end; t++) {
         uint32_t off, vf, ve;
-        if (names_cu_file(mig_string_body(c, t, &off)))
+        if (names_cu_file(nfy_mig_string_body(c, t, &off)))
             return true;
         if (depth > 0 && bound_value(c, t, &vf, &ve) &&
             mentions_cu(c, vf, ve, depth - 1))
@@ -57,7 +57,7 @@ static bool has_cuda_key(mig_ctx *c, uint32_t first, uint32_t end, int depth)
 {
     for (uint32_t t = first; t < end; t++) {
         uint32_t off, vf, ve;
-        nfy_str b = mig_string_body(c, t, &off);
+        nfy_str b = nfy_mig_string_body(c, t, &off);
         if (mig_str_is(b, "extra_cuda_cflags") ||
             mig_str_is(b, "cuda_sources") ||
             mig_tok_is(c, t, "extra_cuda_cflags") ||
@@ -114,9 +114,9 @@ static bool is_not_loader(const mig_ctx *c, uint32_t k, nfy_str q)
            !mig_str_is(q, "torch.utils.cpp_extension.load_inline");
 }
 
-void mig_pass_jit_ext(mig_ctx *c)
+void nfy__mig_pass_jit_ext(mig_ctx *c)
 {
-    const nfy_rule *r = mig_pass_rule_of(c, NFY_PASS_CPP_EXTENSION_CU);
+    const nfy_rule *r = nfy__mig_pass_rule_of(c, NFY_PASS_CPP_EXTENSION_CU);
     for (uint32_t k = 0; r != NULL && k < c->m->ncalls; k++) {
         if (c->m->calls[k].flags &
             (NFY_CALLF_CLASS_BASES | NFY_CALLF_DECORATOR))
@@ -129,6 +129,7 @@ void mig_pass_jit_ext(mig_ctx *c)
         const nfy_call *call = &c->m->calls[k];
         nfy_str callee = nfy_pysyn_span_text(
             c->m, nfy_pysyn_range_span(c->m, call->callee_first, call->lpar));
-        mig_flag(c, r, call->span, mig_strdup(c, q.len ? q : callee), NULL);
+        nfy__mig_flag(c, r, call->span, nfy_mig_strdup(c, q.len ? q : callee),
+                      NULL);
     }
 }

@@ -71,15 +71,16 @@ static void flag_kernel(mig_ctx *c, const nfy_rule *r, nfy_span span,
 {
     const char *fused = fused_api(r, name);
     const char *msg =
-        fused ? mig_fmt(c,
-                        "%s kernel %.*s: does not run on NPU; torch_npu has "
-                        "a fused API for it: %s",
-                        language(p), NFY_STR_FMT(name), fused)
-              : mig_fmt(c, "%s kernel %.*s: does not run on NPU", language(p),
-                        NFY_STR_FMT(name));
-    mig_note_add(c, r, span, NFY_CAT_CUDA_OP, NFY_OPTYPE_UNSUPPORTED,
-                 mig_fmt(c, "%s %.*s", p->from, NFY_STR_FMT(name)),
-                 mig_with_hint(c, msg, r->hint));
+        fused
+            ? nfy_mig_fmt(c,
+                          "%s kernel %.*s: does not run on NPU; torch_npu has "
+                          "a fused API for it: %s",
+                          language(p), NFY_STR_FMT(name), fused)
+            : nfy_mig_fmt(c, "%s kernel %.*s: does not run on NPU", language(p),
+                          NFY_STR_FMT(name));
+    nfy__mig_note_add(c, r, span, NFY_CAT_CUDA_OP, NFY_OPTYPE_UNSUPPORTED,
+                      nfy_mig_fmt(c, "%s %.*s", p->from, NFY_STR_FMT(name)),
+                      nfy__mig_with_hint(c, msg, r->hint));
 }
 
 /* What a kernel built by call k is called: the name it is assigned to
@@ -100,9 +101,9 @@ static nfy_str built_name(const mig_ctx *c, uint32_t k)
     return q;
 }
 
-void mig_pass_kernels(mig_ctx *c)
+void nfy__mig_pass_kernels(mig_ctx *c)
 {
-    const nfy_rule *r = mig_pass_rule_of(c, NFY_PASS_KERNEL_LANGUAGE);
+    const nfy_rule *r = nfy__mig_pass_rule_of(c, NFY_PASS_KERNEL_LANGUAGE);
     if (r == NULL)
         return;
     for (uint32_t i = 0; i < c->m->nstmts; i++) {

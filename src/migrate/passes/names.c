@@ -34,7 +34,7 @@ static void fallback_ids(const nfy_rule_set *set, id_list *out)
 {
     size_t n = nfy_rule_set_count(set);
     for (size_t i = 0; i < n; i++) {
-        const nfy_rule *r = nfy_rule_set_at(set, i);
+        const nfy_rule *r = nfy_rules_set_at(set, i);
         if (r->fallback != NULL)
             nfy_vec_push(out, r->fallback);
     }
@@ -56,27 +56,27 @@ static bool name_rule(const nfy_rule_env *env, const id_list *fb,
     if (r->match != NFY_MATCH_NAME && r->match != NFY_MATCH_MODULE &&
         r->match != NFY_MATCH_CALL)
         return false;
-    if (nfy_rule_activity_in(r, env) == NFY_RULE_INACTIVE)
+    if (nfy_rules_activity_in(r, env) == NFY_RULE_INACTIVE)
         return false;
     return r->kind != NFY_RULE_FLAG || !is_fallback_id(fb, r->id);
 }
 
-void mig_rules_collect(const nfy_rule_set *set, const nfy_rule_env *env,
-                       mig_rule_list *out)
+void nfy__mig_rules_collect(const nfy_rule_set *set, const nfy_rule_env *env,
+                            mig_rule_list *out)
 {
     out->len = 0;
     id_list fb = {0};
     fallback_ids(set, &fb);
     size_t n = nfy_rule_set_count(set);
     for (size_t i = 0; i < n; i++) {
-        const nfy_rule *r = nfy_rule_set_at(set, i);
+        const nfy_rule *r = nfy_rules_set_at(set, i);
         if (name_rule(env, &fb, r))
             nfy_vec_push(out, r);
     }
     nfy_vec_free(&fb);
 }
 
-/* mig_best_rename over the candidates cand[0..n) of rl only. */
+/* nfy__mig_best_rename over the candidates cand[0..n) of rl only. */
 static bool best_rename_of(const mig_rule_list *rl, const uint32_t *cand,
                            uint32_t n, nfy_str q, bool is_call,
                            mig_qmatch *best)
@@ -85,7 +85,8 @@ static bool best_rename_of(const mig_rule_list *rl, const uint32_t *cand,
     for (uint32_t i = 0; i < n; i++) {
         mig_qmatch m;
         const nfy_rule *r = rl->items[cand[i]];
-        if (r->kind != NFY_RULE_RENAME || !mig_qmatch_rule(r, q, is_call, &m))
+        if (r->kind != NFY_RULE_RENAME ||
+            !nfy__mig_qmatch_rule(r, q, is_call, &m))
             continue;
         if (!found || m.score > best->score) {
             *best = m;
@@ -97,51 +98,52 @@ static bool best_rename_of(const mig_rule_list *rl, const uint32_t *cand,
 
 /* Best rename (highest score, the first of equals) among the run's name
  * rules, flags aside: only the candidates the index finds can fit. */
-bool mig_best_rename(const mig_ctx *c, nfy_str q, bool is_call,
-                     mig_qmatch *best)
+bool nfy__mig_best_rename(const mig_ctx *c, nfy_str q, bool is_call,
+                          mig_qmatch *best)
 {
     nfy_migrate_run *run = c->p->run;
-    uint32_t n = mig_rindex_find(&run->names_ix, q, run->cand);
+    uint32_t n = nfy__mig_rindex_find(&run->names_ix, q, run->cand);
     return best_rename_of(&run->names, run->cand, n, q, is_call, best);
 }
 
 static const char *pair_message(mig_ctx *c, const mig_qmatch *m)
 {
     if (m->pair != NULL && m->pair->note != NULL && m->pair->note[0])
-        return mig_fmt(c, "%s (%s)", m->rule->message, m->pair->note);
+        return nfy_mig_fmt(c, "%s (%s)", m->rule->message, m->pair->note);
     return m->rule->message;
 }
 
 /* A rename row with no counterpart, or a failed apidb check. */
-void mig_report_norename(mig_ctx *c, const mig_qmatch *m, nfy_span sp,
-                         nfy_str q, bool apidb_failed)
+void nfy__mig_report_norename(mig_ctx *c, const mig_qmatch *m, nfy_span sp,
+                              nfy_str q, bool apidb_failed)
 {
     const nfy_rule *r = m->rule;
-    const char *api = mig_strdup(c, q);
+    const char *api = nfy_mig_strdup(c, q);
     if (apidb_failed && r->fallback != NULL) {
-        const nfy_rule *fb = nfy_rule_set_find(c->rules, r->fallback);
-        if (mig_rule_on(c, fb)) {
+        const nfy_rule *fb = nfy_rules_set_find(c->rules, r->fallback);
+        if (nfy__mig_rule_on(c, fb)) {
             nfy_finding_cat cat;
             nfy_op_type op;
-            mig_flag_class(fb, &cat, &op);
-            mig_note_add(c, fb, sp, cat, op, api,
-                         mig_fmt(c,
-                                 "%s: torch.npu has no counterpart of %s "
-                                 "for torch %s",
-                                 fb->message, api, c->p->version));
+            nfy__mig_flag_class(fb, &cat, &op);
+            nfy__mig_note_add(
+                c, fb, sp, cat, op, api,
+                nfy_mig_fmt(c,
+                            "%s: torch.npu has no counterpart of %s "
+                            "for torch %s",
+                            fb->message, api, c->p->version));
             return;
         }
     }
     nfy_finding_cat cat;
     nfy_op_type op;
-    mig_flag_class(r, &cat, &op);
+    nfy__mig_flag_class(r, &cat, &op);
     if (cat == NFY_CAT_PERFORMANCE_ADVICE && op == NFY_OPTYPE_NONE) {
         cat = NFY_CAT_UNSUPPORTED_API;
         op = NFY_OPTYPE_UNSUPPORTED;
     }
-    mig_note_add(
-        c, r, sp, cat, op, api,
-        mig_fmt(c, "%s: no NPU counterpart for %s", pair_message(c, m), api));
+    nfy__mig_note_add(c, r, sp, cat, op, api,
+                      nfy_mig_fmt(c, "%s: no NPU counterpart for %s",
+                                  pair_message(c, m), api));
     nfy_vec_last(c->notes)->safety = NFY_SAFETY_MANUAL;
 }
 
@@ -165,17 +167,17 @@ static uint32_t chain_names(const mig_ctx *c, uint32_t u, uint32_t *out,
  * its NAME parts) per match m. Tokens [tfirst, tend) are claimed (none for
  * edits inside an f-string). Returns false when nothing applies.
  */
-void mig_rename_chain(mig_ctx *c, const mig_qmatch *m, nfy_str q, uint32_t h,
-                      const nfy_span *names, uint32_t nn, const uint32_t *toks,
-                      bool flagged)
+void nfy__mig_rename_chain(mig_ctx *c, const mig_qmatch *m, nfy_str q,
+                           uint32_t h, const nfy_span *names, uint32_t nn,
+                           const uint32_t *toks, bool flagged)
 {
     nfy_span all = {names[0].start, names[nn - 1].end};
     if (m->to == NULL || m->to[0] == '\0') {
-        mig_report_norename(c, m, all, q, false);
+        nfy__mig_report_norename(c, m, all, q, false);
         return;
     }
     mig_rplan p;
-    mig_rename_plan(m->from, nfy_str_from_cstr(m->to), &p);
+    nfy__mig_rename_plan(m->from, nfy_str_from_cstr(m->to), &p);
     if (p.k <= h)
         return; /* the import statement carries the rename */
     uint32_t mend = p.k - p.e > h ? p.k - p.e : h; /* region [lo, mend) */
@@ -184,20 +186,21 @@ void mig_rename_chain(mig_ctx *c, const mig_qmatch *m, nfy_str q, uint32_t h,
     uint32_t j2 = mend - h; /* chain index of comp mend-1 */
     if (mend <= lo || j2 >= nn || j1 > j2)
         return;
-    nfy_str tail = mig_concat_tail(c->arena, m->to, q, p.k);
+    nfy_str tail = nfy__mig_concat_tail(c->arena, m->to, q, p.k);
     nfy_span sp = {names[j1].start, names[j2].end};
-    if ((m->rule->flags & NFY_RULE_F_APIDB) && nfy_dotted_count(q) > p.k &&
-        !mig_npu_has(c->p->version, tail)) {
+    if ((m->rule->flags & NFY_RULE_F_APIDB) &&
+        nfy_resolve_dotted_count(q) > p.k &&
+        !nfy__mig_npu_has(c->p->version, tail)) {
         if (!flagged) /* a specific flag already explains this use */
-            mig_report_norename(c, m, sp, q, true);
+            nfy__mig_report_norename(c, m, sp, q, true);
         return;
     }
     uint32_t nend = p.n - (p.k - mend);
-    char *text = mig_join_comps(c->arena, tail, lo, nend);
-    const char *api = mig_strdup(c, q);
+    char *text = nfy__mig_join_comps(c->arena, tail, lo, nend);
+    const char *api = nfy_mig_strdup(c, q);
     uint32_t t1 = toks ? toks[j1] : 0, t2 = toks ? toks[j2] + 1 : 0;
-    mig_edit_api(c, m->rule, t1, t2, sp.start, sp.end, text,
-                 mig_fmt(c, "%s -> %s", api, tail.ptr), api);
+    nfy__mig_edit_api(c, m->rule, t1, t2, sp.start, sp.end, text,
+                      nfy_mig_fmt(c, "%s -> %s", api, tail.ptr), api);
 }
 
 /* A chain self.attr.rest through a module-valued attribute (resolve.h:
@@ -216,7 +219,7 @@ static bool head_renamed(const mig_qmatch *m, uint32_t h)
     if (m->to == NULL || m->to[0] == '\0')
         return false;
     mig_rplan p;
-    mig_rename_plan(m->from, nfy_str_from_cstr(m->to), &p);
+    nfy__mig_rename_plan(m->from, nfy_str_from_cstr(m->to), &p);
     return p.k > h && p.d < h;
 }
 
@@ -228,58 +231,59 @@ static void rename_use(mig_ctx *c, uint32_t u, const mig_qmatch *m,
     nfy_span spans[CHAIN_MAX];
     uint32_t nn = chain_names(c, u, names, CHAIN_MAX);
     for (uint32_t i = 0; i < nn; i++)
-        spans[i] = mig_tok_span(c, names[i]);
+        spans[i] = nfy__mig_tok_span(c, names[i]);
     uint32_t skip = 0, h = res->head_parts;
     if (self_alias(c, res) && nn >= 2) {
         skip = 1; /* `self` itself; attr then stands for h + 1 components */
         h++;
         if (head_renamed(m, h)) {
             nfy_span sp = {spans[0].start, spans[nn - 1].end};
-            const char *api = mig_strdup(c, res->qual);
-            mig_note_add(c, m->rule, sp, NFY_CAT_UNSUPPORTED_API,
-                         NFY_OPTYPE_UNSUPPORTED, api,
-                         mig_fmt(c,
-                                 "%s: %s is reached through the instance "
-                                 "attribute %.*s; rename it by hand",
-                                 m->rule->message, api,
-                                 NFY_STR_FMT(mig_tok(c, names[1]))));
+            const char *api = nfy_mig_strdup(c, res->qual);
+            nfy__mig_note_add(
+                c, m->rule, sp, NFY_CAT_UNSUPPORTED_API, NFY_OPTYPE_UNSUPPORTED,
+                api,
+                nfy_mig_fmt(c,
+                            "%s: %s is reached through the instance "
+                            "attribute %.*s; rename it by hand",
+                            m->rule->message, api,
+                            NFY_STR_FMT(mig_tok(c, names[1]))));
             nfy_vec_last(c->notes)->safety = NFY_SAFETY_MANUAL;
             return;
         }
     }
     if (nn > skip)
-        mig_rename_chain(c, m, res->qual, h, spans + skip, nn - skip,
-                         names + skip, flagged);
+        nfy__mig_rename_chain(c, m, res->qual, h, spans + skip, nn - skip,
+                              names + skip, flagged);
 }
 
 static bool use_is_callee(const mig_ctx *c, uint32_t u)
 {
-    uint32_t after = mig_next_sig(c, c->m->uses[u].chain_end);
-    return mig_tok_op(c, after, NFY_OP_LPAR);
+    uint32_t after = nfy__mig_next_sig(c, c->m->uses[u].chain_end);
+    return nfy_mig_tok_op(c, after, NFY_OP_LPAR);
 }
 
 static void flag_use(mig_ctx *c, uint32_t u, const mig_qmatch *m)
 {
-    nfy_span sp = mig_tok_span(c, c->m->uses[u].tok);
+    nfy_span sp = nfy__mig_tok_span(c, c->m->uses[u].tok);
     sp.end = c->m->toks[c->m->uses[u].chain_end].end;
     const char *suggest = m->to != NULL && m->to[0] ? m->to : NULL;
-    mig_flag(c, m->rule, sp, mig_strdup(c, nfy_resolve_use(c->r, u)->qual),
-             suggest);
+    nfy__mig_flag(c, m->rule, sp,
+                  nfy_mig_strdup(c, nfy_resolve_use(c->r, u)->qual), suggest);
     if (m->pair != NULL && m->pair->note != NULL && m->pair->note[0])
         nfy_vec_last(c->notes)->message = pair_message(c, m);
 }
 
-void mig_pass_names(mig_ctx *c)
+void nfy__mig_pass_names(mig_ctx *c)
 {
     const mig_rule_list *rl = &c->p->run->names;
     const mig_rule_index *rx = &c->p->run->names_ix;
-    /* its own buffer: mig_best_rename reuses the run's */
+    /* its own buffer: nfy__mig_best_rename reuses the run's */
     uint32_t *cand = nfy_arena_alloc(c->arena, (rl->len + 1) * sizeof *cand);
     for (uint32_t u = 0; u < c->m->nuses && rl->len > 0; u++) {
         const nfy_res *res = nfy_resolve_use(c->r, u);
         if (res->qual.len == 0 || res->relative)
             continue;
-        uint32_t ncand = mig_rindex_find(rx, res->qual, cand);
+        uint32_t ncand = nfy__mig_rindex_find(rx, res->qual, cand);
         if (ncand == 0)
             continue; /* no rule can fit: nothing below would happen */
         bool is_call = use_is_callee(c, u);
@@ -288,7 +292,7 @@ void mig_pass_names(mig_ctx *c)
             mig_qmatch m;
             const nfy_rule *r = rl->items[cand[i]];
             if (r->kind == NFY_RULE_FLAG &&
-                mig_qmatch_rule(r, res->qual, is_call, &m)) {
+                nfy__mig_qmatch_rule(r, res->qual, is_call, &m)) {
                 flag_use(c, u, &m);
                 flagged = true;
             }

@@ -41,14 +41,14 @@ static const char *command_text(mig_ctx *c, uint32_t k, uint32_t *arg)
     for (uint32_t t = c->m->args[a].value_first; t < c->m->args[a].value_end;
          t++) {
         uint32_t off;
-        nfy_str body = mig_string_body(c, t, &off);
+        nfy_str body = nfy_mig_string_body(c, t, &off);
         if (body.len == 0)
             continue;
-        if (b.len && mig_tok_op(c, mig_prev_sig(c, t), NFY_OP_COMMA))
+        if (b.len && nfy_mig_tok_op(c, nfy__mig_prev_sig(c, t), NFY_OP_COMMA))
             (void)nfy_buf_addch(&b, ' ');
         (void)nfy_buf_addview(&b, body);
     }
-    const char *text = b.len ? mig_strdup(c, nfy_buf_view(&b)) : NULL;
+    const char *text = b.len ? nfy_mig_strdup(c, nfy_buf_view(&b)) : NULL;
     nfy_buf_release(&b);
     return text;
 }
@@ -69,17 +69,19 @@ static void check_rule(mig_ctx *c, const mig_shell_rule *sr, uint32_t a,
     regmatch_t m[1];
     if (regexec(&sr->rx, cmd, 1, m, 0) == 0 && m[0].rm_eo > m[0].rm_so) {
         nfy_str hit = {cmd + m[0].rm_so, (size_t)(m[0].rm_eo - m[0].rm_so)};
-        mig_flag(c, sr->r, c->m->args[a].value_span, mig_strdup(c, hit), NULL);
+        nfy__mig_flag(c, sr->r, c->m->args[a].value_span,
+                      nfy_mig_strdup(c, hit), NULL);
     }
 }
 
-void mig_shell_rules_build(const nfy_rule_set *set, const nfy_rule_env *env,
-                           mig_shell_rule_list *out)
+void nfy__mig_shell_rules_build(const nfy_rule_set *set,
+                                const nfy_rule_env *env,
+                                mig_shell_rule_list *out)
 {
     for (size_t i = 0; i < nfy_rule_set_count(set); i++) {
-        const nfy_rule *r = nfy_rule_set_at(set, i);
+        const nfy_rule *r = nfy_rules_set_at(set, i);
         if (!shell_line_rule(r) ||
-            nfy_rule_activity_in(r, env) == NFY_RULE_INACTIVE)
+            nfy_rules_activity_in(r, env) == NFY_RULE_INACTIVE)
             continue;
         mig_shell_rule sr = {.r = r};
         if (regcomp(&sr.rx, r->pattern, REG_EXTENDED | REG_ICASE) != 0)
@@ -88,14 +90,14 @@ void mig_shell_rules_build(const nfy_rule_set *set, const nfy_rule_env *env,
     }
 }
 
-void mig_shell_rules_free(mig_shell_rule_list *l)
+void nfy__mig_shell_rules_free(mig_shell_rule_list *l)
 {
     for (size_t i = 0; i < l->len; i++)
         regfree(&l->items[i].rx);
     nfy_vec_free(l);
 }
 
-void mig_pass_shell_commands(mig_ctx *c)
+void nfy__mig_pass_shell_commands(mig_ctx *c)
 {
     const mig_shell_rule_list *rules = &c->p->run->shell;
     for (uint32_t k = 0; k < c->m->ncalls && rules->len > 0; k++) {

@@ -36,11 +36,11 @@ static bool amp_disabled(const mig_ctx *c, uint32_t u)
     return false;
 }
 
-void mig_pass_amp_used(mig_ctx *c)
+void nfy__mig_pass_amp_used(mig_ctx *c)
 {
-    const nfy_rule *r = mig_pass_rule_of(c, NFY_PASS_AMP_USED);
+    const nfy_rule *r = nfy__mig_pass_rule_of(c, NFY_PASS_AMP_USED);
     if (r == NULL)
-        r = mig_pass_rule_of(c, NFY_PASS_AMP_MISSING);
+        r = nfy__mig_pass_rule_of(c, NFY_PASS_AMP_MISSING);
     if (r == NULL)
         return;
     /* a use is an AMP use when a map row is its qual or a dotted prefix of
@@ -49,14 +49,14 @@ void mig_pass_amp_used(mig_ctx *c)
     if (ar->rule != r) { /* once a run */
         ar->one[0] = r;
         ar->rl = (mig_rule_list){.items = ar->one, .len = 1, .cap = 1};
-        mig_rindex_build_rows(&ar->rows, &ar->rl, &c->p->run->arena);
+        nfy__mig_rindex_build_rows(&ar->rows, &ar->rl, &c->p->run->arena);
         ar->rule = r;
     }
     uint32_t hit[1];
     for (uint32_t u = 0; u < c->m->nuses; u++) {
         nfy_str q = nfy_resolve_use(c->r, u)->qual;
         if (q.len == 0 || r->nmap == 0 ||
-            mig_rindex_find(&ar->rows, q, hit) == 0)
+            nfy__mig_rindex_find(&ar->rows, q, hit) == 0)
             continue;
         const nfy_name_use *use = &c->m->uses[u];
         if (amp_disabled(c, u))
@@ -66,8 +66,8 @@ void mig_pass_amp_used(mig_ctx *c)
         if (r->pass == NFY_PASS_AMP_USED) {
             nfy_span sp = {c->m->toks[use->tok].start,
                            c->m->toks[use->chain_end].end};
-            mig_note_add(c, r, sp, NFY_CAT_PERFORMANCE_ADVICE, NFY_OPTYPE_NONE,
-                         mig_strdup(c, q), NULL);
+            nfy__mig_note_add(c, r, sp, NFY_CAT_PERFORMANCE_ADVICE,
+                              NFY_OPTYPE_NONE, nfy_mig_strdup(c, q), NULL);
         }
         return;
     }
@@ -76,18 +76,18 @@ void mig_pass_amp_used(mig_ctx *c)
 /* ---- nccl comparisons
  * ---------------------------------------------------------- */
 
-void mig_pass_nccl_compare(mig_ctx *c)
+void nfy__mig_pass_nccl_compare(mig_ctx *c)
 {
-    const nfy_rule *r = mig_pass_rule_of(c, NFY_PASS_NCCL_COMPARE);
+    const nfy_rule *r = nfy__mig_pass_rule_of(c, NFY_PASS_NCCL_COMPARE);
     nfy_rule_ctx cmp = {NFY_CTX_COMPARE, NULL, -1, NULL};
     for (uint32_t i = 0; r != NULL && i < c->m->nstrings; i++) {
         const nfy_strlit *s = &c->m->strings[i];
         nfy_str body = c->lit_body[i];
         mig_lit_key key;
         if ((mig_str_is(body, "nccl") || mig_str_is(body, "NCCL")) &&
-            mig_expr_in_ctx(c, s->first, s->end, i, &cmp) &&
-            !mig_name_is_device(mig_lit_name(c, i, &key)))
-            mig_flag(c, r, s->span, "nccl", NULL);
+            nfy__mig_expr_in_ctx(c, s->first, s->end, i, &cmp) &&
+            !nfy__mig_name_is_device(nfy__mig_lit_name(c, i, &key)))
+            nfy__mig_flag(c, r, s->span, "nccl", NULL);
     }
 }
 
@@ -115,12 +115,12 @@ static bool nth_part(const mig_ctx *c, uint32_t a, uint32_t b, uint32_t idx,
                      uint32_t *pa, uint32_t *pb)
 {
     uint32_t part = 0, first = a, last = NFY_NONE;
-    for (uint32_t t = a; t < b && t != NFY_NONE; t = mig_next_sig(c, t)) {
-        if (mig_tok_op(c, t, NFY_OP_COMMA)) {
+    for (uint32_t t = a; t < b && t != NFY_NONE; t = nfy__mig_next_sig(c, t)) {
+        if (nfy_mig_tok_op(c, t, NFY_OP_COMMA)) {
             if (part == idx)
                 break;
             part++;
-            first = mig_next_sig(c, t);
+            first = nfy__mig_next_sig(c, t);
             continue;
         }
         if (c->m->match[t] != NFY_NONE && c->m->match[t] > t)
@@ -141,11 +141,11 @@ static uint32_t part_starting(const mig_ctx *c, uint32_t a, uint32_t b,
 {
     uint32_t part = 0;
     bool at_start = true;
-    for (uint32_t x = a; x < b && x != NFY_NONE; x = mig_next_sig(c, x)) {
+    for (uint32_t x = a; x < b && x != NFY_NONE; x = nfy__mig_next_sig(c, x)) {
         if (at_start && x == t)
             return part;
         at_start = false;
-        if (mig_tok_op(c, x, NFY_OP_COMMA)) {
+        if (nfy_mig_tok_op(c, x, NFY_OP_COMMA)) {
             part++;
             at_start = true;
         } else if (c->m->match[x] != NFY_NONE && c->m->match[x] > x) {
@@ -171,7 +171,7 @@ static void props_holders(const mig_ctx *c, holder_list *out)
             continue;
         uint32_t idx = part_starting(c, st->value_first, st->value_end,
                                      call->callee_first);
-        uint32_t eq = mig_prev_sig(c, st->value_first), ta, tb;
+        uint32_t eq = nfy__mig_prev_sig(c, st->value_first), ta, tb;
         if (idx != NFY_NONE && nth_part(c, st->first, eq, idx, &ta, &tb))
             nfy_vec_push(out, text_of(c, ta, tb));
     }
@@ -193,7 +193,7 @@ static bool props_receiver(const mig_ctx *c, uint32_t i, const holder_list *h)
     if (at->base_call != NFY_NONE)
         return is_cuda_api(mig_callee_qual(c, at->base_call),
                            "get_device_properties");
-    return held(h, mig_receiver_text(c, at->name_tok));
+    return held(h, nfy__mig_receiver_text(c, at->name_tok));
 }
 
 /* CUDA's compute capability and SM count, ROCm's architecture name: none
@@ -217,26 +217,26 @@ static void fstring_capability(mig_ctx *c, const nfy_rule *r,
         bool hit = false;
         for (size_t i = 0; i < h->len && !hit; i++) {
             for (size_t a = 0; a < CAPABILITY_ATTRS && !hit; a++) {
-                char *pat = mig_fmt(c, "{%.*s.%s", NFY_STR_FMT(h->items[i]),
-                                    capability_attrs[a].s);
+                char *pat = nfy_mig_fmt(c, "{%.*s.%s", NFY_STR_FMT(h->items[i]),
+                                        capability_attrs[a].s);
                 hit = nfy_str_contains(tok, nfy_str_from_cstr(pat));
             }
         }
         if (hit)
-            mig_flag(c, r, mig_tok_span(c, t),
-                     "torch.cuda.get_device_properties()", NULL);
+            nfy__mig_flag(c, r, nfy__mig_tok_span(c, t),
+                          "torch.cuda.get_device_properties()", NULL);
     }
 }
 
-void mig_pass_capability(mig_ctx *c)
+void nfy__mig_pass_capability(mig_ctx *c)
 {
-    const nfy_rule *r = mig_pass_rule_of(c, NFY_PASS_DEVICE_CAPABILITY);
+    const nfy_rule *r = nfy__mig_pass_rule_of(c, NFY_PASS_DEVICE_CAPABILITY);
     if (r == NULL)
         return;
     for (uint32_t k = 0; k < c->m->ncalls; k++) {
         if (is_cuda_api(mig_callee_qual(c, k), "get_device_capability"))
-            mig_flag(c, r, c->m->calls[k].span,
-                     "torch.cuda.get_device_capability", NULL);
+            nfy__mig_flag(c, r, c->m->calls[k].span,
+                          "torch.cuda.get_device_capability", NULL);
     }
     holder_list h = {0};
     props_holders(c, &h);
@@ -244,10 +244,11 @@ void mig_pass_capability(mig_ctx *c)
         nfy_str name = mig_tok(c, c->m->attrs[i].name_tok);
         if (mig_str_in(name, capability_attrs, CAPABILITY_ATTRS) &&
             props_receiver(c, i, &h))
-            mig_flag(c, r, mig_tok_span(c, c->m->attrs[i].name_tok),
-                     mig_fmt(c, "torch.cuda.get_device_properties().%.*s",
-                             NFY_STR_FMT(name)),
-                     NULL);
+            nfy__mig_flag(c, r, nfy__mig_tok_span(c, c->m->attrs[i].name_tok),
+                          nfy_mig_fmt(c,
+                                      "torch.cuda.get_device_properties().%.*s",
+                                      NFY_STR_FMT(name)),
+                          NULL);
     }
     fstring_capability(c, r, &h);
     nfy_vec_free(&h);
@@ -256,9 +257,9 @@ void mig_pass_capability(mig_ctx *c)
 /* ---- advice
  * ---------------------------------------------------------------------- */
 
-void mig_pass_pin_memory(mig_ctx *c)
+void nfy__mig_pass_pin_memory(mig_ctx *c)
 {
-    const nfy_rule *r = mig_pass_rule_of(c, NFY_PASS_PIN_MEMORY);
+    const nfy_rule *r = nfy__mig_pass_rule_of(c, NFY_PASS_PIN_MEMORY);
     for (uint32_t k = 0; r != NULL && k < c->m->ncalls; k++) {
         nfy_str q = mig_callee_qual(c, k);
         if (!MIG_IS_LIT(q, "torch.utils.data.DataLoader") &&
@@ -266,11 +267,12 @@ void mig_pass_pin_memory(mig_ctx *c)
             continue;
         uint32_t a = nfy_pysyn_kwarg(c->m, k, "pin_memory");
         if (a == NFY_NONE || !mig_tok_is(c, c->m->args[a].value_first, "True"))
-            mig_flag(c, r, c->m->calls[k].span, mig_strdup(c, q), NULL);
+            nfy__mig_flag(c, r, c->m->calls[k].span, nfy_mig_strdup(c, q),
+                          NULL);
     }
 }
 
-/* nfy_rule_map_find, without a strlen per row: the first row whose from is
+/* nfy_rules_map_find, without a strlen per row: the first row whose from is
  * key. */
 static const nfy_rule_pair *map_row(const nfy_rule *r, nfy_str key)
 {
@@ -281,9 +283,9 @@ static const nfy_rule_pair *map_row(const nfy_rule *r, nfy_str key)
     return NULL;
 }
 
-void mig_pass_affinity_user(mig_ctx *c)
+void nfy__mig_pass_affinity_user(mig_ctx *c)
 {
-    const nfy_rule *r = mig_pass_rule_of(c, NFY_PASS_AFFINITY_USER);
+    const nfy_rule *r = nfy__mig_pass_rule_of(c, NFY_PASS_AFFINITY_USER);
     for (uint32_t s = 0; r != NULL && s < c->m->nstmts; s++) {
         const nfy_stmt *st = &c->m->stmts[s];
         if ((st->kind != NFY_STMT_DEF && st->kind != NFY_STMT_CLASS) ||
@@ -292,8 +294,8 @@ void mig_pass_affinity_user(mig_ctx *c)
         const nfy_rule_pair *row = map_row(r, mig_tok(c, st->name_tok));
         if (row == NULL || row->from[strlen(row->from) - 1] == '*')
             continue;
-        mig_flag(c, r, mig_tok_span(c, st->name_tok), row->from,
-                 row->to && row->to[0] ? row->to : NULL);
+        nfy__mig_flag(c, r, nfy__mig_tok_span(c, st->name_tok), row->from,
+                      row->to && row->to[0] ? row->to : NULL);
         nfy_vec_last(c->notes)->cat = NFY_CAT_AFFINITY_API;
     }
 }

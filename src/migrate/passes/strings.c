@@ -42,8 +42,8 @@ static bool cuda_word_at(nfy_str s, size_t i)
 static bool cuda_text(const mig_ctx *c, nfy_str s)
 {
     const mig_bigrams *starts = &c->p->run->strings.cuda_starts;
-    for (size_t i = mig_bigram_find(starts, s.ptr, s.len, 0); i < s.len;
-         i = mig_bigram_find(starts, s.ptr, s.len, i + 1)) {
+    for (size_t i = nfy__mig_bigram_find(starts, s.ptr, s.len, 0); i < s.len;
+         i = nfy__mig_bigram_find(starts, s.ptr, s.len, i + 1)) {
         if (cuda_word_at(s, i))
             return true;
     }
@@ -79,8 +79,8 @@ static uint32_t literal_binding(const mig_ctx *c, uint32_t lit)
     if (st == NFY_NONE || c->m->stmts[st].kind != NFY_STMT_ASSIGN ||
         c->m->stmts[st].value_first == NFY_NONE ||
         c->tok_arg[s->first] != NFY_NONE ||
-        !mig_expr_whole(c, s->first, s->end, c->m->stmts[st].value_first,
-                        c->m->stmts[st].value_end))
+        !nfy__mig_expr_whole(c, s->first, s->end, c->m->stmts[st].value_first,
+                             c->m->stmts[st].value_end))
         return NFY_NONE;
     /* "cuda:{}".format(i), "cuda:%d" % i, or a branch of x if c else y */
     for (uint32_t b = 0; b < c->m->nbindings; b++) {
@@ -119,8 +119,8 @@ static bool flows_to_ctx(const mig_ctx *c, uint32_t lit, const nfy_rule *r)
             continue;
         for (size_t i = 0; i < r->nctx; i++) {
             if (r->ctx[i].kind != NFY_CTX_ASSIGN &&
-                mig_expr_in_ctx(c, use->tok, use->tok + 1, NFY_NONE,
-                                &r->ctx[i]))
+                nfy__mig_expr_in_ctx(c, use->tok, use->tok + 1, NFY_NONE,
+                                     &r->ctx[i]))
                 return true;
         }
     }
@@ -132,11 +132,12 @@ static void rewrite_literal(mig_ctx *c, const nfy_rule *r, uint32_t t,
 {
     nfy_str pat = nfy_str_from_cstr(r->pattern);
     const char *rep = r->replacement ? r->replacement : "";
-    const char *note = mig_fmt(c, "\"%.*s\" -> \"%s\"", NFY_STR_FMT(pat), rep);
-    const char *api = mig_snippet(c, body);
+    const char *note =
+        nfy_mig_fmt(c, "\"%.*s\" -> \"%s\"", NFY_STR_FMT(pat), rep);
+    const char *api = nfy__mig_snippet(c, body);
     if (!(r->flags & NFY_RULE_F_SUBSTRING)) {
-        mig_edit_api(c, r, t, t + 1, off, off + (uint32_t)pat.len, rep, note,
-                     api);
+        nfy__mig_edit_api(c, r, t, t + 1, off, off + (uint32_t)pat.len, rep,
+                          note, api);
         return;
     }
     if (c->claimed[t] != CLAIM_NONE)
@@ -155,8 +156,8 @@ static void rewrite_literal(mig_ctx *c, const nfy_rule *r, uint32_t t,
         }
     }
     (void)nfy_buf_add(&b, tok.ptr + head + body.len, tok.len - head - body.len);
-    mig_edit_api(c, r, t, t + 1, c->m->toks[t].start, c->m->toks[t].end,
-                 mig_strdup(c, nfy_buf_view(&b)), note, api);
+    nfy__mig_edit_api(c, r, t, t + 1, c->m->toks[t].start, c->m->toks[t].end,
+                      nfy_mig_strdup(c, nfy_buf_view(&b)), note, api);
     nfy_buf_release(&b);
 }
 
@@ -220,14 +221,14 @@ static void note_unchanged(mig_ctx *c, nfy_span sp, const char *reason,
                            const char *api)
 {
     if (!c->lu_looked) {
-        c->lu_rule = mig_pass_rule_of(c, NFY_PASS_LEFT_UNCHANGED);
+        c->lu_rule = nfy__mig_pass_rule_of(c, NFY_PASS_LEFT_UNCHANGED);
         c->lu_looked = true;
     }
     const nfy_rule *lu = c->lu_rule;
     if (lu == NULL)
         return;
-    mig_note_add(c, lu, sp, NFY_CAT_LEFT_UNCHANGED, NFY_OPTYPE_NONE, api,
-                 mig_fmt(c, "left unchanged: %s", reason));
+    nfy__mig_note_add(c, lu, sp, NFY_CAT_LEFT_UNCHANGED, NFY_OPTYPE_NONE, api,
+                      nfy_mig_fmt(c, "left unchanged: %s", reason));
 }
 
 /* ---- the pass -------------------------------------------------------------
@@ -238,7 +239,7 @@ static bool fstring_literal_cuda(const mig_ctx *c, uint32_t t)
 {
     nfy_fstring_parts parts = {0};
     bool found = false;
-    if (nfy_fstring_split(c->src, &c->m->toks[t], &parts)) {
+    if (nfy_lex_fstring_split(c->src, &c->m->toks[t], &parts)) {
         for (size_t i = 0; i < parts.len && !found; i++) {
             found =
                 !parts.items[i].is_expr &&
@@ -338,7 +339,7 @@ static bool mig_str_is_cstr(const char *a, const char *b)
     return strcmp(a ? a : "", b ? b : "") == 0;
 }
 
-/* Contexts that mig_expr_in_ctx cannot tell apart. */
+/* Contexts that nfy__mig_expr_in_ctx cannot tell apart. */
 static bool same_ctx(const nfy_rule_ctx *a, const nfy_rule_ctx *b)
 {
     return a->kind == b->kind && a->pos == b->pos &&
@@ -382,8 +383,8 @@ static void substring_scan_build(mig_str_rules *out)
     for (size_t i = 0; i < out->all.len && out->nsub < 32; i++) {
         mig_str_rule *k = &out->all.items[i];
         if (!(k->r->flags & NFY_RULE_F_SUBSTRING) || k->pat.len < 2 ||
-            !mig_bigrams_add(&out->sub_pairs, (unsigned char)k->pat.ptr[0],
-                             (unsigned char)k->pat.ptr[1]))
+            !nfy__mig_bigrams_add(&out->sub_pairs, (unsigned char)k->pat.ptr[0],
+                                  (unsigned char)k->pat.ptr[1]))
             continue;
         uint32_t bit = out->nsub++;
         if (k->pat.len < out->sub_min)
@@ -403,9 +404,9 @@ static uint32_t substring_hits(const mig_str_rules *sr, nfy_str body)
     const unsigned char *b = (const unsigned char *)body.ptr;
     if (body.len < sr->sub_min)
         return 0; /* too short to hold any of their patterns */
-    for (size_t i = mig_bigram_find(&sr->sub_pairs, body.ptr, body.len, 0);
+    for (size_t i = nfy__mig_bigram_find(&sr->sub_pairs, body.ptr, body.len, 0);
          i < body.len;
-         i = mig_bigram_find(&sr->sub_pairs, body.ptr, body.len, i + 1)) {
+         i = nfy__mig_bigram_find(&sr->sub_pairs, body.ptr, body.len, i + 1)) {
         uint32_t m = sr->sub_first[b[i]] & sr->sub_second[b[i + 1]] & ~hits;
         for (; m; m &= m - 1) {
             int bit = __builtin_ctz(m);
@@ -417,21 +418,22 @@ static uint32_t substring_hits(const mig_str_rules *sr, nfy_str body)
     return hits;
 }
 
-void mig_str_rules_build(const nfy_rule_set *set, const nfy_rule_env *env,
-                         nfy_arena *arena, mig_str_rules *out)
+void nfy__mig_str_rules_build(const nfy_rule_set *set, const nfy_rule_env *env,
+                              nfy_arena *arena, mig_str_rules *out)
 {
     memset(out, 0, sizeof *out);
     nfy_rule_iter it;
-    nfy_rule_iter_init(&it, set, -1, NFY_MATCH_STRING);
-    for (const nfy_rule *r; (r = nfy_rule_iter_next(&it));) {
-        if (string_rule(r) && nfy_rule_activity_in(r, env) != NFY_RULE_INACTIVE)
+    nfy_rules_iter_init(&it, set, -1, NFY_MATCH_STRING);
+    for (const nfy_rule *r; (r = nfy_rules_iter_next(&it));) {
+        if (string_rule(r) &&
+            nfy_rules_activity_in(r, env) != NFY_RULE_INACTIVE)
             nfy_vec_push(&out->all, ((mig_str_rule){
                                         r, nfy_str_from_cstr(r->pattern), -1}));
     }
     substring_scan_build(out);
-    mig_bigrams_fold(&out->cuda_starts);
-    (void)mig_bigrams_add(&out->cuda_starts, 'c', 'u');
-    (void)mig_bigrams_add(&out->cuda_starts, 'n', 'c');
+    nfy__mig_bigrams_fold(&out->cuda_starts);
+    (void)nfy__mig_bigrams_add(&out->cuda_starts, 'c', 'u');
+    (void)nfy__mig_bigrams_add(&out->cuda_starts, 'n', 'c');
     size_t total = 0;
     for (unsigned b = 0; b < 256; b++)
         for (size_t i = 0; i < out->all.len; i++)
@@ -484,7 +486,7 @@ static bool strong_ctx(const mig_ctx *c, uint32_t head, uint32_t end,
 {
     for (size_t i = 0; i < r->nctx; i++) {
         const nfy_rule_ctx *x = &r->ctx[i];
-        if (is_strong(x) && mig_expr_in_ctx(c, head, end, lit, x))
+        if (is_strong(x) && nfy__mig_expr_in_ctx(c, head, end, lit, x))
             return true;
     }
     return false;
@@ -498,9 +500,9 @@ static void mark_hccl_branches(mig_ctx *c, lit_info *info)
         const nfy_strlit *s = &c->m->strings[i];
         uint32_t a, b;
         mig_lit_key key;
-        if (!mig_str_is(info[i].body, "nccl") || !mig_lit_compared(c, i) ||
-            !mig_name_is_device(mig_lit_name(c, i, &key)) ||
-            !mig_guarded_tokens(c, s->first, s->end, &a, &b))
+        if (!mig_str_is(info[i].body, "nccl") || !nfy__mig_lit_compared(c, i) ||
+            !nfy__mig_name_is_device(nfy__mig_lit_name(c, i, &key)) ||
+            !nfy__mig_guarded_tokens(c, s->first, s->end, &a, &b))
             continue;
         for (uint32_t j = 0; j < c->m->nstrings; j++) {
             if (j != i && c->m->strings[j].first >= a &&
@@ -538,14 +540,14 @@ static void scan_literal(mig_ctx *c, const mig_str_rules *sr, uint32_t lit,
         li->device_like |= (r->flags & NFY_RULE_F_DEVICE_FORM) != 0;
         if (r->kind != NFY_RULE_FLAG)
             li->fits = true;
-        int spec = mig_expr_rule_spec(c, s->first, s->end, lit, r);
+        int spec = nfy__mig_expr_rule_spec(c, s->first, s->end, lit, r);
         bool flows = spec < 0 && flows_to_ctx(c, lit, r);
         if (flows)
             spec = 1;
         if (spec < 0)
             continue;
         if (r->kind == NFY_RULE_FLAG) {
-            mig_flag(c, r, s->span, mig_snippet(c, li->body), NULL);
+            nfy__mig_flag(c, r, s->span, nfy__mig_snippet(c, li->body), NULL);
             continue;
         }
         li->strong |= flows || strong_ctx(c, s->first, s->end, lit, r);
@@ -563,7 +565,7 @@ static void scan_literal(mig_ctx *c, const mig_str_rules *sr, uint32_t lit,
     }
     li->other_device = !li->fits && other_device_word(li->body);
     if (li->fits || li->other_device)
-        li->name = mig_lit_name(c, lit, &li->key);
+        li->name = nfy__mig_lit_name(c, lit, &li->key);
 }
 
 /* ---- value sets ------------------------------------------------------------
@@ -574,12 +576,13 @@ static void scan_literal(mig_ctx *c, const mig_str_rules *sr, uint32_t lit,
 static nfy_str chain_last(const mig_ctx *c, uint32_t vf, uint32_t ve)
 {
     nfy_str none = nfy_str_slice(NFY_STR_LIT(""), 0, 0);
-    for (uint32_t t = vf; t < ve; t = mig_next_sig(c, t)) {
+    for (uint32_t t = vf; t < ve; t = nfy__mig_next_sig(c, t)) {
         bool name = c->m->toks[t].kind == NFY_TOK_NAME;
         bool want_name = ((t - vf) % 2) == 0;
-        if (name != want_name || (!name && !mig_tok_op(c, t, NFY_OP_DOT)))
+        if (name != want_name || (!name && !nfy_mig_tok_op(c, t, NFY_OP_DOT)))
             return none;
-        if (mig_next_sig(c, t) >= ve || mig_next_sig(c, t) == NFY_NONE)
+        if (nfy__mig_next_sig(c, t) >= ve ||
+            nfy__mig_next_sig(c, t) == NFY_NONE)
             return name ? mig_tok(c, t) : none;
     }
     return none;
@@ -591,8 +594,8 @@ static bool device_arg(const mig_ctx *c, const mig_str_rules *sr,
                        const nfy_arg *arg)
 {
     for (uint32_t i = 0; i < sr->nstrong; i++) {
-        if (mig_expr_in_ctx(c, arg->value_first, arg->value_end, NFY_NONE,
-                            sr->strong[i]))
+        if (nfy__mig_expr_in_ctx(c, arg->value_first, arg->value_end, NFY_NONE,
+                                 sr->strong[i]))
             return true;
     }
     return false;
@@ -638,9 +641,9 @@ static void note_in_set(mig_ctx *c, uint32_t lit, const char *reason,
 {
     size_t n0 = c->notes->len;
     note_unchanged(c, c->m->strings[lit].span, reason,
-                   mig_snippet(c, li->body));
+                   nfy__mig_snippet(c, li->body));
     if (s != NFY_NONE && c->notes->len > n0)
-        mig_tag_last_note(c, mig_set_id(c, s), li->name);
+        nfy__mig_tag_last_note(c, nfy__mig_set_id(c, s), li->name);
 }
 
 static uint32_t lit_line(const mig_ctx *c, uint32_t lit)
@@ -659,7 +662,7 @@ static const char *member_lines(mig_ctx *c, const lit_info *info, uint32_t s)
         (void)nfy_buf_addf(&b, "%s%s:%u", b.len ? ", " : "", file,
                            lit_line(c, i));
     }
-    char *out = mig_strdup(c, nfy_buf_view(&b));
+    char *out = nfy_mig_strdup(c, nfy_buf_view(&b));
     nfy_buf_release(&b);
     return out;
 }
@@ -667,7 +670,7 @@ static const char *member_lines(mig_ctx *c, const lit_info *info, uint32_t s)
 static void note_set(mig_ctx *c, const lit_info *info, uint32_t s,
                      nfy_pass_id pass, const char *why)
 {
-    const nfy_rule *r = mig_pass_rule_of(c, pass);
+    const nfy_rule *r = nfy__mig_pass_rule_of(c, pass);
     if (r == NULL)
         return;
     uint32_t at = s;
@@ -679,16 +682,17 @@ static void note_set(mig_ctx *c, const lit_info *info, uint32_t s,
     if (at == NFY_NONE || (members == 1 && noted(c, c->m->strings[at].span)))
         return; /* a finding (nccl-compare) already names the one member */
     const char *msg =
-        mig_fmt(c, "value set '%.*s' left unchanged: %s; members: %s",
-                NFY_STR_FMT(info[s].name), why, member_lines(c, info, s));
-    mig_note_add(c, r, c->m->strings[at].span, NFY_CAT_UNSUPPORTED_API,
-                 NFY_OPTYPE_UNSUPPORTED, mig_snippet(c, info[at].body),
-                 mig_with_hint(c, msg, r->hint));
-    mig_tag_last_note(c, mig_set_id(c, s), info[s].name);
+        nfy_mig_fmt(c, "value set '%.*s' left unchanged: %s; members: %s",
+                    NFY_STR_FMT(info[s].name), why, member_lines(c, info, s));
+    nfy__mig_note_add(c, r, c->m->strings[at].span, NFY_CAT_UNSUPPORTED_API,
+                      NFY_OPTYPE_UNSUPPORTED,
+                      nfy__mig_snippet(c, info[at].body),
+                      nfy__mig_with_hint(c, msg, r->hint));
+    nfy__mig_tag_last_note(c, nfy__mig_set_id(c, s), info[s].name);
     /* every other member is left unchanged with its set named */
     const char *reason =
-        mig_fmt(c, "member of value set '%.*s' (%s at line %u)",
-                NFY_STR_FMT(info[s].name), r->id, lit_line(c, at));
+        nfy_mig_fmt(c, "member of value set '%.*s' (%s at line %u)",
+                    NFY_STR_FMT(info[s].name), r->id, lit_line(c, at));
     for (uint32_t i = info[at].next; i != NFY_NONE; i = info[i].next) {
         if (!info[i].fits)
             continue;
@@ -727,21 +731,21 @@ static bool keep_guard(mig_ctx *c, mig_guard *g, uint32_t i, lit_info *li)
 {
     const nfy_strlit *s = &c->m->strings[i];
     const char *why = NULL;
-    if (!mig_lit_compared(c, i))
+    if (!nfy__mig_lit_compared(c, i))
         return false;
-    if (!mig_guards_cuda_only(c, g, s->first, s->end, &why)) {
+    if (!nfy__mig_guards_cuda_only(c, g, s->first, s->end, &why)) {
         /* `assert x.device.type == "cuda"` beside the kept test of x */
         const lit_info *k = li->kept_with;
         if (k == NULL)
             return false;
-        why = mig_fmt(c, "what the test of line %u guards, %s",
-                      c->m->toks[c->m->strings[k->lit].first].line, k->why);
+        why = nfy_mig_fmt(c, "what the test of line %u guards, %s",
+                          c->m->toks[c->m->strings[k->lit].first].line, k->why);
     } else {
         li->why = why;
     }
-    if (mig_note_guard(c, s->span, mig_snippet(c, li->body), why) &&
+    if (nfy__mig_note_guard(c, s->span, nfy__mig_snippet(c, li->body), why) &&
         li->name.len)
-        mig_tag_last_note(c, mig_set_id(c, li->set), li->name);
+        nfy__mig_tag_last_note(c, nfy__mig_set_id(c, li->set), li->name);
     return true;
 }
 
@@ -753,15 +757,15 @@ static void check_cpu_test(mig_ctx *c, mig_guard *g, uint32_t i,
     const nfy_strlit *s = &c->m->strings[i];
     const char *why = NULL;
     if (!mig_str_is(li->body, "cpu") || li->name.len == 0 ||
-        !mig_name_is_device(li->name) || !mig_lit_compared(c, i) ||
-        !mig_other_branch_cuda_only(c, g, s->first, s->end, &why))
+        !nfy__mig_name_is_device(li->name) || !nfy__mig_lit_compared(c, i) ||
+        !nfy__mig_other_branch_cuda_only(c, g, s->first, s->end, &why))
         return;
-    const nfy_rule *r = mig_pass_rule_of(c, NFY_PASS_CPU_TEST_CUDA_PATH);
+    const nfy_rule *r = nfy__mig_pass_rule_of(c, NFY_PASS_CPU_TEST_CUDA_PATH);
     if (r != NULL)
-        mig_note_add(c, r, s->span, NFY_CAT_UNSUPPORTED_API,
-                     NFY_OPTYPE_UNSUPPORTED, mig_snippet(c, li->body),
-                     mig_fmt(c, "%s: the other branch reaches %s. %s",
-                             r->message, why, r->hint ? r->hint : ""));
+        nfy__mig_note_add(c, r, s->span, NFY_CAT_UNSUPPORTED_API,
+                          NFY_OPTYPE_UNSUPPORTED, nfy__mig_snippet(c, li->body),
+                          nfy_mig_fmt(c, "%s: the other branch reaches %s. %s",
+                                      r->message, why, r->hint ? r->hint : ""));
 }
 
 static void rewrite_member(mig_ctx *c, mig_guard *g, uint32_t i, lit_info *li,
@@ -773,8 +777,8 @@ static void rewrite_member(mig_ctx *c, mig_guard *g, uint32_t i, lit_info *li,
     size_t n0 = c->edits->edits.len;
     rewrite_literal(c, r, c->m->strings[i].first, li->body, li->off);
     if (li->name.len && c->edits->edits.len > n0)
-        mig_tag_edit(c, c->edits->edits.items[n0].span, mig_set_id(c, li->set),
-                     li->name);
+        nfy__mig_tag_edit(c, c->edits->edits.items[n0].span,
+                          nfy__mig_set_id(c, li->set), li->name);
 }
 
 /* Members of set s in the def of a member whose test guards CUDA-only code
@@ -784,15 +788,15 @@ static void link_kept(mig_ctx *c, mig_guard *g, lit_info *info, uint32_t s)
     for (uint32_t i = s; i != NFY_NONE; i = info[i].next) {
         const nfy_strlit *li = &c->m->strings[i];
         const char *why = NULL;
-        if (info[i].set != s || !info[i].fits || !mig_lit_compared(c, i) ||
-            !mig_guards_cuda_only(c, g, li->first, li->end, &why))
+        if (info[i].set != s || !info[i].fits || !nfy__mig_lit_compared(c, i) ||
+            !nfy__mig_guards_cuda_only(c, g, li->first, li->end, &why))
             continue;
         info[i].why = why;
-        uint32_t def = mig_def_of(c, li->first);
+        uint32_t def = nfy__mig_def_of(c, li->first);
         for (uint32_t j = s; def != NFY_NONE && j != NFY_NONE;
              j = info[j].next) {
             if (j != i && info[j].set == s && info[j].kept_with == NULL &&
-                mig_def_of(c, c->m->strings[j].first) == def)
+                nfy__mig_def_of(c, c->m->strings[j].first) == def)
                 info[j].kept_with = &info[i];
         }
     }
@@ -803,7 +807,7 @@ static void decide_set(mig_ctx *c, const rule_list *rl, mig_guard *g,
                        lit_info *info, uint32_t s, dev_names *dev)
 {
     bool device =
-        mig_name_is_device(info[s].name) || listed(c, dev, info[s].name);
+        nfy__mig_name_is_device(info[s].name) || listed(c, dev, info[s].name);
     /* text rewrites ("torch.cuda.FloatTensor") select no device */
     device |= info[s].best != NULL &&
               (info[s].best->flags & NFY_RULE_F_SUBSTRING) != 0;
@@ -837,7 +841,7 @@ static void decide_set(mig_ctx *c, const rule_list *rl, mig_guard *g,
             note_set(c, info, s, NFY_PASS_VALUE_SET, why);
             return;
         }
-        if (mig_rule_edits(c, info[i].rule))
+        if (nfy__mig_rule_edits(c, info[i].rule))
             edits++;
         else
             held++;
@@ -863,14 +867,14 @@ static void group_sets(mig_ctx *c, lit_info *info)
     uint32_t *next = nfy_arena_alloc(c->arena, (n + 1) * sizeof *next);
     for (uint32_t i = 0; i < n; i++)
         keys[i] = (mig_set_key){info[i].name, info[i].key};
-    mig_group_sets(c, keys, n, set, next);
+    nfy__mig_group_sets(c, keys, n, set, next);
     for (uint32_t i = 0; i < n; i++) {
         info[i].set = set[i];
         info[i].next = next[i];
     }
 }
 
-void mig_pass_strings(mig_ctx *c)
+void nfy__mig_pass_strings(mig_ctx *c)
 {
     const mig_str_rules *sr = &c->p->run->strings;
     const rule_list *rl = &sr->all;
@@ -913,7 +917,7 @@ void mig_pass_strings(mig_ctx *c)
         note_in_set(c, i, unchanged_reason(c, i, info[i].device_like), &info[i],
                     info[i].set);
     }
-    mig_guard_free(&g);
+    nfy__mig_guard_free(&g);
 }
 
 /* The token in [lo, ntoks) whose text holds byte pos, or NFY_NONE. */
@@ -943,7 +947,7 @@ static uint32_t token_at(const mig_ctx *c, uint32_t lo, uint32_t pos)
 
 /* Every comment starts with '#': the '#'s found in the text, each looked
  * up among the tokens, cost far less than a walk of every token. */
-void mig_pass_comments(mig_ctx *c)
+void nfy__mig_pass_comments(mig_ctx *c)
 {
     const char *text = c->m->src->data;
     size_t len = c->m->src->len;
@@ -960,7 +964,7 @@ void mig_pass_comments(mig_ctx *c)
         }
         if (c->m->toks[t].kind == NFY_TOK_COMMENT &&
             cuda_text(c, mig_tok(c, t)))
-            note_unchanged(c, mig_tok_span(c, t), "comment", NULL);
+            note_unchanged(c, nfy__mig_tok_span(c, t), "comment", NULL);
         pos = c->m->toks[t].end;
         lo = t + 1;
     }
