@@ -125,6 +125,9 @@ check "query nanquantile 2.8 unsupported" [ "$(q torch.nanquantile --torch-versi
 check "query aten::nonzero supported" [ "$(q aten::nonzero | jq_get status)" = supported ]
 check "query nvtx alternative" sh -c "'$NPUIFY' db query torch.cuda.nvtx.range_push | grep -q torch_npu.npu.mstx.range_push"
 check "query FusedAdam alternative" sh -c "'$NPUIFY' db query apex.optimizers.FusedAdam | grep -q torch_npu.optim.NpuFusedAdamW"
+check "query: the restriction that makes a rename manual" sh -c "'$NPUIFY' db query torch.cuda.get_device_capability | grep -q '^rename_to_npu: manual: not renamed, named at its line (on NPU it returns what TORCH_NPU_DEVICE_CAPABILITY sets'"
+check "query: a rename safe for some attributes only" sh -c "'$NPUIFY' db query torch.cuda.get_device_properties | grep -q '^rename_to_npu: safe only when reading name,total_memory,'"
+check "query: no effect line for an API without a restriction row" sh -c "! '$NPUIFY' db query torch.cuda.synchronize | grep -q '^rename_to_npu'"
 check "query supported restriction" sh -c "'$NPUIFY' db query torch.cdist --torch-version 2.12 --format json | grep -q '\"restriction\": \"Atlas A2 training series: yes, .*(A2=Y'"
 
 # ---- usage errors ----

@@ -264,6 +264,32 @@ bool nfy_apidb_torch_inventory(nfy_str qualname, nfy_torch_entry *out);
  * has none; *partial (may be NULL): some part is still in Chinese.
  */
 const char *nfy_apidb_note_english(nfy_str note, bool *partial);
+/* What a list's restriction on an API means for its rename to torch.npu
+ * (data/npu/restriction_effects.tsv). */
+typedef enum {
+    NFY_RESTRICT_ADVICE, /* the rename stays safe; the note is told */
+    NFY_RESTRICT_ATTRS,  /* safe when the attribute read is in condition */
+    NFY_RESTRICT_MANUAL  /* never renamed by the tool: for a person */
+} nfy_restrict_effect;
+
+typedef struct {
+    nfy_restrict_effect effect;
+    const char *note;      /* the list's note (Chinese) */
+    const char *english;   /* its translation, NULL when none */
+    const char *list;      /* the list it is from ("2.12.0", "2.8") */
+    const char *condition; /* ATTRS: "name,total_memory,..." */
+    const char *why;       /* what it means, in English */
+} nfy_api_restriction;
+
+/** The restriction Huawei's lists put on qualname for v, read through the
+ *  effects table; false when the lists give it none or the table has no
+ *  row for it (then its rule's safety stands). */
+bool nfy_apidb_api_restriction(const nfy_apidb_version *v, nfy_str qualname,
+                               nfy_api_restriction *out);
+/** Whether the rename is safe under rs when the call's result is read as
+ *  attribute attr (empty: not read as an attribute at the call). */
+bool nfy_apidb_restriction_allows(const nfy_api_restriction *rs, nfy_str attr);
+
 /**
  * "A2=Y,A3=N,950DT=N" in words ("Atlas A2 training series: yes, Atlas A3
  * training series: no, Ascend 950DT: no"), written into out (size n);

@@ -44,6 +44,7 @@ typedef enum {
     NFY__FAM_CPP_APIS,        /* cpp_npu_api_cuda_equivalents.tsv     */
     NFY__FAM_BACKEND_OPS,     /* backend_ops.tsv: counterpart     */
     NFY__FAM_NOTES_EN,        /* restriction_notes_en.tsv: english, how */
+    NFY__FAM_EFFECTS,         /* restriction_effects.tsv: effect, cond, why */
     NFY__FAM_TORCH_INVENTORY, /* data/torch/api_inventory_v*.tsv: kind, ops */
     NFY__FAM_COUNT
 } nfy__apidb_fam_id;

@@ -269,6 +269,34 @@ static void add_alternatives(json_t *o, const nfy_apidb_version *v, nfy_str n,
     json_object_set_new(o, "npu_alternatives", alt);
 }
 
+/* What the restriction means for convert's rename to torch.npu
+ * (data/npu/restriction_effects.tsv): "rename: safe", "rename: safe when
+ * reading name, total_memory, ...", "rename: manual", with the reason. */
+static void add_rename_effect(json_t *o, const nfy_apidb_version *v, nfy_str n)
+{
+    nfy_api_restriction rs;
+    if (!nfy_apidb_api_restriction(v, n, &rs))
+        return;
+    char buf[1024];
+    const char *why =
+        rs.why ? rs.why : "a restriction npuify has no reading of";
+    switch (rs.effect) {
+    case NFY_RESTRICT_ADVICE:
+        snprintf(buf, sizeof buf, "safe (%s)", why);
+        break;
+    case NFY_RESTRICT_ATTRS:
+        snprintf(buf, sizeof buf,
+                 "safe only when reading %s at the call; else "
+                 "manual (%s)",
+                 rs.condition ? rs.condition : "?", why);
+        break;
+    default:
+        snprintf(buf, sizeof buf, "manual: not renamed, named at its line (%s)",
+                 why);
+    }
+    set_str(o, "rename_to_npu", buf);
+}
+
 json_t *nfy_cli_db_query_api(const nfy_apidb_version *v, const char *name,
                              const nfy_rule_set *rules)
 {
@@ -284,6 +312,7 @@ json_t *nfy_cli_db_query_api(const nfy_apidb_version *v, const char *name,
     set_str(o, "decided_by", d.api);
     set_str(o, "source", d.source);
     set_str(o, "restriction", d.note);
+    add_rename_effect(o, v, n);
     set_str(o, "first_supported", first_supported_api(name));
     add_native(o, v, n);
     bool beta = false;

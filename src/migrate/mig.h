@@ -7,6 +7,7 @@
 #ifndef NPUIFY_MIGRATE_MIG_H
 #define NPUIFY_MIGRATE_MIG_H
 
+#include "apidb/apidb.h"
 #include "core/core.h"
 #include "edit/edit.h"
 #include "migrate/migrate.h"
@@ -92,5 +93,8 @@ bool nfy__mig_pass_rule_row(const nfy_rule_set *set, const nfy_rule_env *env,
 const char *nfy__mig_version_canon(const char *text, nfy_status *st);
 /** Whether torch.npu has the attribute named by a qualified name. */
 bool nfy__mig_npu_has(const char *ver, nfy_str qual);
+/** The restriction Huawei's lists put on qual for ver (apidb.h). */
+bool nfy__mig_restriction(const char *ver, nfy_str qual,
+                          nfy_api_restriction *out);
 
 #endif

@@ -41,6 +41,12 @@ bool nfy__mig_npu_has(const char *ver, nfy_str qual)
     return nfy_apidb_npu_module_has(version_of(ver), qual, NULL);
 }
 
+bool nfy__mig_restriction(const char *ver, nfy_str qual,
+                          nfy_api_restriction *out)
+{
+    return nfy_apidb_api_restriction(version_of(ver), qual, out);
+}
+
 static void find_pass_rules(nfy_migrate_run *run)
 {
     for (int i = 0; i < NFY_PASS_COUNT; i++)

@@ -162,6 +162,57 @@ static uint32_t chain_names(const mig_ctx *c, uint32_t u, uint32_t *out,
 
 #define CHAIN_MAX 64
 
+/* The attribute read on the result of the call whose callee ends at
+ * token last (`f(0).total_memory` -> "total_memory"), or "". */
+static nfy_str attr_after_call(const mig_ctx *c, uint32_t last)
+{
+    nfy_str none = {"", 0};
+    if (last == NFY_NONE)
+        return none;
+    uint32_t lpar = nfy__mig_next_sig(c, last);
+    if (!nfy_mig_tok_op(c, lpar, NFY_OP_LPAR) || c->m->match[lpar] == NFY_NONE)
+        return none;
+    uint32_t dot = nfy__mig_next_sig(c, c->m->match[lpar]);
+    if (!nfy_mig_tok_op(c, dot, NFY_OP_DOT))
+        return none;
+    uint32_t name = nfy__mig_next_sig(c, dot);
+    if (name >= c->m->ntoks || c->m->toks[name].kind != NFY_TOK_NAME)
+        return none;
+    return mig_tok(c, name);
+}
+
+/*
+ * Huawei's lists restrict q on the target version in a way that applies
+ * here (data/npu/restriction_effects.tsv): the rename is not made, and the
+ * site is named with the restriction for a person (true). An advice-only
+ * restriction leaves the rename safe and comes back in *told.
+ */
+static bool restricted(mig_ctx *c, const mig_qmatch *m, nfy_str q, nfy_str tail,
+                       nfy_span sp, uint32_t last, const char *text,
+                       const char **told)
+{
+    nfy_api_restriction rs;
+    if (!nfy__mig_restriction(c->p->version, q, &rs))
+        return false;
+    const char *why = rs.why ? rs.why : rs.english ? rs.english : rs.note;
+    if (nfy_apidb_restriction_allows(&rs, attr_after_call(c, last))) {
+        if (rs.effect == NFY_RESTRICT_ADVICE)
+            *told = why;
+        return false;
+    }
+    nfy__mig_note_add(
+        c, m->rule, sp, NFY_CAT_LEFT_UNCHANGED, NFY_OPTYPE_MODIFY,
+        nfy_mig_strdup(c, q),
+        nfy_mig_fmt(c,
+                    "not applied: %.*s -> %.*s is restricted on torch_npu "
+                    "(list %s): %s",
+                    NFY_STR_FMT(q), NFY_STR_FMT(tail), rs.list ? rs.list : "?",
+                    why));
+    nfy_vec_last(c->notes)->safety = NFY_SAFETY_MANUAL;
+    nfy_vec_last(c->notes)->after = text;
+    return true;
+}
+
 /*
  * Rename the chain q (head_parts h) spelled by names[0..nn) (byte spans of
  * its NAME parts) per match m. Tokens [tfirst, tend) are claimed (none for
@@ -198,9 +249,16 @@ void nfy__mig_rename_chain(mig_ctx *c, const mig_qmatch *m, nfy_str q,
     uint32_t nend = p.n - (p.k - mend);
     char *text = nfy__mig_join_comps(c->arena, tail, lo, nend);
     const char *api = nfy_mig_strdup(c, q);
+    const char *told = NULL; /* an advice restriction, said with the edit */
+    if (restricted(c, m, q, tail, sp, toks ? toks[nn - 1] : NFY_NONE, text,
+                   &told))
+        return;
     uint32_t t1 = toks ? toks[j1] : 0, t2 = toks ? toks[j2] + 1 : 0;
-    nfy__mig_edit_api(c, m->rule, t1, t2, sp.start, sp.end, text,
-                      nfy_mig_fmt(c, "%s -> %s", api, tail.ptr), api);
+    nfy__mig_edit_api(
+        c, m->rule, t1, t2, sp.start, sp.end, text,
+        told ? nfy_mig_fmt(c, "%s -> %s (torch_npu: %s)", api, tail.ptr, told)
+             : nfy_mig_fmt(c, "%s -> %s", api, tail.ptr),
+        api);
 }
 
 /* A chain self.attr.rest through a module-valued attribute (resolve.h:
