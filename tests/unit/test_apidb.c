@@ -831,6 +831,7 @@ static void test_family_order_matches_generator(void **state)
                                                       "cpp_apis",
                                                       "backend_ops",
                                                       "notes_en",
+                                                      "restriction_effects",
                                                       "torch_inventory"};
     assert_int_equal(nfy__apidb_family_count, NFY__FAM_COUNT);
     for (int f = 0; f < NFY__FAM_COUNT; f++)
