@@ -339,49 +339,37 @@ static bool one_file(syntax_run *run, const char *path, nfy_buf *out)
     return !st && !nerr;
 }
 
-/* Options anywhere; the files into files (argv order). */
-static int parse_args(int argc, char **argv, syntax_run *run,
-                      const char **files, int *nfiles)
+/* One option of syntax into run. */
+static void set_option(void *ctx, int id, const char *val)
 {
-    bool dashdash = false;
-    for (int i = 1; i < argc; i++) {
-        const char *val;
-        switch (nfy_cli_next(&syntax_cmd, argc, argv, &i, &dashdash, &val)) {
-        case NFY_CLI_HELP:
-            return NFY_EXIT_OK;
-        case NFY_CLI_ERROR:
-            return NFY_EXIT_USAGE;
-        case NFY_CLI_ARG:
-            files[(*nfiles)++] = val;
-            break;
-        case OPT_USES:
-            run->uses = true;
-            break;
-        case OPT_STATS:
-            run->stats = true;
-            break;
-        case OPT_QUIET:
-            run->quiet = true;
-            break;
-        }
+    syntax_run *run = ctx;
+    (void)val;
+    switch (id) {
+    case OPT_USES:
+        run->uses = true;
+        break;
+    case OPT_STATS:
+        run->stats = true;
+        break;
+    case OPT_QUIET:
+        run->quiet = true;
+        break;
     }
-    if (*nfiles == 0)
-        return nfy_cli_usage_error("syntax", "no input file");
-    return -1;
 }
 
 int nfy_cli_cmd_syntax(int argc, char **argv)
 {
     syntax_run run;
     memset(&run, 0, sizeof run);
-    const char **files = calloc((size_t)argc + 1, sizeof *files);
-    if (!files)
-        return NFY_EXIT_INTERNAL;
-    int nfiles = 0;
-    int rc = parse_args(argc, argv, &run, files, &nfiles);
-    if (rc >= 0) {
-        free(files);
+    const char **files;
+    int nfiles;
+    int rc = nfy_cli_parse_files(&syntax_cmd, argc, argv, set_option, &run,
+                                 &files, &nfiles);
+    if (rc >= 0)
         return rc;
+    if (nfiles == 0) {
+        free(files);
+        return nfy_cli_usage_error("syntax", "no input file");
     }
     run.many = nfiles > 1;
     nfy_pysyn_front_scratch_init(&run.scratch);

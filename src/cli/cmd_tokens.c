@@ -181,52 +181,39 @@ static bool files_from(tokens_run *run, nfy_tokens *toks, nfy_buf *out)
     return ok;
 }
 
-/* Options anywhere; the files into files (argv order). */
-static int parse_args(int argc, char **argv, tokens_run *run,
-                      const char **files, int *nfiles)
+/* One option of tokens into run. */
+static void set_option(void *ctx, int id, const char *val)
 {
-    bool dashdash = false;
-    for (int i = 1; i < argc; i++) {
-        const char *val;
-        switch (nfy_cli_next(&tokens_cmd, argc, argv, &i, &dashdash, &val)) {
-        case NFY_CLI_HELP:
-            return NFY_EXIT_OK;
-        case NFY_CLI_ERROR:
-            return NFY_EXIT_USAGE;
-        case NFY_CLI_ARG:
-            files[(*nfiles)++] = val;
-            break;
-        case OPT_ROUNDTRIP:
-            run->mode = MODE_ROUNDTRIP;
-            break;
-        case OPT_STATS:
-            run->mode = MODE_STATS;
-            break;
-        case OPT_QUIET:
-            run->quiet = true;
-            break;
-        case OPT_FILES_FROM:
-            run->list = val;
-            break;
-        }
+    tokens_run *run = ctx;
+    switch (id) {
+    case OPT_ROUNDTRIP:
+        run->mode = MODE_ROUNDTRIP;
+        break;
+    case OPT_STATS:
+        run->mode = MODE_STATS;
+        break;
+    case OPT_QUIET:
+        run->quiet = true;
+        break;
+    case OPT_FILES_FROM:
+        run->list = val;
+        break;
     }
-    if (*nfiles == 0 && !run->list)
-        return nfy_cli_usage_error("tokens", "no input file");
-    return -1;
 }
 
 int nfy_cli_cmd_tokens(int argc, char **argv)
 {
     tokens_run run;
     memset(&run, 0, sizeof run);
-    const char **files = calloc((size_t)argc + 1, sizeof *files);
-    if (!files)
-        return NFY_EXIT_INTERNAL;
-    int nfiles = 0;
-    int rc = parse_args(argc, argv, &run, files, &nfiles);
-    if (rc >= 0) {
-        free(files);
+    const char **files;
+    int nfiles;
+    int rc = nfy_cli_parse_files(&tokens_cmd, argc, argv, set_option, &run,
+                                 &files, &nfiles);
+    if (rc >= 0)
         return rc;
+    if (nfiles == 0 && !run.list) {
+        free(files);
+        return nfy_cli_usage_error("tokens", "no input file");
     }
     run.many = nfiles > 1 || run.list;
     nfy_tokens toks;

@@ -1,6 +1,7 @@
 /* Parsing and --help from one option table (opt_table.h). */
 #include "cli/opt_table.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "apidb/apidb.h"
@@ -146,6 +147,32 @@ int nfy_cli_parse_end(int id)
     return id == NFY_CLI_HELP    ? NFY_EXIT_OK
            : id == NFY_CLI_ERROR ? NFY_EXIT_USAGE
                                  : -1;
+}
+
+int nfy_cli_parse_files(const nfy_cli_command *c, int argc, char **argv,
+                        nfy_cli_on_option *on_option, void *ctx,
+                        const char ***files, int *nfiles)
+{
+    *nfiles = 0;
+    *files = calloc((size_t)argc + 1, sizeof **files);
+    if (!*files)
+        return NFY_EXIT_INTERNAL;
+    bool dashdash = false;
+    for (int i = 1; i < argc; i++) {
+        const char *val;
+        int id = nfy_cli_next(c, argc, argv, &i, &dashdash, &val);
+        int rc = nfy_cli_parse_end(id);
+        if (rc >= 0) {
+            free(*files);
+            *files = NULL;
+            return rc;
+        }
+        if (id == NFY_CLI_ARG)
+            (*files)[(*nfiles)++] = val;
+        else if (id >= 0)
+            on_option(ctx, id, val);
+    }
+    return -1;
 }
 
 int nfy_cli_color_option(const char *cmd, int id, const char *val, bool *color)

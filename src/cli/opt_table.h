@@ -74,4 +74,18 @@ int nfy_cli_next(const nfy_cli_command *c, int argc, char **argv, int *i,
  * NFY_CLI_HELP, 2 after NFY_CLI_ERROR; -1 for any other id. */
 int nfy_cli_parse_end(int id);
 
+/* What nfy_cli_parse_files hands each option (id >= 0) and its value to. */
+typedef void nfy_cli_on_option(void *ctx, int id, const char *val);
+
+/*
+ * All of argv parsed against c, options anywhere: each option goes to
+ * on_option, the positional arguments into *files, a new array in argv
+ * order (*nfiles of them; the caller frees it). -1 to go on; else the exit
+ * code to end with (after --help, a usage error, no memory) and *files is
+ * NULL.
+ */
+int nfy_cli_parse_files(const nfy_cli_command *c, int argc, char **argv,
+                        nfy_cli_on_option *on_option, void *ctx,
+                        const char ***files, int *nfiles);
+
 #endif
