@@ -175,16 +175,74 @@ static bool slow_matrix(const nfy_npu_kernel *k)
 /* ---- findings -------------------------------------------------------------
  */
 
-static nfy_npu_finding *add(nfy_npu_analysis *a, nfy_npu_find_kind kind,
-                            const char *code, const char *title,
-                            const char *advice)
+/* Each cause's code, title and usual fix, by kind. */
+static const struct {
+    const char *code, *title, *advice;
+} causes[NFY_NFIND__COUNT] = {
+    [NFY_NFIND_AI_CPU] =
+        {"NPU801", "kernels fall back to the AI CPU",
+         "AI_CPU tasks run on the NPU's control CPUs, far slower than the "
+         "AI Core, and stall the stream around them. The usual causes are "
+         "dtypes the AI Core kernel lacks (int64 or float64 inputs: Cast, "
+         "ArgMax, Index, NonZero, Unique), dynamic output shapes, or an "
+         "operator without an AI Core kernel in this CANN. Keep indices and "
+         "masks int32 (or the tensor in float16/bfloat16), move the op out "
+         "of the step, use the torch_npu fused API that replaces it, or "
+         "upgrade CANN; `npuify db query OP` gives its NPU status."},
+    [NFY_NFIND_FP32_MATMUL] =
+        {"NPU802", "matrix work in FP32 or off the Cube units (no AMP)",
+         "The Cube units do matrix multiplication in FP16/BF16 (and HF32); "
+         "FP32 MatMul falls to slower paths or the vector units, and "
+         "convolutions are forced to FP16 internally. Turn on mixed "
+         "precision: with torch.autocast(device_type=\"npu\", "
+         "dtype=torch.bfloat16) (or torch_npu.npu.amp with a GradScaler "
+         "for float16), `npuify convert --amp` adds it; or allow HF32 for "
+         "FP32 models (torch.npu.matmul.allow_hf32 = True, "
+         "torch.npu.conv.allow_hf32 = True)."},
+    [NFY_NFIND_HCCL] =
+        {"NPU803", "communication (HCCL) share",
+         "Collectives that do not overlap with computation add to every "
+         "step. Let DDP overlap them with backward (bucket_cap_mb, "
+         "gradient_as_bucket_view=True, no find_unused_parameters unless "
+         "needed), communicate less often (gradient accumulation with "
+         "no_sync()), and check the links (HCCL_BUFFSIZE, HCCL_INTRA_ROCE_"
+         "ENABLE, ranks on one server first). A broadcast in the first "
+         "step is DDP's one-off parameter sync, not steady-state cost."},
+    [NFY_NFIND_HOST_BOUND] =
+        {"NPU804", "host-bound: the device idles between kernels",
+         "The device waits for the host to launch work. Set "
+         "TASK_QUEUE_ENABLE=2 (or 1) so operator dispatch runs in a second "
+         "thread, bind the "
+         "process to cores (CPU_AFFINITY_CONF=1), remove host syncs from the "
+         "step (.item(), .cpu(), .tolist(), printing tensors, "
+         "torch.npu.synchronize()), give each step more work (batch size), "
+         "and replace chains of small ops by fused torch_npu operators or "
+         "graph mode (torchair)."},
+    [NFY_NFIND_SMALL_KERNELS] =
+        {"NPU805", "small-kernel storm: most kernels are shorter than 10 us",
+         "Each kernel costs a launch on the host; thousands of tiny ones "
+         "leave the device waiting. Use fused torch_npu operators where "
+         "they exist (npu_rms_norm, npu_fusion_attention, "
+         "npu_rotary_mul, npu_swiglu, fused optimizers), larger tensors "
+         "per op (batch), fewer dtype casts and views, and "
+         "TASK_QUEUE_ENABLE=2."},
+    [NFY_NFIND_OPTIMIZER] =
+        {"NPU806", "optimizer not fused: one update kernel per parameter",
+         "The optimizer launches one small kernel per parameter tensor. "
+         "Use torch_npu's fused optimizers (torch_npu.optim.NpuFusedAdamW, "
+         "NpuFusedAdam, NpuFusedSGD, NpuFusedLamb: one kernel over the "
+         "flattened parameters) or torch.optim.AdamW(..., foreach=True) "
+         "where torch_npu supports it."},
+};
+
+static nfy_npu_finding *add(nfy_npu_analysis *a, nfy_npu_find_kind kind)
 {
     nfy_npu_finding f;
     memset(&f, 0, sizeof f);
     f.kind = kind;
-    f.code = code;
-    f.title = title;
-    f.advice = advice;
+    f.code = causes[kind].code;
+    f.title = causes[kind].title;
+    f.advice = causes[kind].advice;
     f.sev = NFY_SEV_WARNING;
     nfy_vec_push(&a->items, f);
     return nfy_vec_last(&a->items);
@@ -222,11 +280,9 @@ static void gather(const nfy_npu_profile *p, kernel_pred pred, bool by_count,
 
 /* A finding about group k: its time, count, share and first five types. */
 static nfy_npu_finding *add_group(nfy_npu_analysis *a, const kgroup *k,
-                                  double share, nfy_npu_find_kind kind,
-                                  const char *code, const char *title,
-                                  const char *advice)
+                                  double share, nfy_npu_find_kind kind)
 {
-    nfy_npu_finding *f = add(a, kind, code, title, advice);
+    nfy_npu_finding *f = add(a, kind);
     f->time_us = k->us;
     f->count = k->n;
     f->share = share;
@@ -244,17 +300,8 @@ static void find_ai_cpu(const nfy_npu_profile *p, nfy_npu_analysis *a)
     kgroup k;
     gather(p, on_ai_cpu, false, &k);
     if (k.n) {
-        nfy_npu_finding *f = add_group(
-            a, &k, share_of(a, k.us), NFY_NFIND_AI_CPU, "NPU801",
-            "kernels fall back to the AI CPU",
-            "AI_CPU tasks run on the NPU's control CPUs, far slower than the "
-            "AI Core, and stall the stream around them. The usual causes are "
-            "dtypes the AI Core kernel lacks (int64 or float64 inputs: Cast, "
-            "ArgMax, Index, NonZero, Unique), dynamic output shapes, or an "
-            "operator without an AI Core kernel in this CANN. Keep indices and "
-            "masks int32 (or the tensor in float16/bfloat16), move the op out "
-            "of the step, use the torch_npu fused API that replaces it, or "
-            "upgrade CANN; `npuify db query OP` gives its NPU status.");
+        nfy_npu_finding *f =
+            add_group(a, &k, share_of(a, k.us), NFY_NFIND_AI_CPU);
         f->sev = f->share >= 0.01 ? NFY_SEV_WARNING : NFY_SEV_NOTE;
         f->evidence = nfy_arena_fmt(
             &a->arena,
@@ -275,17 +322,8 @@ static void find_fp32_matrix(const nfy_npu_profile *p, nfy_npu_analysis *a)
     gather(p, slow_matrix, false, &k);
     gather(p, is_matrix_kernel, false, &all);
     if (k.n) {
-        nfy_npu_finding *f = add_group(
-            a, &k, share_of(a, k.us), NFY_NFIND_FP32_MATMUL, "NPU802",
-            "matrix work in FP32 or off the Cube units (no AMP)",
-            "The Cube units do matrix multiplication in FP16/BF16 (and HF32); "
-            "FP32 MatMul falls to slower paths or the vector units, and "
-            "convolutions are forced to FP16 internally. Turn on mixed "
-            "precision: with torch.autocast(device_type=\"npu\", "
-            "dtype=torch.bfloat16) (or torch_npu.npu.amp with a GradScaler "
-            "for float16), `npuify convert --amp` adds it; or allow HF32 for "
-            "FP32 models (torch.npu.matmul.allow_hf32 = True, "
-            "torch.npu.conv.allow_hf32 = True).");
+        nfy_npu_finding *f =
+            add_group(a, &k, share_of(a, k.us), NFY_NFIND_FP32_MATMUL);
         f->evidence = nfy_arena_fmt(
             &a->arena,
             "%lld of %lld matrix kernels (MatMul/BatchMatMul/Conv) run in "
@@ -345,16 +383,7 @@ static void find_hccl(const nfy_npu_profile *p, nfy_npu_analysis *a)
         k.us = p->tl.communication_us; /* from Overlap Analysis */
     if (k.us > 0) {
         double base = a->kernel_us > 0 ? a->kernel_us : k.us;
-        nfy_npu_finding *f = add_group(
-            a, &k, k.us / base, NFY_NFIND_HCCL, "NPU803",
-            "communication (HCCL) share",
-            "Collectives that do not overlap with computation add to every "
-            "step. Let DDP overlap them with backward (bucket_cap_mb, "
-            "gradient_as_bucket_view=True, no find_unused_parameters unless "
-            "needed), communicate less often (gradient accumulation with "
-            "no_sync()), and check the links (HCCL_BUFFSIZE, HCCL_INTRA_ROCE_"
-            "ENABLE, ranks on one server first). A broadcast in the first "
-            "step is DDP's one-off parameter sync, not steady-state cost.");
+        nfy_npu_finding *f = add_group(a, &k, k.us / base, NFY_NFIND_HCCL);
         f->sev = f->share >= 0.10 ? NFY_SEV_WARNING : NFY_SEV_NOTE;
         int32_t first;
         double first_us, later_us;
@@ -463,16 +492,7 @@ static void find_host_bound(const nfy_npu_profile *p, nfy_npu_analysis *a)
     }
     if (idle_share < IDLE_SHARE && free_share < IDLE_SHARE)
         return;
-    nfy_npu_finding *f = add(
-        a, NFY_NFIND_HOST_BOUND, "NPU804",
-        "host-bound: the device idles between kernels",
-        "The device waits for the host to launch work. Set TASK_QUEUE_ENABLE=2 "
-        "(or 1) so operator dispatch runs in a second thread, bind the "
-        "process to cores (CPU_AFFINITY_CONF=1), remove host syncs from the "
-        "step (.item(), .cpu(), .tolist(), printing tensors, "
-        "torch.npu.synchronize()), give each step more work (batch size), "
-        "and replace chains of small ops by fused torch_npu operators or "
-        "graph mode (torchair).");
+    nfy_npu_finding *f = add(a, NFY_NFIND_HOST_BOUND);
     f->time_us = g.idle_us > 0 ? g.idle_us : p->tl.free_us;
     f->share = idle_share > free_share ? idle_share : free_share;
     f->count = g.gaps;
@@ -522,15 +542,8 @@ static void find_small_kernels(const nfy_npu_profile *p, nfy_npu_analysis *a)
     kgroup k;
     gather(p, is_small, true, &k);
     if (a->kernels >= 20 && k.n * 2 >= a->kernels) {
-        nfy_npu_finding *f = add_group(
-            a, &k, (double)k.n / (double)a->kernels, NFY_NFIND_SMALL_KERNELS,
-            "NPU805", "small-kernel storm: most kernels are shorter than 10 us",
-            "Each kernel costs a launch on the host; thousands of tiny ones "
-            "leave the device waiting. Use fused torch_npu operators where "
-            "they exist (npu_rms_norm, npu_fusion_attention, "
-            "npu_rotary_mul, npu_swiglu, fused optimizers), larger tensors "
-            "per op (batch), fewer dtype casts and views, and "
-            "TASK_QUEUE_ENABLE=2.");
+        nfy_npu_finding *f = add_group(a, &k, (double)k.n / (double)a->kernels,
+                                       NFY_NFIND_SMALL_KERNELS);
         f->evidence = nfy_arena_fmt(
             &a->arena,
             "%lld of %lld kernels (%.1f%%) are shorter than %.0f us; they "
@@ -552,14 +565,8 @@ static void find_optimizer(const nfy_npu_profile *p, nfy_npu_analysis *a)
     gather(p, is_optimizer, false, &k);
     int64_t steps = a->steps > 0 ? a->steps : 1;
     if (k.n / steps >= OPTIMIZER_PER_STEP) {
-        nfy_npu_finding *f = add_group(
-            a, &k, share_of(a, k.us), NFY_NFIND_OPTIMIZER, "NPU806",
-            "optimizer not fused: one update kernel per parameter",
-            "The optimizer launches one small kernel per parameter tensor. "
-            "Use torch_npu's fused optimizers (torch_npu.optim.NpuFusedAdamW, "
-            "NpuFusedAdam, NpuFusedSGD, NpuFusedLamb: one kernel over the "
-            "flattened parameters) or torch.optim.AdamW(..., foreach=True) "
-            "where torch_npu supports it.");
+        nfy_npu_finding *f =
+            add_group(a, &k, share_of(a, k.us), NFY_NFIND_OPTIMIZER);
         f->evidence = nfy_arena_fmt(
             &a->arena,
             "%lld optimizer kernels (%.1f per step over %lld step%s), %.1f us, "
