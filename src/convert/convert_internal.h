@@ -99,6 +99,15 @@ nfy_status nfy__convert_notebook_edits(nfy_convert_passes *p,
                                        nfy_diags *diags);
 
 /*
+ * Lexes and parses text (named name) alone, with the passes' front end,
+ * adding its diagnostics to d; *tree_errors says whether the tree holds
+ * syntax errors. Not NFY_OK when the text could not be read (nothing
+ * said), or lexing or parsing stopped (NFY_ELIMIT: past the token limit).
+ */
+nfy_status nfy__convert_parse_check(const char *name, const char *text,
+                                    size_t len, nfy_diags *d,
+                                    bool *tree_errors);
+/*
  * Does result (set applied to in, a Python file) still parse? When not, an
  * error "convert-reparse" at the edit nearest the first syntax error names
  * its rule (reparse.c).

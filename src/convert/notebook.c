@@ -17,8 +17,6 @@
 
 #include "convert/convert_internal.h"
 #include "edit/edit.h"
-#include "pylex/pylex.h"
-#include "pysyn/pysyn.h"
 
 typedef struct {
     const nfy_source *src; /* the notebook file */
@@ -492,18 +490,11 @@ static void drop_broken_cell(const nfy_convert_passes *p, nb_view *v,
                              const nfy_nb_cell *c, nfy_report *rep,
                              nfy_diags *diags)
 {
-    nfy_source cs;
-    if (nfy_source_from_mem(&cs, v->rel, v->python + c->pos, c->len))
-        return;
-    nfy_tokens toks;
-    nfy_lex_tokens_init(&toks);
-    nfy_arena a = NFY_ARENA_INIT;
     nfy_diags d;
     nfy_diags_init(&d);
-    nfy_pysyn *m = NULL;
-    if (nfy_lex_lex(&cs, &toks, &d) == NFY_OK)
-        if (nfy_pysyn_parse(&cs, &toks, &a, &d, &m) != NFY_OK)
-            m = NULL; /* too many tokens: the passes say so */
+    bool tree_errors; /* a limit hit is said by the passes, not here */
+    (void)nfy__convert_parse_check(v->rel, v->python + c->pos, c->len, &d,
+                                   &tree_errors);
     size_t first = diags->items.len;
     bool broken = false;
     for (size_t i = 0; i < d.items.len; i++)
@@ -529,9 +520,6 @@ static void drop_broken_cell(const nfy_convert_passes *p, nb_view *v,
         blank(v->python, c->pos, c->pos + c->len);
     }
     nfy_diags_release(&d);
-    nfy_arena_release(&a);
-    nfy_lex_tokens_release(&toks);
-    nfy_source_release(&cs);
 }
 
 /* The passes of kind over view; its findings and diagnostics then name

@@ -11,34 +11,45 @@
 #include "pylex/pylex.h"
 #include "pysyn/pysyn.h"
 
+nfy_status nfy__convert_parse_check(const char *name, const char *text,
+                                    size_t len, nfy_diags *d, bool *tree_errors)
+{
+    *tree_errors = false;
+    nfy_source src;
+    nfy_status st = nfy_source_from_mem(&src, name, text, len);
+    if (st != NFY_OK)
+        return st;
+    nfy_arena a = NFY_ARENA_INIT;
+    nfy_tokens toks;
+    nfy_lex_tokens_init(&toks);
+    nfy_pysyn *m = NULL;
+    st = nfy_lex_lex(&src, &toks, d);
+    if (st == NFY_OK)
+        st = nfy_pysyn_parse(&src, &toks, &a, d, &m);
+    *tree_errors = m && m->nerrors;
+    nfy_lex_tokens_release(&toks);
+    nfy_arena_release(&a);
+    nfy_source_release(&src);
+    return st;
+}
+
 /* The first syntax error in text (its byte offset), or false when the
  * text parses. */
 static bool first_syntax_error(const char *name, const char *text, size_t len,
                                uint32_t *offset)
 {
-    nfy_source src;
-    if (nfy_source_from_mem(&src, name, text, len) != NFY_OK)
-        return false; /* no memory: the write is not stopped by this check */
     nfy_diags d;
     nfy_diags_init(&d);
-    nfy_arena a = NFY_ARENA_INIT;
-    nfy_tokens toks;
-    nfy_lex_tokens_init(&toks);
-    nfy_pysyn *m = NULL;
-    nfy_status st = nfy_lex_lex(&src, &toks, &d);
-    if (st == NFY_OK)
-        st = nfy_pysyn_parse(&src, &toks, &a, &d, &m);
-    bool bad = nfy_diags_count(&d, NFY_SEV_ERROR) > 0 || (m && m->nerrors);
+    bool tree_errors;
+    nfy_status st = nfy__convert_parse_check(name, text, len, &d, &tree_errors);
+    bool bad = nfy_diags_count(&d, NFY_SEV_ERROR) > 0 || tree_errors;
     *offset = 0;
     for (size_t i = 0; i < d.items.len; i++)
         if (d.items.items[i].sev == NFY_SEV_ERROR) {
             *offset = d.items.items[i].offset;
             break;
         }
-    nfy_lex_tokens_release(&toks);
-    nfy_arena_release(&a);
     nfy_diags_release(&d);
-    nfy_source_release(&src);
     return bad && st != NFY_ELIMIT;
 }
 

@@ -203,6 +203,25 @@ nfy_str nfy__mig_chain_qual_ending(const mig_ctx *c, uint32_t t)
     return u == NFY_NONE ? none : nfy_resolve_prefix(c->r, u, n);
 }
 
+/*
+ * The token before `=` (the annotated target of `x: T = v`) of the
+ * assignment whose whole value is [head, end); not for call arguments.
+ */
+uint32_t nfy__mig_assign_target(const mig_ctx *c, uint32_t head, uint32_t end)
+{
+    uint32_t s = c->m->tok_stmt[head];
+    if (s == NFY_NONE || c->tok_arg[head] != NFY_NONE)
+        return NFY_NONE;
+    const nfy_stmt *st = &c->m->stmts[s];
+    if ((st->kind != NFY_STMT_ASSIGN && st->kind != NFY_STMT_ANNASSIGN) ||
+        st->value_first == NFY_NONE ||
+        !nfy__mig_expr_whole(c, head, end, st->value_first, st->value_end))
+        return NFY_NONE;
+    if (st->kind == NFY_STMT_ANNASSIGN)
+        return st->first;
+    return nfy__mig_prev_sig(c, nfy__mig_prev_sig(c, st->value_first));
+}
+
 /* Name assigned by the assignment statement whose value holds head. */
 static nfy_str assign_target(const mig_ctx *c, uint32_t head, uint32_t end,
                              uint32_t lit)
@@ -211,17 +230,7 @@ static nfy_str assign_target(const mig_ctx *c, uint32_t head, uint32_t end,
     if (lit != NFY_NONE && c->m->strings[lit].ctx == NFY_STR_DEFAULT &&
         c->m->strings[lit].param_tok != NFY_NONE)
         return mig_tok(c, c->m->strings[lit].param_tok);
-    uint32_t s = c->m->tok_stmt[head];
-    if (s == NFY_NONE || c->tok_arg[head] != NFY_NONE)
-        return none;
-    const nfy_stmt *st = &c->m->stmts[s];
-    if ((st->kind != NFY_STMT_ASSIGN && st->kind != NFY_STMT_ANNASSIGN) ||
-        st->value_first == NFY_NONE ||
-        !nfy__mig_expr_whole(c, head, end, st->value_first, st->value_end))
-        return none;
-    uint32_t eq = nfy__mig_prev_sig(c, st->value_first);
-    uint32_t tgt =
-        st->kind == NFY_STMT_ANNASSIGN ? st->first : nfy__mig_prev_sig(c, eq);
+    uint32_t tgt = nfy__mig_assign_target(c, head, end);
     if (tgt == NFY_NONE || c->m->toks[tgt].kind != NFY_TOK_NAME)
         return none;
     return mig_tok(c, tgt);

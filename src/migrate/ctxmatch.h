@@ -46,6 +46,11 @@ int nfy__mig_expr_rule_spec(const mig_ctx *c, uint32_t head, uint32_t end,
  */
 bool nfy__mig_expr_whole(const mig_ctx *c, uint32_t head, uint32_t end,
                          uint32_t vfirst, uint32_t vend);
+/**
+ * The last target token of the assignment statement whose whole value is
+ * [head, end) (the name of `x: T = v`), or NFY_NONE.
+ */
+uint32_t nfy__mig_assign_target(const mig_ctx *c, uint32_t head, uint32_t end);
 /** The opening bracket of the compared display (`x in ["a", "b"]`) that
  * [head, end) is an element of, or NFY_NONE. */
 uint32_t nfy__mig_compared_display(const mig_ctx *c, uint32_t head,

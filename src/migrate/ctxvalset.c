@@ -274,18 +274,9 @@ static nfy_str assign_name(mig_ctx *c, uint32_t head, uint32_t end,
                            uint32_t *at)
 {
     nfy_str none = nfy_str_slice(NFY_STR_LIT(""), 0, 0);
-    uint32_t s = c->m->tok_stmt[head];
-    if (s == NFY_NONE || c->tok_arg[head] != NFY_NONE)
-        return none;
-    const nfy_stmt *st = &c->m->stmts[s];
-    if ((st->kind != NFY_STMT_ASSIGN && st->kind != NFY_STMT_ANNASSIGN) ||
-        st->value_first == NFY_NONE ||
-        !nfy__mig_expr_whole(c, head, end, st->value_first, st->value_end))
-        return none;
-    uint32_t eq = nfy__mig_prev_sig(c, st->value_first);
-    uint32_t last =
-        st->kind == NFY_STMT_ANNASSIGN ? st->first : nfy__mig_prev_sig(c, eq);
-    if (!is_name(c, last) || primary_start(c, last) != st->first)
+    uint32_t last = nfy__mig_assign_target(c, head, end);
+    if (!is_name(c, last) ||
+        primary_start(c, last) != c->m->stmts[c->m->tok_stmt[head]].first)
         return none;
     *at = last;
     return mig_tok(c, last);

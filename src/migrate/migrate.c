@@ -259,6 +259,20 @@ nfy_status nfy_mig_rule_env(const nfy_migrate_opts *opts, nfy_rule_env *out)
     return NFY_OK;
 }
 
+/* A project-wide finding of rule id: advice about api, done by hand. */
+static void add_advice(nfy_report *report, const char *id, const char *api,
+                       const char *message)
+{
+    nfy_finding f = {0};
+    f.rule = id;
+    f.op = NFY_OPTYPE_NONE;
+    f.safety = NFY_SAFETY_MANUAL;
+    f.cat = NFY_CAT_PERFORMANCE_ADVICE;
+    f.api = api;
+    f.message = message;
+    nfy_report_add_finding(report, &f);
+}
+
 /* msFmkTransplt's global advice rows (File = NA): run-time settings. */
 static void global_advice(const nfy_migrate_opts *opts, const nfy_rule_env *env,
                           nfy_report *report)
@@ -272,14 +286,8 @@ static void global_advice(const nfy_migrate_opts *opts, const nfy_rule_env *env,
     for (size_t i = 0; nfy__mig_pass_rule_row(
              opts->rules, env, NFY_PASS_GLOBAL_ADVICE, i, &from, &note);
          i++) {
-        nfy_finding f = {0};
-        f.rule = id;
-        f.op = NFY_OPTYPE_NONE;
-        f.safety = NFY_SAFETY_MANUAL;
-        f.cat = NFY_CAT_PERFORMANCE_ADVICE;
-        f.api = from;
-        f.message = note ? nfy_arena_fmt(&a, "%s: %s", msg, note) : msg;
-        nfy_report_add_finding(report, &f);
+        add_advice(report, id, from,
+                   note ? nfy_arena_fmt(&a, "%s: %s", msg, note) : msg);
     }
     nfy_arena_release(&a);
 }
@@ -299,28 +307,22 @@ void nfy_mig_project_finish(const nfy_migrate_project *p,
         return;
     nfy_arena a;
     nfy_arena_init(&a);
-    nfy_finding f = {0};
-    f.rule = id;
-    f.op = NFY_OPTYPE_NONE;
-    f.safety = NFY_SAFETY_MANUAL;
-    f.cat = NFY_CAT_PERFORMANCE_ADVICE;
-    f.api = "AMP";
-    const char *fid, *fmsg, *fhint;
+    const char *fid, *fmsg, *fhint, *text;
     if (p->first_fp16_file &&
         nfy__mig_pass_rule(opts->rules, &env, NFY_PASS_AMP_MANUAL_FP16, &fid,
                            &fmsg, &fhint))
         /* fp16 by hand is not "no mixed precision": say what was found */
-        f.message = nfy_arena_fmt(
+        text = nfy_arena_fmt(
             &a,
             "no torch AMP (autocast/GradScaler) found, but %s (%s:%u, %s). %s",
             fmsg, p->first_fp16_file, p->first_fp16_line, fid,
             or_empty_hint(nfy__mig_hint_in_env(&a, &env, fhint)));
     else
-        f.message = nfy_arena_fmt(
+        text = nfy_arena_fmt(
             &a, "%s (%zu %s torch, none uses AMP). %s", msg, p->torch_files,
             nfy_plural(p->torch_files, "file uses", "files use"),
             or_empty_hint(nfy__mig_hint_in_env(&a, &env, hint)));
-    nfy_report_add_finding(report, &f);
+    add_advice(report, id, "AMP", text);
     nfy_arena_release(&a);
 }
 
@@ -336,13 +338,7 @@ void nfy_mig_launcher_note(const nfy_migrate_opts *opts, nfy_report *report,
         return;
     nfy_arena a;
     nfy_arena_init(&a);
-    nfy_finding f = {0};
-    f.rule = id;
-    f.op = NFY_OPTYPE_NONE;
-    f.safety = NFY_SAFETY_MANUAL;
-    f.cat = NFY_CAT_PERFORMANCE_ADVICE;
-    f.api = "run_distributed_npu.sh";
-    f.message = nfy_arena_fmt(&a, "%s: %s", msg, detail);
-    nfy_report_add_finding(report, &f);
+    add_advice(report, id, "run_distributed_npu.sh",
+               nfy_arena_fmt(&a, "%s: %s", msg, detail));
     nfy_arena_release(&a);
 }

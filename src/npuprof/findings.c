@@ -175,16 +175,74 @@ static bool slow_matrix(const nfy_npu_kernel *k)
 /* ---- findings -------------------------------------------------------------
  */
 
-static nfy_npu_finding *add(nfy_npu_analysis *a, nfy_npu_find_kind kind,
-                            const char *code, const char *title,
-                            const char *advice)
+/* Each cause's code, title and usual fix, by kind. */
+static const struct {
+    const char *code, *title, *advice;
+} causes[NFY_NFIND__COUNT] = {
+    [NFY_NFIND_AI_CPU] =
+        {"NPU801", "kernels fall back to the AI CPU",
+         "AI_CPU tasks run on the NPU's control CPUs, far slower than the "
+         "AI Core, and stall the stream around them. The usual causes are "
+         "dtypes the AI Core kernel lacks (int64 or float64 inputs: Cast, "
+         "ArgMax, Index, NonZero, Unique), dynamic output shapes, or an "
+         "operator without an AI Core kernel in this CANN. Keep indices and "
+         "masks int32 (or the tensor in float16/bfloat16), move the op out "
+         "of the step, use the torch_npu fused API that replaces it, or "
+         "upgrade CANN; `npuify db query OP` gives its NPU status."},
+    [NFY_NFIND_FP32_MATMUL] =
+        {"NPU802", "matrix work in FP32 or off the Cube units (no AMP)",
+         "The Cube units do matrix multiplication in FP16/BF16 (and HF32); "
+         "FP32 MatMul falls to slower paths or the vector units, and "
+         "convolutions are forced to FP16 internally. Turn on mixed "
+         "precision: with torch.autocast(device_type=\"npu\", "
+         "dtype=torch.bfloat16) (or torch_npu.npu.amp with a GradScaler "
+         "for float16), `npuify convert --amp` adds it; or allow HF32 for "
+         "FP32 models (torch.npu.matmul.allow_hf32 = True, "
+         "torch.npu.conv.allow_hf32 = True)."},
+    [NFY_NFIND_HCCL] =
+        {"NPU803", "communication (HCCL) share",
+         "Collectives that do not overlap with computation add to every "
+         "step. Let DDP overlap them with backward (bucket_cap_mb, "
+         "gradient_as_bucket_view=True, no find_unused_parameters unless "
+         "needed), communicate less often (gradient accumulation with "
+         "no_sync()), and check the links (HCCL_BUFFSIZE, HCCL_INTRA_ROCE_"
+         "ENABLE, ranks on one server first). A broadcast in the first "
+         "step is DDP's one-off parameter sync, not steady-state cost."},
+    [NFY_NFIND_HOST_BOUND] =
+        {"NPU804", "host-bound: the device idles between kernels",
+         "The device waits for the host to launch work. Set "
+         "TASK_QUEUE_ENABLE=2 (or 1) so operator dispatch runs in a second "
+         "thread, bind the "
+         "process to cores (CPU_AFFINITY_CONF=1), remove host syncs from the "
+         "step (.item(), .cpu(), .tolist(), printing tensors, "
+         "torch.npu.synchronize()), give each step more work (batch size), "
+         "and replace chains of small ops by fused torch_npu operators or "
+         "graph mode (torchair)."},
+    [NFY_NFIND_SMALL_KERNELS] =
+        {"NPU805", "small-kernel storm: most kernels are shorter than 10 us",
+         "Each kernel costs a launch on the host; thousands of tiny ones "
+         "leave the device waiting. Use fused torch_npu operators where "
+         "they exist (npu_rms_norm, npu_fusion_attention, "
+         "npu_rotary_mul, npu_swiglu, fused optimizers), larger tensors "
+         "per op (batch), fewer dtype casts and views, and "
+         "TASK_QUEUE_ENABLE=2."},
+    [NFY_NFIND_OPTIMIZER] =
+        {"NPU806", "optimizer not fused: one update kernel per parameter",
+         "The optimizer launches one small kernel per parameter tensor. "
+         "Use torch_npu's fused optimizers (torch_npu.optim.NpuFusedAdamW, "
+         "NpuFusedAdam, NpuFusedSGD, NpuFusedLamb: one kernel over the "
+         "flattened parameters) or torch.optim.AdamW(..., foreach=True) "
+         "where torch_npu supports it."},
+};
+
+static nfy_npu_finding *add(nfy_npu_analysis *a, nfy_npu_find_kind kind)
 {
     nfy_npu_finding f;
     memset(&f, 0, sizeof f);
     f.kind = kind;
-    f.code = code;
-    f.title = title;
-    f.advice = advice;
+    f.code = causes[kind].code;
+    f.title = causes[kind].title;
+    f.advice = causes[kind].advice;
     f.sev = NFY_SEV_WARNING;
     nfy_vec_push(&a->items, f);
     return nfy_vec_last(&a->items);
@@ -197,19 +255,39 @@ static double share_of(const nfy_npu_analysis *a, double us)
 
 typedef bool (*kernel_pred)(const nfy_npu_kernel *k);
 
-static void collect(const nfy_npu_profile *p, kernel_pred pred, typeagg *g,
-                    double *us, int64_t *n)
+/* The kernels one finding is about: their types, total time and count. */
+typedef struct {
+    typeagg g;
+    double us;
+    int64_t n;
+} kgroup;
+
+/* The kernels pred picks, their types sorted by time (or by count). */
+static void gather(const nfy_npu_profile *p, kernel_pred pred, bool by_count,
+                   kgroup *k)
 {
-    *us = 0;
-    *n = 0;
+    memset(k, 0, sizeof *k);
     for (size_t i = 0; i < p->kernels.len; i++) {
-        const nfy_npu_kernel *k = &p->kernels.items[i];
-        if (!pred(k))
+        const nfy_npu_kernel *e = &p->kernels.items[i];
+        if (!pred(e))
             continue;
-        agg_add(g, k);
-        *us += k->dur_us;
-        (*n)++;
+        agg_add(&k->g, e);
+        k->us += e->dur_us;
+        k->n++;
     }
+    agg_done(&k->g, by_count);
+}
+
+/* A finding about group k: its time, count, share and first five types. */
+static nfy_npu_finding *add_group(nfy_npu_analysis *a, const kgroup *k,
+                                  double share, nfy_npu_find_kind kind)
+{
+    nfy_npu_finding *f = add(a, kind);
+    f->time_us = k->us;
+    f->count = k->n;
+    f->share = share;
+    f->ops = list_types(&a->arena, &k->g, 5);
+    return f;
 }
 
 static bool on_ai_cpu(const nfy_npu_kernel *k)
@@ -219,33 +297,18 @@ static bool on_ai_cpu(const nfy_npu_kernel *k)
 
 static void find_ai_cpu(const nfy_npu_profile *p, nfy_npu_analysis *a)
 {
-    typeagg g = {0};
-    double us;
-    int64_t n;
-    collect(p, on_ai_cpu, &g, &us, &n);
-    agg_done(&g, false);
-    if (n) {
-        nfy_npu_finding *f = add(
-            a, NFY_NFIND_AI_CPU, "NPU801", "kernels fall back to the AI CPU",
-            "AI_CPU tasks run on the NPU's control CPUs, far slower than the "
-            "AI Core, and stall the stream around them. The usual causes are "
-            "dtypes the AI Core kernel lacks (int64 or float64 inputs: Cast, "
-            "ArgMax, Index, NonZero, Unique), dynamic output shapes, or an "
-            "operator without an AI Core kernel in this CANN. Keep indices and "
-            "masks int32 (or the tensor in float16/bfloat16), move the op out "
-            "of the step, use the torch_npu fused API that replaces it, or "
-            "upgrade CANN; `npuify db query OP` gives its NPU status.");
-        f->time_us = us;
-        f->count = n;
-        f->share = share_of(a, us);
+    kgroup k;
+    gather(p, on_ai_cpu, false, &k);
+    if (k.n) {
+        nfy_npu_finding *f =
+            add_group(a, &k, share_of(a, k.us), NFY_NFIND_AI_CPU);
         f->sev = f->share >= 0.01 ? NFY_SEV_WARNING : NFY_SEV_NOTE;
-        f->ops = list_types(&a->arena, &g, 5);
         f->evidence = nfy_arena_fmt(
             &a->arena,
             "%lld AI_CPU kernels take %.1f us, %.1f%% of kernel time.",
-            (long long)n, us, 100 * f->share);
+            (long long)k.n, k.us, 100 * f->share);
     }
-    nfy_vec_free(&g.v);
+    nfy_vec_free(&k.g.v);
 }
 
 static bool is_matrix_kernel(const nfy_npu_kernel *k)
@@ -255,40 +318,23 @@ static bool is_matrix_kernel(const nfy_npu_kernel *k)
 
 static void find_fp32_matrix(const nfy_npu_profile *p, nfy_npu_analysis *a)
 {
-    typeagg g = {0}, all = {0};
-    double us, all_us;
-    int64_t n, all_n;
-    collect(p, slow_matrix, &g, &us, &n);
-    collect(p, is_matrix_kernel, &all, &all_us, &all_n);
-    agg_done(&g, false);
-    if (n) {
-        nfy_npu_finding *f = add(
-            a, NFY_NFIND_FP32_MATMUL, "NPU802",
-            "matrix work in FP32 or off the Cube units (no AMP)",
-            "The Cube units do matrix multiplication in FP16/BF16 (and HF32); "
-            "FP32 MatMul falls to slower paths or the vector units, and "
-            "convolutions are forced to FP16 internally. Turn on mixed "
-            "precision: with torch.autocast(device_type=\"npu\", "
-            "dtype=torch.bfloat16) (or torch_npu.npu.amp with a GradScaler "
-            "for float16), `npuify convert --amp` adds it; or allow HF32 for "
-            "FP32 models (torch.npu.matmul.allow_hf32 = True, "
-            "torch.npu.conv.allow_hf32 = True).");
-        f->time_us = us;
-        f->count = n;
-        f->share = share_of(a, us);
-        f->ops = list_types(&a->arena, &g, 5);
+    kgroup k, all;
+    gather(p, slow_matrix, false, &k);
+    gather(p, is_matrix_kernel, false, &all);
+    if (k.n) {
+        nfy_npu_finding *f =
+            add_group(a, &k, share_of(a, k.us), NFY_NFIND_FP32_MATMUL);
         f->evidence = nfy_arena_fmt(
             &a->arena,
             "%lld of %lld matrix kernels (MatMul/BatchMatMul/Conv) run in "
             "FP32, "
             "on AI_VECTOR_CORE or with aic_mac_ratio < 0.2: %.1f us, %.1f%% of "
             "matrix time and %.1f%% of kernel time.",
-            (long long)n, (long long)all_n, us,
-            all_us > 0 ? 100 * us / all_us : 0, 100 * f->share);
+            (long long)k.n, (long long)all.n, k.us,
+            all.us > 0 ? 100 * k.us / all.us : 0, 100 * f->share);
     }
-    nfy_vec_free(&g.v);
-    free(all.slots);
-    nfy_vec_free(&all.v);
+    nfy_vec_free(&k.g.v);
+    nfy_vec_free(&all.g.v);
 }
 
 static bool is_comm(const nfy_npu_kernel *k)
@@ -331,29 +377,14 @@ static void comm_by_step(const nfy_npu_profile *p, int32_t *first,
 
 static void find_hccl(const nfy_npu_profile *p, nfy_npu_analysis *a)
 {
-    typeagg g = {0};
-    double us;
-    int64_t n;
-    collect(p, is_comm, &g, &us, &n);
-    agg_done(&g, false);
-    if (!n && p->tl.communication_us > 0)
-        us = p->tl.communication_us; /* from Overlap Analysis */
-    if (us > 0) {
-        nfy_npu_finding *f = add(
-            a, NFY_NFIND_HCCL, "NPU803", "communication (HCCL) share",
-            "Collectives that do not overlap with computation add to every "
-            "step. Let DDP overlap them with backward (bucket_cap_mb, "
-            "gradient_as_bucket_view=True, no find_unused_parameters unless "
-            "needed), communicate less often (gradient accumulation with "
-            "no_sync()), and check the links (HCCL_BUFFSIZE, HCCL_INTRA_ROCE_"
-            "ENABLE, ranks on one server first). A broadcast in the first "
-            "step is DDP's one-off parameter sync, not steady-state cost.");
-        double base = a->kernel_us > 0 ? a->kernel_us : us;
-        f->time_us = us;
-        f->count = n;
-        f->share = us / base;
+    kgroup k;
+    gather(p, is_comm, false, &k);
+    if (!k.n && p->tl.communication_us > 0)
+        k.us = p->tl.communication_us; /* from Overlap Analysis */
+    if (k.us > 0) {
+        double base = a->kernel_us > 0 ? a->kernel_us : k.us;
+        nfy_npu_finding *f = add_group(a, &k, k.us / base, NFY_NFIND_HCCL);
         f->sev = f->share >= 0.10 ? NFY_SEV_WARNING : NFY_SEV_NOTE;
-        f->ops = list_types(&a->arena, &g, 5);
         int32_t first;
         double first_us, later_us;
         int64_t later_n, bcast;
@@ -362,7 +393,7 @@ static void find_hccl(const nfy_npu_profile *p, nfy_npu_analysis *a)
         (void)nfy_buf_addf(&b,
                            "%lld HCCL tasks take %.1f us, %.1f%% of kernel "
                            "time.",
-                           (long long)n, us, 100 * f->share);
+                           (long long)k.n, k.us, 100 * f->share);
         if (first >= 0 && later_n > 0)
             (void)nfy_buf_addf(&b,
                                " Step %d (the first): %.1f us; later steps: "
@@ -378,7 +409,7 @@ static void find_hccl(const nfy_npu_profile *p, nfy_npu_analysis *a)
         f->evidence = nfy_arena_strdup(&a->arena, nfy_buf_cstr(&b));
         nfy_buf_release(&b);
     }
-    nfy_vec_free(&g.v);
+    nfy_vec_free(&k.g.v);
 }
 
 typedef struct {
@@ -461,16 +492,7 @@ static void find_host_bound(const nfy_npu_profile *p, nfy_npu_analysis *a)
     }
     if (idle_share < IDLE_SHARE && free_share < IDLE_SHARE)
         return;
-    nfy_npu_finding *f = add(
-        a, NFY_NFIND_HOST_BOUND, "NPU804",
-        "host-bound: the device idles between kernels",
-        "The device waits for the host to launch work. Set TASK_QUEUE_ENABLE=2 "
-        "(or 1) so operator dispatch runs in a second thread, bind the "
-        "process to cores (CPU_AFFINITY_CONF=1), remove host syncs from the "
-        "step (.item(), .cpu(), .tolist(), printing tensors, "
-        "torch.npu.synchronize()), give each step more work (batch size), "
-        "and replace chains of small ops by fused torch_npu operators or "
-        "graph mode (torchair).");
+    nfy_npu_finding *f = add(a, NFY_NFIND_HOST_BOUND);
     f->time_us = g.idle_us > 0 ? g.idle_us : p->tl.free_us;
     f->share = idle_share > free_share ? idle_share : free_share;
     f->count = g.gaps;
@@ -517,33 +539,19 @@ static bool is_small(const nfy_npu_kernel *k)
 
 static void find_small_kernels(const nfy_npu_profile *p, nfy_npu_analysis *a)
 {
-    typeagg g = {0};
-    double us;
-    int64_t n;
-    collect(p, is_small, &g, &us, &n);
-    agg_done(&g, true);
-    if (a->kernels >= 20 && n * 2 >= a->kernels) {
-        nfy_npu_finding *f = add(
-            a, NFY_NFIND_SMALL_KERNELS, "NPU805",
-            "small-kernel storm: most kernels are shorter than 10 us",
-            "Each kernel costs a launch on the host; thousands of tiny ones "
-            "leave the device waiting. Use fused torch_npu operators where "
-            "they exist (npu_rms_norm, npu_fusion_attention, "
-            "npu_rotary_mul, npu_swiglu, fused optimizers), larger tensors "
-            "per op (batch), fewer dtype casts and views, and "
-            "TASK_QUEUE_ENABLE=2.");
-        f->time_us = us;
-        f->count = n;
-        f->share = (double)n / (double)a->kernels;
-        f->ops = list_types(&a->arena, &g, 5);
+    kgroup k;
+    gather(p, is_small, true, &k);
+    if (a->kernels >= 20 && k.n * 2 >= a->kernels) {
+        nfy_npu_finding *f = add_group(a, &k, (double)k.n / (double)a->kernels,
+                                       NFY_NFIND_SMALL_KERNELS);
         f->evidence = nfy_arena_fmt(
             &a->arena,
             "%lld of %lld kernels (%.1f%%) are shorter than %.0f us; they "
             "take %.1f us in all (%.1f%% of kernel time).",
-            (long long)n, (long long)a->kernels, 100 * f->share,
-            SMALL_KERNEL_US, us, 100 * share_of(a, us));
+            (long long)k.n, (long long)a->kernels, 100 * f->share,
+            SMALL_KERNEL_US, k.us, 100 * share_of(a, k.us));
     }
-    nfy_vec_free(&g.v);
+    nfy_vec_free(&k.g.v);
 }
 
 static bool is_optimizer(const nfy_npu_kernel *k)
@@ -553,33 +561,20 @@ static bool is_optimizer(const nfy_npu_kernel *k)
 
 static void find_optimizer(const nfy_npu_profile *p, nfy_npu_analysis *a)
 {
-    typeagg g = {0};
-    double us;
-    int64_t n;
-    collect(p, is_optimizer, &g, &us, &n);
-    agg_done(&g, false);
+    kgroup k;
+    gather(p, is_optimizer, false, &k);
     int64_t steps = a->steps > 0 ? a->steps : 1;
-    if (n / steps >= OPTIMIZER_PER_STEP) {
-        nfy_npu_finding *f = add(
-            a, NFY_NFIND_OPTIMIZER, "NPU806",
-            "optimizer not fused: one update kernel per parameter",
-            "The optimizer launches one small kernel per parameter tensor. "
-            "Use torch_npu's fused optimizers (torch_npu.optim.NpuFusedAdamW, "
-            "NpuFusedAdam, NpuFusedSGD, NpuFusedLamb: one kernel over the "
-            "flattened parameters) or torch.optim.AdamW(..., foreach=True) "
-            "where torch_npu supports it.");
-        f->time_us = us;
-        f->count = n;
-        f->share = share_of(a, us);
-        f->ops = list_types(&a->arena, &g, 5);
+    if (k.n / steps >= OPTIMIZER_PER_STEP) {
+        nfy_npu_finding *f =
+            add_group(a, &k, share_of(a, k.us), NFY_NFIND_OPTIMIZER);
         f->evidence = nfy_arena_fmt(
             &a->arena,
             "%lld optimizer kernels (%.1f per step over %lld step%s), %.1f us, "
             "%.1f%% of kernel time; mean %.1f us each.",
-            (long long)n, (double)n / (double)steps, (long long)steps,
-            steps == 1 ? "" : "s", us, 100 * f->share, us / (double)n);
+            (long long)k.n, (double)k.n / (double)steps, (long long)steps,
+            steps == 1 ? "" : "s", k.us, 100 * f->share, k.us / (double)k.n);
     }
-    nfy_vec_free(&g.v);
+    nfy_vec_free(&k.g.v);
 }
 
 static int cmp_i32(const void *x, const void *y)
