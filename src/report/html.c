@@ -231,12 +231,7 @@ static void files_table(nfy_buf *out, const nfy_report *rep,
     nfy_buf_addstr(out, "<h2>Files</h2>\n");
     nfy__report_html_table_open(out, "files", true, cols, 5);
     for (size_t i = 0; i < nf; i++) {
-        size_t first, end, edits = 0;
-        nfy__report_file_range(v, files[i]->file, &first, &end);
-        for (size_t k = first; k < end; k++) {
-            nfy_finding buf;
-            edits += nfy__report_sorted_head(v, k, &buf)->cat == NFY_CAT_CHANGE;
-        }
+        nfy__file_counts c = nfy__report_file_counts(v, files[i]->file);
         nfy_buf_addstr(out, "<tr>");
         name_td(out, files[i]->file);
         nfy__report_html_td(out, nfy_report_file_status_name(files[i]->status),
@@ -244,7 +239,7 @@ static void files_table(nfy_buf *out, const nfy_report *rep,
         nfy_buf_addf(out,
                      "<td class=\"n\" data-v=\"%zu\">%zu</td><td class=\"n\" "
                      "data-v=\"%zu\">%zu</td>",
-                     edits, edits, end - first - edits, end - first - edits);
+                     c.edits, c.edits, c.findings, c.findings);
         nfy__report_html_td(out, files[i]->note, false);
         nfy_buf_addstr(out, "</tr>\n");
     }

@@ -108,18 +108,13 @@ static void write_files(nfy_buf *out, const nfy_report *rep,
     size_t nf = nfy__report_sorted_files(rep, &files);
     nfy_buf_addstr(out, "  \"files\": [");
     for (size_t i = 0; i < nf; i++) {
-        size_t first, end, edits = 0;
-        nfy__report_file_range(v, files[i]->file, &first, &end);
-        for (size_t k = first; k < end; k++) {
-            nfy_finding buf;
-            edits += nfy__report_sorted_head(v, k, &buf)->cat == NFY_CAT_CHANGE;
-        }
+        nfy__file_counts c = nfy__report_file_counts(v, files[i]->file);
         nfy_buf_addstr(out, i ? ",\n    {" : "\n    {");
         jname(out, QKEY("path"), files[i]->file, true);
         jkv_str(out, QKEY("status"),
                 nfy_report_file_status_name(files[i]->status), true);
-        jkv_num(out, "edits", edits, true);
-        jkv_num(out, "findings", end - first - edits, true);
+        jkv_num(out, "edits", c.edits, true);
+        jkv_num(out, "findings", c.findings, true);
         jkv_str(out, QKEY("note"), files[i]->note, false);
         nfy_buf_addch(out, '}');
     }

@@ -284,16 +284,11 @@ static void md_files(nfy_buf *out, const nfy_report *rep, const nfy__sorted *v)
         nfy_buf_addstr(out, "| File | Status | Edits | Findings | Note |\n"
                             "|---|---|---:|---:|---|\n");
     for (size_t i = 0; i < nf; i++) {
-        size_t first, end, edits = 0;
-        nfy__report_file_range(v, files[i]->file, &first, &end);
-        for (size_t k = first; k < end; k++) {
-            nfy_finding buf;
-            edits += nfy__report_sorted_head(v, k, &buf)->cat == NFY_CAT_CHANGE;
-        }
+        nfy__file_counts c = nfy__report_file_counts(v, files[i]->file);
         nfy_buf_addch(out, '|');
         name_cell(out, files[i]->file);
         cell(out, nfy_report_file_status_name(files[i]->status), false);
-        nfy_buf_addf(out, " %zu | %zu |", edits, end - first - edits);
+        nfy_buf_addf(out, " %zu | %zu |", c.edits, c.findings);
         cell(out, files[i]->note, false);
         nfy_buf_addch(out, '\n');
     }

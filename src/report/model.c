@@ -273,26 +273,15 @@ int nfy__report_strcmp(const char *a, const char *b)
     return strcmp(a, b);
 }
 
-static int cmp_u32(uint32_t a, uint32_t b)
-{
-    return (a > b) - (a < b);
-}
-
 int nfy__report_cmp_finding(const nfy_finding *a, const nfy_finding *b)
 {
     int c = nfy__report_strcmp(a->file, b->file);
     if (!c)
-        c = cmp_u32(a->start_line, b->start_line);
-    if (!c)
-        c = cmp_u32(a->start_col, b->start_col);
-    if (!c)
-        c = cmp_u32(a->end_line, b->end_line);
-    if (!c)
-        c = cmp_u32(a->end_col, b->end_col);
+        c = nfy__report_cmp_span(NFY__REPORT_SPAN(a), NFY__REPORT_SPAN(b));
     if (!c)
         c = nfy__report_strcmp(a->rule, b->rule);
     if (!c)
-        c = cmp_u32(a->cat, b->cat);
+        c = nfy__report_cmp_u32(a->cat, b->cat);
     if (!c)
         c = nfy__report_strcmp(a->message, b->message);
     if (!c)
@@ -302,9 +291,9 @@ int nfy__report_cmp_finding(const nfy_finding *a, const nfy_finding *b)
     if (!c)
         c = nfy__report_strcmp(a->after, b->after);
     if (!c)
-        c = cmp_u32(a->op, b->op);
+        c = nfy__report_cmp_u32(a->op, b->op);
     if (!c)
-        c = cmp_u32(a->safety, b->safety);
+        c = nfy__report_cmp_u32(a->safety, b->safety);
     if (!c)
         c = nfy__report_strcmp(a->npu_api, b->npu_api);
     if (!c)
@@ -318,7 +307,7 @@ static int cmp_file(const void *pa, const void *pb)
     const nfy_report_file *const *b = pb;
     int c = nfy__report_strcmp((*a)->file, (*b)->file);
     if (!c)
-        c = cmp_u32((*a)->status, (*b)->status);
+        c = nfy__report_cmp_u32((*a)->status, (*b)->status);
     if (!c)
         c = nfy__report_strcmp((*a)->note, (*b)->note);
     return c;

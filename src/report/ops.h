@@ -81,4 +81,22 @@ void nfy__report_ops_notes(const nfy_prof_op *op, nfy_buf *tmp);
 void nfy__report_ops_join_sites(const nfy_prof_op *op, double total,
                                 nfy_buf *tmp);
 
+/* The operator selections the ops tables list (ops_report.c). */
+
+/** An operator the NPU does not run natively: unsupported or fallback. */
+bool nfy__report_ops_needs_work(const nfy_prof_op *op);
+/** An operator the torch_npu data does not know. */
+bool nfy__report_ops_unknown(const nfy_prof_op *op);
+
+/* One call site of an operator, most calls first, split into its parts. */
+typedef struct {
+    const nfy_prof_site *site;
+    nfy_str file, func;
+    uint32_t line;
+} nfy__ops_site;
+
+/** Site k of op in order (from nfy_prof_op_sites_by_calls), split. */
+nfy__ops_site nfy__report_ops_site(const nfy_prof_op *op, const size_t *order,
+                                   size_t k);
+
 #endif

@@ -142,16 +142,14 @@ static void json_op(const nfy_prof_op *op, double total, nfy_arena *a,
     size_t order[NFY_PROF_SITES_MAX];
     nfy_prof_op_sites_by_calls(op, order);
     for (size_t k = 0; k < op->sites.len; k++) {
-        const nfy_prof_site *s = &op->sites.items[order[k]];
-        nfy_str file, func;
-        uint32_t line;
-        nfy_prof_site_parts(s->text, &file, &line, &func);
+        nfy__ops_site p = nfy__report_ops_site(op, order, k);
+        const nfy_prof_site *s = p.site;
         (void)nfy_buf_addstr(out, k ? ",{" : "{");
         jkey(out, "file");
-        jstr(out, file);
-        (void)nfy_buf_addf(out, ",\"line\":%u,", (unsigned)line);
+        jstr(out, p.file);
+        (void)nfy_buf_addf(out, ",\"line\":%u,", (unsigned)p.line);
         jkey(out, "function");
-        jstr(out, func);
+        jstr(out, p.func);
         (void)nfy_buf_addf(out, ",\"calls\":%lld,\"self_share_pct\":%.2f,",
                            (long long)s->calls,
                            total > 0 ? 100.0 * s->self_us / total : 0.0);
@@ -214,18 +212,6 @@ static void md_cell(nfy_buf *out, nfy_str s)
 
 typedef bool (*op_filter)(const nfy_prof_op *op);
 
-static bool needs_work(const nfy_prof_op *op)
-{
-    return nfy_prof_op_is_operator(op) &&
-           (op->status == NFY_PSTAT_UNSUPPORTED ||
-            op->status == NFY_PSTAT_FALLBACK);
-}
-
-static bool unknown_op(const nfy_prof_op *op)
-{
-    return nfy_prof_op_is_operator(op) && op->status == NFY_PSTAT_UNKNOWN;
-}
-
 static bool dynamic_op(const nfy_prof_op *op)
 {
     return nfy_prof_op_is_operator(op) && op->dyn != NFY_PDYN_STATIC;
@@ -274,7 +260,7 @@ static void md_sites(const nfy_prof_table *t, double total, nfy_arena *a,
     bool any = false;
     for (size_t i = 0; i < t->ops.len; i++) {
         const nfy_prof_op *op = &t->ops.items[i];
-        if (!needs_work(op) || !op->sites.len)
+        if (!nfy__report_ops_needs_work(op) || !op->sites.len)
             continue;
         if (!any)
             (void)nfy_buf_addstr(out, "\nWhere your code calls them "
@@ -321,10 +307,10 @@ void nfy_report_prof_render_md(const nfy_prof_table *t,
     nfy_prof_dynamic_phrase(t, &c, m->ref_step, out);
     (void)nfy_buf_addstr(out, ".\n");
     md_section(t, "Unsupported and CPU-fallback operators, by self time",
-               needs_work, total, &a, out);
+               nfy__report_ops_needs_work, total, &a, out);
     md_sites(t, total, &a, out);
-    md_section(t, "Operators unknown to the torch_npu data", unknown_op, total,
-               &a, out);
+    md_section(t, "Operators unknown to the torch_npu data",
+               nfy__report_ops_unknown, total, &a, out);
     md_section(t,
                t->steps_apart ? "Dynamic-shape operators"
                               : "Operators with several input shapes "

@@ -260,18 +260,6 @@ static void summary(const nfy_prof_table *t, double total, nfy_buf *out)
 
 typedef bool (*op_filter)(const nfy_prof_op *op);
 
-static bool needs_work(const nfy_prof_op *op)
-{
-    return nfy_prof_op_is_operator(op) &&
-           (op->status == NFY_PSTAT_UNSUPPORTED ||
-            op->status == NFY_PSTAT_FALLBACK);
-}
-
-static bool unknown_op(const nfy_prof_op *op)
-{
-    return nfy_prof_op_is_operator(op) && op->status == NFY_PSTAT_UNKNOWN;
-}
-
 static bool any_op(const nfy_prof_op *op)
 {
     return nfy_prof_op_is_operator(op);
@@ -629,9 +617,9 @@ void nfy_report_prof_render_html(const nfy_prof_table *t,
     summary(t, total, out);
     inputs_table(m, out);
     op_table(&h, "work", "Unsupported and CPU-fallback operators, by self time",
-             needs_work);
+             nfy__report_ops_needs_work);
     op_table(&h, "unknown", "Operators unknown to the torch_npu data",
-             unknown_op);
+             nfy__report_ops_unknown);
     op_table(&h, "ops", "All operators", any_op);
     dynamic_section(&h, m);
     other_rows(&h);

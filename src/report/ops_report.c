@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "report/ops.h"
+#include "report/report_internal.h"
 
 void nfy__report_ops_add_int(nfy_buf *b, long long v)
 {
@@ -163,17 +164,15 @@ void nfy__report_ops_join_sites(const nfy_prof_op *op, double total,
     size_t order[NFY_PROF_SITES_MAX];
     nfy_prof_op_sites_by_calls(op, order);
     for (size_t k = 0; k < op->sites.len; k++) {
-        const nfy_prof_site *s = &op->sites.items[order[k]];
-        nfy_str file, func;
-        uint32_t line;
-        nfy_prof_site_parts(s->text, &file, &line, &func);
+        nfy__ops_site p = nfy__report_ops_site(op, order, k);
+        const nfy_prof_site *s = p.site;
         if (k)
             (void)nfy_buf_addstr(tmp, "; ");
         if (s->nin_source)
-            add_calls_in_source(s, file, tmp);
+            add_calls_in_source(s, p.file, tmp);
         else
-            (void)nfy_buf_addf(tmp, "%.*s:%u %.*s", NFY_STR_FMT(file),
-                               (unsigned)line, NFY_STR_FMT(func));
+            (void)nfy_buf_addf(tmp, "%.*s:%u %.*s", NFY_STR_FMT(p.file),
+                               (unsigned)p.line, NFY_STR_FMT(p.func));
         (void)nfy_buf_addf(tmp, " (%lld call%s, %.2f%%)", (long long)s->calls,
                            s->calls == 1 ? "" : "s",
                            total > 0 ? 100.0 * s->self_us / total : 0.0);
@@ -289,14 +288,9 @@ nfy_status nfy_report_prof_report_write(const nfy_prof_table *t,
                                         const nfy_prof_report_meta *m,
                                         const char *dir, nfy_diags *diags)
 {
-    nfy_status st = nfy_mkdirs(dir, 0755);
-    if (st) {
-        if (diags)
-            nfy_diag_add_at(diags, NFY_SEV_ERROR, "ops-write", dir, 0, 0,
-                            "cannot create the output directory: %s",
-                            nfy_status_str(st));
+    nfy_status st = nfy__report_mkdir_out(dir, "ops-write", "output", diags);
+    if (st)
         return st;
-    }
     nfy_status first = NFY_OK;
     nfy_buf b = NFY_BUF_INIT;
     nfy_report_prof_render_all_ops(t, &b);
@@ -325,4 +319,24 @@ nfy_status nfy_report_prof_report_write(const nfy_prof_table *t,
     }
     nfy_buf_release(&b);
     return first;
+}
+
+bool nfy__report_ops_needs_work(const nfy_prof_op *op)
+{
+    return nfy_prof_op_is_operator(op) &&
+           (op->status == NFY_PSTAT_UNSUPPORTED ||
+            op->status == NFY_PSTAT_FALLBACK);
+}
+
+bool nfy__report_ops_unknown(const nfy_prof_op *op)
+{
+    return nfy_prof_op_is_operator(op) && op->status == NFY_PSTAT_UNKNOWN;
+}
+
+nfy__ops_site nfy__report_ops_site(const nfy_prof_op *op, const size_t *order,
+                                   size_t k)
+{
+    nfy__ops_site p = {.site = &op->sites.items[order[k]]};
+    nfy_prof_site_parts(p.site->text, &p.file, &p.line, &p.func);
+    return p;
 }

@@ -57,6 +57,33 @@ const char *nfy__report_sorted_file(const nfy__sorted *v, size_t k);
 
 /* strcmp with NULL sorting before every string. */
 int nfy__report_strcmp(const char *a, const char *b);
+/* Three-way compare of two unsigned keys. */
+static inline int nfy__report_cmp_u32(uint32_t a, uint32_t b)
+{
+    return (a > b) - (a < b);
+}
+
+/* The span keys of the report order, which an open finding and a sealed row
+ * both carry: NFY__REPORT_SPAN(f) takes them from either. */
+typedef struct {
+    uint32_t start_line, start_col, end_line, end_col;
+} nfy__span;
+
+#define NFY__REPORT_SPAN(x)                                                    \
+    ((nfy__span){(x)->start_line, (x)->start_col, (x)->end_line, (x)->end_col})
+
+/* Start line, start column, end line, end column: the order's span keys. */
+static inline int nfy__report_cmp_span(nfy__span a, nfy__span b)
+{
+    int c = nfy__report_cmp_u32(a.start_line, b.start_line);
+    if (!c)
+        c = nfy__report_cmp_u32(a.start_col, b.start_col);
+    if (!c)
+        c = nfy__report_cmp_u32(a.end_line, b.end_line);
+    if (!c)
+        c = nfy__report_cmp_u32(a.end_col, b.end_col);
+    return c;
+}
 /* The report order: file, start, end, rule, category, message, the rest. */
 int nfy__report_cmp_finding(const nfy_finding *a, const nfy_finding *b);
 /* Files sorted by path; caller frees *out. */
@@ -101,11 +128,25 @@ void nfy__report_add_location_in(nfy_buf *out, const char *root,
 void nfy__report_add_path_in(nfy_buf *out, const char *root, const char *file);
 /* s with each line break (CR, LF, CRLF) as one space: one log line. */
 void nfy__report_add_oneline(nfy_buf *out, const char *s);
+/* Create the output directory dir (and its parents); on failure add an
+ * error under rule, "cannot create the <what> directory: <why>", to diags
+ * (NULL: none) and return the status. */
+nfy_status nfy__report_mkdir_out(const char *dir, const char *rule,
+                                 const char *what, nfy_diags *diags);
 /* A string or "" for NULL. */
 const char *nfy__report_empty(const char *s);
 /* Findings of one file: [*first, *end) of the sorted order. */
 void nfy__report_file_range(const nfy__sorted *v, const char *file,
                             size_t *first, size_t *end);
+/* What the files table shows for one file: its edits (change findings) and
+ * the rest of its findings, counted over its range of the sorted order. */
+typedef struct {
+    size_t edits;
+    size_t findings;
+} nfy__file_counts;
+
+nfy__file_counts nfy__report_file_counts(const nfy__sorted *v,
+                                         const char *file);
 
 /* The writers over an order already made: nfy_report_write sorts once for
  * every file it writes (each nfy_report_render_* sorts for itself, through

@@ -9,11 +9,6 @@
 
 #include "report/report_internal.h"
 
-static int cmp_u32(uint32_t a, uint32_t b)
-{
-    return (a > b) - (a < b);
-}
-
 static int cmp_id(const nfy_report *rep, uint32_t a, uint32_t b)
 {
     if (a == b)
@@ -28,22 +23,16 @@ static int cmp_rows(const nfy_report *rep, const nfy_report_row *a,
 {
     int c = cmp_id(rep, a->file, b->file);
     if (!c)
-        c = cmp_u32(a->start_line, b->start_line);
-    if (!c)
-        c = cmp_u32(a->start_col, b->start_col);
-    if (!c)
-        c = cmp_u32(a->end_line, b->end_line);
-    if (!c)
-        c = cmp_u32(a->end_col, b->end_col);
+        c = nfy__report_cmp_span(NFY__REPORT_SPAN(a), NFY__REPORT_SPAN(b));
     if (!c)
         c = cmp_id(rep, a->rule, b->rule);
     if (!c)
-        c = cmp_u32(a->cat, b->cat);
+        c = nfy__report_cmp_u32(a->cat, b->cat);
     if (c || a->extra == b->extra) {
         if (!c)
-            c = cmp_u32(a->op, b->op);
+            c = nfy__report_cmp_u32(a->op, b->op);
         if (!c)
-            c = cmp_u32(a->safety, b->safety);
+            c = nfy__report_cmp_u32(a->safety, b->safety);
         return c;
     }
     nfy_finding fa = {0}, fb = {0};
@@ -58,9 +47,9 @@ static int cmp_rows(const nfy_report *rep, const nfy_report_row *a,
     if (!c)
         c = nfy__report_strcmp(fa.after, fb.after);
     if (!c)
-        c = cmp_u32(a->op, b->op);
+        c = nfy__report_cmp_u32(a->op, b->op);
     if (!c)
-        c = cmp_u32(a->safety, b->safety);
+        c = nfy__report_cmp_u32(a->safety, b->safety);
     if (!c)
         c = nfy__report_strcmp(fa.npu_api, fb.npu_api);
     if (!c)

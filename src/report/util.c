@@ -205,3 +205,27 @@ void nfy__report_file_range(const nfy__sorted *v, const char *file,
         lo++;
     *end = lo;
 }
+
+nfy__file_counts nfy__report_file_counts(const nfy__sorted *v, const char *file)
+{
+    size_t first, end;
+    nfy__file_counts c = {0, 0};
+    nfy__report_file_range(v, file, &first, &end);
+    for (size_t k = first; k < end; k++) {
+        nfy_finding buf;
+        c.edits += nfy__report_sorted_head(v, k, &buf)->cat == NFY_CAT_CHANGE;
+    }
+    c.findings = end - first - c.edits;
+    return c;
+}
+
+nfy_status nfy__report_mkdir_out(const char *dir, const char *rule,
+                                 const char *what, nfy_diags *diags)
+{
+    nfy_status st = nfy_mkdirs(dir, 0755);
+    if (st && diags)
+        nfy_diag_add_at(diags, NFY_SEV_ERROR, rule, dir, 0, 0,
+                        "cannot create the %s directory: %s", what,
+                        nfy_status_str(st));
+    return st;
+}

@@ -163,14 +163,9 @@ nfy_status nfy_report_write_jobs(const nfy_report *rep, const char *dir,
                                  unsigned formats, unsigned jobs,
                                  nfy_diags *diags)
 {
-    nfy_status st = nfy_mkdirs(dir, 0755);
-    if (st) {
-        if (diags)
-            nfy_diag_add_at(diags, NFY_SEV_ERROR, "report-write", dir, 0, 0,
-                            "cannot create the report directory: %s",
-                            nfy_status_str(st));
+    nfy_status st = nfy__report_mkdir_out(dir, "report-write", "report", diags);
+    if (st)
         return st;
-    }
     report_task tasks[MAX_TASKS];
     size_t n = select_tasks(formats, tasks);
     nfy__sorted v; /* one order for every file written */
