@@ -68,7 +68,8 @@ static const nfy_cli_option ops_opts[] = {
     {OPT_SOURCE, NULL, "--source", "DIR",
      "where the profiled project is, when a\n"
      "with_stack frame's file is not readable as named\n"
-     "(default: the frames' paths only)"},
+     "(default: with --capture the script's directory,\n"
+     "else the current one)"},
     {OPT_JSON_DIAGS, NULL, "--json-diagnostics", NULL,
      "diagnostics as JSON lines"},
     {OPT_QUIET, "-q", "--quiet", NULL, "print no summary"},
